@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// benchModule is the default workload: a real, mid-sized Go repository that
+// every Go machine can have in its module cache.
+const benchModule = "golang.org/x/tools@v0.39.0"
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "extract" {
+		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]")
+		return errUsage
+	}
+	fs := newFlags("bench extract", "", stderr)
+	root := fs.String("root", "", "repository `dir` to measure (default: "+benchModule+" in the module cache)")
+	runs := fs.Int("runs", 5, "timed runs of each side; the median is reported")
+	ctags := fs.String("ctags", "ctags", "universal-ctags `binary` to compare with (\"\" to skip)")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	dir := *root
+	if dir == "" {
+		var err error
+		if dir, err = moduleCacheDir(benchModule); err != nil {
+			return err
+		}
+	}
+
+	var ours, encoded []time.Duration
+	var stats []extract.LanguageStats
+	var nfiles int
+	for range max(*runs, 1) {
+		ex, err := extract.New(dir, extract.Options{})
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		files, _, err := ex.All(ctx)
+		if err != nil {
+			ex.Close()
+			return err
+		}
+		ours = append(ours, time.Since(start))
+		if err := json.NewEncoder(io.Discard).Encode(files); err != nil {
+			ex.Close()
+			return err
+		}
+		encoded = append(encoded, time.Since(start))
+		stats, nfiles = ex.Stats(), len(files)
+		ex.Close()
+	}
+	var usage syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &usage)
+
+	fmt.Fprintf(stdout, "workload     %s (%d files)\n", dir, nfiles)
+	fmt.Fprintf(stdout, "fileinfo     %8.3f s  extract (median of %d)\n", median(ours).Seconds(), len(ours))
+	fmt.Fprintf(stdout, "fileinfo     %8.3f s  extract + JSON encoding\n", median(encoded).Seconds())
+	fmt.Fprintf(stdout, "peak RSS     %8.1f MB\n", float64(usage.Maxrss)/1024)
+	if *ctags != "" {
+		var theirs []time.Duration
+		for range max(*runs, 1) {
+			d, err := timeCommand(ctx, *ctags, "-R", "--languages=Go", "-f", "/dev/null", dir)
+			if err != nil {
+				return fmt.Errorf("ctags: %w (pass --ctags '' to skip)", err)
+			}
+			theirs = append(theirs, d)
+		}
+		m := median(theirs)
+		fmt.Fprintf(stdout, "ctags        %8.3f s  ctags -R --languages=Go (median of %d)\n", m.Seconds(), len(theirs))
+		fmt.Fprintf(stdout, "ratio        %8.2f x  fileinfo extract / ctags\n", median(ours).Seconds()/m.Seconds())
+	}
+	fmt.Fprintln(stdout)
+	writeStats(stdout, stats, median(ours))
+	return nil
+}
+
+// moduleCacheDir finds module@version in the module cache without
+// downloading anything.
+func moduleCacheDir(mv string) (string, error) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMODCACHE: %w", err)
+	}
+	dir := filepath.Join(string(trimNewline(out)), filepath.FromSlash(mv))
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("%s is not in the module cache; run `go mod download %s` or pass --root", mv, mv)
+	}
+	return dir, nil
+}
+
+func trimNewline(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func timeCommand(ctx context.Context, name string, args ...string) (time.Duration, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("%v: %s", err, out)
+	}
+	return time.Since(start), nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

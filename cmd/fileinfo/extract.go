@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// extractOutput is the JSON printed by `fileinfo extract`.
+type extractOutput struct {
+	Files   []extract.File    `json:"files"`
+	Skipped []extract.Skipped `json:"skipped"`
+}
+
+func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("extract", "[PATH...]", stderr)
+	root := fs.String("root", ".", "workspace root `dir`; PATHs are relative to it")
+	maxSize := fs.Int64("max-size", extract.DefaultMaxFileSize, "skip files larger than this many `bytes`")
+	workers := fs.Int("workers", 0, "parallel parsers (default: number of CPUs)")
+	stats := fs.Bool("stats", false, "write per-language files, MB, seconds and MB/s to stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	ex, err := extract.New(*root, extract.Options{MaxFileSize: *maxSize, Workers: *workers})
+	if err != nil {
+		return err
+	}
+	defer ex.Close()
+
+	start := time.Now()
+	var out extractOutput
+	if fs.NArg() == 0 {
+		out.Files, out.Skipped, err = ex.All(ctx)
+	} else {
+		out.Files, out.Skipped, err = ex.Files(ctx, fs.Args())
+	}
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	if out.Skipped == nil {
+		out.Skipped = []extract.Skipped{}
+	}
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if *stats {
+		writeStats(stderr, ex.Stats(), wall)
+	}
+	return nil
+}
+
+// writeStats prints one line per language and a total. Seconds are the
+// summed per-file busy time; MB/s divides by it (per core).
+func writeStats(w io.Writer, stats []extract.LanguageStats, wall time.Duration) {
+	fmt.Fprintf(w, "%-12s %7s %9s %9s %9s\n", "language", "files", "MB", "seconds", "MB/s")
+	var files int
+	var bytes int64
+	for _, s := range stats {
+		mb := float64(s.Bytes) / 1e6
+		fmt.Fprintf(w, "%-12s %7d %9.2f %9.3f %9.1f\n", s.Language, s.Files, mb, s.Busy.Seconds(), mb/max(s.Busy.Seconds(), 1e-9))
+		files += s.Files
+		bytes += s.Bytes
+	}
+	mb := float64(bytes) / 1e6
+	fmt.Fprintf(w, "%-12s %7d %9.2f %9.3f %9.1f  (wall)\n", "total", files, mb, wall.Seconds(), mb/max(wall.Seconds(), 1e-9))
+}

@@ -1,0 +1,136 @@
+package extract
+
+import (
+	"bytes"
+	"strings"
+)
+
+// commentAbove returns the cleaned comment block that ends on the line just
+// above the declaration (or above its outermost wrapper: decorators,
+// export, template). A blank line ends the block.
+func commentAbove(d *decl, f *fileInfo) string {
+	l := f.lang
+	if len(l.lineComments) == 0 && len(l.blockComments) == 0 {
+		return ""
+	}
+	startByte := d.start
+	if len(l.wrappers) > 0 {
+		for n := d.node.Parent(); n != nil && l.wrappers[n.Type()]; n = n.Parent() {
+			startByte = n.StartByte()
+		}
+	}
+	// Code before the declaration on its own line (`x; /** doc */ int f()`)
+	// is not a doc comment position; attributes and decorators are skipped.
+	lineStart := bytes.LastIndexByte(f.src[:startByte], '\n') + 1
+	var lines []string
+	i := lineStart
+	for i > 0 {
+		prevEnd := i - 1 // the '\n' ending the previous line
+		prevStart := bytes.LastIndexByte(f.src[:prevEnd], '\n') + 1
+		line := strings.TrimSpace(string(f.src[prevStart:prevEnd]))
+		switch {
+		case line == "":
+			i = 0
+			continue
+		case hasAnyPrefix(line, l.lineComments):
+			lines = append(lines, line)
+		case hasAnyPrefix(line, l.attributes):
+			// Attributes between the comment and the declaration.
+		case isBlockEnd(line, l.blockComments):
+			// Collect up to the line that opens the block.
+			block := []string{line}
+			j := prevStart
+			opened := isBlockStart(line, l.blockComments)
+			for !opened && j > 0 {
+				e := j - 1
+				s := bytes.LastIndexByte(f.src[:e], '\n') + 1
+				t := strings.TrimSpace(string(f.src[s:e]))
+				block = append(block, t)
+				j = s
+				opened = isBlockStart(t, l.blockComments)
+			}
+			if !opened {
+				i = 0
+				continue
+			}
+			lines = append(lines, block...)
+			prevStart = j
+		default:
+			i = 0
+			continue
+		}
+		i = prevStart
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	// lines were gathered bottom-up.
+	for a, b := 0, len(lines)-1; a < b; a, b = a+1, b-1 {
+		lines[a], lines[b] = lines[b], lines[a]
+	}
+	return cleanComment(lines, l)
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func isBlockEnd(line string, blocks [][2]string) bool {
+	for _, b := range blocks {
+		if strings.HasSuffix(line, b[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isBlockStart(line string, blocks [][2]string) bool {
+	for _, b := range blocks {
+		if strings.HasPrefix(line, b[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanComment strips comment markers and leading decoration from lines
+// (top-down) and returns the text, trimmed, lines joined by "\n".
+func cleanComment(lines []string, l *Language) string {
+	out := make([]string, 0, len(lines))
+	for _, line := range lines {
+		for _, b := range l.blockComments {
+			if strings.HasPrefix(line, b[0]) {
+				line = strings.TrimLeft(line[len(b[0]):], "*!")
+			}
+			line = strings.TrimSuffix(line, b[1])
+		}
+		for _, p := range l.lineComments {
+			if strings.HasPrefix(line, p) {
+				line = strings.TrimLeft(line[len(p):], p[len(p)-1:]+"!")
+				break
+			}
+		}
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "*") && !strings.HasPrefix(line, "*/") {
+			line = strings.TrimSpace(line[1:])
+		}
+		out = append(out, line)
+	}
+	return trimBlankLines(out)
+}
+
+// trimBlankLines drops leading and trailing empty lines and joins the rest.
+func trimBlankLines(lines []string) string {
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
+}

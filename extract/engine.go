@@ -1,0 +1,283 @@
+package extract
+
+import (
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// fileInfo is what the hooks know about the file being extracted.
+type fileInfo struct {
+	path   string // slash path relative to the root
+	src    []byte
+	lang   *Language
+	proj   *project
+	module string
+}
+
+// text returns the source text of n, valid UTF-8.
+func (f *fileInfo) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return validUTF8(string(f.src[n.StartByte():n.EndByte()]))
+}
+
+// decl is a declaration found by the query, before it becomes a Symbol.
+type decl struct {
+	node       *sitter.Node
+	nameNode   *sitter.Node
+	body       *sitter.Node
+	receiver   *sitter.Node
+	kind       Kind
+	container  bool
+	start, end uint32
+
+	name       string
+	parent     *decl  // lexically enclosing declaration
+	parentName string // set by a receiver or refine; wins over parent
+	qualified  string
+	dropped    bool
+}
+
+// rawCall is a call site found by the query.
+type rawCall struct {
+	at       uint32 // start byte of the call
+	name     *sitter.Node
+	receiver *sitter.Node
+}
+
+// run extracts the structure of one parsed file.
+func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileInfo) *File {
+	root := tree.RootNode()
+	var (
+		decls    []*decl
+		calls    []rawCall
+		imports  []*sitter.Node
+		declared string
+		seen     = map[[2]uint32]bool{}
+	)
+	qc.Exec(cq.q, root)
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		if cq.hasPred[m.PatternIndex] {
+			m = qc.FilterPredicates(m, f.src)
+			if len(m.Captures) == 0 {
+				continue
+			}
+		}
+		var d *decl
+		var c rawCall
+		isCall := false
+		for _, capt := range m.Captures {
+			n := capt.Node
+			switch cq.roles[capt.Index] {
+			case roleDefinition, roleContainer:
+				if d == nil {
+					d = &decl{}
+				}
+				d.node, d.kind = n, cq.kinds[capt.Index]
+				d.container = cq.roles[capt.Index] == roleContainer
+			case roleName:
+				if d == nil {
+					d = &decl{}
+				}
+				if d.nameNode == nil {
+					d.nameNode = n
+				}
+			case roleBody:
+				if d == nil {
+					d = &decl{}
+				}
+				d.body = n
+			case roleReceiver:
+				if d == nil {
+					d = &decl{}
+				}
+				d.receiver = n
+			case roleCall:
+				isCall, c.at = true, n.StartByte()
+			case roleCallName:
+				c.name = n
+			case roleCallReceiver:
+				c.receiver = n
+			case roleImport:
+				imports = append(imports, n)
+			case rolePackage:
+				if declared == "" {
+					declared = f.text(n)
+				}
+			}
+		}
+		if isCall && c.name != nil {
+			calls = append(calls, c)
+		}
+		if d != nil && d.node != nil && d.nameNode != nil {
+			d.start, d.end = d.node.StartByte(), d.node.EndByte()
+			key := [2]uint32{d.start, d.end}
+			if !seen[key] {
+				seen[key] = true
+				decls = append(decls, d)
+			}
+		}
+	}
+
+	if f.lang.module != nil {
+		f.module = f.lang.module(f, declared)
+	} else {
+		f.module = pathModule(f.path)
+	}
+	out := &File{
+		Path:     f.path,
+		Language: f.lang.Name,
+		Module:   f.module,
+		Imports:  []Import{},
+		Symbols:  []Symbol{},
+		Calls:    []Call{},
+		Errors:   syntaxErrors(root),
+	}
+	for _, n := range dedupeNodes(imports) {
+		if f.lang.imports != nil {
+			out.Imports = append(out.Imports, f.lang.imports(n, f)...)
+		}
+	}
+
+	sort.SliceStable(decls, func(i, j int) bool {
+		if decls[i].start != decls[j].start {
+			return decls[i].start < decls[j].start
+		}
+		return decls[i].end > decls[j].end
+	})
+	nest(decls)
+	for _, d := range decls {
+		if sym, ok := symbolOf(d, f); ok {
+			out.Symbols = append(out.Symbols, sym)
+		}
+	}
+	for _, c := range calls {
+		out.Calls = append(out.Calls, Call{
+			Caller:   callerOf(decls, c.at, f.module),
+			Name:     f.text(c.name),
+			Receiver: collapseSpace(f.text(c.receiver), 200),
+			Line:     int(c.name.StartPoint().Row) + 1,
+			Column:   int(c.name.StartPoint().Column) + 1,
+		})
+	}
+	sort.SliceStable(out.Calls, func(i, j int) bool {
+		a, b := out.Calls[i], out.Calls[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	out.Calls = dedupeCalls(out.Calls)
+	sort.SliceStable(out.Imports, func(i, j int) bool { return out.Imports[i].Line < out.Imports[j].Line })
+	return out
+}
+
+// nest links each declaration to its lexically enclosing one. decls are
+// sorted by start, outer before inner; tree nodes nest properly.
+func nest(decls []*decl) {
+	var stack []*decl
+	for _, d := range decls {
+		for len(stack) > 0 && stack[len(stack)-1].end <= d.start {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			d.parent = stack[len(stack)-1]
+		}
+		stack = append(stack, d)
+	}
+}
+
+// callerOf returns the qualified name of the innermost symbol containing
+// byte at, or module.
+func callerOf(decls []*decl, at uint32, module string) string {
+	i := sort.Search(len(decls), func(i int) bool { return decls[i].start > at }) - 1
+	if i < 0 {
+		return module
+	}
+	for d := decls[i]; d != nil; d = d.parent {
+		if d.start <= at && at < d.end && !d.dropped && !d.container && d.qualified != "" {
+			return d.qualified
+		}
+	}
+	return module
+}
+
+func dedupeNodes(ns []*sitter.Node) []*sitter.Node {
+	seen := map[uint32]bool{}
+	out := ns[:0]
+	for _, n := range ns {
+		if !seen[n.StartByte()] {
+			seen[n.StartByte()] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// dedupeCalls drops calls reported twice at the same position (two
+// patterns matching one call); calls are sorted by position.
+func dedupeCalls(cs []Call) []Call {
+	out := cs[:0]
+	for i, c := range cs {
+		if i > 0 && c.Line == cs[i-1].Line && c.Column == cs[i-1].Column {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// pathModule is the default module name: the path without its extension,
+// '/' replaced by '.'.
+func pathModule(p string) string {
+	if i := strings.LastIndexByte(p, '.'); i > strings.LastIndexByte(p, '/') {
+		p = p[:i]
+	}
+	return strings.ReplaceAll(p, "/", ".")
+}
+
+// syntaxErrors returns the ERROR and MISSING ranges of the tree, visiting
+// only subtrees that contain an error. At most maxErrors are returned.
+func syntaxErrors(root *sitter.Node) []SyntaxError {
+	const maxErrors = 100
+	errs := []SyntaxError{}
+	if !root.HasError() {
+		return errs
+	}
+	var visit func(n *sitter.Node)
+	visit = func(n *sitter.Node) {
+		if len(errs) >= maxErrors {
+			return
+		}
+		if n.IsError() || n.IsMissing() {
+			msg := "syntax error"
+			if n.IsMissing() {
+				msg = "missing " + n.Type()
+			}
+			s, e := n.StartPoint(), n.EndPoint()
+			errs = append(errs, SyntaxError{
+				StartLine: int(s.Row) + 1, StartColumn: int(s.Column) + 1,
+				EndLine: int(e.Row) + 1, EndColumn: int(e.Column) + 1,
+				Message: msg,
+			})
+			if n.IsMissing() {
+				return
+			}
+		}
+		for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
+			ch := n.Child(i)
+			if ch != nil && (ch.HasError() || ch.IsMissing()) {
+				visit(ch)
+			}
+		}
+	}
+	visit(root)
+	return errs
+}

@@ -1,0 +1,341 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// DefaultMaxFileSize is the size above which files are skipped.
+const DefaultMaxFileSize = 2 << 20
+
+// Options configure an Extractor. The zero value is ready to use.
+type Options struct {
+	// MaxFileSize is the largest file extracted, in bytes.
+	// Default DefaultMaxFileSize (2 MB).
+	MaxFileSize int64
+	// Workers bounds parallel parsing. Default runtime.GOMAXPROCS(0):
+	// parsing is CPU-bound. 1 gives a serial path for profiling.
+	Workers int
+	// Walk configures the repository walk of All.
+	Walk WalkOptions
+}
+
+// SkipError says why a file was not extracted: binary, too large, an
+// unknown language, or outside the workspace.
+type SkipError struct {
+	Path   string
+	Reason string
+}
+
+func (e *SkipError) Error() string { return fmt.Sprintf("skip %s: %s", e.Path, e.Reason) }
+
+// An Extractor extracts files under one root. It is safe for concurrent
+// use; Close releases its parsers.
+type Extractor struct {
+	root string // absolute, symlinks resolved
+	opt  Options
+	proj *project
+	free chan *worker
+
+	stats stats
+}
+
+// worker owns one parser per language and a query cursor; a worker is used
+// by one goroutine at a time, and trees never leave it.
+type worker struct {
+	parsers map[*Language]*sitter.Parser
+	qc      *sitter.QueryCursor
+}
+
+func (w *worker) close() {
+	for _, p := range w.parsers {
+		p.Close()
+	}
+	w.qc.Close()
+}
+
+// New returns an Extractor for the directory root.
+func New(root string, opt Options) (*Extractor, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("extract root %s: %w", root, err)
+	}
+	abs, err = filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("extract root %s: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("extract root %s: %w", root, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("extract root %s: not a directory", root)
+	}
+	if opt.MaxFileSize <= 0 {
+		opt.MaxFileSize = DefaultMaxFileSize
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	return &Extractor{root: abs, opt: opt, proj: newProject(abs), free: make(chan *worker, opt.Workers)}, nil
+}
+
+// Root returns the absolute root directory.
+func (e *Extractor) Root() string { return e.root }
+
+// Close releases the pooled parsers. The Extractor stays usable.
+func (e *Extractor) Close() {
+	for {
+		select {
+		case w := <-e.free:
+			w.close()
+		default:
+			return
+		}
+	}
+}
+
+func (e *Extractor) getWorker() *worker {
+	select {
+	case w := <-e.free:
+		return w
+	default:
+		return &worker{parsers: map[*Language]*sitter.Parser{}, qc: sitter.NewQueryCursor()}
+	}
+}
+
+func (e *Extractor) putWorker(w *worker) {
+	select {
+	case e.free <- w:
+	default:
+		w.close()
+	}
+}
+
+// Rel turns p — relative to the root, or absolute — into a clean slash path
+// relative to the root. It fails for paths outside the root, including
+// through symlinks.
+func (e *Extractor) Rel(p string) (string, error) {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(e.root, filepath.FromSlash(p))
+	}
+	abs = filepath.Clean(abs)
+	if !within(e.root, abs) {
+		// The root may have been given through a symlink.
+		if resolved, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			abs = filepath.Join(resolved, filepath.Base(abs))
+		}
+		if !within(e.root, abs) {
+			return "", &SkipError{Path: p, Reason: "outside the workspace " + e.root}
+		}
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && !within(e.root, real) {
+		return "", &SkipError{Path: p, Reason: "symlink escapes the workspace"}
+	}
+	rel, err := filepath.Rel(e.root, abs)
+	if err != nil || rel == "." {
+		return "", &SkipError{Path: p, Reason: "not a file in the workspace"}
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// within reports whether path is root or below it.
+func within(root, path string) bool {
+	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
+}
+
+// File extracts one file, given relative to the root or absolute. Files
+// that cannot be extracted return a *SkipError.
+func (e *Extractor) File(ctx context.Context, p string) (*File, error) {
+	rel, err := e.Rel(p)
+	if err != nil {
+		return nil, err
+	}
+	src, err := e.read(rel)
+	if err != nil {
+		return nil, err
+	}
+	return e.Source(ctx, rel, src)
+}
+
+// read loads a file, refusing non-regular, oversized and binary files.
+func (e *Extractor) read(rel string) ([]byte, error) {
+	f, err := os.Open(filepath.Join(e.root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, fmt.Errorf("extract %s: %w", rel, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("extract %s: %w", rel, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &SkipError{Path: rel, Reason: "not a regular file"}
+	}
+	if st.Size() > e.opt.MaxFileSize {
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), e.opt.MaxFileSize)}
+	}
+	src, err := io.ReadAll(io.LimitReader(f, e.opt.MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("extract %s: %w", rel, err)
+	}
+	if int64(len(src)) > e.opt.MaxFileSize {
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (limit %d bytes)", e.opt.MaxFileSize)}
+	}
+	return src, nil
+}
+
+// binarySniff is how much of a file is searched for a NUL byte.
+const binarySniff = 8000
+
+// Source extracts src as the file at slash path rel (which picks the
+// language and names the module). Syntax errors give a partial File with
+// Errors set, never an error.
+func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File, err error) {
+	if bytes.IndexByte(src[:min(len(src), binarySniff)], 0) >= 0 {
+		return nil, &SkipError{Path: rel, Reason: "binary file"}
+	}
+	if int64(len(src)) > e.opt.MaxFileSize {
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", len(src), e.opt.MaxFileSize)}
+	}
+	lang := LanguageOf(rel, src[:min(len(src), 256)])
+	if lang == nil {
+		return nil, &SkipError{Path: rel, Reason: "unknown language"}
+	}
+	cq, err := lang.query()
+	if err != nil {
+		return nil, err
+	}
+	w := e.getWorker()
+	defer func() {
+		if r := recover(); r != nil {
+			// A parser bug must not take the process down; the worker's
+			// state is suspect, so it is dropped.
+			w.close()
+			f, err = nil, fmt.Errorf("extract %s: internal error: %v", rel, r)
+			return
+		}
+		e.putWorker(w)
+	}()
+	p := w.parsers[lang]
+	if p == nil {
+		p = sitter.NewParser()
+		p.SetLanguage(lang.grammarOf())
+		w.parsers[lang] = p
+	}
+	if ctx.Done() == nil {
+		ctx = context.Background()
+	}
+	start := time.Now()
+	tree, err := p.ParseCtx(ctx, nil, src)
+	if err != nil {
+		p.Reset()
+		return nil, fmt.Errorf("extract %s: %w", rel, err)
+	}
+	defer tree.Close()
+	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj}
+	f = run(tree, w.qc, cq, fi)
+	e.stats.add(lang.Name, len(src), time.Since(start))
+	return f, nil
+}
+
+// Files extracts paths in parallel. Files that cannot be extracted are
+// returned in skipped with the reason; err is only for ctx cancellation.
+// Both lists keep the order of paths.
+func (e *Extractor) Files(ctx context.Context, paths []string) (files []File, skipped []Skipped, err error) {
+	type result struct {
+		f    *File
+		skip *Skipped
+	}
+	results := make([]result, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(e.opt.Workers, max(len(paths), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f, err := e.File(ctx, paths[i])
+				if err != nil {
+					reason := err.Error()
+					var se *SkipError
+					if errors.As(err, &se) {
+						reason = se.Reason
+					}
+					results[i].skip = &Skipped{Path: paths[i], Reason: reason}
+					continue
+				}
+				results[i].f = f
+			}
+		}()
+	}
+	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	files = make([]File, 0, len(paths))
+	for _, r := range results {
+		switch {
+		case r.f != nil:
+			files = append(files, *r.f)
+		case r.skip != nil:
+			skipped = append(skipped, *r.skip)
+		}
+	}
+	return files, skipped, nil
+}
+
+// All walks the root and extracts every file of a known language; files of
+// unknown languages are skipped without being read.
+func (e *Extractor) All(ctx context.Context) (files []File, skipped []Skipped, err error) {
+	paths, skipped, err := Walk(ctx, e.root, e.opt.Walk)
+	if err != nil {
+		return nil, nil, err
+	}
+	var todo []string
+	for _, p := range paths {
+		if LanguageOf(p, nil) == nil && !maybeScript(p) {
+			skipped = append(skipped, Skipped{Path: p, Reason: "unknown language"})
+			continue
+		}
+		todo = append(todo, p)
+	}
+	files, more, err := e.Files(ctx, todo)
+	if err != nil {
+		return nil, nil, err
+	}
+	skipped = append(skipped, more...)
+	sortSkipped(skipped)
+	return files, skipped, nil
+}
+
+// maybeScript reports whether p could be a script recognised by its
+// shebang: no extension.
+func maybeScript(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	return !strings.Contains(strings.TrimPrefix(base, "."), ".")
+}
+
+func sortSkipped(s []Skipped) {
+	sort.Slice(s, func(i, j int) bool { return s[i].Path < s[j].Path })
+}

@@ -1,0 +1,200 @@
+package extract
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+//go:embed queries/*.scm
+var queryFS embed.FS
+
+// Language is one entry of the language table: a grammar, how files are
+// recognised, the query that finds declarations, calls and imports, and the
+// hooks for what a query cannot express. Every hook is optional.
+type Language struct {
+	Name         string   // "go", "python", ...
+	Extensions   []string // with the dot: ".go"
+	Filenames    []string // exact base names: "Rakefile"
+	Interpreters []string // shebang interpreters: "python3"
+
+	grammar func() *sitter.Language
+
+	// Comment syntax, used to find doc comments above a declaration.
+	lineComments  []string    // "//", "#"
+	blockComments [][2]string // {"/*", "*/"}
+	// wrappers are node types that wrap a declaration (decorators, export,
+	// templates); doc comments are looked for above the outermost wrapper.
+	wrappers map[string]bool
+	// attributes are line prefixes of attributes that may stand between a
+	// doc comment and its declaration as siblings: "#[" in Rust.
+	attributes []string
+
+	// module names the file's module, given the file and the text of the
+	// @package capture ("" when the file declares none).
+	module func(f *fileInfo, declared string) string
+	// imports turns an @import node into imports.
+	imports func(n *sitter.Node, f *fileInfo) []Import
+	// refine adjusts a declaration after the generic pass: split a
+	// qualified name into parent and name, fix a kind, drop it (return false).
+	refine func(d *decl, f *fileInfo) bool
+	// signature post-processes the generic signature text.
+	signature func(d *decl, sig string) string
+	// doc returns a documentation string found inside the declaration
+	// (Python docstrings); it wins over a comment above.
+	doc func(d *decl, f *fileInfo) string
+	// exported reports whether the declaration is visible outside its
+	// module. Default: true.
+	exported func(d *decl, f *fileInfo) bool
+	// bases lists the base types of a class-like declaration.
+	bases func(d *decl, f *fileInfo) []string
+	// detect, for a shared extension, reports whether src is this language.
+	detect func(src []byte) bool
+
+	once  sync.Once
+	q     *compiledQuery
+	qErr  error
+	gOnce sync.Once
+	g     *sitter.Language
+}
+
+var languages = map[string]*Language{}
+
+// register adds l to the table; it panics on a duplicate name, which is a
+// programming error caught by any test.
+func register(l *Language) {
+	if _, dup := languages[l.Name]; dup {
+		panic("extract: duplicate language " + l.Name)
+	}
+	languages[l.Name] = l
+}
+
+// Languages returns the names of the supported languages, sorted.
+func Languages() []string {
+	names := make([]string, 0, len(languages))
+	for n := range languages {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// LanguageOf returns the language of the file at path (slash or OS path),
+// looking at the extension, the base name and, failing those, the shebang
+// line of head (the first bytes of the file; may be nil). It returns nil for
+// an unknown language.
+func LanguageOf(p string, head []byte) *Language {
+	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
+	ext := strings.ToLower(path.Ext(base))
+	var candidates []*Language
+	for _, name := range Languages() {
+		l := languages[name]
+		for _, e := range l.Extensions {
+			if e == ext {
+				candidates = append(candidates, l)
+			}
+		}
+		for _, fn := range l.Filenames {
+			if fn == base {
+				return l
+			}
+		}
+	}
+	switch len(candidates) {
+	case 0:
+	case 1:
+		return candidates[0]
+	default:
+		for _, l := range candidates {
+			if l.detect != nil && l.detect(head) {
+				return l
+			}
+		}
+		for _, l := range candidates {
+			if l.detect == nil {
+				return l
+			}
+		}
+		return candidates[0]
+	}
+	if ext != "" && ext != ".sh" {
+		// Only extension-less files (and scripts) are sniffed.
+		if !bytes.HasPrefix(head, []byte("#!")) {
+			return nil
+		}
+	}
+	return languageOfShebang(head)
+}
+
+// languageOfShebang reads "#!/usr/bin/env python3 -u" or "#!/bin/bash".
+func languageOfShebang(head []byte) *Language {
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return nil
+	}
+	line := head[2:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return nil
+	}
+	interp := path.Base(fields[0])
+	if interp == "env" {
+		interp = ""
+		for _, f := range fields[1:] {
+			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
+				interp = f
+				break
+			}
+		}
+	}
+	for _, name := range Languages() {
+		l := languages[name]
+		for _, i := range l.Interpreters {
+			if interp == i || strings.HasPrefix(interp, i) && isVersionSuffix(interp[len(i):]) {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+// isVersionSuffix reports whether s looks like "3", "3.11" or "".
+func isVersionSuffix(s string) bool {
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// grammarOf returns the tree-sitter language, created once.
+func (l *Language) grammarOf() *sitter.Language {
+	l.gOnce.Do(func() { l.g = l.grammar() })
+	return l.g
+}
+
+// query returns the compiled query, compiled once and shared by all
+// workers: a compiled tree-sitter query is immutable, only cursors are not.
+func (l *Language) query() (*compiledQuery, error) {
+	l.once.Do(func() {
+		src, err := queryFS.ReadFile("queries/" + l.Name + ".scm")
+		if err != nil {
+			l.qErr = fmt.Errorf("query for %s: %w", l.Name, err)
+			return
+		}
+		l.q, l.qErr = compileQuery(src, l.grammarOf())
+		if l.qErr != nil {
+			l.qErr = fmt.Errorf("query for %s: %w", l.Name, l.qErr)
+		}
+	})
+	return l.q, l.qErr
+}

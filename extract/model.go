@@ -1,0 +1,115 @@
+package extract
+
+// File is the structure of one source file. Paths are relative to the
+// extraction root and use forward slashes.
+type File struct {
+	Path     string `json:"path"`
+	Language string `json:"language"`
+	// Module is the qualified name of the file's module: the prefix of every
+	// top-level qualified name in the file and the caller of module-level code.
+	Module  string        `json:"module"`
+	Imports []Import      `json:"imports"`
+	Symbols []Symbol      `json:"symbols"`
+	Calls   []Call        `json:"calls"`
+	Errors  []SyntaxError `json:"errors"`
+}
+
+// Kind is the kind of a symbol. The set is closed; see the constants.
+type Kind string
+
+// The symbol kinds. A function nested directly in a class-like symbol
+// (class, struct, interface, trait, enum, object, type) is a method;
+// constructors are methods too.
+const (
+	KindFunction  Kind = "function" // free function, or a function nested in a function
+	KindMethod    Kind = "method"   // function whose parent is a type
+	KindClass     Kind = "class"
+	KindStruct    Kind = "struct"
+	KindInterface Kind = "interface" // Go/Java/C#/TS interfaces, Swift protocols
+	KindTrait     Kind = "trait"     // Rust, Scala and PHP traits
+	KindEnum      Kind = "enum"
+	KindType      Kind = "type"      // type aliases and other named types
+	KindModule    Kind = "module"    // Ruby modules, Rust inline mod blocks
+	KindNamespace Kind = "namespace" // C++/C#/PHP namespaces
+	KindObject    Kind = "object"    // Scala/Kotlin singleton objects
+)
+
+// isTypeLike reports whether functions nested directly inside a symbol of
+// kind k are methods.
+func (k Kind) isTypeLike() bool {
+	switch k {
+	case KindClass, KindStruct, KindInterface, KindTrait, KindEnum, KindObject, KindType:
+		return true
+	}
+	return false
+}
+
+// Symbol is a named declaration: a function, method, type or module.
+type Symbol struct {
+	Name      string `json:"name"`
+	Qualified string `json:"qualified"`
+	Kind      Kind   `json:"kind"`
+	// Parent is the name of the immediately enclosing type for a method (for
+	// Go, the receiver type without '*' or type parameters) or of the
+	// enclosing function for a nested function; "" at top level.
+	Parent string `json:"parent"`
+	// Signature is the declaration without its body, whitespace collapsed.
+	Signature string `json:"signature"`
+	// Doc is the cleaned doc comment or docstring.
+	Doc string `json:"doc"`
+	// StartLine is the 1-based line of the declaration's name; EndLine is
+	// the last line of the declaration.
+	StartLine int  `json:"start_line"`
+	EndLine   int  `json:"end_line"`
+	Exported  bool `json:"exported"`
+	// Bases are the base classes, implemented interfaces or embedded types
+	// as written (class-like symbols only).
+	Bases []string `json:"bases,omitempty"`
+}
+
+// Import is one imported module or package.
+type Import struct {
+	// Path is the imported module as written ("a.b", "./x", "fmt").
+	Path string `json:"path"`
+	// Alias is the local name the module is bound to, if renamed.
+	Alias string `json:"alias"`
+	// Names are the names imported from the module (from-imports, ES named
+	// imports, Java single-type imports). Empty for whole-module imports.
+	Names []ImportName `json:"names"`
+	Line  int          `json:"line"`
+	// Resolved is the module a relative import refers to, as a qualified
+	// module name, when it can be computed from the file's own path.
+	Resolved string `json:"resolved,omitempty"`
+}
+
+// ImportName is one name of a from-import: `from m import Name as Alias`.
+// Name "*" is a wildcard import.
+type ImportName struct {
+	Name  string `json:"name"`
+	Alias string `json:"alias"`
+}
+
+// Call is one call site.
+type Call struct {
+	// Caller is the qualified name of the innermost enclosing named symbol,
+	// or File.Module for module-level code. Calls inside closures and
+	// lambdas belong to the enclosing named symbol.
+	Caller string `json:"caller"`
+	// Name is the called identifier; Receiver the expression before the
+	// dot as source text ("self", "os", "a.b"), or "".
+	Name     string `json:"name"`
+	Receiver string `json:"receiver"`
+	// Line and Column (1-based, in bytes) locate Name.
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// SyntaxError is a range the parser could not make sense of. Lines and
+// columns are 1-based; columns count bytes.
+type SyntaxError struct {
+	StartLine   int    `json:"start_line"`
+	StartColumn int    `json:"start_column"`
+	EndLine     int    `json:"end_line"`
+	EndColumn   int    `json:"end_column"`
+	Message     string `json:"message"`
+}

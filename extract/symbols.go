@@ -1,0 +1,176 @@
+package extract
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// symbolOf completes d — name, parent, kind, qualified name — and returns
+// its Symbol. Containers are completed but not returned.
+func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
+	d.name = f.text(d.nameNode)
+	if d.receiver != nil {
+		d.parentName = receiverType(f.text(d.receiver))
+	}
+	if f.lang.refine != nil && !f.lang.refine(d, f) {
+		d.dropped = true
+		return Symbol{}, false
+	}
+	if d.name == "" {
+		d.dropped = true
+		return Symbol{}, false
+	}
+	lex := d.parent
+	for lex != nil && lex.dropped {
+		lex = lex.parent
+	}
+	parentQualified := f.module
+	switch {
+	case d.parentName != "":
+		parentQualified = joinQualified(f.module, d.parentName)
+		if lex != nil && !lex.container {
+			parentQualified = joinQualified(lex.qualified, d.parentName)
+		}
+		if d.kind == KindFunction {
+			d.kind = KindMethod
+		}
+	case lex != nil:
+		d.parentName = lex.name
+		parentQualified = lex.qualified
+		if d.kind == KindFunction && lex.kind.isTypeLike() {
+			d.kind = KindMethod
+		}
+	}
+	d.qualified = joinQualified(parentQualified, d.name)
+	if d.container {
+		return Symbol{}, false
+	}
+
+	sym := Symbol{
+		Name:      d.name,
+		Qualified: d.qualified,
+		Kind:      d.kind,
+		Parent:    d.parentName,
+		Signature: signatureOf(d, f),
+		StartLine: int(d.nameNode.StartPoint().Row) + 1,
+		EndLine:   endLine(d),
+		Exported:  true,
+	}
+	if f.lang.doc != nil {
+		sym.Doc = f.lang.doc(d, f)
+	}
+	if sym.Doc == "" {
+		sym.Doc = commentAbove(d, f)
+	}
+	if f.lang.exported != nil {
+		sym.Exported = f.lang.exported(d, f)
+	}
+	if f.lang.bases != nil && d.kind.isTypeLike() {
+		sym.Bases = f.lang.bases(d, f)
+	}
+	return sym, true
+}
+
+func joinQualified(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// endLine is the 1-based last line of d. A node that ends at column 0 ends
+// on the line before.
+func endLine(d *decl) int {
+	e := d.node.EndPoint()
+	if e.Column == 0 && e.Row > d.node.StartPoint().Row {
+		return int(e.Row)
+	}
+	return int(e.Row) + 1
+}
+
+// receiverType reduces a receiver or qualifier to a bare type name:
+// "(s *Server)" → "Server", "*List[T]" → "List", "pkg.T" → "T".
+func receiverType(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "(")
+	s = strings.TrimSuffix(s, ")")
+	if i := strings.IndexAny(s, "[<"); i >= 0 {
+		s = s[:i]
+	}
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return ""
+	}
+	s = strings.TrimLeft(fields[len(fields)-1], "*&")
+	if i := strings.LastIndexAny(s, ".:"); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// maxSignature bounds a signature in bytes; longer ones end in "…".
+const maxSignature = 400
+
+// signatureOf is the declaration's text up to its body, on one line.
+func signatureOf(d *decl, f *fileInfo) string {
+	start, end := d.start, d.end
+	if d.body != nil && d.body.StartByte() >= start {
+		end = d.body.StartByte()
+	} else if b := d.node.ChildByFieldName("body"); b != nil {
+		end = b.StartByte()
+	}
+	sig := collapseSpace(dropTrailingComments(validUTF8(string(f.src[start:end])), f.lang.lineComments), maxSignature)
+	sig = strings.TrimRight(sig, " {:=")
+	if f.lang.signature != nil {
+		sig = f.lang.signature(d, sig)
+	}
+	return sig
+}
+
+// dropTrailingComments removes whole comment lines (and blank lines) at
+// the end of a signature's text: the comments between a header and its body.
+func dropTrailingComments(s string, prefixes []string) string {
+	for {
+		s = strings.TrimRight(s, " \t\r\n")
+		i := strings.LastIndexByte(s, '\n')
+		if i < 0 || !hasAnyPrefix(strings.TrimSpace(s[i+1:]), prefixes) {
+			return s
+		}
+		s = s[:i]
+	}
+}
+
+// collapseSpace joins s onto one line with single spaces and cuts it at
+// max bytes (on a rune boundary, marked with "…").
+func collapseSpace(s string, max int) string {
+	if s == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(min(len(s), max+4))
+	space := false
+	for _, r := range s {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v' {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if b.Len()+utf8.RuneLen(r) > max {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// validUTF8 replaces invalid byte sequences with U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
