@@ -123,11 +123,9 @@ func LanguageOf(p string, head []byte) *Language {
 		}
 		return candidates[0]
 	}
-	if ext != "" && ext != ".sh" {
-		// Only extension-less files (and scripts) are sniffed.
-		if !bytes.HasPrefix(head, []byte("#!")) {
-			return nil
-		}
+	if ext != "" {
+		// Only extension-less files are recognised by their shebang.
+		return nil
 	}
 	return languageOfShebang(head)
 }
