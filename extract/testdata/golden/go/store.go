@@ -3,10 +3,10 @@ package shop
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	str "strings"
-	_ "embed"
 )
 
 // ErrNotFound is returned for unknown items.
