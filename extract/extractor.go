@@ -164,6 +164,12 @@ func (e *Extractor) File(ctx context.Context, p string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return e.file(ctx, rel)
+}
+
+// file extracts the file at rel, a clean slash path already known to be
+// inside the root.
+func (e *Extractor) file(ctx context.Context, rel string) (*File, error) {
 	src, err := e.read(rel)
 	if err != nil {
 		return nil, err
@@ -188,7 +194,9 @@ func (e *Extractor) read(rel string) ([]byte, error) {
 	if st.Size() > e.opt.MaxFileSize {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), e.opt.MaxFileSize)}
 	}
-	src, err := io.ReadAll(io.LimitReader(f, e.opt.MaxFileSize+1))
+	// Read exactly the size stat promised, plus one byte to notice growth.
+	src := make([]byte, 0, st.Size()+1)
+	src, err = readAll(f, src, e.opt.MaxFileSize+1)
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", rel, err)
 	}
@@ -196,6 +204,24 @@ func (e *Extractor) read(rel string) ([]byte, error) {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (limit %d bytes)", e.opt.MaxFileSize)}
 	}
 	return src, nil
+}
+
+// readAll appends r's content to buf, reading at most limit bytes.
+func readAll(r io.Reader, buf []byte, limit int64) ([]byte, error) {
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), int(limit))])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // binarySniff is how much of a file is searched for a NUL byte.
@@ -256,6 +282,11 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 // returned in skipped with the reason; err is only for ctx cancellation.
 // Both lists keep the order of paths.
 func (e *Extractor) Files(ctx context.Context, paths []string) (files []File, skipped []Skipped, err error) {
+	return e.files(ctx, paths, e.File)
+}
+
+// files extracts paths with extract in parallel; see Files.
+func (e *Extractor) files(ctx context.Context, paths []string, extract func(context.Context, string) (*File, error)) (files []File, skipped []Skipped, err error) {
 	type result struct {
 		f    *File
 		skip *Skipped
@@ -268,7 +299,7 @@ func (e *Extractor) Files(ctx context.Context, paths []string) (files []File, sk
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f, err := e.File(ctx, paths[i])
+				f, err := extract(ctx, paths[i])
 				if err != nil {
 					reason := err.Error()
 					var se *SkipError
@@ -320,7 +351,8 @@ func (e *Extractor) All(ctx context.Context) (files []File, skipped []Skipped, e
 		}
 		todo = append(todo, p)
 	}
-	files, more, err := e.Files(ctx, todo)
+	// Walk's paths are clean and inside the root: no need for Rel.
+	files, more, err := e.files(ctx, todo, e.file)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -85,32 +85,47 @@ func Languages() []string {
 	return names
 }
 
-// LanguageOf returns the language of the file at path (slash or OS path),
-// looking at the extension, the base name and, failing those, the shebang
-// line of head (the first bytes of the file; may be nil). It returns nil for
-// an unknown language.
-func LanguageOf(p string, head []byte) *Language {
-	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
-	ext := strings.ToLower(path.Ext(base))
-	var candidates []*Language
+// byExt and byName index the table; built once, after every init has
+// registered its language.
+var (
+	indexOnce sync.Once
+	byExt     map[string][]*Language // sorted by name
+	byName    map[string]*Language
+)
+
+func buildIndex() {
+	byExt, byName = map[string][]*Language{}, map[string]*Language{}
 	for _, name := range Languages() {
 		l := languages[name]
 		for _, e := range l.Extensions {
-			if e == ext {
-				candidates = append(candidates, l)
-			}
+			byExt[e] = append(byExt[e], l)
 		}
 		for _, fn := range l.Filenames {
-			if fn == base {
-				return l
-			}
+			byName[fn] = l
 		}
 	}
-	switch len(candidates) {
-	case 0:
-	case 1:
+}
+
+// LanguageOf returns the language of the file at path (slash or OS path),
+// looking at the base name, the extension and, for extension-less files,
+// the shebang line of head (the first bytes of the file; may be nil). A
+// shared extension (.h) is settled by the languages' detect hooks on head.
+// It returns nil for an unknown language.
+func LanguageOf(p string, head []byte) *Language {
+	indexOnce.Do(buildIndex)
+	base := p[strings.LastIndexAny(p, "/\\")+1:]
+	if l := byName[base]; l != nil {
+		return l
+	}
+	ext := path.Ext(base)
+	candidates := byExt[ext]
+	if candidates == nil {
+		candidates = byExt[strings.ToLower(ext)]
+	}
+	switch {
+	case len(candidates) == 1:
 		return candidates[0]
-	default:
+	case len(candidates) > 1:
 		for _, l := range candidates {
 			if l.detect != nil && l.detect(head) {
 				return l
@@ -122,8 +137,7 @@ func LanguageOf(p string, head []byte) *Language {
 			}
 		}
 		return candidates[0]
-	}
-	if ext != "" {
+	case ext != "":
 		// Only extension-less files are recognised by their shebang.
 		return nil
 	}
