@@ -133,16 +133,16 @@ func (e *Extractor) Rel(p string) (string, error) {
 		abs = filepath.Join(e.root, filepath.FromSlash(p))
 	}
 	abs = filepath.Clean(abs)
-	if !within(e.root, abs) {
+	if !insideRoot(e.root, abs) {
 		// The root may have been given through a symlink.
 		if resolved, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
 			abs = filepath.Join(resolved, filepath.Base(abs))
 		}
-		if !within(e.root, abs) {
+		if !insideRoot(e.root, abs) {
 			return "", &SkipError{Path: p, Reason: "outside the workspace " + e.root}
 		}
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && !within(e.root, real) {
+	if real, err := filepath.EvalSymlinks(abs); err == nil && !insideRoot(e.root, real) {
 		return "", &SkipError{Path: p, Reason: "symlink escapes the workspace"}
 	}
 	rel, err := filepath.Rel(e.root, abs)
@@ -150,11 +150,6 @@ func (e *Extractor) Rel(p string) (string, error) {
 		return "", &SkipError{Path: p, Reason: "not a file in the workspace"}
 	}
 	return filepath.ToSlash(rel), nil
-}
-
-// within reports whether path is root or below it.
-func within(root, path string) bool {
-	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
 // File extracts one file, given relative to the root or absolute. Files

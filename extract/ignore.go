@@ -19,6 +19,7 @@ package extract
 //
 // Within one file the last matching pattern decides; deeper ignore files take
 // precedence over shallower ones, and all of them over .git/info/exclude.
+// Matching is case-sensitive, as git's is with core.ignoreCase unset.
 
 import (
 	"bytes"

@@ -171,6 +171,7 @@ func FuzzIgnorePattern(f *testing.F) {
 	})
 }
 
+// escapeAll puts a backslash before every byte of s.
 func escapeAll(s string) string {
 	var b strings.Builder
 	for i := range len(s) {

@@ -308,8 +308,10 @@ func randomIgnoreTree(rng *rand.Rand) string {
 	return b.String()
 }
 
-// BenchmarkWalk walks the Go source tree. On a 2-core Linux VM (Go 1.26, ~11.5k
-// files under GOROOT/src, ~11.2k returned) it takes about 20 ms and 2.5 MB.
+// BenchmarkWalk walks the Go source tree. On a 2-core Linux VM with Go 1.26
+// (11.5k files under GOROOT/src, 10.5k returned: vendor is skipped) it takes
+// 14-18 ms, 2.8 MB and 44k allocations; golang.org/x/tools@v0.39.0 (1.6k
+// files) takes about 5 ms with a warm page cache.
 func BenchmarkWalk(b *testing.B) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -321,13 +323,13 @@ func BenchmarkWalk(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(len(files)), "files/op")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, err := Walk(ctx, root, WalkOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(len(files)), "files/op")
 }
 
 // writeTree creates the files of a txtar-style archive under dir: a line
