@@ -64,14 +64,11 @@ func resolveRelative(f *fileInfo, rel string) (string, bool) {
 	dots := len(rel) - len(strings.TrimLeft(rel, "."))
 	pkg := pythonPackage(f)
 	for range dots - 1 {
-		if pkg == "" {
-			return "", false
+		i := strings.LastIndexByte(pkg, '.')
+		if i < 0 {
+			return "", false // beyond the top-level package
 		}
-		if i := strings.LastIndexByte(pkg, '.'); i >= 0 {
-			pkg = pkg[:i]
-		} else {
-			pkg = ""
-		}
+		pkg = pkg[:i]
 	}
 	return joinQualified(pkg, rel[dots:]), true
 }
@@ -194,7 +191,7 @@ func cleanDocstring(s string) string {
 }
 
 func pythonExported(d *decl, _ *fileInfo) bool {
-	if p := d.parent; p != nil && p.kind == KindFunction {
+	if p := d.parent; p != nil && (p.kind == KindFunction || p.kind == KindMethod) {
 		return false
 	}
 	return !strings.HasPrefix(d.name, "_") || strings.HasPrefix(d.name, "__") && strings.HasSuffix(d.name, "__")

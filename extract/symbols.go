@@ -75,6 +75,9 @@ func joinQualified(prefix, name string) string {
 	if prefix == "" {
 		return name
 	}
+	if name == "" {
+		return prefix
+	}
 	return prefix + "." + name
 }
 

@@ -1,0 +1,88 @@
+package extract
+
+import "testing"
+
+func TestPythonSymbols(t *testing.T) {
+	f := extractString(t, "pkg/mod.py", `"""Module."""
+import os
+from .sib import helper as h
+
+@decorate
+class A(Base, metaclass=M):
+    """A docstring."""
+
+    @staticmethod
+    def s():
+        return h()
+
+    async def run(self):
+        def inner():
+            return os.getcwd()
+        cb = lambda: self.s()
+        return inner()
+
+    class Nested:
+        def m(self): ...
+
+def _private(x):
+    # comment between header and body
+    return x
+
+print(A.s())
+`)
+	expectSymbols(t, f,
+		"class pkg.mod.A parent= line=6-20",
+		"method pkg.mod.A.s parent=A line=10-11",
+		"method pkg.mod.A.run parent=A line=13-17",
+		"function pkg.mod.A.run.inner parent=run line=14-15",
+		"class pkg.mod.A.Nested parent=A line=19-20",
+		"method pkg.mod.A.Nested.m parent=Nested line=20-20",
+		"function pkg.mod._private parent= line=22-24",
+	)
+	expectCalls(t, f,
+		"pkg.mod -> decorate @5",
+		"pkg.mod.A -> staticmethod @9",
+		"pkg.mod.A.s -> h @11",
+		"pkg.mod.A.run.inner -> os.getcwd @15",
+		"pkg.mod.A.run -> self.s @16",
+		"pkg.mod.A.run -> inner @17",
+		"pkg.mod -> print @26",
+		"pkg.mod -> A.s @26",
+	)
+	expectImports(t, f, "os @2", ".sib {helper as h} => pkg.sib @3")
+	a := symbol(t, f, "pkg.mod.A")
+	if a.Doc != "A docstring." || a.Signature != "class A(Base, metaclass=M)" || len(a.Bases) != 1 || a.Bases[0] != "Base" {
+		t.Errorf("class A: %+v", a)
+	}
+	if s := symbol(t, f, "pkg.mod._private"); s.Exported || s.Signature != "def _private(x)" {
+		t.Errorf("_private: %+v", s)
+	}
+	if symbol(t, f, "pkg.mod.A.run.inner").Exported {
+		t.Errorf("nested functions are not exported")
+	}
+}
+
+func TestPythonModules(t *testing.T) {
+	for _, tc := range []struct{ path, module, rel, resolved string }{
+		{"pkg/__init__.py", "pkg", ".", "pkg"},
+		{"pkg/__init__.py", "pkg", "..up", ""},
+		{"pkg/sub/mod.py", "pkg.sub.mod", "..x", "pkg.x"},
+		{"pkg/sub/mod.py", "pkg.sub.mod", ".", "pkg.sub"},
+		{"top.py", "top", "...", ""},
+	} {
+		f := extractString(t, tc.path, "from "+tc.rel+" import name\n")
+		if f.Module != tc.module {
+			t.Errorf("%s: module %q, want %q", tc.path, f.Module, tc.module)
+		}
+		if got := f.Imports[0].Resolved; got != tc.resolved {
+			t.Errorf("%s: from %s resolved %q, want %q", tc.path, tc.rel, got, tc.resolved)
+		}
+	}
+}
+
+func TestPythonDocstringCleaning(t *testing.T) {
+	f := extractString(t, "d.py", "def f():\n    r'''First line.\n\n        Indented more.\n    Back.\n    '''\n")
+	if got, want := symbol(t, f, "d.f").Doc, "First line.\n\n    Indented more.\nBack."; got != want {
+		t.Errorf("doc = %q, want %q", got, want)
+	}
+}
