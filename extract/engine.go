@@ -14,6 +14,10 @@ type fileInfo struct {
 	lang   *Language
 	proj   *project
 	module string
+	root   *sitter.Node
+	// state is a language's per-file scratch space for hooks that need a
+	// whole-file view (JS export lists); one goroutine uses a fileInfo.
+	state any
 }
 
 // text returns the source text of n, valid UTF-8.
@@ -51,6 +55,7 @@ type rawCall struct {
 // run extracts the structure of one parsed file.
 func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileInfo) *File {
 	root := tree.RootNode()
+	f.root = root
 	var (
 		decls    []*decl
 		calls    []rawCall
@@ -113,7 +118,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				}
 			}
 		}
-		if isCall && c.name != nil {
+		// A MISSING name node (`x.()`) is empty: not a call.
+		if isCall && c.name != nil && c.name.EndByte() > c.name.StartByte() {
 			calls = append(calls, c)
 		}
 		if d != nil && d.node != nil && d.nameNode != nil {

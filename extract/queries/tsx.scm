@@ -1,0 +1,193 @@
+; TypeScript and TSX (queries/tsx.scm is the same file): the JavaScript
+; patterns of queries/javascript.scm with TypeScript node names, plus
+; interfaces, type aliases, enums, namespaces, ambient modules, abstract
+; classes, overload signatures and method signatures. Conventions are
+; documented in lang_javascript.go.
+
+; ---- Imports: ES modules, import x = require("m"), re-exports,
+; require("m") and import("m"). Any call with one string argument is a
+; require candidate; the imports hook keeps the calls of require.
+
+(import_statement) @import
+
+(export_statement
+  source: (string)) @import
+
+(call_expression
+  function: (identifier)
+  arguments: (arguments . (string) .)) @import
+
+(call_expression
+  function: (import)
+  arguments: (arguments . (string))) @import
+
+; ---- Functions, classes and types.
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+; Overloads and ambient functions: function f(a: string): void;
+(function_signature
+  name: (identifier) @name) @definition.function
+
+(class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(abstract_class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(interface_declaration
+  name: (type_identifier) @name) @definition.interface
+
+(type_alias_declaration
+  name: (type_identifier) @name) @definition.type
+
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+; namespace N {}, namespace A.B {}, module N {}, declare module "m" {}.
+(internal_module
+  name: (_) @name) @definition.namespace
+
+(module
+  name: (_) @name) @definition.namespace
+
+; declare global {}
+(ambient_declaration
+  "global" @name) @definition.namespace
+
+; const f = () => {}, const f = function () {}, const C = class {}.
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)]) @definition.function
+
+(variable_declarator
+  name: (identifier) @name
+  value: (class body: (_) @body)) @definition.class
+
+; static Builder = class {…}
+(public_field_definition
+  name: (_) @name
+  value: (class body: (_) @body)) @definition.class
+
+; React components wrapped in memo or forwardRef, also nested:
+; const X = memo(forwardRef((props, ref) => …)). The refine hook drops other
+; callees: a function passed to a call does not make its result a function.
+(variable_declarator
+  name: (identifier) @name
+  value: (call_expression
+    arguments: (arguments
+      .
+      [(arrow_function body: (_) @body)
+       (function_expression body: (_) @body)
+       (call_expression
+         arguments: (arguments
+           .
+           [(arrow_function body: (_) @body)
+            (function_expression body: (_) @body)]))]))) @definition.function
+
+; Anonymous default exports are named "default".
+(export_statement
+  "default" @name
+  value: [(function_expression) (arrow_function) (generator_function)] @definition.function)
+
+(export_statement
+  "default" @name
+  value: (class) @definition.class)
+
+(export_statement
+  "default" @name
+  value: (object) @definition.object @body)
+
+(export_statement
+  "default" @name
+  value: (satisfies_expression (object) @body) @definition.object)
+
+; Foo.prototype.m = function, Foo.m = function, exports.f = function; the
+; refine hook decides which assignments are declarations.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      property: (property_identifier) @name)
+    right: [(function_expression body: (_) @body)
+            (arrow_function body: (_) @body)
+            (generator_function body: (_) @body)]) @definition.function)
+
+; exports.Codec = {encode() {}}, module.exports = {…}, Foo.prototype = {…},
+; exports.Client = class {}, module.exports = class Agent {}; the refine
+; hook keeps CommonJS exports and prototypes only.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      property: (property_identifier) @name)
+    right: (object) @body) @definition.object)
+
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      property: (property_identifier) @name)
+    right: (class body: (_) @body)) @definition.class)
+
+; ---- Members of classes, interfaces, object types and objects. The refine
+; hook drops members of a class or object that is not a symbol itself.
+
+(method_definition
+  name: (_) @name) @definition.function
+
+; Overloads in classes, interface and object-type methods.
+(method_signature
+  name: (_) @name) @definition.function
+
+(abstract_method_signature
+  name: (_) @name) @definition.function
+
+(public_field_definition
+  name: (_) @name
+  value: [(arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)]) @definition.function
+
+(pair
+  key: (_) @name
+  value: [(arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)]) @definition.function
+
+; Object literals: const api = {get() {}} (also through `as` and
+; `satisfies`) and keys of such objects: {methods: {save() {}}}. The refine
+; hook keeps those holding a function, directly or one object down.
+(variable_declarator
+  name: (identifier) @name
+  value: [(object) @body
+          (satisfies_expression (object) @body)
+          (as_expression (object) @body)]) @definition.object
+
+(pair
+  key: (_) @name
+  value: (object) @body) @definition.object
+
+; ---- Calls: f(), f<T>(), a.b.f(), this.#f(), super(), new F(), new a.F().
+
+(call_expression
+  function: (identifier) @call.name) @call
+
+(call_expression
+  function: (member_expression
+    object: (_) @call.receiver
+    property: [(property_identifier) (private_property_identifier)] @call.name)) @call
+
+(call_expression
+  function: (super) @call.name) @call
+
+(new_expression
+  constructor: (identifier) @call.name) @call
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @call.receiver
+    property: (property_identifier) @call.name)) @call
