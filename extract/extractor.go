@@ -219,6 +219,12 @@ func readAll(r io.Reader, buf []byte, limit int64) ([]byte, error) {
 	return buf, nil
 }
 
+// parseTimeout bounds the parse of n bytes: far above the ~5-10 MB/s
+// tree-sitter parses at, low enough that a hung grammar frees its worker.
+func parseTimeout(n int) time.Duration {
+	return 5*time.Second + time.Duration(n/(100<<10))*time.Second
+}
+
 // binarySniff is how much of a file is searched for a NUL byte.
 const binarySniff = 8000
 
@@ -251,20 +257,28 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		}
 		e.putWorker(w)
 	}()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	p := w.parsers[lang]
 	if p == nil {
 		p = sitter.NewParser()
 		p.SetLanguage(lang.grammarOf())
 		w.parsers[lang] = p
 	}
-	if ctx.Done() == nil {
-		ctx = context.Background()
-	}
+	// A bound on parse time, so that no grammar bug can hang a worker.
+	p.SetOperationLimit(int(parseTimeout(len(src)).Microseconds()))
 	start := time.Now()
-	tree, err := p.ParseCtx(ctx, nil, src)
+	// The parse gets no cancellable context: go-tree-sitter watches one
+	// from a goroutine that can set the parser's cancel flag after the
+	// parse returned, failing every later parse. Files are small; ctx is
+	// checked between them.
+	tree, err := p.ParseCtx(context.Background(), nil, src)
 	if err != nil {
-		p.Reset()
-		return nil, fmt.Errorf("extract %s: %w", rel, err)
+		// The parser's state is suspect after a timeout: drop it.
+		p.Close()
+		delete(w.parsers, lang)
+		return nil, fmt.Errorf("extract %s: parse: %w (limit %v)", rel, err, parseTimeout(len(src)))
 	}
 	defer tree.Close()
 	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj}

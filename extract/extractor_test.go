@@ -307,3 +307,29 @@ func TestBinarySniffOnlyHead(t *testing.T) {
 		t.Errorf("a NUL after the sniffed head should not make the file binary")
 	}
 }
+
+// TestCancelledContextLeavesParserUsable: a cancelled request fails with
+// the context's error, and the pooled parser still parses the next one
+// (go-tree-sitter's cancel flag can outlive a parse when a cancellable
+// context is handed to it).
+func TestCancelledContextLeavesParserUsable(t *testing.T) {
+	ex, err := New(t.TempDir(), Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	src := []byte("package p\nfunc F() {}\n")
+	for range 200 {
+		ctx, cancel := context.WithCancel(context.Background())
+		go cancel()
+		_, _ = ex.Source(ctx, "p.go", src)
+		if _, err := ex.Source(context.Background(), "p.go", src); err != nil {
+			t.Fatalf("parse after a cancelled one: %v", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ex.Source(ctx, "p.go", src); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: err = %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,7 +54,7 @@ func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
 		Parent:    d.parentName,
 		Signature: signatureOf(d, f),
 		StartLine: int(d.nameNode.StartPoint().Row) + 1,
-		EndLine:   endLine(d),
+		EndLine:   endLine(d, f.src),
 		Exported:  true,
 	}
 	if f.lang.doc != nil {
@@ -82,13 +83,18 @@ func joinQualified(prefix, name string) string {
 }
 
 // endLine is the 1-based last line of d. A node that ends at column 0 ends
-// on the line before.
-func endLine(d *decl) int {
-	e := d.node.EndPoint()
-	if e.Column == 0 && e.Row > d.node.StartPoint().Row {
-		return int(e.Row)
+// on the line before; refine may end a declaration before its node by
+// lowering d.end (Scala's layout tokens swallow what follows a body).
+func endLine(d *decl, src []byte) int {
+	end, row := d.node.EndByte(), int(d.node.EndPoint().Row)
+	if d.end < end {
+		row -= bytes.Count(src[d.end:end], []byte{'\n'})
+		end = d.end
 	}
-	return int(e.Row) + 1
+	if end > 0 && src[end-1] == '\n' && row > int(d.node.StartPoint().Row) {
+		return row
+	}
+	return row + 1
 }
 
 // receiverType reduces a receiver or qualifier to a bare type name:
