@@ -37,6 +37,10 @@ func commentAbove(d *decl, f *fileInfo) string {
 		case hasAnyPrefix(line, l.attributes):
 			// Attributes between the comment and the declaration.
 		case isBlockEnd(line, l.blockComments):
+			if opensInside(line, l.blockComments) {
+				i = 0 // `x = 1 /* note */` is code with a trailing comment
+				continue
+			}
 			// Collect up to the line that opens the block.
 			block := []string{line}
 			j := prevStart
@@ -45,6 +49,9 @@ func commentAbove(d *decl, f *fileInfo) string {
 				e := j - 1
 				s := bytes.LastIndexByte(f.src[:e], '\n') + 1
 				t := strings.TrimSpace(string(f.src[s:e]))
+				if isBlockEnd(t, l.blockComments) || opensInside(t, l.blockComments) {
+					break // another comment, or code: not one block
+				}
 				block = append(block, t)
 				j = s
 				opened = isBlockStart(t, l.blockComments)
@@ -83,6 +90,16 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 func isBlockEnd(line string, blocks [][2]string) bool {
 	for _, b := range blocks {
 		if strings.HasSuffix(line, b[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// opensInside reports whether line opens a block comment after other text.
+func opensInside(line string, blocks [][2]string) bool {
+	for _, b := range blocks {
+		if strings.Index(line, b[0]) > 0 {
 			return true
 		}
 	}

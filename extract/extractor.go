@@ -225,6 +225,10 @@ func parseTimeout(n int) time.Duration {
 	return 5*time.Second + time.Duration(n/(100<<10))*time.Second
 }
 
+// detectHead is how much of a file LanguageOf sees: a shebang needs one
+// line, the C++ detect hook of a .h file needs the code past its licence.
+const detectHead = 4 << 10
+
 // binarySniff is how much of a file is searched for a NUL byte.
 const binarySniff = 8000
 
@@ -238,7 +242,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	if int64(len(src)) > e.opt.MaxFileSize {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", len(src), e.opt.MaxFileSize)}
 	}
-	lang := LanguageOf(rel, src[:min(len(src), 256)])
+	lang := LanguageOf(rel, src[:min(len(src), detectHead)])
 	if lang == nil {
 		return nil, &SkipError{Path: rel, Reason: "unknown language"}
 	}

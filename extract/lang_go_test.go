@@ -138,3 +138,25 @@ type RW interface {
 		t.Errorf("interface bases = %v", got)
 	}
 }
+
+func TestGoDocNotFromTrailingComments(t *testing.T) {
+	f := extractString(t, "c.go", `package c
+
+/* Header comment. */
+var a = 1
+var b = 2 /* trailing */
+func F() {}
+
+var c = 3 // note
+/*
+G has a block doc.
+*/
+func G() {}
+`)
+	if d := symbol(t, f, "F").Doc; d != "" {
+		t.Errorf("F doc = %q, want none", d)
+	}
+	if d := symbol(t, f, "G").Doc; d != "G has a block doc." {
+		t.Errorf("G doc = %q", d)
+	}
+}

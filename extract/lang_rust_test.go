@@ -1,0 +1,299 @@
+package extract
+
+import "testing"
+
+const rustSrc = `//! Shapes.
+
+use std::fmt;
+
+/// A shape with an area.
+pub trait Shape: fmt::Debug + Send {
+    type Unit;
+    fn area(&self) -> f64;
+    fn name(&self) -> String { String::from("shape") }
+}
+
+#[derive(Debug, Clone)]
+pub struct Circle<T = f64> { r: T }
+
+pub(crate) enum Kind { Round, Square(u32) }
+union Bits { i: u32, f: f32 }
+pub type Shapes = Vec<Box<dyn Shape<Unit = f64>>>;
+
+impl<T: Copy> Circle<T> {
+    pub fn new(r: T) -> Self { Self { r } }
+    fn radius(&self) -> T { self.r }
+}
+
+impl Shape for Circle {
+    type Unit = f64;
+    fn area(&self) -> f64 {
+        fn square(x: f64) -> f64 { x * x }
+        std::f64::consts::PI * square(self.r)
+    }
+}
+
+impl<'a> fmt::Display for &'a Circle {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, "circle") }
+}
+
+pub mod util {
+    pub fn clamp(x: f64) -> f64 { x.max(0.0) }
+    pub(self) fn secret() {}
+    pub(super) fn shared() {}
+}
+
+mod declared_elsewhere;
+
+#[macro_export]
+macro_rules! circle {
+    ($r:expr) => { $crate::Circle::new($r) };
+}
+
+macro_rules! private_macro { () => {} }
+
+extern "C" {
+    fn abs(x: i32) -> i32;
+}
+`
+
+func TestRustSymbols(t *testing.T) {
+	f := extractString(t, "src/shapes.rs", rustSrc)
+	expectSymbols(t, f,
+		"trait crate.shapes.Shape parent= line=6-10",
+		"type crate.shapes.Shape.Unit parent=Shape line=7-7",
+		"method crate.shapes.Shape.area parent=Shape line=8-8",
+		"method crate.shapes.Shape.name parent=Shape line=9-9",
+		"struct crate.shapes.Circle parent= line=13-13",
+		"enum crate.shapes.Kind parent= line=15-15",
+		"struct crate.shapes.Bits parent= line=16-16",
+		"type crate.shapes.Shapes parent= line=17-17",
+		"method crate.shapes.Circle.new parent=Circle line=20-20",
+		"method crate.shapes.Circle.radius parent=Circle line=21-21",
+		"type crate.shapes.Circle.Unit parent=Circle line=25-25",
+		"method crate.shapes.Circle.area parent=Circle line=26-29",
+		"function crate.shapes.Circle.area.square parent=area line=27-27",
+		"method crate.shapes.Circle.fmt parent=Circle line=33-33",
+		"module crate.shapes.util parent= line=36-40",
+		"function crate.shapes.util.clamp parent=util line=37-37",
+		"function crate.shapes.util.secret parent=util line=38-38",
+		"function crate.shapes.util.shared parent=util line=39-39",
+		"function crate.shapes.circle parent= line=45-47",
+		"function crate.shapes.private_macro parent= line=49-49",
+		"function crate.shapes.abs parent= line=52-52",
+	)
+}
+
+func TestRustModulePaths(t *testing.T) {
+	for path, want := range map[string]string{
+		"src/lib.rs":                   "crate",
+		"src/main.rs":                  "crate",
+		"src/net.rs":                   "crate.net",
+		"src/net/mod.rs":               "crate.net",
+		"src/net/tcp.rs":               "crate.net.tcp",
+		"crates/core/src/lib.rs":       "crate",
+		"crates/core/src/io/reader.rs": "crate.io.reader",
+		"src/bin/tool.rs":              "crate.bin.tool",
+		"tests/api.rs":                 "tests.api",
+		"tests/common/mod.rs":          "tests.common",
+		"build.rs":                     "build",
+	} {
+		if got := extractString(t, path, "fn f() {}\n").Module; got != want {
+			t.Errorf("module of %s = %q, want %q", path, got, want)
+		}
+	}
+}
+
+func TestRustSignaturesDocsBases(t *testing.T) {
+	src := `/// Adds.
+///
+/// Twice over.
+#[inline]
+#[must_use]
+pub fn add<T>(a: T, b: T) -> T
+where
+    T: std::ops::Add<Output = T>,
+{
+    a + b
+}
+
+/** Block doc. */
+pub struct Unit;
+
+// Plain comment.
+fn plain() {}
+
+/// Doc above a plain comment.
+// TODO: tidy.
+fn noted() {}
+
+//! Inner doc, not for the next item.
+fn inner() {}
+
+#[derive(Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+enum Mode { A }
+
+pub trait Both: Read + Write + 'static {}
+`
+	f := extractString(t, "src/lib.rs", src)
+	for q, want := range map[string][2]string{
+		"crate.add":   {"pub fn add<T>(a: T, b: T) -> T where T: std::ops::Add<Output = T>,", "Adds.\n\nTwice over."},
+		"crate.Unit":  {"pub struct Unit", "Block doc."},
+		"crate.plain": {"fn plain()", ""},
+		"crate.noted": {"fn noted()", "Doc above a plain comment."},
+		"crate.inner": {"fn inner()", ""},
+		"crate.Mode":  {"enum Mode", ""},
+	} {
+		s := symbol(t, f, q)
+		if s.Signature != want[0] || s.Doc != want[1] {
+			t.Errorf("%s: signature %q doc %q, want %q %q", q, s.Signature, s.Doc, want[0], want[1])
+		}
+	}
+	if s := symbol(t, f, "crate.add"); s.StartLine != 6 || s.EndLine != 11 {
+		t.Errorf("add lines %d-%d, want 6-11", s.StartLine, s.EndLine)
+	}
+	if got := symbol(t, f, "crate.Mode").Bases; len(got) != 3 || got[2] != "serde::Serialize" {
+		t.Errorf("bases of Mode = %q", got)
+	}
+	if got := symbol(t, f, "crate.Both").Bases; len(got) != 2 || got[0] != "Read" || got[1] != "Write" {
+		t.Errorf("bases of Both = %q", got)
+	}
+}
+
+func TestRustExported(t *testing.T) {
+	f := extractString(t, "src/shapes.rs", rustSrc)
+	for q, want := range map[string]bool{
+		"crate.shapes.Shape":              true,
+		"crate.shapes.Shape.area":         true, // the trait's visibility
+		"crate.shapes.Circle":             true,
+		"crate.shapes.Kind":               true, // pub(crate)
+		"crate.shapes.Bits":               false,
+		"crate.shapes.Circle.new":         true,
+		"crate.shapes.Circle.radius":      false,
+		"crate.shapes.Circle.area":        true, // trait impl
+		"crate.shapes.Circle.area.square": false,
+		"crate.shapes.util":               true,
+		"crate.shapes.util.secret":        false, // pub(self)
+		"crate.shapes.util.shared":        true,
+		"crate.shapes.circle":             true, // #[macro_export]
+		"crate.shapes.private_macro":      false,
+		"crate.shapes.abs":                false,
+	} {
+		if got := symbol(t, f, q).Exported; got != want {
+			t.Errorf("exported(%s) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestRustImports(t *testing.T) {
+	src := `extern crate alloc;
+extern crate serde_json as json;
+use std::collections::HashMap;
+use std::io::{self, Read as R, prelude::*};
+use crate::net::{tcp::{Conn, Listener as L}, udp};
+use super::config::Config;
+use super::super::root;
+use self::inner::Helper as H;
+pub use regex;
+use log as logging;
+use ::std::fmt;
+use {alpha, beta::Gamma};
+
+mod inner {
+    use super::HashMap;
+    mod deeper {
+        use super::super::Thing;
+    }
+}
+`
+	f := extractString(t, "src/net/client.rs", src)
+	expectImports(t, f,
+		"alloc @1",
+		"serde_json as json @2",
+		"std::collections {HashMap} @3",
+		"std::io {self, Read as R} @4",
+		"std::io::prelude {*} @4",
+		"crate::net::tcp {Conn, Listener as L} => crate.net.tcp @5",
+		"crate::net {udp} => crate.net @5",
+		"super::config {Config} => crate.net.config @6",
+		"super::super {root} => crate @7",
+		"self::inner {Helper as H} => crate.net.client.inner @8",
+		"regex @9",
+		"log as logging @10",
+		"::std {fmt} @11",
+		"alpha @12",
+		"beta {Gamma} @12",
+		"super {HashMap} => crate.net.client @15",
+		"super::super {Thing} => crate.net.client @17",
+	)
+}
+
+func TestRustCalls(t *testing.T) {
+	src := `static CONFIG: Lazy<Config> = Lazy::new(|| load_config());
+
+impl Server {
+    pub fn handle(&mut self, req: Request) -> Response {
+        let id = next_id();
+        self.log(id);
+        req.headers().get("x").map(|h| parse(h)).unwrap_or_default();
+        let r = Response::new(200);
+        let v = items.iter().collect::<Vec<_>>();
+        let n = size_of::<u64>();
+        println!("{} {}", format_id(id), self.name());
+        assert!(!is_closed(&r), "closed: {}", Error::describe(id));
+        vec![make(1), Point(2)];
+        tracing::info!("done");
+        r
+    }
+}
+`
+	f := extractString(t, "src/server.rs", src)
+	expectCalls(t, f,
+		"crate.server -> Lazy.new @1",
+		"crate.server -> load_config @1",
+		"crate.server.Server.handle -> next_id @5",
+		"crate.server.Server.handle -> self.log @6",
+		"crate.server.Server.handle -> req.headers @7",
+		"crate.server.Server.handle -> req.headers().get @7",
+		"crate.server.Server.handle -> req.headers().get(\"x\").map @7",
+		"crate.server.Server.handle -> parse @7",
+		"crate.server.Server.handle -> req.headers().get(\"x\").map(|h| parse(h)).unwrap_or_default @7",
+		"crate.server.Server.handle -> Response.new @8",
+		"crate.server.Server.handle -> items.iter @9",
+		"crate.server.Server.handle -> items.iter().collect @9",
+		"crate.server.Server.handle -> size_of @10",
+		"crate.server.Server.handle -> println @11",
+		"crate.server.Server.handle -> format_id @11",
+		"crate.server.Server.handle -> self.name @11",
+		"crate.server.Server.handle -> assert @12",
+		"crate.server.Server.handle -> is_closed @12",
+		"crate.server.Server.handle -> Error.describe @12",
+		"crate.server.Server.handle -> vec @13",
+		"crate.server.Server.handle -> make @13",
+		"crate.server.Server.handle -> Point @13",
+		"crate.server.Server.handle -> tracing.info @14",
+	)
+}
+
+func TestRustSyntaxErrors(t *testing.T) {
+	src := `pub fn good() -> u32 { 1 }
+
+fn broken( {
+    let x = ;
+}
+
+pub struct After { x: u32 }
+
+impl After {
+    pub fn get(&self) -> u32 { self.x }
+}
+`
+	f := extractString(t, "src/lib.rs", src)
+	if len(f.Errors) == 0 {
+		t.Fatal("no syntax errors reported")
+	}
+	for _, q := range []string{"crate.good", "crate.After", "crate.After.get"} {
+		symbol(t, f, q)
+	}
+}
