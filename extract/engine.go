@@ -165,12 +165,16 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		}
 	}
 	for _, c := range calls {
+		name, pos := callName(f.text(c.name), c.name.StartPoint())
+		if name == "" || f.lang.ignoreCalls[name] {
+			continue
+		}
 		out.Calls = append(out.Calls, Call{
 			Caller:   callerOf(decls, c.at, f.module),
-			Name:     f.text(c.name),
+			Name:     name,
 			Receiver: collapseSpace(f.text(c.receiver), 200),
-			Line:     int(c.name.StartPoint().Row) + 1,
-			Column:   int(c.name.StartPoint().Column) + 1,
+			Line:     int(pos.Row) + 1,
+			Column:   int(pos.Column) + 1,
 		})
 	}
 	sort.SliceStable(out.Calls, func(i, j int) bool {
@@ -183,6 +187,24 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	out.Calls = dedupeCalls(out.Calls)
 	sort.SliceStable(out.Imports, func(i, j int) bool { return out.Imports[i].Line < out.Imports[j].Line })
 	return out
+}
+
+// callName trims whitespace a grammar lexed into a name node (go-tree-sitter's
+// Lua glues the newline before a statement's first token onto it) and
+// moves pos past it.
+func callName(name string, pos sitter.Point) (string, sitter.Point) {
+	t := strings.TrimLeft(name, " \t\r\n")
+	if len(t) == len(name) {
+		return name, pos
+	}
+	skipped := name[:len(name)-len(t)]
+	if nl := strings.LastIndexByte(skipped, '\n'); nl >= 0 {
+		pos.Row += uint32(strings.Count(skipped, "\n"))
+		pos.Column = uint32(len(skipped) - nl - 1)
+	} else {
+		pos.Column += uint32(len(skipped))
+	}
+	return t, pos
 }
 
 // nest links each declaration to its lexically enclosing one. decls are

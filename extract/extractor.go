@@ -277,7 +277,13 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	// from a goroutine that can set the parser's cancel flag after the
 	// parse returned, failing every later parse. Files are small; ctx is
 	// checked between them.
+	if lang.serial {
+		lang.parseMu.Lock()
+	}
 	tree, err := p.ParseCtx(context.Background(), nil, src)
+	if lang.serial {
+		lang.parseMu.Unlock()
+	}
 	if err != nil {
 		// The parser's state is suspect after a timeout: drop it.
 		p.Close()

@@ -56,6 +56,16 @@ type Language struct {
 	bases func(d *decl, f *fileInfo) []string
 	// detect, for a shared extension, reports whether src is this language.
 	detect func(src []byte) bool
+	// docOnly makes the doc hook's answer final: "" means no doc, without
+	// falling back to the comment above (Ruby magic comments, shebangs).
+	docOnly bool
+	// ignoreCalls are call names never reported (shell builtins); a set is
+	// cheaper than one query predicate per name.
+	ignoreCalls map[string]bool
+	// serial parses one file of this language at a time: the grammar's
+	// scanner keeps global state (go-tree-sitter's Lua).
+	serial  bool
+	parseMu sync.Mutex
 
 	once  sync.Once
 	q     *compiledQuery

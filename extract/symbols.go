@@ -60,13 +60,13 @@ func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
 	if f.lang.doc != nil {
 		sym.Doc = f.lang.doc(d, f)
 	}
-	if sym.Doc == "" {
+	if sym.Doc == "" && !f.lang.docOnly {
 		sym.Doc = commentAbove(d, f)
 	}
 	if f.lang.exported != nil {
 		sym.Exported = f.lang.exported(d, f)
 	}
-	if f.lang.bases != nil && d.kind.isTypeLike() {
+	if f.lang.bases != nil && (d.kind.isTypeLike() || d.kind == KindModule) {
 		sym.Bases = f.lang.bases(d, f)
 	}
 	return sym, true
