@@ -332,7 +332,7 @@ func (e *Extractor) files(ctx context.Context, paths []string, extract func(cont
 			}
 		}()
 	}
-	for i := range paths {
+	for _, i := range e.largestFirst(paths) {
 		if ctx.Err() != nil {
 			break
 		}
@@ -353,6 +353,25 @@ func (e *Extractor) files(ctx context.Context, paths []string, extract func(cont
 		}
 	}
 	return files, skipped, nil
+}
+
+// largestFirst returns the indexes of paths, largest file first, so that
+// no big file starts last and leaves the other workers idle. Files that
+// cannot be stat'ed keep their place at the end.
+func (e *Extractor) largestFirst(paths []string) []int {
+	order := make([]int, len(paths))
+	size := make([]int64, len(paths))
+	for i, p := range paths {
+		order[i] = i
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.root, filepath.FromSlash(p))
+		}
+		if st, err := os.Stat(p); err == nil {
+			size[i] = st.Size()
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
+	return order
 }
 
 // All walks the root and extracts every file of a known language; files of
