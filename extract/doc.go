@@ -42,11 +42,22 @@
 //     pkg/__init__.py → pkg), then Class.method, func.inner.
 //   - JavaScript, TypeScript, TSX: the path from the root without its
 //     extension, '/' replaced by '.'.
-//   - Java, Kotlin, Scala: the declared package, then the class chain
-//     (package.Outer.Inner.method). C#: the namespaces, then the class chain.
-//   - The other languages (C, C++, Rust, Swift, Ruby, PHP, Lua, Bash) name
-//     their modules as each lang_<name>.go file documents: by path,
-//     declared namespace or crate module path.
+//   - Java, Kotlin, Scala: the declared package (Scala: its package clauses
+//     joined), then the class chain: package.Outer.Inner.method. C#: the
+//     file-scoped namespace, or block namespaces as namespace symbols.
+//   - C, C++: the path module (src/list.h and src/list.c are both
+//     src.list); C++ adds namespaces and classes, and an out-of-line
+//     `void ns::Foo::bar()` is named like its declaration, ns.Foo.bar.
+//   - Rust: the module path under src/ with "crate" for lib.rs and main.rs
+//     (src/x/mod.rs is crate.x); impl blocks name their methods' parent.
+//   - Swift: the target (the directory after Sources/ or Tests/);
+//     extensions name their members' parent.
+//   - Ruby: the path module, then modules and classes as nested (a compact
+//     `class A::B` is A.B). PHP: the declared namespace with '\' → '.'.
+//     Lua: the require name (lua/x/init.lua is x). Bash: the path module.
+//
+// Each lang_<name>.go file states its language's rules for kinds, exported
+// and imports in its header comment.
 //
 // Module-level code is attributed to the file's module name (File.Module).
 //
@@ -64,5 +75,8 @@
 // An Extractor parses with a bounded pool of workers, each owning its
 // parsers and query cursor; a tree never leaves the worker that parsed it
 // (go-tree-sitter's Tree caches nodes in an unsynchronised map). Compiled
-// queries are immutable and shared.
+// queries are immutable and shared. A grammar whose scanner keeps global
+// state (Lua) parses one file at a time. Every parse has a time limit, and
+// parses never see a cancellable context (go-tree-sitter's watcher can
+// poison a parser after the parse returned); ctx is checked between files.
 package extract
