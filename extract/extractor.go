@@ -219,10 +219,11 @@ func readAll(r io.Reader, buf []byte, limit int64) ([]byte, error) {
 	return buf, nil
 }
 
-// parseTimeout bounds the parse of n bytes: far above the ~5-10 MB/s
-// tree-sitter parses at, low enough that a hung grammar frees its worker.
+// parseTimeout bounds the parse of n bytes: far above the 1-10 MB/s the
+// grammars parse at (a 2 MB file gets 22 s), low enough that a grammar
+// that loops on broken input frees its worker.
 func parseTimeout(n int) time.Duration {
-	return 5*time.Second + time.Duration(n/(100<<10))*time.Second
+	return 2*time.Second + time.Duration(n/(100<<10))*time.Second
 }
 
 // detectHead is how much of a file LanguageOf sees: a shebang needs one
@@ -285,10 +286,11 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		lang.parseMu.Unlock()
 	}
 	if err != nil {
-		// The parser's state is suspect after a timeout: drop it.
+		// The parser's state is suspect after a timeout: drop it. Some
+		// grammars (Swift) loop on some broken input; that file is skipped.
 		p.Close()
 		delete(w.parsers, lang)
-		return nil, fmt.Errorf("extract %s: parse: %w (limit %v)", rel, err, parseTimeout(len(src)))
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("the %s parser did not finish within %v (%v)", lang.Name, parseTimeout(len(src)), err)}
 	}
 	defer tree.Close()
 	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj}

@@ -333,3 +333,26 @@ func TestCancelledContextLeavesParserUsable(t *testing.T) {
 		t.Errorf("cancelled context: err = %v", err)
 	}
 }
+
+// TestParserHangIsSkipped: the Swift grammar loops on this fuzzer-found
+// input; the parse limit turns that into a skip with a reason, and the
+// worker's next parse works.
+func TestParserHangIsSkipped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the parse limit")
+	}
+	src, err := os.ReadFile("testdata/parse_hang.swift")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := New(t.TempDir(), Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	_, err = ex.Source(context.Background(), "hang.swift", src)
+	expectSkip(t, err, "did not finish")
+	if _, err := ex.Source(context.Background(), "ok.swift", []byte("func f() {}\n")); err != nil {
+		t.Fatalf("parse after a timed-out one: %v", err)
+	}
+}
