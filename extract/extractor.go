@@ -30,6 +30,9 @@ type Options struct {
 	Workers int
 	// Walk configures the repository walk of All.
 	Walk WalkOptions
+	// Languages, if set, limits extraction to these languages (names as
+	// in Languages()); files of others are skipped.
+	Languages []string
 }
 
 // SkipError says why a file was not extracted: binary, too large, an
@@ -48,6 +51,7 @@ type Extractor struct {
 	opt  Options
 	proj *project
 	free chan *worker
+	only map[*Language]bool // nil: every language
 
 	stats stats
 }
@@ -89,7 +93,23 @@ func New(root string, opt Options) (*Extractor, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	return &Extractor{root: abs, opt: opt, proj: newProject(abs), free: make(chan *worker, opt.Workers)}, nil
+	e := &Extractor{root: abs, opt: opt, proj: newProject(abs), free: make(chan *worker, opt.Workers)}
+	if len(opt.Languages) > 0 {
+		e.only = map[*Language]bool{}
+		for _, name := range opt.Languages {
+			l := languages[name]
+			if l == nil {
+				return nil, fmt.Errorf("unknown language %q; known: %s", name, strings.Join(Languages(), ", "))
+			}
+			e.only[l] = true
+		}
+	}
+	return e, nil
+}
+
+// selected reports whether files of l are extracted.
+func (e *Extractor) selected(l *Language) bool {
+	return e.only == nil || e.only[l]
 }
 
 // Root returns the absolute root directory.
@@ -247,6 +267,9 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	if lang == nil {
 		return nil, &SkipError{Path: rel, Reason: "unknown language"}
 	}
+	if !e.selected(lang) {
+		return nil, &SkipError{Path: rel, Reason: "language " + lang.Name + " not selected"}
+	}
 	cq, err := lang.query()
 	if err != nil {
 		return nil, err
@@ -385,11 +408,14 @@ func (e *Extractor) All(ctx context.Context) (files []File, skipped []Skipped, e
 	}
 	var todo []string
 	for _, p := range paths {
-		if LanguageOf(p, nil) == nil && !maybeScript(p) {
+		switch l := LanguageOf(p, nil); {
+		case l == nil && !maybeScript(p):
 			skipped = append(skipped, Skipped{Path: p, Reason: "unknown language"})
-			continue
+		case l != nil && !e.selected(l):
+			skipped = append(skipped, Skipped{Path: p, Reason: "language " + l.Name + " not selected"})
+		default:
+			todo = append(todo, p)
 		}
-		todo = append(todo, p)
 	}
 	// Walk's paths are clean and inside the root: no need for Rel.
 	files, more, err := e.files(ctx, todo, e.file)

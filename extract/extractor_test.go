@@ -356,3 +356,30 @@ func TestParserHangIsSkipped(t *testing.T) {
 		t.Fatalf("parse after a timed-out one: %v", err)
 	}
 }
+
+func TestLanguagesOption(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"a.go": "package a\n", "b.py": "def f(): pass\n", "tool": "#!/bin/sh\nf() { :; }\n"})
+	if _, err := New(root, Options{Languages: []string{"go", "cobol"}}); err == nil || !strings.Contains(err.Error(), "cobol") {
+		t.Fatalf("unknown language: err = %v", err)
+	}
+	ex, err := New(root, Options{Languages: []string{"go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	files, skipped, err := ex.All(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Path != "a.go" {
+		t.Errorf("files = %+v", files)
+	}
+	reasons := map[string]string{}
+	for _, s := range skipped {
+		reasons[s.Path] = s.Reason
+	}
+	if reasons["b.py"] != "language python not selected" || reasons["tool"] != "language bash not selected" {
+		t.Errorf("skipped = %v", reasons)
+	}
+}

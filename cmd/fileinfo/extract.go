@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -23,10 +24,11 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	maxSize := fs.Int64("max-size", extract.DefaultMaxFileSize, "skip files larger than this many `bytes`")
 	workers := fs.Int("workers", 0, "parallel parsers (default: number of CPUs)")
 	stats := fs.Bool("stats", false, "write per-language files, MB, seconds and MB/s to stderr")
+	langs := fs.String("languages", "", "comma-separated `list` of languages to extract (default: all)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	ex, err := extract.New(*root, extract.Options{MaxFileSize: *maxSize, Workers: *workers})
+	ex, err := extract.New(*root, extract.Options{MaxFileSize: *maxSize, Workers: *workers, Languages: splitList(*langs)})
 	if err != nil {
 		return err
 	}
@@ -60,6 +62,17 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		writeStats(stderr, ex.Stats(), wall)
 	}
 	return nil
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // writeStats prints one line per language and a total. Seconds are the
