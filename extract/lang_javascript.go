@@ -101,7 +101,9 @@ func init() {
 		[]string{".js", ".mjs", ".cjs", ".jsx"}, []string{"node", "nodejs"}))
 	register(jsLanguage("typescript", typescript.GetLanguage,
 		[]string{".ts", ".mts", ".cts"}, []string{"ts-node", "tsx", "deno", "bun"}))
-	register(jsLanguage("tsx", tsx.GetLanguage, []string{".tsx"}, nil))
+	tsxLang := jsLanguage("tsx", tsx.GetLanguage, []string{".tsx"}, nil)
+	tsxLang.queryFile = "typescript" // TSX's node types are TypeScript's plus JSX
+	register(tsxLang)
 }
 
 // jsLanguage is the table entry of one of the three languages.

@@ -214,21 +214,25 @@ func rustDoc(d *decl, f *fileInfo) string {
 	return docAbove(d.node, f, rustComment)
 }
 
+// isSlashDocComment accepts "///" and "/** */" doc comments, not "////",
+// "/***" or the empty "/**/" (Rust and Swift).
+func isSlashDocComment(text string) bool {
+	switch {
+	case strings.HasPrefix(text, "///"):
+		return !strings.HasPrefix(text, "////")
+	case strings.HasPrefix(text, "/**"):
+		return !strings.HasPrefix(text, "/***") && !strings.HasPrefix(text, "/**/")
+	}
+	return false
+}
+
 // rustComment accepts outer doc comments, passing over attributes and
 // plain comments.
 var rustComment = docSyntax{
 	isComment: func(n *sitter.Node) bool {
 		return n.Type() == "line_comment" || n.Type() == "block_comment"
 	},
-	accept: func(text string) bool {
-		switch {
-		case strings.HasPrefix(text, "///"):
-			return !strings.HasPrefix(text, "////")
-		case strings.HasPrefix(text, "/**"):
-			return !strings.HasPrefix(text, "/***") && !strings.HasPrefix(text, "/**/")
-		}
-		return false
-	},
+	accept: isSlashDocComment,
 	skip: func(n *sitter.Node) bool {
 		switch n.Type() {
 		case "attribute_item", "line_comment", "block_comment":

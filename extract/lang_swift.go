@@ -178,15 +178,7 @@ var swiftComment = docSyntax{
 	isComment: func(n *sitter.Node) bool {
 		return n.Type() == "comment" || n.Type() == "multiline_comment"
 	},
-	accept: func(text string) bool {
-		switch {
-		case strings.HasPrefix(text, "///"):
-			return !strings.HasPrefix(text, "////")
-		case strings.HasPrefix(text, "/**"):
-			return !strings.HasPrefix(text, "/***") && !strings.HasPrefix(text, "/**/")
-		}
-		return false
-	},
+	accept: isSlashDocComment,
 	skip: func(n *sitter.Node) bool {
 		return n.Type() == "comment" || n.Type() == "multiline_comment"
 	},

@@ -25,6 +25,9 @@ type Language struct {
 	Interpreters []string // shebang interpreters: "python3"
 
 	grammar func() *sitter.Language
+	// queryFile names queries/<queryFile>.scm; default Name. Grammars
+	// with one node set share a file (tsx uses typescript's).
+	queryFile string
 
 	// Comment syntax, used to find doc comments above a declaration.
 	lineComments  []string    // "//", "#"
@@ -208,7 +211,11 @@ func (l *Language) grammarOf() *sitter.Language {
 // workers: a compiled tree-sitter query is immutable, only cursors are not.
 func (l *Language) query() (*compiledQuery, error) {
 	l.once.Do(func() {
-		src, err := queryFS.ReadFile("queries/" + l.Name + ".scm")
+		file := l.queryFile
+		if file == "" {
+			file = l.Name
+		}
+		src, err := queryFS.ReadFile("queries/" + file + ".scm")
 		if err != nil {
 			l.qErr = fmt.Errorf("query for %s: %w", l.Name, err)
 			return

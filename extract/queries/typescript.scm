@@ -1,4 +1,4 @@
-; TypeScript and TSX (queries/tsx.scm is the same file): the JavaScript
+; TypeScript and TSX (the tsx entry reads this file too): the JavaScript
 ; patterns of queries/javascript.scm with TypeScript node names, plus
 ; interfaces, type aliases, enums, namespaces, ambient modules, abstract
 ; classes, overload signatures and method signatures. Conventions are
