@@ -21,6 +21,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"extract", "print the structure (symbols, imports, calls) of files as JSON", runExtract},
+		{"callgraph", "print the call graph as json, pycg, dot or mermaid", runCallgraph},
+		{"callers", "print the callers of a symbol as a tree", runCallers},
 		{"bench", "measure extraction on a real repository against universal-ctags", runBench},
 		{"version", "print the version", runVersion},
 	}

@@ -1,0 +1,138 @@
+package callgraph
+
+import (
+	"sort"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// SymbolID is a dense index into a Graph's nodes.
+type SymbolID uint32
+
+// Resolution says how an edge was resolved; see the package doc.
+type Resolution string
+
+const (
+	Local       Resolution = "local"
+	Import      Resolution = "import"
+	Receiver    Resolution = "receiver"
+	Constructor Resolution = "constructor"
+	Inherited   Resolution = "inherited"
+	Interface   Resolution = "interface"
+	Name        Resolution = "name"
+)
+
+// KindModule is the kind of the node standing for a module's top-level code.
+const KindModule extract.Kind = "module"
+
+// Node is a symbol of the graph.
+type Node struct {
+	Qualified string       `json:"qualified"`
+	Name      string       `json:"name"`
+	Kind      extract.Kind `json:"kind"`
+	Parent    string       `json:"parent"`
+	File      string       `json:"file"`
+	Line      int          `json:"line"`
+	EndLine   int          `json:"end_line"`
+	Language  string       `json:"language"`
+}
+
+// Edge is one resolved call site.
+type Edge struct {
+	Caller     SymbolID   `json:"caller"`
+	Callee     SymbolID   `json:"callee"`
+	File       string     `json:"file"`
+	Line       int        `json:"line"`
+	Resolution Resolution `json:"resolution"`
+}
+
+// Unresolved is a call site without a target in the repository.
+type Unresolved struct {
+	Caller   string `json:"caller"`
+	Name     string `json:"name"`
+	Receiver string `json:"receiver"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Reason   string `json:"reason"`
+}
+
+// Graph is a call graph over dense symbol IDs. It is not safe for
+// concurrent mutation; readers may share a Graph that is not updated.
+type Graph struct {
+	nodes      []Node
+	edges      []Edge
+	out, in    [][]int32 // edge indexes by caller, by callee
+	unresolved []Unresolved
+
+	byQualified map[string][]SymbolID
+	byFile      map[string][]SymbolID // sorted by line
+	files       map[string]*extract.File
+}
+
+// Len returns the number of nodes.
+func (g *Graph) Len() int { return len(g.nodes) }
+
+// Node returns the node with the given ID.
+func (g *Graph) Node(id SymbolID) Node { return g.nodes[id] }
+
+// Edges returns every edge, in caller order.
+func (g *Graph) Edges() []Edge { return g.edges }
+
+// Unresolved returns the call sites without a target, in file and line
+// order.
+func (g *Graph) Unresolved() []Unresolved { return g.unresolved }
+
+// Callers returns the edges into id, in O(degree). It never returns nil.
+func (g *Graph) Callers(id SymbolID) []Edge { return g.collect(g.in[id]) }
+
+// Callees returns the edges out of id, in O(degree). It never returns nil.
+func (g *Graph) Callees(id SymbolID) []Edge { return g.collect(g.out[id]) }
+
+func (g *Graph) collect(idx []int32) []Edge {
+	out := make([]Edge, len(idx))
+	for i, e := range idx {
+		out[i] = g.edges[e]
+	}
+	return out
+}
+
+// Lookup returns the nodes with the qualified name q (overloads and
+// reopened classes share one), in ID order.
+func (g *Graph) Lookup(q string) []SymbolID { return g.byQualified[q] }
+
+// At returns the innermost symbol of file whose lines contain line, or
+// false. The module node counts for lines outside every symbol.
+func (g *Graph) At(file string, line int) (SymbolID, bool) {
+	ids := g.byFile[file]
+	best, found := SymbolID(0), false
+	for _, id := range ids {
+		n := g.nodes[id]
+		if n.Kind == KindModule || n.Line > line || n.EndLine < line {
+			continue
+		}
+		if !found || n.Line >= g.nodes[best].Line && n.EndLine <= g.nodes[best].EndLine {
+			best, found = id, true
+		}
+	}
+	if !found {
+		for _, id := range ids {
+			if g.nodes[id].Kind == KindModule {
+				return id, true
+			}
+		}
+	}
+	return best, found
+}
+
+// InFile returns the nodes declared in file, in line order.
+func (g *Graph) InFile(file string) []SymbolID { return g.byFile[file] }
+
+// Files returns the paths of the files the graph was built from, sorted.
+func (g *Graph) Files() []string {
+	out := make([]string, 0, len(g.files))
+	for p := range g.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,295 @@
+package callgraph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// resolver resolves the call sites of one graph build.
+type resolver struct {
+	g     *Graph
+	ix    *index
+	bases map[SymbolID][]SymbolID // resolved base classes, by class
+	mro   map[SymbolID][]SymbolID
+
+	scopes map[string]*fileScope // by file path
+
+	// per file
+	f     *extract.File
+	tr    traits
+	scope *fileScope
+}
+
+func newResolver(g *Graph, ix *index) *resolver {
+	return &resolver{g: g, ix: ix, bases: map[SymbolID][]SymbolID{}, mro: map[SymbolID][]SymbolID{}, scopes: map[string]*fileScope{}}
+}
+
+// fileScope returns the import bindings of f, decoded once.
+func (r *resolver) fileScope(f *extract.File) *fileScope {
+	s, ok := r.scopes[f.Path]
+	if !ok {
+		s = scopeOf(f, r.known)
+		r.scopes[f.Path] = s
+	}
+	return s
+}
+
+func (r *resolver) known(q string) bool { return len(r.g.byQualified[q]) > 0 }
+
+func (r *resolver) resolveFile(f *extract.File) {
+	r.f, r.tr = f, languageTraits[f.Language]
+	r.scope = r.fileScope(f)
+	for _, c := range f.Calls {
+		caller, ok := r.callerOf(c)
+		if !ok {
+			continue
+		}
+		targets, how, reason := r.resolveCall(caller, c)
+		if len(targets) == 0 {
+			r.g.unresolved = append(r.g.unresolved, Unresolved{
+				Caller: c.Caller, Name: c.Name, Receiver: c.Receiver, File: f.Path, Line: c.Line, Reason: reason,
+			})
+			continue
+		}
+		for _, t := range targets {
+			r.g.addEdge(caller, t, f.Path, c.Line, how)
+		}
+	}
+}
+
+// callerOf finds the node of c.Caller declared in this file (the one whose
+// lines hold the call, among overloads), or the module node.
+func (r *resolver) callerOf(c extract.Call) (SymbolID, bool) {
+	var fallback SymbolID
+	found := false
+	for _, id := range r.g.byQualified[c.Caller] {
+		n := r.g.nodes[id]
+		if n.Kind == KindModule {
+			return id, true
+		}
+		if n.File != r.f.Path {
+			continue
+		}
+		if n.Line <= c.Line && c.Line <= n.EndLine {
+			return id, true
+		}
+		fallback, found = id, true
+	}
+	return fallback, found
+}
+
+// resolveCall returns the targets of one call site and how they were
+// found, or the reason there are none.
+func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Resolution, string) {
+	recv := c.Receiver
+	switch {
+	case recv == "":
+		if ids, how := r.resolveName(caller, c.Name); len(ids) > 0 {
+			return r.instantiate(ids, how)
+		}
+		if r.tr.globalNames {
+			return r.unique(c.Name, false)
+		}
+		return nil, "", r.unknownName(c.Name)
+	case r.isSelf(recv):
+		cls, ok := r.enclosingClass(caller)
+		if !ok {
+			return r.unique(c.Name, true)
+		}
+		if ids, inherited := r.method(cls, c.Name); len(ids) > 0 {
+			if inherited {
+				return ids, Inherited, ""
+			}
+			return ids, Receiver, ""
+		}
+		return nil, "", fmt.Sprintf("no method %s on %s or its bases", c.Name, r.g.nodes[cls].Name)
+	case r.isSuper(recv):
+		cls, ok := r.enclosingClass(caller)
+		if !ok {
+			return nil, "", "super outside a class"
+		}
+		for _, b := range r.linearize(cls)[1:] {
+			if ids := r.members(b, c.Name); len(ids) > 0 {
+				return ids, Inherited, ""
+			}
+		}
+		return nil, "", fmt.Sprintf("no method %s in the bases of %s", c.Name, r.g.nodes[cls].Name)
+	}
+	// A receiver expression: a module, a class, or an instance of one.
+	if target, how, ok := r.resolveExpr(caller, recv); ok {
+		if ids := r.g.byQualified[target]; len(ids) > 0 && r.isClass(ids[0]) {
+			cls := ids[0]
+			if r.tr.newMethod != "" && c.Name == r.tr.newMethod {
+				return r.instantiate([]SymbolID{cls}, how)
+			}
+			if ms, inherited := r.method(cls, c.Name); len(ms) > 0 {
+				if inherited {
+					return ms, Inherited, ""
+				}
+				return ms, how, ""
+			}
+		}
+		if ids := r.g.byQualified[target+"."+c.Name]; len(ids) > 0 {
+			return r.instantiate(ids, how)
+		}
+		if ext, ok := r.scope.external[strings.SplitN(recv, ".", 2)[0]]; ok {
+			return nil, "", "external: " + ext + "." + c.Name
+		}
+	}
+	if ext, ok := r.scope.external[strings.SplitN(recv, ".", 2)[0]]; ok {
+		return nil, "", "external: " + ext + "." + c.Name
+	}
+	return r.unique(c.Name, true)
+}
+
+// resolveName resolves an unqualified name seen from caller: enclosing
+// scopes, the module, imports, wildcard imports.
+func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolution) {
+	for s, ok := caller, true; ok; s, ok = r.parentOf(s) {
+		n := r.g.nodes[s]
+		if r.isClass(s) {
+			if !r.tr.classScope {
+				continue
+			}
+			if ids, inherited := r.method(s, name); len(ids) > 0 {
+				if inherited {
+					return ids, Inherited
+				}
+				return ids, Local
+			}
+			continue
+		}
+		if n.Kind == KindModule {
+			break
+		}
+		if ids := r.g.byQualified[n.Qualified+"."+name]; len(ids) > 0 {
+			return ids, Local
+		}
+	}
+	mod := moduleName(r.f)
+	if ids := r.g.byQualified[joinQ(mod, name)]; len(ids) > 0 {
+		return ids, Local
+	}
+	if t, ok := r.scope.bind[name]; ok {
+		if ids := r.g.byQualified[t]; len(ids) > 0 {
+			return ids, Import
+		}
+	}
+	for _, w := range r.scope.wildcards {
+		if ids := r.g.byQualified[joinQ(w, name)]; len(ids) > 0 {
+			return ids, Import
+		}
+	}
+	return nil, ""
+}
+
+// resolveExpr resolves a receiver like "a.b.c" to the qualified name of a
+// module, class or other scope, with how its head was bound.
+func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution, bool) {
+	if strings.ContainsAny(expr, "()[]{} \"'") {
+		return "", "", false
+	}
+	parts := strings.Split(strings.NewReplacer("::", ".", "->", ".", "?.", ".", "\\", ".").Replace(expr), ".")
+	head := parts[0]
+	var q string
+	var how Resolution
+	if ids, h := r.resolveName(caller, head); len(ids) > 0 {
+		q, how = r.g.nodes[ids[0]].Qualified, h
+	} else if t, ok := r.scope.bind[head]; ok {
+		q, how = t, Import
+	} else if id, ok := r.ix.module[head]; ok {
+		q, how = r.g.nodes[id].Qualified, Import
+	} else if mod := moduleName(r.f); r.known(joinQ(mod, head)) {
+		q, how = joinQ(mod, head), Local
+	} else {
+		return "", "", false
+	}
+	for _, p := range parts[1:] {
+		q += "." + p
+	}
+	return q, how, r.known(q) || r.hasMembers(q)
+}
+
+// hasMembers reports whether some symbol is qualified under q (a Lua
+// table, a namespace without a node).
+func (r *resolver) hasMembers(q string) bool {
+	_, ok := r.ix.module[q]
+	return ok
+}
+
+// instantiate maps class targets to their constructors.
+func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Resolution, string) {
+	var out []SymbolID
+	ctor := false
+	for _, id := range ids {
+		if !r.isClass(id) {
+			out = append(out, id)
+			continue
+		}
+		ctor = true
+		var found []SymbolID
+		if r.tr.ctor != nil {
+			for _, name := range r.tr.ctor(r.g.nodes[id].Name) {
+				if ms, _ := r.method(id, name); len(ms) > 0 {
+					found = ms
+					break
+				}
+			}
+		}
+		if len(found) == 0 {
+			found = []SymbolID{id}
+		}
+		out = append(out, found...)
+	}
+	if ctor {
+		how = Constructor
+	}
+	return out, how, ""
+}
+
+// unique resolves name to the only callable with that name in the
+// repository (methods only when onlyMethods).
+func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution, string) {
+	var cands []SymbolID
+	for _, id := range r.ix.byName[name] {
+		k := r.g.nodes[id].Kind
+		if k == extract.KindMethod || !onlyMethods && k == extract.KindFunction {
+			cands = append(cands, id)
+		}
+	}
+	switch len(cands) {
+	case 1:
+		return cands, Name, ""
+	case 0:
+		return nil, "", r.unknownName(name)
+	}
+	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", len(cands), name)
+}
+
+func (r *resolver) unknownName(name string) string {
+	if ext, ok := r.scope.external[name]; ok {
+		return "external: " + ext
+	}
+	return "not defined in the repository (builtin, standard library or dependency)"
+}
+
+func (r *resolver) isSelf(recv string) bool  { return contains(r.tr.self, recv) }
+func (r *resolver) isSuper(recv string) bool { return contains(r.tr.super, recv) || strings.HasPrefix(recv, "super(") }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func joinQ(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
