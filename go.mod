@@ -3,3 +3,5 @@ module github.com/fileinfo/fileinfo
 go 1.26.8
 
 require github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
+
+require golang.org/x/tools v0.39.0 // indirect

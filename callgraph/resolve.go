@@ -275,8 +275,10 @@ func (r *resolver) unknownName(name string) string {
 	return "not defined in the repository (builtin, standard library or dependency)"
 }
 
-func (r *resolver) isSelf(recv string) bool  { return contains(r.tr.self, recv) }
-func (r *resolver) isSuper(recv string) bool { return contains(r.tr.super, recv) || strings.HasPrefix(recv, "super(") }
+func (r *resolver) isSelf(recv string) bool { return contains(r.tr.self, recv) }
+func (r *resolver) isSuper(recv string) bool {
+	return contains(r.tr.super, recv) || strings.HasPrefix(recv, "super(")
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
