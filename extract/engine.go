@@ -50,6 +50,16 @@ type rawCall struct {
 	at       uint32 // start byte of the call
 	name     *sitter.Node
 	receiver *sitter.Node
+	args     *sitter.Node
+}
+
+// rawBinding is an assignment found by the query.
+type rawBinding struct {
+	at        uint32
+	line      int
+	targets   []*sitter.Node
+	value     *sitter.Node
+	decorator bool
 }
 
 // run extracts the structure of one parsed file.
@@ -59,6 +69,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	var (
 		decls    []*decl
 		calls    []rawCall
+		binds    []rawBinding
 		imports  []*sitter.Node
 		declared string
 		seen     = map[[2]uint32]bool{}
@@ -77,7 +88,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		}
 		var d *decl
 		var c rawCall
-		isCall := false
+		var b rawBinding
+		isCall, isBind := false, false
 		for _, capt := range m.Captures {
 			n := capt.Node
 			switch cq.roles[capt.Index] {
@@ -110,6 +122,16 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				c.name = n
 			case roleCallReceiver:
 				c.receiver = n
+			case roleCallArgs:
+				c.args = n
+			case roleBind:
+				isBind, b.at, b.line = true, n.StartByte(), int(n.StartPoint().Row)+1
+			case roleBindTarget:
+				b.targets = append(b.targets, n)
+			case roleBindValue:
+				b.value = n
+			case roleBindDecorator:
+				b.value, b.decorator = n, true
 			case roleImport:
 				imports = append(imports, n)
 			case rolePackage:
@@ -121,6 +143,9 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		// A MISSING name node (`x.()`) is empty: not a call.
 		if isCall && c.name != nil && c.name.EndByte() > c.name.StartByte() {
 			calls = append(calls, c)
+		}
+		if isBind && b.value != nil {
+			binds = append(binds, b)
 		}
 		if d != nil && d.node != nil && d.nameNode != nil {
 			d.start, d.end = d.node.StartByte(), d.node.EndByte()
@@ -175,7 +200,21 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			Receiver: collapseSpace(f.text(c.receiver), 200),
 			Line:     int(pos.Row) + 1,
 			Column:   int(pos.Column) + 1,
+			Args:     splitArgs(f.text(c.args)),
 		})
+	}
+	for _, b := range binds {
+		value := collapseSpace(f.text(b.value), 200)
+		if b.decorator {
+			value = "@" + value
+		}
+		scope := callerOf(decls, b.at, f.module)
+		if len(b.targets) == 0 {
+			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: "<return>", Value: value, Line: b.line})
+		}
+		for _, t := range b.targets {
+			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line})
+		}
 	}
 	sort.SliceStable(out.Calls, func(i, j int) bool {
 		a, b := out.Calls[i], out.Calls[j]
@@ -186,6 +225,44 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	})
 	out.Calls = dedupeCalls(out.Calls)
 	sort.SliceStable(out.Imports, func(i, j int) bool { return out.Imports[i].Line < out.Imports[j].Line })
+	sort.SliceStable(out.Bindings, func(i, j int) bool { return out.Bindings[i].Line < out.Bindings[j].Line })
+	return out
+}
+
+// splitArgs splits "(a, f(b, c), *d)" at its top-level commas; nil for
+// no arguments.
+func splitArgs(s string) []string {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '(' {
+		return nil
+	}
+	s = s[1 : len(s)-1]
+	var out []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quote != 0:
+			if ch == '\\' {
+				i++
+			} else if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		case ch == '(' || ch == '[' || ch == '{':
+			depth++
+		case ch == ')' || ch == ']' || ch == '}':
+			depth--
+		case ch == ',' && depth == 0:
+			out = append(out, collapseSpace(s[start:i], 200))
+			start = i + 1
+		}
+	}
+	if last := collapseSpace(s[start:], 200); last != "" {
+		out = append(out, last)
+	}
 	return out
 }
 

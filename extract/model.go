@@ -12,6 +12,20 @@ type File struct {
 	Symbols []Symbol      `json:"symbols"`
 	Calls   []Call        `json:"calls"`
 	Errors  []SyntaxError `json:"errors"`
+	// Bindings are the assignments a call graph can follow (Python only
+	// so far); omitted when empty.
+	Bindings []Binding `json:"bindings,omitempty"`
+}
+
+// Binding is one assignment of a value to a name, as source text:
+// `a = b = f` gives targets "a" and "b" with value "f"; `return g` gives
+// target "<return>"; `@dec def f` gives target "f" and value "@dec".
+type Binding struct {
+	// Scope is the qualified name of the enclosing symbol, or the module.
+	Scope  string `json:"scope"`
+	Target string `json:"target"`
+	Value  string `json:"value"`
+	Line   int    `json:"line"`
 }
 
 // Kind is the kind of a symbol. The set is closed; see the constants.
@@ -102,6 +116,9 @@ type Call struct {
 	// Line and Column (1-based, in bytes) locate Name.
 	Line   int `json:"line"`
 	Column int `json:"column"`
+	// Args are the argument expressions as source text, where the
+	// language's query captures them (Python); omitted when empty.
+	Args []string `json:"args,omitempty"`
 }
 
 // SyntaxError is a range the parser could not make sense of. Lines and

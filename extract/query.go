@@ -19,6 +19,10 @@ import (
 //	@receiver           an explicit parent type (Go receivers)
 //	@call               a call expression, with @call.name (the called
 //	                    identifier) and optionally @call.receiver
+//	@call.args          the argument list of a call (split at top-level commas)
+//	@bind               an assignment, with @bind.target (repeatable; none
+//	                    means "<return>") and @bind.value, or
+//	                    @bind.decorator for a decorator applied to @bind.target
 //	@import             an import statement, decoded by Language.imports
 //	@package            the declared package or namespace of the file
 //
@@ -39,6 +43,11 @@ const (
 	roleCallReceiver
 	roleImport
 	rolePackage
+	roleCallArgs
+	roleBind
+	roleBindTarget
+	roleBindValue
+	roleBindDecorator
 )
 
 type compiledQuery struct {
@@ -83,7 +92,9 @@ func compileQuery(src []byte, g *sitter.Language) (*compiledQuery, error) {
 			r, ok := map[string]role{
 				"name": roleName, "body": roleBody, "receiver": roleReceiver,
 				"call": roleCall, "call.name": roleCallName, "call.receiver": roleCallReceiver,
-				"import": roleImport, "package": rolePackage,
+				"import": roleImport, "package": rolePackage, "call.args": roleCallArgs,
+				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue,
+				"bind.decorator": roleBindDecorator,
 			}[name]
 			if !ok {
 				q.Close()

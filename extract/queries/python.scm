@@ -12,12 +12,14 @@
 (future_import_statement) @import
 
 (call
-  function: (identifier) @call.name) @call
+  function: (identifier) @call.name
+  arguments: (_) @call.args) @call
 
 (call
   function: (attribute
     object: (_) @call.receiver
-    attribute: (identifier) @call.name)) @call
+    attribute: (identifier) @call.name)
+  arguments: (_) @call.args) @call
 
 ; A decorator is called with the function it decorates.
 (decorator
@@ -27,3 +29,27 @@
   (attribute
     object: (_) @call.receiver
     attribute: (identifier) @call.name)) @call
+
+; Bindings the call graph follows: assignments (chained ones nest),
+; for-loop targets, returns and yields, decorators.
+(assignment
+  left: (_) @bind.target
+  right: (_) @bind.value) @bind
+
+(for_statement
+  left: (_) @bind.target
+  right: (_) @bind.value) @bind
+
+(return_statement
+  (_) @bind.value) @bind
+
+(yield
+  (_) @bind.value) @bind
+
+(decorated_definition
+  (decorator
+    (_) @bind.decorator)
+  definition: [
+    (function_definition name: (identifier) @bind.target)
+    (class_definition name: (identifier) @bind.target)
+  ]) @bind
