@@ -32,8 +32,13 @@ func (g *Graph) rebuild() {
 	g.out = make([][]int32, len(g.nodes))
 	g.in = make([][]int32, len(g.nodes))
 	r := newResolver(g, ix)
-	for _, p := range paths {
-		r.resolveFile(g.files[p])
+	ordered := make([]*extract.File, len(paths))
+	for i, p := range paths {
+		ordered[i] = g.files[p]
+	}
+	r.flow = runFlow(r, ordered, ix.sigs)
+	for _, f := range ordered {
+		r.resolveFile(f)
 	}
 	sort.SliceStable(g.edges, func(i, j int) bool {
 		a, b := g.edges[i], g.edges[j]
@@ -60,10 +65,11 @@ type index struct {
 	byName map[string][]SymbolID // callables and types by simple name
 	module map[string]SymbolID   // module nodes by qualified name
 	bases  map[SymbolID][]string // base types as written, by class
+	sigs   map[SymbolID]string   // signatures of functions with bindings in their file
 }
 
 func newIndex(g *Graph) *index {
-	return &index{g: g, byName: map[string][]SymbolID{}, module: map[string]SymbolID{}, bases: map[SymbolID][]string{}}
+	return &index{g: g, byName: map[string][]SymbolID{}, module: map[string]SymbolID{}, bases: map[SymbolID][]string{}, sigs: map[SymbolID]string{}}
 }
 
 func (ix *index) add(n Node) SymbolID {
@@ -91,6 +97,9 @@ func (ix *index) addFile(f *extract.File) {
 		ix.byName[s.Name] = append(ix.byName[s.Name], id)
 		if len(s.Bases) > 0 {
 			ix.bases[id] = s.Bases
+		}
+		if len(f.Bindings) > 0 {
+			ix.sigs[id] = s.Signature
 		}
 	}
 }

@@ -153,9 +153,7 @@ func (r *resolver) basesOf(cls SymbolID) []SymbolID {
 	// Resolve in the class's own file.
 	saved := *r
 	defer func() { r.f, r.tr, r.scope = saved.f, saved.tr, saved.scope }()
-	r.f = r.g.files[n.File]
-	r.tr = languageTraits[r.f.Language]
-	r.scope = r.fileScope(r.f)
+	r.enter(r.g.files[n.File])
 	from, ok := r.parentOf(cls)
 	if !ok {
 		from = cls

@@ -136,3 +136,7 @@ func (g *Graph) Files() []string {
 	sort.Strings(out)
 	return out
 }
+
+func sortIDs(ids []SymbolID) {
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+}

@@ -15,6 +15,7 @@ type resolver struct {
 	mro   map[SymbolID][]SymbolID
 
 	scopes map[string]*fileScope // by file path
+	flow   *flow
 
 	// per file
 	f     *extract.File
@@ -38,9 +39,14 @@ func (r *resolver) fileScope(f *extract.File) *fileScope {
 
 func (r *resolver) known(q string) bool { return len(r.g.byQualified[q]) > 0 }
 
-func (r *resolver) resolveFile(f *extract.File) {
+// enter makes f the file whose calls are resolved.
+func (r *resolver) enter(f *extract.File) {
 	r.f, r.tr = f, languageTraits[f.Language]
 	r.scope = r.fileScope(f)
+}
+
+func (r *resolver) resolveFile(f *extract.File) {
+	r.enter(f)
 	for _, c := range f.Calls {
 		caller, ok := r.callerOf(c)
 		if !ok {
@@ -86,8 +92,11 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 	recv := c.Receiver
 	switch {
 	case recv == "":
-		if ids, how := r.resolveName(caller, c.Name); len(ids) > 0 {
+		if ids, how := r.resolveName(caller, c.Name); len(ids) > 0 && !r.decorated(ids) {
 			return r.instantiate(ids, how)
+		}
+		if ids := r.flowTargets(caller, c); len(ids) > 0 {
+			return r.instantiate(ids, Local)
 		}
 		if r.tr.globalNames {
 			return r.unique(c.Name, false)
@@ -138,10 +147,34 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 			return nil, "", "external: " + ext + "." + c.Name
 		}
 	}
+	if ids := r.flowTargets(caller, c); len(ids) > 0 {
+		return r.instantiate(ids, Receiver)
+	}
 	if ext, ok := r.scope.external[strings.SplitN(recv, ".", 2)[0]]; ok {
 		return nil, "", "external: " + ext + "." + c.Name
 	}
 	return r.unique(c.Name, true)
+}
+
+// decorated reports whether a decorator rebinds one of ids.
+func (r *resolver) decorated(ids []SymbolID) bool {
+	if r.flow == nil {
+		return false
+	}
+	for _, id := range ids {
+		if r.flow.decorated[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// flowTargets asks the flow analysis, where the file has one.
+func (r *resolver) flowTargets(caller SymbolID, c extract.Call) []SymbolID {
+	if r.flow == nil || len(r.f.Bindings) == 0 && len(r.flow.vars) == 0 {
+		return nil
+	}
+	return r.flow.targets(caller, c)
 }
 
 // resolveName resolves an unqualified name seen from caller: enclosing

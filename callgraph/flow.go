@@ -1,0 +1,267 @@
+package callgraph
+
+import (
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// Flow-insensitive tracking of what names are bound to, in the spirit of
+// PyCG: assignments, returns, arguments passed to parameters, decorators
+// and containers (flattened) feed sets of abstract values; calls through a
+// name or attribute whose set holds functions or classes resolve to them.
+// It runs for files that carry bindings (Python).
+
+// value is a function, class or module, or an instance of a class.
+type value struct {
+	id       SymbolID
+	instance bool
+}
+
+type valueSet map[value]bool
+
+// varKey names a variable: a scope's qualified name and a name in it.
+// Class attributes are variables of the class; "<return>" holds what a
+// function returns.
+type varKey struct{ scope, name string }
+
+type flow struct {
+	r    *resolver
+	vars map[varKey]valueSet
+	sigs map[SymbolID]string
+	grew bool
+	// decorated are the definitions a decorator rebinds: calling their
+	// name calls what the decorator returned.
+	decorated map[SymbolID]bool
+}
+
+// maxFlowRounds bounds the fixpoint iteration; sets only grow, so it
+// converges, and real code settles in a few rounds.
+const maxFlowRounds = 12
+
+// runFlow computes the variables of every file with bindings.
+func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow {
+	fl := &flow{r: r, vars: map[varKey]valueSet{}, sigs: sigs, decorated: map[SymbolID]bool{}}
+	var withBindings []*extract.File
+	for _, f := range files {
+		if len(f.Bindings) > 0 {
+			withBindings = append(withBindings, f)
+		}
+	}
+	if len(withBindings) == 0 {
+		return fl
+	}
+	for round := 0; round < maxFlowRounds; round++ {
+		fl.grew = false
+		for _, f := range withBindings {
+			r.enter(f)
+			for _, b := range f.Bindings {
+				fl.bind(b)
+			}
+			for _, c := range f.Calls {
+				fl.passArgs(c)
+			}
+		}
+		if !fl.grew {
+			break
+		}
+	}
+	return fl
+}
+
+func (fl *flow) add(k varKey, vs valueSet) {
+	if len(vs) == 0 {
+		return
+	}
+	set := fl.vars[k]
+	if set == nil {
+		set = valueSet{}
+		fl.vars[k] = set
+	}
+	for v := range vs {
+		if !set[v] {
+			set[v] = true
+			fl.grew = true
+		}
+	}
+}
+
+// scopeID returns the node of a scope's qualified name in the current file.
+func (fl *flow) scopeID(scope string) (SymbolID, bool) {
+	if ids := fl.r.g.byQualified[scope]; len(ids) > 0 {
+		return ids[0], true
+	}
+	id, ok := fl.r.ix.module[scope]
+	return id, ok
+}
+
+// bind applies one binding.
+func (fl *flow) bind(b extract.Binding) {
+	scope, ok := fl.scopeID(b.Scope)
+	if !ok {
+		return
+	}
+	var vs valueSet
+	if dec, ok := strings.CutPrefix(b.Value, "@"); ok {
+		// @dec def f: f is bound to dec(f); dec's first parameter gets
+		// the undecorated f.
+		defs := valueSet{}
+		ids, _ := fl.r.resolveName(scope, b.Target)
+		for _, id := range ids {
+			defs[value{id, false}] = true
+			fl.decorated[id] = true
+		}
+		for v := range fl.eval(scope, dec) {
+			if params := fl.params(v.id); len(params) > 0 && !v.instance {
+				fl.add(varKey{fl.r.g.nodes[v.id].Qualified, params[0]}, defs)
+			}
+		}
+		vs = fl.callResult(fl.eval(scope, dec))
+	} else {
+		parts := splitTop(b.Value, '=')
+		vs = fl.eval(scope, parts[len(parts)-1])
+	}
+	targets := splitTop(b.Target, ',')
+	values := splitTop(strings.Trim(b.Value, "()[]"), ',')
+	for i, t := range targets {
+		if len(targets) > 1 && len(values) == len(targets) {
+			vs = fl.eval(scope, values[i])
+		}
+		fl.assign(scope, b.Scope, strings.TrimSpace(strings.TrimPrefix(t, "*")), vs)
+	}
+}
+
+// assign stores vs into a target expression seen from scope.
+func (fl *flow) assign(scope SymbolID, scopeQ, target string, vs valueSet) {
+	target = strings.Trim(target, "() ")
+	if i := strings.IndexByte(target, '['); i > 0 {
+		target = target[:i] // d[k] = v: the container holds v
+	}
+	base, attr, ok := cutLastTop(target, '.')
+	if !ok {
+		fl.add(varKey{scopeQ, target}, vs)
+		return
+	}
+	if fl.r.isSelf(base) {
+		if cls, ok := fl.r.enclosingClass(scope); ok {
+			fl.add(varKey{fl.r.g.nodes[cls].Qualified, attr}, vs)
+		}
+		return
+	}
+	for v := range fl.eval(scope, base) {
+		fl.add(varKey{fl.r.g.nodes[v.id].Qualified, attr}, vs)
+	}
+}
+
+// passArgs binds a call's arguments to the parameters of its targets.
+func (fl *flow) passArgs(c extract.Call) {
+	if len(c.Args) == 0 {
+		return
+	}
+	scope, ok := fl.scopeID(c.Caller)
+	if !ok {
+		return
+	}
+	callee := c.Name
+	if c.Receiver != "" {
+		callee = c.Receiver + "." + c.Name
+	}
+	for v := range fl.eval(scope, callee) {
+		fn, skip := v.id, 0
+		if fl.r.isClass(fn) {
+			ctor, ok := fl.ctor(fn)
+			if !ok {
+				continue
+			}
+			fn, skip = ctor, 1
+		} else if c.Receiver != "" && fl.r.g.nodes[fn].Kind == extract.KindMethod {
+			skip = 1 // bound method: self is not among the arguments
+		}
+		params := fl.params(fn)
+		q := fl.r.g.nodes[fn].Qualified
+		for i, a := range c.Args {
+			if strings.HasPrefix(a, "*") {
+				continue
+			}
+			if name, val, ok := strings.Cut(a, "="); ok && isIdent(strings.TrimSpace(name)) {
+				fl.add(varKey{q, strings.TrimSpace(name)}, fl.eval(scope, val))
+				continue
+			}
+			if i+skip < len(params) {
+				fl.add(varKey{q, params[i+skip]}, fl.eval(scope, a))
+			}
+		}
+	}
+}
+
+func (fl *flow) ctor(cls SymbolID) (SymbolID, bool) {
+	if fl.r.tr.ctor == nil {
+		return 0, false
+	}
+	for _, name := range fl.r.tr.ctor(fl.r.g.nodes[cls].Name) {
+		if ms, _ := fl.r.method(cls, name); len(ms) > 0 {
+			return ms[0], true
+		}
+	}
+	return 0, false
+}
+
+// callResult is what calling each value gives: a function's returns, a
+// class's instance.
+func (fl *flow) callResult(vs valueSet) valueSet {
+	out := valueSet{}
+	for v := range vs {
+		switch {
+		case v.instance:
+			if call, _ := fl.r.method(v.id, "__call__"); len(call) > 0 {
+				for w := range fl.vars[varKey{fl.r.g.nodes[call[0]].Qualified, "<return>"}] {
+					out[w] = true
+				}
+			}
+		case fl.r.isClass(v.id):
+			out[value{v.id, true}] = true
+		default:
+			for w := range fl.vars[varKey{fl.r.g.nodes[v.id].Qualified, "<return>"}] {
+				out[w] = true
+			}
+		}
+	}
+	return out
+}
+
+// params returns the parameter names of a function from its signature.
+func (fl *flow) params(id SymbolID) []string {
+	sig := fl.sigs[id]
+	open := strings.IndexByte(sig, '(')
+	if open < 0 {
+		return nil
+	}
+	inner := sig[open+1:]
+	if close := matchingParen(inner); close >= 0 {
+		inner = inner[:close]
+	}
+	var out []string
+	for _, p := range splitTop(inner, ',') {
+		p = strings.TrimSpace(p)
+		if i := strings.IndexAny(p, ":="); i >= 0 {
+			p = strings.TrimSpace(p[:i])
+		}
+		p = strings.TrimLeft(p, "*")
+		if p != "" && p != "/" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
