@@ -51,6 +51,7 @@ type rawCall struct {
 	name     *sitter.Node
 	receiver *sitter.Node
 	args     *sitter.Node
+	callee   *sitter.Node // a called expression that is not a name
 }
 
 // rawBinding is an assignment found by the query.
@@ -124,6 +125,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				c.receiver = n
 			case roleCallArgs:
 				c.args = n
+			case roleCallCallee:
+				isCall, c.callee = true, n
 			case roleBind:
 				isBind, b.at, b.line = true, n.StartByte(), int(n.StartPoint().Row)+1
 			case roleBindTarget:
@@ -141,7 +144,9 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			}
 		}
 		// A MISSING name node (`x.()`) is empty: not a call.
-		if isCall && c.name != nil && c.name.EndByte() > c.name.StartByte() {
+		if isCall && c.callee != nil {
+			calls = append(calls, c)
+		} else if isCall && c.name != nil && c.name.EndByte() > c.name.StartByte() {
 			calls = append(calls, c)
 		}
 		if isBind && b.value != nil {
@@ -190,6 +195,19 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		}
 	}
 	for _, c := range calls {
+		if c.callee != nil {
+			// f()() or d["k"](): the expression itself is called.
+			pos := c.callee.StartPoint()
+			out.Calls = append(out.Calls, Call{
+				Caller:   callerOf(decls, c.at, f.module),
+				Name:     "()",
+				Receiver: collapseSpace(f.text(c.callee), 200),
+				Line:     int(pos.Row) + 1,
+				Column:   int(pos.Column) + 1,
+				Args:     splitArgs(f.text(c.args)),
+			})
+			continue
+		}
 		name, pos := callName(f.text(c.name), c.name.StartPoint())
 		if name == "" || f.lang.ignoreCalls[name] {
 			continue
@@ -326,12 +344,13 @@ func dedupeNodes(ns []*sitter.Node) []*sitter.Node {
 	return out
 }
 
-// dedupeCalls drops calls reported twice at the same position (two
-// patterns matching one call); calls are sorted by position.
+// dedupeCalls drops calls reported twice at the same position with the
+// same name (two patterns matching one call); calls are sorted by
+// position. f()() is two calls at one position: "f" and "()".
 func dedupeCalls(cs []Call) []Call {
 	out := cs[:0]
 	for i, c := range cs {
-		if i > 0 && c.Line == cs[i-1].Line && c.Column == cs[i-1].Column {
+		if i > 0 && c.Line == cs[i-1].Line && c.Column == cs[i-1].Column && c.Name == cs[i-1].Name {
 			continue
 		}
 		out = append(out, c)

@@ -86,3 +86,17 @@ func TestPythonDocstringCleaning(t *testing.T) {
 		t.Errorf("doc = %q, want %q", got, want)
 	}
 }
+
+func TestPythonCalledExpressions(t *testing.T) {
+	f := extractString(t, "c.py", "def g():\n    pass\nd = {}\ng()()\nd['k'](1, x=2)\nraise E\nraise m.E(1)\n")
+	expectCalls(t, f,
+		"c -> g @4",
+		"c -> g().() @4",
+		"c -> d['k'].() @5",
+		"c -> E @6",
+		"c -> m.E @7",
+	)
+	if args := f.Calls[2].Args; len(args) != 2 || args[0] != "1" || args[1] != "x=2" {
+		t.Errorf("args = %q", args)
+	}
+}

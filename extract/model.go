@@ -110,7 +110,8 @@ type Call struct {
 	// lambdas belong to the enclosing named symbol.
 	Caller string `json:"caller"`
 	// Name is the called identifier; Receiver the expression before the
-	// dot as source text ("self", "os", "a.b"), or "".
+	// dot as source text ("self", "os", "a.b"), or "". Name "()" means
+	// the receiver expression itself is called (`f()()`, `d["k"]()`).
 	Name     string `json:"name"`
 	Receiver string `json:"receiver"`
 	// Line and Column (1-based, in bytes) locate Name.

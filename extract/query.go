@@ -20,6 +20,9 @@ import (
 //	@call               a call expression, with @call.name (the called
 //	                    identifier) and optionally @call.receiver
 //	@call.args          the argument list of a call (split at top-level commas)
+//	@call.callee        a called expression that is not a name (`f()()`,
+//	                    `d["k"]()`): the call gets name "()" and the
+//	                    expression as receiver
 //	@bind               an assignment, with @bind.target (repeatable; none
 //	                    means "<return>") and @bind.value, or
 //	                    @bind.decorator for a decorator applied to @bind.target
@@ -48,6 +51,7 @@ const (
 	roleBindTarget
 	roleBindValue
 	roleBindDecorator
+	roleCallCallee
 )
 
 type compiledQuery struct {
@@ -94,7 +98,7 @@ func compileQuery(src []byte, g *sitter.Language) (*compiledQuery, error) {
 				"call": roleCall, "call.name": roleCallName, "call.receiver": roleCallReceiver,
 				"import": roleImport, "package": rolePackage, "call.args": roleCallArgs,
 				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue,
-				"bind.decorator": roleBindDecorator,
+				"bind.decorator": roleBindDecorator, "call.callee": roleCallCallee,
 			}[name]
 			if !ok {
 				q.Close()

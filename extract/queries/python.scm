@@ -21,6 +21,20 @@
     attribute: (identifier) @call.name)
   arguments: (_) @call.args) @call
 
+; A called expression that is not a name: f()(), d["k"](), (a or b)().
+(call
+  function: [(call) (subscript) (parenthesized_expression)] @call.callee
+  arguments: (_) @call.args) @call
+
+; raise A instantiates A.
+(raise_statement
+  (identifier) @call.name) @call
+
+(raise_statement
+  (attribute
+    object: (_) @call.receiver
+    attribute: (identifier) @call.name)) @call
+
 ; A decorator is called with the function it decorates.
 (decorator
   (identifier) @call.name) @call
