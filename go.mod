@@ -2,6 +2,12 @@ module github.com/fileinfo/fileinfo
 
 go 1.26.8
 
-require github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
+require (
+	github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
+	golang.org/x/tools v0.39.0
+)
 
-require golang.org/x/tools v0.39.0 // indirect
+require (
+	golang.org/x/mod v0.30.0 // indirect
+	golang.org/x/sync v0.18.0 // indirect
+)

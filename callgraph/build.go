@@ -98,7 +98,7 @@ func (ix *index) addFile(f *extract.File) {
 		if len(s.Bases) > 0 {
 			ix.bases[id] = s.Bases
 		}
-		if len(f.Bindings) > 0 {
+		if hasFlow(f) {
 			ix.sigs[id] = s.Signature
 		}
 	}

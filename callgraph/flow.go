@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -44,7 +45,7 @@ func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow
 	fl := &flow{r: r, vars: map[varKey]valueSet{}, sigs: sigs, decorated: map[SymbolID]bool{}}
 	var withBindings []*extract.File
 	for _, f := range files {
-		if len(f.Bindings) > 0 {
+		if hasFlow(f) {
 			withBindings = append(withBindings, f)
 		}
 	}
@@ -67,6 +68,20 @@ func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow
 		}
 	}
 	return fl
+}
+
+// hasFlow reports whether f carries what flow tracking reads: bindings or
+// call arguments.
+func hasFlow(f *extract.File) bool {
+	if len(f.Bindings) > 0 {
+		return true
+	}
+	for _, c := range f.Calls {
+		if len(c.Args) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (fl *flow) add(k varKey, vs valueSet) {
@@ -127,15 +142,51 @@ func (fl *flow) bind(b extract.Binding) {
 		if len(targets) > 1 && len(values) == len(targets) {
 			vs = fl.eval(scope, values[i])
 		}
-		fl.assign(scope, b.Scope, strings.TrimSpace(strings.TrimPrefix(t, "*")), vs)
+		t = strings.TrimSpace(strings.TrimPrefix(t, "*"))
+		fl.assign(scope, b.Scope, t, vs)
+		if len(targets) == 1 && isIdent(t) {
+			fl.bindFields(scope, b.Scope, t, b.Value)
+		}
+	}
+}
+
+// bindFields keeps the elements of a container literal apart by literal
+// key or index, so that d["a"] and l[0] find only their own element.
+func (fl *flow) bindFields(scope SymbolID, scopeQ, name, lit string) {
+	lit = strings.TrimSpace(lit)
+	if len(lit) < 2 || matchingParen(lit[1:]) != len(lit)-2 {
+		return
+	}
+	for i, el := range splitTop(lit[1:len(lit)-1], ',') {
+		if el == "" {
+			continue
+		}
+		key := ""
+		switch lit[0] {
+		case '{':
+			k, v, ok := cutTop(el, ':')
+			if !ok || !isLiteralKey(k) {
+				continue
+			}
+			key, el = normKey(k), v
+		case '[', '(':
+			key = strconvItoa(i)
+		default:
+			return
+		}
+		fl.add(varKey{scopeQ, name + "[" + key + "]"}, fl.eval(scope, el))
 	}
 }
 
 // assign stores vs into a target expression seen from scope.
 func (fl *flow) assign(scope SymbolID, scopeQ, target string, vs valueSet) {
 	target = strings.Trim(target, "() ")
-	if i := strings.IndexByte(target, '['); i > 0 {
-		target = target[:i] // d[k] = v: the container holds v
+	if i := strings.IndexByte(target, '['); i > 0 && strings.HasSuffix(target, "]") {
+		// d[k] = v: the container holds v, and so does its key k.
+		if k := target[i+1 : len(target)-1]; isLiteralKey(k) && isIdent(target[:i]) {
+			fl.add(varKey{scopeQ, target[:i] + "[" + normKey(k) + "]"}, vs)
+		}
+		target = target[:i]
 	}
 	base, attr, ok := cutLastTop(target, '.')
 	if !ok {
@@ -162,11 +213,7 @@ func (fl *flow) passArgs(c extract.Call) {
 	if !ok {
 		return
 	}
-	callee := c.Name
-	if c.Receiver != "" {
-		callee = c.Receiver + "." + c.Name
-	}
-	for v := range fl.eval(scope, callee) {
+	for v := range fl.callees(scope, c) {
 		fn, skip := v.id, 0
 		if fl.r.isClass(fn) {
 			ctor, ok := fl.ctor(fn)
@@ -265,3 +312,23 @@ func isIdent(s string) bool {
 	}
 	return true
 }
+
+// isLiteralKey reports whether k is a string or integer literal.
+func isLiteralKey(k string) bool {
+	k = strings.TrimSpace(k)
+	if len(k) >= 2 && (k[0] == '"' || k[0] == '\'') && k[len(k)-1] == k[0] {
+		return true
+	}
+	return k != "" && strings.Trim(k, "-0123456789") == ""
+}
+
+// normKey writes a literal key one way: "a" and 'a' are the same key.
+func normKey(k string) string {
+	k = strings.TrimSpace(k)
+	if len(k) >= 2 && k[0] == '\'' {
+		return "\"" + k[1:len(k)-1] + "\""
+	}
+	return k
+}
+
+func strconvItoa(i int) string { return strconv.Itoa(i) }

@@ -47,7 +47,14 @@ func (fl *flow) eval(scope SymbolID, expr string) valueSet {
 		if open := openingParen(expr); open > 0 {
 			head := expr[:open]
 			if last == ']' {
-				return fl.eval(scope, head) // an element of a container
+				// An element of a container: by literal key where the
+				// literal was seen, else any element.
+				if k := expr[open+1 : len(expr)-1]; isIdent(head) && isLiteralKey(k) {
+					if vs, ok := fl.field(scope, head, normKey(k)); ok {
+						return vs
+					}
+				}
+				return fl.eval(scope, head)
 			}
 			if head == "super" || strings.HasSuffix(head, ".super") {
 				return out
@@ -84,7 +91,9 @@ func (fl *flow) name(scope SymbolID, n string) valueSet {
 	}
 	if ids, _ := fl.r.resolveName(scope, n); len(ids) > 0 {
 		for _, id := range ids {
-			out[value{id, false}] = true
+			if !fl.decorated[id] { // the decorator's result stands for it
+				out[value{id, false}] = true
+			}
 		}
 	} else if t, ok := fl.r.scope.bind[n]; ok {
 		if id, ok := fl.r.ix.module[t]; ok {
@@ -92,6 +101,17 @@ func (fl *flow) name(scope SymbolID, n string) valueSet {
 		}
 	}
 	return out
+}
+
+// field finds the element of container variable n under a literal key, in
+// the innermost scope that has it.
+func (fl *flow) field(scope SymbolID, n, key string) (valueSet, bool) {
+	for s, ok := scope, true; ok; s, ok = fl.r.parentOf(s) {
+		if vs, ok := fl.vars[varKey{fl.r.g.nodes[s].Qualified, n + "[" + key + "]"}]; ok {
+			return vs, true
+		}
+	}
+	return nil, false
 }
 
 // attr evaluates base.attr: a module's member, a class's method or
@@ -131,13 +151,9 @@ func (fl *flow) attr(scope SymbolID, base, attr string) valueSet {
 // targets turns the values of a call's callee into call targets: functions
 // and methods, and classes (instantiation).
 func (fl *flow) targets(scope SymbolID, c extract.Call) []SymbolID {
-	callee := c.Name
-	if c.Receiver != "" {
-		callee = c.Receiver + "." + c.Name
-	}
 	var out []SymbolID
 	seen := map[SymbolID]bool{}
-	for v := range fl.eval(scope, callee) {
+	for v := range fl.callees(scope, c) {
 		if v.instance || seen[v.id] {
 			continue
 		}
@@ -149,6 +165,17 @@ func (fl *flow) targets(scope SymbolID, c extract.Call) []SymbolID {
 	}
 	sortIDs(out)
 	return out
+}
+
+// callees evaluates what a call site calls.
+func (fl *flow) callees(scope SymbolID, c extract.Call) valueSet {
+	switch {
+	case c.Name == "()":
+		return fl.eval(scope, c.Receiver)
+	case c.Receiver != "":
+		return fl.eval(scope, c.Receiver+"."+c.Name)
+	}
+	return fl.eval(scope, c.Name)
 }
 
 func union(dst, src valueSet) {

@@ -91,6 +91,11 @@ func (r *resolver) callerOf(c extract.Call) (SymbolID, bool) {
 func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Resolution, string) {
 	recv := c.Receiver
 	switch {
+	case c.Name == "()":
+		if ids := r.flowTargets(caller, c); len(ids) > 0 {
+			return r.instantiate(ids, Receiver)
+		}
+		return nil, "", "dynamic call of an expression"
 	case recv == "":
 		if ids, how := r.resolveName(caller, c.Name); len(ids) > 0 && !r.decorated(ids) {
 			return r.instantiate(ids, how)
@@ -112,6 +117,9 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 				return ids, Inherited, ""
 			}
 			return ids, Receiver, ""
+		}
+		if ids := r.flowTargets(caller, c); len(ids) > 0 {
+			return r.instantiate(ids, Receiver) // an attribute holding a function
 		}
 		return nil, "", fmt.Sprintf("no method %s on %s or its bases", c.Name, r.g.nodes[cls].Name)
 	case r.isSuper(recv):
@@ -171,7 +179,7 @@ func (r *resolver) decorated(ids []SymbolID) bool {
 
 // flowTargets asks the flow analysis, where the file has one.
 func (r *resolver) flowTargets(caller SymbolID, c extract.Call) []SymbolID {
-	if r.flow == nil || len(r.f.Bindings) == 0 && len(r.flow.vars) == 0 {
+	if r.flow == nil || len(r.flow.vars) == 0 && !hasFlow(r.f) {
 		return nil
 	}
 	return r.flow.targets(caller, c)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -123,6 +124,14 @@ func writePyCG(w io.Writer, g *callgraph.Graph) error {
 				seen[c.Qualified] = true
 				out[n.Qualified] = append(out[n.Qualified], c.Qualified)
 			}
+		}
+	}
+	// Calls into imported modules outside the repository are named as
+	// PyCG names them: the dotted import path.
+	for _, u := range g.Unresolved() {
+		ext, ok := strings.CutPrefix(u.Reason, "external: ")
+		if _, known := out[u.Caller]; ok && known && !slices.Contains(out[u.Caller], ext) {
+			out[u.Caller] = append(out[u.Caller], ext)
 		}
 	}
 	for k := range out {

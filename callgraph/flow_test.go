@@ -1,0 +1,83 @@
+package callgraph
+
+import "testing"
+
+func TestPythonFlow(t *testing.T) {
+	g := buildArchive(t, `
+-- m.py --
+def target():
+    pass
+
+def other():
+    pass
+
+def returns_target():
+    return target
+
+def takes(cb):
+    cb()
+
+def dec(f):
+    def inner():
+        f()
+    return inner
+
+@dec
+def decorated():
+    pass
+
+class K:
+    def __init__(self):
+        self.handler = other
+
+    def run(self):
+        self.handler()
+
+alias = target
+alias()
+returns_target()()
+takes(target)
+takes(cb=other)
+decorated()
+table = {"a": target, "b": other}
+table["a"]()
+K().run()
+`)
+	expectCallees(t, g, "m",
+		"m.target:local", "m.target:receiver", "m.returns_target:local", "m.takes:local",
+		"m.dec:local", "m.dec.inner:local", "m.K.__init__:constructor", "m.K.run:receiver",
+	)
+	expectCallees(t, g, "m.takes", "m.target:local", "m.other:local")
+	expectCallees(t, g, "m.dec.inner", "m.decorated:local")
+	expectCallees(t, g, "m.K.run", "m.other:receiver")
+}
+
+func TestFlowTextHelpers(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		sep  byte
+		want []string
+	}{
+		{"a, f(b, c), [d, e]", ',', []string{"a", "f(b, c)", "[d, e]"}},
+		{"a = b = f", '=', []string{"a", "b", "f"}},
+		{"x == y", '=', []string{"x == y"}},
+		{`"a,b", c`, ',', []string{`"a,b"`, "c"}},
+	} {
+		got := splitTop(tc.in, tc.sep)
+		if len(got) != len(tc.want) {
+			t.Errorf("splitTop(%q) = %q, want %q", tc.in, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("splitTop(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		}
+	}
+	if openingParen("f(a)(b)") != 4 || matchingParen("a(b)c)d") != 5 {
+		t.Errorf("bracket matching")
+	}
+	if !isLiteralKey(`'a'`) || !isLiteralKey("12") || isLiteralKey("k") || normKey(`'a'`) != `"a"` {
+		t.Errorf("literal keys")
+	}
+}
