@@ -112,3 +112,23 @@ func expectImports(t *testing.T, f *File, want ...string) {
 		t.Errorf("imports of %s:\ngot:\n  %s\nwant:\n  %s", f.Path, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// expectSignatures checks the signature of each qualified name.
+func expectSignatures(t *testing.T, f *File, want map[string]string) {
+	t.Helper()
+	for q, sig := range want {
+		if got := symbol(t, f, q).Signature; got != sig {
+			t.Errorf("signature of %s = %q, want %q", q, got, sig)
+		}
+	}
+}
+
+// expectBases checks the bases of each qualified name, joined by ",".
+func expectBases(t *testing.T, f *File, want map[string]string) {
+	t.Helper()
+	for q, bases := range want {
+		if got := strings.Join(symbol(t, f, q).Bases, ","); got != bases {
+			t.Errorf("bases of %s = %q, want %q", q, got, bases)
+		}
+	}
+}

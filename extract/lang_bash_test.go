@@ -37,16 +37,12 @@ is_ready() [[ -f /tmp/ready ]]
 		"function scripts.ci.run.lib::log parent= line=20-20",
 		"function scripts.ci.run.is_ready parent= line=21-21",
 	)
-	for q, want := range map[string]string{
+	expectSignatures(t, f, map[string]string{
 		"scripts.ci.run.build":    "build()",
 		"scripts.ci.run.test_all": "function test_all",
 		"scripts.ci.run.lint":     "function lint()",
 		"scripts.ci.run.is_ready": "is_ready()",
-	} {
-		if got := symbol(t, f, q).Signature; got != want {
-			t.Errorf("signature of %s = %q, want %q", q, got, want)
-		}
-	}
+	})
 	for _, s := range f.Symbols {
 		if !s.Exported {
 			t.Errorf("%s not exported; every bash function is", s.Qualified)

@@ -120,7 +120,7 @@ api(void)
 
 func TestCSignatures(t *testing.T) {
 	f := extractString(t, "list.h", cHeader)
-	for q, want := range map[string]string{
+	expectSignatures(t, f, map[string]string{
 		"list.LIST_LEN":   "#define LIST_LEN(l)",
 		"list.list":       "struct list",
 		"list.point":      "typedef struct {…} point",
@@ -130,11 +130,7 @@ func TestCSignatures(t *testing.T) {
 		"list.on_error":   "void (*on_error(void (*cb)(int)))(int)",
 		"list.list_len":   "static inline size_t list_len(const struct list *l)",
 		"list.list_free":  "int list_free(struct list *l) LIST_NOEXCEPT",
-	} {
-		if got := symbol(t, f, q).Signature; got != want {
-			t.Errorf("signature of %s = %q, want %q", q, got, want)
-		}
-	}
+	})
 	f = extractString(t, "gnu.c", "static int\nlong_name (int a,\n           int b)\n{\n  return a;\n}\n")
 	if got, want := symbol(t, f, "gnu.long_name").Signature, "static int long_name (int a, int b)"; got != want {
 		t.Errorf("signature = %q, want %q", got, want)

@@ -152,7 +152,7 @@ int free_function(int);
 
 func TestCppSignaturesAndDocs(t *testing.T) {
 	f := extractString(t, "ui/widget.hpp", cppHeader)
-	for q, want := range map[string]string{
+	expectSignatures(t, f, map[string]string{
 		"ui.widget.app.Widget":               "template <typename T> class Widget : public Base<T>, protected virtual Observer",
 		"ui.widget.app.Widget.as":            "template <typename U> U as() const",
 		"ui.widget.app.Widget.draw":          "virtual void draw() const = 0",
@@ -160,11 +160,7 @@ func TestCppSignaturesAndDocs(t *testing.T) {
 		"ui.widget.app.Callback":             "using Callback = void (*)(int)",
 		"ui.widget.app.Color":                "enum class Color",
 		"ui.widget.app.io":                   "namespace app::io",
-	} {
-		if got := symbol(t, f, q).Signature; got != want {
-			t.Errorf("signature of %s = %q, want %q", q, got, want)
-		}
-	}
+	})
 	if got := symbol(t, f, "ui.widget.app.Widget").Doc; got != "A widget on screen." {
 		t.Errorf("doc of Widget = %q", got)
 	}

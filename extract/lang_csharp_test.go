@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -121,28 +120,20 @@ public interface I : IA, IB<int> { }
 public record R(int X) : Base(X), I;
 public struct S : IEquatable<S> { }
 `)
-	for _, c := range []struct{ q, sig string }{
-		{"P.A", "public sealed class A<T> : B<T>, IC, ID where T : new()"},
-		{"P.A.GetAsync", "public async Task<int> GetAsync(int id, CancellationToken ct = default)"},
-		{"P.A.A", "public A(int x) : base(x)"},
-		{"P.A.Ext", "public static int Ext(this string s)"},
-		{"P.A.Hook", "abstract void Hook()"},
-		{"P.R", "public record R(int X) : Base(X), I"},
-	} {
-		if got := symbol(t, f, c.q).Signature; got != c.sig {
-			t.Errorf("signature of %s = %q, want %q", c.q, got, c.sig)
-		}
-	}
-	for _, c := range []struct{ q, bases string }{
-		{"P.A", "B<T>,IC,ID"},
-		{"P.I", "IA,IB<int>"},
-		{"P.R", "Base,I"},
-		{"P.S", "IEquatable<S>"},
-	} {
-		if got := strings.Join(symbol(t, f, c.q).Bases, ","); got != c.bases {
-			t.Errorf("bases of %s = %q, want %q", c.q, got, c.bases)
-		}
-	}
+	expectSignatures(t, f, map[string]string{
+		"P.A":          "public sealed class A<T> : B<T>, IC, ID where T : new()",
+		"P.A.GetAsync": "public async Task<int> GetAsync(int id, CancellationToken ct = default)",
+		"P.A.A":        "public A(int x) : base(x)",
+		"P.A.Ext":      "public static int Ext(this string s)",
+		"P.A.Hook":     "abstract void Hook()",
+		"P.R":          "public record R(int X) : Base(X), I",
+	})
+	expectBases(t, f, map[string]string{
+		"P.A": "B<T>,IC,ID",
+		"P.I": "IA,IB<int>",
+		"P.R": "Base,I",
+		"P.S": "IEquatable<S>",
+	})
 	if got := symbol(t, f, "P.A").StartLine; got != 4 {
 		t.Errorf("start line of P.A = %d, want 4", got)
 	}

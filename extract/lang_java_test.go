@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -93,32 +92,24 @@ record R(int x) implements I { }
 enum E implements I { A }
 @interface Ann { int n() default 1; }
 `)
-	for _, c := range []struct{ q, sig string }{
-		{"p.A", "public abstract class A<T extends Comparable<T>> extends B<T> implements C, D<T>"},
-		{"p.A.apply", "public <R> R apply(T t, R r) throws IOException"},
-		{"p.A.hook", "abstract void hook()"},
-		{"p.A.A", "protected A(int x)"},
-		{"p.I", "interface I extends J, K<String>"},
-		{"p.R", "record R(int x) implements I"},
-		{"p.E", "enum E implements I"},
-		{"p.Ann", "@interface Ann"},
-		{"p.Ann.n", "int n() default 1"},
-	} {
-		if got := symbol(t, f, c.q).Signature; got != c.sig {
-			t.Errorf("signature of %s = %q, want %q", c.q, got, c.sig)
-		}
-	}
-	for _, c := range []struct{ q, bases string }{
-		{"p.A", "B<T>,C,D<T>"},
-		{"p.I", "J,K<String>"},
-		{"p.R", "I"},
-		{"p.E", "I"},
-		{"p.Ann", ""},
-	} {
-		if got := strings.Join(symbol(t, f, c.q).Bases, ","); got != c.bases {
-			t.Errorf("bases of %s = %q, want %q", c.q, got, c.bases)
-		}
-	}
+	expectSignatures(t, f, map[string]string{
+		"p.A":       "public abstract class A<T extends Comparable<T>> extends B<T> implements C, D<T>",
+		"p.A.apply": "public <R> R apply(T t, R r) throws IOException",
+		"p.A.hook":  "abstract void hook()",
+		"p.A.A":     "protected A(int x)",
+		"p.I":       "interface I extends J, K<String>",
+		"p.R":       "record R(int x) implements I",
+		"p.E":       "enum E implements I",
+		"p.Ann":     "@interface Ann",
+		"p.Ann.n":   "int n() default 1",
+	})
+	expectBases(t, f, map[string]string{
+		"p.A":   "B<T>,C,D<T>",
+		"p.I":   "J,K<String>",
+		"p.R":   "I",
+		"p.E":   "I",
+		"p.Ann": "",
+	})
 	// The name's line, not the annotations'.
 	if got := symbol(t, f, "p.A").StartLine; got != 3 {
 		t.Errorf("start line of p.A = %d, want 3", got)

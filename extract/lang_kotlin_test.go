@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -86,27 +85,19 @@ open class A<T : Any>(private val x: Int) : B<T>(x), C, D {
 interface I : J, K<String>
 object O : I
 `)
-	for _, c := range []struct{ q, sig string }{
-		{"p.A", "open class A<T : Any>(private val x: Int) : B<T>(x), C, D"},
-		{"p.A.apply", "suspend fun <R> apply(t: T, r: R): R"},
-		{"p.A.A", "constructor(s: String) : this(s.length)"},
-		{"p.A.hook", "abstract fun hook()"},
-		{"p.I", "interface I : J, K<String>"},
-		{"p.O", "object O : I"},
-	} {
-		if got := symbol(t, f, c.q).Signature; got != c.sig {
-			t.Errorf("signature of %s = %q, want %q", c.q, got, c.sig)
-		}
-	}
-	for _, c := range []struct{ q, bases string }{
-		{"p.A", "B<T>,C,D"},
-		{"p.I", "J,K<String>"},
-		{"p.O", "I"},
-	} {
-		if got := strings.Join(symbol(t, f, c.q).Bases, ","); got != c.bases {
-			t.Errorf("bases of %s = %q, want %q", c.q, got, c.bases)
-		}
-	}
+	expectSignatures(t, f, map[string]string{
+		"p.A":       "open class A<T : Any>(private val x: Int) : B<T>(x), C, D",
+		"p.A.apply": "suspend fun <R> apply(t: T, r: R): R",
+		"p.A.A":     "constructor(s: String) : this(s.length)",
+		"p.A.hook":  "abstract fun hook()",
+		"p.I":       "interface I : J, K<String>",
+		"p.O":       "object O : I",
+	})
+	expectBases(t, f, map[string]string{
+		"p.A": "B<T>,C,D",
+		"p.I": "J,K<String>",
+		"p.O": "I",
+	})
 	if got := symbol(t, f, "p.A").StartLine; got != 4 {
 		t.Errorf("start line of p.A = %d, want 4", got)
 	}

@@ -105,7 +105,7 @@ end
 Point = Struct.new(:x, :y) do
 end
 `)
-	for q, want := range map[string]string{
+	expectSignatures(t, f, map[string]string{
 		"sig.Queue":        "class Queue < Base::Store",
 		"sig.Util":         "module Util",
 		"sig.K.initialize": "def initialize(a, b = 1, *rest, k:, **opts, &blk)",
@@ -116,11 +116,7 @@ end
 		"sig.K.[]":         "def [](i)",
 		"sig.K.no_parens":  "def no_parens a, b",
 		"sig.Point":        "Point = Struct.new(:x, :y)",
-	} {
-		if got := symbol(t, f, q).Signature; got != want {
-			t.Errorf("signature of %s = %q, want %q", q, got, want)
-		}
-	}
+	})
 }
 
 func TestRubyDocs(t *testing.T) {

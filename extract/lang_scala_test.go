@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -107,15 +106,11 @@ class C {
 		"class p.C parent= line=20-25",
 		"method p.C.h parent=C line=21-22",
 	)
-	for _, c := range []struct{ q, sig string }{
-		{"p.T.a", "def a: Int"},
-		{"p.O.f", "def f(x: Int)"},
-		{"p.C.h", "def h"},
-	} {
-		if got := symbol(t, f, c.q).Signature; got != c.sig {
-			t.Errorf("signature of %s = %q, want %q", c.q, got, c.sig)
-		}
-	}
+	expectSignatures(t, f, map[string]string{
+		"p.T.a": "def a: Int",
+		"p.O.f": "def f(x: Int)",
+		"p.C.h": "def h",
+	})
 	if !symbol(t, f, "p.O.f").Exported {
 		t.Error("p.O.f not exported")
 	}
@@ -154,28 +149,20 @@ trait I extends J with K[String]
 object O extends I
 enum E(val n: Int) extends I { case X extends E(1) }
 `)
-	for _, c := range []struct{ q, sig string }{
-		{"p.A", "class A[T <: AnyRef](x: Int)(implicit ec: EC) extends B[T](x) with C with D"},
-		{"p.A.apply", "override def apply[R](t: T, r: R): R"},
-		{"p.A.proc", "def proc()"},
-		{"p.A.abs", "def abs: Int"},
-		{"p.I", "trait I extends J with K[String]"},
-		{"p.O", "object O extends I"},
-	} {
-		if got := symbol(t, f, c.q).Signature; got != c.sig {
-			t.Errorf("signature of %s = %q, want %q", c.q, got, c.sig)
-		}
-	}
-	for _, c := range []struct{ q, bases string }{
-		{"p.A", "B[T],C,D"},
-		{"p.I", "J,K[String]"},
-		{"p.O", "I"},
-		{"p.E", "I"},
-	} {
-		if got := strings.Join(symbol(t, f, c.q).Bases, ","); got != c.bases {
-			t.Errorf("bases of %s = %q, want %q", c.q, got, c.bases)
-		}
-	}
+	expectSignatures(t, f, map[string]string{
+		"p.A":       "class A[T <: AnyRef](x: Int)(implicit ec: EC) extends B[T](x) with C with D",
+		"p.A.apply": "override def apply[R](t: T, r: R): R",
+		"p.A.proc":  "def proc()",
+		"p.A.abs":   "def abs: Int",
+		"p.I":       "trait I extends J with K[String]",
+		"p.O":       "object O extends I",
+	})
+	expectBases(t, f, map[string]string{
+		"p.A": "B[T],C,D",
+		"p.I": "J,K[String]",
+		"p.O": "I",
+		"p.E": "I",
+	})
 	if got := symbol(t, f, "p.A").StartLine; got != 4 {
 		t.Errorf("start line of p.A = %d, want 4", got)
 	}
