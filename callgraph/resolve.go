@@ -151,9 +151,6 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 		if ids := r.g.byQualified[target+"."+c.Name]; len(ids) > 0 {
 			return r.instantiate(ids, how)
 		}
-		if ext, ok := r.scope.external[strings.SplitN(recv, ".", 2)[0]]; ok {
-			return nil, "", "external: " + ext + "." + c.Name
-		}
 	}
 	if ids := r.flowTargets(caller, c); len(ids) > 0 {
 		return r.instantiate(ids, Receiver)
