@@ -37,6 +37,7 @@ func (g *Graph) rebuild() {
 		ordered[i] = g.files[p]
 	}
 	r.flow = runFlow(r, ordered, ix.sigs)
+	r.gotypes = newGoTypes(r, ordered)
 	for _, f := range ordered {
 		r.resolveFile(f)
 	}

@@ -51,9 +51,11 @@ var goOracleEnvError = regexp.MustCompile(`(?i)GOPROXY|GOFLAGS=-mod=mod|proxy\.|
 // "caller -> callee" with both ends qualified as package extract
 // qualifies Go symbols.
 type goOracle struct {
-	Module   string // module path
-	Packages int    // packages loaded, dependencies included
-	Own      int    // packages of the module (./... without tests)
+	Module   string          // module path
+	Packages int             // packages loaded, dependencies included
+	Own      int             // packages of the module (./... without tests)
+	Pkgs     map[string]bool // import paths of the module's packages
+	Files    map[string]bool // the module's Go files in this build configuration, relative to its root
 
 	// Static holds the edges of callgraph/static.CallGraph.
 	Static map[string]bool
@@ -134,6 +136,7 @@ func loadGoOracle(t *testing.T, dir string) *goOracle {
 		t.Fatalf("go oracle: %s: %d errors:\n%s", dir, len(codeErrs), strings.Join(codeErrs[:min(len(codeErrs), 10)], "\n"))
 	}
 	own := make(map[string]bool) // import paths of the module's packages
+	o.Pkgs = own
 	for _, p := range initial {
 		own[p.PkgPath] = true
 		if o.Module == "" && p.Module != nil && p.Module.Main {
@@ -142,6 +145,14 @@ func loadGoOracle(t *testing.T, dir string) *goOracle {
 	}
 	if len(initial) == 0 || o.Module == "" {
 		t.Fatalf("go oracle: %s: no packages of a main module", dir)
+	}
+	o.Files = make(map[string]bool)
+	for _, p := range initial {
+		for _, f := range p.CompiledGoFiles {
+			if rel, err := filepath.Rel(dir, f); err == nil {
+				o.Files[filepath.ToSlash(rel)] = true
+			}
+		}
 	}
 	o.Load = time.Since(start)
 

@@ -14,8 +14,9 @@ type resolver struct {
 	bases map[SymbolID][]SymbolID // resolved base classes, by class
 	mro   map[SymbolID][]SymbolID
 
-	scopes map[string]*fileScope // by file path
-	flow   *flow
+	scopes  map[string]*fileScope // by file path
+	flow    *flow
+	gotypes *goTypes
 
 	// per file
 	f     *extract.File
@@ -89,6 +90,9 @@ func (r *resolver) callerOf(c extract.Call) (SymbolID, bool) {
 // resolveCall returns the targets of one call site and how they were
 // found, or the reason there are none.
 func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Resolution, string) {
+	if r.f.Language == "go" {
+		return r.resolveGo(caller, c)
+	}
 	recv := c.Receiver
 	switch {
 	case c.Name == "()":

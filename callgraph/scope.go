@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -19,6 +20,9 @@ type traits struct {
 	globalNames bool
 	// ctor names a class's constructor methods, given the class name.
 	ctor func(class string) []string
+	// flow: names bound to functions and classes are tracked through
+	// assignments, arguments and returns (Python, PyCG-style; flow.go).
+	flow bool
 	// newMethod is the method name that instantiates its receiver class
 	// (Ruby's Foo.new).
 	newMethod string
@@ -27,7 +31,7 @@ type traits struct {
 func sameName(class string) []string { return []string{class} }
 
 var languageTraits = map[string]traits{
-	"python":     {self: []string{"self", "cls"}, super: []string{"super()"}, ctor: fixed("__init__")},
+	"python":     {self: []string{"self", "cls"}, super: []string{"super()"}, ctor: fixed("__init__"), flow: true},
 	"go":         {},
 	"javascript": {self: []string{"this"}, super: []string{"super"}, ctor: fixed("constructor")},
 	"typescript": {self: []string{"this"}, super: []string{"super"}, ctor: fixed("constructor")},
@@ -135,9 +139,14 @@ func importedName(lang, p string) string {
 		rest := strings.TrimSuffix(p, "/"+name)
 		name = rest[strings.LastIndexByte(rest, '/')+1:]
 	}
+	// The go command's guess, as gopls makes it: without a "go-" prefix,
+	// up to the first character that cannot be in an identifier
+	// (gopkg.in/yaml.v3 is package yaml, tiktoken-go is tiktoken).
 	name = strings.TrimPrefix(name, "go-")
-	if i := strings.IndexByte(name, '.'); i >= 0 {
-		name = name[:i] // gopkg.in/yaml.v3 is package yaml
+	if i := strings.IndexFunc(name, func(r rune) bool {
+		return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}); i >= 0 {
+		name = name[:i]
 	}
 	return name
 }

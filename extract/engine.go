@@ -71,8 +71,9 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		decls    []*decl
 		calls    []rawCall
 		binds    []rawBinding
+		declared []*sitter.Node // @binding nodes
 		imports  []*sitter.Node
-		declared string
+		pkgName  string
 		seen     = map[[2]uint32]bool{}
 	)
 	qc.Exec(cq.q, root)
@@ -137,9 +138,11 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				b.value, b.decorator = n, true
 			case roleImport:
 				imports = append(imports, n)
+			case roleBinding:
+				declared = append(declared, n)
 			case rolePackage:
-				if declared == "" {
-					declared = f.text(n)
+				if pkgName == "" {
+					pkgName = f.text(n)
 				}
 			}
 		}
@@ -163,7 +166,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	}
 
 	if f.lang.module != nil {
-		f.module = f.lang.module(f, declared)
+		f.module = f.lang.module(f, pkgName)
 	} else {
 		f.module = pathModule(f.path)
 	}
@@ -232,6 +235,15 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		}
 		for _, t := range b.targets {
 			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line})
+		}
+	}
+	if f.lang.bindings != nil {
+		for _, n := range dedupeNodes(declared) {
+			scope := callerOf(decls, n.StartByte(), f.module)
+			for _, b := range f.lang.bindings(n, f) {
+				b.Scope = scope
+				out.Bindings = append(out.Bindings, b)
+			}
 		}
 	}
 	sort.SliceStable(out.Calls, func(i, j int) bool {

@@ -23,6 +23,7 @@ func init() {
 		signature:     goSignature,
 		exported:      func(d *decl, _ *fileInfo) bool { return isUpperName(d.name) },
 		bases:         goEmbedded,
+		bindings:      goBindings,
 	})
 }
 

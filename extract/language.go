@@ -55,6 +55,9 @@ type Language struct {
 	// exported reports whether the declaration is visible outside its
 	// module. Default: true.
 	exported func(d *decl, f *fileInfo) bool
+	// bindings decodes a @binding node into bindings; the engine fills in
+	// their scope.
+	bindings func(n *sitter.Node, f *fileInfo) []Binding
 	// bases lists the base types of a class-like declaration.
 	bases func(d *decl, f *fileInfo) []string
 	// detect, for a shared extension, reports whether src is this language.

@@ -20,12 +20,28 @@ type File struct {
 // Binding is one assignment of a value to a name, as source text:
 // `a = b = f` gives targets "a" and "b" with value "f"; `return g` gives
 // target "<return>"; `@dec def f` gives target "f" and value "@dec".
+//
+// Go bindings are declarations: variables (`x := v`, `var x T`), constants,
+// parameters and receivers (scope: the function), named and unnamed
+// results (target "<result>", in order), struct fields (scope: the
+// struct), range variables (value "range <expr>") and type-switch
+// variables (one binding per case clause, at its line: the case's type
+// when it names one, else the switched value).
 type Binding struct {
 	// Scope is the qualified name of the enclosing symbol, or the module.
 	Scope  string `json:"scope"`
 	Target string `json:"target"`
 	Value  string `json:"value"`
-	Line   int    `json:"line"`
+	// Type is the declared type as source text, when the binding declares one.
+	Type string `json:"type,omitempty"`
+	// Index is the position of Target among the values of a multi-valued
+	// Value (`a, err := f()` binds err with index 1) or among results.
+	Index int `json:"index,omitempty"`
+	Line  int `json:"line"`
+	// EndLine is the last line where the binding is visible, when its
+	// scope ends before the enclosing symbol's (Go variables declared in
+	// a block, an if, for or switch statement, a case clause); else 0.
+	EndLine int `json:"end_line,omitempty"`
 }
 
 // Kind is the kind of a symbol. The set is closed; see the constants.

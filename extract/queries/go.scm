@@ -63,3 +63,18 @@
     type: (qualified_type
       package: (package_identifier) @call.receiver
       name: (type_identifier) @call.name))) @call
+
+; Declarations a call graph needs to type receivers: variables, constants,
+; parameters, receivers, results, struct fields, range and type-switch
+; variables (decoded by goBindings).
+(short_var_declaration) @binding
+(var_spec) @binding
+(const_spec) @binding
+(parameter_declaration) @binding
+(variadic_parameter_declaration) @binding
+(field_declaration) @binding
+(range_clause) @binding
+(type_switch_statement) @binding
+(function_declaration) @binding
+(method_declaration) @binding
+(method_elem) @binding
