@@ -443,7 +443,7 @@ func TestGoOracleModuleCache(t *testing.T) {
 
 // downloadModule fetches module@version into the module cache and returns
 // its directory, skipping the test when it cannot.
-func downloadModule(t *testing.T, mv string) string {
+func downloadModule(t testing.TB, mv string) string {
 	t.Helper()
 	cmd := exec.Command("go", "mod", "download", "-json", mv)
 	cmd.Dir = t.TempDir() // outside any module: go.mod and go.sum stay untouched

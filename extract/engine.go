@@ -72,6 +72,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		calls    []rawCall
 		binds    []rawBinding
 		declared []*sitter.Node // @binding nodes
+		scopes   []*sitter.Node // @binding.scope nodes
 		imports  []*sitter.Node
 		pkgName  string
 		seen     = map[[2]uint32]bool{}
@@ -140,6 +141,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				imports = append(imports, n)
 			case roleBinding:
 				declared = append(declared, n)
+			case roleBindingScope:
+				scopes = append(scopes, n)
 			case rolePackage:
 				if pkgName == "" {
 					pkgName = f.text(n)
@@ -238,10 +241,15 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		}
 	}
 	if f.lang.bindings != nil {
-		for _, n := range dedupeNodes(declared) {
+		declared = dedupeNodes(declared)
+		ends := scopeEnds(declared, scopes)
+		for i, n := range declared {
 			scope := callerOf(decls, n.StartByte(), f.module)
 			for _, b := range f.lang.bindings(n, f) {
 				b.Scope = scope
+				if b.EndLine == 0 {
+					b.EndLine = ends[i]
+				}
 				out.Bindings = append(out.Bindings, b)
 			}
 		}
@@ -416,4 +424,46 @@ func syntaxErrors(root *sitter.Node) []SyntaxError {
 	}
 	visit(root)
 	return errs
+}
+
+// scopeEnds returns, for each declaration node, the last line of the
+// innermost scope node strictly containing it, or 0. Scopes nest, so one
+// sweep in start order with a stack of open scopes finds them.
+func scopeEnds(decls, scopes []*sitter.Node) []int {
+	ends := make([]int, len(decls))
+	if len(scopes) == 0 {
+		return ends
+	}
+	order := make([]int, len(decls))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return decls[order[a]].StartByte() < decls[order[b]].StartByte() })
+	sort.SliceStable(scopes, func(a, b int) bool {
+		if scopes[a].StartByte() != scopes[b].StartByte() {
+			return scopes[a].StartByte() < scopes[b].StartByte()
+		}
+		return scopes[a].EndByte() > scopes[b].EndByte()
+	})
+	var open []*sitter.Node
+	next := 0
+	for _, i := range order {
+		d := decls[i]
+		start, end := d.StartByte(), d.EndByte()
+		for next < len(scopes) && scopes[next].StartByte() <= start {
+			open = append(open, scopes[next])
+			next++
+		}
+		for len(open) > 0 && open[len(open)-1].EndByte() <= start {
+			open = open[:len(open)-1]
+		}
+		for j := len(open) - 1; j >= 0; j-- {
+			s := open[j]
+			if s.EndByte() >= end && !(s.StartByte() == start && s.EndByte() == end) {
+				ends[i] = lastLine(s)
+				break
+			}
+		}
+	}
+	return ends
 }

@@ -6,46 +6,10 @@ import (
 
 // goBindings decodes the Go declarations a call graph needs to know the
 // type of a receiver (see Binding for the conventions). Types and values
-// stay source text; the call graph resolves them.
+// stay source text; the call graph resolves them. The query only captures
+// parameters of functions, methods and function literals and fields of
+// named struct types; the engine sets the end of block scopes.
 func goBindings(n *sitter.Node, f *fileInfo) []Binding {
-	out := goDecode(n, f)
-	if end := goScopeEnd(n); end > 0 {
-		for i := range out {
-			if out[i].EndLine == 0 {
-				out[i].EndLine = end
-			}
-		}
-	}
-	return out
-}
-
-// goScopeEnd returns the last line of the innermost block, statement or
-// case clause that scopes a variable declared by n, or 0 when n's scope
-// is its whole function (parameters, results) or package.
-func goScopeEnd(n *sitter.Node) int {
-	switch n.Type() {
-	case "parameter_declaration", "variadic_parameter_declaration", "field_declaration",
-		"function_declaration", "method_declaration", "method_elem":
-		return 0
-	}
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		switch p.Type() {
-		case "block", "for_statement", "if_statement", "expression_switch_statement",
-			"type_switch_statement", "select_statement", "expression_case", "type_case",
-			"default_case", "communication_case":
-			if p == n {
-				continue
-			}
-			return lastLine(p)
-		case "function_declaration", "method_declaration", "func_literal", "source_file":
-			return 0
-		}
-	}
-	return 0
-}
-
-// goDecode decodes one declaration; see goBindings.
-func goDecode(n *sitter.Node, f *fileInfo) []Binding {
 	line := int(n.StartPoint().Row) + 1
 	switch n.Type() {
 	case "short_var_declaration", "range_clause":
@@ -58,21 +22,12 @@ func goDecode(n *sitter.Node, f *fileInfo) []Binding {
 		v := n.ChildByFieldName("value")
 		return goAssign(f, fieldChildren(n, "name"), v, f.text(v), f.text(n.ChildByFieldName("type")), line)
 	case "parameter_declaration", "variadic_parameter_declaration":
-		if !goSignatureList(n.Parent()) {
-			return nil // a parameter of a function type: binds nothing
-		}
 		typ := f.text(n.ChildByFieldName("type"))
 		if n.Type() == "variadic_parameter_declaration" {
 			typ = "[]" + typ
 		}
 		return goNames(f, n, typ, line)
 	case "field_declaration":
-		// Fields of named struct types only; an anonymous struct's fields
-		// would bind names in the enclosing function.
-		st := n.Parent().Parent()
-		if st == nil || st.Type() != "struct_type" || st.Parent() == nil || st.Parent().Type() != "type_spec" {
-			return nil
-		}
 		return goNames(f, n, f.text(n.ChildByFieldName("type")), line)
 	case "type_switch_statement":
 		alias := namedChildren(n.ChildByFieldName("alias"))
@@ -159,19 +114,6 @@ func fieldChildren(n *sitter.Node, field string) []*sitter.Node {
 		}
 	}
 	return out
-}
-
-// goSignatureList reports whether a parameter list belongs to a function,
-// method, method element or function literal (not to a function type).
-func goSignatureList(list *sitter.Node) bool {
-	if list == nil || list.Type() != "parameter_list" || list.Parent() == nil {
-		return false
-	}
-	switch list.Parent().Type() {
-	case "function_declaration", "method_declaration", "method_elem", "func_literal":
-		return true
-	}
-	return false
 }
 
 // namedChildren returns the named children of an expression list, or the

@@ -90,7 +90,7 @@ func (s *S) F(p1 int, rest ...string) (n int, err error) {
 		"S.F w=z@22-22",
 		"S.F w=z@23-23",
 		"S.F h=func(k int) *T { return nil }@25-30",
-		"S.F k:int@25",
+		"S.F k:int@25-25", // a function literal's parameter
 		"S.F anon=struct{ f int }{}@26-30",
 		"S.F ok=x.Ok()@27-28",
 	)

@@ -28,6 +28,8 @@ import (
 //	                    @bind.decorator for a decorator applied to @bind.target
 //	@binding            a declaration decoded by Language.bindings into
 //	                    typed Bindings (Go variables, parameters, fields)
+//	@binding.scope      a block or statement that ends the scope of the
+//	                    bindings declared inside it (Binding.EndLine)
 //	@import             an import statement, decoded by Language.imports
 //	@package            the declared package or namespace of the file
 //
@@ -55,6 +57,7 @@ const (
 	roleBindDecorator
 	roleCallCallee
 	roleBinding
+	roleBindingScope
 )
 
 type compiledQuery struct {
@@ -102,7 +105,7 @@ func compileQuery(src []byte, g *sitter.Language) (*compiledQuery, error) {
 				"import": roleImport, "package": rolePackage, "call.args": roleCallArgs,
 				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue,
 				"bind.decorator": roleBindDecorator, "call.callee": roleCallCallee,
-				"binding": roleBinding,
+				"binding": roleBinding, "binding.scope": roleBindingScope,
 			}[name]
 			if !ok {
 				q.Close()

@@ -66,15 +66,41 @@
 
 ; Declarations a call graph needs to type receivers: variables, constants,
 ; parameters, receivers, results, struct fields, range and type-switch
-; variables (decoded by goBindings).
+; variables (decoded by goBindings), and the blocks and statements that end
+; a variable's scope.
 (short_var_declaration) @binding
 (var_spec) @binding
 (const_spec) @binding
-(parameter_declaration) @binding
-(variadic_parameter_declaration) @binding
-(field_declaration) @binding
 (range_clause) @binding
 (type_switch_statement) @binding
 (function_declaration) @binding
 (method_declaration) @binding
 (method_elem) @binding
+
+(function_declaration
+  parameters: (parameter_list
+    [(parameter_declaration) (variadic_parameter_declaration)] @binding))
+(function_declaration
+  result: (parameter_list (parameter_declaration) @binding))
+(method_declaration
+  receiver: (parameter_list (parameter_declaration) @binding))
+(method_declaration
+  parameters: (parameter_list
+    [(parameter_declaration) (variadic_parameter_declaration)] @binding))
+(method_declaration
+  result: (parameter_list (parameter_declaration) @binding))
+(func_literal
+  parameters: (parameter_list
+    [(parameter_declaration) (variadic_parameter_declaration)] @binding))
+(method_elem
+  parameters: (parameter_list
+    [(parameter_declaration) (variadic_parameter_declaration)] @binding))
+
+; Fields of named struct types (an anonymous struct's would bind names in
+; the enclosing function).
+(type_spec
+  type: (struct_type (field_declaration_list (field_declaration) @binding)))
+
+[(block) (func_literal) (for_statement) (if_statement)
+ (expression_switch_statement) (type_switch_statement) (select_statement)
+ (expression_case) (type_case) (default_case) (communication_case)] @binding.scope
