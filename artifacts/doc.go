@@ -22,4 +22,23 @@
 // source sha256, callers digest, extraction time, tool version and status.
 // The exact format is written down in frontmatter.go. Reading accepts only
 // what writing produces; anything else is ErrMalformed.
+//
+// # Safety
+//
+// Source paths are slash paths relative to the workspace root. Absolute
+// paths, paths that leave the root after cleaning, and artifact paths that
+// would leave .artifacts through a symbolic link are refused; nothing is
+// read or written outside .artifacts, which must itself be a real
+// directory. Every access goes through an os.Root, so the check holds at
+// the moment of the access, not only at a check before it; symbolic links
+// inside .artifacts may point elsewhere inside it, but only by a relative
+// target. Writes are atomic: a temporary file in the artifact's
+// directory is written, synced, closed and renamed into place, so a reader
+// sees the old artifact or the new one, never part of one, and a failed
+// write leaves no temporary file behind.
+//
+// A Store is safe for concurrent use by the goroutines of one process:
+// writers of one artifact are serialized. Separate processes writing the
+// same artifact are not coordinated beyond the atomic rename (the last
+// rename wins).
 package artifacts

@@ -37,6 +37,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -178,4 +180,62 @@ func appendQuoted(b []byte, s string) ([]byte, error) {
 func mustEscape(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) ||
 		r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff
+}
+
+// readMeta reads the front matter of key's artifact, the file name in r,
+// stopping at the end of the front matter.
+func readMeta(r *os.Root, name, key string) (Meta, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return Meta{}, err
+	}
+	defer f.Close()
+	head, err := readHead(f)
+	if err != nil {
+		return Meta{}, err
+	}
+	m, _, err := decode(head)
+	if err == nil {
+		err = checkSource(m, key)
+	}
+	return m, err
+}
+
+// maxHead bounds the front matter read by readMeta: a 4 KB path with every
+// character escaped, and room to spare.
+const maxHead = 64 << 10
+
+// readHead reads from rd up to the end of the front matter (its
+// len(keys)+2 lines), or maxHead bytes, or EOF.
+func readHead(rd io.Reader) ([]byte, error) {
+	b := make([]byte, 512)
+	n, lines := 0, 0
+	for {
+		k, err := rd.Read(b[n:])
+		for i := n; i < n+k; i++ {
+			if b[i] == '\n' {
+				if lines++; lines == len(keys)+2 {
+					return b[:i+1], nil
+				}
+			}
+		}
+		n += k
+		switch {
+		case err == io.EOF:
+			return b[:n], nil
+		case err != nil:
+			return nil, err
+		case n == len(b) && n >= maxHead:
+			return b[:n], nil
+		case n == len(b):
+			b = append(b, make([]byte, len(b))...)
+		}
+	}
+}
+
+func checkSource(m Meta, key string) error {
+	if m.Source != key {
+		return fmt.Errorf("%w: records source %q", ErrMalformed, m.Source)
+	}
+	return nil
 }

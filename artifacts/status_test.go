@@ -1,6 +1,65 @@
 package artifacts
 
-import "testing"
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestStatusTransitions(t *testing.T) {
+	s, root := newStore(t)
+	src := []byte("package a\n")
+	callers := []string{"b.G (b/b.go:3)", "c.H (c/c.go:9)"}
+	now := Fingerprint{SourceSHA256: SourceDigest(src), CallersDigest: CallersDigest(callers)}
+	expect := func(step string, want Status) {
+		t.Helper()
+		if got, err := s.Status("a/a.go", now); got != want || err != nil {
+			t.Errorf("%s: Status = %q, %v; want %q", step, got, err, want)
+		}
+	}
+	write := func(st Status) {
+		t.Helper()
+		if err := s.Write("a/a.go", Meta{Fingerprint: now, ToolVersion: "test", Status: st}, []byte("# a/a.go\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	expect("no artifact", Missing)
+	write(Basic)
+	expect("first file_info", Basic)
+	write(Enriched)
+	expect("report_file_info", Enriched)
+
+	src = append(src, "func F() {}\n"...)
+	now.SourceSHA256 = SourceDigest(src)
+	expect("source changed", Stale)
+	write(Basic)
+	expect("re-extracted", Basic)
+	write(Enriched)
+	expect("re-enriched", Enriched)
+
+	callers = append(callers, "d.K (d.go:1)")
+	now.CallersDigest = CallersDigest(callers)
+	expect("callers changed", Stale)
+	write(Enriched)
+	expect("re-enriched", Enriched)
+
+	if err := s.Remove("a/a.go"); err != nil {
+		t.Fatal(err)
+	}
+	expect("source deleted", Missing)
+
+	// A damaged artifact has no status; the error says why.
+	os.MkdirAll(filepath.Join(root, Dir, "a"), 0o755)
+	os.WriteFile(filepath.Join(root, Dir, "a", "a.go.md"), []byte("# hand-written\n"), 0o644)
+	if got, err := s.Status("a/a.go", now); got != "" || !errors.Is(err, ErrMalformed) {
+		t.Errorf("damaged: Status = %q, %v; want ErrMalformed", got, err)
+	}
+	if got, err := s.Status("../a.go", now); got != "" || err == nil {
+		t.Errorf("Status(../a.go) = %q, %v; want an error", got, err)
+	}
+}
 
 func TestStatusFor(t *testing.T) {
 	fp := Fingerprint{SourceSHA256: "s", CallersDigest: "c"}
