@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -76,6 +77,10 @@ func TestConcurrentWritesAndReads(t *testing.T) {
 				return
 			}
 			if err := s.Remove(src); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := s.List(context.Background()); err != nil {
 				t.Error(err)
 				return
 			}

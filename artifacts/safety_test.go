@@ -62,6 +62,9 @@ func TestSymlinkedDirectoryOutside(t *testing.T) {
 	if err != nil || len(entries) != 1 || entries[0].Name() != "secret.go.md" {
 		t.Errorf("outside directory now holds %v (%v)", entries, err)
 	}
+	if got := list(t, s); len(got) != 1 || got[0].Source != "keep.go" {
+		t.Errorf("List = %+v, want only keep.go", got)
+	}
 }
 
 func TestSymlinkedArtifactOutside(t *testing.T) {
