@@ -57,3 +57,33 @@ func BenchmarkBuildXTools(b *testing.B) {
 	b.ReportMetric(float64(len(g.Edges())), "edges")
 	runtime.KeepAlive(g)
 }
+
+// BenchmarkUpdateXTools re-resolves after one file of
+// golang.org/x/tools@v0.39.0 changes; the bar is 20 ms. The
+// files are a leaf (a small analyzer), a typical library file and the
+// SSA builder, whose names half the module reads.
+func BenchmarkUpdateXTools(b *testing.B) {
+	files := xtoolsFiles(b)
+	g := Build(files)
+	for _, path := range []string{
+		"go/analysis/passes/bools/bools.go",
+		"go/packages/packages.go",
+		"go/ssa/builder.go",
+	} {
+		var f *extract.File
+		for i := range files {
+			if files[i].Path == path {
+				f = &files[i]
+			}
+		}
+		if f == nil {
+			b.Fatalf("no %s in x/tools", path)
+		}
+		b.Run(path, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g.Update([]extract.File{*f}, nil)
+			}
+		})
+	}
+}

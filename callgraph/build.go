@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"go/ast"
 	"sort"
 	"strings"
 
@@ -10,36 +11,77 @@ import (
 // Build resolves the calls of files into a Graph. Files are taken in path
 // order, so the IDs of a set of files do not depend on their order.
 func Build(files []extract.File) *Graph {
-	g := &Graph{files: make(map[string]*extract.File, len(files))}
+	g := &Graph{
+		files:     make(map[string]*extract.File, len(files)),
+		results:   map[string]*fileResult{},
+		tokens:    map[string][]string{},
+		byToken:   map[string]map[string]bool{},
+		bindings:  map[gscopeKey][]gbinding{},
+		importers: map[string]map[string]bool{},
+		parsed:    map[string]ast.Expr{},
+	}
 	for i := range files {
 		f := files[i]
-		g.files[f.Path] = &f
+		g.setFile(f.Path, &f)
 	}
-	g.rebuild()
+	g.reindex()
+	g.resolve(g.Files())
+	g.assemble()
 	return g
 }
 
-// rebuild recomputes nodes, edges and indexes from g.files.
-func (g *Graph) rebuild() {
+// fileResult is what resolving one file's calls gave, in call order.
+type fileResult struct {
+	edges      []Edge
+	unresolved []Unresolved
+}
+
+// reindex recomputes nodes and lookups from g.files, in path order, so
+// that IDs equal those of a fresh Build.
+func (g *Graph) reindex() {
 	paths := g.Files()
-	g.nodes, g.edges, g.unresolved = g.nodes[:0], g.edges[:0], g.unresolved[:0]
-	g.byQualified = map[string][]SymbolID{}
-	g.byFile = map[string][]SymbolID{}
-	ix := newIndex(g)
+	g.nodes = make([]Node, 0, len(g.nodes))
+	g.byQualified = make(map[string][]SymbolID, len(g.byQualified))
+	g.byFile = make(map[string][]SymbolID, len(paths))
+	g.ix = newIndex(g)
 	for _, p := range paths {
-		ix.addFile(g.files[p])
+		g.ix.addFile(g.files[p])
 	}
-	g.out = make([][]int32, len(g.nodes))
-	g.in = make([][]int32, len(g.nodes))
-	r := newResolver(g, ix)
-	ordered := make([]*extract.File, len(paths))
-	for i, p := range paths {
-		ordered[i] = g.files[p]
+}
+
+// resolve resolves the calls of the files at paths into g.results. Flow
+// tracking (Python) is global: it runs over every file that has it
+// whenever one of paths does.
+func (g *Graph) resolve(paths []string) {
+	r := newResolver(g, g.ix)
+	r.gotypes = newGoTypes(r, g.bindings, g.parsed)
+	for _, p := range paths {
+		if languageTraits[g.files[p].Language].flow {
+			all := g.Files()
+			ordered := make([]*extract.File, len(all))
+			for i, q := range all {
+				ordered[i] = g.files[q]
+			}
+			r.flow = runFlow(r, ordered, g.ix.sigs)
+			break
+		}
 	}
-	r.flow = runFlow(r, ordered, ix.sigs)
-	r.gotypes = newGoTypes(r, ordered)
-	for _, f := range ordered {
-		r.resolveFile(f)
+	if r.flow == nil {
+		r.flow = &flow{r: r, vars: map[varKey]valueSet{}, decorated: map[SymbolID]bool{}}
+	}
+	for _, p := range paths {
+		g.results[p] = r.resolveFile(g.files[p])
+	}
+}
+
+// assemble collects the results of every file into the edge list and the
+// forward and reverse adjacency.
+func (g *Graph) assemble() {
+	g.edges, g.unresolved = g.edges[:0], g.unresolved[:0]
+	for _, p := range g.Files() {
+		res := g.results[p]
+		g.edges = append(g.edges, res.edges...)
+		g.unresolved = append(g.unresolved, res.unresolved...)
 	}
 	sort.SliceStable(g.edges, func(i, j int) bool {
 		a, b := g.edges[i], g.edges[j]
@@ -54,6 +96,8 @@ func (g *Graph) rebuild() {
 		}
 		return a.Callee < b.Callee
 	})
+	g.out = make([][]int32, len(g.nodes))
+	g.in = make([][]int32, len(g.nodes))
 	for i, e := range g.edges {
 		g.out[e.Caller] = append(g.out[e.Caller], int32(i))
 		g.in[e.Callee] = append(g.in[e.Callee], int32(i))
@@ -90,6 +134,7 @@ func (ix *index) addFile(f *extract.File) {
 	} else {
 		ix.module[mod] = ix.add(Node{Qualified: mod, Name: lastSegment(mod), Kind: KindModule, File: f.Path, Line: 1, EndLine: 1, Language: f.Language})
 	}
+	flow := hasFlow(f)
 	for _, s := range f.Symbols {
 		id := ix.add(Node{
 			Qualified: s.Qualified, Name: s.Name, Kind: s.Kind, Parent: s.Parent,
@@ -99,7 +144,7 @@ func (ix *index) addFile(f *extract.File) {
 		if len(s.Bases) > 0 {
 			ix.bases[id] = s.Bases
 		}
-		if hasFlow(f) {
+		if flow {
 			ix.sigs[id] = s.Signature
 		}
 	}
@@ -120,9 +165,4 @@ func moduleName(f *extract.File) string {
 
 func lastSegment(q string) string {
 	return q[strings.LastIndexAny(q, "./")+1:]
-}
-
-// addEdge records a resolved call.
-func (g *Graph) addEdge(caller, callee SymbolID, file string, line int, how Resolution) {
-	g.edges = append(g.edges, Edge{Caller: caller, Callee: callee, File: file, Line: line, Resolution: how})
 }

@@ -51,6 +51,7 @@ type gtype struct {
 type gbinding struct {
 	b    *extract.Binding
 	file *extract.File
+	i    int // index in file.Bindings
 }
 
 // gscopeKey names the bindings of one name in one scope.
@@ -60,7 +61,7 @@ type gscopeKey struct{ scope, name string }
 type goTypes struct {
 	r        *resolver
 	bindings map[gscopeKey][]gbinding // sorted by line
-	parsed   map[string]ast.Expr      // source text → syntax; nil when it does not parse
+	parsed   map[string]ast.Expr      // source text → syntax, nil when it does not parse; kept across updates
 	typeMemo map[*extract.Binding]*gtype
 	visiting map[*extract.Binding]bool
 	ifaces   map[SymbolID][]SymbolID // implementers of interfaces, computed on demand
@@ -69,31 +70,69 @@ type goTypes struct {
 	embedded map[SymbolID][]SymbolID // types embedding a type
 }
 
-func newGoTypes(r *resolver, files []*extract.File) *goTypes {
-	gt := &goTypes{
+func newGoTypes(r *resolver, bindings map[gscopeKey][]gbinding, parsed map[string]ast.Expr) *goTypes {
+	return &goTypes{
 		r:        r,
-		bindings: map[gscopeKey][]gbinding{},
-		parsed:   map[string]ast.Expr{},
+		bindings: bindings,
+		parsed:   parsed,
 		typeMemo: map[*extract.Binding]*gtype{},
 		visiting: map[*extract.Binding]bool{},
 		ifaces:   map[SymbolID][]SymbolID{},
 		under:    map[SymbolID]*gtype{},
 		aliasing: map[SymbolID]bool{},
 	}
-	for _, f := range files {
-		if f.Language != "go" {
-			continue
+}
+
+// addBindings indexes the Go bindings of f into m and returns the keys it
+// added to; sortBindings must follow.
+func addBindings(m map[gscopeKey][]gbinding, f *extract.File) []gscopeKey {
+	if f.Language != "go" {
+		return nil
+	}
+	keys := make([]gscopeKey, 0, len(f.Bindings))
+	for i := range f.Bindings {
+		b := &f.Bindings[i]
+		k := gscopeKey{b.Scope, b.Target}
+		m[k] = append(m[k], gbinding{b, f, i})
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// sortBindings orders the lists of keys by line, file and position, the
+// order that does not depend on how the map was built.
+func sortBindings(m map[gscopeKey][]gbinding, keys []gscopeKey) {
+	for _, k := range keys {
+		bs := m[k]
+		sort.Slice(bs, func(i, j int) bool {
+			a, b := bs[i], bs[j]
+			if a.b.Line != b.b.Line {
+				return a.b.Line < b.b.Line
+			}
+			if a.file.Path != b.file.Path {
+				return a.file.Path < b.file.Path
+			}
+			return a.i < b.i
+		})
+	}
+}
+
+// removeBindings drops the bindings of f from m.
+func removeBindings(m map[gscopeKey][]gbinding, f *extract.File) {
+	for i := range f.Bindings {
+		k := gscopeKey{f.Bindings[i].Scope, f.Bindings[i].Target}
+		bs := m[k][:0:0]
+		for _, gb := range m[k] {
+			if gb.file != f {
+				bs = append(bs, gb)
+			}
 		}
-		for i := range f.Bindings {
-			b := &f.Bindings[i]
-			k := gscopeKey{b.Scope, b.Target}
-			gt.bindings[k] = append(gt.bindings[k], gbinding{b, f})
+		if len(bs) == 0 {
+			delete(m, k)
+		} else {
+			m[k] = bs
 		}
 	}
-	for _, bs := range gt.bindings {
-		sort.SliceStable(bs, func(i, j int) bool { return bs[i].b.Line < bs[j].b.Line })
-	}
-	return gt
 }
 
 // parse returns the syntax of an expression or type written as text, or

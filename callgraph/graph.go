@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"go/ast"
 	"sort"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -67,6 +68,15 @@ type Graph struct {
 	byQualified map[string][]SymbolID
 	byFile      map[string][]SymbolID // sorted by line
 	files       map[string]*extract.File
+
+	// What Update needs to re-resolve only what a change can affect.
+	ix        *index
+	results   map[string]*fileResult     // by file
+	tokens    map[string][]string        // identifiers each file's resolution reads, by file
+	byToken   map[string]map[string]bool // files by identifier they read
+	bindings  map[gscopeKey][]gbinding   // Go bindings of every file, by scope and name
+	importers map[string]map[string]bool // Go files by the import paths they import
+	parsed    map[string]ast.Expr        // Go expressions and types by source text (immutable syntax)
 }
 
 // Len returns the number of nodes.

@@ -15,6 +15,12 @@ import (
 // files) to a temp dir, extracts it and builds the graph.
 func buildArchive(t *testing.T, archive string) *Graph {
 	t.Helper()
+	return Build(extractDir(t, writeArchive(t, archive)))
+}
+
+// writeArchive writes a txtar-style archive to a temp dir and returns it.
+func writeArchive(t *testing.T, archive string) string {
+	t.Helper()
 	root := t.TempDir()
 	var name string
 	var body strings.Builder
@@ -40,6 +46,12 @@ func buildArchive(t *testing.T, archive string) *Graph {
 		body.WriteString(line)
 	}
 	flush()
+	return root
+}
+
+// extractDir extracts every file under root.
+func extractDir(t *testing.T, root string) []extract.File {
+	t.Helper()
 	ex, err := extract.New(root, extract.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +61,7 @@ func buildArchive(t *testing.T, archive string) *Graph {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build(files)
+	return files
 }
 
 // expectCallees checks the distinct callees of caller, each rendered as

@@ -46,8 +46,9 @@ func (r *resolver) enter(f *extract.File) {
 	r.scope = r.fileScope(f)
 }
 
-func (r *resolver) resolveFile(f *extract.File) {
+func (r *resolver) resolveFile(f *extract.File) *fileResult {
 	r.enter(f)
+	res := &fileResult{}
 	for _, c := range f.Calls {
 		caller, ok := r.callerOf(c)
 		if !ok {
@@ -55,15 +56,16 @@ func (r *resolver) resolveFile(f *extract.File) {
 		}
 		targets, how, reason := r.resolveCall(caller, c)
 		if len(targets) == 0 {
-			r.g.unresolved = append(r.g.unresolved, Unresolved{
+			res.unresolved = append(res.unresolved, Unresolved{
 				Caller: c.Caller, Name: c.Name, Receiver: c.Receiver, File: f.Path, Line: c.Line, Reason: reason,
 			})
 			continue
 		}
 		for _, t := range targets {
-			r.g.addEdge(caller, t, f.Path, c.Line, how)
+			res.edges = append(res.edges, Edge{Caller: caller, Callee: t, File: f.Path, Line: c.Line, Resolution: how})
 		}
 	}
+	return res
 }
 
 // callerOf finds the node of c.Caller declared in this file (the one whose

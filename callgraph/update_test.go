@@ -1,0 +1,261 @@
+package callgraph
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// updateCorpus adds Python, JavaScript and Java files with imports,
+// classes and inheritance to goTypesArchive.
+const updateCorpus = goTypesArchive + `
+-- py/base.py --
+class Base:
+    def run(self):
+        return self.step()
+
+    def step(self):
+        return helper()
+
+def helper():
+    return 1
+-- py/impl.py --
+from py.base import Base, helper
+import py.base as pb
+
+class Impl(Base):
+    def step(self):
+        return pb.helper() + helper()
+
+def make():
+    f = Impl
+    return f().run()
+-- js/a.js --
+import { b } from './b.js';
+export function a() { return b() + c(); }
+function c() { return 1; }
+-- js/b.js --
+export function b() { return 2; }
+-- java/p/A.java --
+package p;
+public class A extends B {
+    void run() { helper(); new B().go(); }
+}
+-- java/p/B.java --
+package p;
+public class B {
+    void go() {}
+    void helper() { go(); }
+}
+`
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// TestUpdateEqualsBuild edits, adds and removes real files at random and
+// checks after every Update that the graph equals a fresh Build.
+func TestUpdateEqualsBuild(t *testing.T) {
+	root := writeArchive(t, updateCorpus)
+	ex, err := extract.New(root, extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	ctx := context.Background()
+	files, _, err := ex.All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Build(files)
+	var idents []string
+	for _, f := range files {
+		src, _ := os.ReadFile(filepath.Join(root, f.Path))
+		idents = append(idents, identRE.FindAllString(string(src), -1)...)
+	}
+	steps := 200
+	if testing.Short() {
+		steps = 30
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for step := range steps {
+		paths := g.Files()
+		p := paths[rng.IntN(len(paths))]
+		full := filepath.Join(root, p)
+		src, err := os.ReadFile(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(src), "\n")
+		var changed []extract.File
+		var removed []string
+		var what string
+		switch op := rng.IntN(10); {
+		case op == 0 && len(paths) > 4:
+			what = "remove " + p
+			os.Remove(full)
+			removed = append(removed, p)
+		case op == 1:
+			np := strings.TrimSuffix(p, filepath.Ext(p)) + fmt.Sprintf("_%d", step) + filepath.Ext(p)
+			what = "copy " + p + " to " + np
+			if err := os.WriteFile(filepath.Join(root, np), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, full = np, filepath.Join(root, np)
+		default:
+			i := rng.IntN(len(lines))
+			switch rng.IntN(3) {
+			case 0:
+				what = fmt.Sprintf("delete line %d of %s", i+1, p)
+				lines = append(lines[:i], lines[i+1:]...)
+			case 1:
+				what = fmt.Sprintf("duplicate line %d of %s", i+1, p)
+				lines = append(lines[:i+1], lines[i:]...)
+			default:
+				ids := identRE.FindAllStringIndex(lines[i], -1)
+				if len(ids) == 0 {
+					what = "touch " + p
+					break
+				}
+				m := ids[rng.IntN(len(ids))]
+				repl := idents[rng.IntN(len(idents))]
+				what = fmt.Sprintf("rename %q to %q on line %d of %s", lines[i][m[0]:m[1]], repl, i+1, p)
+				lines[i] = lines[i][:m[0]] + repl + lines[i][m[1]:]
+			}
+			if err := os.WriteFile(full, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(removed) == 0 {
+			f, err := ex.File(ctx, p)
+			if err != nil {
+				t.Fatalf("step %d (%s): %v", step, what, err)
+			}
+			changed = append(changed, *f)
+		}
+		g.Update(changed, removed)
+		all, _, err := ex.All(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := graphDiff(g, Build(all)); diff != "" {
+			t.Fatalf("step %d (%s): Update differs from Build:\n%s", step, what, diff)
+		}
+	}
+}
+
+// graphDiff describes how two graphs differ, or returns "".
+func graphDiff(got, want *Graph) string {
+	var b strings.Builder
+	if !reflect.DeepEqual(got.nodes, want.nodes) {
+		fmt.Fprintf(&b, "nodes: %d vs %d\n", len(got.nodes), len(want.nodes))
+	}
+	render := func(g *Graph) []string {
+		var out []string
+		for _, e := range g.edges {
+			out = append(out, fmt.Sprintf("%d %s -> %d %s %s:%d %s", e.Caller, g.nodes[e.Caller].Qualified, e.Callee, g.nodes[e.Callee].Qualified, e.File, e.Line, e.Resolution))
+		}
+		for _, u := range g.unresolved {
+			out = append(out, fmt.Sprintf("unresolved %+v", u))
+		}
+		for id := range g.nodes {
+			out = append(out, fmt.Sprintf("adj %d out %v in %v", id, g.out[id], g.in[id]))
+		}
+		return out
+	}
+	gs, ws := render(got), render(want)
+	if !reflect.DeepEqual(gs, ws) {
+		seen := map[string]int{}
+		for _, s := range ws {
+			seen[s]++
+		}
+		for _, s := range gs {
+			seen[s]--
+		}
+		var lines []string
+		for s, n := range seen {
+			if n > 0 {
+				lines = append(lines, "- "+s)
+			} else if n < 0 {
+				lines = append(lines, "+ "+s)
+			}
+		}
+		sort.Strings(lines)
+		if len(lines) == 0 {
+			lines = append(lines, "same lines, other order")
+		}
+		fmt.Fprintf(&b, "%s\n", strings.Join(lines[:min(len(lines), 30)], "\n"))
+	}
+	return b.String()
+}
+
+// TestUpdateResolvesDependents changes definitions other files depend on:
+// a new definition, a second one that makes a name ambiguous, a base
+// class that gains a method.
+func TestUpdateResolvesDependents(t *testing.T) {
+	root := writeArchive(t, `
+-- a.py --
+from b import B
+
+def caller():
+    missing()
+    unique_name_method_holder().only()
+
+class C(B):
+    def run(self):
+        self.inherited()
+-- b.py --
+class B:
+    pass
+-- c.py --
+class Holder:
+    def only(self):
+        pass
+-- go.mod --
+module m
+-- x/x.go --
+package x
+
+func X() { later() }
+`)
+	ex, err := extract.New(root, extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	ctx := context.Background()
+	files, _, err := ex.All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Build(files)
+	for _, edit := range []struct{ path, src string }{
+		{"x/y.go", "package x\n\nfunc later() {}\n"},
+		{"d.py", "def missing():\n    pass\n"},
+		{"e.py", "class Other:\n    def only(self):\n        pass\n"},
+		{"b.py", "class B:\n    def inherited(self):\n        pass\n"},
+	} {
+		if err := os.WriteFile(filepath.Join(root, edit.path), []byte(edit.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := ex.File(ctx, edit.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Update([]extract.File{*f}, nil)
+		all, _, err := ex.All(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := graphDiff(g, Build(all)); diff != "" {
+			t.Fatalf("after writing %s: Update differs from Build:\n%s", edit.path, diff)
+		}
+	}
+}
