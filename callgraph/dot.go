@@ -24,22 +24,24 @@ var edgeStyle = [...]string{"solid", "dashed", "dotted"}
 
 // directed returns s as a dominikbraun graph keyed by SymbolID, for its
 // algorithms and its DOT writer. A node carries the attributes label
-// ("qualified\nfile:line", DOT-escaped) and shape; a seed (Depth 0) is
-// filled. The call sites between two nodes become one edge: weight is
-// their count, label their distinct resolutions in first-seen order, and
-// style follows the most certain of them. It stays unexported so no
-// third-party type leaves the package. Do not hand it to
-// graph.StronglyConnectedComponents: v0.23.0 drops the component of the
-// vertex keyed 0 (see expectCalleeFirst); use CalleeFirst.
+// ("qualified\nfile:line", DOT-escaped) and shape; the seeds (Depth 0)
+// are filled when there are nodes beyond them. The call sites between two
+// nodes become one edge: weight is their count, label their distinct
+// resolutions in first-seen order, and style follows the most certain of
+// them. It stays unexported so no third-party type leaves the package. Do
+// not hand it to graph.StronglyConnectedComponents: v0.23.0 drops the
+// component of the vertex keyed 0 (see expectCalleeFirst); use
+// CalleeFirst.
 func (s *Subgraph) directed() (graph.Graph[SymbolID, SymbolID], error) {
 	d := graph.New(func(id SymbolID) SymbolID { return id }, graph.Directed())
+	fill := slices.ContainsFunc(s.Depth, func(k int) bool { return k > 0 })
 	for i, id := range s.Nodes {
 		n := s.Graph.Node(id)
 		attrs := map[string]string{
 			"label": dotEscape(n.Qualified) + `\n` + dotEscape(n.File+":"+strconv.Itoa(n.Line)),
 			"shape": "box",
 		}
-		if s.Depth[i] == 0 {
+		if fill && s.Depth[i] == 0 {
 			attrs["style"], attrs["fillcolor"] = "filled", "lightgrey"
 		}
 		if err := d.AddVertex(id, graph.VertexAttributes(attrs)); err != nil {
@@ -168,6 +170,6 @@ func stmtIDs(line []byte) (from, to int64, ok bool) {
 
 // dotEscape quotes s for a double-quoted DOT string: draw.DOT pastes
 // attribute values between quotes as they are.
-func dotEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
-}
+func dotEscape(s string) string { return dotEscaper.Replace(s) }
+
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)

@@ -114,12 +114,12 @@ func TestWriteDOTEdges(t *testing.T) {
 	})
 	g.nodes[2].Qualified = `say "hi" \ bye`
 	expectDOT(t, g.Subgraph([]SymbolID{0, 1, 2}), []string{"label", "style", "weight"},
-		`0[label=f0\ns.go:1 style=filled weight=0]`,
+		`0[label=f0\ns.go:1 weight=0]`,
 		"0->1[label=name,local style=solid weight=2]",
 		"0->2[label=interface style=dashed weight=1]",
-		`1[label=f1\ns.go:2 style=filled weight=0]`,
+		`1[label=f1\ns.go:2 weight=0]`,
 		"1->2[label=name style=dotted weight=1]",
-		`2[label=say "hi" \ bye\ns.go:3 style=filled weight=0]`,
+		`2[label=say "hi" \ bye\ns.go:3 weight=0]`,
 		"2->2[label=receiver style=solid weight=1]",
 	)
 	expectDOT(t, g.Subgraph(nil), nil)

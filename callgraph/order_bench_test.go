@@ -3,6 +3,7 @@ package callgraph
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -161,5 +162,25 @@ func BenchmarkNeighbourhood(b *testing.B) {
 				b.ReportMetric(float64(len(s.Nodes)), "nodes")
 			})
 		}
+	}
+}
+
+// BenchmarkWriteDOT draws every node with a call: draw.DOT's cost on a
+// whole repository.
+func BenchmarkWriteDOT(b *testing.B) {
+	for name, g := range benchGraphs(b) {
+		var ids []SymbolID
+		for _, e := range g.Edges() {
+			ids = append(ids, e.Caller, e.Callee)
+		}
+		s := g.Subgraph(ids)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.WriteDOT(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
