@@ -37,17 +37,27 @@ func (g *Graph) CalleeFirst() [][]SymbolID {
 }
 
 // CalleeFirst returns the strongly connected components of s in the order
-// and with the contract of Graph.CalleeFirst, counting only the edges of s.
+// and with the contract of Graph.CalleeFirst, counting only the edges of s
+// (an edge with an end outside s.Nodes is ignored).
 func (s *Subgraph) CalleeFirst() [][]SymbolID {
+	type arc struct{ from, to int32 }
+	arcs := make([]arc, 0, len(s.Edges))
 	off := make([]int32, len(s.Nodes)+1)
-	adj := make([]int32, 0, len(s.Edges))
-	e := 0
-	for v, id := range s.Nodes { // s.Edges are in caller order, like s.Nodes
-		for ; e < len(s.Edges) && s.Edges[e].Caller == id; e++ {
-			w, _ := s.index(s.Edges[e].Callee)
-			adj = append(adj, int32(w))
+	for _, e := range s.Edges {
+		a, okA := s.index(e.Caller)
+		b, okB := s.index(e.Callee)
+		if okA && okB {
+			arcs = append(arcs, arc{int32(a), int32(b)})
+			off[a+1]++
 		}
-		off[v+1] = int32(len(adj))
+	}
+	for v := range s.Nodes {
+		off[v+1] += off[v]
+	}
+	adj, next := make([]int32, len(arcs)), slices.Clone(off[:len(s.Nodes)])
+	for _, a := range arcs { // stable: each node's callees stay in edge order
+		adj[next[a.from]] = a.to
+		next[a.from]++
 	}
 	flat, bounds := components(off, adj)
 	ids := make([]SymbolID, len(flat))

@@ -135,6 +135,11 @@ func TestCalleeFirstRandom(t *testing.T) {
 		}
 		s := g.Subgraph(part)
 		expectCalleeFirst(t, s, s.CalleeFirst())
+		// A Subgraph made by hand need not keep its edges in caller order.
+		mixed := *s
+		mixed.Edges = slices.Clone(s.Edges)
+		r.Shuffle(len(mixed.Edges), func(i, j int) { mixed.Edges[i], mixed.Edges[j] = mixed.Edges[j], mixed.Edges[i] })
+		expectCalleeFirst(t, &mixed, mixed.CalleeFirst())
 	}
 }
 
