@@ -3,6 +3,7 @@ module github.com/fileinfo/fileinfo
 go 1.26.8
 
 require (
+	github.com/dominikbraun/graph v0.23.0
 	github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
 	golang.org/x/tools v0.39.0
 )

@@ -19,4 +19,12 @@
 //
 // Each file's module is a node too (kind "module"): the caller of
 // module-level code.
+//
+// For work on part of a graph, Neighbourhood cuts the Subgraph within N
+// calls of some symbols (callers, callees or both) by walking the dense
+// edge lists, and Subgraph.WriteDOT draws it through dominikbraun/graph.
+// CalleeFirst orders the whole graph's strongly connected components so
+// each comes after every component it calls — the order to enrich in. It
+// is our own iterative Tarjan: dominikbraun/graph stays off whole-repo
+// paths (see order_bench_test.go for the numbers).
 package callgraph

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -30,9 +31,12 @@ func loadGraph(ctx context.Context, root string) (*callgraph.Graph, error) {
 }
 
 func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("callgraph", "", stderr)
+	fs := newFlags("callgraph", "[DIR]", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
 	format := fs.String("format", "json", "output `format`: json, pycg, dot or mermaid")
+	symbol := fs.String("symbol", "", "print only the neighbourhood of `SYMBOL` (a qualified name or path:Name)")
+	depth := fs.Int("depth", 2, "with --symbol, the `levels` of calls to follow")
+	direction := fs.String("direction", "both", "with --symbol, follow `callers`, callees or both")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,22 +47,64 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "fileinfo callgraph: at most one directory argument")
 		return errUsage
 	}
-	write, ok := map[string]func(io.Writer, *callgraph.Graph) error{
+	write, ok := map[string]func(io.Writer, *callgraph.Graph, *callgraph.Subgraph) error{
 		"json": writeGraphJSON, "pycg": writePyCG, "dot": writeDOT, "mermaid": writeMermaid,
 	}[*format]
 	if !ok {
 		fmt.Fprintf(stderr, "fileinfo callgraph: unknown format %q (json, pycg, dot, mermaid)\n", *format)
 		return errUsage
 	}
+	dir, err := neighbourhoodFlags(fs, *symbol, *depth, *direction, *format)
+	if err != nil {
+		fmt.Fprintf(stderr, "fileinfo callgraph: %v\n", err)
+		return errUsage
+	}
 	g, err := loadGraph(ctx, *root)
 	if err != nil {
 		return err
 	}
+	var sub *callgraph.Subgraph
+	if *symbol != "" {
+		ids, err := findSymbol(g, *symbol)
+		if err != nil {
+			return err
+		}
+		sub = g.Neighbourhood(ids, *depth, dir)
+	}
 	w := bufio.NewWriterSize(stdout, 1<<16)
-	if err := write(w, g); err != nil {
+	if err := write(w, g, sub); err != nil {
 		return err
 	}
 	return w.Flush()
+}
+
+// neighbourhoodFlags checks --symbol, --depth and --direction together
+// and returns the direction.
+func neighbourhoodFlags(fs *flag.FlagSet, symbol string, depth int, direction, format string) (callgraph.Direction, error) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	dir, ok := map[string]callgraph.Direction{"callers": callgraph.Backward, "callees": callgraph.Forward, "both": callgraph.Both}[direction]
+	switch {
+	case symbol == "" && (set["depth"] || set["direction"]):
+		return 0, errors.New("--depth and --direction need --symbol")
+	case depth < 0:
+		return 0, fmt.Errorf("--depth %d: want 0 or more", depth)
+	case !ok:
+		return 0, fmt.Errorf("--direction %q: want callers, callees or both", direction)
+	case symbol != "" && format == "pycg":
+		return 0, errors.New("--symbol does not apply to pycg, which scores the whole program; use json, dot or mermaid")
+	}
+	return dir, nil
+}
+
+// withEdges returns the subgraph of g's nodes that have a call in or out:
+// what dot and mermaid draw of the whole graph.
+func withEdges(g *callgraph.Graph) *callgraph.Subgraph {
+	var ids []callgraph.SymbolID
+	for _, e := range g.Edges() {
+		ids = append(ids, e.Caller, e.Callee)
+	}
+	return g.Subgraph(ids)
 }
 
 type jsonNode struct {
@@ -77,21 +123,35 @@ type jsonEdge struct {
 	Resolution callgraph.Resolution `json:"resolution"`
 }
 
-func writeGraphJSON(w io.Writer, g *callgraph.Graph) error {
+// writeGraphJSON prints sub's nodes and edges, and the unresolved calls
+// out of its nodes; a nil sub is the whole graph.
+func writeGraphJSON(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph) error {
 	out := struct {
 		Nodes      []jsonNode             `json:"nodes"`
 		Edges      []jsonEdge             `json:"edges"`
 		Unresolved []callgraph.Unresolved `json:"unresolved"`
-	}{Nodes: []jsonNode{}, Edges: []jsonEdge{}, Unresolved: g.Unresolved()}
-	for id := range g.Len() {
-		n := g.Node(callgraph.SymbolID(id))
-		out.Nodes = append(out.Nodes, jsonNode{callgraph.SymbolID(id), n.Qualified, n.Kind, n.File, n.Line})
+	}{Nodes: []jsonNode{}, Edges: []jsonEdge{}, Unresolved: []callgraph.Unresolved{}}
+	whole := sub == nil
+	if whole {
+		all := make([]callgraph.SymbolID, g.Len())
+		for i := range all {
+			all[i] = callgraph.SymbolID(i)
+		}
+		sub = g.Subgraph(all)
 	}
-	for _, e := range g.Edges() {
+	in := map[string]bool{}
+	for _, id := range sub.Nodes {
+		n := g.Node(id)
+		in[n.Qualified] = true
+		out.Nodes = append(out.Nodes, jsonNode{id, n.Qualified, n.Kind, n.File, n.Line})
+	}
+	for _, e := range sub.Edges {
 		out.Edges = append(out.Edges, jsonEdge{g.Node(e.Caller).Qualified, g.Node(e.Callee).Qualified, e.File, e.Line, e.Resolution})
 	}
-	if out.Unresolved == nil {
-		out.Unresolved = []callgraph.Unresolved{}
+	for _, u := range g.Unresolved() {
+		if whole || in[u.Caller] {
+			out.Unresolved = append(out.Unresolved, u)
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -106,8 +166,9 @@ func callable(n callgraph.Node) bool {
 }
 
 // writePyCG prints {"caller": ["callee", ...]}: every module, function and
-// method a key; callees are functions and methods, sorted and unique.
-func writePyCG(w io.Writer, g *callgraph.Graph) error {
+// method a key; callees are functions and methods, sorted and unique. It
+// is always the whole graph: runCallgraph refuses a subgraph.
+func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph) error {
 	out := map[string][]string{}
 	for id := range g.Len() {
 		n := g.Node(callgraph.SymbolID(id))
@@ -143,47 +204,32 @@ func writePyCG(w io.Writer, g *callgraph.Graph) error {
 	return enc.Encode(out)
 }
 
-// pairs returns the distinct caller→callee pairs with their first
-// resolution, sorted.
-func pairs(g *callgraph.Graph) [][3]string {
-	seen := map[[2]string]bool{}
-	var out [][3]string
-	for _, e := range g.Edges() {
-		k := [2]string{g.Node(e.Caller).Qualified, g.Node(e.Callee).Qualified}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, [3]string{k[0], k[1], string(e.Resolution)})
-		}
+// writeDOT draws sub, or the nodes of g with calls, through
+// Subgraph.WriteDOT.
+func writeDOT(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph) error {
+	if sub == nil {
+		sub = withEdges(g)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i][0]+"\x00"+out[i][1] < out[j][0]+"\x00"+out[j][1] })
-	return out
+	return sub.WriteDOT(w)
 }
 
-func writeDOT(w io.Writer, g *callgraph.Graph) error {
-	fmt.Fprintln(w, "digraph callgraph {")
-	fmt.Fprintln(w, "  node [shape=box, fontname=\"monospace\"];")
-	for _, p := range pairs(g) {
-		fmt.Fprintf(w, "  %q -> %q [label=%q];\n", p[0], p[1], p[2])
+// writeMermaid draws sub, or the nodes of g with calls, as a flowchart:
+// node n<ID> labelled with its qualified name, one arrow per caller and
+// callee labelled with the first call's resolution.
+func writeMermaid(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph) error {
+	if sub == nil {
+		sub = withEdges(g)
 	}
-	_, err := fmt.Fprintln(w, "}")
-	return err
-}
-
-func writeMermaid(w io.Writer, g *callgraph.Graph) error {
 	fmt.Fprintln(w, "flowchart LR")
-	ids := map[string]string{}
-	id := func(q string) string {
-		if s, ok := ids[q]; ok {
-			return s
-		}
-		s := fmt.Sprintf("n%d", len(ids))
-		ids[q] = s
-		fmt.Fprintf(w, "  %s[\"%s\"]\n", s, strings.ReplaceAll(q, "\"", "#quot;"))
-		return s
+	for _, id := range sub.Nodes {
+		fmt.Fprintf(w, "  n%d[\"%s\"]\n", id, strings.ReplaceAll(g.Node(id).Qualified, "\"", "#quot;"))
 	}
-	for _, p := range pairs(g) {
-		a, b := id(p[0]), id(p[1])
-		fmt.Fprintf(w, "  %s -->|%s| %s\n", a, p[2], b)
+	seen := map[[2]callgraph.SymbolID]bool{}
+	for _, e := range sub.Edges {
+		if k := [2]callgraph.SymbolID{e.Caller, e.Callee}; !seen[k] {
+			seen[k] = true
+			fmt.Fprintf(w, "  n%d -->|%s| n%d\n", e.Caller, e.Resolution, e.Callee)
+		}
 	}
 	return nil
 }
@@ -240,25 +286,28 @@ func printCallers(w io.Writer, g *callgraph.Graph, id callgraph.SymbolID, level,
 	}
 }
 
-// findSymbol resolves a qualified name or "path:Name" (Name may be
-// Class.method); several matches are all returned only for overloads of
-// one qualified name, otherwise the candidates are listed in the error.
+// findSymbol resolves a qualified name, the end of one after a "." or
+// "/", or "path:Name" (Name may be Class.method). Several matches are all
+// returned only for overloads of one qualified name; otherwise the error
+// lists the candidates. An unknown symbol's error lists the symbols of its
+// file, or those it may have meant (see similar).
 func findSymbol(g *callgraph.Graph, spec string) ([]callgraph.SymbolID, error) {
 	if ids := g.Lookup(spec); len(ids) > 0 {
 		return ids, nil
 	}
 	var cands []callgraph.SymbolID
-	if path, name, ok := strings.Cut(spec, ":"); ok {
+	path, name, isPath := strings.Cut(spec, ":")
+	if isPath {
 		for _, id := range g.InFile(path) {
 			n := g.Node(id)
-			if n.Name == name || strings.HasSuffix(n.Qualified, "."+name) {
+			if n.Name == name || endsWith(n.Qualified, name) {
 				cands = append(cands, id)
 			}
 		}
 	} else {
 		for id := range g.Len() {
 			n := g.Node(callgraph.SymbolID(id))
-			if n.Name == spec || strings.HasSuffix(n.Qualified, "."+spec) {
+			if n.Name == spec || endsWith(n.Qualified, spec) {
 				cands = append(cands, callgraph.SymbolID(id))
 			}
 		}
@@ -268,16 +317,60 @@ func findSymbol(g *callgraph.Graph, spec string) ([]callgraph.SymbolID, error) {
 		qs[g.Node(id).Qualified] = true
 	}
 	switch {
+	case len(cands) == 0 && isPath && len(g.InFile(path)) == 0:
+		return nil, fmt.Errorf("no file %q in the graph; give a path relative to the root", path)
+	case len(cands) == 0 && isPath:
+		return nil, fmt.Errorf("no symbol %q in %s; known:\n%s", name, path, listNodes(g, g.InFile(path)))
 	case len(cands) == 0:
+		if like := similar(g, spec); len(like) > 0 {
+			return nil, fmt.Errorf("no symbol %q; give a qualified name or path:Name; similar:\n%s", spec, listNodes(g, like))
+		}
 		return nil, fmt.Errorf("no symbol %q; give a qualified name or path:Name", spec)
 	case len(qs) == 1:
 		return cands, nil
 	}
+	return nil, fmt.Errorf("ambiguous symbol %s; candidates:\n%s", spec, listNodes(g, cands))
+}
+
+// endsWith reports whether the qualified name q ends with the partial
+// name p at a "." or "/" boundary: "errgroup.Group.Go" names
+// "golang.org/x/sync/errgroup.Group.Go".
+func endsWith(q, p string) bool {
+	return strings.HasSuffix(q, "."+p) || strings.HasSuffix(q, "/"+p)
+}
+
+// listNodes renders ids one per line as "  qualified (file:line)",
+// sorted, the first 20 only.
+func listNodes(g *callgraph.Graph, ids []callgraph.SymbolID) string {
+	const most = 20
 	var lines []string
-	for _, id := range cands {
+	for _, id := range ids {
 		n := g.Node(id)
 		lines = append(lines, fmt.Sprintf("  %s (%s:%d)", n.Qualified, n.File, n.Line))
 	}
 	sort.Strings(lines)
-	return nil, errors.New("ambiguous symbol " + spec + "; candidates:\n" + strings.Join(lines, "\n"))
+	if len(lines) > most {
+		lines = append(lines[:most], fmt.Sprintf("  ... and %d more", len(lines)-most))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// similar returns the nodes a mistyped qualified name may have meant:
+// those whose name contains its last part, and the other members of its
+// parent (what comes before the last "." or "/", matched as a suffix of
+// the members' parent so "errgroup.Gooo" finds errgroup's functions).
+func similar(g *callgraph.Graph, spec string) []callgraph.SymbolID {
+	cut := strings.LastIndexAny(spec, "./")
+	last, parent := strings.ToLower(spec[cut+1:]), spec[:cut+1]
+	var out []callgraph.SymbolID
+	for id := range g.Len() {
+		n := g.Node(callgraph.SymbolID(id))
+		np := n.Qualified[:strings.LastIndexAny(n.Qualified, "./")+1]
+		inParent := parent != "" && strings.HasSuffix(np, parent) &&
+			(len(np) == len(parent) || strings.ContainsRune("./", rune(np[len(np)-len(parent)-1])))
+		if inParent || last != "" && strings.Contains(strings.ToLower(n.Name), last) {
+			out = append(out, callgraph.SymbolID(id))
+		}
+	}
+	return out
 }

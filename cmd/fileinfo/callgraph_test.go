@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,10 +70,10 @@ func TestCallgraphCommand(t *testing.T) {
 		t.Errorf("json edges %+v nodes %d", js.Edges, len(js.Nodes))
 	}
 
-	for format, want := range map[string]string{"dot": `"main.g" -> "lib.f" [label="import"]`, "mermaid": "-->|import|"} {
-		if _, out, _ := runCLI(t, "callgraph", "--format", format, "--root", root); !strings.Contains(out, want) {
-			t.Errorf("%s output lacks %q:\n%s", format, want, out)
-		}
+	_, stdout, _ = runCLI(t, "callgraph", "--format", "dot", "--root", root)
+	expectDOTEdges(t, stdout, "main>main.g:local", "main.g>lib.f:import")
+	if _, out, _ := runCLI(t, "callgraph", "--format", "mermaid", "--root", root); !strings.Contains(out, "-->|import|") {
+		t.Errorf("mermaid output lacks -->|import|:\n%s", out)
 	}
 	if code, _, _ := runCLI(t, "callgraph", "--format", "svg", "--root", root); code != 2 {
 		t.Errorf("unknown format: exit %d", code)
@@ -98,5 +100,126 @@ func TestCallersCommand(t *testing.T) {
 	code, _, stderr = runCLI(t, "callers", "--root", root, "f")
 	if code != 1 || !strings.Contains(stderr, "lib.K.f") || !strings.Contains(stderr, "candidates") {
 		t.Errorf("ambiguous symbol: exit %d, %s", code, stderr)
+	}
+}
+
+var (
+	dotNodeRE = regexp.MustCompile(`(?m)^\t"(\d+)" \[ .*label="([^"\\]*)\\n`)
+	dotEdgeRE = regexp.MustCompile(`(?m)^\t"(\d+)" -> "(\d+)" \[ label="([^"]*)"`)
+)
+
+// expectDOTEdges checks the edges of a DOT output, each rendered
+// "caller>callee:label" by the qualified names in the node labels.
+func expectDOTEdges(t *testing.T, out string, want ...string) {
+	t.Helper()
+	if !strings.HasPrefix(out, "strict digraph {\n") || !strings.HasSuffix(out, "}\n") {
+		t.Fatalf("not a digraph:\n%s", out)
+	}
+	names := map[string]string{}
+	for _, m := range dotNodeRE.FindAllStringSubmatch(out, -1) {
+		names[m[1]] = m[2]
+	}
+	var got []string
+	for _, m := range dotEdgeRE.FindAllStringSubmatch(out, -1) {
+		got = append(got, names[m[1]]+">"+names[m[2]]+":"+m[3])
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("DOT edges:\n got  %v\n want %v\n%s", got, want, out)
+	}
+}
+
+// hoodTree has a self-call (h), a chain k → h → g → f and an unresolved
+// call in f.
+var hoodTree = map[string]string{
+	"main.py": "from lib import f\n\ndef g():\n    f()\n\ndef h():\n    g()\n    h()\n\ndef k():\n    h()\n\nk()\n",
+	"lib.py":  "def f():\n    print('x')\n\nclass K:\n    def f(self):\n        pass\n",
+}
+
+func TestCallgraphNeighbourhood(t *testing.T) {
+	root := writeTree(t, hoodTree)
+	for _, tc := range []struct {
+		args                     []string
+		nodes, edges, unresolved string
+	}{
+		{[]string{"--symbol", "main.g"}, "lib.f main.g main.h main.k", "main.g>lib.f main.h>main.g main.h>main.h main.k>main.h", "print"},
+		{[]string{"--symbol", "main.py:g", "--depth", "1", "--direction", "callers"}, "main.g main.h", "main.h>main.g main.h>main.h", ""},
+		{[]string{"--symbol", "g", "--depth", "0"}, "main.g", "", ""},
+		{[]string{"--symbol", "main.k", "--depth", "3", "--direction", "callees"}, "lib.f main.g main.h main.k", "main.g>lib.f main.h>main.g main.h>main.h main.k>main.h", "print"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"callgraph", "--root", root}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var js struct {
+				Nodes      []struct{ Qualified string }
+				Edges      []struct{ Caller, Callee string }
+				Unresolved []struct{ Name string }
+			}
+			if err := json.Unmarshal([]byte(stdout), &js); err != nil {
+				t.Fatal(err)
+			}
+			var nodes, edges, unresolved []string
+			for _, n := range js.Nodes {
+				nodes = append(nodes, n.Qualified)
+			}
+			for _, e := range js.Edges {
+				edges = append(edges, e.Caller+">"+e.Callee)
+			}
+			for _, u := range js.Unresolved {
+				unresolved = append(unresolved, u.Name)
+			}
+			for _, l := range [][]string{nodes, edges} {
+				slices.Sort(l)
+			}
+			for what, got := range map[string][]string{tc.nodes: nodes, tc.edges: edges, tc.unresolved: unresolved} {
+				if strings.Join(got, " ") != what {
+					t.Errorf("got %v, want %s\n%s", got, what, stdout)
+				}
+			}
+		})
+	}
+
+	_, stdout, _ := runCLI(t, "callgraph", "--root", root, "--format", "dot", "--symbol", "main.h", "--depth", "1")
+	expectDOTEdges(t, stdout, "main.h>main.g:local", "main.h>main.h:local", "main.k>main.h:local")
+	if !strings.Contains(stdout, `label="main.h\nmain.py:6", shape="box", style="filled"`) {
+		t.Errorf("the seed is not filled:\n%s", stdout)
+	}
+	_, stdout, _ = runCLI(t, "callgraph", "--root", root, "--format", "mermaid", "--symbol", "main.h", "--depth", "1", "--direction", "callees")
+	if strings.Contains(stdout, "main.k") || strings.Count(stdout, "-->|local|") != 2 {
+		t.Errorf("mermaid neighbourhood:\n%s", stdout)
+	}
+}
+
+func TestCallgraphBadNeighbourhood(t *testing.T) {
+	root := writeTree(t, hoodTree)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string // in stderr
+	}{
+		{[]string{"--symbol", "f"}, 1, []string{"ambiguous symbol f", "lib.f (lib.py:1)", "lib.K.f (lib.py:5)"}},
+		{[]string{"--symbol", "nope"}, 1, []string{`no symbol "nope"`}},
+		{[]string{"--symbol", "main.gg"}, 1, []string{`no symbol "main.gg"`, "similar:", "main.g (main.py:3)"}},
+		{[]string{"--symbol", "main.py:zz"}, 1, []string{`no symbol "zz" in main.py`, "main.h (main.py:6)"}},
+		{[]string{"--symbol", "none.py:g"}, 1, []string{`no file "none.py"`}},
+		{[]string{"--symbol", "main.g", "--depth", "-1"}, 2, []string{"--depth -1: want 0 or more"}},
+		{[]string{"--symbol", "main.g", "--direction", "up"}, 2, []string{`--direction "up"`}},
+		{[]string{"--depth", "3"}, 2, []string{"need --symbol"}},
+		{[]string{"--symbol", "main.g", "--format", "pycg"}, 2, []string{"does not apply to pycg"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"callgraph", "--root", root}, tc.args...)...)
+			if code != tc.code || stdout != "" {
+				t.Errorf("exit %d, want %d; stdout %q", code, tc.code, stdout)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
 	}
 }
