@@ -67,6 +67,46 @@ func noNetworkChild(t *testing.T) {
 	t.Logf("counted offline: %d tokens", n)
 }
 
+// TestCountLineByLine checks what budgets are counted in: numbered source
+// costs exactly what encoding it whole costs, and a whole prompt costs at
+// least that and at most 2% more.
+func TestCountLineByLine(t *testing.T) {
+	r := loadArchive(t, "repo.txtar")
+	e, err := encoding()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range goldenFiles {
+		f, src := r.file(t, p)
+		pr, err := sharedBuilder().Prompt(f, r.graph, src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byLine, err := sharedBuilder().Count(pr.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Tokens != byLine {
+			t.Errorf("%s: Prompt.Tokens %d, Count(Text) %d", p, pr.Tokens, byLine)
+		}
+		whole := len(e.EncodeOrdinary(pr.Text))
+		if d := float64(byLine-whole) / float64(whole); d < 0 || d > 0.02 {
+			t.Errorf("%s: line by line %d tokens, whole %d: %.1f%% apart", p, byLine, whole, 100*d)
+		}
+		var numbered strings.Builder
+		for i, l := range sourceLines(src) {
+			fmt.Fprintf(&numbered, "%d\t%s\n", i+1, l)
+		}
+		n, err := sharedBuilder().Count(numbered.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole := len(e.EncodeOrdinary(numbered.String())); n != whole {
+			t.Errorf("%s: numbered source is %d tokens line by line, %d whole", p, n, whole)
+		}
+	}
+}
+
 // TestCounterParallel checks that the parallel path counts like the serial
 // one, and that the cache returns what encoding does.
 func TestCounterParallel(t *testing.T) {
