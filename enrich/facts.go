@@ -124,7 +124,7 @@ type ref struct {
 	line int
 }
 
-func (r ref) String() string { return fmt.Sprintf("`%s` (%s:%d)", r.name, r.file, r.line) }
+func (r ref) String() string { return fmt.Sprintf("%s (%s:%d)", codeSpan(r.name), r.file, r.line) }
 
 // display names a graph node for a reader: Parent.Name for members and
 // nested functions, Name otherwise, "(top level)" for a module's code.

@@ -27,8 +27,12 @@ func RenderBasic(f *extract.File, g *callgraph.Graph) []byte {
 // RenderEnriched renders the enriched artifact of f with the prose of r.
 // Connections and callers still come from g, not from r. It fails, writing
 // nothing, if r names a symbol f does not have; symbols r leaves out are
-// marked as not documented yet. It has no front matter.
+// marked as not documented yet; a nil r gives the basic artifact. It has no
+// front matter.
 func RenderEnriched(f *extract.File, g *callgraph.Graph, r *Report) ([]byte, error) {
+	if r == nil {
+		return RenderBasic(f, g), nil
+	}
 	fs := newFacts(f, g)
 	docs, problems := resolve(r, fs)
 	if len(problems) > 0 {

@@ -94,6 +94,9 @@ func (d doc) empty() bool {
 // unique where it is looked up. Errors are written for the model to act
 // on, listing the names it could have used.
 func Validate(r *Report, f *extract.File) error {
+	if r == nil {
+		return fmt.Errorf("no report for %s", f.Path)
+	}
 	data, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("report for %s: %w", f.Path, err)
@@ -126,8 +129,11 @@ func cleanPath(p string) string {
 
 // Undocumented returns the local names of f's functions and methods that r
 // gives no purpose or no implementation summary, in line order. Names r
-// does not resolve are ignored.
+// does not resolve are ignored; a nil r documents nothing.
 func Undocumented(r *Report, f *extract.File) []string {
+	if r == nil {
+		r = &Report{}
+	}
 	fs := newFacts(f, nil)
 	docs, _ := resolve(r, fs)
 	var out []string
@@ -148,8 +154,10 @@ func Undocumented(r *Report, f *extract.File) []string {
 // Merge combines the reports of two parts of one file, b after a. The
 // overview, inputs and outputs of a first part (or a whole-file report)
 // replace earlier ones; those of a later part only fill gaps. Entries are
-// matched by name as written: b's replace a's, and new ones are appended
-// in b's order. The result's Part is 0: it stands for the file.
+// matched by name as written, less backticks and parentheses (Merge does
+// not see the file, so "get" and "Store.get" stay two entries, which
+// resolve to one symbol, the later winning): b's replace a's, and new ones
+// are appended in b's order. The result's Part is 0: it stands for the file.
 func Merge(a, b Report) Report {
 	out := Report{Path: a.Path, Overview: a.Overview, Inputs: a.Inputs, Outputs: a.Outputs}
 	if b.Path != "" {

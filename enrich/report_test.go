@@ -237,3 +237,16 @@ func TestImplementationForms(t *testing.T) {
 		t.Errorf("a number as implementation: %v", err)
 	}
 }
+
+func TestNilReport(t *testing.T) {
+	f := storeFile(t)
+	if err := Validate(nil, f); err == nil {
+		t.Error("Validate(nil) passed")
+	}
+	if got := Undocumented(nil, f); len(got) != 5 {
+		t.Errorf("Undocumented(nil) = %v", got)
+	}
+	if md, err := RenderEnriched(f, nil, nil); err != nil || !strings.Contains(string(md), "Structure only") {
+		t.Errorf("RenderEnriched(nil) = %v\n%s", err, md)
+	}
+}
