@@ -1,0 +1,273 @@
+package enrich
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// role says what a symbol is asked for and where it is rendered.
+type role int
+
+const (
+	// roleContainer: a module or namespace, listed for context only; its
+	// functions are documented as functions.
+	roleContainer role = iota
+	// roleCallable: a function or method: Purpose and Implementation.
+	roleCallable
+	// roleType: a class-like symbol: Purpose, with its methods under it.
+	roleType
+)
+
+func roleOf(k extract.Kind) role {
+	switch k {
+	case extract.KindFunction, extract.KindMethod:
+		return roleCallable
+	case extract.KindClass, extract.KindStruct, extract.KindInterface, extract.KindTrait,
+		extract.KindEnum, extract.KindType, extract.KindObject:
+		return roleType
+	}
+	return roleContainer
+}
+
+// symbol is one extracted symbol with what enrich derives from it.
+type symbol struct {
+	*extract.Symbol
+	// local is the qualified name without the file's module: "Store.get",
+	// "counted.wrapper", "NewStore". It is the name prompts show and
+	// reports are expected to use.
+	local string
+	role  role
+	// owner is the index of the type whose method this callable is (its
+	// qualified name is the type's plus ".Name"), or -1: Go methods on a
+	// type declared in another file, and functions, have none.
+	owner int
+	// node is the symbol's node in the graph, if it has one.
+	node    callgraph.SymbolID
+	hasNode bool
+}
+
+// facts is a file's symbols in line order, linked to the call graph. The
+// graph may be nil (no callers then) or older than the file (symbols it
+// does not know have no callers).
+type facts struct {
+	f    *extract.File
+	g    *callgraph.Graph
+	syms []symbol
+}
+
+func newFacts(f *extract.File, g *callgraph.Graph) *facts {
+	fs := &facts{f: f, g: g, syms: make([]symbol, len(f.Symbols))}
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		fs.syms[i] = symbol{Symbol: s, local: localName(f, s.Qualified), role: roleOf(s.Kind), owner: -1}
+	}
+	slices.SortStableFunc(fs.syms, func(a, b symbol) int { return cmp.Compare(a.StartLine, b.StartLine) })
+	types := map[string]int{} // qualified → first type with that name
+	for i, s := range fs.syms {
+		if _, ok := types[s.Qualified]; !ok && s.role == roleType {
+			types[s.Qualified] = i
+		}
+	}
+	for i := range fs.syms {
+		s := &fs.syms[i]
+		if s.role != roleCallable {
+			continue
+		}
+		if prefix, ok := strings.CutSuffix(s.Qualified, "."+s.Name); ok {
+			if t, ok := types[prefix]; ok {
+				s.owner = t
+			}
+		}
+	}
+	if g != nil {
+		type key struct {
+			q    string
+			line int
+		}
+		nodes := map[key]callgraph.SymbolID{}
+		for _, id := range g.InFile(f.Path) {
+			n := g.Node(id)
+			if n.Kind == callgraph.KindModule || n.File != f.Path {
+				continue
+			}
+			if _, ok := nodes[key{n.Qualified, n.Line}]; !ok {
+				nodes[key{n.Qualified, n.Line}] = id
+			}
+		}
+		for i := range fs.syms {
+			s := &fs.syms[i]
+			s.node, s.hasNode = nodes[key{s.Qualified, s.StartLine}]
+		}
+	}
+	return fs
+}
+
+// localName strips the file's module from a qualified name.
+func localName(f *extract.File, q string) string {
+	if f.Module != "" {
+		if rest, ok := strings.CutPrefix(q, f.Module+"."); ok && rest != "" {
+			return rest
+		}
+	}
+	return q
+}
+
+// ref is one end of a call: a symbol's display name and a place.
+type ref struct {
+	name string
+	file string
+	line int
+}
+
+func (r ref) String() string { return fmt.Sprintf("%s (%s:%d)", codeSpan(r.name), r.file, r.line) }
+
+// display names a graph node for a reader: Parent.Name for members and
+// nested functions, Name otherwise, "(top level)" for a module's code.
+func display(n callgraph.Node) string {
+	switch {
+	case n.Kind == callgraph.KindModule:
+		return "(top level)"
+	case n.Parent != "":
+		return n.Parent + "." + n.Name
+	}
+	return n.Name
+}
+
+// callers returns who calls s: one ref per calling symbol, at its first
+// call site, sorted by file, line and name.
+func (fs *facts) callers(s *symbol) []ref {
+	if !s.hasNode {
+		return nil
+	}
+	var out []ref
+	seen := map[callgraph.SymbolID]bool{}
+	for _, e := range fs.g.Callers(s.node) {
+		if seen[e.Caller] {
+			continue
+		}
+		seen[e.Caller] = true
+		out = append(out, ref{display(fs.g.Node(e.Caller)), e.File, e.Line})
+	}
+	sortRefs(out)
+	return out
+}
+
+// callees returns what s calls: one ref per callee, at its declaration,
+// sorted by file, line and name.
+func (fs *facts) callees(s *symbol) []ref {
+	if !s.hasNode {
+		return nil
+	}
+	var out []ref
+	seen := map[callgraph.SymbolID]bool{}
+	for _, e := range fs.g.Callees(s.node) {
+		if seen[e.Callee] {
+			continue
+		}
+		seen[e.Callee] = true
+		n := fs.g.Node(e.Callee)
+		out = append(out, ref{display(n), n.File, n.Line})
+	}
+	sortRefs(out)
+	return out
+}
+
+func sortRefs(rs []ref) {
+	slices.SortFunc(rs, func(a, b ref) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line), cmp.Compare(a.name, b.name))
+	})
+}
+
+// link is a file connected to this one and the symbols through which it
+// is: the callers in that file, or the callees there.
+type link struct {
+	file  string
+	names []string // sorted, distinct
+}
+
+// connections returns the files that call into this one (in) and the files
+// this one calls into (out), sorted by path. Calls within the file do not
+// count.
+func (fs *facts) connections() (in, out []link) {
+	if fs.g == nil {
+		return nil, nil
+	}
+	ins, outs := map[string]map[string]bool{}, map[string]map[string]bool{}
+	add := func(m map[string]map[string]bool, file, name string) {
+		if m[file] == nil {
+			m[file] = map[string]bool{}
+		}
+		m[file][name] = true
+	}
+	for _, id := range fs.g.InFile(fs.f.Path) {
+		module := fs.g.Node(id).Kind == callgraph.KindModule
+		if !module {
+			for _, e := range fs.g.Callers(id) {
+				if e.File != fs.f.Path {
+					add(ins, e.File, display(fs.g.Node(e.Caller)))
+				}
+			}
+		}
+		// A module node is shared by the files of a package: only its
+		// calls made from this file are this file's.
+		for _, e := range fs.g.Callees(id) {
+			n := fs.g.Node(e.Callee)
+			if e.File == fs.f.Path && n.File != fs.f.Path {
+				add(outs, n.File, display(n))
+			}
+		}
+	}
+	return links(ins), links(outs)
+}
+
+func links(m map[string]map[string]bool) []link {
+	out := make([]link, 0, len(m))
+	for file, names := range m {
+		l := link{file: file}
+		for n := range names {
+			l.names = append(l.names, n)
+		}
+		slices.Sort(l.names)
+		out = append(out, l)
+	}
+	slices.SortFunc(out, func(a, b link) int { return cmp.Compare(a.file, b.file) })
+	return out
+}
+
+// capList joins items with ", ", keeping the first limit and saying how
+// many more there are: "a, b and 3 more". limit <= 0 keeps all.
+func capList(items []string, limit int) string {
+	if limit <= 0 || len(items) <= limit {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:limit], ", "), len(items)-limit)
+}
+
+// codeSpan renders s as inline code, with a fence longer than any run of
+// backticks in it.
+func codeSpan(s string) string {
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	best, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
+}

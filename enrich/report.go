@@ -1,0 +1,386 @@
+package enrich
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// MaxReportSize is the largest report accepted, in bytes of its JSON
+// encoding (256 KB).
+const MaxReportSize = 256 << 10
+
+// maxKnown caps the names listed in an error about an unknown name.
+const maxKnown = 50
+
+// Report is what the host's model sends back through report_file_info:
+// the prose for one file, or for one part of it. The JSON field names are
+// the tool's contract.
+type Report struct {
+	Path      string     `json:"path" jsonschema:"the file documented, as given to file_info"`
+	Overview  string     `json:"overview" jsonschema:"2-3 sentences: the file's purpose, main inputs and outputs, and the files it depends on or that depend on it"`
+	Inputs    string     `json:"inputs,omitempty" jsonschema:"what the file takes as input, in one sentence"`
+	Outputs   string     `json:"outputs,omitempty" jsonschema:"what the file produces, in one sentence"`
+	Functions []Function `json:"functions" jsonschema:"one entry per function listed in the prompt (and per method whose type is not listed)"`
+	Classes   []Class    `json:"classes,omitempty" jsonschema:"one entry per class or other type listed, with its methods"`
+	// Part is the part of the prompt this report answers, from 1; 0 for a
+	// file that came in one prompt.
+	Part int `json:"part,omitempty" jsonschema:"the part of the prompt this answers, when file_info split the file"`
+}
+
+// Function is the prose for one function or method.
+type Function struct {
+	Name    string `json:"name" jsonschema:"the name exactly as listed in the prompt"`
+	Purpose string `json:"purpose" jsonschema:"one sentence saying what it does"`
+	// Implementation is the Implementation Summary: 3-5 steps, one per
+	// line, numbered or not. When decoding JSON, a list of strings (one
+	// step each) is accepted too and joined with newlines; it always
+	// encodes as a string, the tool's contract.
+	Implementation string `json:"implementation" jsonschema:"3-5 numbered steps, one per line, enough to reimplement it"`
+}
+
+// UnmarshalJSON accepts implementation as a string or a list of steps.
+func (fn *Function) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Name           string          `json:"name"`
+		Purpose        string          `json:"purpose"`
+		Implementation json.RawMessage `json:"implementation"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*fn = Function{Name: raw.Name, Purpose: raw.Purpose}
+	if len(raw.Implementation) == 0 || string(raw.Implementation) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw.Implementation, &fn.Implementation); err == nil {
+		return nil
+	}
+	var steps []string
+	if err := json.Unmarshal(raw.Implementation, &steps); err != nil {
+		return fmt.Errorf("implementation of %q: want a string or a list of strings", raw.Name)
+	}
+	fn.Implementation = strings.Join(steps, "\n")
+	return nil
+}
+
+// Class is the prose for one class-like type and its methods.
+type Class struct {
+	Name    string     `json:"name" jsonschema:"the name exactly as listed in the prompt"`
+	Purpose string     `json:"purpose" jsonschema:"one sentence saying what it is for"`
+	Methods []Function `json:"methods,omitempty" jsonschema:"its methods"`
+}
+
+// doc is the prose resolved for one symbol.
+type doc struct {
+	purpose, implementation string
+}
+
+func (d doc) empty() bool {
+	return strings.TrimSpace(d.purpose) == "" && strings.TrimSpace(d.implementation) == ""
+}
+
+// Validate checks r against f before anything is written: the report is
+// at most MaxReportSize as JSON, is for f's path, has an overview (a part
+// after the first may leave it empty), and names only real symbols of f —
+// functions among its functions and methods, classes among its types,
+// methods among their class's methods. A name may be the local name the
+// prompt lists ("Store.get"), the qualified name, or a simple name that is
+// unique where it is looked up. Errors are written for the model to act
+// on, listing the names it could have used.
+func Validate(r *Report, f *extract.File) error {
+	if r == nil {
+		return fmt.Errorf("no report for %s", f.Path)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("report for %s: %w", f.Path, err)
+	}
+	if len(data) > MaxReportSize {
+		return fmt.Errorf("report for %s is %d bytes; the limit is %d: shorten the prose, or send the file in parts", f.Path, len(data), MaxReportSize)
+	}
+	var problems []error
+	if p := cleanPath(r.Path); p != f.Path {
+		problems = append(problems, fmt.Errorf("report is for %q but the file is %q", r.Path, f.Path))
+	}
+	if r.Part < 0 {
+		problems = append(problems, fmt.Errorf("part %d is not a part number", r.Part))
+	}
+	if strings.TrimSpace(r.Overview) == "" && r.Part <= 1 {
+		problems = append(problems, fmt.Errorf("overview is empty: write 2-3 sentences on what %s does", f.Path))
+	}
+	_, nameProblems := resolve(r, newFacts(f, nil))
+	return errors.Join(append(problems, nameProblems...)...)
+}
+
+// cleanPath normalises a path the way extract names files.
+func cleanPath(p string) string {
+	p = strings.ReplaceAll(strings.TrimSpace(p), "\\", "/")
+	if p == "" {
+		return ""
+	}
+	return strings.TrimPrefix(path.Clean(p), "./")
+}
+
+// Undocumented returns the local names of f's functions and methods that r
+// gives no purpose or no implementation summary, in line order. Names r
+// does not resolve are ignored; a nil r documents nothing.
+func Undocumented(r *Report, f *extract.File) []string {
+	if r == nil {
+		r = &Report{}
+	}
+	fs := newFacts(f, nil)
+	docs, _ := resolve(r, fs)
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range fs.syms {
+		if s.role != roleCallable || seen[s.Qualified] {
+			continue
+		}
+		seen[s.Qualified] = true
+		d := docs[s.Qualified]
+		if strings.TrimSpace(d.purpose) == "" || strings.TrimSpace(d.implementation) == "" {
+			out = append(out, s.local)
+		}
+	}
+	return out
+}
+
+// Merge combines the reports of two parts of one file, b after a. The
+// overview, inputs and outputs of a first part (or a whole-file report)
+// replace earlier ones; those of a later part only fill gaps. Entries are
+// matched by name as written, less backticks and parentheses (Merge does
+// not see the file, so "get" and "Store.get" stay two entries, which
+// resolve to one symbol, the later winning): b's replace a's, and new ones
+// are appended in b's order. The result's Part is 0: it stands for the file.
+func Merge(a, b Report) Report {
+	out := Report{Path: a.Path, Overview: a.Overview, Inputs: a.Inputs, Outputs: a.Outputs}
+	if b.Path != "" {
+		out.Path = b.Path
+	}
+	pick := func(old, new string) string {
+		if strings.TrimSpace(new) != "" && (b.Part <= 1 || strings.TrimSpace(old) == "") {
+			return new
+		}
+		return old
+	}
+	out.Overview = pick(a.Overview, b.Overview)
+	out.Inputs = pick(a.Inputs, b.Inputs)
+	out.Outputs = pick(a.Outputs, b.Outputs)
+	out.Functions = mergeFunctions(a.Functions, b.Functions)
+	out.Classes = slices.Clone(a.Classes)
+	for _, cb := range b.Classes {
+		i := slices.IndexFunc(out.Classes, func(c Class) bool { return normName(c.Name) == normName(cb.Name) })
+		if i < 0 {
+			out.Classes = append(out.Classes, Class{Name: cb.Name, Purpose: cb.Purpose, Methods: slices.Clone(cb.Methods)})
+			continue
+		}
+		c := &out.Classes[i]
+		if strings.TrimSpace(cb.Purpose) != "" {
+			c.Purpose = cb.Purpose
+		}
+		c.Methods = mergeFunctions(c.Methods, cb.Methods)
+	}
+	return out
+}
+
+func mergeFunctions(a, b []Function) []Function {
+	out := slices.Clone(a)
+	for _, fb := range b {
+		i := slices.IndexFunc(out, func(fa Function) bool { return normName(fa.Name) == normName(fb.Name) })
+		if i < 0 {
+			out = append(out, fb)
+		} else {
+			out[i] = fb
+		}
+	}
+	return out
+}
+
+// normName undoes the ways a model may dress a name: backticks, a call's
+// parentheses or parameter list, "::" or "#" for ".".
+func normName(n string) string {
+	n = strings.Trim(strings.TrimSpace(n), "`")
+	if i := strings.IndexByte(n, '('); i > 0 {
+		n = n[:i]
+	}
+	n = strings.ReplaceAll(n, "::", ".")
+	n = strings.ReplaceAll(n, "#", ".")
+	return strings.TrimSpace(n)
+}
+
+// resolve maps r's entries to qualified names. An entry with no prose
+// does not replace another for the same symbol; otherwise a later entry
+// wins (functions come before classes). Problems are returned, grouped so
+// that each lists what could have been named.
+func resolve(r *Report, fs *facts) (map[string]doc, []error) {
+	docs := map[string]doc{}
+	set := func(q string, d doc) {
+		if old, ok := docs[q]; !ok || !d.empty() || old.empty() {
+			docs[q] = d
+		}
+	}
+	var callables, types []int
+	for i, s := range fs.syms {
+		switch s.role {
+		case roleCallable:
+			callables = append(callables, i)
+		case roleType:
+			types = append(types, i)
+		}
+	}
+	var problems []error
+	var unknownFuncs, unknownClasses []string
+	for i, fn := range r.Functions {
+		q, err := fs.find(fn.Name, callables)
+		switch {
+		case errors.Is(err, errNoName):
+			problems = append(problems, fmt.Errorf("functions[%d] has no name", i))
+		case errors.Is(err, errUnknown):
+			if _, terr := fs.find(fn.Name, types); terr == nil {
+				problems = append(problems, fmt.Errorf("%q in functions is a type of %s: put it in classes", fn.Name, fs.f.Path))
+			} else {
+				unknownFuncs = append(unknownFuncs, fn.Name)
+			}
+		case err != nil:
+			problems = append(problems, err)
+		default:
+			set(q, doc{fn.Purpose, fn.Implementation})
+		}
+	}
+	for i, c := range r.Classes {
+		q, err := fs.find(c.Name, types)
+		switch {
+		case errors.Is(err, errNoName):
+			problems = append(problems, fmt.Errorf("classes[%d] has no name", i))
+			continue
+		case errors.Is(err, errUnknown):
+			if _, ferr := fs.find(c.Name, callables); ferr == nil {
+				problems = append(problems, fmt.Errorf("%q in classes is a function of %s: put it in functions", c.Name, fs.f.Path))
+			} else {
+				unknownClasses = append(unknownClasses, c.Name)
+			}
+			continue
+		case err != nil:
+			problems = append(problems, err)
+			continue
+		}
+		set(q, doc{purpose: c.Purpose})
+		var methods []int
+		for _, m := range callables {
+			if o := fs.syms[m].owner; o >= 0 && fs.syms[o].Qualified == q {
+				methods = append(methods, m)
+			}
+		}
+		var unknown []string
+		for j, m := range c.Methods {
+			mq, err := fs.find(m.Name, methods)
+			switch {
+			case errors.Is(err, errNoName):
+				problems = append(problems, fmt.Errorf("classes[%d].methods[%d] has no name", i, j))
+			case errors.Is(err, errUnknown):
+				unknown = append(unknown, m.Name)
+			case err != nil:
+				problems = append(problems, err)
+			default:
+				set(mq, doc{m.Purpose, m.Implementation})
+			}
+		}
+		if len(unknown) > 0 {
+			known := "it has none"
+			if len(methods) > 0 {
+				known = "its methods: " + fs.known(methods, true)
+			}
+			problems = append(problems, fmt.Errorf("%s not in class %s of %s; %s", quoteNames("method", unknown), localName(fs.f, q), fs.f.Path, known))
+		}
+	}
+	if len(unknownFuncs) > 0 {
+		problems = append(problems, fmt.Errorf("%s not in %s; known: %s", quoteNames("symbol", unknownFuncs), fs.f.Path, fs.known(callables, false)))
+	}
+	if len(unknownClasses) > 0 {
+		known := "none"
+		if len(types) > 0 {
+			known = fs.known(types, false)
+		}
+		problems = append(problems, fmt.Errorf("%s not in %s; known: %s", quoteNames("class", unknownClasses), fs.f.Path, known))
+	}
+	return docs, problems
+}
+
+var (
+	errNoName  = errors.New("no name")
+	errUnknown = errors.New("unknown name")
+)
+
+// find resolves name among the symbols cands: by qualified name, by local
+// name, then by a unique dotted suffix ("get" for "Store.get").
+func (fs *facts) find(name string, cands []int) (string, error) {
+	n := normName(name)
+	if n == "" {
+		return "", errNoName
+	}
+	for _, i := range cands {
+		if s := fs.syms[i]; s.Qualified == n || s.local == n {
+			return s.Qualified, nil
+		}
+	}
+	var matches []string
+	for _, i := range cands {
+		s := fs.syms[i]
+		if strings.HasSuffix(s.Qualified, "."+n) && !slices.Contains(matches, s.Qualified) {
+			matches = append(matches, s.Qualified)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", errUnknown
+	case 1:
+		return matches[0], nil
+	}
+	locals := make([]string, len(matches))
+	for i, q := range matches {
+		locals[i] = localName(fs.f, q)
+	}
+	return "", fmt.Errorf("symbol %q is ambiguous in %s: %s; use the name as listed", name, fs.f.Path, strings.Join(locals, ", "))
+}
+
+// known lists the distinct names of the symbols idx: local names, or
+// simple names for methods.
+func (fs *facts) known(idx []int, simple bool) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, i := range idx {
+		n := fs.syms[i].local
+		if simple {
+			n = fs.syms[i].Name
+		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return capList(names, maxKnown)
+}
+
+// quoteNames renders `symbol "Foo"` or `symbols "Foo", "Bar"`.
+func quoteNames(what string, names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if len(q) == 1 {
+		return what + " " + q[0]
+	}
+	if len(q) > maxKnown {
+		return fmt.Sprintf("%ss %s and %d more", what, strings.Join(q[:maxKnown], ", "), len(q)-maxKnown)
+	}
+	return what + "s " + strings.Join(q, ", ")
+}
