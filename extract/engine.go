@@ -60,6 +60,7 @@ type rawBinding struct {
 	line      int
 	targets   []*sitter.Node
 	value     *sitter.Node
+	typ       *sitter.Node // declared type
 	decorator bool
 }
 
@@ -135,6 +136,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				b.value = n
 			case roleBindDecorator:
 				b.value, b.decorator = n, true
+			case roleBindType:
+				b.typ = n
 			case roleImport:
 				imports = append(imports, n)
 			case rolePackage:
@@ -149,7 +152,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		} else if isCall && c.name != nil && c.name.EndByte() > c.name.StartByte() {
 			calls = append(calls, c)
 		}
-		if isBind && b.value != nil {
+		if isBind && (b.value != nil || b.typ != nil) {
 			binds = append(binds, b)
 		}
 		if d != nil && d.node != nil && d.nameNode != nil {
@@ -226,12 +229,13 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		if b.decorator {
 			value = "@" + value
 		}
+		typ := collapseSpace(f.text(b.typ), 200)
 		scope := callerOf(decls, b.at, f.module)
 		if len(b.targets) == 0 {
-			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: "<return>", Value: value, Line: b.line})
+			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: "<return>", Value: value, Line: b.line, Type: typ})
 		}
 		for _, t := range b.targets {
-			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line})
+			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line, Type: typ})
 		}
 	}
 	sort.SliceStable(out.Calls, func(i, j int) bool {

@@ -25,7 +25,9 @@ import (
 //	                    expression as receiver
 //	@bind               an assignment, with @bind.target (repeatable; none
 //	                    means "<return>") and @bind.value, or
-//	                    @bind.decorator for a decorator applied to @bind.target
+//	                    @bind.decorator for a decorator applied to @bind.target;
+//	                    @bind.type, the declared type, makes a declaration
+//	                    a binding without @bind.value
 //	@import             an import statement, decoded by Language.imports
 //	@package            the declared package or namespace of the file
 //
@@ -52,6 +54,7 @@ const (
 	roleBindValue
 	roleBindDecorator
 	roleCallCallee
+	roleBindType
 )
 
 type compiledQuery struct {
@@ -99,6 +102,7 @@ func compileQuery(src []byte, g *sitter.Language) (*compiledQuery, error) {
 				"import": roleImport, "package": rolePackage, "call.args": roleCallArgs,
 				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue,
 				"bind.decorator": roleBindDecorator, "call.callee": roleCallCallee,
+				"bind.type": roleBindType,
 			}[name]
 			if !ok {
 				q.Close()
