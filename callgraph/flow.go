@@ -73,6 +73,9 @@ func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow
 // hasFlow reports whether f carries what flow tracking reads: bindings or
 // call arguments.
 func hasFlow(f *extract.File) bool {
+	if languageTraits[f.Language].declaredTypes {
+		return false
+	}
 	if len(f.Bindings) > 0 {
 		return true
 	}

@@ -16,6 +16,7 @@ type resolver struct {
 
 	scopes map[string]*fileScope // by file path
 	flow   *flow
+	jvm    *jvmIndex // declared types, built on first use
 
 	// per file
 	f     *extract.File
@@ -89,6 +90,11 @@ func (r *resolver) callerOf(c extract.Call) (SymbolID, bool) {
 // resolveCall returns the targets of one call site and how they were
 // found, or the reason there are none.
 func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Resolution, string) {
+	if r.tr.call != nil {
+		if ids, how, reason, ok := r.tr.call(r, caller, c); ok {
+			return ids, how, reason
+		}
+	}
 	recv := c.Receiver
 	switch {
 	case c.Name == "()":
@@ -191,7 +197,7 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 			if !r.tr.classScope {
 				continue
 			}
-			if ids, inherited := r.method(s, name); len(ids) > 0 {
+			if ids, inherited := r.method(s, name); len(ids) > 0 && !r.isConstructor(ids[0]) {
 				if inherited {
 					return ids, Inherited
 				}
@@ -241,6 +247,8 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 		q, how = r.g.nodes[id].Qualified, Import
 	} else if mod := moduleName(r.f); r.known(joinQ(mod, head)) {
 		q, how = joinQ(mod, head), Local
+	} else if p, n := r.knownPrefix(parts); n > 0 {
+		q, how, parts = p, Import, parts[n-1:] // a fully qualified name
 	} else {
 		return "", "", false
 	}
@@ -276,8 +284,8 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 				}
 			}
 		}
-		if len(found) == 0 {
-			found = []SymbolID{id}
+		if len(found) == 0 || r.primaryConstructor(id) {
+			found = append(found, id) // the class stands for its constructor
 		}
 		out = append(out, found...)
 	}
