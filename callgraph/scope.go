@@ -24,7 +24,8 @@ type traits struct {
 	newMethod string
 	// openImports: an import of a whole module without an alias brings
 	// in the module's names instead of binding its last segment (C#'s
-	// `using A.B;`).
+	// `using A.B;`, C's #include of a header in the repository, Swift's
+	// `import Module`).
 	openImports bool
 	// declaredTypes: the file's bindings are declarations with types,
 	// read by the call hook, not assignments for flow tracking.
@@ -47,10 +48,10 @@ var languageTraits = map[string]traits{
 	"csharp":     {self: []string{"this"}, super: []string{"base"}, classScope: true, ctor: sameName, openImports: true, declaredTypes: true},
 	"kotlin":     {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName, declaredTypes: true},
 	"scala":      {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName},
-	"cpp":        {self: []string{"this"}, classScope: true, globalNames: true, ctor: sameName},
-	"c":          {globalNames: true},
+	"cpp":        {self: []string{"this"}, classScope: true, globalNames: true, ctor: sameName, openImports: true},
+	"c":          {globalNames: true, openImports: true},
 	"rust":       {self: []string{"self", "Self"}, ctor: fixed("new")},
-	"swift":      {self: []string{"self"}, super: []string{"super"}, classScope: true, ctor: fixed("init")},
+	"swift":      {self: []string{"self"}, super: []string{"super"}, classScope: true, ctor: fixed("init"), openImports: true},
 	"ruby":       {self: []string{"self"}, super: []string{"super"}, classScope: true, globalNames: true, ctor: fixed("initialize"), newMethod: "new"},
 	"php":        {self: []string{"$this", "self", "static"}, super: []string{"parent"}, globalNames: true, ctor: fixed("__construct")},
 	"lua":        {self: []string{"self"}, globalNames: true},
