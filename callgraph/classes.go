@@ -25,7 +25,7 @@ func (r *resolver) parentOf(id SymbolID) (SymbolID, bool) {
 	q := moduleOf(n.Qualified)
 	for q != "" {
 		if ids := r.g.byQualified[q]; len(ids) > 0 {
-			return ids[0], true
+			return r.symbolFirst(ids), true
 		}
 		if m, ok := r.ix.module[q]; ok {
 			return m, true

@@ -1,6 +1,10 @@
 package callgraph
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Java, C# and Kotlin: one archive per rule, each naming the resolution
 // it expects.
@@ -443,4 +447,85 @@ class Main(private val svc: Service) {
 			"acme.Service.serve:interface", "acme.Impl.serve:interface")
 		expectUnresolved(t, g, "acme.Main.run", "trim", "receiver type String is not in the repository")
 	})
+}
+
+func TestCSharpLibraryTypes(t *testing.T) {
+	g := buildArchive(t, `
+-- Acme/Writer.cs --
+using Lib;
+namespace Acme
+{
+    public class TreeWriter : IWriter
+    {
+        public void Begin() {}
+    }
+    public static class WriterExtensions
+    {
+        public static void Put(this IWriter w, int x) {}
+        public static void Put(this IWriter w, string x) {}
+        public static void Named(this ISymbol s) {}
+    }
+}
+-- Acme/Use.cs --
+using Lib;
+namespace Acme
+{
+    public class Use
+    {
+        void Run(IWriter w, INamedSymbol s, IOther o)
+        {
+            w.Begin();
+            w.Put(1);
+            s.Named();
+            o.Begin();
+        }
+    }
+}
+`)
+	// IWriter is a library interface: TreeWriter implements it here, and
+	// Put extends it. INamedSymbol is not ISymbol as written, but Named
+	// is the only extension method of that name.
+	expectCallees(t, g, "Acme.Use.Run",
+		"Acme.TreeWriter.Begin:interface", "Acme.WriterExtensions.Put:receiver", "Acme.WriterExtensions.Named:name")
+	expectUnresolved(t, g, "Acme.Use.Run", "Begin", "receiver type IOther is not in the repository")
+}
+
+// TestCSharpTypeNamedLikeItsPath: a block-namespace file's module is its
+// path, which can be the qualified name of the type it declares.
+func TestCSharpTypeNamedLikeItsPath(t *testing.T) {
+	g := buildArchive(t, `
+-- Acme/Point.cs --
+namespace Acme
+{
+    public struct Point
+    {
+        public Point(int x) : this() {}
+        public static Point Origin() { return new Point(0); }
+    }
+}
+-- Acme/Use.cs --
+namespace Acme
+{
+    public class Use
+    {
+        void Run() { Point.Origin(); }
+    }
+}
+`)
+	// this() is the implicit parameterless constructor: the struct.
+	expectCallees(t, g, "Acme.Point.Point", "Acme.Point:constructor")
+	expectCallees(t, g, "Acme.Use.Run", "Acme.Point.Origin:local")
+}
+
+// TestInterfaceImplementationsAreBounded: past maxImplementations, a
+// call through an interface reaches the interface method alone.
+func TestInterfaceImplementationsAreBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("-- src/p/Sink.java --\npackage p;\npublic interface Sink { void accept(); }\n")
+	for i := 0; i <= maxImplementations; i++ {
+		fmt.Fprintf(&b, "-- src/p/S%d.java --\npackage p;\nclass S%d implements Sink { public void accept() {} }\n", i, i)
+	}
+	b.WriteString("-- src/p/Use.java --\npackage p;\nclass Use { void run(Sink s) { s.accept(); } }\n")
+	g := buildArchive(t, b.String())
+	expectCallees(t, g, "p.Use.run", "p.Sink.accept:interface")
 }

@@ -61,3 +61,16 @@ func (r *resolver) qualifiedPrefixes() map[string]bool {
 	}
 	return r.prefixes
 }
+
+// symbolFirst returns the first of ids that is not a module node, else
+// the first: a file's path module can share its name with the type it
+// declares (C# block namespaces in a directory named like the namespace:
+// A.B/Foo.cs declaring A.B.Foo).
+func (r *resolver) symbolFirst(ids []SymbolID) SymbolID {
+	for _, id := range ids {
+		if r.g.nodes[id].Kind != KindModule || !r.isFileModule(id) {
+			return id
+		}
+	}
+	return ids[0]
+}

@@ -145,8 +145,8 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 	}
 	// A receiver expression: a module, a class, or an instance of one.
 	if target, how, ok := r.resolveExpr(caller, recv); ok {
-		if ids := r.g.byQualified[target]; len(ids) > 0 && r.isClass(ids[0]) {
-			cls := ids[0]
+		if ids := r.g.byQualified[target]; len(ids) > 0 && r.isClass(r.symbolFirst(ids)) {
+			cls := r.symbolFirst(ids)
 			if r.tr.newMethod != "" && c.Name == r.tr.newMethod {
 				return r.instantiate([]SymbolID{cls}, how)
 			}
