@@ -61,7 +61,8 @@ type jvmIndex struct {
 	types      map[typeKey][]SymbolID
 	subtypes   map[SymbolID][]SymbolID // by class: classes with it among their bases, transitively
 	companions map[SymbolID]SymbolID   // Kotlin class → its companion object
-	sigs       map[SymbolID]string     // signatures of C# methods, for extension methods
+	sigs       map[SymbolID]string     // signatures, read from the files once
+	byBase     map[string][]SymbolID   // classes by the simple names of their bases as written
 }
 
 type typeKey struct {
@@ -498,17 +499,22 @@ func (r *resolver) extensions(typ, name string) ([]SymbolID, Resolution) {
 // bases, and of their subclasses: a call on an interface of a library
 // may reach the repository's implementations of it.
 func (r *resolver) externalImplementations(declared, name string) []SymbolID {
-	simple := lastSegment(declared)
-	var roots []SymbolID
-	for id, bases := range r.ix.bases {
-		for _, b := range bases {
-			if lastSegment(cleanTypeName(b)) == simple {
-				roots = append(roots, id)
-				break
+	ix := r.jvmIndexOf()
+	if ix.byBase == nil {
+		ix.byBase = map[string][]SymbolID{}
+		for id, bases := range r.ix.bases {
+			for _, b := range bases {
+				simple := lastSegment(cleanTypeName(b))
+				if l := ix.byBase[simple]; len(l) == 0 || l[len(l)-1] != id {
+					ix.byBase[simple] = append(l, id)
+				}
 			}
 		}
+		for _, l := range ix.byBase {
+			sortIDs(l)
+		}
 	}
-	sortIDs(roots)
+	roots := ix.byBase[lastSegment(declared)]
 	seen := map[SymbolID]bool{}
 	var out []SymbolID
 	add := func(c SymbolID) {
