@@ -25,7 +25,7 @@ func (r *resolver) parentOf(id SymbolID) (SymbolID, bool) {
 	q := moduleOf(n.Qualified)
 	for q != "" {
 		if ids := r.g.byQualified[q]; len(ids) > 0 {
-			return ids[0], true
+			return r.symbolFirst(ids), true
 		}
 		if m, ok := r.ix.module[q]; ok {
 			return m, true
@@ -48,9 +48,13 @@ func (r *resolver) enclosingClass(caller SymbolID) (SymbolID, bool) {
 	return 0, false
 }
 
-// members returns the symbols named name declared directly in cls.
+// members returns the symbols named name declared directly in cls (or
+// in its Kotlin companion object).
 func (r *resolver) members(cls SymbolID, name string) []SymbolID {
-	return r.g.byQualified[r.g.nodes[cls].Qualified+"."+name]
+	if ids := r.g.byQualified[r.g.nodes[cls].Qualified+"."+name]; len(ids) > 0 {
+		return ids
+	}
+	return r.companionMembers(cls, name)
 }
 
 // method finds name in cls or, in method resolution order, its bases;

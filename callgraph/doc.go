@@ -3,13 +3,17 @@
 // each has forward (callees) and reverse (callers) edge lists, and every
 // edge says how it was resolved:
 //
-//	local        a name bound in the same file or scope
-//	import       through an import binding (alias, from-import, module attribute)
+//	local        a name bound in the same file or scope (or package,
+//	             namespace, enclosing class)
+//	import       through an import binding (alias, from-import, module
+//	             attribute, wildcard import) or a fully qualified name
 //	receiver     a method on self/this/cls, or on a receiver whose type is known
-//	constructor  an instantiation, to the class's constructor (or the class)
+//	constructor  an instantiation, to the class's constructor (or the class),
+//	             or a constructor chaining to another: this(...), super(...)
 //	inherited    a method found in a base class (MRO), through super(), or
 //	             promoted from an embedded struct
-//	interface    a call through an interface, to each implementer
+//	interface    a call through an interface, to the interface's method and
+//	             each implementer's (class hierarchy analysis)
 //	name         the only symbol in the repository with that name
 //
 // Call sites with no target — builtins, the standard library, third-party

@@ -95,7 +95,7 @@ func (r *resolver) goMethod(t *gtype, name string, how Resolution) ([]SymbolID, 
 		if r.g.nodes[cls].Kind != extract.KindInterface {
 			iface = p
 		}
-		return append(append([]SymbolID(nil), ms...), r.implementations(iface, name)...), Interface, ""
+		return append(append([]SymbolID(nil), ms...), r.goImplementations(iface, name)...), Interface, ""
 	}
 	if inherited {
 		return ms, Inherited, ""
@@ -103,14 +103,14 @@ func (r *resolver) goMethod(t *gtype, name string, how Resolution) ([]SymbolID, 
 	return ms, how, ""
 }
 
-// implementations returns the methods named name of the Go types that
+// goImplementations returns the methods named name of the Go types that
 // implement interface iface: every method of its method set, by name
 // (signatures are not compared), on the type or promoted to it. Sorted by
 // ID.
-func (r *resolver) implementations(iface SymbolID, name string) []SymbolID {
+func (r *resolver) goImplementations(iface SymbolID, name string) []SymbolID {
 	var out []SymbolID
 	seen := map[SymbolID]bool{}
-	for _, cls := range r.implementers(iface) {
+	for _, cls := range r.goImplementers(iface) {
 		if ms, _ := r.method(cls, name); len(ms) > 0 && !seen[ms[0]] {
 			seen[ms[0]] = true
 			out = append(out, ms[0])
@@ -120,9 +120,9 @@ func (r *resolver) implementations(iface SymbolID, name string) []SymbolID {
 	return out
 }
 
-// implementers returns the non-interface Go types whose method set covers
+// goImplementers returns the non-interface Go types whose method set covers
 // iface's, computed once per interface (class hierarchy analysis).
-func (r *resolver) implementers(iface SymbolID) []SymbolID {
+func (r *resolver) goImplementers(iface SymbolID) []SymbolID {
 	gt := r.gotypes
 	if impl, ok := gt.ifaces[iface]; ok {
 		return impl

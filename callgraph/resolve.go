@@ -17,6 +17,10 @@ type resolver struct {
 	scopes  map[string]*fileScope // by file path
 	flow    *flow
 	gotypes *goTypes
+	jvm     *jvmIndex // declared types, built on first use
+	// prefixes are the proper prefixes of every qualified name, built
+	// on first use.
+	prefixes map[string]bool
 
 	// per file
 	f     *extract.File
@@ -95,6 +99,11 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 	if r.f.Language == "go" {
 		return r.resolveGo(caller, c)
 	}
+	if r.tr.call != nil {
+		if ids, how, reason, ok := r.tr.call(r, caller, c); ok {
+			return ids, how, reason
+		}
+	}
 	recv := c.Receiver
 	switch {
 	case c.Name == "()":
@@ -142,8 +151,8 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 	}
 	// A receiver expression: a module, a class, or an instance of one.
 	if target, how, ok := r.resolveExpr(caller, recv); ok {
-		if ids := r.g.byQualified[target]; len(ids) > 0 && r.isClass(ids[0]) {
-			cls := ids[0]
+		if ids := r.g.byQualified[target]; len(ids) > 0 && r.isClass(r.symbolFirst(ids)) {
+			cls := r.symbolFirst(ids)
 			if r.tr.newMethod != "" && c.Name == r.tr.newMethod {
 				return r.instantiate([]SymbolID{cls}, how)
 			}
@@ -197,7 +206,7 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 			if !r.tr.classScope {
 				continue
 			}
-			if ids, inherited := r.method(s, name); len(ids) > 0 {
+			if ids, inherited := r.method(s, name); len(ids) > 0 && !r.isConstructor(ids[0]) {
 				if inherited {
 					return ids, Inherited
 				}
@@ -205,8 +214,8 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 			}
 			continue
 		}
-		if n.Kind == KindModule {
-			break
+		if n.Kind == KindModule && r.isFileModule(s) {
+			break // a Ruby or Rust module symbol is a scope like a function
 		}
 		if ids := r.g.byQualified[n.Qualified+"."+name]; len(ids) > 0 {
 			return ids, Local
@@ -235,7 +244,8 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 	if strings.ContainsAny(expr, "()[]{} \"'") {
 		return "", "", false
 	}
-	parts := strings.Split(strings.NewReplacer("::", ".", "->", ".", "?.", ".", "\\", ".").Replace(expr), ".")
+	// A leading separator is the global namespace: PHP's \A\B.
+	parts := strings.Split(strings.TrimPrefix(strings.NewReplacer("::", ".", "->", ".", "?.", ".", "\\", ".").Replace(expr), "."), ".")
 	head := parts[0]
 	var q string
 	var how Resolution
@@ -245,8 +255,10 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 		q, how = t, Import
 	} else if id, ok := r.ix.module[head]; ok {
 		q, how = r.g.nodes[id].Qualified, Import
-	} else if mod := moduleName(r.f); r.known(joinQ(mod, head)) {
+	} else if mod := moduleName(r.f); r.known(joinQ(mod, head)) || r.hasMembers(joinQ(mod, head)) {
 		q, how = joinQ(mod, head), Local
+	} else if p, n := r.knownPrefix(parts); n > 0 {
+		q, how, parts = p, Import, parts[n-1:] // a fully qualified name
 	} else {
 		return "", "", false
 	}
@@ -260,7 +272,7 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 // table, a namespace without a node).
 func (r *resolver) hasMembers(q string) bool {
 	_, ok := r.ix.module[q]
-	return ok
+	return ok || r.qualifiedPrefixes()[q]
 }
 
 // instantiate maps class targets to their constructors.
@@ -273,6 +285,9 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 			continue
 		}
 		ctor = true
+		if r.companionObject(id, ids) {
+			continue
+		}
 		var found []SymbolID
 		if r.tr.ctor != nil {
 			for _, name := range r.tr.ctor(r.g.nodes[id].Name) {
@@ -282,8 +297,8 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 				}
 			}
 		}
-		if len(found) == 0 {
-			found = []SymbolID{id}
+		if len(found) == 0 || r.primaryConstructor(id) {
+			found = append(found, id) // the class stands for its constructor
 		}
 		out = append(out, found...)
 	}
@@ -294,22 +309,30 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 }
 
 // unique resolves name to the only callable with that name in the
-// repository (methods only when onlyMethods).
+// repository (methods only when onlyMethods), in the caller's language
+// family. Nodes that share a qualified name are one definition:
+// overloads, or a C declaration and its definition.
 func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution, string) {
 	var cands []SymbolID
+	defs := map[string]bool{}
+	fam := family(r.f.Language)
 	for _, id := range r.ix.byName[name] {
-		k := r.g.nodes[id].Kind
-		if k == extract.KindMethod || !onlyMethods && k == extract.KindFunction {
+		n := r.g.nodes[id]
+		if family(n.Language) != fam {
+			continue
+		}
+		if k := n.Kind; k == extract.KindMethod || !onlyMethods && k == extract.KindFunction {
 			cands = append(cands, id)
+			defs[n.Qualified] = true
 		}
 	}
-	switch len(cands) {
+	switch len(defs) {
 	case 1:
 		return cands, Name, ""
 	case 0:
 		return nil, "", r.unknownName(name)
 	}
-	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", len(cands), name)
+	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", len(defs), name)
 }
 
 func (r *resolver) unknownName(name string) string {

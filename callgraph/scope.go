@@ -26,6 +26,18 @@ type traits struct {
 	// newMethod is the method name that instantiates its receiver class
 	// (Ruby's Foo.new).
 	newMethod string
+	// openImports: an import of a whole module without an alias brings
+	// in the module's names instead of binding its last segment (C#'s
+	// `using A.B;`, C's #include of a header in the repository, Swift's
+	// `import Module`).
+	openImports bool
+	// declaredTypes: the file's bindings are declarations with types,
+	// read by the call hook, not assignments for flow tracking.
+	declaredTypes bool
+	// call resolves what the language's own rules settle before the
+	// generic ones (declared types of receivers, constructor chaining);
+	// ok false leaves the call to the generic rules.
+	call func(r *resolver, caller SymbolID, c extract.Call) (ids []SymbolID, how Resolution, reason string, ok bool)
 }
 
 func sameName(class string) []string { return []string{class} }
@@ -36,14 +48,14 @@ var languageTraits = map[string]traits{
 	"javascript": {self: []string{"this"}, super: []string{"super"}, ctor: fixed("constructor")},
 	"typescript": {self: []string{"this"}, super: []string{"super"}, ctor: fixed("constructor")},
 	"tsx":        {self: []string{"this"}, super: []string{"super"}, ctor: fixed("constructor")},
-	"java":       {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName},
-	"csharp":     {self: []string{"this"}, super: []string{"base"}, classScope: true, ctor: sameName},
-	"kotlin":     {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName},
+	"java":       {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName, declaredTypes: true},
+	"csharp":     {self: []string{"this"}, super: []string{"base"}, classScope: true, ctor: sameName, openImports: true, declaredTypes: true},
+	"kotlin":     {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName, declaredTypes: true},
 	"scala":      {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName},
-	"cpp":        {self: []string{"this"}, classScope: true, globalNames: true, ctor: sameName},
-	"c":          {globalNames: true},
+	"cpp":        {self: []string{"this"}, classScope: true, globalNames: true, ctor: sameName, openImports: true},
+	"c":          {globalNames: true, openImports: true},
 	"rust":       {self: []string{"self", "Self"}, ctor: fixed("new")},
-	"swift":      {self: []string{"self"}, super: []string{"super"}, classScope: true, ctor: fixed("init")},
+	"swift":      {self: []string{"self"}, super: []string{"super"}, classScope: true, ctor: fixed("init"), openImports: true},
 	"ruby":       {self: []string{"self"}, super: []string{"super"}, classScope: true, globalNames: true, ctor: fixed("initialize"), newMethod: "new"},
 	"php":        {self: []string{"$this", "self", "static"}, super: []string{"parent"}, globalNames: true, ctor: fixed("__construct")},
 	"lua":        {self: []string{"self"}, globalNames: true},
@@ -64,6 +76,7 @@ type fileScope struct {
 // scopeOf decodes the imports of f into bindings.
 func scopeOf(f *extract.File, known func(string) bool) *fileScope {
 	s := &fileScope{bind: map[string]string{}, external: map[string]string{}}
+	open := languageTraits[f.Language].openImports
 	for _, im := range f.Imports {
 		target := im.Path
 		if im.Resolved != "" {
@@ -80,6 +93,11 @@ func scopeOf(f *extract.File, known func(string) bool) *fileScope {
 			case ".":
 				s.wildcards = append(s.wildcards, target)
 				continue
+			case "":
+				if open {
+					s.wildcards = append(s.wildcards, target)
+					continue
+				}
 			}
 			local := im.Alias
 			if local == "" {

@@ -60,6 +60,7 @@ type rawBinding struct {
 	line      int
 	targets   []*sitter.Node
 	value     *sitter.Node
+	typ       *sitter.Node // declared type
 	decorator bool
 }
 
@@ -137,6 +138,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				b.value = n
 			case roleBindDecorator:
 				b.value, b.decorator = n, true
+			case roleBindType:
+				b.typ = n
 			case roleImport:
 				imports = append(imports, n)
 			case roleBinding:
@@ -155,7 +158,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		} else if isCall && c.name != nil && c.name.EndByte() > c.name.StartByte() {
 			calls = append(calls, c)
 		}
-		if isBind && b.value != nil {
+		if isBind && (b.value != nil || b.typ != nil) {
 			binds = append(binds, b)
 		}
 		if d != nil && d.node != nil && d.nameNode != nil {
@@ -232,12 +235,13 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		if b.decorator {
 			value = "@" + value
 		}
+		typ := collapseSpace(f.text(b.typ), 200)
 		scope := callerOf(decls, b.at, f.module)
 		if len(b.targets) == 0 {
-			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: "<return>", Value: value, Line: b.line})
+			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: "<return>", Value: value, Line: b.line, Type: typ})
 		}
 		for _, t := range b.targets {
-			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line})
+			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line, Type: typ})
 		}
 	}
 	if f.lang.bindings != nil {

@@ -132,3 +132,29 @@ func expectBases(t *testing.T, f *File, want map[string]string) {
 		}
 	}
 }
+
+// bindingLine renders a binding as "scope: target type=T = value @line",
+// leaving out an empty type or value.
+func bindingLine(b Binding) string {
+	s := b.Scope + ": " + b.Target
+	if b.Type != "" {
+		s += " type=" + b.Type
+	}
+	if b.Value != "" {
+		s += " = " + b.Value
+	}
+	return fmt.Sprintf("%s @%d", s, b.Line)
+}
+
+// expectBindings checks that f has exactly the given bindings, in order,
+// as rendered by bindingLine.
+func expectBindings(t *testing.T, f *File, want ...string) {
+	t.Helper()
+	var got []string
+	for _, b := range f.Bindings {
+		got = append(got, bindingLine(b))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bindings of %s:\ngot:\n  %s\nwant:\n  %s", f.Path, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}

@@ -35,6 +35,11 @@ package extract
 // is name "Foo", receiver "A.B"; a constructor initializer ": base(x)" or
 // ": this(x)" is name "base" or "this".
 //
+// Bindings: declarations of fields, properties, locals, using-statement
+// variables, parameters (primary constructor ones in the type's scope),
+// foreach and catch variables whose type is not predefined or an array,
+// with Type as written; `var x = new Foo()` has Value instead.
+//
 // Docs: /// XML doc comments, with tags turned into text; signatures drop
 // leading attribute lists and a trailing ";".
 

@@ -366,3 +366,40 @@ class A
 		t.Errorf("call Done() in P.A.After not found in %v", f.Calls)
 	}
 }
+
+func TestCSharpDeclaredTypes(t *testing.T) {
+	f := extractString(t, "K.cs", `namespace A.B;
+class K(Foo pf) : Base {
+    private Foo foo, bar = new Bar();
+    public Svc Prop { get; set; }
+    List<Foo> xs;
+    Foo? n;
+    int k;
+    void M(Foo p, ref Bar<X> q, params Foo[] r, int i) {
+        Foo f = new Foo();
+        var v = new A.B.Foo();
+        var s = Make();
+        foreach (Foo e in xs) {}
+        try {} catch (IOException ex) {}
+        using (Res res = Open()) {}
+        global::A.B.Foo z;
+    }
+}
+`)
+	expectBindings(t, f,
+		"A.B.K: pf type=Foo @2",
+		"A.B.K: foo type=Foo @3",
+		"A.B.K: bar type=Foo @3",
+		"A.B.K: Prop type=Svc @4",
+		"A.B.K: xs type=List<Foo> @5",
+		"A.B.K: n type=Foo? @6",
+		"A.B.K.M: p type=Foo @8",
+		"A.B.K.M: q type=Bar<X> @8",
+		"A.B.K.M: f type=Foo @9",
+		"A.B.K.M: v = new A.B.Foo() @10",
+		"A.B.K.M: e type=Foo @12",
+		"A.B.K.M: ex type=IOException @13",
+		"A.B.K.M: res type=Res @14",
+		"A.B.K.M: z type=global::A.B.Foo @15",
+	)
+}

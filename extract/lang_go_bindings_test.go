@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// expectBindings checks the bindings of f, each rendered as
+// expectGoBindings checks the bindings of f, with Go's index and end
+// line, each rendered as
 // "scope target=value:type#index@line-endline" with empty parts left out.
-func expectBindings(t *testing.T, f *File, want ...string) {
+func expectGoBindings(t *testing.T, f *File, want ...string) {
 	t.Helper()
 	var got []string
 	for _, b := range f.Bindings {
@@ -65,7 +66,7 @@ func (s *S) F(p1 int, rest ...string) (n int, err error) {
 	return
 }
 `)
-	expectBindings(t, f,
+	expectGoBindings(t, f,
 		" a=f()@3",
 		" b=f()#1@3",
 		" c:T@4",

@@ -30,6 +30,11 @@ package extract
 // names "this" and "super"; method references count as calls: `this::f`
 // (receiver "this", name "f") and `Foo::new` (name "Foo").
 //
+// Bindings: declarations of fields, locals, parameters (record components
+// too), for-each and resource variables, single-type catch parameters and
+// pattern variables (`o instanceof Foo f`) whose type is a class type,
+// with Type as written; `var x = new Foo()` has Value instead.
+//
 // Docs: the comment block just above the declaration (Javadoc cleaned of
 // its stars), across any annotation lines. Signatures drop leading
 // annotations and a trailing ";".

@@ -348,3 +348,39 @@ class A {
 		t.Errorf("call done() in p.A.after not found in %v", f.Calls)
 	}
 }
+
+func TestJavaDeclaredTypes(t *testing.T) {
+	f := extractString(t, "A.java", `package p;
+class A {
+    private Foo foo, bar = new Bar();
+    List<Foo> xs;
+    a.b.Foo q;
+    int n;
+    Foo[] arr;
+    void m(Foo p, final Bar<X> q, int k, Foo... rest) {
+        Foo f = new Foo();
+        var v = new a.b.Foo<>();
+        var w = make();
+        for (Foo e : xs) {}
+        try (Res r = open()) {} catch (IOException ex) {} catch (A | B multi) {}
+        if (o instanceof Foo g) {}
+    }
+    record R(Foo f) {}
+}
+`)
+	expectBindings(t, f,
+		"p.A: foo type=Foo @3",
+		"p.A: bar type=Foo @3",
+		"p.A: xs type=List<Foo> @4",
+		"p.A: q type=a.b.Foo @5",
+		"p.A.m: p type=Foo @8",
+		"p.A.m: q type=Bar<X> @8",
+		"p.A.m: f type=Foo @9",
+		"p.A.m: v = new a.b.Foo<>() @10",
+		"p.A.m: e type=Foo @12",
+		"p.A.m: r type=Res @13",
+		"p.A.m: ex type=IOException @13",
+		"p.A.m: g type=Foo @14",
+		"p.A.R: f type=Foo @16",
+	)
+}

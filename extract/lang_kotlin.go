@@ -32,6 +32,12 @@ package extract
 // constructor call in a class header (": Base(x)") is a call by the class;
 // callable references count as calls: "::f", "Foo::bar", "this::f".
 //
+// Bindings: properties (class members, top-level ones in the package's
+// scope, locals), primary constructor parameters (in the class's scope),
+// function parameters, typed for-loop variables and catch parameters,
+// with Type as written ("Foo?"); a property without a type whose
+// initializer is a call has Value instead (`val x = Foo()`).
+//
 // Docs: the KDoc or comment block just above, across annotation lines.
 // Signatures drop leading annotations; secondary constructors end before
 // their block.

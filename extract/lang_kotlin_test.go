@@ -330,3 +330,37 @@ func TestKotlinLanguageOf(t *testing.T) {
 		}
 	}
 }
+
+func TestKotlinDeclaredTypes(t *testing.T) {
+	f := extractString(t, "A.kt", `package a.b
+class A(private val s: Service, var y: Foo?) {
+    private val foo: Foo = Foo()
+    val bar = Bar()
+    lateinit var baz: a.b.Baz
+    fun m(p: Foo, q: Bar<X>?) {
+        val f = Foo()
+        var g: Foo? = null
+        val h = a.b.Foo()
+        val n = 1
+        for (e: Foo in xs) {}
+        try {} catch (ex: IOException) {}
+    }
+}
+val top: Foo = Foo()
+`)
+	expectBindings(t, f,
+		"a.b.A: s type=Service @2",
+		"a.b.A: y type=Foo? @2",
+		"a.b.A: foo type=Foo @3",
+		"a.b.A: bar = Bar() @4",
+		"a.b.A: baz type=a.b.Baz @5",
+		"a.b.A.m: p type=Foo @6",
+		"a.b.A.m: q type=Bar<X>? @6",
+		"a.b.A.m: f = Foo() @7",
+		"a.b.A.m: g type=Foo? @8",
+		"a.b.A.m: h = a.b.Foo() @9",
+		"a.b.A.m: e type=Foo @11",
+		"a.b.A.m: ex type=IOException @12",
+		"a.b: top type=Foo @15",
+	)
+}

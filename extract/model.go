@@ -12,21 +12,40 @@ type File struct {
 	Symbols []Symbol      `json:"symbols"`
 	Calls   []Call        `json:"calls"`
 	Errors  []SyntaxError `json:"errors"`
-	// Bindings are the assignments a call graph can follow (Python only
-	// so far); omitted when empty.
+	// Bindings are the assignments and typed declarations a call graph
+	// can follow (Python assignments; Java, C# and Kotlin declarations);
+	// omitted when empty.
 	Bindings []Binding `json:"bindings,omitempty"`
 }
 
-// Binding is one assignment of a value to a name, as source text:
-// `a = b = f` gives targets "a" and "b" with value "f"; `return g` gives
-// target "<return>"; `@dec def f` gives target "f" and value "@dec".
+// Binding is one assignment of a value to a name, or one declaration of a
+// name with its type, as source text.
 //
-// Go bindings are declarations: variables (`x := v`, `var x T`), constants,
-// parameters and receivers (scope: the function), named and unnamed
-// results (target "<result>", in order), struct fields (scope: the
-// struct), range variables (value "range <expr>") and type-switch
-// variables (one binding per case clause, at its line: the case's type
-// when it names one, else the switched value).
+// Assignments (Python): `a = b = f` gives targets "a" and "b" with value
+// "f"; `return g` gives target "<return>"; `@dec def f` gives target "f"
+// and value "@dec".
+//
+// Declarations set Type to the type as written, without modifiers:
+//
+//   - a local variable is a binding of the enclosing function:
+//     `Foo f = new Foo();` gives target "f", type "Foo";
+//   - a parameter is a binding of its function, on the parameter's line:
+//     `void m(Bar b)` gives scope "...m", target "b", type "Bar";
+//   - a field or property is a binding of its type: `private Foo foo;` in
+//     class p.A gives scope "p.A", target "foo", type "Foo" (a Kotlin
+//     primary constructor parameter too).
+//
+// Value is "" when a declaration states its type; a declaration that
+// leaves the type to be inferred has Type "" and the initializer as Value
+// (`var x = new Foo()`, Kotlin `val x = Foo()`). Declarations of
+// primitive and array types are not bindings (Java, C#, Kotlin).
+//
+// Go bindings are all declarations: variables (`x := v`, `var x T`),
+// constants, parameters and receivers, named and unnamed results (target
+// "<result>", in order), struct fields, range variables (value
+// "range <expr>") and type-switch variables (one binding per case clause,
+// at its line: the case's type when it names one, else the switched
+// value).
 type Binding struct {
 	// Scope is the qualified name of the enclosing symbol, or the module.
 	Scope  string `json:"scope"`

@@ -25,7 +25,9 @@ import (
 //	                    expression as receiver
 //	@bind               an assignment, with @bind.target (repeatable; none
 //	                    means "<return>") and @bind.value, or
-//	                    @bind.decorator for a decorator applied to @bind.target
+//	                    @bind.decorator for a decorator applied to @bind.target;
+//	                    @bind.type, the declared type, makes a declaration
+//	                    a binding without @bind.value
 //	@binding            a declaration decoded by Language.bindings into
 //	                    typed Bindings (Go variables, parameters, fields)
 //	@binding.scope      a block or statement that ends the scope of the
@@ -58,6 +60,7 @@ const (
 	roleCallCallee
 	roleBinding
 	roleBindingScope
+	roleBindType
 )
 
 type compiledQuery struct {
@@ -105,7 +108,7 @@ func compileQuery(src []byte, g *sitter.Language) (*compiledQuery, error) {
 				"import": roleImport, "package": rolePackage, "call.args": roleCallArgs,
 				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue,
 				"bind.decorator": roleBindDecorator, "call.callee": roleCallCallee,
-				"binding": roleBinding, "binding.scope": roleBindingScope,
+				"binding": roleBinding, "binding.scope": roleBindingScope, "bind.type": roleBindType,
 			}[name]
 			if !ok {
 				q.Close()

@@ -90,3 +90,35 @@
 ; ": base(...)" and ": this(...)" before a constructor body.
 
 (constructor_initializer ["base" "this"] @call.name) @call
+
+; Declarations with their types, for the call graph: fields, properties,
+; locals, using-statement variables, parameters (primary constructor ones
+; included), foreach variables and catch variables. Predefined and array
+; types are left out; `var` is recorded by its initializer when that
+; creates an object.
+
+(variable_declaration
+  type: [(identifier) (qualified_name) (generic_name) (nullable_type) (alias_qualified_name)] @bind.type
+  (variable_declarator name: (identifier) @bind.target) @bind)
+
+(variable_declaration
+  type: (implicit_type)
+  (variable_declarator
+    name: (identifier) @bind.target
+    (object_creation_expression) @bind.value) @bind)
+
+(property_declaration
+  type: [(identifier) (qualified_name) (generic_name) (nullable_type) (alias_qualified_name)] @bind.type
+  name: (identifier) @bind.target @bind)
+
+(parameter
+  type: [(identifier) (qualified_name) (generic_name) (nullable_type) (alias_qualified_name)] @bind.type
+  name: (identifier) @bind.target) @bind
+
+(foreach_statement
+  type: [(identifier) (qualified_name) (generic_name) (nullable_type) (alias_qualified_name)] @bind.type
+  left: (identifier) @bind.target @bind)
+
+(catch_declaration
+  type: [(identifier) (qualified_name) (generic_name)] @bind.type
+  name: (identifier) @bind.target @bind)

@@ -97,3 +97,46 @@
      (field_access object: (_) @call.receiver field: (identifier) @call.name)
      (scoped_type_identifier (_) @call.receiver . (type_identifier) @call.name .)]
   "new") @call
+
+; Declarations with their types, for the call graph: fields, locals,
+; parameters, for-each variables, resources, catch parameters and
+; pattern variables. Primitive and array types are left out; `var` is
+; recorded by its initializer when that creates an object.
+
+(field_declaration
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type
+  declarator: (variable_declarator name: (identifier) @bind.target) @bind)
+
+(local_variable_declaration
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type
+  declarator: (variable_declarator name: (identifier) @bind.target) @bind
+  (#not-eq? @bind.type "var"))
+
+(local_variable_declaration
+  type: (type_identifier) @_var
+  declarator: (variable_declarator
+    name: (identifier) @bind.target
+    value: (object_creation_expression) @bind.value) @bind
+  (#eq? @_var "var"))
+
+(formal_parameter
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type
+  name: (identifier) @bind.target) @bind
+
+(enhanced_for_statement
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type
+  name: (identifier) @bind.target @bind
+  (#not-eq? @bind.type "var"))
+
+(resource
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type
+  name: (identifier) @bind.target @bind
+  (#not-eq? @bind.type "var"))
+
+(catch_formal_parameter
+  (catch_type . [(type_identifier) (scoped_type_identifier)] @bind.type .)
+  name: (identifier) @bind.target @bind)
+
+(instanceof_expression
+  right: [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type
+  name: (identifier) @bind.target @bind)

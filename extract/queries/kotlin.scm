@@ -91,3 +91,41 @@
   .
   (navigation_suffix "::" (simple_identifier) @call.name)
   .) @call
+
+; Declarations with their types, for the call graph: properties (in a
+; class, at the top level or local), primary constructor parameters,
+; function parameters, for-loop variables and catch parameters. A
+; property without a type is recorded by its initializer when that is a
+; call, which may be a constructor call.
+
+(property_declaration
+  (variable_declaration
+    (simple_identifier) @bind.target
+    [(user_type) (nullable_type)] @bind.type) @bind)
+
+(property_declaration
+  (variable_declaration
+    (simple_identifier) @bind.target
+    .) @bind
+  .
+  (call_expression) @bind.value)
+
+(class_parameter
+  (simple_identifier) @bind.target @bind
+  .
+  [(user_type) (nullable_type)] @bind.type)
+
+(parameter
+  (simple_identifier) @bind.target @bind
+  .
+  [(user_type) (nullable_type)] @bind.type)
+
+(for_statement
+  (variable_declaration
+    (simple_identifier) @bind.target
+    [(user_type) (nullable_type)] @bind.type) @bind)
+
+(catch_block
+  (simple_identifier) @bind.target @bind
+  .
+  (user_type) @bind.type)
