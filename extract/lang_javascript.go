@@ -82,6 +82,20 @@ package extract
 // extensions stay (./a.css → a.css), and "." or "dir/" means dir/index.
 // "./dir" without the slash cannot be told from a file and resolves to dir.
 //
+// Exports (File.Exports): `export` declarations under their names,
+// `export {a as b}`, `export default f` and `export default function f`
+// (name "default", local f; an anonymous one has local "default", the
+// name of its symbol), TypeScript `export = f` and `export import Q = N.M`,
+// re-exports with their source (`export {a as b} from` → b, local a;
+// `export * from` → "*", local "*"; `export * as ns from` → ns, local "*"),
+// and CommonJS: `module.exports = f` or `= class K {}` (default),
+// `module.exports = {a, b: c, d() {}}` (one export per property; functions
+// written in the object are members of its symbol "default", so local
+// "default.d"), `exports.x = …`, `exports = module.exports = …`, and
+// require in any of these (`module.exports = require("./impl")` is
+// `export *` plus the default of ./impl). An expression without a name
+// has local "".
+//
 // Calls: f(), f<T>(), a.b.f() (receiver "a.b"), a?.f(), this.#p(),
 // super(…) (name "super"), super.m(), new Foo() and new ns.Foo() (name
 // "Foo"), tagged templates. JSX elements are not calls: <Foo/> is
@@ -121,6 +135,7 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 		},
 		module:    jsModule,
 		imports:   jsImports,
+		exports:   jsExportList,
 		refine:    jsRefine,
 		signature: jsSignature,
 		doc:       jsDoc,
