@@ -16,6 +16,7 @@ type resolver struct {
 
 	scopes map[string]*fileScope // by file path
 	flow   *flow
+	js     *jsModules // JavaScript modules and exports, built on first use
 
 	// per file
 	f     *extract.File
@@ -31,7 +32,11 @@ func newResolver(g *Graph, ix *index) *resolver {
 func (r *resolver) fileScope(f *extract.File) *fileScope {
 	s, ok := r.scopes[f.Path]
 	if !ok {
-		s = scopeOf(f, r.known)
+		if jsLike(f.Language) {
+			s = r.jsScopeOf(f)
+		} else {
+			s = scopeOf(f, r.known)
+		}
 		r.scopes[f.Path] = s
 	}
 	return s
@@ -89,6 +94,11 @@ func (r *resolver) callerOf(c extract.Call) (SymbolID, bool) {
 // resolveCall returns the targets of one call site and how they were
 // found, or the reason there are none.
 func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Resolution, string) {
+	if jsLike(r.f.Language) {
+		if ids, how, reason, ok := r.jsCall(caller, c); ok {
+			return ids, how, reason
+		}
+	}
 	recv := c.Receiver
 	switch {
 	case c.Name == "()":
@@ -226,6 +236,9 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 // resolveExpr resolves a receiver like "a.b.c" to the qualified name of a
 // module, class or other scope, with how its head was bound.
 func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution, bool) {
+	if jsLike(r.f.Language) {
+		return r.jsExpr(caller, expr)
+	}
 	if strings.ContainsAny(expr, "()[]{} \"'") {
 		return "", "", false
 	}
