@@ -434,8 +434,10 @@ func jsDoc(d *decl, f *fileInfo) string {
 func jsBases(d *decl, f *fileInfo) []string {
 	n := d.node
 	switch n.Type() {
-	case "variable_declarator":
-		n = n.ChildByFieldName("value")
+	case "variable_declarator", "field_definition", "public_field_definition":
+		n = n.ChildByFieldName("value") // const C = class extends B, static C = class extends B
+	case "assignment_expression":
+		n = n.ChildByFieldName("right") // module.exports = class extends B
 	case "interface_declaration":
 		var out []string
 		for i, cnt := 0, int(n.NamedChildCount()); i < cnt; i++ {

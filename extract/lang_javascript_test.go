@@ -208,6 +208,13 @@ var Point = (function () {
 			t.Errorf("%s: symbols\n%s\nwant\n%s", tc.src, strings.Join(got, "\n"), tc.want)
 		}
 	}
+	// Classes bound by assignments and fields keep their bases.
+	f = extractString(t, "m.js", `module.exports = class Agent extends Base {};
+exports.B = class extends mixin(A) {};
+const C = class extends Agent {};
+class D { static E = class extends C {}; }
+`)
+	expectBases(t, f, map[string]string{"m.Agent": "Base", "m.B": "mixin(A)", "m.C": "Agent", "m.D.E": "C"})
 }
 
 func TestTypeScriptSymbols(t *testing.T) {
