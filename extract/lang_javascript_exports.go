@@ -178,12 +178,15 @@ func scanJSExports(root *sitter.Node, f *fileInfo) *jsFileExports {
 		case "expression_statement":
 			ex.addCommonJS(st.NamedChild(0), line, f)
 		case "lexical_declaration", "variable_declaration":
-			if !ex.module {
-				for j, m := 0, int(st.NamedChildCount()); j < m; j++ {
-					if v := st.NamedChild(j).ChildByFieldName("value"); v != nil && isRequire(v, f) {
-						ex.module = true
-						break
-					}
+			for j, m := 0, int(st.NamedChildCount()); j < m; j++ {
+				d := st.NamedChild(j)
+				v, name := d.ChildByFieldName("value"), d.ChildByFieldName("name")
+				switch {
+				case v == nil:
+				case isRequire(v, f):
+					ex.module = true
+				case v.Type() == "assignment_expression" && name != nil && name.Type() == "identifier":
+					ex.addCommonJSAlias(f.text(name), v, line, f)
 				}
 			}
 		}
@@ -366,6 +369,24 @@ func (ex *jsFileExports) addCommonJS(e *sitter.Node, line int, f *fileInfo) {
 			return
 		}
 		ex.add(name, jsExportedValue(right, name, false, f), line)
+	}
+}
+
+// addCommonJSAlias reads `var proto = module.exports = …` and
+// `var x = exports.x = …`: the variable name is exported (and the
+// function assigned is named after it).
+func (ex *jsFileExports) addCommonJSAlias(name string, e *sitter.Node, line int, f *fileInfo) {
+	for e != nil && e.Type() == "assignment_expression" {
+		left := e.ChildByFieldName("left")
+		switch lt := f.text(left); {
+		case lt == "module.exports":
+			ex.module, ex.names[name] = true, true
+			ex.add("default", name, line)
+		case left != nil && left.Type() == "member_expression" && isCommonJSExports(f.text(left.ChildByFieldName("object"))):
+			ex.module, ex.names[name] = true, true
+			ex.add(f.text(left.ChildByFieldName("property")), name, line)
+		}
+		e = e.ChildByFieldName("right")
 	}
 }
 

@@ -195,6 +195,8 @@ var Point = (function () {
 		{"function f() { webidl.converters.str = function () {}; }", "function m.f parent= line=1-1"},
 		{"function f() { ns.Klass.create = function () {}; }", "function m.f parent= line=1-1\nmethod m.f.ns.Klass.create parent=ns.Klass line=1-1"},
 		{"this.x = function () {};\na[0] = function () {};\nf().y = function () {};", ""},
+		{"var proto = module.exports = function (o) {};", "function m.proto parent= line=1-1"},
+		{"const isLike = ((x) => x);", "function m.isLike parent= line=1-1"},
 	} {
 		f := extractString(t, "m.js", tc.src)
 		var got []string
@@ -569,6 +571,8 @@ exports.four = require("./four").inner;
 exports.Router = Router;`, []string{"default=createApp @1", "Router=Router @2"}},
 		{"re.js", `module.exports = require("./impl");`,
 			[]string{"*=* from ./impl => impl @1", "default=default from ./impl => impl @1"}},
+		{"alias.js", `var proto = module.exports = function () {};
+var y = exports.y = function () {};`, []string{"default=proto @1", "y=y @2"}},
 		{"script.js", `function f() {}`, nil},
 	} {
 		f := extractString(t, tc.path, tc.src)

@@ -37,6 +37,18 @@
           (function_expression body: (_) @body)
           (generator_function body: (_) @body)]) @definition.function
 
+; const f = (() => {}), and var proto = module.exports = function () {}:
+; the function is bound to the variable too.
+(variable_declarator
+  name: (identifier) @name
+  value: [(parenthesized_expression
+            [(arrow_function body: (_) @body)
+             (function_expression body: (_) @body)])
+          (assignment_expression
+            right: [(arrow_function body: (_) @body)
+                    (function_expression body: (_) @body)
+                    (generator_function body: (_) @body)])]) @definition.function
+
 (variable_declarator
   name: (identifier) @name
   value: (class body: (_) @body)) @definition.class
