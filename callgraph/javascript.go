@@ -56,6 +56,9 @@ type jsValue struct {
 	// missing: the module has no export by the name (as opposed to one
 	// that cannot be followed).
 	missing bool
+	// opaque: a name the repository defines as something other than a
+	// function, class or object symbol (a variable): its type is unknown.
+	opaque bool
 }
 
 func (v jsValue) found() bool { return v.q != "" }
@@ -279,7 +282,7 @@ func (r *resolver) exportValue(f *extract.File, e extract.Export) jsValue {
 		return r.exportOf(src.q, e.Local)
 	}
 	if e.Local == "" {
-		return jsValue{why: fmt.Sprintf("export %s of %s is an expression", e.Name, f.Module)}
+		return jsValue{why: fmt.Sprintf("export %s of %s is an expression", e.Name, f.Module), opaque: true}
 	}
 	return r.jsPath(f, e.Local)
 }
@@ -293,7 +296,7 @@ func (r *resolver) jsPath(f *extract.File, path string) jsValue {
 	} else if spec, ok := r.jsImports(f)[parts[0]]; ok {
 		v = r.jsImportValue(f, spec)
 	} else {
-		return jsValue{why: fmt.Sprintf("%s is not defined in %s", parts[0], f.Path)}
+		return jsValue{why: fmt.Sprintf("%s is no function or class declared in %s", parts[0], f.Path), opaque: true}
 	}
 	for _, p := range parts[1:] {
 		v = r.jsMember(v, p)
@@ -303,6 +306,9 @@ func (r *resolver) jsPath(f *extract.File, path string) jsValue {
 
 // jsMember is member name of v: an export of a module (or a member of its
 // default export), a member of a class or object, a path into a package.
+// Members of values of unknown type are opaque too, and so are properties
+// of functions that their declarations do not define (functions get them
+// by assignment: `app.handle = …`).
 func (r *resolver) jsMember(v jsValue, name string) jsValue {
 	switch {
 	case v.ext != "":
@@ -314,17 +320,32 @@ func (r *resolver) jsMember(v jsValue, name string) jsValue {
 		if !m.missing {
 			return m
 		}
-		if d := r.exportOf(v.q, "default"); d.found() && !d.module {
-			if ids, _ := r.symbolMember(d.q, name); len(ids) > 0 {
-				return jsValue{q: r.g.nodes[ids[0]].Qualified}
-			}
+		d := r.exportOf(v.q, "default")
+		switch {
+		case d.opaque:
+			return jsValue{why: fmt.Sprintf("the default export of %s is an expression", v.q), opaque: true}
+		case d.found() && !d.module:
+			return r.jsMember(d, name)
 		}
 		return m
 	}
 	if ids, _ := r.symbolMember(v.q, name); len(ids) > 0 {
 		return jsValue{q: r.g.nodes[ids[0]].Qualified}
 	}
+	if r.isFunction(v.q) {
+		return jsValue{why: fmt.Sprintf("%s is no member %s declares", name, v.q), opaque: true}
+	}
 	return jsValue{why: fmt.Sprintf("no member %s on %s", name, v.q)}
+}
+
+// isFunction reports whether q names a function or method.
+func (r *resolver) isFunction(q string) bool {
+	for _, id := range r.g.byQualified[q] {
+		if k := r.g.nodes[id].Kind; k == extract.KindFunction || k == extract.KindMethod {
+			return true
+		}
+	}
+	return false
 }
 
 // symbolMember finds member name of the symbol q: in a class and its
@@ -406,33 +427,66 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 	switch {
 	case v.ext != "":
 		return nil, "", "external: " + v.ext + "." + c.Name, true
+	case v.opaque:
+		// A variable of unknown type, as a local one would be.
+		ids, how, reason = r.unique(c.Name, true)
+		return ids, how, reason, true
 	case !v.found():
 		return nil, "", v.why, true
 	}
-	if !v.module {
-		// A member of a class (its own or a base's) or of an object.
-		ids, inherited := r.symbolMember(v.q, c.Name)
+	if v.module {
+		// A namespace: the module's export, or a member of its default.
+		e, d := r.exportOf(v.q, c.Name), r.exportOf(v.q, "default")
 		switch {
-		case len(ids) == 0:
-			if ext := r.jsExternalBaseOf(v.q); ext != "" {
-				return nil, "", "external: " + ext + "." + c.Name + " (inherited)", true
-			}
-			return nil, "", fmt.Sprintf("no member %s on %s", c.Name, v.q), true
-		case inherited:
-			return ids, Inherited, "", true
+		case !e.missing:
+			ids, how, reason = r.jsCallValue(e, how)
+			return ids, how, reason, true
+		case d.opaque:
+			// module.exports = new Registry(): a method of a value of
+			// unknown type.
+			ids, how, reason = r.unique(c.Name, true)
+			return ids, how, reason, true
+		case !d.found() || d.module:
+			return nil, "", e.why, true
 		}
+		v = d
+	}
+	// A member of a class (its own or a base's), object or function.
+	ids, inherited := r.symbolMember(v.q, c.Name)
+	switch {
+	case inherited:
+		return ids, Inherited, "", true
+	case len(ids) > 0:
 		ids, how, reason = r.instantiate(ids, how)
 		return ids, how, reason, true
-	}
-	m := r.jsMember(v, c.Name)
-	if !m.found() {
-		if m.ext != "" {
-			return nil, "", "external: " + m.ext, true
+	case r.isFunction(v.q):
+		switch c.Name {
+		case "call", "apply": // f.call(this, …) calls f
+			ids, how, reason = r.instantiate(r.g.byQualified[v.q], how)
+			return ids, how, reason, true
+		case "bind":
+			return nil, "", "builtin: Function.bind", true
 		}
-		return nil, "", m.why, true
+		ids, how, reason = r.unique(c.Name, true) // a property assigned to the function
+		return ids, how, reason, true
 	}
-	ids, how, reason = r.instantiate(r.g.byQualified[m.q], how)
-	return ids, how, reason, true
+	if ext := r.jsExternalBaseOf(v.q); ext != "" {
+		return nil, "", ext + "." + c.Name + " (inherited)", true
+	}
+	return nil, "", fmt.Sprintf("no member %s on %s", c.Name, v.q), true
+}
+
+// jsCallValue resolves a call of v.
+func (r *resolver) jsCallValue(v jsValue, how Resolution) ([]SymbolID, Resolution, string) {
+	switch {
+	case v.found() && !v.module:
+		return r.instantiate(r.g.byQualified[v.q], how)
+	case v.ext != "":
+		return nil, "", "external: " + v.ext
+	case v.found():
+		return nil, "", fmt.Sprintf("module %s is called", v.q)
+	}
+	return nil, "", v.why
 }
 
 // jsExternalBaseOf is jsExternalBase for the class named q, if it is one.
@@ -495,7 +549,7 @@ func (r *resolver) jsSuperCall(caller SymbolID) ([]SymbolID, Resolution, string)
 		return first, Inherited, ""
 	}
 	if ext := r.jsExternalBase(cls); ext != "" {
-		return nil, "", "external: " + ext + ".constructor"
+		return nil, "", ext + ".constructor"
 	}
 	return nil, "", fmt.Sprintf("the base class of %s is not in the repository", r.g.nodes[cls].Name)
 }
@@ -516,7 +570,7 @@ func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Reso
 			}
 		}
 		if ext := r.jsExternalBase(cls); ext != "" {
-			return nil, "", "external: " + ext + "." + c.Name + " (inherited)", true
+			return nil, "", ext + "." + c.Name + " (inherited)", true
 		}
 		return nil, "", "", false
 	}
@@ -541,7 +595,8 @@ func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Reso
 }
 
 // jsExternalBase returns the first base of cls, or of a class it
-// inherits from, that comes from a package: "react.Component".
+// inherits from, that comes from a package or is a builtin, as a reason:
+// "external: react.Component", "builtin: Error".
 func (r *resolver) jsExternalBase(cls SymbolID) string {
 	for _, c := range r.linearize(cls) {
 		f := r.g.files[r.g.nodes[c].File]
@@ -553,7 +608,10 @@ func (r *resolver) jsExternalBase(cls SymbolID) string {
 			b = cleanTypeName(b)
 			head, rest, _ := strings.Cut(b, ".")
 			if ext, ok := s.external[head]; ok {
-				return joinQ(ext, rest)
+				return "external: " + joinQ(ext, rest)
+			}
+			if jsGlobals[head] && !r.known(joinQ(f.Module, head)) {
+				return "builtin: " + b
 			}
 		}
 	}
@@ -581,7 +639,8 @@ func (r *resolver) jsExpr(caller SymbolID, expr string) (string, Resolution, boo
 var jsGlobals = map[string]bool{
 	"console": true, "Math": true, "JSON": true, "Object": true, "Array": true, "Promise": true,
 	"Reflect": true, "Symbol": true, "Number": true, "String": true, "Boolean": true, "Date": true,
-	"RegExp": true, "Error": true, "Map": true, "Set": true, "WeakMap": true, "WeakSet": true,
+	"RegExp": true, "Error": true, "TypeError": true, "RangeError": true, "SyntaxError": true,
+	"ReferenceError": true, "EvalError": true, "URIError": true, "AggregateError": true, "Map": true, "Set": true, "WeakMap": true, "WeakSet": true,
 	"Intl": true, "BigInt": true, "ArrayBuffer": true, "Atomics": true, "Proxy": true,
 	"globalThis": true, "window": true, "document": true, "navigator": true, "location": true,
 	"history": true, "localStorage": true, "sessionStorage": true, "performance": true,

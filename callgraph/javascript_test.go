@@ -51,7 +51,7 @@ function run() {
 	expectUnresolved(t, g, "main.run", "createElement", "external: react")
 	expectUnresolved(t, g, "main.run", "readFile", "external: fs/promises")
 	expectUnresolved(t, g, "main.run", "missing", "not defined")
-	expectUnresolved(t, g, "main.run", "log", "builtin")
+	expectUnresolved(t, g, "main.run", "log", "builtin: console.log")
 }
 
 // Re-exports: barrels (index.js behind a directory import), renames,
@@ -117,8 +117,25 @@ exports.a = function () { exports.b(); };
 exports.b = function () {};
 -- re.js --
 module.exports = require('./ex');
+-- registry.js --
+class Registry { lookup() {} }
+module.exports = new Registry();
+-- router.js --
+var proto = module.exports = function (opts) { proto.handle(); };
+proto.handle = function handle() {};
+-- legacy.js --
+function Parent() {}
+function Child() { Parent.call(this); Parent.bind(this); Child.later(); }
+Child.prototype.only = function () {};
 -- main.js --
 const util = require('./util');
+const registry = require('./registry');
+const Router = require('./router');
+function wire() {
+  registry.lookup();
+  Router();
+  Router.handle();
+}
 const { f2, run } = require('./util');
 const K = require('./klass');
 const fn = require('./fn');
@@ -146,6 +163,15 @@ class Sub extends K {
 	expectCallees(t, g, "main.Sub.constructor", "klass.K.constructor:inherited")
 	expectUnresolved(t, g, "main.main", "readFileSync", "external: fs")
 	expectUnresolved(t, g, "main.main", "nope", "exports no nope")
+	// module.exports = new Registry(): an instance of unknown type, whose
+	// methods resolve like those of any unknown receiver.
+	expectCallees(t, g, "main.wire", "registry.Registry.lookup:name", "router.proto:import", "router.proto.handle:import")
+	expectCallees(t, g, "router.proto", "router.proto.handle:local")
+	// f.call(this) calls f; properties assigned to a function are looked
+	// up by name.
+	expectCallees(t, g, "legacy.Child", "legacy.Parent:local")
+	expectUnresolved(t, g, "legacy.Child", "bind", "builtin: Function.bind")
+	expectUnresolved(t, g, "legacy.Child", "later", "not defined")
 }
 
 // TypeScript: ESM ".js" specifiers naming ".ts" sources, index.ts barrels,
@@ -248,9 +274,28 @@ export function use(x) {
 function Legacy() { this.start(); }
 Legacy.prototype.start = function () { this.stop(); };
 Legacy.prototype.stop = function () {};
+-- d.js --
+export const manager = createManager();
+export class MyError extends Error {
+  constructor() { super('x'); this.captureStack(); }
+}
+-- e.js --
+import { manager, MyError } from './d';
+export function useIt() {
+  manager.only();
+  manager();
+  new MyError();
+  new TypeError('x');
+}
 `)
 	expectCallees(t, g, "c.use", "a.A.only:name")
-	expectUnresolved(t, g, "c.use", "close", "")
+	expectUnresolved(t, g, "c.use", "close", "ambiguous: 2")
 	expectCallees(t, g, "c.Legacy", "c.Legacy.start:receiver")
 	expectCallees(t, g, "c.Legacy.start", "c.Legacy.stop:receiver")
+	// An imported variable has an unknown type, like a local one.
+	expectCallees(t, g, "e.useIt", "a.A.only:name", "d.MyError.constructor:constructor")
+	expectUnresolved(t, g, "e.useIt", "manager", "no function or class")
+	expectUnresolved(t, g, "e.useIt", "TypeError", "builtin: TypeError")
+	expectUnresolved(t, g, "d.MyError.constructor", "super", "builtin: Error")
+	expectUnresolved(t, g, "d.MyError.constructor", "captureStack", "builtin: Error.captureStack")
 }
