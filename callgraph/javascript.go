@@ -405,7 +405,9 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 	}
 	path := strings.ReplaceAll(strings.ReplaceAll(recv, "?.", "."), "!", "")
 	if strings.ContainsAny(path, "()[]{} \"'`<>+-*/,=:;") {
-		return nil, "", "", false
+		// f().m(), a[i].m(), (x as T).m(): a receiver of unknown type.
+		ids, how, reason = r.jsUnique(c.Name)
+		return ids, how, reason, true
 	}
 	v, how, ok := r.jsValueOf(caller, path)
 	if !ok {
@@ -413,15 +415,12 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 		if jsGlobals[head] {
 			return nil, "", "builtin: " + path + "." + c.Name, true
 		}
-		if r.isSelf(head) || r.isSuper(head) {
-			return nil, "", "", false
-		}
 		// a.b.m = function at the top level is the method m of "a.b".
-		if ids := r.g.byQualified[joinQ(r.f.Module, path+"."+c.Name)]; len(ids) > 0 {
+		if ids := r.g.byQualified[joinQ(r.f.Module, path+"."+c.Name)]; len(ids) > 0 && !r.isSelf(head) {
 			ids, how, reason = r.instantiate(ids, Local)
 			return ids, how, reason, true
 		}
-		ids, how, reason = r.unique(c.Name, true)
+		ids, how, reason = r.jsUnique(c.Name)
 		return ids, how, reason, true
 	}
 	switch {
@@ -429,7 +428,7 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 		return nil, "", "external: " + v.ext + "." + c.Name, true
 	case v.opaque:
 		// A variable of unknown type, as a local one would be.
-		ids, how, reason = r.unique(c.Name, true)
+		ids, how, reason = r.jsUnique(c.Name)
 		return ids, how, reason, true
 	case !v.found():
 		return nil, "", v.why, true
@@ -444,7 +443,7 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 		case d.opaque:
 			// module.exports = new Registry(): a method of a value of
 			// unknown type.
-			ids, how, reason = r.unique(c.Name, true)
+			ids, how, reason = r.jsUnique(c.Name)
 			return ids, how, reason, true
 		case !d.found() || d.module:
 			return nil, "", e.why, true
@@ -467,7 +466,7 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 		case "bind":
 			return nil, "", "builtin: Function.bind", true
 		}
-		ids, how, reason = r.unique(c.Name, true) // a property assigned to the function
+		ids, how, reason = r.jsUnique(c.Name) // a property assigned to the function
 		return ids, how, reason, true
 	}
 	if ext := r.jsExternalBaseOf(v.q); ext != "" {
@@ -591,7 +590,42 @@ func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Reso
 			return ids, Receiver, "", true
 		}
 	}
-	return nil, "", "", false
+	ids, how, reason := r.jsUnique(c.Name) // this outside classes: unknown
+	return ids, how, reason, true
+}
+
+// jsUnique is unique for a method called on a receiver of unknown type,
+// but for the names of the builtin methods JavaScript code calls all the
+// time on arrays, strings, promises and functions: a repository method
+// named forEach or then is far more often not the one called (eslint's
+// 203 calls of forEach, on arrays, all went to the one Map subclass that
+// overrides it).
+func (r *resolver) jsUnique(name string) ([]SymbolID, Resolution, string) {
+	if jsBuiltinMethods[name] {
+		return nil, "", "builtin: " + name + " on a receiver of unknown type"
+	}
+	return r.unique(name, true)
+}
+
+// jsBuiltinMethods are the methods of Array, String, Promise, RegExp and
+// Function that a receiver of unknown type is assumed to be calling.
+// Collection verbs that repositories define as their own API too (add,
+// get, set, has, delete) are not among them.
+var jsBuiltinMethods = map[string]bool{
+	"forEach": true, "map": true, "filter": true, "reduce": true, "reduceRight": true,
+	"some": true, "every": true, "find": true, "findIndex": true, "findLast": true,
+	"findLastIndex": true, "flatMap": true, "flat": true, "push": true, "pop": true,
+	"shift": true, "unshift": true, "slice": true, "splice": true, "concat": true,
+	"join": true, "indexOf": true, "lastIndexOf": true, "includes": true, "sort": true,
+	"reverse": true, "fill": true, "keys": true, "values": true, "entries": true,
+	"then": true, "catch": true, "finally": true,
+	"call": true, "apply": true, "bind": true,
+	"toString": true, "valueOf": true, "hasOwnProperty": true, "toLocaleString": true,
+	"split": true, "replace": true, "replaceAll": true, "trim": true, "trimStart": true,
+	"trimEnd": true, "startsWith": true, "endsWith": true, "toLowerCase": true,
+	"toUpperCase": true, "padStart": true, "padEnd": true, "charAt": true,
+	"charCodeAt": true, "codePointAt": true, "substring": true, "substr": true,
+	"match": true, "matchAll": true, "test": true, "exec": true, "localeCompare": true,
 }
 
 // jsExternalBase returns the first base of cls, or of a class it
@@ -636,15 +670,16 @@ func (r *resolver) jsExpr(caller SymbolID, expr string) (string, Resolution, boo
 
 // jsGlobals are the builtin objects and functions of JavaScript engines,
 // browsers and Node: calls through them are never the repository's.
+// Globals that code also uses as local names (window, document, history,
+// location: rxjs has a local window in every window operator) are left
+// out, since locals are not tracked.
 var jsGlobals = map[string]bool{
 	"console": true, "Math": true, "JSON": true, "Object": true, "Array": true, "Promise": true,
 	"Reflect": true, "Symbol": true, "Number": true, "String": true, "Boolean": true, "Date": true,
 	"RegExp": true, "Error": true, "TypeError": true, "RangeError": true, "SyntaxError": true,
 	"ReferenceError": true, "EvalError": true, "URIError": true, "AggregateError": true, "Map": true, "Set": true, "WeakMap": true, "WeakSet": true,
 	"Intl": true, "BigInt": true, "ArrayBuffer": true, "Atomics": true, "Proxy": true,
-	"globalThis": true, "window": true, "document": true, "navigator": true, "location": true,
-	"history": true, "localStorage": true, "sessionStorage": true, "performance": true,
-	"process": true, "Buffer": true, "URL": true, "URLSearchParams": true,
+	"globalThis": true, "process": true, "Buffer": true, "URL": true, "URLSearchParams": true,
 	"setTimeout": true, "setInterval": true, "clearTimeout": true, "clearInterval": true,
 	"setImmediate": true, "queueMicrotask": true, "requestAnimationFrame": true,
 	"parseInt": true, "parseFloat": true, "isNaN": true, "isFinite": true,

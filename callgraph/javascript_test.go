@@ -262,13 +262,14 @@ export function App() {
 func TestJavaScriptNotGuessed(t *testing.T) {
 	g := buildArchive(t, `
 -- a.js --
-export class A { close() {} only() {} }
+export class A { close() {} only() {} forEach(f) {} }
 -- b.js --
 export class B { close() {} }
 -- c.js --
 export function use(x) {
   x.close();
   x.only();
+  x.items.forEach(f);
   close();
 }
 function Legacy() { this.start(); }
@@ -290,6 +291,8 @@ export function useIt() {
 `)
 	expectCallees(t, g, "c.use", "a.A.only:name")
 	expectUnresolved(t, g, "c.use", "close", "ambiguous: 2")
+	// The one forEach in the repository is not guessed for an array's.
+	expectUnresolved(t, g, "c.use", "forEach", "builtin: forEach")
 	expectCallees(t, g, "c.Legacy", "c.Legacy.start:receiver")
 	expectCallees(t, g, "c.Legacy.start", "c.Legacy.stop:receiver")
 	// An imported variable has an unknown type, like a local one.
