@@ -39,9 +39,9 @@ package extract
 //     parent "A"), `declare global {}` (named "global").
 //   - module: ambient `declare module "name" {}`, named by the string.
 //   - object: an object literal bound at module or namespace level by
-//     `const x = {…}` (also through `as` and `satisfies`), `exports.x =`,
-//     `module.exports =` ("default") or `a.x =`, or by a property `key: {…}`
-//     of an object symbol, when it holds a function (method `m() {}` or
+//     `const x = {…}` (also through `as`, `satisfies` and
+//     `Object.freeze`), `exports.x =`, `module.exports =` ("default") or
+//     `a.x =`, or by a property `key: {…}` of an object symbol, when it holds a function (method `m() {}` or
 //     `k: () => …`) directly or one object literal down; its functions are
 //     its methods. `export default {…}` is always an object. Object
 //     literals inside functions are local values, not symbols, and
@@ -185,7 +185,12 @@ func jsRefine(d *decl, f *fileInfo) bool {
 		}
 	case "variable_declarator":
 		if v := n.ChildByFieldName("value"); v != nil && v.Type() == "call_expression" {
-			return isReactWrapper(v, f)
+			if d.kind != KindObject {
+				return isReactWrapper(v, f)
+			}
+			if f.text(v.ChildByFieldName("function")) != "Object.freeze" {
+				return false // a call's result is not the object passed to it
+			}
 		}
 		// An object literal is a symbol at module or namespace level only;
 		// inside a function it is a local value and its functions closures.
@@ -364,7 +369,8 @@ func jsOwned(d *decl) bool {
 			return true
 		}
 		switch owner.Type() {
-		case "object", "class", "satisfies_expression", "as_expression", "parenthesized_expression":
+		case "object", "class", "satisfies_expression", "as_expression", "parenthesized_expression",
+			"arguments", "call_expression": // Object.freeze({…})
 			owner = owner.Parent()
 		default:
 			return false

@@ -81,6 +81,8 @@ export const handlers = { get() {} } satisfies Handlers;
 const frozen = { run: function () {} } as const;
 namespace NS { export const api = { call() {} }; }
 export default { name: "x" };
+const fixer = Object.freeze({ fix() {} });
+const made = build({ m() {} });
 `)
 	expectSymbols(t, f,
 		"object o.store parent= line=1-4",
@@ -95,6 +97,8 @@ export default { name: "x" };
 		"object o.NS.api parent=NS line=9-9",
 		"method o.NS.api.call parent=api line=9-9",
 		"object o.default parent= line=10-10",
+		"object o.fixer parent= line=11-11",
+		"method o.fixer.fix parent=fixer line=11-11",
 	)
 }
 

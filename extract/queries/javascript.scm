@@ -130,12 +130,15 @@
           (function_expression body: (_) @body)
           (generator_function body: (_) @body)]) @definition.function
 
-; Object literals: const api = {get() {}} and keys of such objects:
-; {methods: {save() {}}}. The refine hook keeps those holding a function,
-; directly or one object down.
+; Object literals: const api = {get() {}} (also frozen: Object.freeze({…}))
+; and keys of such objects: {methods: {save() {}}}. The refine hook keeps
+; those holding a function, directly or one object down.
 (variable_declarator
   name: (identifier) @name
-  value: (object) @body) @definition.object
+  value: [(object) @body
+          (call_expression
+            function: (member_expression)
+            arguments: (arguments . (object) @body .))]) @definition.object
 
 (pair
   key: (_) @name

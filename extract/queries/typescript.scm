@@ -170,14 +170,18 @@
           (function_expression body: (_) @body)
           (generator_function body: (_) @body)]) @definition.function
 
-; Object literals: const api = {get() {}} (also through `as` and
-; `satisfies`) and keys of such objects: {methods: {save() {}}}. The refine
-; hook keeps those holding a function, directly or one object down.
+; Object literals: const api = {get() {}} (also through `as`, `satisfies`
+; and Object.freeze({…})) and keys of such objects: {methods: {save() {}}}.
+; The refine hook keeps those holding a function, directly or one object
+; down.
 (variable_declarator
   name: (identifier) @name
   value: [(object) @body
           (satisfies_expression (object) @body)
-          (as_expression (object) @body)]) @definition.object
+          (as_expression (object) @body)
+          (call_expression
+            function: (member_expression)
+            arguments: (arguments . (object) @body .))]) @definition.object
 
 (pair
   key: (_) @name
