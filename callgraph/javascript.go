@@ -417,7 +417,7 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 		}
 		// a.b.m = function at the top level is the method m of "a.b".
 		if ids := r.g.byQualified[joinQ(r.f.Module, path+"."+c.Name)]; len(ids) > 0 && !r.isSelf(head) {
-			ids, how, reason = r.instantiate(ids, Local)
+			ids, how, reason = r.jsInstantiate(ids, Local)
 			return ids, how, reason, true
 		}
 		ids, how, reason = r.jsUnique(c.Name)
@@ -454,14 +454,14 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 	ids, inherited := r.symbolMember(v.q, c.Name)
 	switch {
 	case inherited:
-		return ids, Inherited, "", true
+		return r.jsSources(ids), Inherited, "", true
 	case len(ids) > 0:
-		ids, how, reason = r.instantiate(ids, how)
+		ids, how, reason = r.jsInstantiate(ids, how)
 		return ids, how, reason, true
 	case r.isFunction(v.q):
 		switch c.Name {
 		case "call", "apply": // f.call(this, …) calls f
-			ids, how, reason = r.instantiate(r.g.byQualified[v.q], how)
+			ids, how, reason = r.jsInstantiate(r.g.byQualified[v.q], how)
 			return ids, how, reason, true
 		case "bind":
 			return nil, "", "builtin: Function.bind", true
@@ -479,7 +479,7 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 func (r *resolver) jsCallValue(v jsValue, how Resolution) ([]SymbolID, Resolution, string) {
 	switch {
 	case v.found() && !v.module:
-		return r.instantiate(r.g.byQualified[v.q], how)
+		return r.jsInstantiate(r.g.byQualified[v.q], how)
 	case v.ext != "":
 		return nil, "", "external: " + v.ext
 	case v.found():
@@ -514,6 +514,10 @@ func (r *resolver) jsNameCall(caller SymbolID, name string) ([]SymbolID, Resolut
 		return nil, "", "", false
 	}
 	if r.g.nodes[ids[0]].Kind != KindModule {
+		if src := r.jsSources(ids); len(src) < len(ids) && !r.decorated(ids) {
+			ids, how, reason := r.jsInstantiate(src, how)
+			return ids, how, reason, true
+		}
 		return nil, "", "", false
 	}
 	mod := r.g.nodes[ids[0]].Qualified
@@ -524,7 +528,7 @@ func (r *resolver) jsNameCall(caller SymbolID, name string) ([]SymbolID, Resolut
 	case !d.found() || d.module:
 		return nil, "", fmt.Sprintf("module %s has no default export to call", mod), true
 	}
-	ids, how, reason := r.instantiate(r.g.byQualified[d.q], how)
+	ids, how, reason := r.jsInstantiate(r.g.byQualified[d.q], how)
 	return ids, how, reason, true
 }
 
@@ -538,7 +542,7 @@ func (r *resolver) jsSuperCall(caller SymbolID) ([]SymbolID, Resolution, string)
 	var first []SymbolID
 	for _, b := range r.linearize(cls)[1:] {
 		if ms := r.members(b, "constructor"); len(ms) > 0 {
-			return ms, Inherited, ""
+			return r.jsSources(ms), Inherited, ""
 		}
 		if first == nil && r.g.nodes[b].Kind == extract.KindClass {
 			first = []SymbolID{b}
@@ -553,9 +557,9 @@ func (r *resolver) jsSuperCall(caller SymbolID) ([]SymbolID, Resolution, string)
 	return nil, "", fmt.Sprintf("the base class of %s is not in the repository", r.g.nodes[cls].Name)
 }
 
-// jsSelfCall handles this.m() and super.m() that the class rules cannot
-// resolve: a method an external base class provides, or a member of an
-// ES5 constructor function.
+// jsSelfCall handles this.m() and super.m(): in a class and its bases,
+// from an external base class, or among the members of an ES5
+// constructor function.
 func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Resolution, string, bool) {
 	cls, ok := r.enclosingClass(caller)
 	if ok {
@@ -563,9 +567,13 @@ func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Reso
 		if r.isSuper(c.Receiver) {
 			lin = lin[1:]
 		}
-		for _, b := range lin {
-			if len(r.members(b, c.Name)) > 0 {
-				return nil, "", "", false
+		for i, b := range lin {
+			if ms := r.members(b, c.Name); len(ms) > 0 {
+				how := Receiver
+				if i > 0 || r.isSuper(c.Receiver) {
+					how = Inherited
+				}
+				return r.jsSources(ms), how, "", true
 			}
 		}
 		if ext := r.jsExternalBase(cls); ext != "" {
@@ -592,6 +600,34 @@ func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Reso
 	}
 	ids, how, reason := r.jsUnique(c.Name) // this outside classes: unknown
 	return ids, how, reason, true
+}
+
+// jsInstantiate is instantiate, keeping only the definitions in source
+// files when a declaration file (.d.ts) beside them declares the same
+// names.
+func (r *resolver) jsInstantiate(ids []SymbolID, how Resolution) ([]SymbolID, Resolution, string) {
+	out, how, reason := r.instantiate(ids, how)
+	return r.jsSources(out), how, reason
+}
+
+// jsSources drops the symbols of declaration files from ids when some are
+// declared in source files.
+func (r *resolver) jsSources(ids []SymbolID) []SymbolID {
+	var src []SymbolID
+	for _, id := range ids {
+		if !isDeclarationFile(r.g.nodes[id].File) {
+			src = append(src, id)
+		}
+	}
+	if len(src) == 0 {
+		return ids
+	}
+	return src
+}
+
+// isDeclarationFile reports whether p is a TypeScript declaration file.
+func isDeclarationFile(p string) bool {
+	return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.mts") || strings.HasSuffix(p, ".d.cts")
 }
 
 // jsUnique is unique for a method called on a receiver of unknown type,

@@ -302,3 +302,28 @@ export function useIt() {
 	expectUnresolved(t, g, "d.MyError.constructor", "super", "builtin: Error")
 	expectUnresolved(t, g, "d.MyError.constructor", "captureStack", "builtin: Error.captureStack")
 }
+
+// A declaration file beside its JavaScript source declares the same
+// names; calls go to the source.
+func TestJavaScriptDeclarationFiles(t *testing.T) {
+	g := buildArchive(t, `
+-- lib.js --
+export function f() {}
+export class K { m() {} }
+-- lib.d.ts --
+export declare function f(): void;
+export declare class K { m(): void; }
+-- main.js --
+import { f, K } from './lib';
+import * as lib from './lib';
+export function run() { f(); lib.f(); new K(); }
+`)
+	expectCallees(t, g, "main.run", "lib.f:import", "lib.K:constructor")
+	for _, id := range g.Lookup("main.run") {
+		for _, e := range g.Callees(id) {
+			if n := g.Node(e.Callee); n.File != "lib.js" {
+				t.Errorf("main.run calls %s in %s", n.Qualified, n.File)
+			}
+		}
+	}
+}
