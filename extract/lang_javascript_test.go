@@ -200,6 +200,7 @@ var Point = (function () {
 		{"function f() { ns.Klass.create = function () {}; }", "function m.f parent= line=1-1\nmethod m.f.ns.Klass.create parent=ns.Klass line=1-1"},
 		{"this.x = function () {};\na[0] = function () {};\nf().y = function () {};", ""},
 		{"var proto = module.exports = function (o) {};", "function m.proto parent= line=1-1"},
+		{"var res = {};\nres.set = res.header = function header() {};", "method m.res.set parent=res line=2-2"},
 		{"const isLike = ((x) => x);", "function m.isLike parent= line=1-1"},
 	} {
 		f := extractString(t, "m.js", tc.src)

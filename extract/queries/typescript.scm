@@ -130,6 +130,17 @@
             (arrow_function body: (_) @body)
             (generator_function body: (_) @body)]) @definition.function)
 
+; res.set = res.header = function header(): the function is named after
+; the first target.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      property: (property_identifier) @name)
+    right: (assignment_expression
+      right: [(function_expression body: (_) @body)
+              (arrow_function body: (_) @body)
+              (generator_function body: (_) @body)])) @definition.function)
+
 ; exports.Codec = {encode() {}}, module.exports = {…}, Foo.prototype = {…},
 ; exports.Client = class {}, module.exports = class Agent {}; the refine
 ; hook keeps CommonJS exports and prototypes only.
