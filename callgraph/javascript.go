@@ -585,17 +585,24 @@ func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Reso
 		return nil, "", "", false
 	}
 	// function Foo() { this.m() } and Foo.prototype.m = function: the
-	// members of the constructor function Foo.
+	// members of the constructor function Foo; app.init = function () {
+	// this.m() }: the members of app, as when called as app.init().
 	for s, ok := caller, true; ok; s, ok = r.parentOf(s) {
 		n := r.g.nodes[s]
 		if n.Kind == KindModule {
 			break
 		}
-		if n.Kind != extract.KindFunction {
+		var q string
+		switch n.Kind {
+		case extract.KindFunction:
+			q = n.Qualified + "." + c.Name
+		case extract.KindMethod:
+			q = moduleOf(n.Qualified) + "." + c.Name
+		default:
 			continue
 		}
-		if ids := r.g.byQualified[n.Qualified+"."+c.Name]; len(ids) > 0 && r.g.nodes[ids[0]].Kind == extract.KindMethod {
-			return ids, Receiver, "", true
+		if ids := r.g.byQualified[q]; len(ids) > 0 && r.g.nodes[ids[0]].Kind == extract.KindMethod {
+			return r.jsSources(ids), Receiver, "", true
 		}
 	}
 	ids, how, reason := r.jsUnique(c.Name) // this outside classes: unknown

@@ -123,6 +123,10 @@ module.exports = new Registry();
 -- router.js --
 var proto = module.exports = function (opts) { proto.handle(); };
 proto.handle = function handle() {};
+-- app.js --
+var app = exports = module.exports = {};
+app.init = function () { this.configure(); };
+app.configure = function () {};
 -- legacy.js --
 function Parent() {}
 function Child() { Parent.call(this); Parent.bind(this); Child.later(); }
@@ -167,6 +171,7 @@ class Sub extends K {
 	// methods resolve like those of any unknown receiver.
 	expectCallees(t, g, "main.wire", "registry.Registry.lookup:name", "router.proto:import", "router.proto.handle:import")
 	expectCallees(t, g, "router.proto", "router.proto.handle:local")
+	expectCallees(t, g, "app.app.init", "app.app.configure:receiver")
 	// f.call(this) calls f; properties assigned to a function are looked
 	// up by name.
 	expectCallees(t, g, "legacy.Child", "legacy.Parent:local")
