@@ -156,6 +156,10 @@ function main() {
 class Sub extends K {
   constructor() { super(); }
 }
+-- esm.mjs --
+import util, { f2 } from './util.js';
+import K from './klass.js';
+export function interop() { util.f1(); f2(); new K(); }
 `)
 	expectCallees(t, g, "util.f2", "util.f1:local")
 	expectCallees(t, g, "util.default.run", "util.f1:local")
@@ -172,6 +176,8 @@ class Sub extends K {
 	expectCallees(t, g, "main.wire", "registry.Registry.lookup:name", "router.proto:import", "router.proto.handle:import")
 	expectCallees(t, g, "router.proto", "router.proto.handle:local")
 	expectCallees(t, g, "app.app.init", "app.app.configure:receiver")
+	// ES modules importing CommonJS: the default import is module.exports.
+	expectCallees(t, g, "esm.interop", "util.f1:import", "util.f2:import", "klass.K.constructor:constructor")
 	// f.call(this) calls f; properties assigned to a function are looked
 	// up by name.
 	expectCallees(t, g, "legacy.Child", "legacy.Parent:local")
