@@ -29,12 +29,18 @@ import (
 //     namespace (CommonJS interop: module.exports as the default).
 //   - super() calls the base class's constructor, or the base class when
 //     it has none; this.m() in a constructor function or its prototype
-//     methods (ES5 classes) finds the function's members.
-//   - Calls through a package or a builtin global (console, JSON, Math…)
-//     are unresolved with that reason; nothing is guessed for them.
+//     methods (ES5 classes) finds the function's members, and in
+//     `app.init = function` those of app. f.call() and f.apply() call f.
+//   - Calls through a package or a builtin global (console, JSON, Math…),
+//     or inherited from a package's or builtin's class, are unresolved
+//     with that reason; nothing is guessed for them.
+//   - A symbol declared both in a source file and in a .d.ts beside it
+//     resolves to the source.
 //
-// Receivers other than names and paths (`this.x.m()`, `f().m()`) and
-// instances of classes are left to the generic rules.
+// Receivers of unknown type — locals, parameters, `this.x`, `f()`,
+// exported variables — fall back to the unique method name, as in other
+// languages, except for the names of Array, String, Promise and Function
+// methods (jsBuiltinMethods).
 
 // jsLike reports whether lang resolves through ES and CommonJS modules.
 func jsLike(lang string) bool {
