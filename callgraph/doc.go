@@ -21,6 +21,9 @@
 // Graph.Unresolved with the reason; nothing is guessed when a name is
 // ambiguous.
 //
+// JavaScript, TypeScript and TSX follow imports through the export lists
+// of modules (re-exports, barrels, CommonJS); see javascript.go.
+//
 // Each file's module is a node too (kind "module"): the caller of
 // module-level code.
 //

@@ -21,6 +21,7 @@ type resolver struct {
 	// prefixes are the proper prefixes of every qualified name, built
 	// on first use.
 	prefixes map[string]bool
+	js       *jsModules // JavaScript modules and exports, built on first use
 
 	// per file
 	f     *extract.File
@@ -36,7 +37,11 @@ func newResolver(g *Graph, ix *index) *resolver {
 func (r *resolver) fileScope(f *extract.File) *fileScope {
 	s, ok := r.scopes[f.Path]
 	if !ok {
-		s = scopeOf(f, r.known)
+		if jsLike(f.Language) {
+			s = r.jsScopeOf(f)
+		} else {
+			s = scopeOf(f, r.known)
+		}
 		r.scopes[f.Path] = s
 	}
 	return s
@@ -98,6 +103,11 @@ func (r *resolver) callerOf(c extract.Call) (SymbolID, bool) {
 func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Resolution, string) {
 	if r.f.Language == "go" {
 		return r.resolveGo(caller, c)
+	}
+	if jsLike(r.f.Language) {
+		if ids, how, reason, ok := r.jsCall(caller, c); ok {
+			return ids, how, reason
+		}
 	}
 	if r.tr.call != nil {
 		if ids, how, reason, ok := r.tr.call(r, caller, c); ok {
@@ -241,6 +251,9 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 // resolveExpr resolves a receiver like "a.b.c" to the qualified name of a
 // module, class or other scope, with how its head was bound.
 func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution, bool) {
+	if jsLike(r.f.Language) {
+		return r.jsExpr(caller, expr)
+	}
 	if strings.ContainsAny(expr, "()[]{} \"'") {
 		return "", "", false
 	}

@@ -246,10 +246,10 @@ func identifiers(s string) []string {
 }
 
 // defNames adds to names what the files at paths define, as the graph
-// has them now: the names of their symbols, package variables and struct
-// fields, the segments of their module when no other file defines it, and
-// for each class the members of its bases and of the classes that name it
-// as a base, transitively. A file that reads none of these names resolves
+// has them now: the names of their symbols, package variables, struct
+// fields and JavaScript exports, and for each class the members of its
+// bases and of the classes that name it as a base, transitively. (Update
+// adds the segments of a module that comes or goes.) A file that reads none of these names resolves
 // the same whatever the files at paths hold.
 //
 // Go's names go to pkgNames by package instead when the package hides
@@ -309,6 +309,11 @@ func (g *Graph) defNames(paths map[string]bool, names map[string]bool, pkgNames 
 				for _, b := range r.linearize(id) {
 					addMembers(b)
 				}
+			}
+		}
+		for _, e := range f.Exports {
+			for _, t := range identifiers(e.Name + " " + e.Local) {
+				names[t] = true // JavaScript: what importers can name
 			}
 		}
 		for _, b := range f.Bindings {

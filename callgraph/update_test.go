@@ -45,6 +45,13 @@ export function a() { return b() + c(); }
 function c() { return 1; }
 -- js/b.js --
 export function b() { return 2; }
+export { c as d } from './c.js';
+-- js/c.js --
+export function c() { return 3; }
+-- js/d.js --
+import { d } from './b.js';
+import * as ns from './b.js';
+export default function () { return d() + ns.b(); }
 -- java/p/A.java --
 package p;
 public class A extends B {

@@ -1,7 +1,7 @@
 // Package extract turns source files into plain data with tree-sitter: the
 // symbols a file declares, what it imports and the calls it makes. It is
 // the only package of fileinfo that imports tree-sitter; what comes out
-// (File, Symbol, Import, Call, SyntaxError) is plain Go data whose JSON
+// (File, Symbol, Import, Export, Call, SyntaxError) is plain Go data whose JSON
 // field names are the contract `fileinfo extract` prints.
 //
 // # Languages

@@ -191,6 +191,10 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		}
 	}
 
+	if f.lang.exports != nil {
+		out.Exports = f.lang.exports(f)
+	}
+
 	sort.SliceStable(decls, func(i, j int) bool {
 		if decls[i].start != decls[j].start {
 			return decls[i].start < decls[j].start

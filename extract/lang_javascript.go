@@ -39,9 +39,9 @@ package extract
 //     parent "A"), `declare global {}` (named "global").
 //   - module: ambient `declare module "name" {}`, named by the string.
 //   - object: an object literal bound at module or namespace level by
-//     `const x = {…}` (also through `as` and `satisfies`), `exports.x =`,
-//     `module.exports =` ("default") or `a.x =`, or by a property `key: {…}`
-//     of an object symbol, when it holds a function (method `m() {}` or
+//     `const x = {…}` (also through `as`, `satisfies` and
+//     `Object.freeze`), `exports.x =`, `module.exports =` ("default") or
+//     `a.x =`, or by a property `key: {…}` of an object symbol, when it holds a function (method `m() {}` or
 //     `k: () => …`) directly or one object literal down; its functions are
 //     its methods. `export default {…}` is always an object. Object
 //     literals inside functions are local values, not symbols, and
@@ -82,6 +82,20 @@ package extract
 // extensions stay (./a.css → a.css), and "." or "dir/" means dir/index.
 // "./dir" without the slash cannot be told from a file and resolves to dir.
 //
+// Exports (File.Exports): `export` declarations under their names,
+// `export {a as b}`, `export default f` and `export default function f`
+// (name "default", local f; an anonymous one has local "default", the
+// name of its symbol), TypeScript `export = f` and `export import Q = N.M`,
+// re-exports with their source (`export {a as b} from` → b, local a;
+// `export * from` → "*", local "*"; `export * as ns from` → ns, local "*"),
+// and CommonJS: `module.exports = f` or `= class K {}` (default),
+// `module.exports = {a, b: c, d() {}}` (one export per property; functions
+// written in the object are members of its symbol "default", so local
+// "default.d"), `exports.x = …`, `exports = module.exports = …`, and
+// require in any of these (`module.exports = require("./impl")` is
+// `export *` plus the default of ./impl). An expression without a name
+// has local "".
+//
 // Calls: f(), f<T>(), a.b.f() (receiver "a.b"), a?.f(), this.#p(),
 // super(…) (name "super"), super.m(), new Foo() and new ns.Foo() (name
 // "Foo"), tagged templates. JSX elements are not calls: <Foo/> is
@@ -121,6 +135,7 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 		},
 		module:    jsModule,
 		imports:   jsImports,
+		exports:   jsExportList,
 		refine:    jsRefine,
 		signature: jsSignature,
 		doc:       jsDoc,
@@ -170,7 +185,12 @@ func jsRefine(d *decl, f *fileInfo) bool {
 		}
 	case "variable_declarator":
 		if v := n.ChildByFieldName("value"); v != nil && v.Type() == "call_expression" {
-			return isReactWrapper(v, f)
+			if d.kind != KindObject {
+				return isReactWrapper(v, f)
+			}
+			if f.text(v.ChildByFieldName("function")) != "Object.freeze" {
+				return false // a call's result is not the object passed to it
+			}
 		}
 		// An object literal is a symbol at module or namespace level only;
 		// inside a function it is a local value and its functions closures.
@@ -349,7 +369,8 @@ func jsOwned(d *decl) bool {
 			return true
 		}
 		switch owner.Type() {
-		case "object", "class", "satisfies_expression", "as_expression", "parenthesized_expression":
+		case "object", "class", "satisfies_expression", "as_expression", "parenthesized_expression",
+			"arguments", "call_expression": // Object.freeze({…})
 			owner = owner.Parent()
 		default:
 			return false
@@ -419,8 +440,10 @@ func jsDoc(d *decl, f *fileInfo) string {
 func jsBases(d *decl, f *fileInfo) []string {
 	n := d.node
 	switch n.Type() {
-	case "variable_declarator":
-		n = n.ChildByFieldName("value")
+	case "variable_declarator", "field_definition", "public_field_definition":
+		n = n.ChildByFieldName("value") // const C = class extends B, static C = class extends B
+	case "assignment_expression":
+		n = n.ChildByFieldName("right") // module.exports = class extends B
 	case "interface_declaration":
 		var out []string
 		for i, cnt := 0, int(n.NamedChildCount()); i < cnt; i++ {

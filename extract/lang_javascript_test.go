@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,6 +81,8 @@ export const handlers = { get() {} } satisfies Handlers;
 const frozen = { run: function () {} } as const;
 namespace NS { export const api = { call() {} }; }
 export default { name: "x" };
+const fixer = Object.freeze({ fix() {} });
+const made = build({ m() {} });
 `)
 	expectSymbols(t, f,
 		"object o.store parent= line=1-4",
@@ -94,6 +97,8 @@ export default { name: "x" };
 		"object o.NS.api parent=NS line=9-9",
 		"method o.NS.api.call parent=api line=9-9",
 		"object o.default parent= line=10-10",
+		"object o.fixer parent= line=11-11",
+		"method o.fixer.fix parent=fixer line=11-11",
 	)
 }
 
@@ -194,6 +199,9 @@ var Point = (function () {
 		{"function f() { webidl.converters.str = function () {}; }", "function m.f parent= line=1-1"},
 		{"function f() { ns.Klass.create = function () {}; }", "function m.f parent= line=1-1\nmethod m.f.ns.Klass.create parent=ns.Klass line=1-1"},
 		{"this.x = function () {};\na[0] = function () {};\nf().y = function () {};", ""},
+		{"var proto = module.exports = function (o) {};", "function m.proto parent= line=1-1"},
+		{"var res = {};\nres.set = res.header = function header() {};", "method m.res.set parent=res line=2-2"},
+		{"const isLike = ((x) => x);", "function m.isLike parent= line=1-1"},
 	} {
 		f := extractString(t, "m.js", tc.src)
 		var got []string
@@ -207,6 +215,13 @@ var Point = (function () {
 			t.Errorf("%s: symbols\n%s\nwant\n%s", tc.src, strings.Join(got, "\n"), tc.want)
 		}
 	}
+	// Classes bound by assignments and fields keep their bases.
+	f = extractString(t, "m.js", `module.exports = class Agent extends Base {};
+exports.B = class extends mixin(A) {};
+const C = class extends Agent {};
+class D { static E = class extends C {}; }
+`)
+	expectBases(t, f, map[string]string{"m.Agent": "Base", "m.B": "mixin(A)", "m.C": "Agent", "m.D.E": "C"})
 }
 
 func TestTypeScriptSymbols(t *testing.T) {
@@ -512,6 +527,75 @@ export { local };
 		"./lazy as m => src.app.lazy @19",
 		"./lazy2 {lazy} => src.app.lazy2 @20",
 	)
+}
+
+// TestJavaScriptExports checks the export list: ES declarations, clauses
+// and defaults, re-exports, TypeScript `export =` and CommonJS.
+func TestJavaScriptExports(t *testing.T) {
+	for _, tc := range []struct {
+		path, src string
+		want      []string
+	}{
+		{"src/es.ts", `export function f() {}
+export function f(x: number): void;
+export const a = 1, b = () => {};
+export class C {}
+export default function main() {}
+export { a as alias, b };
+export { x, y as z } from "./other.js";
+export * from "../lib/";
+export * as ns from "./ns";
+export { default as Thing } from "./thing";
+export declare function amb(): void;
+export namespace N.M {}
+export as namespace Global;
+export import Q = N.M;
+`, []string{
+			"f=f @1", "a=a @3", "b=b @3", "C=C @4", "default=main @5", "alias=a @6", // b again is one export
+			"x=x from ./other.js => src.other @7", "z=y from ./other.js => src.other @7",
+			"*=* from ../lib/ => lib.index @8", "ns=* from ./ns => src.ns @9",
+			"Thing=default from ./thing => src.thing @10", "amb=amb @11", "N=N @12", "Q=N.M @14",
+		}},
+		{"anon.js", `export default function () {}`, []string{"default=default @1"}},
+		{"value.js", `const x = 1; export default x;`, []string{"default=x @1"}},
+		{"expr.js", `export default connect(App);`, []string{"default= @1"}},
+		{"eq.ts", `function f() {}
+export = f;`, []string{"default=f @2"}},
+		{"cjs.js", `function f() {}
+function h() {}
+exports.one = function () {};
+module.exports.two = h;
+exports.three = require("./three");
+exports.four = require("./four").inner;
+`, []string{"one=one @3", "two=h @4", "three=* from ./three => three @5", "four=inner from ./four => four @6"}},
+		{"obj.js", `module.exports = { f, g: h, k: function () {}, m() {}, n: a.b, r: require("./r"), v: 1 };`,
+			[]string{"f=f @1", "g=h @1", "k=default.k @1", "m=default.m @1", "n=a.b @1", "r=* from ./r => r @1", "v= @1"}},
+		{"cls.js", `module.exports = class K {};`, []string{"default=K @1"}},
+		{"fn.js", `module.exports = function () {};`, []string{"default=default @1"}},
+		{"chain.js", `exports = module.exports = createApp;
+exports.Router = Router;`, []string{"default=createApp @1", "Router=Router @2"}},
+		{"re.js", `module.exports = require("./impl");`,
+			[]string{"*=* from ./impl => impl @1", "default=default from ./impl => impl @1"}},
+		{"alias.js", `var proto = module.exports = function () {};
+var y = exports.y = function () {};`, []string{"default=proto @1", "y=y @2"}},
+		{"script.js", `function f() {}`, nil},
+	} {
+		f := extractString(t, tc.path, tc.src)
+		var got []string
+		for _, e := range f.Exports {
+			s := e.Name + "=" + e.Local
+			if e.From != "" {
+				s += " from " + e.From
+			}
+			if e.Resolved != "" {
+				s += " => " + e.Resolved
+			}
+			got = append(got, fmt.Sprintf("%s @%d", s, e.Line))
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("exports of %s:\ngot:\n  %s\nwant:\n  %s", tc.path, strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+		}
+	}
 }
 
 func TestJavaScriptResolve(t *testing.T) {

@@ -44,6 +44,8 @@ type Language struct {
 	module func(f *fileInfo, declared string) string
 	// imports turns an @import node into imports.
 	imports func(n *sitter.Node, f *fileInfo) []Import
+	// exports lists the names the file exports (JavaScript, TypeScript).
+	exports func(f *fileInfo) []Export
 	// refine adjusts a declaration after the generic pass: split a
 	// qualified name into parent and name, fix a kind, drop it (return false).
 	refine func(d *decl, f *fileInfo) bool

@@ -16,6 +16,31 @@ type File struct {
 	// can follow (Python assignments; Java, C# and Kotlin declarations);
 	// omitted when empty.
 	Bindings []Binding `json:"bindings,omitempty"`
+	// Exports are the names a JavaScript or TypeScript module exports,
+	// re-exports included; omitted when empty.
+	Exports []Export `json:"exports,omitempty"`
+}
+
+// Export is one name a JavaScript or TypeScript module exports:
+// `export function f`, `export {a as b}`, `export default x`,
+// `module.exports = x`, `exports.f = g`, `export {f} from "./m"`,
+// `export * from "./m"`.
+type Export struct {
+	// Name is the exported name: "default" for the default export
+	// (`export default`, `module.exports =`, TypeScript `export =`), "*"
+	// for `export * from` (every name of the module but its default).
+	Name string `json:"name"`
+	// Local is what is exported: a name or dotted path in the file's
+	// scope ("f", "a.b", "default" for an anonymous declaration named
+	// so), or, for a re-export, the name in the From module, "*" for the
+	// module itself (`export * from`, `export * as ns from`). It is ""
+	// for an expression without a name (`export default connect(App)`).
+	Local string `json:"local"`
+	// From is the module of a re-export as written; Resolved is its
+	// module name, as in Import.Resolved.
+	From     string `json:"from,omitempty"`
+	Resolved string `json:"resolved,omitempty"`
+	Line     int    `json:"line"`
 }
 
 // Binding is one assignment of a value to a name, or one declaration of a

@@ -37,6 +37,18 @@
           (function_expression body: (_) @body)
           (generator_function body: (_) @body)]) @definition.function
 
+; const f = (() => {}), and var proto = module.exports = function () {}:
+; the function is bound to the variable too.
+(variable_declarator
+  name: (identifier) @name
+  value: [(parenthesized_expression
+            [(arrow_function body: (_) @body)
+             (function_expression body: (_) @body)])
+          (assignment_expression
+            right: [(arrow_function body: (_) @body)
+                    (function_expression body: (_) @body)
+                    (generator_function body: (_) @body)])]) @definition.function
+
 (variable_declarator
   name: (identifier) @name
   value: (class body: (_) @body)) @definition.class
@@ -85,6 +97,17 @@
             (arrow_function body: (_) @body)
             (generator_function body: (_) @body)]) @definition.function)
 
+; res.set = res.header = function header(): the function is named after
+; the first target.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      property: (property_identifier) @name)
+    right: (assignment_expression
+      right: [(function_expression body: (_) @body)
+              (arrow_function body: (_) @body)
+              (generator_function body: (_) @body)])) @definition.function)
+
 ; exports.Codec = {encode() {}}, module.exports = {…}, Foo.prototype = {…},
 ; exports.Client = class {}, module.exports = class Agent {}; the refine
 ; hook keeps CommonJS exports and prototypes only.
@@ -118,12 +141,15 @@
           (function_expression body: (_) @body)
           (generator_function body: (_) @body)]) @definition.function
 
-; Object literals: const api = {get() {}} and keys of such objects:
-; {methods: {save() {}}}. The refine hook keeps those holding a function,
-; directly or one object down.
+; Object literals: const api = {get() {}} (also frozen: Object.freeze({…}))
+; and keys of such objects: {methods: {save() {}}}. The refine hook keeps
+; those holding a function, directly or one object down.
 (variable_declarator
   name: (identifier) @name
-  value: (object) @body) @definition.object
+  value: [(object) @body
+          (call_expression
+            function: (member_expression)
+            arguments: (arguments . (object) @body .))]) @definition.object
 
 (pair
   key: (_) @name

@@ -1,0 +1,340 @@
+package callgraph
+
+import "testing"
+
+// ES modules in JavaScript: default, named, renamed and namespace imports,
+// classes across files, this, super and new.
+func TestJavaScriptModules(t *testing.T) {
+	g := buildArchive(t, `
+-- lib/a.js --
+export default function main() { return helper(); }
+function helper() { return 1; }
+export function named() {}
+export class Base {
+  constructor() { this.init(); }
+  init() {}
+  shared() {}
+}
+export const arrow = () => named();
+-- lib/b.js --
+import main, { named as nm, Base } from './a';
+import * as A from './a.js';
+export class Child extends Base {
+  constructor() { super(); this.shared(); super.init(); }
+  go() { this.init(); this.own(); nm(); A.named(); main(); A.default(); new A.Base(); }
+  own() {}
+}
+export class Bare extends Child {}
+-- main.js --
+import { Child, Bare } from './lib/b';
+import React from 'react';
+import { readFile } from 'fs/promises';
+function run() {
+  new Child();
+  new Bare();
+  React.createElement('x');
+  readFile('x');
+  missing();
+  console.log('x');
+}
+`)
+	expectCallees(t, g, "lib.a.main", "lib.a.helper:local")
+	expectCallees(t, g, "lib.a.arrow", "lib.a.named:local")
+	expectCallees(t, g, "lib.a.Base.constructor", "lib.a.Base.init:receiver")
+	expectCallees(t, g, "lib.b.Child.constructor",
+		"lib.a.Base.constructor:inherited", "lib.a.Base.shared:inherited", "lib.a.Base.init:inherited")
+	expectCallees(t, g, "lib.b.Child.go",
+		"lib.a.Base.init:inherited", "lib.b.Child.own:receiver", "lib.a.named:import",
+		"lib.a.main:import", "lib.a.Base.constructor:constructor")
+	// Bare has no constructor: new Bare() runs the inherited one.
+	expectCallees(t, g, "main.run", "lib.b.Child.constructor:constructor")
+	expectUnresolved(t, g, "main.run", "createElement", "external: react")
+	expectUnresolved(t, g, "main.run", "readFile", "external: fs/promises")
+	expectUnresolved(t, g, "main.run", "missing", "not defined")
+	expectUnresolved(t, g, "main.run", "log", "builtin: console.log")
+}
+
+// Re-exports: barrels (index.js behind a directory import), renames,
+// export *, export * as ns, default re-exports, and cycles between
+// barrels.
+func TestJavaScriptReexports(t *testing.T) {
+	g := buildArchive(t, `
+-- src/impl/f.js --
+export function f() {}
+export function shadowed() {}
+export default function def() {}
+-- src/impl/g.js --
+export function g() {}
+export function shadowed() {}
+-- src/impl/index.js --
+export { f, f as renamed } from './f';
+export { default as def } from './f';
+export * from './g';
+export * as gns from './g';
+export * from '../index';
+function local() {}
+export { local as exposed };
+-- src/index.js --
+export * from './impl/f';
+export * from './impl/g';
+export * from './impl';
+-- src/app.js --
+import { f, renamed, def, g, gns, exposed } from './impl';
+import * as top from './index';
+import { shadowed } from './index';
+export function app() {
+  f(); renamed(); def(); g(); gns.g(); exposed();
+  top.f(); top.g(); top.renamed();
+  shadowed();
+  top.nothing();
+}
+`)
+	expectCallees(t, g, "src.app.app",
+		"src.impl.f.f:import", "src.impl.f.def:import", "src.impl.g.g:import", "src.impl.index.local:import")
+	// Two export * provide shadowed: ambiguous, so not exported.
+	expectUnresolved(t, g, "src.app.app", "shadowed", "shadowed")
+	expectUnresolved(t, g, "src.app.app", "nothing", "exports no nothing")
+}
+
+// CommonJS: require of a module, destructured require, module.exports of
+// an object, a class, a function, exports.x, and a module re-exported by
+// module.exports = require().
+func TestJavaScriptCommonJS(t *testing.T) {
+	g := buildArchive(t, `
+-- util.js --
+function f1() {}
+function f2() { f1(); }
+module.exports = { f1, f2, obj: { m() {} }, run() { f1(); } };
+-- klass.js --
+module.exports = class K {
+  constructor() {}
+  static make() {}
+};
+-- fn.js --
+module.exports = function () {};
+-- ex.js --
+exports.a = function () { exports.b(); };
+exports.b = function () {};
+-- re.js --
+module.exports = require('./ex');
+-- registry.js --
+class Registry { lookup() {} }
+module.exports = new Registry();
+-- router.js --
+var proto = module.exports = function (opts) { proto.handle(); };
+proto.handle = function handle() {};
+-- app.js --
+var app = exports = module.exports = {};
+app.init = function () { this.configure(); };
+app.configure = function () {};
+-- legacy.js --
+function Parent() {}
+function Child() { Parent.call(this); Parent.bind(this); Child.later(); }
+Child.prototype.only = function () {};
+-- main.js --
+const util = require('./util');
+const registry = require('./registry');
+const Router = require('./router');
+function wire() {
+  registry.lookup();
+  Router();
+  Router.handle();
+}
+const { f2, run } = require('./util');
+const K = require('./klass');
+const fn = require('./fn');
+const re = require('./re');
+const fs = require('fs');
+function main() {
+  util.f1(); f2(); run(); util.run();
+  new K(); K.make();
+  fn();
+  re.a();
+  fs.readFileSync('x');
+  util.nope();
+}
+class Sub extends K {
+  constructor() { super(); }
+}
+-- esm.mjs --
+import util, { f2 } from './util.js';
+import K from './klass.js';
+export function interop() { util.f1(); f2(); new K(); }
+`)
+	expectCallees(t, g, "util.f2", "util.f1:local")
+	expectCallees(t, g, "util.default.run", "util.f1:local")
+	expectCallees(t, g, "ex.a", "ex.b:local")
+	expectCallees(t, g, "main.main",
+		"util.f1:import", "util.f2:import", "util.default.run:import",
+		"klass.K.constructor:constructor", "klass.K.make:import",
+		"fn.default:import", "ex.a:import")
+	expectCallees(t, g, "main.Sub.constructor", "klass.K.constructor:inherited")
+	expectUnresolved(t, g, "main.main", "readFileSync", "external: fs")
+	expectUnresolved(t, g, "main.main", "nope", "exports no nope")
+	// module.exports = new Registry(): an instance of unknown type, whose
+	// methods resolve like those of any unknown receiver.
+	expectCallees(t, g, "main.wire", "registry.Registry.lookup:name", "router.proto:import", "router.proto.handle:import")
+	expectCallees(t, g, "router.proto", "router.proto.handle:local")
+	expectCallees(t, g, "app.app.init", "app.app.configure:receiver")
+	// ES modules importing CommonJS: the default import is module.exports.
+	expectCallees(t, g, "esm.interop", "util.f1:import", "util.f2:import", "klass.K.constructor:constructor")
+	// f.call(this) calls f; properties assigned to a function are looked
+	// up by name.
+	expectCallees(t, g, "legacy.Child", "legacy.Parent:local")
+	expectUnresolved(t, g, "legacy.Child", "bind", "builtin: Function.bind")
+	expectUnresolved(t, g, "legacy.Child", "later", "not defined")
+}
+
+// TypeScript: ESM ".js" specifiers naming ".ts" sources, index.ts barrels,
+// abstract classes, implements, namespaces, export =, and declaration
+// files beside their sources.
+func TestTypeScriptModules(t *testing.T) {
+	g := buildArchive(t, `
+-- src/base.ts --
+export abstract class Repo<T> {
+  abstract find(id: string): T;
+  get(id: string): T { return this.find(id); }
+  protected log(msg: string): void {}
+}
+export interface Named { name(): string }
+-- src/users/repo.ts --
+import { Repo, type Named } from '../base.js';
+export class UserRepo extends Repo<string> implements Named {
+  find(id: string): string { this.log(id); return id; }
+  name(): string { return super.get('x'); }
+}
+-- src/users/index.ts --
+export { UserRepo } from './repo';
+export type { Named } from '../base';
+-- src/util.ts --
+export namespace Text {
+  export function trim(s: string): string { return s; }
+}
+function legacy(): void {}
+export = legacy;
+-- src/main.ts --
+import { UserRepo } from './users';
+import { Text } from './util';
+import legacy = require('./util');
+import type { Options } from 'some-lib';
+export function main(): void {
+  const r = new UserRepo();
+  Text.trim(' ');
+  legacy();
+}
+`)
+	expectCallees(t, g, "src.base.Repo.get", "src.base.Repo.find:receiver")
+	expectCallees(t, g, "src.users.repo.UserRepo.find", "src.base.Repo.log:inherited")
+	expectCallees(t, g, "src.users.repo.UserRepo.name", "src.base.Repo.get:inherited")
+	expectCallees(t, g, "src.main.main",
+		"src.users.repo.UserRepo:constructor", "src.util.Text.trim:import", "src.util.legacy:import")
+}
+
+// TSX: components importing each other, a class component extending an
+// imported base, and React (external).
+func TestTSXModules(t *testing.T) {
+	g := buildArchive(t, `
+-- ui/Base.tsx --
+import React from 'react';
+export class Base extends React.Component {
+  track(): void {}
+}
+export const format = (n: number) => String(n);
+-- ui/Panel.tsx --
+import React, { useState } from 'react';
+import { Base, format } from './Base';
+export default class Panel extends Base {
+  render() {
+    this.track();
+    this.setState({});
+    return <div>{format(1)}</div>;
+  }
+}
+export function usePanel() {
+  const [s] = useState(0);
+  return format(s);
+}
+-- App.tsx --
+import Panel, { usePanel } from './ui/Panel';
+export function App() {
+  usePanel();
+  return new Panel({}).render();
+}
+`)
+	expectCallees(t, g, "ui.Panel.Panel.render", "ui.Base.Base.track:inherited", "ui.Base.format:import")
+	expectUnresolved(t, g, "ui.Panel.Panel.render", "setState", "external: react.Component")
+	expectCallees(t, g, "ui.Panel.usePanel", "ui.Base.format:import")
+	expectUnresolved(t, g, "ui.Panel.usePanel", "useState", "external: react")
+	expectCallees(t, g, "App.App", "ui.Panel.usePanel:import", "ui.Panel.Panel:constructor", "ui.Panel.Panel.render:name")
+}
+
+// Unqualified calls that no import binds are not guessed, and methods
+// called on unknown receivers resolve only when their name is unique.
+func TestJavaScriptNotGuessed(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+export class A { close() {} only() {} forEach(f) {} }
+-- b.js --
+export class B { close() {} }
+-- c.js --
+export function use(x) {
+  x.close();
+  x.only();
+  x.items.forEach(f);
+  close();
+}
+function Legacy() { this.start(); }
+Legacy.prototype.start = function () { this.stop(); };
+Legacy.prototype.stop = function () {};
+-- d.js --
+export const manager = createManager();
+export class MyError extends Error {
+  constructor() { super('x'); this.captureStack(); }
+}
+-- e.js --
+import { manager, MyError } from './d';
+export function useIt() {
+  manager.only();
+  manager();
+  new MyError();
+  new TypeError('x');
+}
+`)
+	expectCallees(t, g, "c.use", "a.A.only:name")
+	expectUnresolved(t, g, "c.use", "close", "ambiguous: 2")
+	// The one forEach in the repository is not guessed for an array's.
+	expectUnresolved(t, g, "c.use", "forEach", "builtin: forEach")
+	expectCallees(t, g, "c.Legacy", "c.Legacy.start:receiver")
+	expectCallees(t, g, "c.Legacy.start", "c.Legacy.stop:receiver")
+	// An imported variable has an unknown type, like a local one.
+	expectCallees(t, g, "e.useIt", "a.A.only:name", "d.MyError.constructor:constructor")
+	expectUnresolved(t, g, "e.useIt", "manager", "no function or class")
+	expectUnresolved(t, g, "e.useIt", "TypeError", "builtin: TypeError")
+	expectUnresolved(t, g, "d.MyError.constructor", "super", "builtin: Error")
+	expectUnresolved(t, g, "d.MyError.constructor", "captureStack", "builtin: Error.captureStack")
+}
+
+// A declaration file beside its JavaScript source declares the same
+// names; calls go to the source.
+func TestJavaScriptDeclarationFiles(t *testing.T) {
+	g := buildArchive(t, `
+-- lib.js --
+export function f() {}
+export class K { m() {} }
+-- lib.d.ts --
+export declare function f(): void;
+export declare class K { m(): void; }
+-- main.js --
+import { f, K } from './lib';
+import * as lib from './lib';
+export function run() { f(); lib.f(); new K(); }
+`)
+	expectCallees(t, g, "main.run", "lib.f:import", "lib.K:constructor")
+	for _, id := range g.Lookup("main.run") {
+		for _, e := range g.Callees(id) {
+			if n := g.Node(e.Callee); n.File != "lib.js" {
+				t.Errorf("main.run calls %s in %s", n.Qualified, n.File)
+			}
+		}
+	}
+}
