@@ -50,13 +50,25 @@ func writeArchive(t *testing.T, archive string) string {
 }
 
 // extractDir extracts every file under root.
-func extractDir(t *testing.T, root string) []extract.File {
+func extractDir(t testing.TB, root string) []extract.File {
+	t.Helper()
+	return extractAll(t, newExtractor(t, root))
+}
+
+// newExtractor opens an extractor on root, closed when the test ends.
+func newExtractor(t testing.TB, root string) *extract.Extractor {
 	t.Helper()
 	ex, err := extract.New(root, extract.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ex.Close()
+	t.Cleanup(ex.Close)
+	return ex
+}
+
+// extractAll extracts every file ex sees.
+func extractAll(t testing.TB, ex *extract.Extractor) []extract.File {
+	t.Helper()
 	files, _, err := ex.All(context.Background())
 	if err != nil {
 		t.Fatal(err)

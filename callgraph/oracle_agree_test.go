@@ -1,7 +1,6 @@
 package callgraph
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"sort"
@@ -53,18 +52,9 @@ func TestGoOracleAgreement(t *testing.T) {
 // symbols of the oracle's packages, made in the files of its build,
 // without interface edges, as "caller -> callee".
 func ourGoEdges(t *testing.T, dir string, o *goOracle) map[string]bool {
-	pkgs := o.Pkgs
 	t.Helper()
-	ex, err := extract.New(dir, extract.Options{Languages: []string{"go"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	files, _, err := ex.All(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := Build(files)
+	pkgs := o.Pkgs
+	g := Build(extractDir(t, dir))
 	own := func(n Node) bool {
 		if n.Kind == KindModule { // its File is any file of the package
 			return pkgs[n.Qualified]

@@ -71,16 +71,9 @@ var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 // checks after every Update that the graph equals a fresh Build.
 func TestUpdateEqualsBuild(t *testing.T) {
 	root := writeArchive(t, updateCorpus)
-	ex, err := extract.New(root, extract.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
+	ex := newExtractor(t, root)
 	ctx := context.Background()
-	files, _, err := ex.All(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := extractAll(t, ex)
 	g := Build(files)
 	var idents []string
 	for _, f := range files {
@@ -148,11 +141,7 @@ func TestUpdateEqualsBuild(t *testing.T) {
 			changed = append(changed, *f)
 		}
 		g.Update(changed, removed)
-		all, _, err := ex.All(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := graphDiff(g, Build(all)); diff != "" {
+		if diff := graphDiff(g, Build(extractAll(t, ex))); diff != "" {
 			t.Fatalf("step %d (%s): Update differs from Build:\n%s", step, what, diff)
 		}
 	}
@@ -232,17 +221,9 @@ package x
 
 func X() { later() }
 `)
-	ex, err := extract.New(root, extract.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
+	ex := newExtractor(t, root)
 	ctx := context.Background()
-	files, _, err := ex.All(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := Build(files)
+	g := Build(extractAll(t, ex))
 	for _, edit := range []struct{ path, src string }{
 		{"x/y.go", "package x\n\nfunc later() {}\n"},
 		{"d.py", "def missing():\n    pass\n"},
@@ -257,11 +238,7 @@ func X() { later() }
 			t.Fatal(err)
 		}
 		g.Update([]extract.File{*f}, nil)
-		all, _, err := ex.All(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := graphDiff(g, Build(all)); diff != "" {
+		if diff := graphDiff(g, Build(extractAll(t, ex))); diff != "" {
 			t.Fatalf("after writing %s: Update differs from Build:\n%s", edit.path, diff)
 		}
 	}
