@@ -34,6 +34,7 @@ func Build(files []extract.File) *Graph {
 type fileResult struct {
 	edges      []Edge
 	unresolved []Unresolved
+	unique     map[string]bool // names looked up in the whole repository (unique-name fallback)
 }
 
 // reindex recomputes nodes and lookups from g.files, in path order, so

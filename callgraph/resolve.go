@@ -24,6 +24,7 @@ type resolver struct {
 	js       *jsModules // JavaScript modules and exports, built on first use
 
 	// per file
+	res   *fileResult
 	f     *extract.File
 	tr    traits
 	scope *fileScope
@@ -57,7 +58,9 @@ func (r *resolver) enter(f *extract.File) {
 
 func (r *resolver) resolveFile(f *extract.File) *fileResult {
 	r.enter(f)
-	res := &fileResult{}
+	res := &fileResult{unique: map[string]bool{}}
+	r.res = res
+	defer func() { r.res = nil }()
 	for _, c := range f.Calls {
 		caller, ok := r.callerOf(c)
 		if !ok {
@@ -326,6 +329,9 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 // family. Nodes that share a qualified name are one definition:
 // overloads, or a C declaration and its definition.
 func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution, string) {
+	if r.res != nil {
+		r.res.unique[name] = true // depends on every definition of name
+	}
 	var cands []SymbolID
 	defs := map[string]bool{}
 	fam := family(r.f.Language)

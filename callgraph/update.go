@@ -28,8 +28,9 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	if len(touched) == 0 {
 		return
 	}
-	names, pkgNames := map[string]bool{}, map[string]map[string]bool{}
-	g.defNames(touched, names, pkgNames)
+	d := &defs{names: map[string]bool{}, pkg: map[string]map[string]bool{}, members: map[string]map[string]bool{}}
+	names := d.names
+	g.defNames(touched, d)
 	mods := g.modulesOf(touched)
 	var oldModules map[string]SymbolID
 	if g.ix != nil {
@@ -51,7 +52,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		flowTouched = flowTouched || languageTraits[f.Language].flow
 	}
 	g.reindex()
-	g.defNames(touched, names, pkgNames)
+	g.defNames(touched, d)
 	// A module that comes or goes changes what its importers resolve.
 	for mod := range g.modulesOf(touched) {
 		mods[mod] = true
@@ -76,13 +77,37 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 			affected[p] = true
 		}
 	}
-	for mod, set := range pkgNames {
+	for mod, set := range d.pkg {
 		for name := range set {
 			for p := range g.byToken[name] {
-				// Other languages' unique-name fallback sees every name.
 				if f := g.files[p]; f != nil && (f.Language != "go" || moduleName(f) == mod || isUpper(name) && g.importers[mod][p]) {
 					affected[p] = true
 				}
+			}
+		}
+	}
+	// Values of a package's types reach only packages that import it,
+	// directly or not, except through an interface's method.
+	for mod, set := range d.members {
+		closure := g.importClosure(mod)
+		for name := range set {
+			iface := g.goInterfaceMethod(name)
+			for p := range g.byToken[name] {
+				if f := g.files[p]; f != nil && (f.Language != "go" || closure[moduleName(f)] || iface) {
+					affected[p] = true
+				}
+			}
+		}
+	}
+	// The unique-name fallback reads every definition of a name.
+	for p, res := range g.results {
+		if g.files[p] == nil {
+			continue
+		}
+		for name := range res.unique {
+			if d.has(name) {
+				affected[p] = true
+				break
 			}
 		}
 	}
@@ -252,30 +277,28 @@ func identifiers(s string) []string {
 // adds the segments of a module that comes or goes.) A file that reads none of these names resolves
 // the same whatever the files at paths hold.
 //
-// Go's names go to pkgNames by package instead when the package hides
-// them or only importers can name them: unexported names, members
+// Go's names go to d.pkg or d.members by package instead, as the package
+// hides them or only some files can reach them: unexported names, members
 // included, are seen by the package's own files only; exported
-// package-level ones also by files that import the package. Exported
-// methods and fields stay in names, as values carry them into files that
-// never import their package.
-func (g *Graph) defNames(paths map[string]bool, names map[string]bool, pkgNames map[string]map[string]bool) {
+// package-level ones also by files that import the package; exported
+// fields and methods by files of packages that import it transitively,
+// and through interfaces.
+func (g *Graph) defNames(paths map[string]bool, d *defs) {
 	if g.ix == nil {
 		return
 	}
+	names := d.names
 	r := newResolver(g, g.ix)
 	// define records a name the symbol or binding of file f defines.
-	// Go hides unexported names, members included, outside their package.
 	define := func(f *extract.File, name string, pkgLevel bool) {
-		if f.Language != "go" || !pkgLevel && isUpper(name) {
+		switch {
+		case f.Language != "go":
 			names[name] = true
-			return
+		case pkgLevel || !isUpper(name):
+			addTo(d.pkg, f.Module, name)
+		default:
+			addTo(d.members, f.Module, name)
 		}
-		set := pkgNames[f.Module]
-		if set == nil {
-			set = map[string]bool{}
-			pkgNames[f.Module] = set
-		}
-		set[name] = true
 	}
 	addMembers := func(cls SymbolID) {
 		q := g.nodes[cls].Qualified
@@ -365,4 +388,72 @@ func (g *Graph) modulesOf(paths map[string]bool) map[string]bool {
 		}
 	}
 	return mods
+}
+
+// defs are the names files define, by who can read them; see defNames.
+type defs struct {
+	names   map[string]bool            // read by any file that names them
+	pkg     map[string]map[string]bool // Go, by package: package-level and unexported names
+	members map[string]map[string]bool // Go, by package: exported fields and methods
+}
+
+// has reports whether any of the sets holds name.
+func (d *defs) has(name string) bool {
+	if d.names[name] {
+		return true
+	}
+	for _, set := range d.pkg {
+		if set[name] {
+			return true
+		}
+	}
+	for _, set := range d.members {
+		if set[name] {
+			return true
+		}
+	}
+	return false
+}
+
+func addTo(m map[string]map[string]bool, key, name string) {
+	set := m[key]
+	if set == nil {
+		set = map[string]bool{}
+		m[key] = set
+	}
+	set[name] = true
+}
+
+// importClosure returns Go package mod and the packages that import it,
+// directly or not.
+func (g *Graph) importClosure(mod string) map[string]bool {
+	seen := map[string]bool{mod: true}
+	queue := []string{mod}
+	for len(queue) > 0 {
+		pkg := queue[0]
+		queue = queue[1:]
+		for p := range g.importers[pkg] {
+			if f := g.files[p]; f != nil && !seen[moduleName(f)] {
+				seen[moduleName(f)] = true
+				queue = append(queue, moduleName(f))
+			}
+		}
+	}
+	return seen
+}
+
+// goInterfaceMethod reports whether a Go interface declares a method name.
+func (g *Graph) goInterfaceMethod(name string) bool {
+	for _, id := range g.ix.byName[name] {
+		n := g.nodes[id]
+		if n.Language != "go" || n.Kind != extract.KindMethod {
+			continue
+		}
+		for _, p := range g.byQualified[moduleOf(n.Qualified)] {
+			if g.nodes[p].Kind == extract.KindInterface {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -220,12 +220,18 @@ module m
 package x
 
 func X() { later() }
+-- y/y.go --
+package y
+
+func Y() { get().hidden() }
 `)
 	ex := newExtractor(t, root)
 	ctx := context.Background()
 	g := Build(extractAll(t, ex))
 	for _, edit := range []struct{ path, src string }{
 		{"x/y.go", "package x\n\nfunc later() {}\n"},
+		// An unexported method of another package, found by unique name.
+		{"x/z.go", "package x\n\ntype T struct{}\n\nfunc (T) hidden() {}\n"},
 		{"d.py", "def missing():\n    pass\n"},
 		{"e.py", "class Other:\n    def only(self):\n        pass\n"},
 		{"b.py", "class B:\n    def inherited(self):\n        pass\n"},
