@@ -195,3 +195,23 @@ func cleanTypeName(s string) string {
 	}
 	return s
 }
+
+// subtypesOf returns the classes that have t among their bases, directly
+// or not (Go: the types embedding it), in ID order; computed for every
+// class on first use.
+func (r *resolver) subtypesOf(t SymbolID) []SymbolID {
+	if r.subtypes == nil {
+		r.subtypes = map[SymbolID][]SymbolID{}
+		classes := make([]SymbolID, 0, len(r.ix.bases))
+		for id := range r.ix.bases {
+			classes = append(classes, id)
+		}
+		sortIDs(classes)
+		for _, c := range classes {
+			for _, b := range r.linearize(c)[1:] {
+				r.subtypes[b] = append(r.subtypes[b], c)
+			}
+		}
+	}
+	return r.subtypes[t]
+}

@@ -67,7 +67,6 @@ type goTypes struct {
 	ifaces   map[SymbolID][]SymbolID // implementers of interfaces, computed on demand
 	under    map[SymbolID]*gtype     // underlying types of named non-struct types
 	aliasing map[SymbolID]bool       // aliases being resolved
-	embedded map[SymbolID][]SymbolID // types embedding a type
 }
 
 func newGoTypes(r *resolver, bindings map[gscopeKey][]gbinding, parsed map[string]ast.Expr) *goTypes {
@@ -83,10 +82,11 @@ func newGoTypes(r *resolver, bindings map[gscopeKey][]gbinding, parsed map[strin
 	}
 }
 
-// addBindings indexes the Go bindings of f into m and returns the keys it
-// added to; sortBindings must follow.
+// addBindings indexes the declarations of f into m, for Go and the
+// languages with declared types, and returns the keys it added to;
+// sortBindings must follow.
 func addBindings(m map[gscopeKey][]gbinding, f *extract.File) []gscopeKey {
-	if f.Language != "go" {
+	if f.Language != "go" && !languageTraits[f.Language].declaredTypes {
 		return nil
 	}
 	keys := make([]gscopeKey, 0, len(f.Bindings))

@@ -74,7 +74,7 @@ type Graph struct {
 	results   map[string]*fileResult     // by file
 	tokens    map[string][]string        // identifiers each file's resolution reads, by file
 	byToken   map[string]map[string]bool // files by identifier they read
-	bindings  map[gscopeKey][]gbinding   // Go bindings of every file, by scope and name
+	bindings  map[gscopeKey][]gbinding   // declarations (Go, Java, C#, Kotlin) of every file, by scope and name
 	importers map[string]map[string]bool // Go files by the import paths they import
 	parsed    map[string]ast.Expr        // Go expressions and types by source text (immutable syntax)
 }

@@ -143,24 +143,15 @@ func (r *resolver) goImplementers(iface SymbolID) []SymbolID {
 		sort.Strings(names)
 		// Candidates declare the first method or embed a type that does.
 		cands := map[SymbolID]bool{}
-		var queue []SymbolID
 		for _, id := range r.ix.byName[names[0]] {
 			n := r.g.nodes[id]
 			if n.Kind != extract.KindMethod || n.Language != "go" {
 				continue
 			}
-			if p, ok := r.parentOf(id); ok && r.isClass(p) && !cands[p] {
+			if p, ok := r.parentOf(id); ok && r.isClass(p) {
 				cands[p] = true
-				queue = append(queue, p)
-			}
-		}
-		for len(queue) > 0 {
-			c := queue[0]
-			queue = queue[1:]
-			for _, e := range r.embedders(c) {
-				if !cands[e] {
+				for _, e := range r.subtypesOf(p) {
 					cands[e] = true
-					queue = append(queue, e)
 				}
 			}
 		}
@@ -183,25 +174,4 @@ func (r *resolver) goImplementers(iface SymbolID) []SymbolID {
 	}
 	gt.ifaces[iface] = impl
 	return impl
-}
-
-// embedders returns the Go types that embed cls, from an index built on
-// first use.
-func (r *resolver) embedders(cls SymbolID) []SymbolID {
-	gt := r.gotypes
-	if gt.embedded == nil {
-		gt.embedded = map[SymbolID][]SymbolID{}
-		for id := range r.ix.bases {
-			if r.g.nodes[id].Language != "go" {
-				continue
-			}
-			for _, b := range r.basesOf(id) {
-				gt.embedded[b] = append(gt.embedded[b], id)
-			}
-		}
-		for _, ids := range gt.embedded {
-			sortIDs(ids)
-		}
-	}
-	return gt.embedded[cls]
 }

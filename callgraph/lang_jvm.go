@@ -47,22 +47,13 @@ func init() {
 	}
 }
 
-// typedVar is one declaration of a name, with its type or initializer.
-type typedVar struct {
-	name, typ, value string
-	line             int
-	file             *extract.File
-}
-
-// jvmIndex holds the declarations of the typed languages and what was
-// computed from them.
+// jvmIndex holds what was computed from the declarations of the typed
+// languages (the declarations themselves are Graph.bindings).
 type jvmIndex struct {
-	vars       map[string][]typedVar // by scope's qualified name
 	types      map[typeKey][]SymbolID
-	subtypes   map[SymbolID][]SymbolID // by class: classes with it among their bases, transitively
-	companions map[SymbolID]SymbolID   // Kotlin class → its companion object
-	sigs       map[SymbolID]string     // signatures, read from the files once
-	byBase     map[string][]SymbolID   // classes by the simple names of their bases as written
+	companions map[SymbolID]SymbolID // Kotlin class → its companion object
+	sigs       map[SymbolID]string   // signatures, read from the files once
+	byBase     map[string][]SymbolID // classes by the simple names of their bases as written
 }
 
 type typeKey struct {
@@ -74,15 +65,9 @@ func (r *resolver) jvmIndexOf() *jvmIndex {
 	if r.jvm != nil {
 		return r.jvm
 	}
-	ix := &jvmIndex{vars: map[string][]typedVar{}, types: map[typeKey][]SymbolID{}, companions: map[SymbolID]SymbolID{}}
+	ix := &jvmIndex{types: map[typeKey][]SymbolID{}, companions: map[SymbolID]SymbolID{}}
 	for _, p := range r.g.Files() {
 		f := r.g.files[p]
-		if !languageTraits[f.Language].declaredTypes {
-			continue
-		}
-		for _, b := range f.Bindings {
-			ix.vars[b.Scope] = append(ix.vars[b.Scope], typedVar{name: b.Target, typ: b.Type, value: b.Value, line: b.Line, file: f})
-		}
 		if f.Language != "kotlin" {
 			continue
 		}
@@ -235,42 +220,40 @@ func (r *resolver) typeOfExpr(caller SymbolID, expr string, line int) (types []S
 // enclosing functions' locals and parameters (the last declared before
 // line), then the fields of the enclosing classes and their bases, then
 // the package's top-level properties.
-func (r *resolver) lookupVar(caller SymbolID, name string, line int) (typedVar, SymbolID, bool) {
-	ix := r.jvmIndexOf()
+func (r *resolver) lookupVar(caller SymbolID, name string, line int) (gbinding, SymbolID, bool) {
+	vars := func(scope string) []gbinding { return r.g.bindings[gscopeKey{scope, name}] }
 	for s, ok := caller, true; ok; s, ok = r.parentOf(s) {
 		n := r.g.nodes[s]
 		switch {
 		case r.isClass(s):
 			for _, c := range r.linearize(s) {
-				if v, ok := lastVar(ix.vars[r.g.nodes[c].Qualified], name, nil, 0); ok {
+				if v, ok := lastVar(vars(r.g.nodes[c].Qualified), nil, 0); ok {
 					return v, c, true
 				}
 			}
 		case n.Kind == KindModule:
-			v, ok := lastVar(ix.vars[n.Qualified], name, nil, 0)
+			v, ok := lastVar(vars(n.Qualified), nil, 0)
 			return v, s, ok
 		default:
-			if v, ok := lastVar(ix.vars[n.Qualified], name, &n, line); ok {
+			if v, ok := lastVar(vars(n.Qualified), &n, line); ok {
 				return v, s, true
 			}
 		}
 	}
-	return typedVar{}, 0, false
+	return gbinding{}, 0, false
 }
 
-// lastVar returns the last declaration of name in vars; within fn's
-// lines and before line when fn is given (overloads share a scope name).
-func lastVar(vars []typedVar, name string, fn *Node, line int) (typedVar, bool) {
-	var best typedVar
+// lastVar returns the last of the declarations vars of one name; within
+// fn's lines and before line when fn is given (overloads share a scope
+// name).
+func lastVar(vars []gbinding, fn *Node, line int) (gbinding, bool) {
+	var best gbinding
 	found := false
 	for _, v := range vars {
-		if v.name != name {
+		if fn != nil && (v.file.Path != fn.File || v.b.Line < fn.Line-1 || v.b.Line > fn.EndLine || v.b.Line > line) {
 			continue
 		}
-		if fn != nil && (v.file.Path != fn.File || v.line < fn.Line-1 || v.line > fn.EndLine || v.line > line) {
-			continue
-		}
-		if !found || v.line >= best.line {
+		if !found || v.b.Line >= best.b.Line {
 			best, found = v, true
 		}
 	}
@@ -280,10 +263,9 @@ func lastVar(vars []typedVar, name string, fn *Node, line int) (typedVar, bool) 
 // fieldType returns the type of field name of the first of types (or
 // their bases) that declares it.
 func (r *resolver) fieldType(types []SymbolID, name string) ([]SymbolID, string, bool) {
-	ix := r.jvmIndexOf()
 	for _, t := range types {
 		for _, c := range r.linearize(t) {
-			if v, ok := lastVar(ix.vars[r.g.nodes[c].Qualified], name, nil, 0); ok {
+			if v, ok := lastVar(r.g.bindings[gscopeKey{r.g.nodes[c].Qualified, name}], nil, 0); ok {
 				return r.varType(v, c)
 			}
 		}
@@ -294,10 +276,10 @@ func (r *resolver) fieldType(types []SymbolID, name string) ([]SymbolID, string,
 // varType resolves the type of a declaration made in scope, in the
 // declaration's file: the declared type, or the class its initializer
 // instantiates. ok is false when neither tells.
-func (r *resolver) varType(v typedVar, scope SymbolID) ([]SymbolID, string, bool) {
-	text := v.typ
+func (r *resolver) varType(v gbinding, scope SymbolID) ([]SymbolID, string, bool) {
+	text := v.b.Type
 	if text == "" {
-		text = instantiated(v.value)
+		text = instantiated(v.b.Value)
 		if text == "" {
 			return nil, "", false
 		}
@@ -324,7 +306,7 @@ func (r *resolver) varType(v typedVar, scope SymbolID) ([]SymbolID, string, bool
 		})
 		ix.types[key] = types
 	}
-	if v.typ == "" && len(types) == 0 {
+	if v.b.Type == "" && len(types) == 0 {
 		return nil, "", false // `val x = f()`: a function, not a constructor
 	}
 	return types, name, true
@@ -433,26 +415,6 @@ func (r *resolver) implementations(t SymbolID, name string) []SymbolID {
 		out = append(out, ms...)
 	}
 	return out
-}
-
-// subtypesOf returns the classes that have t among their bases, directly
-// or not, in ID order; computed for every class on first use.
-func (r *resolver) subtypesOf(t SymbolID) []SymbolID {
-	ix := r.jvmIndexOf()
-	if ix.subtypes == nil {
-		ix.subtypes = map[SymbolID][]SymbolID{}
-		classes := make([]SymbolID, 0, len(r.ix.bases))
-		for id := range r.ix.bases {
-			classes = append(classes, id)
-		}
-		sortIDs(classes)
-		for _, c := range classes {
-			for _, b := range r.linearize(c)[1:] {
-				ix.subtypes[b] = append(ix.subtypes[b], c)
-			}
-		}
-	}
-	return ix.subtypes[t]
 }
 
 // extensions finds the extension functions (Kotlin) or extension methods

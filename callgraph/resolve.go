@@ -9,10 +9,11 @@ import (
 
 // resolver resolves the call sites of one graph build.
 type resolver struct {
-	g     *Graph
-	ix    *index
-	bases map[SymbolID][]SymbolID // resolved base classes, by class
-	mro   map[SymbolID][]SymbolID
+	g        *Graph
+	ix       *index
+	bases    map[SymbolID][]SymbolID // resolved base classes, by class
+	mro      map[SymbolID][]SymbolID
+	subtypes map[SymbolID][]SymbolID // by class: classes with it among their bases, transitively; built on first use
 
 	scopes  map[string]*fileScope // by file path
 	flow    *flow
