@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"sort"
 	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -47,16 +46,6 @@ type gtype struct {
 	results []*gtype // function results
 }
 
-// gbinding is a binding with the file it is written in.
-type gbinding struct {
-	b    *extract.Binding
-	file *extract.File
-	i    int // index in file.Bindings
-}
-
-// gscopeKey names the bindings of one name in one scope.
-type gscopeKey struct{ scope, name string }
-
 // goTypes types Go expressions for one graph build.
 type goTypes struct {
 	r        *resolver
@@ -79,59 +68,6 @@ func newGoTypes(r *resolver, bindings map[gscopeKey][]gbinding, parsed map[strin
 		ifaces:   map[SymbolID][]SymbolID{},
 		under:    map[SymbolID]*gtype{},
 		aliasing: map[SymbolID]bool{},
-	}
-}
-
-// addBindings indexes the declarations of f into m, for Go and the
-// languages with declared types, and returns the keys it added to;
-// sortBindings must follow.
-func addBindings(m map[gscopeKey][]gbinding, f *extract.File) []gscopeKey {
-	if f.Language != "go" && !languageTraits[f.Language].declaredTypes {
-		return nil
-	}
-	keys := make([]gscopeKey, 0, len(f.Bindings))
-	for i := range f.Bindings {
-		b := &f.Bindings[i]
-		k := gscopeKey{b.Scope, b.Target}
-		m[k] = append(m[k], gbinding{b, f, i})
-		keys = append(keys, k)
-	}
-	return keys
-}
-
-// sortBindings orders the lists of keys by line, file and position, the
-// order that does not depend on how the map was built.
-func sortBindings(m map[gscopeKey][]gbinding, keys []gscopeKey) {
-	for _, k := range keys {
-		bs := m[k]
-		sort.Slice(bs, func(i, j int) bool {
-			a, b := bs[i], bs[j]
-			if a.b.Line != b.b.Line {
-				return a.b.Line < b.b.Line
-			}
-			if a.file.Path != b.file.Path {
-				return a.file.Path < b.file.Path
-			}
-			return a.i < b.i
-		})
-	}
-}
-
-// removeBindings drops the bindings of f from m.
-func removeBindings(m map[gscopeKey][]gbinding, f *extract.File) {
-	for i := range f.Bindings {
-		k := gscopeKey{f.Bindings[i].Scope, f.Bindings[i].Target}
-		bs := m[k][:0:0]
-		for _, gb := range m[k] {
-			if gb.file != f {
-				bs = append(bs, gb)
-			}
-		}
-		if len(bs) == 0 {
-			delete(m, k)
-		} else {
-			m[k] = bs
-		}
 	}
 }
 
@@ -392,201 +328,6 @@ func (gt *goTypes) isType(ctx gctx, e ast.Expr) bool {
 	return false
 }
 
-// exprType is the type of the index-th value of expression e at ctx.
-func (gt *goTypes) exprType(ctx gctx, e ast.Expr, index int) *gtype {
-	switch e := e.(type) {
-	case *ast.Ident:
-		if index > 0 {
-			return nil
-		}
-		if gb, ok := gt.local(ctx, e.Name); ok {
-			return gt.bindingType(gb)
-		}
-		if ids := gt.r.g.byQualified[ctx.file.Module+"."+e.Name]; len(ids) > 0 && gt.r.g.nodes[ids[0]].Kind == extract.KindFunction {
-			return gt.funcType(ids[0]) // a function used as a value
-		}
-	case *ast.BasicLit:
-		switch e.Kind {
-		case token.STRING:
-			return predeclared("string")
-		case token.INT:
-			return predeclared("int")
-		}
-	case *ast.ParenExpr:
-		return gt.exprType(ctx, e.X, index)
-	case *ast.StarExpr:
-		return gt.exprType(ctx, e.X, index)
-	case *ast.UnaryExpr:
-		switch e.Op {
-		case token.AND:
-			return gt.exprType(ctx, e.X, index)
-		case token.ARROW:
-			if t := gt.underlying(gt.exprType(ctx, e.X, 0)); t != nil && t.kind == gChan && index == 0 {
-				return t.elem
-			} else if t != nil && t.opaque != "" {
-				return t
-			}
-		}
-	case *ast.CompositeLit:
-		if index == 0 && e.Type != nil {
-			return gt.typeExpr(ctx.file, e.Type)
-		}
-	case *ast.TypeAssertExpr:
-		if index == 0 && e.Type != nil {
-			return gt.typeExpr(ctx.file, e.Type)
-		}
-	case *ast.IndexExpr:
-		if index > 0 {
-			return nil // v, ok := m[k]
-		}
-		t := gt.underlying(gt.exprType(ctx, e.X, 0))
-		switch {
-		case t == nil:
-		case t.kind == gSlice || t.kind == gMap:
-			return t.elem
-		case t.opaque != "":
-			return t
-		}
-	case *ast.SliceExpr:
-		return gt.exprType(ctx, e.X, index)
-	case *ast.SelectorExpr:
-		if index > 0 {
-			return nil
-		}
-		return gt.selectorType(ctx, e)
-	case *ast.FuncLit:
-		return gt.typeExpr(ctx.file, e.Type)
-	case *ast.CallExpr:
-		return gt.callType(ctx, e, index)
-	}
-	return nil
-}
-
-// selectorType is the type of x.f: a package's variable, a field (also
-// promoted through embedding), or a method value.
-func (gt *goTypes) selectorType(ctx gctx, e *ast.SelectorExpr) *gtype {
-	if path, ok := gt.importOf(ctx, e.X); ok {
-		if gb, ok := gt.member(path, e.Sel.Name); ok {
-			return gt.bindingType(gb)
-		}
-		for _, id := range gt.r.g.byQualified[path+"."+e.Sel.Name] {
-			if gt.r.g.nodes[id].Kind == extract.KindFunction {
-				return gt.funcType(id)
-			}
-		}
-		if !gt.r.hasMembers(path) {
-			return outside(path + "." + e.Sel.Name)
-		}
-		return nil
-	}
-	t := gt.exprType(ctx, e.X, 0)
-	if isOutside(t) {
-		return outside(t.origin() + "." + e.Sel.Name)
-	}
-	if t == nil || !t.declared {
-		return nil
-	}
-	if ft := gt.field(t.repo, e.Sel.Name); ft != nil {
-		return ft
-	}
-	if ms, _ := gt.r.method(t.repo, e.Sel.Name); len(ms) > 0 {
-		return gt.funcType(ms[0])
-	}
-	return nil
-}
-
-// importOf reports the import path when e is a package name at ctx (not
-// shadowed by a variable).
-func (gt *goTypes) importOf(ctx gctx, e ast.Expr) (string, bool) {
-	id, ok := e.(*ast.Ident)
-	if !ok || gt.isVar(ctx, id.Name) {
-		return "", false
-	}
-	path, ok := gt.r.fileScope(ctx.file).bind[id.Name]
-	return path, ok
-}
-
-// field returns the type of field name of the repository type cls, or of
-// a type it embeds.
-func (gt *goTypes) field(cls SymbolID, name string) *gtype {
-	for _, c := range gt.r.linearize(cls) {
-		if gb, ok := gt.member(gt.r.g.nodes[c].Qualified, name); ok {
-			return gt.bindingType(gb)
-		}
-	}
-	return nil
-}
-
-// funcType is the type of a declared function or method used as a value.
-func (gt *goTypes) funcType(fn SymbolID) *gtype {
-	t := &gtype{kind: gFunc}
-	for _, gb := range gt.bindings[gscopeKey{gt.r.g.nodes[fn].Qualified, "<result>"}] {
-		t.results = append(t.results, gt.bindingType(gb))
-	}
-	return t
-}
-
-// callType is the type of the index-th result of a call.
-func (gt *goTypes) callType(ctx gctx, call *ast.CallExpr, index int) *gtype {
-	fun := call.Fun
-	for {
-		switch f := fun.(type) {
-		case *ast.ParenExpr:
-			fun = f.X
-			continue
-		case *ast.IndexExpr: // F[T](x)
-			if !gt.isType(ctx, f.X) {
-				fun = f.X
-				continue
-			}
-		case *ast.IndexListExpr:
-			fun = f.X
-			continue
-		}
-		break
-	}
-	if id, ok := fun.(*ast.Ident); ok && !gt.isVar(ctx, id.Name) && gt.r.g.byQualified[ctx.file.Module+"."+id.Name] == nil {
-		switch id.Name {
-		case "new", "make":
-			if len(call.Args) > 0 && index == 0 {
-				if t := gt.typeExpr(ctx.file, call.Args[0]); t != nil || id.Name == "new" {
-					return t
-				}
-			}
-			return nil
-		case "append":
-			if len(call.Args) > 0 {
-				return gt.exprType(ctx, call.Args[0], 0)
-			}
-			return nil
-		case "len", "cap", "copy":
-			return predeclared("int")
-		}
-	}
-	if gt.isType(ctx, fun) {
-		if index == 0 {
-			return gt.typeExpr(ctx.file, fun) // a conversion
-		}
-		return nil
-	}
-	var ft *gtype
-	for _, id := range gt.callees(ctx, fun) {
-		ft = gt.funcType(id)
-		break
-	}
-	if ft == nil {
-		ft = gt.exprType(ctx, fun, 0) // a function value, or a function of another module
-	}
-	if isOutside(ft) {
-		return outside(ft.origin() + "()")
-	}
-	ft = gt.underlying(ft)
-	if ft == nil || ft.kind != gFunc || index >= len(ft.results) {
-		return nil
-	}
-	return ft.results[index]
-}
-
 // outside is the type of a value that comes from code outside the
 // repository: its methods are not in the graph.
 func outside(origin string) *gtype { return &gtype{opaque: origin} }
@@ -626,33 +367,6 @@ func (gt *goTypes) underlying(t *gtype) *gtype {
 		return t
 	}
 	return u
-}
-
-// callees returns the declared functions or methods fun names, without
-// interface dispatch: the first is enough to know the result types.
-func (gt *goTypes) callees(ctx gctx, fun ast.Expr) []SymbolID {
-	switch f := fun.(type) {
-	case *ast.Ident:
-		if gt.isVar(ctx, f.Name) {
-			return nil
-		}
-		return gt.r.g.byQualified[ctx.file.Module+"."+f.Name]
-	case *ast.SelectorExpr:
-		if path, ok := gt.importOf(ctx, f.X); ok {
-			return gt.r.g.byQualified[path+"."+f.Sel.Name]
-		}
-		if t := gt.exprType(ctx, f.X, 0); t != nil && t.declared {
-			ms, _ := gt.r.method(t.repo, f.Sel.Name)
-			return ms
-		}
-		if gt.isType(ctx, f.X) { // method expression T.M
-			if t := gt.typeExpr(ctx.file, f.X); t != nil && t.declared {
-				ms, _ := gt.r.method(t.repo, f.Sel.Name)
-				return ms
-			}
-		}
-	}
-	return nil
 }
 
 // definition returns the type a declared named type id is defined as, as

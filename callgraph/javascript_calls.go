@@ -1,0 +1,380 @@
+package callgraph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// JavaScript call sites, resolved through the modules and exports of
+// javascript.go (see its comment for the rules).
+
+// jsValueOf is the value of a receiver path seen from caller, and how its
+// head was bound; ok is false when its head is no name the file knows.
+func (r *resolver) jsValueOf(caller SymbolID, path string) (v jsValue, how Resolution, ok bool) {
+	parts := strings.Split(path, ".")
+	head := parts[0]
+	switch {
+	case head == "exports" || head == "module" && len(parts) > 1 && parts[1] == "exports":
+		if head == "module" {
+			parts = parts[1:]
+		}
+		v, how = jsValue{q: r.f.Module, module: true}, Local
+	default:
+		if ids, h := r.resolveName(caller, head); len(ids) > 0 {
+			n := r.g.nodes[ids[0]]
+			v, how = jsValue{q: n.Qualified, module: n.Kind == KindModule}, h
+		} else if spec, found := r.jsImports(r.f)[head]; found {
+			v, how = r.jsImportValue(r.f, spec), Import
+		} else {
+			return jsValue{}, "", false
+		}
+	}
+	for _, p := range parts[1:] {
+		v = r.jsMember(v, p)
+	}
+	return v, how, true
+}
+
+// jsCall resolves the call sites the generic rules get wrong for
+// JavaScript; handled is false to leave c to them.
+func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how Resolution, reason string, handled bool) {
+	recv := c.Receiver
+	switch {
+	case c.Name == "super" && recv == "":
+		ids, how, reason = r.jsSuperCall(caller)
+		return ids, how, reason, true
+	case c.Name == "()":
+		return nil, "", "", false
+	case recv == "":
+		return r.jsNameCall(caller, c.Name)
+	case r.isSelf(recv) || r.isSuper(recv):
+		return r.jsSelfCall(caller, c)
+	}
+	path := strings.ReplaceAll(strings.ReplaceAll(recv, "?.", "."), "!", "")
+	if strings.ContainsAny(path, "()[]{} \"'`<>+-*/,=:;") {
+		// f().m(), a[i].m(), (x as T).m(): a receiver of unknown type.
+		ids, how, reason = r.jsUnique(c.Name)
+		return ids, how, reason, true
+	}
+	v, how, ok := r.jsValueOf(caller, path)
+	if !ok {
+		head := strings.SplitN(path, ".", 2)[0]
+		if jsGlobals[head] {
+			return nil, "", "builtin: " + path + "." + c.Name, true
+		}
+		// a.b.m = function at the top level is the method m of "a.b".
+		if ids := r.g.byQualified[joinQ(r.f.Module, path+"."+c.Name)]; len(ids) > 0 && !r.isSelf(head) {
+			ids, how, reason = r.jsInstantiate(ids, Local)
+			return ids, how, reason, true
+		}
+		ids, how, reason = r.jsUnique(c.Name)
+		return ids, how, reason, true
+	}
+	switch {
+	case v.ext != "":
+		return nil, "", "external: " + v.ext + "." + c.Name, true
+	case v.opaque:
+		// A variable of unknown type, as a local one would be.
+		ids, how, reason = r.jsUnique(c.Name)
+		return ids, how, reason, true
+	case !v.found():
+		return nil, "", v.why, true
+	}
+	if v.module {
+		// A namespace: the module's export, or a member of its default.
+		e, d := r.exportOf(v.q, c.Name), r.exportOf(v.q, "default")
+		switch {
+		case !e.missing:
+			ids, how, reason = r.jsCallValue(e, how)
+			return ids, how, reason, true
+		case d.opaque:
+			// module.exports = new Registry(): a method of a value of
+			// unknown type.
+			ids, how, reason = r.jsUnique(c.Name)
+			return ids, how, reason, true
+		case !d.found() || d.module:
+			return nil, "", e.why, true
+		}
+		v = d
+	}
+	// A member of a class (its own or a base's), object or function.
+	ids, inherited := r.symbolMember(v.q, c.Name)
+	switch {
+	case inherited:
+		return r.jsSources(ids), Inherited, "", true
+	case len(ids) > 0:
+		ids, how, reason = r.jsInstantiate(ids, how)
+		return ids, how, reason, true
+	case r.isFunction(v.q):
+		switch c.Name {
+		case "call", "apply": // f.call(this, …) calls f
+			ids, how, reason = r.jsInstantiate(r.g.byQualified[v.q], how)
+			return ids, how, reason, true
+		case "bind":
+			return nil, "", "builtin: Function.bind", true
+		}
+		ids, how, reason = r.jsUnique(c.Name) // a property assigned to the function
+		return ids, how, reason, true
+	}
+	if ext := r.jsExternalBaseOf(v.q); ext != "" {
+		return nil, "", ext + "." + c.Name + " (inherited)", true
+	}
+	return nil, "", fmt.Sprintf("no member %s on %s", c.Name, v.q), true
+}
+
+// jsCallValue resolves a call of v.
+func (r *resolver) jsCallValue(v jsValue, how Resolution) ([]SymbolID, Resolution, string) {
+	switch {
+	case v.found() && !v.module:
+		return r.jsInstantiate(r.g.byQualified[v.q], how)
+	case v.ext != "":
+		return nil, "", "external: " + v.ext
+	case v.found():
+		return nil, "", fmt.Sprintf("module %s is called", v.q)
+	}
+	return nil, "", v.why
+}
+
+// jsExternalBaseOf is jsExternalBase for the class named q, if it is one.
+func (r *resolver) jsExternalBaseOf(q string) string {
+	for _, id := range r.g.byQualified[q] {
+		if r.isClass(id) {
+			return r.jsExternalBase(id)
+		}
+	}
+	return ""
+}
+
+// jsNameCall handles f() where f is bound to a module (its default export
+// is called) or to an import that cannot be followed.
+func (r *resolver) jsNameCall(caller SymbolID, name string) ([]SymbolID, Resolution, string, bool) {
+	ids, how := r.resolveName(caller, name)
+	if len(ids) == 0 {
+		if spec, ok := r.jsImports(r.f)[name]; ok {
+			if v := r.jsImportValue(r.f, spec); v.why != "" {
+				return nil, "", v.why, true
+			}
+		}
+		if jsGlobals[name] {
+			return nil, "", "builtin: " + name, true
+		}
+		return nil, "", "", false
+	}
+	if r.g.nodes[ids[0]].Kind != KindModule {
+		if src := r.jsSources(ids); len(src) < len(ids) && !r.decorated(ids) {
+			ids, how, reason := r.jsInstantiate(src, how)
+			return ids, how, reason, true
+		}
+		return nil, "", "", false
+	}
+	mod := r.g.nodes[ids[0]].Qualified
+	d := r.exportOf(mod, "default")
+	switch {
+	case d.ext != "":
+		return nil, "", "external: " + d.ext, true
+	case !d.found() || d.module:
+		return nil, "", fmt.Sprintf("module %s has no default export to call", mod), true
+	}
+	ids, how, reason := r.jsInstantiate(r.g.byQualified[d.q], how)
+	return ids, how, reason, true
+}
+
+// jsSuperCall resolves super(…): the constructor of the nearest base
+// class that has one, or the base class itself.
+func (r *resolver) jsSuperCall(caller SymbolID) ([]SymbolID, Resolution, string) {
+	cls, ok := r.enclosingClass(caller)
+	if !ok {
+		return nil, "", "super outside a class"
+	}
+	var first []SymbolID
+	for _, b := range r.linearize(cls)[1:] {
+		if ms := r.members(b, "constructor"); len(ms) > 0 {
+			return r.jsSources(ms), Inherited, ""
+		}
+		if first == nil && r.g.nodes[b].Kind == extract.KindClass {
+			first = []SymbolID{b}
+		}
+	}
+	if first != nil {
+		return first, Inherited, ""
+	}
+	if ext := r.jsExternalBase(cls); ext != "" {
+		return nil, "", ext + ".constructor"
+	}
+	return nil, "", fmt.Sprintf("the base class of %s is not in the repository", r.g.nodes[cls].Name)
+}
+
+// jsSelfCall handles this.m() and super.m(): in a class and its bases,
+// from an external base class, or among the members of an ES5
+// constructor function.
+func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Resolution, string, bool) {
+	cls, ok := r.enclosingClass(caller)
+	if ok {
+		lin := r.linearize(cls)
+		if r.isSuper(c.Receiver) {
+			lin = lin[1:]
+		}
+		for i, b := range lin {
+			if ms := r.members(b, c.Name); len(ms) > 0 {
+				how := Receiver
+				if i > 0 || r.isSuper(c.Receiver) {
+					how = Inherited
+				}
+				return r.jsSources(ms), how, "", true
+			}
+		}
+		if ext := r.jsExternalBase(cls); ext != "" {
+			return nil, "", ext + "." + c.Name + " (inherited)", true
+		}
+		return nil, "", "", false
+	}
+	if !r.isSelf(c.Receiver) {
+		return nil, "", "", false
+	}
+	// function Foo() { this.m() } and Foo.prototype.m = function: the
+	// members of the constructor function Foo; app.init = function () {
+	// this.m() }: the members of app, as when called as app.init().
+	for s, ok := caller, true; ok; s, ok = r.parentOf(s) {
+		n := r.g.nodes[s]
+		if n.Kind == KindModule {
+			break
+		}
+		var q string
+		switch n.Kind {
+		case extract.KindFunction:
+			q = n.Qualified + "." + c.Name
+		case extract.KindMethod:
+			q = moduleOf(n.Qualified) + "." + c.Name
+		default:
+			continue
+		}
+		if ids := r.g.byQualified[q]; len(ids) > 0 && r.g.nodes[ids[0]].Kind == extract.KindMethod {
+			return r.jsSources(ids), Receiver, "", true
+		}
+	}
+	ids, how, reason := r.jsUnique(c.Name) // this outside classes: unknown
+	return ids, how, reason, true
+}
+
+// jsInstantiate is instantiate, keeping only the definitions in source
+// files when a declaration file (.d.ts) beside them declares the same
+// names.
+func (r *resolver) jsInstantiate(ids []SymbolID, how Resolution) ([]SymbolID, Resolution, string) {
+	out, how, reason := r.instantiate(ids, how)
+	return r.jsSources(out), how, reason
+}
+
+// jsSources drops the symbols of declaration files from ids when some are
+// declared in source files.
+func (r *resolver) jsSources(ids []SymbolID) []SymbolID {
+	var src []SymbolID
+	for _, id := range ids {
+		if !isDeclarationFile(r.g.nodes[id].File) {
+			src = append(src, id)
+		}
+	}
+	if len(src) == 0 {
+		return ids
+	}
+	return src
+}
+
+// isDeclarationFile reports whether p is a TypeScript declaration file.
+func isDeclarationFile(p string) bool {
+	return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.mts") || strings.HasSuffix(p, ".d.cts")
+}
+
+// jsUnique is unique for a method called on a receiver of unknown type,
+// but for the names of the builtin methods JavaScript code calls all the
+// time on arrays, strings, promises and functions: a repository method
+// named forEach or then is far more often not the one called (eslint's
+// 203 calls of forEach, on arrays, all went to the one Map subclass that
+// overrides it).
+func (r *resolver) jsUnique(name string) ([]SymbolID, Resolution, string) {
+	if jsBuiltinMethods[name] {
+		return nil, "", "builtin: " + name + " on a receiver of unknown type"
+	}
+	return r.unique(name, true)
+}
+
+// jsBuiltinMethods are the methods of Array, String, Promise, RegExp and
+// Function that a receiver of unknown type is assumed to be calling.
+// Collection verbs that repositories define as their own API too (add,
+// get, set, has, delete) are not among them.
+var jsBuiltinMethods = map[string]bool{
+	"forEach": true, "map": true, "filter": true, "reduce": true, "reduceRight": true,
+	"some": true, "every": true, "find": true, "findIndex": true, "findLast": true,
+	"findLastIndex": true, "flatMap": true, "flat": true, "push": true, "pop": true,
+	"shift": true, "unshift": true, "slice": true, "splice": true, "concat": true,
+	"join": true, "indexOf": true, "lastIndexOf": true, "includes": true, "sort": true,
+	"reverse": true, "fill": true, "keys": true, "values": true, "entries": true,
+	"then": true, "catch": true, "finally": true,
+	"call": true, "apply": true, "bind": true,
+	"toString": true, "valueOf": true, "hasOwnProperty": true, "toLocaleString": true,
+	"split": true, "replace": true, "replaceAll": true, "trim": true, "trimStart": true,
+	"trimEnd": true, "startsWith": true, "endsWith": true, "toLowerCase": true,
+	"toUpperCase": true, "padStart": true, "padEnd": true, "charAt": true,
+	"charCodeAt": true, "codePointAt": true, "substring": true, "substr": true,
+	"match": true, "matchAll": true, "test": true, "exec": true, "localeCompare": true,
+}
+
+// jsExternalBase returns the first base of cls, or of a class it
+// inherits from, that comes from a package or is a builtin, as a reason:
+// "external: react.Component", "builtin: Error".
+func (r *resolver) jsExternalBase(cls SymbolID) string {
+	for _, c := range r.linearize(cls) {
+		f := r.g.files[r.g.nodes[c].File]
+		if f == nil || !jsLike(f.Language) {
+			continue
+		}
+		s := r.fileScope(f)
+		for _, b := range r.ix.bases[c] {
+			b = cleanTypeName(b)
+			head, rest, _ := strings.Cut(b, ".")
+			if ext, ok := s.external[head]; ok {
+				return "external: " + joinQ(ext, rest)
+			}
+			if jsGlobals[head] && !r.known(joinQ(f.Module, head)) {
+				return "builtin: " + b
+			}
+		}
+	}
+	return ""
+}
+
+// jsExpr is resolveExpr for JavaScript: a path to the qualified name of
+// a class or other symbol. A module stands for its default export, so
+// that `class A extends require("./b")` finds b's class.
+func (r *resolver) jsExpr(caller SymbolID, expr string) (string, Resolution, bool) {
+	v, how, ok := r.jsValueOf(caller, strings.ReplaceAll(expr, "?.", "."))
+	if !ok || !v.found() {
+		return "", "", false
+	}
+	if v.module {
+		if d := r.exportOf(v.q, "default"); d.found() && !d.module {
+			return d.q, how, true
+		}
+	}
+	return v.q, how, true
+}
+
+// jsGlobals are the builtin objects and functions of JavaScript engines,
+// browsers and Node: calls through them are never the repository's.
+// Globals that code also uses as local names (window, document, history,
+// location: rxjs has a local window in every window operator) are left
+// out, since locals are not tracked.
+var jsGlobals = map[string]bool{
+	"console": true, "Math": true, "JSON": true, "Object": true, "Array": true, "Promise": true,
+	"Reflect": true, "Symbol": true, "Number": true, "String": true, "Boolean": true, "Date": true,
+	"RegExp": true, "Error": true, "TypeError": true, "RangeError": true, "SyntaxError": true,
+	"ReferenceError": true, "EvalError": true, "URIError": true, "AggregateError": true, "Map": true, "Set": true, "WeakMap": true, "WeakSet": true,
+	"Intl": true, "BigInt": true, "ArrayBuffer": true, "Atomics": true, "Proxy": true,
+	"globalThis": true, "process": true, "Buffer": true, "URL": true, "URLSearchParams": true,
+	"setTimeout": true, "setInterval": true, "clearTimeout": true, "clearInterval": true,
+	"setImmediate": true, "queueMicrotask": true, "requestAnimationFrame": true,
+	"parseInt": true, "parseFloat": true, "isNaN": true, "isFinite": true,
+	"encodeURIComponent": true, "decodeURIComponent": true, "encodeURI": true, "decodeURI": true,
+	"fetch": true, "require": true, "structuredClone": true, "alert": true,
+}
