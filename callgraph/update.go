@@ -66,51 +66,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		}
 	}
 
-	affected := map[string]bool{}
-	for p := range touched {
-		if g.files[p] != nil {
-			affected[p] = true
-		}
-	}
-	for name := range names {
-		for p := range g.byToken[name] {
-			affected[p] = true
-		}
-	}
-	for mod, set := range d.pkg {
-		for name := range set {
-			for p := range g.byToken[name] {
-				if f := g.files[p]; f != nil && (f.Language != "go" || moduleName(f) == mod || isUpper(name) && g.importers[mod][p]) {
-					affected[p] = true
-				}
-			}
-		}
-	}
-	// Values of a package's types reach only packages that import it,
-	// directly or not, except through an interface's method.
-	for mod, set := range d.members {
-		closure := g.importClosure(mod)
-		for name := range set {
-			iface := g.goInterfaceMethod(name)
-			for p := range g.byToken[name] {
-				if f := g.files[p]; f != nil && (f.Language != "go" || closure[moduleName(f)] || iface) {
-					affected[p] = true
-				}
-			}
-		}
-	}
-	// The unique-name fallback reads every definition of a name.
-	for p, res := range g.results {
-		if g.files[p] == nil {
-			continue
-		}
-		for name := range res.unique {
-			if d.has(name) {
-				affected[p] = true
-				break
-			}
-		}
-	}
+	affected := g.affected(touched, d)
 	if flowTouched {
 		for p, f := range g.files {
 			if languageTraits[f.Language].flow {
@@ -157,6 +113,60 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	sort.Strings(paths)
 	g.resolve(paths)
 	g.assemble()
+}
+
+// affected returns the files to re-resolve after the files touched
+// changed, given what they define before and after (d): the touched files
+// still present, the files that read one of d's names where they can see
+// it, and those whose unique-name fallback looked one up.
+func (g *Graph) affected(touched map[string]bool, d *defs) map[string]bool {
+	affected := map[string]bool{}
+	for p := range touched {
+		if g.files[p] != nil {
+			affected[p] = true
+		}
+	}
+	for name := range d.names {
+		for p := range g.byToken[name] {
+			affected[p] = true
+		}
+	}
+	for mod, set := range d.pkg {
+		for name := range set {
+			for p := range g.byToken[name] {
+				// Go's rules of visibility bind Go files only.
+				if f := g.files[p]; f != nil && (f.Language != "go" || moduleName(f) == mod || isUpper(name) && g.importers[mod][p]) {
+					affected[p] = true
+				}
+			}
+		}
+	}
+	// Values of a package's types reach only packages that import it,
+	// directly or not, except through an interface's method.
+	for mod, set := range d.members {
+		closure := g.importClosure(mod)
+		for name := range set {
+			iface := g.goInterfaceMethod(name)
+			for p := range g.byToken[name] {
+				if f := g.files[p]; f != nil && (f.Language != "go" || closure[moduleName(f)] || iface) {
+					affected[p] = true
+				}
+			}
+		}
+	}
+	// The unique-name fallback reads every definition of a name.
+	for p, res := range g.results {
+		if g.files[p] == nil {
+			continue
+		}
+		for name := range res.unique {
+			if d.has(name) {
+				affected[p] = true
+				break
+			}
+		}
+	}
+	return affected
 }
 
 // renumber maps the IDs of res's edges to the new numbering, or reports
