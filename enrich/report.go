@@ -23,7 +23,7 @@ const maxKnown = 50
 // the tool's contract.
 type Report struct {
 	Path      string     `json:"path" jsonschema:"the file documented, as given to file_info"`
-	Overview  string     `json:"overview" jsonschema:"2-3 sentences: the file's purpose, main inputs and outputs, and the files it depends on or that depend on it"`
+	Overview  string     `json:"overview,omitempty" jsonschema:"2-3 sentences: the file's purpose, main inputs and outputs, and the files it depends on or that depend on it (required except in the reports of parts after the first)"`
 	Inputs    string     `json:"inputs,omitempty" jsonschema:"what the file takes as input, in one sentence"`
 	Outputs   string     `json:"outputs,omitempty" jsonschema:"what the file produces, in one sentence"`
 	Functions []Function `json:"functions" jsonschema:"one entry per function listed in the prompt (and per method whose type is not listed)"`

@@ -33,6 +33,12 @@ type Options struct {
 	// Languages, if set, limits extraction to these languages (names as
 	// in Languages()); files of others are skipped.
 	Languages []string
+	// Read, if set, is called with the path and bytes of every file that
+	// File, Files and All read and extract without error, from the
+	// goroutine that extracted it (so it must be safe for concurrent
+	// use); src must not be modified. It lets a caller record what each
+	// File was extracted from without reading the file again.
+	Read func(rel string, src []byte)
 }
 
 // SkipError says why a file was not extracted: binary, too large, an
@@ -189,7 +195,11 @@ func (e *Extractor) file(ctx context.Context, rel string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.Source(ctx, rel, src)
+	f, err := e.Source(ctx, rel, src)
+	if err == nil && e.opt.Read != nil {
+		e.opt.Read(rel, src)
+	}
+	return f, err
 }
 
 // read loads a file, refusing non-regular, oversized and binary files.

@@ -383,3 +383,34 @@ func TestLanguagesOption(t *testing.T) {
 		t.Errorf("skipped = %v", reasons)
 	}
 }
+
+func TestReadSeesWhatWasExtracted(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"a.go":    "package a\nfunc A() {}\n",
+		"b.py":    "def b():\n    pass\n",
+		"bin.go":  "package bin\x00\n",
+		"notes.x": "plain",
+	})
+	var mu sync.Mutex
+	seen := map[string]string{}
+	ex, err := New(root, Options{Read: func(rel string, src []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[rel] = string(src)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	files, _, err := ex.All(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 || len(seen) != 2 {
+		t.Fatalf("extracted %d files and saw %d (%v), want 2 and 2", len(files), len(seen), seen)
+	}
+	if seen["a.go"] != "package a\nfunc A() {}\n" || seen["b.py"] != "def b():\n    pass\n" {
+		t.Errorf("Read saw %q", seen)
+	}
+}

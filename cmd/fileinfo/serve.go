@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/enrich"
+	"github.com/fileinfo/fileinfo/internal/server"
+)
+
+// tokenEnv names the environment variable holding the HTTP bearer token.
+const tokenEnv = "FILEINFO_TOKEN"
+
+func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := newFlags("serve", "", stderr)
+	root := fs.String("root", ".", "workspace root `dir`")
+	addr := fs.String("http", "", "serve streamable HTTP at `addr` (host:port, path /mcp) instead of stdio; a bare :port binds loopback")
+	token := fs.String("token", "", "bearer `token` HTTP clients must send (default $"+tokenEnv+"); required to bind a non-loopback address")
+	maxTokens := fs.Int("max-tokens", enrich.DefaultMaxTokens, "default token budget of one file_info prompt")
+	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return fmt.Errorf("--log-level %q: want debug, info, warn or error", *level)
+	}
+	// stdout carries the protocol: logs go to stderr only.
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
+	if *token == "" {
+		*token = os.Getenv(tokenEnv)
+	}
+	listen := ""
+	if *addr != "" {
+		var err error
+		if listen, err = listenAddr(*addr, *token); err != nil {
+			return err
+		}
+	}
+
+	s, err := server.New(ctx, server.Options{Root: *root, MaxTokens: *maxTokens, Version: version(), Logger: log})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if listen == "" {
+		err := s.Run(ctx, &mcp.StdioTransport{})
+		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+			return nil
+		}
+		return err
+	}
+	return serveHTTP(ctx, s, listen, *token, log)
+}
+
+// listenAddr checks and completes the address to serve HTTP on: a bare
+// ":port" binds the loopback interface; any other address than a loopback
+// one needs a token.
+func listenAddr(addr, token string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--http %q: want host:port or :port: %v", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if !isLoopback(host) && token == "" {
+		return "", fmt.Errorf("--http %s would serve the workspace beyond this machine; set a bearer token with --token or $%s, or bind a loopback address such as 127.0.0.1:%s", addr, tokenEnv, port)
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serveHTTP serves s at addr until ctx is done, then shuts down.
+func serveHTTP(ctx context.Context, s *server.Server, addr, token string, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: s.Handler(token), ReadHeaderTimeout: 10 * time.Second}
+	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+server.HTTPPath, "auth", token != "")
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(shutdown)
+	}
+}

@@ -1,0 +1,36 @@
+package enrich
+
+import (
+	"slices"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// CallerKeys returns the calls into f from other files that an artifact
+// of f shows (Called by, Connections), one "caller (file) -> symbol" per
+// calling symbol and called symbol, sorted and distinct. An artifact made
+// when CallerKeys was different is stale (see artifacts.CallersDigest).
+// Lines are left out, so an edit that only moves a caller does not make
+// f's artifact stale; calls from f itself are covered by f's source. g
+// may be nil: no keys.
+func CallerKeys(f *extract.File, g *callgraph.Graph) []string {
+	if g == nil {
+		return nil
+	}
+	var keys []string
+	for _, id := range g.InFile(f.Path) {
+		n := g.Node(id)
+		if n.Kind == callgraph.KindModule || n.File != f.Path {
+			continue
+		}
+		local := localName(f, n.Qualified)
+		for _, e := range g.Callers(id) {
+			if e.File != f.Path {
+				keys = append(keys, g.Node(e.Caller).Qualified+" ("+e.File+") -> "+local)
+			}
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}

@@ -1,0 +1,39 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPPath is where Handler serves MCP.
+const HTTPPath = "/mcp"
+
+// Handler serves s over streamable HTTP at HTTPPath. It keeps the SDK's
+// DNS-rebinding protection (a request reaching a loopback address must
+// name a loopback Host) and adds cross-origin protection (a browser page
+// of another origin cannot post to it). With a token, every request must
+// carry it as "Authorization: Bearer <token>".
+func (s *Server) Handler(token string) http.Handler {
+	var h http.Handler = mcp.NewStreamableHTTPHandler(
+		func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Logger: s.log},
+	)
+	h = http.NewCrossOriginProtection().Handler(h)
+	if token != "" {
+		verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
+			if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+				return nil, auth.ErrInvalidToken
+			}
+			return &auth.TokenInfo{Expiration: time.Now().Add(time.Hour)}, nil
+		}
+		h = auth.RequireBearerToken(verify, nil)(h)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, h)
+	return mux
+}

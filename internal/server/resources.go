@@ -1,0 +1,104 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/artifacts"
+)
+
+// Resource URIs.
+const (
+	artifactsURI    = "fileinfo://artifacts"
+	artifactPrefix  = artifactsURI + "/"
+	artifactPattern = artifactPrefix + "{+path}"
+)
+
+// artifactEntry is one artifact in the fileinfo://artifacts listing.
+type artifactEntry struct {
+	Path     string `json:"path"`     // the source file
+	Status   string `json:"status"`   // basic, enriched or stale
+	URI      string `json:"uri"`      // read it here
+	Artifact string `json:"artifact"` // the markdown file, relative to the root
+	Error    string `json:"error,omitempty"`
+}
+
+func (s *Server) addResources() {
+	s.mcp.AddResource(&mcp.Resource{
+		URI:         artifactsURI,
+		Name:        "artifacts",
+		Title:       "Artifacts",
+		Description: "Every file's artifact under .artifacts/ with its status: basic (structure only), enriched (documented) or stale (source or callers changed since).",
+		MIMEType:    "application/json",
+	}, s.readArtifactList)
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: artifactPattern,
+		Name:        "artifact",
+		Title:       "Artifact of a file",
+		Description: "The markdown artifact of the source file at path.",
+		MIMEType:    "text/markdown",
+	}, s.readArtifact)
+}
+
+func (s *Server) readArtifactList(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	ws, err := s.ready(ctx)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := ws.store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list := struct {
+		Artifacts []artifactEntry `json:"artifacts"`
+	}{Artifacts: make([]artifactEntry, 0, len(entries))}
+	ws.mu.RLock()
+	for _, e := range entries {
+		a := artifactEntry{Path: e.Source, URI: artifactPrefix + e.Source, Artifact: artifacts.Dir + "/" + e.Source + ".md"}
+		switch src := ws.files[e.Source]; {
+		case e.Err != nil:
+			a.Status, a.Error = string(artifacts.Stale), e.Err.Error()
+		case src == nil:
+			// The source is gone, or is no longer extracted.
+			a.Status = string(artifacts.Stale)
+		default:
+			a.Status = string(e.Meta.StatusFor(ws.fingerprint(src)))
+		}
+		list.Artifacts = append(list.Artifacts, a)
+	}
+	ws.mu.RUnlock()
+	data, err := json.MarshalIndent(list, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
+		{URI: req.Params.URI, MIMEType: "application/json", Text: string(data)},
+	}}, nil
+}
+
+func (s *Server) readArtifact(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	rel, ok := strings.CutPrefix(uri, artifactPrefix)
+	if !ok || rel == "" {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	ws, err := s.ready(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, body, err := ws.store.Read(rel)
+	if err != nil {
+		// No artifact, an unreadable one, or a path the store refuses
+		// (outside the root): all are not found.
+		if !notExist(err) {
+			s.log.Warn("artifact refused", "uri", uri, "err", err)
+		}
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
+		{URI: uri, MIMEType: "text/markdown", Text: string(body)},
+	}}, nil
+}

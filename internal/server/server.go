@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/enrich"
+)
+
+// Options configure a Server. The zero value serves the current directory.
+type Options struct {
+	// Root is the workspace root. Default ".".
+	Root string
+	// MaxTokens is the default budget of one file_info prompt, in
+	// cl100k_base tokens; a call's max_tokens overrides it. Default
+	// enrich.DefaultMaxTokens (24,000).
+	MaxTokens int
+	// MaxFileSize is the largest file extracted or shown, in bytes.
+	// Default extract.DefaultMaxFileSize (2 MB).
+	MaxFileSize int64
+	// Version is the server's version, announced to clients and written
+	// into artifacts. Default "(devel)".
+	Version string
+	// Logger receives the server's logs. Default: none. Over stdio it
+	// must not write to stdout, which carries the protocol.
+	Logger *slog.Logger
+}
+
+// instructions teach a client's model the loop, in three sentences.
+const instructions = `Call file_info with a source file's path to get a prompt holding the file's structure, its callers and callees, and its numbered source; answer that prompt by calling report_file_info, and fileinfo saves the result as enriched markdown under .artifacts/. ` +
+	`When file_info reports several parts, call it again with each part and report each one; when it says the enriched artifact is up to date, use it instead of redoing the work (refresh: true forces a new prompt). ` +
+	`Use inspect_source to read exact line ranges, set_workspace_root to switch to another project, and the fileinfo://artifacts resource to see which files are documented.`
+
+// A Server is fileinfo's MCP server for one workspace at a time (see
+// set_workspace_root). Its libraries hold no MCP types; this package turns
+// tool arguments into their calls and their results into tool results.
+type Server struct {
+	mcp     *mcp.Server
+	opt     Options
+	log     *slog.Logger
+	builder *enrich.Builder
+	ctx     context.Context // bounds background loads
+
+	mu sync.Mutex // serializes workspace switches
+	ws *workspace // the current workspace; read with workspace()
+	wm sync.RWMutex
+}
+
+// New returns a server for opt.Root and starts loading it in the
+// background: the server answers at once, and tools wait for the load.
+// ctx bounds the load.
+func New(ctx context.Context, opt Options) (*Server, error) {
+	if opt.Root == "" {
+		opt.Root = "."
+	}
+	if opt.MaxTokens <= 0 {
+		opt.MaxTokens = enrich.DefaultMaxTokens
+	}
+	if opt.Version == "" {
+		opt.Version = "(devel)"
+	}
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{opt: opt, log: log, builder: enrich.NewBuilder(), ctx: ctx}
+	ws, err := openWorkspace(opt.Root, opt.MaxFileSize, log)
+	if err != nil {
+		return nil, err
+	}
+	s.ws = ws
+	go ws.load(ctx)
+
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "fileinfo", Title: "fileinfo", Version: opt.Version},
+		&mcp.ServerOptions{Instructions: instructions, Logger: slog.New(quiet{log.Handler()})})
+	s.addTools()
+	s.addResources()
+	return s, nil
+}
+
+// MCP returns the underlying MCP server, for transports.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves one session over t until it ends or ctx is done.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// Close releases the current workspace.
+func (s *Server) Close() {
+	s.workspace().close()
+}
+
+// workspace returns the current workspace.
+func (s *Server) workspace() *workspace {
+	s.wm.RLock()
+	defer s.wm.RUnlock()
+	return s.ws
+}
+
+// ready returns the current workspace once its first load has ended.
+func (s *Server) ready(ctx context.Context) (*workspace, error) {
+	ws := s.workspace()
+	if err := ws.wait(ctx); err != nil {
+		return nil, fmt.Errorf("workspace %s could not be loaded: %w", ws.root, err)
+	}
+	return ws, nil
+}
+
+// switchTo loads the workspace at root, waiting for the load, and makes it
+// current; the old one is closed.
+func (s *Server) switchTo(ctx context.Context, root string) (*workspace, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws, err := openWorkspace(root, s.opt.MaxFileSize, s.log)
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.load(ctx); err != nil {
+		ws.close()
+		if errors.Is(err, context.Canceled) {
+			return nil, fmt.Errorf("loading %s was cancelled; the workspace is still %s", root, s.workspace().root)
+		}
+		return nil, err
+	}
+	s.wm.Lock()
+	old := s.ws
+	s.ws = ws
+	s.wm.Unlock()
+	old.close()
+	return ws, nil
+}
+
+// quiet passes on the SDK's warnings and errors only: its info logs
+// (every session's start) are noise in ours.
+type quiet struct{ slog.Handler }
+
+func (q quiet) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && q.Handler.Enabled(ctx, l)
+}
+
+func (q quiet) WithAttrs(as []slog.Attr) slog.Handler { return quiet{q.Handler.WithAttrs(as)} }
+func (q quiet) WithGroup(name string) slog.Handler    { return quiet{q.Handler.WithGroup(name)} }

@@ -1,0 +1,143 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/artifacts"
+	"github.com/fileinfo/fileinfo/enrich"
+)
+
+// Statuses of a file_info answer.
+const (
+	statusPromptReady = "prompt_ready" // answer the prompt with report_file_info
+	statusUpToDate    = "up_to_date"   // the enriched artifact is current; here it is
+)
+
+// maxTokensLimit bounds a call's max_tokens: larger prompts than this fit
+// no model's context usefully.
+const maxTokensLimit = 1_000_000
+
+type fileInfoIn struct {
+	Path      string `json:"path" jsonschema:"the source file, relative to the workspace root"`
+	Part      int    `json:"part,omitempty" jsonschema:"the part to build, from 1, when an earlier answer said parts > 1"`
+	Refresh   bool   `json:"refresh,omitempty" jsonschema:"build a prompt even when the enriched artifact is up to date (asking for a part does too)"`
+	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"token budget of one prompt (default 24000); a larger file is split into parts"`
+}
+
+type fileInfoOut struct {
+	Status       string   `json:"status" jsonschema:"prompt_ready: answer prompt by calling report_file_info; up_to_date: the enriched artifact is current and is in content"`
+	Path         string   `json:"path"`
+	Language     string   `json:"language"`
+	Tokens       int      `json:"tokens" jsonschema:"size of prompt in cl100k_base tokens"`
+	Part         int      `json:"part"`
+	Parts        int      `json:"parts" jsonschema:"how many prompts the file takes; call again with part for each"`
+	StartLine    int      `json:"start_line" jsonschema:"first source line in this part"`
+	EndLine      int      `json:"end_line" jsonschema:"last source line in this part"`
+	Symbols      []string `json:"symbols" jsonschema:"the names this part asks to document"`
+	Artifact     string   `json:"artifact" jsonschema:"the artifact's status: missing, basic, enriched or stale"`
+	ArtifactPath string   `json:"artifact_path" jsonschema:"where the artifact is, relative to the workspace root"`
+	Prompt       string   `json:"prompt,omitempty"`
+	Content      string   `json:"content,omitempty" jsonschema:"the enriched artifact, when status is up_to_date"`
+}
+
+func (s *Server) fileInfo(ctx context.Context, _ *mcp.CallToolRequest, in fileInfoIn) (*mcp.CallToolResult, fileInfoOut, error) {
+	var out fileInfoOut
+	if in.Part < 0 {
+		return nil, out, fmt.Errorf("part %d: parts count from 1", in.Part)
+	}
+	budget := s.opt.MaxTokens
+	if in.MaxTokens != 0 {
+		if in.MaxTokens < 0 || in.MaxTokens > maxTokensLimit {
+			return nil, out, fmt.Errorf("max_tokens %d is out of range (1 to %d)", in.MaxTokens, maxTokensLimit)
+		}
+		budget = in.MaxTokens
+	}
+	ws, err := s.ready(ctx)
+	if err != nil {
+		return nil, out, err
+	}
+	rel, err := ws.rel(in.Path)
+	if err != nil {
+		return nil, out, err
+	}
+	src, text, err := ws.current(ctx, rel)
+	if err != nil {
+		return nil, out, err
+	}
+	out.Path, out.Language, out.ArtifactPath = rel, src.file.Language, path.Join(artifacts.Dir, rel+".md")
+
+	ws.mu.RLock()
+	fp := ws.fingerprint(src)
+	status, serr := ws.artifactStatus(rel, fp)
+	var basic []byte
+	if serr == nil && (status == artifacts.Missing || status == artifacts.Stale && ws.isBasic(rel)) {
+		basic = enrich.RenderBasic(src.file, ws.graph)
+	}
+	var p *enrich.Prompt
+	// An up-to-date enriched artifact is handed back instead of a prompt,
+	// unless the call asks for a new one or for a given part.
+	if status != artifacts.Enriched || in.Refresh || in.Part > 0 {
+		p, err = s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget, Part: in.Part})
+	}
+	ws.mu.RUnlock()
+	if err != nil {
+		return nil, out, err
+	}
+	note := ""
+	if serr != nil {
+		s.log.Warn("artifact unreadable", "path", rel, "err", serr)
+		note = fmt.Sprintf("\n\n(Note: the artifact cannot be read: %v.)", serr)
+	}
+	if basic != nil {
+		// A workspace that cannot be written (a read-only checkout) still
+		// gets its prompt; the answer says what went wrong.
+		m := artifacts.Meta{Fingerprint: fp, ToolVersion: s.opt.Version, Status: artifacts.Basic}
+		if err := ws.store.Write(rel, m, basic); err != nil {
+			s.log.Warn("basic artifact not written", "path", rel, "err", err)
+			note = fmt.Sprintf("\n\n(Note: the basic artifact could not be written: %v. report_file_info will fail the same way until that is fixed.)", err)
+		} else {
+			status = artifacts.Basic
+		}
+	}
+	out.Artifact = string(status)
+
+	if p == nil {
+		_, body, err := ws.store.Read(rel)
+		if err != nil {
+			return nil, out, fmt.Errorf("read the artifact of %s: %w", rel, err)
+		}
+		out.Status, out.Content = statusUpToDate, string(body)
+		msg := fmt.Sprintf("The enriched artifact of %s (%s) is up to date: its source and callers are unchanged since it was written. "+
+			"Use it as it is; call file_info with refresh: true only to document the file again.\n\n%s", rel, out.ArtifactPath, body)
+		return textResult(msg), out, nil
+	}
+	out.Status = statusPromptReady
+	out.Tokens, out.Part, out.Parts = p.Tokens, p.Part, p.Parts
+	out.StartLine, out.EndLine, out.Symbols = p.StartLine, p.EndLine, p.Symbols
+	if out.Symbols == nil {
+		out.Symbols = []string{}
+	}
+	out.Prompt = p.Text
+	return textResult(p.Text + note), out, nil
+}
+
+// isBasic reports whether rel's artifact was written as a basic one, so
+// that replacing it loses no model prose.
+func (w *workspace) isBasic(rel string) bool {
+	m, err := w.store.ReadMeta(rel)
+	return err == nil && m.Status == artifacts.Basic
+}
+
+// textResult is a tool result holding one text.
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// notExist reports whether err says a file does not exist.
+func notExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -1,0 +1,58 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type setRootIn struct {
+	Path string `json:"path" jsonschema:"the new workspace root: an absolute directory, or one relative to the current root"`
+}
+
+type setRootOut struct {
+	Root       string `json:"root" jsonschema:"the new root, absolute"`
+	Files      int    `json:"files" jsonschema:"source files extracted"`
+	Skipped    int    `json:"skipped" jsonschema:"files not extracted (unknown language, binary, too large)"`
+	Symbols    int    `json:"symbols"`
+	Edges      int    `json:"edges" jsonschema:"resolved calls"`
+	Unresolved int    `json:"unresolved" jsonschema:"calls with no target in the workspace"`
+	ElapsedMS  int64  `json:"elapsed_ms"`
+}
+
+func (s *Server) setWorkspaceRoot(ctx context.Context, _ *mcp.CallToolRequest, in setRootIn) (*mcp.CallToolResult, setRootOut, error) {
+	var out setRootOut
+	p := strings.TrimSpace(in.Path)
+	if p == "" {
+		return nil, out, fmt.Errorf("path is empty; give the directory of the project")
+	}
+	if strings.HasPrefix(p, "~") {
+		return nil, out, fmt.Errorf("path %s: ~ is not expanded; give an absolute path", p)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.workspace().root, p)
+	}
+	start := time.Now()
+	ws, err := s.switchTo(ctx, p)
+	if err != nil {
+		return nil, out, err
+	}
+	ws.mu.RLock()
+	out = setRootOut{
+		Root:       ws.root,
+		Files:      len(ws.files),
+		Skipped:    ws.skipped,
+		Symbols:    ws.graph.Len(),
+		Edges:      len(ws.graph.Edges()),
+		Unresolved: len(ws.graph.Unresolved()),
+		ElapsedMS:  time.Since(start).Milliseconds(),
+	}
+	ws.mu.RUnlock()
+	text := fmt.Sprintf("Workspace root is now %s: %d files extracted (%d skipped), %d symbols, %d resolved calls, %d unresolved, in %d ms.",
+		out.Root, out.Files, out.Skipped, out.Symbols, out.Edges, out.Unresolved, out.ElapsedMS)
+	return textResult(text), out, nil
+}

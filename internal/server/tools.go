@@ -1,0 +1,33 @@
+package server
+
+import "github.com/modelcontextprotocol/go-sdk/mcp"
+
+// addTools registers the tools. Their argument names are a contract.
+func (s *Server) addTools() {
+	no := false
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "file_info",
+		Description: "Describe a source file for documentation: returns a prompt (status prompt_ready) with the file's imports, " +
+			"every function, class and method with signature, lines, callers and callees from the project's call graph, and the " +
+			"numbered source. Answer it by calling report_file_info. Large files come in parts (parts > 1): call again with part. " +
+			"If the file's enriched artifact is up to date, it is returned instead (status up_to_date).",
+		Annotations: &mcp.ToolAnnotations{Title: "File info", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
+	}, s.fileInfo)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "report_file_info",
+		Description: "Save your documentation of a file that file_info described: an overview, and for each function or method " +
+			"listed a one-sentence purpose and a 3-5 step implementation summary. Names must be those file_info listed; " +
+			"an unknown name is refused with the known ones and nothing is written. Writes .artifacts/<path>.md and lists what is still undocumented.",
+		Annotations: &mcp.ToolAnnotations{Title: "Report file info", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
+	}, s.reportFileInfo)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "inspect_source",
+		Description: "Read lines start_line to end_line of a file in the workspace, numbered; at most 400 lines per call.",
+		Annotations: &mcp.ToolAnnotations{Title: "Inspect source", ReadOnlyHint: true, OpenWorldHint: &no},
+	}, s.inspectSource)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "set_workspace_root",
+		Description: "Switch fileinfo to another project directory: extracts it and builds its call graph, then reports the counts.",
+		Annotations: &mcp.ToolAnnotations{Title: "Set workspace root", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
+	}, s.setWorkspaceRoot)
+}

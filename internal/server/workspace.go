@@ -1,0 +1,295 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/fileinfo/fileinfo/artifacts"
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/enrich"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// workspace is one loaded root: every file's extraction, the call graph
+// over them, and the artifact store. Reads take mu for reading; a change
+// of a file (noticed when a tool reads it) takes it for writing, so a
+// reader never sees a half-updated graph.
+type workspace struct {
+	root    string // absolute, symbolic links evaluated
+	dir     *os.Root
+	ex      *extract.Extractor
+	store   *artifacts.Store
+	maxSize int64
+	log     *slog.Logger
+
+	ready chan struct{} // closed when the first load ends
+	err   error         // the first load's error, set before ready closes
+
+	mu      sync.RWMutex
+	files   map[string]*source // by slash path
+	graph   *callgraph.Graph
+	skipped int
+	loaded  time.Time
+	pending map[string]*partial // reports of some parts of a split file
+
+	digestMu sync.Mutex
+	digests  map[string]string // filled by the first load's extraction
+}
+
+// source is one extracted file and the digest of the bytes it was
+// extracted from.
+type source struct {
+	file   *extract.File
+	digest string
+}
+
+// partial is the merged report of the parts of a file received so far,
+// for the source it was written against.
+type partial struct {
+	digest string
+	report enrich.Report
+}
+
+// openWorkspace checks root and prepares its workspace; load fills it.
+func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, error) {
+	if maxSize <= 0 {
+		maxSize = extract.DefaultMaxFileSize
+	}
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %s: %w", root, err)
+	}
+	if st, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("workspace root %s: %w", root, err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("workspace root %s is not a directory", root)
+	}
+	dir, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %s: %w", root, err)
+	}
+	store, err := artifacts.Open(abs)
+	if err != nil {
+		dir.Close()
+		return nil, err
+	}
+	w := &workspace{
+		root: abs, dir: dir, store: store, maxSize: maxSize, log: log,
+		ready:   make(chan struct{}),
+		files:   map[string]*source{},
+		pending: map[string]*partial{},
+		digests: map[string]string{},
+	}
+	w.ex, err = extract.New(abs, extract.Options{MaxFileSize: maxSize, Read: w.sawSource})
+	if err != nil {
+		dir.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// sawSource records the digest of a file the first load extracted.
+func (w *workspace) sawSource(rel string, src []byte) {
+	d := artifacts.SourceDigest(src)
+	w.digestMu.Lock()
+	if w.digests != nil {
+		w.digests[rel] = d
+	}
+	w.digestMu.Unlock()
+}
+
+// close releases the workspace's parsers and its directory handle.
+// Calls still running on it fail with an error rather than reading
+// another directory.
+func (w *workspace) close() {
+	w.ex.Close()
+	w.dir.Close()
+}
+
+// load extracts every file under the root and builds the graph, then
+// closes ready.
+func (w *workspace) load(ctx context.Context) error {
+	defer close(w.ready)
+	start := time.Now()
+	files, skipped, err := w.ex.All(ctx)
+	if err != nil {
+		w.err = err
+		return err
+	}
+	g := callgraph.Build(files)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.digestMu.Lock()
+	for i := range files {
+		f := &files[i]
+		w.files[f.Path] = &source{file: f, digest: w.digests[f.Path]}
+	}
+	w.digests = nil
+	w.digestMu.Unlock()
+	w.graph = g
+	w.skipped = len(skipped)
+	w.loaded = time.Now()
+	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
+		"skipped", len(skipped), "elapsed", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// wait blocks until the first load has ended, returning its error.
+func (w *workspace) wait(ctx context.Context) error {
+	select {
+	case <-w.ready:
+		return w.err
+	case <-ctx.Done():
+		return fmt.Errorf("workspace %s is still loading: %w", w.root, ctx.Err())
+	}
+}
+
+// rel turns a tool's path argument — relative to the root, or absolute —
+// into a clean slash path of a file inside the root. Paths that leave the
+// root, lexically or through a symbolic link, are refused.
+func (w *workspace) rel(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return "", errors.New("path is empty; give a file's path relative to the workspace root")
+	}
+	if strings.ContainsRune(p, 0) {
+		return "", fmt.Errorf("path %q contains a NUL byte", p)
+	}
+	rel, err := w.ex.Rel(p)
+	if err != nil {
+		var skip *extract.SkipError
+		if errors.As(err, &skip) {
+			return "", fmt.Errorf("path %s refused: %s", p, skip.Reason)
+		}
+		return "", err
+	}
+	return rel, nil
+}
+
+// read returns the bytes of the file at rel, read through the root
+// handle (so a symbolic link cannot lead outside the root at the moment
+// of reading): a regular file of at most maxSize bytes, holding UTF-8
+// text.
+func (w *workspace) read(rel string) ([]byte, error) {
+	f, err := w.dir.Open(filepath.FromSlash(rel))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such file in the workspace: %w", rel, fs.ErrNotExist)
+		}
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a file", rel)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", rel)
+	}
+	if st.Size() > w.maxSize {
+		return nil, fmt.Errorf("%s is too large (%d bytes; the limit is %d)", rel, st.Size(), w.maxSize)
+	}
+	src, err := io.ReadAll(io.LimitReader(f, w.maxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	if int64(len(src)) > w.maxSize {
+		return nil, fmt.Errorf("%s is too large (over %d bytes)", rel, w.maxSize)
+	}
+	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
+		return nil, fmt.Errorf("%s is a binary file", rel)
+	}
+	if !utf8.Valid(src) {
+		return nil, fmt.Errorf("%s is not UTF-8 text", rel)
+	}
+	return src, nil
+}
+
+// current returns rel's extraction as its content is now, and that
+// content. A file that changed since it was last seen is extracted again
+// and the graph updated; one that is gone is removed from the graph.
+func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, error) {
+	src, err := w.read(rel)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			w.forget(rel)
+		}
+		return nil, nil, err
+	}
+	d := artifacts.SourceDigest(src)
+	w.mu.RLock()
+	s := w.files[rel]
+	w.mu.RUnlock()
+	if s != nil && s.digest == d {
+		return s, src, nil
+	}
+	f, err := w.ex.Source(ctx, rel, src)
+	if err != nil {
+		var skip *extract.SkipError
+		if errors.As(err, &skip) {
+			return nil, nil, fmt.Errorf("%s cannot be extracted: %s", rel, skip.Reason)
+		}
+		return nil, nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if cur := w.files[rel]; cur == nil || cur.digest != d {
+		start := time.Now()
+		w.graph.Update([]extract.File{*f}, nil)
+		w.files[rel] = &source{file: f, digest: d}
+		w.log.Debug("file updated", "path", rel, "elapsed", time.Since(start))
+	}
+	return w.files[rel], src, nil
+}
+
+// forget removes a file that is gone from the graph.
+func (w *workspace) forget(rel string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.files[rel] != nil {
+		w.graph.Update(nil, []string{rel})
+		delete(w.files, rel)
+		delete(w.pending, rel)
+	}
+}
+
+// fingerprint returns what rel's artifact is judged by now: its source's
+// digest and the digest of the calls into it. The caller holds mu.
+func (w *workspace) fingerprint(s *source) artifacts.Fingerprint {
+	return artifacts.Fingerprint{
+		SourceSHA256:  s.digest,
+		CallersDigest: artifacts.CallersDigest(enrich.CallerKeys(s.file, w.graph)),
+	}
+}
+
+// artifactStatus returns the status of rel's artifact for fingerprint fp:
+// Missing when there is none, Stale when it was made from other source or
+// callers. An artifact whose front matter cannot be read counts as Stale,
+// so that a basic artifact never replaces it, with the error; so does any
+// other failure to read it, with Missing.
+func (w *workspace) artifactStatus(rel string, fp artifacts.Fingerprint) (artifacts.Status, error) {
+	st, err := w.store.Status(rel, fp)
+	switch {
+	case err == nil:
+		return st, nil
+	case errors.Is(err, artifacts.ErrMalformed):
+		return artifacts.Stale, err
+	}
+	return artifacts.Missing, err
+}
