@@ -1,0 +1,122 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// xtoolsModule is the real repository the benchmarks run on.
+const xtoolsModule = "golang.org/x/tools@v0.39.0"
+
+var xtools struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// xtoolsCopy returns a writable copy of golang.org/x/tools@v0.39.0 (the
+// module cache is read-only, and file_info writes artifacts), made once
+// per test binary; it skips tb when the module cannot be fetched.
+func xtoolsCopy(tb testing.TB) string {
+	tb.Helper()
+	xtools.once.Do(func() {
+		cmd := exec.Command("go", "mod", "download", "-json", xtoolsModule)
+		cmd.Dir = os.TempDir() // outside any module: go.mod and go.sum stay untouched
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+		out, err := cmd.Output()
+		var m struct{ Dir, Error string }
+		if err == nil {
+			err = json.Unmarshal(out, &m)
+		}
+		if err != nil || m.Dir == "" {
+			xtools.err = err
+			return
+		}
+		dir, err := os.MkdirTemp("", "fileinfo-bench-xtools-")
+		if err != nil {
+			xtools.err = err
+			return
+		}
+		xtools.dir = filepath.Join(dir, "tools")
+		xtools.err = os.CopyFS(xtools.dir, os.DirFS(m.Dir))
+	})
+	if xtools.dir == "" || xtools.err != nil {
+		tb.Skipf("%s not available: %v", xtoolsModule, xtools.err)
+	}
+	return xtools.dir
+}
+
+// startAndAsk starts a server on root, connects a client and calls
+// file_info on path once, returning the session.
+func startAndAsk(tb testing.TB, ctx context.Context, root, path string) (*Server, *mcp.ClientSession) {
+	srv, err := New(ctx, Options{Root: root})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := srv.MCP().Connect(ctx, st, nil); err != nil {
+		tb.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: map[string]any{"path": path}})
+	if err != nil || res.IsError {
+		tb.Fatalf("file_info(%s): %v %v", path, err, res)
+	}
+	return srv, cs
+}
+
+// BenchmarkFileInfoWarm calls file_info on a 1,873-line file of
+// golang.org/x/tools (go/ssa/ssa.go, 150 symbols, callers from all over
+// the module) on a loaded server, through an MCP client over in-memory
+// transports; the bar is a p50 of 20 ms. refresh is set, so every
+// call builds the whole prompt.
+func BenchmarkFileInfoWarm(b *testing.B) {
+	for _, path := range []string{"go/ssa/ssa.go", "internal/imports/fix.go"} {
+		b.Run(filepath.Base(path), func(b *testing.B) {
+			root := xtoolsCopy(b)
+			ctx := b.Context()
+			srv, cs := startAndAsk(b, ctx, root, path)
+			defer srv.Close()
+			defer cs.Close()
+			args := map[string]any{"path": path, "refresh": true}
+			var times []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: args})
+				if err != nil || res.IsError {
+					b.Fatalf("file_info: %v %v", err, res)
+				}
+				times = append(times, time.Since(start))
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}
+
+// BenchmarkStartup measures a server's start on golang.org/x/tools to its
+// first file_info answer: extraction of ~1,600 files, the call graph, the
+// prompt. The bar is 3 s.
+func BenchmarkStartup(b *testing.B) {
+	root := xtoolsCopy(b)
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(b.Context())
+		srv, cs := startAndAsk(b, ctx, root, "go/ssa/ssa.go")
+		cs.Close()
+		srv.Close()
+		cancel()
+	}
+}
