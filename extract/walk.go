@@ -18,6 +18,11 @@ type WalkOptions struct {
 	SkipDirs []string
 	// NoIgnoreFiles disables .gitignore handling.
 	NoIgnoreFiles bool
+	// Dir, if set, is called with the slash path of every directory Walk
+	// enters, relative to the root ("" for the root itself), before its
+	// entries are read. A watcher uses it to watch the directories whose
+	// files Walk returns, empty ones included.
+	Dir func(rel string)
 }
 
 // DefaultSkipDirs are the directory base names Walk never enters, at any
@@ -86,6 +91,7 @@ func Walk(ctx context.Context, root string, opt WalkOptions) (files []string, sk
 		root:      abs,
 		skipDirs:  make(map[string]bool, len(DefaultSkipDirs)+len(opt.SkipDirs)),
 		useIgnore: !opt.NoIgnoreFiles,
+		onDir:     opt.Dir,
 	}
 	for _, names := range [][]string{DefaultSkipDirs, opt.SkipDirs} {
 		for _, name := range names {
@@ -108,6 +114,7 @@ type walker struct {
 	root      string // absolute, symlinks resolved
 	skipDirs  map[string]bool
 	useIgnore bool
+	onDir     func(rel string)
 	files     []string
 	skipped   []Skipped
 }
@@ -118,6 +125,9 @@ type walker struct {
 func (w *walker) dir(path, rel string, stack ignoreStack) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
+	}
+	if w.onDir != nil {
+		w.onDir(rel)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -407,3 +407,17 @@ func expectSlice[E comparable](t *testing.T, what string, got, want []E) {
 		t.Errorf("%s:\ngot  %#v\nwant %#v", what, got, want)
 	}
 }
+
+func TestWalkDirCallback(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, "-- .gitignore --\ngen/\n-- a/b/x.go --\n-- empty/ --\n-- gen/g.go --\n-- node_modules/m/i.js --\n-- a/c/ --\n")
+	var dirs []string
+	if _, _, err := Walk(context.Background(), root, WalkOptions{Dir: func(rel string) { dirs = append(dirs, rel) }}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(dirs)
+	// Ignored and skipped directories are not entered, so not reported.
+	if want := []string{"", "a", "a/b", "a/c", "empty"}; !slices.Equal(dirs, want) {
+		t.Errorf("Walk entered %q, want %q", dirs, want)
+	}
+}

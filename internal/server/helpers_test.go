@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -142,3 +143,6 @@ func (s *session) read(p string) string {
 	}
 	return string(data)
 }
+
+// discard is a logger that drops everything.
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }

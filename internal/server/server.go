@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -30,6 +32,12 @@ type Options struct {
 	// Logger receives the server's logs. Default: none. Over stdio it
 	// must not write to stdout, which carries the protocol.
 	Logger *slog.Logger
+	// NoWatch turns off watching the workspace for changes; files a tool
+	// reads are still re-extracted when they changed.
+	NoWatch bool
+	// Debounce is the quiet time that ends a batch of changes. Default
+	// 100 ms.
+	Debounce time.Duration
 }
 
 // instructions teach a client's model the loop, in three sentences.
@@ -75,10 +83,19 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		return nil, err
 	}
 	s.ws = ws
-	go ws.load(ctx)
+	go func() {
+		if ws.load(ctx) == nil && !opt.NoWatch {
+			s.startWatch(ws)
+		}
+	}()
 
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "fileinfo", Title: "fileinfo", Version: opt.Version},
-		&mcp.ServerOptions{Instructions: instructions, Logger: slog.New(quiet{log.Handler()})})
+		&mcp.ServerOptions{
+			Instructions:       instructions,
+			Logger:             slog.New(quiet{log.Handler()}),
+			SubscribeHandler:   checkSubscription,
+			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		})
 	s.addTools()
 	s.addResources()
 	return s, nil
@@ -129,6 +146,9 @@ func (s *Server) switchTo(ctx context.Context, root string) (*workspace, error) 
 		}
 		return nil, err
 	}
+	if !s.opt.NoWatch {
+		s.startWatch(ws)
+	}
 	s.wm.Lock()
 	old := s.ws
 	s.ws = ws
@@ -147,3 +167,12 @@ func (q quiet) Enabled(ctx context.Context, l slog.Level) bool {
 
 func (q quiet) WithAttrs(as []slog.Attr) slog.Handler { return quiet{q.Handler.WithAttrs(as)} }
 func (q quiet) WithGroup(name string) slog.Handler    { return quiet{q.Handler.WithGroup(name)} }
+
+// checkSubscription accepts subscriptions to fileinfo's resources: the
+// artifact list and any artifact.
+func checkSubscription(_ context.Context, req *mcp.SubscribeRequest) error {
+	if uri := req.Params.URI; uri != artifactsURI && !strings.HasPrefix(uri, artifactPrefix) {
+		return fmt.Errorf("no resource %s to subscribe to; fileinfo has %s and %s", uri, artifactsURI, artifactPattern)
+	}
+	return nil
+}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/enrich"
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/watch"
 )
 
 // workspace is one loaded root: every file's extraction, the call graph
@@ -45,6 +47,14 @@ type workspace struct {
 
 	digestMu sync.Mutex
 	digests  map[string]string // filled by the first load's extraction
+	dirs     []string          // the directories the first load walked
+	done     atomic.Int64      // files the first load has extracted so far
+
+	watchMu   sync.Mutex
+	closed    bool
+	watcher   *watch.Watcher
+	stopWatch context.CancelFunc
+	watchDone chan struct{}
 }
 
 // source is one extracted file and the digest of the bytes it was
@@ -94,7 +104,11 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		pending: map[string]*partial{},
 		digests: map[string]string{},
 	}
-	w.ex, err = extract.New(abs, extract.Options{MaxFileSize: maxSize, Read: w.sawSource})
+	w.ex, err = extract.New(abs, extract.Options{
+		MaxFileSize: maxSize,
+		Read:        w.sawSource,
+		Walk:        extract.WalkOptions{Dir: func(rel string) { w.dirs = append(w.dirs, rel) }},
+	})
 	if err != nil {
 		dir.Close()
 		return nil, err
@@ -105,6 +119,7 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 // sawSource records the digest of a file the first load extracted.
 func (w *workspace) sawSource(rel string, src []byte) {
 	d := artifacts.SourceDigest(src)
+	w.done.Add(1)
 	w.digestMu.Lock()
 	if w.digests != nil {
 		w.digests[rel] = d
@@ -112,10 +127,19 @@ func (w *workspace) sawSource(rel string, src []byte) {
 	w.digestMu.Unlock()
 }
 
-// close releases the workspace's parsers and its directory handle.
-// Calls still running on it fail with an error rather than reading
-// another directory.
+// close stops the workspace's watcher, waiting for it, and releases its
+// parsers and its directory handle. Calls still running on it fail with
+// an error rather than reading another directory.
 func (w *workspace) close() {
+	w.watchMu.Lock()
+	w.closed = true
+	stop, done, wt := w.stopWatch, w.watchDone, w.watcher
+	w.watchMu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+		wt.Close()
+	}
 	w.ex.Close()
 	w.dir.Close()
 }

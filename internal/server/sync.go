@@ -1,0 +1,154 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/fileinfo/fileinfo/artifacts"
+	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/watch"
+)
+
+// changes is what one batch changed in a workspace.
+type changes struct {
+	changed, removed []string // source files, sorted
+	walked           bool     // the tree was walked: dirs is its directories
+	dirs             []string
+}
+
+func (c changes) empty() bool { return len(c.changed) == 0 && len(c.removed) == 0 }
+
+// apply brings the workspace up to date with a batch of paths that may
+// have changed, deciding from the files themselves, not from the events:
+// a path that exists and extracts is changed (if its content differs), one
+// that does not is removed. When a batch names something that is not a
+// known source file — a new file, a directory, an ignore file — or asks for
+// a rescan, the tree is walked again, with the same rules as the first
+// load, so that after the changes stop the workspace equals a fresh load.
+// The graph is updated under the write lock: readers see the state before
+// the batch or after it.
+func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
+	start := time.Now()
+	w.mu.RLock()
+	known := make(map[string]string, len(w.files)) // path → digest
+	for p, s := range w.files {
+		known[p] = s.digest
+	}
+	w.mu.RUnlock()
+
+	var c changes
+	candidates := map[string]bool{}
+	walk := b.Rescan
+	for _, p := range b.Paths {
+		if _, ok := known[p]; !ok || path.Base(p) == ".gitignore" {
+			walk = true
+		}
+		candidates[p] = true
+	}
+	if walk {
+		files, dirs, err := w.walk(ctx)
+		if err != nil {
+			return c, err
+		}
+		c.walked, c.dirs = true, dirs
+		present := make(map[string]bool, len(files))
+		for _, p := range files {
+			present[p] = true
+			if _, ok := known[p]; !ok || b.Rescan {
+				candidates[p] = true
+			}
+		}
+		for p := range known {
+			if !present[p] {
+				c.removed = append(c.removed, p)
+				delete(candidates, p)
+			}
+		}
+		for p := range candidates {
+			if !present[p] {
+				delete(candidates, p) // ignored, not a source file, or gone
+			}
+		}
+	}
+
+	var updated []extract.File
+	digests := map[string]string{}
+	for p := range candidates {
+		src, err := w.readRaw(p)
+		if err == nil && known[p] == artifacts.SourceDigest(src) {
+			continue
+		}
+		var f *extract.File
+		if err == nil {
+			f, err = w.ex.Source(ctx, p, src)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return c, ctx.Err()
+			}
+			// Gone, unreadable, or not extractable (any more): as a fresh
+			// load would, leave it out.
+			if _, ok := known[p]; ok {
+				c.removed = append(c.removed, p)
+			}
+			continue
+		}
+		updated = append(updated, *f)
+		digests[p] = artifacts.SourceDigest(src)
+		c.changed = append(c.changed, p)
+	}
+	slices.Sort(c.changed)
+	slices.Sort(c.removed)
+	c.removed = slices.Compact(c.removed)
+	if c.empty() {
+		return c, nil
+	}
+
+	w.mu.Lock()
+	w.graph.Update(updated, c.removed)
+	for i := range updated {
+		f := &updated[i]
+		w.files[f.Path] = &source{file: f, digest: digests[f.Path]}
+	}
+	for _, p := range c.removed {
+		delete(w.files, p)
+		delete(w.pending, p)
+	}
+	w.loaded = time.Now()
+	w.mu.Unlock()
+	w.log.Info("workspace updated", "changed", len(c.changed), "removed", len(c.removed),
+		"walked", walk, "elapsed", time.Since(start).Round(time.Millisecond))
+	return c, nil
+}
+
+// walk lists the workspace's files and directories as the first load does.
+func (w *workspace) walk(ctx context.Context) (files, dirs []string, err error) {
+	files, _, err = extract.Walk(ctx, w.root, extract.WalkOptions{Dir: func(rel string) { dirs = append(dirs, rel) }})
+	return files, dirs, err
+}
+
+// readRaw returns the bytes of the file at rel as the first load reads
+// them: through the root handle, at most maxSize bytes. Whether they are
+// text is for the extractor to say.
+func (w *workspace) readRaw(rel string) ([]byte, error) {
+	f, err := w.dir.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", rel)
+	}
+	src, err := io.ReadAll(io.LimitReader(f, w.maxSize+1))
+	if err == nil && int64(len(src)) > w.maxSize {
+		err = fmt.Errorf("%s is larger than %d bytes", rel, w.maxSize)
+	}
+	return src, err
+}

@@ -1,0 +1,70 @@
+package server
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/internal/watch"
+)
+
+// startWatch watches ws for changes, applying each batch and telling
+// subscribed clients, until ws is closed. A closed workspace is not
+// watched.
+func (s *Server) startWatch(ws *workspace) {
+	ws.watchMu.Lock()
+	defer ws.watchMu.Unlock()
+	if ws.closed || ws.watcher != nil {
+		return
+	}
+	wt, err := watch.New(ws.root, watch.Options{Logger: s.log, Debounce: s.opt.Debounce})
+	if err != nil {
+		s.log.Warn("not watching the workspace for changes", "root", ws.root, "err", err)
+		return
+	}
+	wt.SetDirs(ws.dirs)
+	ctx, cancel := context.WithCancel(s.ctx)
+	done := make(chan struct{})
+	ws.watcher, ws.stopWatch, ws.watchDone = wt, cancel, done
+	go func() {
+		defer close(done)
+		wt.Run(ctx, func(ctx context.Context, b watch.Batch) {
+			c, err := ws.apply(ctx, b)
+			if err != nil {
+				if ctx.Err() == nil {
+					s.log.Warn("applying changes failed", "err", err)
+				}
+				return
+			}
+			if c.walked {
+				wt.SetDirs(c.dirs)
+			}
+			s.notify(ctx, c)
+		})
+	}()
+}
+
+// watchState reports how ws notices changes.
+func (ws *workspace) watchState() watch.State {
+	ws.watchMu.Lock()
+	wt := ws.watcher
+	ws.watchMu.Unlock()
+	if wt == nil {
+		return watch.State{Mode: watch.Stopped}
+	}
+	return wt.State()
+}
+
+// notify tells subscribed clients which artifacts' sources changed, and
+// that the artifact list's statuses did.
+func (s *Server) notify(ctx context.Context, c changes) {
+	if c.empty() {
+		return
+	}
+	s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: artifactsURI})
+	for _, list := range [][]string{c.changed, c.removed} {
+		for _, p := range list {
+			s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: artifactPrefix + p})
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// run starts a watcher of root watching dirs and returns a channel of its
+// batches.
+func run(t *testing.T, root string, dirs []string, opt Options) (*Watcher, <-chan Batch) {
+	t.Helper()
+	w, err := New(root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetDirs(dirs)
+	ch := make(chan Batch, 16)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(ctx, func(_ context.Context, b Batch) { ch <- b })
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		w.Close()
+	})
+	return w, ch
+}
+
+// next returns the next batch, failing after a generous bound.
+func next(t *testing.T, ch <-chan Batch) Batch {
+	t.Helper()
+	select {
+	case b := <-ch:
+		return b
+	case <-time.After(5 * time.Second):
+		t.Fatal("no batch within 5 s")
+	}
+	return Batch{}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBatches(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "a.go"), "package a\n")
+	_, ch := run(t, root, []string{""}, Options{})
+
+	// Several writes in a burst are one batch.
+	for i := range 5 {
+		write(t, filepath.Join(root, "a.go"), "package a // "+string(rune('0'+i))+"\n")
+	}
+	write(t, filepath.Join(root, "b.go"), "package a\n")
+	if b := next(t, ch); !slices.Equal(b.Paths, []string{"a.go", "b.go"}) || b.Rescan {
+		t.Errorf("burst: %+v", b)
+	}
+
+	// A vim-style safe-write: backup by rename, write the new file, delete
+	// the backup. Only the real file is named.
+	path := filepath.Join(root, "a.go")
+	if err := os.Rename(path, path+"~"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "4913"), "")
+	os.Remove(filepath.Join(root, "4913"))
+	write(t, filepath.Join(root, ".a.go.swp"), "swap")
+	write(t, path, "package a // saved\n")
+	os.Remove(path + "~")
+	if b := next(t, ch); !slices.Equal(b.Paths, []string{"a.go"}) {
+		t.Errorf("vim save: %+v", b)
+	}
+
+	// A JetBrains safe-write: write a temp file, rename it over the real one.
+	write(t, filepath.Join(root, "b.go___jb_tmp___"), "package a // jb\n")
+	if err := os.Rename(filepath.Join(root, "b.go___jb_tmp___"), filepath.Join(root, "b.go")); err != nil {
+		t.Fatal(err)
+	}
+	if b := next(t, ch); !slices.Equal(b.Paths, []string{"b.go"}) {
+		t.Errorf("JetBrains save: %+v", b)
+	}
+
+	// A new directory is named; its files are the caller's to find.
+	write(t, filepath.Join(root, "d", "e", "f.go"), "package e\n")
+	if b := next(t, ch); !slices.Equal(b.Paths, []string{"d"}) {
+		t.Errorf("mkdir -p d/e: %+v", b)
+	}
+}
+
+func TestSetDirs(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"x", "y", "x/z"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	w, ch := run(t, root, []string{"", "x", "y"}, Options{})
+	if s := w.State(); s.Dirs != 3 || s.Mode != Events {
+		t.Errorf("state %+v", s)
+	}
+	write(t, filepath.Join(root, "x", "f.go"), "package x\n")
+	if b := next(t, ch); !slices.Equal(b.Paths, []string{"x/f.go"}) {
+		t.Errorf("x/f.go: %+v", b)
+	}
+	// x/z is not watched until SetDirs says so.
+	w.SetDirs([]string{"", "x", "x/z"})
+	write(t, filepath.Join(root, "x", "z", "g.go"), "package z\n")
+	write(t, filepath.Join(root, "y", "h.go"), "package y\n")
+	if b := next(t, ch); !slices.Equal(b.Paths, []string{"x/z/g.go"}) {
+		t.Errorf("after SetDirs: %+v", b)
+	}
+	if s := w.State(); s.Dirs != 3 || s.Batches != 2 {
+		t.Errorf("state %+v", s)
+	}
+	// rm -rf x: its files and itself are named.
+	if err := os.RemoveAll(filepath.Join(root, "x")); err != nil {
+		t.Fatal(err)
+	}
+	b := next(t, ch)
+	if !slices.Contains(b.Paths, "x") {
+		t.Errorf("rm -rf x: %+v", b)
+	}
+}
+
+func TestOutOfWatchesFallsBackToPolling(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "a"), 0o755)
+	w, err := New(root, Options{Poll: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	n := 0
+	w.add = func(path string) error {
+		if n++; n > 1 {
+			return errors.Join(errors.New("inotify_add_watch"), syscall.ENOSPC)
+		}
+		return w.fw.Add(path)
+	}
+	w.SetDirs([]string{"", "a"})
+	if s := w.State(); s.Mode != Polling || s.Dirs != 0 {
+		t.Fatalf("after ENOSPC: %+v", s)
+	}
+	ch := make(chan Batch, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go w.Run(ctx, func(_ context.Context, b Batch) { ch <- b })
+	for range 2 {
+		if b := next(t, ch); !b.Rescan {
+			t.Errorf("polling batch %+v does not ask for a rescan", b)
+		}
+	}
+}
+
+func TestTemporary(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a.go": false, "dir/a.go": false, "README.md": false, "Makefile": false,
+		"a.go~": true, "d/.a.go.swp": true, "d/.a.go.swx": true, "4913": true, "d/4913": true,
+		"a.go___jb_tmp___": true, "a.go___jb_old___": true, ".#a.go": true, "#a.go#": true,
+		"d/x.tmp": true, ".goutputstream-ABC123": true, "tmp/a.go": false,
+	} {
+		if got := Temporary(p); got != want {
+			t.Errorf("Temporary(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestOverflowAsksForRescan(t *testing.T) {
+	root := t.TempDir()
+	w, ch := run(t, root, []string{""}, Options{})
+	w.fw.Errors <- fsnotify.ErrEventOverflow
+	if b := next(t, ch); !b.Rescan || len(b.Paths) != 0 {
+		t.Errorf("after an overflow: %+v", b)
+	}
+}
