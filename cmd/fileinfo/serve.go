@@ -27,6 +27,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	addr := fs.String("http", "", "serve streamable HTTP at `addr` (host:port, path /mcp) instead of stdio; a bare :port binds loopback")
 	token := fs.String("token", "", "bearer `token` HTTP clients must send (default $"+tokenEnv+"); required to bind a non-loopback address")
 	maxTokens := fs.Int("max-tokens", enrich.DefaultMaxTokens, "default token budget of one file_info prompt")
+	noWatch := fs.Bool("no-watch", false, "do not watch the workspace for changes (files a tool reads are still re-extracted when changed)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -52,7 +53,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		}
 	}
 
-	s, err := server.New(ctx, server.Options{Root: *root, MaxTokens: *maxTokens, Version: version(), Logger: log})
+	s, err := server.New(ctx, server.Options{Root: *root, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch})
 	if err != nil {
 		return err
 	}

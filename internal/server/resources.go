@@ -44,32 +44,17 @@ func (s *Server) addResources() {
 }
 
 func (s *Server) readArtifactList(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	ws, err := s.ready(ctx)
+	ws, err := s.ready(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := ws.store.List(ctx)
+	entries, err := ws.artifactEntries(ctx)
 	if err != nil {
 		return nil, err
 	}
 	list := struct {
 		Artifacts []artifactEntry `json:"artifacts"`
-	}{Artifacts: make([]artifactEntry, 0, len(entries))}
-	ws.mu.RLock()
-	for _, e := range entries {
-		a := artifactEntry{Path: e.Source, URI: artifactPrefix + e.Source, Artifact: artifacts.Dir + "/" + e.Source + ".md"}
-		switch src := ws.files[e.Source]; {
-		case e.Err != nil:
-			a.Status, a.Error = string(artifacts.Stale), e.Err.Error()
-		case src == nil:
-			// The source is gone, or is no longer extracted.
-			a.Status = string(artifacts.Stale)
-		default:
-			a.Status = string(e.Meta.StatusFor(ws.fingerprint(src)))
-		}
-		list.Artifacts = append(list.Artifacts, a)
-	}
-	ws.mu.RUnlock()
+	}{Artifacts: entries}
 	data, err := json.MarshalIndent(list, "", "  ")
 	if err != nil {
 		return nil, err
@@ -85,7 +70,7 @@ func (s *Server) readArtifact(ctx context.Context, req *mcp.ReadResourceRequest)
 	if !ok || rel == "" {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	ws, err := s.ready(ctx)
+	ws, err := s.ready(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -101,4 +86,29 @@ func (s *Server) readArtifact(ctx context.Context, req *mcp.ReadResourceRequest)
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
 		{URI: uri, MIMEType: "text/markdown", Text: string(body)},
 	}}, nil
+}
+
+// artifactEntries lists the workspace's artifacts with their status now.
+func (ws *workspace) artifactEntries(ctx context.Context) ([]artifactEntry, error) {
+	entries, err := ws.store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]artifactEntry, 0, len(entries))
+	ws.mu.RLock()
+	defer ws.mu.RUnlock()
+	for _, e := range entries {
+		a := artifactEntry{Path: e.Source, URI: artifactPrefix + e.Source, Artifact: artifacts.Dir + "/" + e.Source + ".md"}
+		switch src := ws.files[e.Source]; {
+		case e.Err != nil:
+			a.Status, a.Error = string(artifacts.Stale), e.Err.Error()
+		case src == nil:
+			// The source is gone, or is no longer extracted.
+			a.Status = string(artifacts.Stale)
+		default:
+			a.Status = string(e.Meta.StatusFor(ws.fingerprint(src)))
+		}
+		out = append(out, a)
+	}
+	return out, nil
 }

@@ -121,9 +121,15 @@ func (s *Server) workspace() *workspace {
 	return s.ws
 }
 
-// ready returns the current workspace once its first load has ended.
-func (s *Server) ready(ctx context.Context) (*workspace, error) {
+// ready returns the current workspace once its first load has ended,
+// sending progress notifications for req (which may be nil) meanwhile.
+func (s *Server) ready(ctx context.Context, req mcp.Request) (*workspace, error) {
 	ws := s.workspace()
+	if req != nil {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go reportLoad(ctx, req, ws)
+	}
 	if err := ws.wait(ctx); err != nil {
 		return nil, fmt.Errorf("workspace %s could not be loaded: %w", ws.root, err)
 	}
@@ -132,12 +138,17 @@ func (s *Server) ready(ctx context.Context) (*workspace, error) {
 
 // switchTo loads the workspace at root, waiting for the load, and makes it
 // current; the old one is closed.
-func (s *Server) switchTo(ctx context.Context, root string) (*workspace, error) {
+func (s *Server) switchTo(ctx context.Context, req mcp.Request, root string) (*workspace, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws, err := openWorkspace(root, s.opt.MaxFileSize, s.log)
 	if err != nil {
 		return nil, err
+	}
+	if req != nil {
+		pctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go reportLoad(pctx, req, ws)
 	}
 	if err := ws.load(ctx); err != nil {
 		ws.close()

@@ -46,7 +46,7 @@ type fileInfoOut struct {
 	Content      string   `json:"content,omitempty" jsonschema:"the enriched artifact, when status is up_to_date"`
 }
 
-func (s *Server) fileInfo(ctx context.Context, _ *mcp.CallToolRequest, in fileInfoIn) (*mcp.CallToolResult, fileInfoOut, error) {
+func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in fileInfoIn) (*mcp.CallToolResult, fileInfoOut, error) {
 	var out fileInfoOut
 	if in.Part < 0 {
 		return nil, out, fmt.Errorf("part %d: parts count from 1", in.Part)
@@ -58,7 +58,7 @@ func (s *Server) fileInfo(ctx context.Context, _ *mcp.CallToolRequest, in fileIn
 		}
 		budget = in.MaxTokens
 	}
-	ws, err := s.ready(ctx)
+	ws, err := s.ready(ctx, req)
 	if err != nil {
 		return nil, out, err
 	}

@@ -26,7 +26,7 @@ type inspectOut struct {
 	Text       string `json:"text" jsonschema:"the lines, each prefixed with its number and a tab"`
 }
 
-func (s *Server) inspectSource(ctx context.Context, _ *mcp.CallToolRequest, in inspectIn) (*mcp.CallToolResult, inspectOut, error) {
+func (s *Server) inspectSource(ctx context.Context, req *mcp.CallToolRequest, in inspectIn) (*mcp.CallToolResult, inspectOut, error) {
 	var out inspectOut
 	if in.StartLine < 1 {
 		return nil, out, fmt.Errorf("start_line %d: lines count from 1", in.StartLine)
@@ -34,7 +34,7 @@ func (s *Server) inspectSource(ctx context.Context, _ *mcp.CallToolRequest, in i
 	if in.EndLine < in.StartLine {
 		return nil, out, fmt.Errorf("end_line %d is before start_line %d", in.EndLine, in.StartLine)
 	}
-	ws, err := s.ready(ctx)
+	ws, err := s.ready(ctx, req)
 	if err != nil {
 		return nil, out, err
 	}

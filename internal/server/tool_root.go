@@ -24,7 +24,7 @@ type setRootOut struct {
 	ElapsedMS  int64  `json:"elapsed_ms"`
 }
 
-func (s *Server) setWorkspaceRoot(ctx context.Context, _ *mcp.CallToolRequest, in setRootIn) (*mcp.CallToolResult, setRootOut, error) {
+func (s *Server) setWorkspaceRoot(ctx context.Context, req *mcp.CallToolRequest, in setRootIn) (*mcp.CallToolResult, setRootOut, error) {
 	var out setRootOut
 	p := strings.TrimSpace(in.Path)
 	if p == "" {
@@ -37,7 +37,7 @@ func (s *Server) setWorkspaceRoot(ctx context.Context, _ *mcp.CallToolRequest, i
 		p = filepath.Join(s.workspace().root, p)
 	}
 	start := time.Now()
-	ws, err := s.switchTo(ctx, p)
+	ws, err := s.switchTo(ctx, req, p)
 	if err != nil {
 		return nil, out, err
 	}

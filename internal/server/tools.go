@@ -30,4 +30,10 @@ func (s *Server) addTools() {
 		Description: "Switch fileinfo to another project directory: extracts it and builds its call graph, then reports the counts.",
 		Annotations: &mcp.ToolAnnotations{Title: "Set workspace root", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.setWorkspaceRoot)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "index_status",
+		Description: "Report what fileinfo knows about the workspace: files, symbols, resolved and unresolved calls, " +
+			"artifacts by status (basic, enriched, stale), the git commit, the last update and whether it is watching for changes.",
+		Annotations: &mcp.ToolAnnotations{Title: "Index status", ReadOnlyHint: true, OpenWorldHint: &no},
+	}, s.indexStatus)
 }

@@ -17,7 +17,7 @@ func TestToolList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"file_info": false, "report_file_info": false, "inspect_source": true, "set_workspace_root": false}
+	want := map[string]bool{"file_info": false, "report_file_info": false, "inspect_source": true, "set_workspace_root": false, "index_status": true}
 	if len(res.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(res.Tools), len(want))
 	}

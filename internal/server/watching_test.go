@@ -91,7 +91,7 @@ func diffLines(got, want string) string {
 func watched(t *testing.T, files map[string]string) *session {
 	t.Helper()
 	s := connect(t, files, Options{Debounce: 20 * time.Millisecond})
-	if _, err := s.srv.ready(context.Background()); err != nil {
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the watcher to start", func() bool { return s.srv.workspace().watchState().Mode == watch.Events })

@@ -1,0 +1,69 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/artifacts"
+	"github.com/fileinfo/fileinfo/internal/watch"
+)
+
+type indexStatusIn struct{}
+
+type indexStatusOut struct {
+	Root       string         `json:"root"`
+	Loading    bool           `json:"loading" jsonschema:"the first load is still running"`
+	Files      int            `json:"files" jsonschema:"source files extracted"`
+	Skipped    int            `json:"skipped"`
+	Symbols    int            `json:"symbols"`
+	Edges      int            `json:"edges" jsonschema:"resolved calls"`
+	Unresolved int            `json:"unresolved"`
+	Artifacts  map[string]int `json:"artifacts" jsonschema:"artifacts by status: basic, enriched, stale"`
+	Commit     string         `json:"commit,omitempty" jsonschema:"the git commit checked out in the root"`
+	LastUpdate time.Time      `json:"last_update,omitzero" jsonschema:"when the index last changed"`
+	Watch      watch.State    `json:"watch"`
+}
+
+func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ indexStatusIn) (*mcp.CallToolResult, indexStatusOut, error) {
+	ws := s.workspace()
+	out := indexStatusOut{Root: ws.root, Commit: gitHead(ws.root), Watch: ws.watchState(), Artifacts: map[string]int{}}
+	select {
+	case <-ws.ready:
+	default:
+		out.Loading = true
+		out.Files = int(ws.done.Load())
+		text := fmt.Sprintf("Loading %s: %d files extracted so far.", ws.root, out.Files)
+		return textResult(text), out, nil
+	}
+	if ws.err != nil {
+		return nil, out, fmt.Errorf("workspace %s could not be loaded: %w", ws.root, ws.err)
+	}
+	entries, err := ws.artifactEntries(ctx)
+	if err != nil {
+		return nil, out, err
+	}
+	for _, e := range entries {
+		out.Artifacts[e.Status]++
+	}
+	ws.mu.RLock()
+	out.Files, out.Skipped, out.Symbols = len(ws.files), ws.skipped, ws.graph.Len()
+	out.Edges, out.Unresolved = len(ws.graph.Edges()), len(ws.graph.Unresolved())
+	out.LastUpdate = ws.loaded
+	ws.mu.RUnlock()
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", out.Root)
+	if out.Commit != "" {
+		fmt.Fprintf(&b, " at %s", out.Commit[:12])
+	}
+	fmt.Fprintf(&b, ": %d files (%d skipped), %d symbols, %d resolved calls, %d unresolved; updated %s.\n",
+		out.Files, out.Skipped, out.Symbols, out.Edges, out.Unresolved, out.LastUpdate.Format(time.RFC3339))
+	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale.\n",
+		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)])
+	fmt.Fprintf(&b, "Watching: %s (%d directories, %d batches applied).", out.Watch.Mode, out.Watch.Dirs, out.Watch.Batches)
+	return textResult(b.String()), out, nil
+}
