@@ -3,15 +3,20 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/internal/watch"
 )
 
 // xtoolsModule is the real repository the benchmarks run on.
@@ -58,7 +63,7 @@ func xtoolsCopy(tb testing.TB) string {
 // startAndAsk starts a server on root, connects a client and calls
 // file_info on path once, returning the session.
 func startAndAsk(tb testing.TB, ctx context.Context, root, path string) (*Server, *mcp.ClientSession) {
-	srv, err := New(ctx, Options{Root: root})
+	srv, err := New(ctx, Options{Root: root, Logger: benchLogger()})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -119,4 +124,62 @@ func BenchmarkStartup(b *testing.B) {
 		srv.Close()
 		cancel()
 	}
+}
+
+// BenchmarkSaveToFileInfo measures, on golang.org/x/tools with the
+// watcher on (default 100 ms debounce), the time from saving a file that
+// adds a call of inspector.New to file_info on go/ast/inspector/inspector.go
+// listing the new caller. The bar is a p95 of 300 ms. Each save
+// is a write of the whole file, as an editor's.
+func BenchmarkSaveToFileInfo(b *testing.B) {
+	root := xtoolsCopy(b)
+	const caller, target = "go/analysis/passes/bools/bools.go", "go/ast/inspector/inspector.go"
+	ctx := b.Context()
+	srv, cs := startAndAsk(b, ctx, root, target)
+	defer srv.Close()
+	defer cs.Close()
+	for srv.workspace().watchState().Mode != watch.Events {
+		time.Sleep(time.Millisecond)
+	}
+	orig, err := os.ReadFile(filepath.Join(root, caller))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.WriteFile(filepath.Join(root, caller), orig, 0o644)
+	var times []time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		probe := fmt.Sprintf("probe%d", i)
+		src := fmt.Sprintf("%s\nfunc %s() { inspector.New(nil) }\n", orig, probe)
+		start := time.Now()
+		if err := os.WriteFile(filepath.Join(root, caller), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: map[string]any{"path": target, "refresh": true}})
+			if err != nil || res.IsError {
+				b.Fatalf("file_info: %v %v", err, res)
+			}
+			if strings.Contains(text(res), probe) {
+				break
+			}
+			if time.Since(start) > 10*time.Second {
+				b.Fatalf("%s never appeared among the callers", probe)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// benchLogger logs to stderr when FILEINFO_BENCH_LOG is set.
+func benchLogger() *slog.Logger {
+	if os.Getenv("FILEINFO_BENCH_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }

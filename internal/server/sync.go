@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/fileinfo/fileinfo/artifacts"
@@ -45,6 +46,9 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	candidates := map[string]bool{}
 	walk := b.Rescan
 	for _, p := range b.Paths {
+		if skippedDir(p) {
+			continue // .artifacts, .git, node_modules...: never walked into
+		}
 		if _, ok := known[p]; !ok || path.Base(p) == ".gitignore" {
 			walk = true
 		}
@@ -151,4 +155,15 @@ func (w *workspace) readRaw(rel string) ([]byte, error) {
 		err = fmt.Errorf("%s is larger than %d bytes", rel, w.maxSize)
 	}
 	return src, err
+}
+
+// skippedDir reports whether p is, or is inside, a directory the walk
+// never enters whatever the ignore files say (extract.DefaultSkipDirs).
+func skippedDir(p string) bool {
+	for part := range strings.SplitSeq(p, "/") {
+		if slices.Contains(extract.DefaultSkipDirs, part) {
+			return true
+		}
+	}
+	return false
 }
