@@ -38,6 +38,9 @@ type Options struct {
 	// Debounce is the quiet time that ends a batch of changes. Default
 	// 100 ms.
 	Debounce time.Duration
+	// SamplingTimeout bounds how long file_info's sampling mode waits for
+	// the client's model before falling back to a prompt. Default 2 min.
+	SamplingTimeout time.Duration
 }
 
 // instructions teach a client's model the loop, in three sentences.
@@ -69,6 +72,9 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	}
 	if opt.MaxTokens <= 0 {
 		opt.MaxTokens = enrich.DefaultMaxTokens
+	}
+	if opt.SamplingTimeout <= 0 {
+		opt.SamplingTimeout = defaultSamplingTimeout
 	}
 	if opt.Version == "" {
 		opt.Version = "(devel)"

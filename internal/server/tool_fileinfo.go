@@ -28,10 +28,11 @@ type fileInfoIn struct {
 	Part      int    `json:"part,omitempty" jsonschema:"the part to build, from 1, when an earlier answer said parts > 1"`
 	Refresh   bool   `json:"refresh,omitempty" jsonschema:"build a prompt even when the enriched artifact is up to date (asking for a part does too)"`
 	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"token budget of one prompt (default 24000); a larger file is split into parts"`
+	Mode      string `json:"mode,omitempty" jsonschema:"prompt (default): return the prompt for you to answer; sampling: have the client's model answer it through MCP sampling and save the report (falls back to prompt)"`
 }
 
 type fileInfoOut struct {
-	Status       string   `json:"status" jsonschema:"prompt_ready: answer prompt by calling report_file_info; up_to_date: the enriched artifact is current and is in content"`
+	Status       string   `json:"status" jsonschema:"prompt_ready: answer prompt by calling report_file_info; up_to_date: the enriched artifact is current and is in content; enriched: sampling wrote it"`
 	Path         string   `json:"path"`
 	Language     string   `json:"language"`
 	Tokens       int      `json:"tokens" jsonschema:"size of prompt in cl100k_base tokens"`
@@ -50,6 +51,11 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	var out fileInfoOut
 	if in.Part < 0 {
 		return nil, out, fmt.Errorf("part %d: parts count from 1", in.Part)
+	}
+	switch in.Mode {
+	case "", modePrompt, modeSampling:
+	default:
+		return nil, out, fmt.Errorf("mode %q: want %q or %q", in.Mode, modePrompt, modeSampling)
 	}
 	budget := s.opt.MaxTokens
 	if in.MaxTokens != 0 {
@@ -122,6 +128,9 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	out.StartLine, out.EndLine, out.Symbols = p.StartLine, p.EndLine, p.Symbols
 	if out.Symbols == nil {
 		out.Symbols = []string{}
+	}
+	if in.Mode == modeSampling {
+		return s.sample(ctx, req, ws, src, p, out)
 	}
 	out.Prompt = p.Text
 	return textResult(p.Text + note), out, nil

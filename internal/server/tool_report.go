@@ -39,11 +39,28 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, out, err
 	}
+	out, err = s.saveReport(ws, rel, src, in)
+	if err != nil {
+		return nil, out, err
+	}
+	msg := fmt.Sprintf("Saved the enriched artifact of %s to %s.", rel, out.Artifact)
+	if len(out.Undocumented) > 0 {
+		msg += fmt.Sprintf(" Still undocumented (%d): %s. Report them (for a split file, with the part file_info gave them in).",
+			len(out.Undocumented), strings.Join(out.Undocumented, ", "))
+	} else {
+		msg += " Every function is documented."
+	}
+	return textResult(msg), out, nil
+}
+
+// saveReport validates a report of the file rel, whose extraction is src,
+// merges it with the earlier parts' reports, and writes the enriched
+// artifact. Nothing is written when the report is refused.
+func (s *Server) saveReport(ws *workspace, rel string, src *source, in enrich.Report) (reportOut, error) {
 	in.Path = rel
 	if err := enrich.Validate(&in, src.file); err != nil {
-		return nil, out, fmt.Errorf("%w; nothing was written", err)
+		return reportOut{}, fmt.Errorf("%w; nothing was written", err)
 	}
-
 	ws.mu.Lock()
 	report := in
 	if in.Part > 0 {
@@ -59,13 +76,13 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 	body, err := enrich.RenderEnriched(src.file, ws.graph, &report)
 	ws.mu.Unlock()
 	if err != nil {
-		return nil, out, fmt.Errorf("%w; nothing was written", err)
+		return reportOut{}, fmt.Errorf("%w; nothing was written", err)
 	}
 	m := artifacts.Meta{Fingerprint: fp, ToolVersion: s.opt.Version, Status: artifacts.Enriched}
 	if err := ws.store.Write(rel, m, body); err != nil {
-		return nil, out, fmt.Errorf("write the artifact of %s: %w", rel, err)
+		return reportOut{}, fmt.Errorf("write the artifact of %s: %w", rel, err)
 	}
-	out = reportOut{
+	out := reportOut{
 		Status:       "written",
 		Path:         rel,
 		Artifact:     path.Join(artifacts.Dir, rel+".md"),
@@ -74,12 +91,5 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 	if out.Undocumented == nil {
 		out.Undocumented = []string{}
 	}
-	msg := fmt.Sprintf("Saved the enriched artifact of %s to %s.", rel, out.Artifact)
-	if len(out.Undocumented) > 0 {
-		msg += fmt.Sprintf(" Still undocumented (%d): %s. Report them (for a split file, with the part file_info gave them in).",
-			len(out.Undocumented), strings.Join(out.Undocumented, ", "))
-	} else {
-		msg += " Every function is documented."
-	}
-	return textResult(msg), out, nil
+	return out, nil
 }
