@@ -37,8 +37,11 @@ function expect(cond, msg, got) {
   }
 }
 
+const started = performance.now();
+
+// report prints a step's result, with the milliseconds since the start.
 function report(result) {
-  process.stdout.write(JSON.stringify({ step, ...result }) + '\n');
+  process.stdout.write(JSON.stringify({ step, ms: Math.round(performance.now() - started), ...result }) + '\n');
 }
 
 // text returns the text content of a tool or resource result.
