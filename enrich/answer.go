@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // SystemPrompt is the system prompt for a model asked to document a file
@@ -47,4 +49,18 @@ func ParseAnswer(text string) (*Report, error) {
 		return nil, fmt.Errorf("the answer is not a report: %w", err)
 	}
 	return &r, nil
+}
+
+// Purposes returns what r says each of f's symbols does, by qualified
+// name, for Options.Purposes of the prompts of f's callers. Names r gets
+// wrong are left out.
+func Purposes(r *Report, f *extract.File) map[string]string {
+	docs, _ := resolve(r, newFacts(f, nil))
+	out := make(map[string]string, len(docs))
+	for q, d := range docs {
+		if p := strings.TrimSpace(d.purpose); p != "" {
+			out[q] = p
+		}
+	}
+	return out
 }

@@ -40,3 +40,24 @@ func FuzzParseAnswer(f *testing.F) {
 		}
 	})
 }
+
+func TestPurposesReachCallersPrompts(t *testing.T) {
+	r := loadArchive(t, "repo.txtar")
+	pricing, _ := r.file(t, "shop/pricing.py")
+	rep := &Report{Path: "shop/pricing.py", Overview: "o", Functions: []Function{
+		{Name: "discount", Purpose: "Takes a percentage off a price.", Implementation: "1. x"},
+		{Name: "nonexistent", Purpose: "ignored"},
+	}}
+	purposes := Purposes(rep, pricing)
+	if len(purposes) != 1 || purposes["shop.pricing.discount"] != "Takes a percentage off a price." {
+		t.Fatalf("Purposes = %v", purposes)
+	}
+	store, src := r.file(t, "shop/store.py")
+	p, err := NewBuilder().Prompt(store, r.graph, src, Options{Purposes: purposes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Text, "`discount` (shop/pricing.py:4): Takes a percentage off a price.") {
+		t.Errorf("the caller's prompt does not show the callee's purpose:\n%s", p.Text)
+	}
+}

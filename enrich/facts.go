@@ -122,9 +122,18 @@ type ref struct {
 	name string
 	file string
 	line int
+	// qualified is the symbol's qualified name, and note what it does
+	// (Options.Purposes), for callees.
+	qualified, note string
 }
 
-func (r ref) String() string { return fmt.Sprintf("%s (%s:%d)", codeSpan(r.name), r.file, r.line) }
+func (r ref) String() string {
+	s := fmt.Sprintf("%s (%s:%d)", codeSpan(r.name), r.file, r.line)
+	if r.note != "" {
+		s += ": " + r.note
+	}
+	return s
+}
 
 // display names a graph node for a reader: Parent.Name for members and
 // nested functions, Name otherwise, "(top level)" for a module's code.
@@ -151,7 +160,7 @@ func (fs *facts) callers(s *symbol) []ref {
 			continue
 		}
 		seen[e.Caller] = true
-		out = append(out, ref{display(fs.g.Node(e.Caller)), e.File, e.Line})
+		out = append(out, ref{name: display(fs.g.Node(e.Caller)), file: e.File, line: e.Line})
 	}
 	sortRefs(out)
 	return out
@@ -171,7 +180,7 @@ func (fs *facts) callees(s *symbol) []ref {
 		}
 		seen[e.Callee] = true
 		n := fs.g.Node(e.Callee)
-		out = append(out, ref{display(n), n.File, n.Line})
+		out = append(out, ref{name: display(n), file: n.File, line: n.Line, qualified: n.Qualified})
 	}
 	sortRefs(out)
 	return out

@@ -34,6 +34,10 @@ type Options struct {
 	// MaxCallers caps each symbol's list of callers and of callees.
 	// Default DefaultMaxCallers (10).
 	MaxCallers int
+	// Purposes are what other symbols do, by qualified name, as their
+	// reports said (see Purposes): a callee listed with one is shown with
+	// it, so that documenting callees first informs their callers.
+	Purposes map[string]string
 }
 
 func (o Options) withDefaults() Options {
@@ -304,6 +308,9 @@ func (p *plan) entry(s *symbol) []string {
 		out = append(out, "  - bases: "+strings.Join(bases, ", ")+"\n")
 	}
 	callers, callees := p.fs.callers(s), p.fs.callees(s)
+	for i := range callees {
+		callees[i].note = oneLine(p.opt.Purposes[callees[i].qualified])
+	}
 	if s.role == roleCallable || len(callers) > 0 {
 		out = append(out, "  - called by: "+refList(callers, p.opt.MaxCallers, "(none found)")+"\n")
 	}

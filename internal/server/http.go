@@ -31,9 +31,30 @@ func (s *Server) Handler(token string) http.Handler {
 			}
 			return &auth.TokenInfo{Expiration: time.Now().Add(time.Hour)}, nil
 		}
-		h = auth.RequireBearerToken(verify, nil)(h)
+		h = challenge(auth.RequireBearerToken(verify, nil)(h))
 	}
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, h)
 	return mux
 }
+
+// challenge adds the WWW-Authenticate header RFC 6750 asks of a 401 when
+// the handler did not set one.
+func challenge(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(challenger{w}, r)
+	})
+}
+
+type challenger struct{ http.ResponseWriter }
+
+func (c challenger) WriteHeader(code int) {
+	if code == http.StatusUnauthorized && c.Header().Get("WWW-Authenticate") == "" {
+		c.Header().Set("WWW-Authenticate", `Bearer realm="fileinfo"`)
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the writer's Flush and
+// deadlines, which streaming responses need.
+func (c challenger) Unwrap() http.ResponseWriter { return c.ResponseWriter }

@@ -44,6 +44,7 @@ func TestHTTP(t *testing.T) {
 		t.Fatalf("file_info over HTTP: %v %v", err, res)
 	}
 
+	var lastHeader http.Header
 	post := func(header map[string]string) int {
 		t.Helper()
 		req, _ := http.NewRequest("POST", ts.URL+HTTPPath, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
@@ -61,10 +62,11 @@ func TestHTTP(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
+		lastHeader = resp.Header
 		return resp.StatusCode
 	}
-	if code := post(nil); code != http.StatusUnauthorized {
-		t.Errorf("no token: status %d, want 401", code)
+	if code := post(nil); code != http.StatusUnauthorized || !strings.HasPrefix(lastHeader.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("no token: status %d, WWW-Authenticate %q; want 401 with a Bearer challenge", code, lastHeader.Get("WWW-Authenticate"))
 	}
 	if code := post(map[string]string{"Authorization": "Bearer wrong"}); code != http.StatusUnauthorized {
 		t.Errorf("wrong token: status %d, want 401", code)
