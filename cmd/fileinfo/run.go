@@ -23,6 +23,7 @@ func commands() []command {
 		{"extract", "print the structure (symbols, imports, calls) of files as JSON", runExtract},
 		{"callgraph", "print the call graph as json, pycg, dot or mermaid", runCallgraph},
 		{"callers", "print the callers of a symbol as a tree", runCallers},
+		{"enrich", "document files headless with an OpenAI-compatible model, callee-first", runEnrich},
 		{"serve", "serve the MCP tools over stdio, or streamable HTTP with --http", runServe},
 		{"bench", "measure extraction on a real repository against universal-ctags", runBench},
 		{"version", "print the version", runVersion},

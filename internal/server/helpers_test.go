@@ -146,3 +146,7 @@ func (s *session) read(p string) string {
 
 // discard is a logger that drops everything.
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+func osReadFile(root, rel string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+}

@@ -97,7 +97,7 @@ func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *works
 	} else {
 		r.Part = 0
 	}
-	rep, err := s.saveReport(ws, out.Path, src, *r)
+	rep, err := ws.saveReport(out.Path, src, *r, s.opt.Version)
 	if err != nil {
 		return fallback("its report was refused: " + err.Error())
 	}

@@ -39,7 +39,7 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, out, err
 	}
-	out, err = s.saveReport(ws, rel, src, in)
+	out, err = ws.saveReport(rel, src, in, s.opt.Version)
 	if err != nil {
 		return nil, out, err
 	}
@@ -56,7 +56,7 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 // saveReport validates a report of the file rel, whose extraction is src,
 // merges it with the earlier parts' reports, and writes the enriched
 // artifact. Nothing is written when the report is refused.
-func (s *Server) saveReport(ws *workspace, rel string, src *source, in enrich.Report) (reportOut, error) {
+func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, version string) (reportOut, error) {
 	in.Path = rel
 	if err := enrich.Validate(&in, src.file); err != nil {
 		return reportOut{}, fmt.Errorf("%w; nothing was written", err)
@@ -78,7 +78,7 @@ func (s *Server) saveReport(ws *workspace, rel string, src *source, in enrich.Re
 	if err != nil {
 		return reportOut{}, fmt.Errorf("%w; nothing was written", err)
 	}
-	m := artifacts.Meta{Fingerprint: fp, ToolVersion: s.opt.Version, Status: artifacts.Enriched}
+	m := artifacts.Meta{Fingerprint: fp, ToolVersion: version, Status: artifacts.Enriched}
 	if err := ws.store.Write(rel, m, body); err != nil {
 		return reportOut{}, fmt.Errorf("write the artifact of %s: %w", rel, err)
 	}
