@@ -18,7 +18,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 
 // The whole run must end well within the Go test's budget.
 const deadline = setTimeout(() => fail('run', 'not finished after 30 s'), 30_000);
@@ -233,6 +233,30 @@ async function exercise(client, root, outside) {
   report({ artifacts: list.artifacts, artifactBytes: md.length });
 }
 
+// mainReport is what the sampling client's "model" answers: the report of
+// main.go.
+const mainReport = {
+  path: 'main.go',
+  overview: 'The command that fills a Store and prints a value.',
+  functions: [{ name: 'main', purpose: 'Puts a value into a new Store and prints it.', implementation: '1. Make a Store.\n2. Put a value.\n3. Print it.' }],
+};
+
+// sampling asks file_info to document main.go through the client's model:
+// a client that offers sampling gets the artifact written from its
+// model's answer; one that does not gets the prompt, with a note.
+async function sampling(client, offered) {
+  step = 'file_info sampling';
+  const { res, out } = await ok(client, 'file_info', { path: 'main.go', mode: 'sampling' });
+  if (offered) {
+    expect(out.status === 'enriched' && out.artifact === 'enriched', 'sampling did not write the artifact', out);
+    const read = await client.readResource({ uri: 'fileinfo://artifacts/main.go' });
+    expect(read.contents[0].text.includes('Puts a value into a new Store'), 'the artifact lacks the sampled prose', read.contents[0].text);
+  } else {
+    expect(out.status === 'prompt_ready' && text(res).includes('does not offer sampling'), 'no fallback to the prompt', out);
+  }
+  report({ status: out.status });
+}
+
 async function runStdio(opts) {
   const transport = new StdioClientTransport({
     command: opts.bin,
@@ -242,9 +266,18 @@ async function runStdio(opts) {
     // and HOME; GORACE is the Go test's, for a server built with -race.
     env: { ...getDefaultEnvironment(), ...(process.env.GORACE && { GORACE: process.env.GORACE }) },
   });
-  const client = new Client({ name: 'fileinfo-e2e', version: '1.0.0' });
+  const client = new Client({ name: 'fileinfo-e2e', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  let sampled = 0;
+  client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+    sampled++;
+    const prompt = req.params.messages[0].content.text;
+    expect(prompt.includes('## Source Code') && prompt.includes('"main.go"'), 'the sampling request lacks the prompt', prompt.slice(0, 200));
+    return { role: 'assistant', model: 'e2e-fixed', content: { type: 'text', text: '```json\n' + JSON.stringify(mainReport) + '\n```' } };
+  });
   const protocolVersion = await connect(client, transport);
   await exercise(client, opts.root, opts.outside);
+  await sampling(client, true);
+  expect(sampled === 1, `the server sent ${sampled} sampling requests, want 1`);
 
   step = 'close';
   const start = Date.now();
@@ -293,6 +326,7 @@ async function runHTTP(opts) {
   const protocolVersion = await connect(client, transport);
   expect(transport.sessionId, 'the server did not assign a session id');
   await exercise(client, opts.root, opts.outside);
+  await sampling(client, false);
 
   step = 'close';
   const session = transport.sessionId;
