@@ -62,7 +62,7 @@ const titleWeight = 2
 type worker struct {
 	an     *analyzer
 	ch     chunker
-	counts map[string]uint32 // scratch
+	counts map[string]uint32 // scratch: term → index in the chunk's list
 }
 
 func newWorker(limit int) (*worker, error) {
@@ -122,21 +122,23 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 // titleWeight times.
 func (w *worker) analyze(title, text string) []termFreq {
 	clear(w.counts)
+	var out []termFreq
 	add := func(weight uint32) func(string, bool) {
 		return func(t string, _ bool) {
-			if n, ok := w.counts[t]; ok {
-				w.counts[t] = n + weight
+			// t may point into the analyzer's scratch buffer: it is only
+			// looked up, never stored (assigning to an existing string key
+			// stores the new key).
+			if i, ok := w.counts[t]; ok {
+				out[i].tf += weight
 				return
 			}
-			w.counts[strings.Clone(t)] = weight
+			k := strings.Clone(t)
+			w.counts[k] = uint32(len(out))
+			out = append(out, termFreq{k, weight})
 		}
 	}
 	w.an.analyze(title, add(titleWeight))
 	w.an.analyze(text, add(1))
-	out := make([]termFreq, 0, len(w.counts))
-	for t, n := range w.counts {
-		out = append(out, termFreq{t, n})
-	}
 	slices.SortFunc(out, func(a, b termFreq) int { return strings.Compare(a.term, b.term) })
 	return out
 }

@@ -253,11 +253,14 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 
 // apply reads and processes srcs, drops removed, and commits.
 func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, skipped []Skipped, rescan bool) error {
-	// Unchanged files are not read.
+	// Unchanged files are not read, unless their vectors are to be made
+	// by another embedder.
 	ix.mu.RLock()
+	emb := ix.opts.Embedder
+	reembed := emb != nil && (ix.embName != emb.Name() || ix.vec.chunks() < len(ix.chunks))
 	var todo []source
 	for _, s := range srcs {
-		if id, ok := ix.byPath[s.path]; ok {
+		if id, ok := ix.byPath[s.path]; ok && !reembed {
 			if d := ix.docs[id]; d.size == s.size && d.mtime == s.mtime && d.scope == s.scope {
 				continue
 			}
@@ -266,7 +269,7 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	}
 	ix.mu.RUnlock()
 
-	ps, more, err := ix.processAll(ctx, todo)
+	ps, more, err := ix.processAll(ctx, todo, reembed)
 	if err != nil {
 		return err
 	}
@@ -278,9 +281,12 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 }
 
 // processAll reads and processes srcs in parallel, in order. A file whose
-// hash is as indexed comes back with a nil chunk list: only its size and
-// time are refreshed.
-func (ix *Index) processAll(ctx context.Context, srcs []source) ([]processed, []Skipped, error) {
+// hash is as indexed comes back with a nil chunk list (only its size and
+// time are refreshed) unless reprocess is set.
+func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) ([]processed, []Skipped, error) {
+	if len(srcs) == 0 {
+		return nil, nil, nil // no tokenizer to load
+	}
 	out := make([]processed, len(srcs))
 	skip := make([]string, len(srcs))
 	g, gctx := errgroup.WithContext(ctx)
@@ -315,7 +321,7 @@ func (ix *Index) processAll(ctx context.Context, srcs []source) ([]processed, []
 				}
 				ix.mu.RLock()
 				id, ok := ix.byPath[s.path]
-				same := ok && ix.docs[id].hash == d.hash && ix.docs[id].scope == s.scope
+				same := ok && !reprocess && ix.docs[id].hash == d.hash && ix.docs[id].scope == s.scope
 				ix.mu.RUnlock()
 				if same {
 					out[i] = processed{doc: d}
