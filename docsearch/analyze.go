@@ -29,12 +29,21 @@ const maxTermLen = 64
 // analyzer holds the stems it has computed: Snowball costs about 1 µs a
 // word, and words repeat. An analyzer is not safe for concurrent use.
 type analyzer struct {
+	words map[string][]wordTerm // compound → its terms: words repeat, so most are looked up once
 	stems map[string]string
 	parts []string // scratch
 	buf   []byte   // scratch
 }
 
-func newAnalyzer() *analyzer { return &analyzer{stems: map[string]string{}} }
+// wordTerm is a term of a compound.
+type wordTerm struct {
+	term  string
+	whole bool
+}
+
+func newAnalyzer() *analyzer {
+	return &analyzer{words: map[string][]wordTerm{}, stems: map[string]string{}}
+}
 
 // maxStems bounds the stem cache; past it the cache starts over.
 const maxStems = 1 << 18
@@ -85,7 +94,20 @@ func (a *analyzer) analyze(text string, emit func(term string, whole bool)) {
 			continue
 		}
 		end := compoundEnd(text, i)
-		a.compound(text[i:end], emit)
+		c := text[i:end]
+		ts, ok := a.words[c]
+		if !ok {
+			a.compound(c, func(t string, whole bool) {
+				ts = append(ts, wordTerm{strings.Clone(t), whole})
+			})
+			if len(a.words) >= maxStems {
+				clear(a.words)
+			}
+			a.words[strings.Clone(c)] = ts
+		}
+		for _, t := range ts {
+			emit(t.term, t.whole)
+		}
 		i = end
 	}
 }

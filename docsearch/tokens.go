@@ -47,7 +47,8 @@ func encoding() (*tiktoken.Tiktoken, error) {
 // its own.
 type tokenCounter struct {
 	enc   *tiktoken.Tiktoken
-	cache map[string]int32
+	short map[uint64]int32 // pieces of 2 to 7 bytes, packed into the key
+	cache map[string]int32 // longer pieces
 	bytes int
 }
 
@@ -60,7 +61,7 @@ func newTokenCounter() (*tokenCounter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tokenCounter{enc: e, cache: map[string]int32{}}, nil
+	return &tokenCounter{enc: e, short: map[uint64]int32{}, cache: map[string]int32{}}, nil
 }
 
 // count returns the number of cl100k_base tokens of text. Invalid UTF-8 is
@@ -73,6 +74,22 @@ func (c *tokenCounter) count(text string) int {
 	splitPieces(text, func(p string) {
 		if len(p) == 1 { // every byte is a token of its own
 			n++
+			return
+		}
+		if len(p) <= 7 {
+			key := uint64(len(p)) << 56
+			for i := 0; i < len(p); i++ {
+				key |= uint64(p[i]) << (8 * i)
+			}
+			k, ok := c.short[key]
+			if !ok {
+				k = int32(len(c.enc.EncodeOrdinary(p)))
+				if len(c.short) >= 1<<20 {
+					clear(c.short)
+				}
+				c.short[key] = k
+			}
+			n += int(k)
 			return
 		}
 		if k, ok := c.cache[p]; ok {
