@@ -121,11 +121,6 @@ func TestSearchMetadataAndScopes(t *testing.T) {
 			t.Errorf("result metadata incomplete: %+v", r)
 		}
 	}
-	for i := 1; i < len(res.Results); i++ {
-		if res.Results[i].Score > res.Results[i-1].Score {
-			t.Errorf("scores rise: %+v", res.Results)
-		}
-	}
 	res, _ = ix.Search(ctx, Query{Text: "render rows parameters", MinScore: zero()})
 	if len(res.Results) == 0 || res.Results[0].Path != "docs/api.md" || res.Results[0].ContentType != APIReference || !slices.Contains(res.Results[0].Entities, "render") {
 		t.Errorf("api result = %+v", res.Results)
