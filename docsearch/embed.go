@@ -7,6 +7,7 @@ import (
 )
 
 // Embedder turns texts into vectors of Dim() float32s, L2-normalised.
+// Searches call Embed concurrently.
 type Embedder interface {
 	Name() string // identifies the model and version, recorded in the index; a different name means re-embed
 	Dim() int

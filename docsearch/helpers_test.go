@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 )
@@ -15,8 +16,8 @@ import (
 // sharing words come out close.
 type trigramEmbedder struct {
 	name  string
-	calls int
-	texts int
+	calls atomic.Int64
+	texts atomic.Int64
 }
 
 func (e *trigramEmbedder) Name() string {
@@ -27,8 +28,8 @@ func (e *trigramEmbedder) Name() string {
 }
 func (e *trigramEmbedder) Dim() int { return 64 }
 func (e *trigramEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	e.calls++
-	e.texts += len(texts)
+	e.calls.Add(1)
+	e.texts.Add(int64(len(texts)))
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		v := make([]float32, 64)

@@ -543,6 +543,7 @@ func (ix *Index) compact() {
 	var data []float32
 	lex := newLexicon()
 	lex.ids, lex.terms = ix.lex.ids, ix.lex.terms
+	lex.sorted = ix.lex.sortedTerms()
 	for _, d := range ix.docs {
 		if d == nil {
 			continue

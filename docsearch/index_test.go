@@ -231,18 +231,18 @@ func TestEmbedderChangeReembeds(t *testing.T) {
 	e1 := &trigramEmbedder{}
 	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: e1})
 	n := ix.Stats().Chunks
-	if e1.texts != n {
-		t.Errorf("embedded %d texts for %d chunks", e1.texts, n)
+	if int(e1.texts.Load()) != n {
+		t.Errorf("embedded %d texts for %d chunks", e1.texts.Load(), n)
 	}
 	e2 := &trigramEmbedder{}
 	openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: e2})
-	if e2.texts != 0 {
-		t.Errorf("unchanged index embedded %d texts again", e2.texts)
+	if e2.texts.Load() != 0 {
+		t.Errorf("unchanged index embedded %d texts again", e2.texts.Load())
 	}
 	e3 := &trigramEmbedder{name: "test-trigram-64-v2"}
 	ix = openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: e3})
-	if e3.texts != n || ix.Stats().Embedder != "test-trigram-64-v2" {
-		t.Errorf("new embedder embedded %d texts of %d; stats %+v", e3.texts, n, ix.Stats())
+	if int(e3.texts.Load()) != n || ix.Stats().Embedder != "test-trigram-64-v2" {
+		t.Errorf("new embedder embedded %d texts of %d; stats %+v", e3.texts.Load(), n, ix.Stats())
 	}
 	res, err := ix.Search(ctx, Query{Text: "sparkline drawing", Mode: Vector, MinScore: zero()})
 	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "docs/intro.rst" {
@@ -273,4 +273,46 @@ func TestClassify(t *testing.T) {
 	if p := PlanFor(QueryCodeLookup); len(p.Adjacent) != 0 {
 		t.Errorf("code lookups expand: %+v", p)
 	}
+}
+
+// TestConcurrentSearchAndUpdate runs searches while files change and are
+// updated; the race detector checks the locking.
+func TestConcurrentSearchAndUpdate(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	ix := openTest(t, os.DirFS(root), Options{Embedder: &trigramEmbedder{}})
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 3 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := ix.Search(ctx, Query{Text: "confgure widgt charts", MinScore: zero()}); err != nil {
+					errs <- err
+					return
+				}
+				ix.List("")
+				ix.Fetch("README.md", "Usage")
+			}
+		}()
+	}
+	for i := range 20 {
+		name := ".artifacts/gen.md"
+		writeTree(t, root, map[string]string{name: strings.Repeat("word ", i) + "generated artifact number " + string(rune('a'+i))})
+		if err := ix.Update(ctx, []string{name, "docs/notes.txt"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	expectTop(t, ix, "generated artifact", ".artifacts/gen.md")
 }

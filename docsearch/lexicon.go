@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // lexicon is the inverted index: for each term, the chunks it occurs in
@@ -18,7 +19,8 @@ type lexicon struct {
 	total uint64   // sum of the lengths of live chunks
 	live  int      // live chunks
 
-	sorted []uint32 // term ids in term order, for prefix and fuzzy lookups; nil when stale
+	sortMu sync.Mutex // guards sorted, which searches holding only a read lock build
+	sorted []uint32   // term ids in term order, for prefix and fuzzy lookups; nil when stale
 }
 
 type posting struct {
@@ -39,7 +41,6 @@ func (lex *lexicon) add(terms []termFreq) {
 			lex.ids[t.term] = tid
 			lex.terms = append(lex.terms, t.term)
 			lex.post = append(lex.post, nil)
-			lex.sorted = nil
 		}
 		lex.post[tid] = append(lex.post[tid], posting{id, t.tf})
 		n += t.tf
@@ -78,6 +79,8 @@ func (lex *lexicon) avgLen() float64 {
 
 // sortedTerms returns the term ids in term order.
 func (lex *lexicon) sortedTerms() []uint32 {
+	lex.sortMu.Lock()
+	defer lex.sortMu.Unlock()
 	if lex.sorted == nil || len(lex.sorted) != len(lex.terms) {
 		s := make([]uint32, len(lex.terms))
 		for i := range s {

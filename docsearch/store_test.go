@@ -15,7 +15,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	emb := &trigramEmbedder{}
 	a := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
 	b := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
-	if emb.calls == 0 {
+	if emb.calls.Load() == 0 {
 		t.Fatal("nothing embedded")
 	}
 	if sa, sb := a.Stats(), b.Stats(); sa != sb {
