@@ -87,6 +87,7 @@ type Index struct {
 	vec     vectors
 	embName string // the embedder the vectors were made by
 	dead    int    // chunks of removed documents
+	holes   int    // removed documents (nil in docs)
 	skipped []Skipped
 }
 
@@ -131,7 +132,7 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 
 // reset empties the index.
 func (ix *Index) reset() {
-	ix.docs, ix.chunks, ix.dead = nil, nil, 0
+	ix.docs, ix.chunks, ix.dead, ix.holes = nil, nil, 0, 0
 	ix.byPath = map[string]uint32{}
 	ix.lex = newLexicon()
 	ix.vec = vectors{}
@@ -393,6 +394,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 			ix.lex.remove(c)
 		}
 		ix.dead += int(d.count)
+		ix.holes++
 		ix.docs[id] = nil
 		delete(ix.byPath, p)
 	}
@@ -439,7 +441,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	} else {
 		ix.skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
 	}
-	if ix.dead > len(ix.chunks)/4 && ix.dead > 64 {
+	if ix.dead > len(ix.chunks)/4 && ix.dead > 64 || ix.holes > len(ix.docs)/4 && ix.holes > 64 {
 		ix.compact()
 	}
 	ix.mu.Unlock()
@@ -576,7 +578,7 @@ func (ix *Index) compact() {
 		lex.post[t] = np
 	}
 	lex.live = len(chunks)
-	ix.docs, ix.chunks, ix.lex, ix.dead = docs, chunks, lex, 0
+	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0
 	if ix.vec.dim > 0 {
 		ix.vec.data = data
 		if ix.vec.q != nil {

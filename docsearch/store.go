@@ -74,7 +74,7 @@ func (ix *Index) Save() error {
 		return errors.New("docsearch: the index has no Dir to save to")
 	}
 	ix.mu.Lock()
-	if ix.dead > 0 {
+	if ix.dead > 0 || ix.holes > 0 {
 		ix.compact()
 	}
 	data := ix.encode()
