@@ -60,9 +60,10 @@ const titleWeight = 2
 
 // worker holds what one goroutine needs to process documents.
 type worker struct {
-	an     *analyzer
-	ch     chunker
-	counts map[string]uint32 // scratch: term → index in the chunk's list
+	keepText bool // chunk texts are embedded after processing
+	an       *analyzer
+	ch       chunker
+	counts   map[string]uint32 // scratch: term → index in the chunk's list
 }
 
 func newWorker(limit int) (*worker, error) {
@@ -114,6 +115,9 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 	p := processed{doc: d, chunks: chunks, terms: make([][]termFreq, len(chunks))}
 	for i, c := range chunks {
 		p.terms[i] = w.analyze(c.title, c.text)
+		if !w.keepText {
+			p.chunks[i].text = "" // only an embedder reads it again
+		}
 	}
 	return p
 }

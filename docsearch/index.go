@@ -75,9 +75,10 @@ func (o *Options) defaults() {
 // and never block a search for longer than it takes to swap in their
 // result.
 type Index struct {
-	opts   Options
-	scopes *scopeSet
-	update sync.Mutex // serializes writers
+	opts    Options
+	scopes  *scopeSet
+	update  sync.Mutex // serializes writers
+	workers sync.Pool  // of *worker
 
 	mu      sync.RWMutex
 	docs    []*doc // by doc ID; nil once removed
@@ -218,6 +219,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 		if err != nil {
 			return err
 		}
+		w.keepText = ix.opts.Embedder != nil
 		next <- w
 	}
 	for i, d := range docs {
@@ -249,7 +251,11 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 		return err
 	}
 	ps = ch
-	return ix.commit(ctx, ps, nil, nil, false)
+	changed, err := ix.commit(ctx, ps, nil, nil, false)
+	if err == nil && changed && ix.opts.Dir != "" {
+		err = ix.Save()
+	}
+	return err
 }
 
 // apply reads and processes srcs, drops removed, and commits.
@@ -270,16 +276,75 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	}
 	ix.mu.RUnlock()
 
-	ps, more, err := ix.processAll(ctx, todo, reembed)
+	// Documents are processed in batches while the previous batch enters
+	// the index: the lexicon is built by one goroutine, and this keeps it
+	// busy beside the workers, and bounds the processed documents held.
+	type batch struct {
+		ps  []processed
+		sk  []Skipped
+		err error
+	}
+	results := make(chan batch, 1)
+	go func() {
+		defer close(results)
+		for i := 0; i < len(todo); i += applyBatch {
+			ps, sk, err := ix.processAll(ctx, todo[i:min(i+applyBatch, len(todo))], reembed)
+			results <- batch{ps, sk, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	changed := false
+	var firstErr error
+	for b := range results {
+		if firstErr != nil {
+			continue // drain
+		}
+		if b.err != nil {
+			firstErr = b.err
+			continue
+		}
+		skipped = append(skipped, b.sk...)
+		for _, s := range b.sk {
+			removed = append(removed, s.Path) // a file that became binary leaves
+		}
+		c, err := ix.commit(ctx, b.ps, nil, nil, false)
+		if err != nil {
+			firstErr = err
+		}
+		changed = changed || c
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	c, err := ix.commit(ctx, nil, removed, skipped, rescan)
 	if err != nil {
 		return err
 	}
-	skipped = append(skipped, more...)
-	for _, s := range more {
-		removed = append(removed, s.Path) // a file that became binary leaves
+	if (changed || c) && ix.opts.Dir != "" {
+		return ix.Save()
 	}
-	return ix.commit(ctx, ps, removed, skipped, rescan)
+	return nil
 }
+
+// worker returns a worker from the pool, whose caches of words, stems
+// and token pieces are warm from earlier documents.
+func (ix *Index) worker() (*worker, error) {
+	if w, ok := ix.workers.Get().(*worker); ok {
+		return w, nil
+	}
+	w, err := newWorker(ix.opts.ChunkTokens)
+	if err != nil {
+		return nil, err
+	}
+	w.keepText = ix.opts.Embedder != nil
+	return w, nil
+}
+
+// applyBatch is how many documents are processed before they enter the
+// index.
+const applyBatch = 256
 
 // processAll reads and processes srcs in parallel, in order. A file whose
 // hash is as indexed comes back with a nil chunk list (only its size and
@@ -300,11 +365,12 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 	var done int
 	var doneMu sync.Mutex
 	for range workers {
-		w, err := newWorker(ix.opts.ChunkTokens)
+		w, err := ix.worker()
 		if err != nil {
 			return nil, nil, err
 		}
 		g.Go(func() error {
+			defer ix.workers.Put(w)
 			for i := range next {
 				if err := gctx.Err(); err != nil {
 					return err
@@ -359,9 +425,9 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 	return ps, skipped, nil
 }
 
-// commit swaps processed documents in and removed ones out, embeds the
-// new chunks, and saves.
-func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, skipped []Skipped, rescan bool) error {
+// commit swaps processed documents in and removed ones out and embeds
+// the new chunks. It reports whether the index changed.
+func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, skipped []Skipped, rescan bool) (bool, error) {
 	// Vectors to reuse: by the hash of the text they were made from.
 	var texts []string
 	var textChunks []uint32
@@ -448,13 +514,10 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 
 	if len(texts) > 0 {
 		if err := ix.embed(ctx, texts, textChunks); err != nil {
-			return err
+			return changed, err
 		}
 	}
-	if changed && ix.opts.Dir != "" {
-		return ix.Save()
-	}
-	return nil
+	return changed, nil
 }
 
 // embed computes the vectors of new chunks outside the lock and stores
