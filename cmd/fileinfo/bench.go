@@ -21,8 +21,11 @@ import (
 const benchModule = "golang.org/x/tools@v0.39.0"
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "search" {
+		return runBenchSearch(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "extract" {
-		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]")
+		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET")
 		return errUsage
 	}
 	fs := newFlags("bench extract", "", stderr)

@@ -24,8 +24,10 @@ func commands() []command {
 		{"callgraph", "print the call graph as json, pycg, dot or mermaid", runCallgraph},
 		{"callers", "print the callers of a symbol as a tree", runCallers},
 		{"enrich", "document files headless with an OpenAI-compatible model, callee-first", runEnrich},
+		{"index", "index the workspace's docs and artifacts for search", runIndex},
+		{"search", "search the workspace's docs and artifacts", runSearch},
 		{"serve", "serve the MCP tools over stdio, or streamable HTTP with --http", runServe},
-		{"bench", "measure extraction on a real repository against universal-ctags", runBench},
+		{"bench", "measure extraction (bench extract) or doc retrieval on a BEIR set (bench search)", runBench},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -119,4 +121,25 @@ func version() string {
 		}
 	}
 	return strings.TrimSpace(v)
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments, and returns the positional ones. "--" ends
+// the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
 }

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+)
+
+// scopeFlags collects repeated --docs NAME=DIR flags.
+type scopeFlags []string
+
+func (s *scopeFlags) String() string     { return strings.Join(*s, ",") }
+func (s *scopeFlags) Set(v string) error { *s = append(*s, v); return nil }
+
+// stringsFlag collects a repeated string flag.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// docsFlags are the flags index and search share.
+type docsFlags struct {
+	root  *string
+	extra scopeFlags
+}
+
+func addDocsFlags(fs *flag.FlagSet) *docsFlags {
+	f := &docsFlags{root: fs.String("root", ".", "workspace `dir`")}
+	fs.Var(&f.extra, "docs", "an extra scope of docs, `NAME=DIR` (repeatable)")
+	return f
+}
+
+// openIndex opens the workspace's doc index, saved under
+// .artifacts/.index, reading only what changed since it was saved.
+func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress bool) (*docsearch.Index, error) {
+	root, err := filepath.Abs(*f.root)
+	if err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(root) // every read stays inside the root, symbolic links too
+	if err != nil {
+		return nil, err
+	}
+	var scopes []docsearch.Scope
+	for _, spec := range f.extra {
+		s, err := parseScope(root, spec)
+		if err != nil {
+			return nil, err
+		}
+		scopes = append(scopes, s)
+	}
+	opts := docsearch.Options{
+		Scopes:   scopes,
+		Embedder: defaultEmbedder(),
+		Dir:      filepath.Join(root, ".artifacts", ".index"),
+		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
+	if progress && isTerminal(stderr) {
+		last := time.Time{}
+		opts.Progress = func(done, total int) {
+			if now := time.Now(); done == total || now.Sub(last) > 100*time.Millisecond {
+				last = now
+				fmt.Fprintf(stderr, "\r%s", progressBar(done, total, 30))
+				if done == total {
+					fmt.Fprintln(stderr)
+				}
+			}
+		}
+	}
+	return docsearch.Open(ctx, r.FS(), opts)
+}
+
+// parseScope reads NAME=DIR. A DIR inside the root is a scope of the
+// root's files; one outside gets a file system of its own, confined to it.
+func parseScope(root, spec string) (docsearch.Scope, error) {
+	name, dir, ok := strings.Cut(spec, "=")
+	if !ok || name == "" || dir == "" {
+		return docsearch.Scope{}, fmt.Errorf("--docs %q: want NAME=DIR", spec)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return docsearch.Scope{}, err
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return docsearch.Scope{Name: name, Dir: filepath.ToSlash(rel)}, nil
+	}
+	r, err := os.OpenRoot(abs)
+	if err != nil {
+		return docsearch.Scope{}, fmt.Errorf("--docs %s: %w", spec, err)
+	}
+	return docsearch.Scope{Name: name, Dir: ".", FS: r.FS()}, nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func progressBar(done, total, width int) string {
+	if total <= 0 {
+		total = 1
+	}
+	n := done * width / total
+	return fmt.Sprintf("[%s%s] %d/%d docs", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
+}
+
+func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("index", "", stderr)
+	df := addDocsFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	start := time.Now()
+	ix, err := df.openIndex(ctx, stderr, true)
+	if err != nil {
+		return err
+	}
+	st := ix.Stats()
+	fmt.Fprintf(stdout, "indexed %d docs, %d chunks, %d terms in %.2f s", st.Docs, st.Chunks, st.Terms, time.Since(start).Seconds())
+	if st.Embedder != "" {
+		fmt.Fprintf(stdout, ", %d vectors (%s)", st.Vectors, st.Embedder)
+	}
+	fmt.Fprintln(stdout)
+	for _, s := range ix.Skipped() {
+		fmt.Fprintf(stdout, "skipped %s: %s\n", s.Path, s.Reason)
+	}
+	return nil
+}
+
+func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("search", "QUERY", stderr)
+	df := addDocsFlags(fs)
+	var scopes stringsFlag
+	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): artifacts, docs or a --docs name")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	limit := fs.Int("limit", 0, "results wanted (default: by query type)")
+	minScore := fs.Float64("min-score", docsearch.DefaultMinScore, "drop results of lower relevance (0-1)")
+	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	ix, err := df.openIndex(ctx, stderr, false)
+	if err != nil {
+		return err
+	}
+	res, err := ix.Search(ctx, docsearch.Query{
+		Text: strings.Join(pos, " "), Scopes: scopes, Limit: *limit, MinScore: minScore, Mode: docsearch.Mode(*mode),
+	})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	if len(res.Results) == 0 {
+		fmt.Fprintln(stdout, res.Message)
+		return nil
+	}
+	for _, r := range res.Results {
+		fmt.Fprintf(stdout, "%.3f  %s:%d-%d  %s\n", r.Score, r.Path, r.Lines[0], r.Lines[1], r.Title)
+		if r.Heading != "" && r.Heading != r.Title {
+			fmt.Fprintf(stdout, "       § %s\n", r.Heading)
+		}
+		if r.Summary != "" {
+			fmt.Fprintf(stdout, "       %s\n", r.Summary)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package docsearch
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// syntheticDocs returns n markdown pages of about 4 KB each: headings,
+// prose from a Zipf-distributed vocabulary with identifiers, and code.
+func syntheticDocs(n int) fstest.MapFS {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := make([]string, 5000)
+	for i := range words {
+		words[i] = fmt.Sprintf("%s%d", []string{"config", "render", "parse", "mapBy", "read_file", "http", "server", "value", "option", "index"}[i%10], i)
+	}
+	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))
+	para := func(k int) string {
+		var b strings.Builder
+		for i := range k {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[zipf.Uint64()])
+		}
+		return b.String()
+	}
+	fsys := fstest.MapFS{}
+	for i := range n {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Page %d\n\n%s.\n\n", i, para(40))
+		for s := range 4 {
+			fmt.Fprintf(&b, "## %s %d\n\n%s.\n\n%s.\n\n```js\nconst x = %s(%q);\n```\n\n", para(2), s, para(60), para(50), words[zipf.Uint64()], para(3))
+		}
+		fsys[fmt.Sprintf("docs/p%05d.md", i)] = &fstest.MapFile{Data: []byte(b.String())}
+	}
+	return fsys
+}
+
+func fsBytes(fsys fstest.MapFS) int64 {
+	var n int64
+	for _, f := range fsys {
+		n += int64(len(f.Data))
+	}
+	return n
+}
+
+// BenchmarkBuild indexes 500 synthetic pages (about 2 MB).
+func BenchmarkBuild(b *testing.B) {
+	fsys := syntheticDocs(500)
+	b.SetBytes(fsBytes(fsys))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Open(ctx, fsys, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBuildDir indexes the documents under $DOCSEARCH_BENCH_DIR as an
+// extra scope: the end-to-end measurement on real docs.
+func BenchmarkBuildDir(b *testing.B) {
+	dir := os.Getenv("DOCSEARCH_BENCH_DIR")
+	if dir == "" {
+		b.Skip("set DOCSEARCH_BENCH_DIR to a directory of docs")
+	}
+	for b.Loop() {
+		ix, err := Open(ctx, fstest.MapFS{}, Options{Scopes: []Scope{{Name: "bench", Dir: ".", FS: os.DirFS(dir)}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(ix.Stats().Docs), "docs")
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	ix, err := Open(ctx, syntheticDocs(2000), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	queries := []string{"config12 render", "how to parse read_file options", "mapBy", "sever valeu", "what is an index"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)]}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkLoad decodes the saved index of 2,000 synthetic pages.
+func BenchmarkLoad(b *testing.B) {
+	ix, err := Open(ctx, syntheticDocs(2000), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix.mu.Lock()
+	data := ix.encode()
+	ix.mu.Unlock()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := decodeIndex(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkVectorSearch scans 50,000 chunks of 256 dimensions, float32
+// against int8.
+func BenchmarkVectorSearch(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n, dim = 50000, 256
+	v := vectors{dim: dim, data: make([]float32, n*dim)}
+	for i := range n {
+		row := v.row(uint32(i))
+		for j := range row {
+			row[j] = float32(r.NormFloat64())
+		}
+		normalize(row)
+	}
+	q := append([]float32{}, v.row(7)...)
+	all := func(uint32) bool { return true }
+	b.Run("float32", func(b *testing.B) {
+		for b.Loop() {
+			v.search(q, candidates, all)
+		}
+	})
+	b.Run("int8", func(b *testing.B) {
+		w := v
+		w.quantizeAll()
+		for b.Loop() {
+			w.search(q, candidates, all)
+		}
+	})
+}
+
+// TestQuantizedRecall checks that int8 vectors find nearly the same
+// neighbours as float32 ones.
+func TestQuantizedRecall(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n, dim = 2000, 64
+	v := vectors{dim: dim, data: make([]float32, n*dim)}
+	for i := range n {
+		row := v.row(uint32(i))
+		for j := range row {
+			row[j] = float32(r.NormFloat64())
+		}
+		normalize(row)
+	}
+	w := v
+	w.quantizeAll()
+	all := func(uint32) bool { return true }
+	same, total := 0, 0
+	for qi := range 20 {
+		q := v.row(uint32(qi * 37))
+		exact := map[uint32]bool{}
+		for _, s := range v.search(q, 10, all) {
+			exact[s.chunk] = true
+		}
+		for _, s := range w.search(q, 10, all) {
+			if exact[s.chunk] {
+				same++
+			}
+			total++
+		}
+	}
+	if recall := float64(same) / float64(total); recall < 0.9 {
+		t.Errorf("int8 recall@10 = %.2f, want >= 0.9", recall)
+	}
+}

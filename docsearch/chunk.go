@@ -1,0 +1,200 @@
+package docsearch
+
+import (
+	"strings"
+)
+
+// ContentType is what a chunk mostly holds; queries prefer one or another
+// (see QueryType).
+type ContentType string
+
+const (
+	Prose        ContentType = "prose"
+	Code         ContentType = "code"
+	APIReference ContentType = "api-reference"
+)
+
+// A chunk is a piece of one section of a document, at most the chunk
+// token limit long, never cut inside a code block unless the block alone
+// is over codeLimitFactor times the limit. Chunks of a document are
+// numbered in order, so the neighbours of chunk i are i-1 and i+1 when
+// they belong to the same document.
+type chunk struct {
+	title     string // heading path, "Guide > Install > From source"
+	text      string // the blocks' text
+	line, end int    // line range in the source, 1-based
+	ctype     ContentType
+	tokens    int
+}
+
+// codeLimitFactor is how many times the chunk limit a code block may be
+// before it is cut: a whole example is worth more than an even size.
+const codeLimitFactor = 4
+
+// chunker cuts sections into chunks. It is not safe for concurrent use.
+type chunker struct {
+	limit int
+	tc    *tokenCounter
+}
+
+// tokens returns the token count of s; text no longer in bytes than the
+// limit is within it (a token is at least one byte) and is not counted.
+func (c *chunker) tokens(s string) int {
+	return c.tc.count(s)
+}
+
+// chunks cuts a parsed document into chunks.
+func (c *chunker) chunks(secs []section, docTitle string) []chunk {
+	var out []chunk
+	for _, s := range secs {
+		title := strings.Join(s.path, " > ")
+		if title == "" {
+			title = docTitle
+		}
+		var cur []block
+		curTokens := 0
+		emit := func() {
+			if len(cur) == 0 {
+				return
+			}
+			out = append(out, makeChunk(title, cur, curTokens))
+			cur, curTokens = nil, 0
+		}
+		for _, b := range s.blocks {
+			n := len(b.text) // an upper bound, exact when counted
+			if curTokens+n > c.limit {
+				n = c.tokens(b.text)
+			}
+			limit := c.limit
+			if b.code {
+				limit *= codeLimitFactor
+			}
+			if n > limit {
+				emit()
+				for _, piece := range c.split(b, limit) {
+					out = append(out, makeChunk(title, []block{piece}, c.tokens(piece.text)))
+				}
+				continue
+			}
+			if curTokens+n > c.limit {
+				emit()
+			}
+			cur = append(cur, b)
+			curTokens += n
+		}
+		emit()
+	}
+	return out
+}
+
+// split cuts a block over limit tokens in halves at line breaks, or at
+// spaces for a single long line, until every piece is within it.
+func (c *chunker) split(b block, limit int) []block {
+	if len(b.text) <= limit || c.tokens(b.text) <= limit {
+		return []block{b}
+	}
+	mid := len(b.text) / 2
+	cut := cutNear(b.text, mid)
+	if cut <= 0 || cut >= len(b.text) {
+		return []block{b} // one rune: cannot be cut
+	}
+	first := block{text: b.text[:cut], line: b.line, code: b.code}
+	first.end = b.line + strings.Count(first.text[:len(first.text)-1], "\n")
+	second := block{text: b.text[cut:], line: first.end, end: b.end, code: b.code}
+	if strings.HasSuffix(first.text, "\n") {
+		second.line = first.end + 1
+	}
+	return append(c.split(first, limit), c.split(second, limit)...)
+}
+
+// cutNear returns a cut position near mid: after the line break closest
+// to it, else after the closest space, else at a rune boundary.
+func cutNear(s string, mid int) int {
+	best := -1
+	for _, sep := range []byte{'\n', ' '} {
+		lo := strings.LastIndexByte(s[:mid], sep)
+		hi := strings.IndexByte(s[mid:], sep)
+		switch {
+		case lo > 0 && (hi < 0 || mid-lo <= hi):
+			best = lo + 1
+		case hi >= 0 && mid+hi+1 < len(s):
+			best = mid + hi + 1
+		}
+		if best > 0 && best < len(s) {
+			return best
+		}
+	}
+	for mid > 0 && mid < len(s) && s[mid]&0xC0 == 0x80 {
+		mid--
+	}
+	return mid
+}
+
+func makeChunk(title string, blocks []block, tokens int) chunk {
+	var b strings.Builder
+	code := 0
+	for i, bl := range blocks {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(bl.text)
+		if bl.code {
+			code += len(bl.text)
+		}
+	}
+	text := b.String()
+	return chunk{
+		title:  title,
+		text:   text,
+		line:   blocks[0].line,
+		end:    blocks[len(blocks)-1].end,
+		ctype:  contentType(title, text, code),
+		tokens: tokens,
+	}
+}
+
+// contentType classifies a chunk: code when code blocks are most of it;
+// api-reference when its heading names an API (a call "f(x)", a dotted or
+// camelCase identifier) or its text reads like a reference entry
+// (parameters, returns, signatures); prose otherwise.
+func contentType(title, text string, codeBytes int) ContentType {
+	if codeBytes*2 > len(text) {
+		return Code
+	}
+	last := title
+	if i := strings.LastIndex(title, " > "); i >= 0 {
+		last = title[i+3:]
+	}
+	if looksLikeAPIName(last) {
+		return APIReference
+	}
+	lower := strings.ToLower(text)
+	hits := 0
+	for _, w := range []string{"parameters", "returns", "@param", "@return", "arguments:", "| type", "type |", "default:", "signature"} {
+		if strings.Contains(lower, w) {
+			hits++
+		}
+	}
+	if hits >= 2 {
+		return APIReference
+	}
+	return Prose
+}
+
+// looksLikeAPIName reports whether a heading names a function, method,
+// type or option rather than a topic.
+func looksLikeAPIName(h string) bool {
+	h = strings.TrimSpace(h)
+	if h == "" || len(h) > 80 {
+		return false
+	}
+	if strings.Contains(h, "(") && strings.Contains(h, ")") && !strings.Contains(h, " (") {
+		return true
+	}
+	if strings.ContainsRune(h, ' ') {
+		return false
+	}
+	var parts []string
+	parts = splitParts(h, parts)
+	return len(parts) > 1 && strings.ContainsAny(h, "._:") || len(parts) > 1 && h[0] >= 'a' && h[0] <= 'z'
+}

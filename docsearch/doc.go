@@ -1,0 +1,46 @@
+// Package docsearch indexes the documentation of a workspace and searches
+// it. What goes in is an fs.FS (the workspace root; every read goes
+// through it) and Options; what comes out is plain data: Results of a
+// Search, a Doc from Fetch, DocInfo lists, Heading outlines. It never
+// imports the artifact store or the extractors: artifacts are read as the
+// markdown files they are.
+//
+// # Documents and scopes
+//
+// The artifacts scope is .artifacts/**/*.md; the docs scope is every other
+// markdown, text, reStructuredText and HTML file (README*, docs/, ...)
+// outside version control, dependency and build directories; Options.Scopes
+// add named scopes, each a directory of the root or a file system of its
+// own. YAML front matter is not indexed. Binary or undecodable files, files
+// over the size limit and symbolic links are skipped with a reason
+// (Skipped).
+//
+// # Chunks
+//
+// A document is cut at its headings; a section longer than the limit
+// (512 cl100k_base tokens by default) is cut between paragraphs, never
+// inside a code block unless the block alone is over four times the
+// limit. A chunk's title is its heading path; its content type is prose,
+// code or api-reference; chunks of a document are numbered in order so a
+// hit expands to its neighbours.
+//
+// # Retrieval
+//
+// Lexical search is BM25 over code-aware terms (see analyze.go), with the
+// whole of a compound identifier as an exact-literal term, prefix and
+// typo expansion for words the vocabulary lacks. Semantic search is an
+// exact scan of the chunk vectors an Embedder made. The two are fused by
+// reciprocal rank fusion (k = 60) over documents, each ranked by its best
+// chunk. The query's type (classify) sets the default limit, the
+// preferred content type and how far hits expand; a Reranker can reorder
+// the result. Each result has a 0-1 relevance; DefaultMinScore drops the
+// weakest.
+//
+// # Persistence and updates
+//
+// With Options.Dir the index is saved in one checksummed file (the format
+// is written down in store.go) and reopened without reading unchanged
+// files again; vectors are reused by the hash of the text they embed and
+// made again when the Embedder's Name changes. A corrupt or old index is
+// rebuilt. Update takes changed or removed paths, for a file watcher.
+package docsearch

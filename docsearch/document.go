@@ -1,0 +1,277 @@
+package docsearch
+
+import (
+	"crypto/sha256"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Document is a document given to Put instead of read from a file
+// system: the way to index text that has no file (a benchmark corpus, a
+// generated page).
+type Document struct {
+	Path    string // unique key, used as a file path would be
+	Scope   string // one of the index's scopes
+	Title   string // "" takes the first heading
+	Text    string
+	Format  string // "markdown" (default), "text", "rst" or "html"
+	Updated time.Time
+}
+
+// doc is one indexed document.
+type doc struct {
+	path     string
+	scope    string
+	title    string
+	summary  string
+	entities []string
+	headings []Heading
+	updated  time.Time
+	size     int64
+	mtime    int64    // file modification time, Unix ns; 0 for a Put document
+	hash     [16]byte // of the file's bytes
+	format   format
+	text     string // a Put document's text, which has no file to read again
+	put      bool
+	first    uint32 // its chunks are [first, first+count)
+	count    uint32
+}
+
+// processed is a document cut into chunks and analysed, ready to enter
+// the index.
+type processed struct {
+	doc    *doc
+	chunks []chunk
+	terms  [][]termFreq // per chunk, sorted by term
+}
+
+// termFreq is a term's weighted frequency in a chunk.
+type termFreq struct {
+	term string
+	tf   uint32
+}
+
+// titleWeight is how many times a chunk's heading path counts against
+// its text: headings name what a section is about.
+const titleWeight = 2
+
+// worker holds what one goroutine needs to process documents.
+type worker struct {
+	keepText bool // chunk texts are embedded after processing
+	an       *analyzer
+	ch       chunker
+	counts   map[string]uint32 // scratch: term → index in the chunk's list
+}
+
+func newWorker(limit int) (*worker, error) {
+	tc, err := newTokenCounter()
+	if err != nil {
+		return nil, err
+	}
+	return &worker{an: newAnalyzer(), ch: chunker{limit: limit, tc: tc}, counts: map[string]uint32{}}, nil
+}
+
+// process cuts text, read as format f, into an analysed document. title
+// overrides the document's own title when not empty.
+func (w *worker) process(d *doc, text string, f format, title string) processed {
+	body, fm, fmLines := stripFrontMatter(text)
+	if f == formatHTML {
+		var t string
+		body, t = htmlToMarkdown(body)
+		if title == "" {
+			title = t
+		}
+		f, fmLines = formatMarkdown, 0
+	}
+	if title == "" && fm != "" {
+		title = frontMatterValue(fm, "title")
+	}
+	if d.updated.IsZero() && fm != "" {
+		if t, err := time.Parse(time.RFC3339, frontMatterValue(fm, "extracted_at")); err == nil {
+			d.updated = t.UTC()
+		}
+	}
+	secs := parse(body, f, fmLines+1)
+	d.headings = d.headings[:0]
+	for _, s := range secs {
+		if s.level > 0 {
+			d.headings = append(d.headings, Heading{Level: s.level, Text: s.heading, Line: s.line})
+		}
+	}
+	if title == "" {
+		title = firstTitle(secs, f)
+	}
+	if title == "" {
+		title = path.Base(d.path)
+	}
+	d.title = title
+	d.summary = summarize(secs)
+	d.entities = entities(secs)
+	d.format = f
+	chunks := w.ch.chunks(secs, title)
+	p := processed{doc: d, chunks: chunks, terms: make([][]termFreq, len(chunks))}
+	for i, c := range chunks {
+		p.terms[i] = w.analyze(c.title, c.text)
+		if !w.keepText {
+			p.chunks[i].text = "" // only an embedder reads it again
+		}
+	}
+	return p
+}
+
+// analyze returns the term frequencies of a chunk, its title counted
+// titleWeight times.
+func (w *worker) analyze(title, text string) []termFreq {
+	clear(w.counts)
+	var out []termFreq
+	add := func(weight uint32) func(string, bool) {
+		return func(t string, _ bool) {
+			// t may point into the analyzer's scratch buffer: it is only
+			// looked up, never stored (assigning to an existing string key
+			// stores the new key).
+			if i, ok := w.counts[t]; ok {
+				out[i].tf += weight
+				return
+			}
+			k := strings.Clone(t)
+			w.counts[k] = uint32(len(out))
+			out = append(out, termFreq{k, weight})
+		}
+	}
+	w.an.analyze(title, add(titleWeight))
+	w.an.analyze(text, add(1))
+	slices.SortFunc(out, func(a, b termFreq) int { return strings.Compare(a.term, b.term) })
+	return out
+}
+
+// firstTitle returns the first heading of level 1, else the first heading,
+// else for plain text a short first line.
+func firstTitle(secs []section, f format) string {
+	for _, s := range secs {
+		if s.level == 1 {
+			return s.heading
+		}
+	}
+	for _, s := range secs {
+		if s.level > 0 {
+			return s.heading
+		}
+	}
+	if f == formatText && len(secs) > 0 && len(secs[0].blocks) > 0 {
+		first, _, _ := strings.Cut(secs[0].blocks[0].text, "\n")
+		if first = strings.TrimSpace(first); len(first) <= 80 {
+			return first
+		}
+	}
+	return ""
+}
+
+// maxSummary is the longest summary, in bytes.
+const maxSummary = 240
+
+// summarize returns the first paragraph of prose, without markup, cut at
+// a word boundary to at most maxSummary bytes.
+func summarize(secs []section) string {
+	for _, s := range secs {
+		for _, b := range s.blocks {
+			if b.code {
+				continue
+			}
+			t := strings.Join(strings.Fields(plainInline(b.text)), " ")
+			// Badges, tables, lists of links and HTML leave little text.
+			if len(t) < 20 || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<") {
+				continue
+			}
+			return truncate(t, maxSummary)
+		}
+	}
+	return ""
+}
+
+// truncate cuts s to at most n bytes at a space, adding "…".
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
+}
+
+// maxEntities is how many entities a document lists.
+const maxEntities = 10
+
+// entities returns the identifiers a document is about: code spans and
+// headings that look like code, most frequent first (ties in order of
+// first appearance).
+func entities(secs []section) []string {
+	count := map[string]int{}
+	var order []string
+	add := func(e string) {
+		e = strings.TrimSpace(e)
+		if i := strings.IndexByte(e, '('); i > 0 {
+			e = e[:i]
+		}
+		if len(e) < 2 || len(e) > 60 || strings.ContainsAny(e, " \t\n{}[]<>\"'=,;") || !isIdentifierLike(e) {
+			return
+		}
+		if count[e] == 0 {
+			order = append(order, e)
+		}
+		count[e]++
+	}
+	for _, s := range secs {
+		if s.level > 0 && looksLikeAPIName(s.heading) {
+			add(s.heading)
+		}
+		for _, b := range s.blocks {
+			if b.code {
+				continue
+			}
+			t := b.text
+			for {
+				i := strings.IndexByte(t, '`')
+				if i < 0 {
+					break
+				}
+				j := strings.IndexByte(t[i+1:], '`')
+				if j < 0 {
+					break
+				}
+				add(t[i+1 : i+1+j])
+				t = t[i+j+2:]
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
+	if len(order) > maxEntities {
+		order = order[:maxEntities]
+	}
+	return order
+}
+
+// isIdentifierLike reports whether e starts with a letter, "_", "$" or
+// "." and has a letter in it.
+func isIdentifierLike(e string) bool {
+	r, _ := utf8.DecodeRuneInString(e)
+	if !isLetter(r) && r != '_' && r != '$' && r != '.' && r != '@' && r != '-' {
+		return false
+	}
+	return strings.IndexFunc(e, isLetter) >= 0
+}
+
+// contentHash is the hash documents are compared by.
+func contentHash(b []byte) [16]byte {
+	s := sha256.Sum256(b)
+	var h [16]byte
+	copy(h[:], s[:16])
+	return h
+}

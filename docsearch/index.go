@@ -1,0 +1,651 @@
+package docsearch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Options configure an Index. The zero value indexes the built-in scopes
+// lexically, in memory.
+type Options struct {
+	// Scopes are named scopes beyond artifacts and docs.
+	Scopes []Scope
+	// Embedder makes the vectors of semantic search; nil searches
+	// lexically only.
+	Embedder Embedder
+	// Reranker reorders fused results; nil keeps their order.
+	Reranker Reranker
+	// ChunkTokens is the chunk size limit in cl100k_base tokens; 0 means
+	// 512.
+	ChunkTokens int
+	// Dir is the OS directory the index is saved in and loaded from
+	// (conventionally <root>/.artifacts/.index); "" keeps it in memory.
+	Dir string
+	// LinkBase is prefixed to the root-relative target of a relative link
+	// when Fetch makes links absolute; "" means "/".
+	LinkBase string
+	// MaxFileBytes skips larger files; 0 means 4 MB.
+	MaxFileBytes int64
+	// Workers bounds the goroutines that process documents; 0 means
+	// GOMAXPROCS (chunking and analysis are CPU-bound).
+	Workers int
+	// Quantize keeps vectors as int8 for search (4x less memory for the
+	// scan); see BenchmarkVectorSearch.
+	Quantize bool
+	// Logger receives progress and rebuild notices; nil discards them.
+	Logger *slog.Logger
+	// Progress, when set, is called as documents are processed.
+	Progress func(done, total int)
+}
+
+func (o *Options) defaults() {
+	if o.ChunkTokens <= 0 {
+		o.ChunkTokens = 512
+	}
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = 4 << 20
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Reranker == nil {
+		o.Reranker = noRerank{}
+	}
+	if o.LinkBase == "" {
+		o.LinkBase = "/"
+	}
+}
+
+// Index is a searchable index of the documents of a workspace. It is safe
+// for concurrent use: searches run in parallel, updates one at a time
+// and never block a search for longer than it takes to swap in their
+// result.
+type Index struct {
+	opts    Options
+	scopes  *scopeSet
+	update  sync.Mutex // serializes writers
+	workers sync.Pool  // of *worker
+
+	mu      sync.RWMutex
+	docs    []*doc // by doc ID; nil once removed
+	byPath  map[string]uint32
+	chunks  []chunkRec
+	lex     *lexicon
+	vec     vectors
+	embName string // the embedder the vectors were made by
+	dead    int    // chunks of removed documents
+	holes   int    // removed documents (nil in docs)
+	skipped []Skipped
+}
+
+// chunkRec is what the index keeps of a chunk.
+type chunkRec struct {
+	doc       uint32
+	title     string
+	line, end uint32
+	ctype     ContentType
+	tokens    uint32
+	hash      [8]byte // of the embedded text, to reuse its vector
+}
+
+// Open returns the index of root's documents. It loads the index saved in
+// opts.Dir if there is one, brings it up to date with the files (only
+// changed files are read again), and saves it back. An index that cannot
+// be read, or was written by another format version, is rebuilt; that is
+// logged, never an error.
+func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
+	opts.defaults()
+	ss, err := newScopeSet(root, opts.Scopes)
+	if err != nil {
+		return nil, err
+	}
+	ix := &Index{opts: opts, scopes: ss, byPath: map[string]uint32{}, lex: newLexicon()}
+	if opts.Dir != "" {
+		start := time.Now()
+		switch err := ix.load(); {
+		case err == nil:
+			opts.Logger.Info("docsearch: index loaded", "dir", opts.Dir, "docs", len(ix.byPath), "chunks", len(ix.chunks), "took", time.Since(start))
+		case errors.Is(err, fs.ErrNotExist):
+		default:
+			opts.Logger.Warn("docsearch: rebuilding the index", "dir", opts.Dir, "reason", err)
+			ix.reset()
+		}
+	}
+	if err := ix.Rescan(ctx); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// reset empties the index.
+func (ix *Index) reset() {
+	ix.docs, ix.chunks, ix.dead, ix.holes = nil, nil, 0, 0
+	ix.byPath = map[string]uint32{}
+	ix.lex = newLexicon()
+	ix.vec = vectors{}
+	ix.embName = ""
+}
+
+// Rescan walks every scope and updates the index with what changed:
+// new, changed and removed files. A file whose size and modification time
+// are as indexed is not read; one whose content hash is as indexed is not
+// processed again. The index is saved when it changed and has a Dir.
+func (ix *Index) Rescan(ctx context.Context) error {
+	ix.update.Lock()
+	defer ix.update.Unlock()
+	srcs, skipped, err := ix.scopes.walk(ix.opts.MaxFileBytes)
+	if err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(srcs))
+	for _, s := range srcs {
+		seen[s.path] = true
+	}
+	var removed []string
+	ix.mu.RLock()
+	for p, id := range ix.byPath {
+		if !seen[p] && !ix.docs[id].put {
+			removed = append(removed, p)
+		}
+	}
+	ix.mu.RUnlock()
+	slices.Sort(removed)
+	return ix.apply(ctx, srcs, removed, skipped, true)
+}
+
+// Update brings the documents at paths up to date: a path whose file is
+// gone, or is no longer a document, leaves the index; any other is read
+// again if it changed. Paths are document paths (slash paths from the
+// root, or "scope:path" for a scope with a file system of its own); a
+// path outside every scope is an error. It is what a file watcher calls.
+func (ix *Index) Update(ctx context.Context, paths []string) error {
+	ix.update.Lock()
+	defer ix.update.Unlock()
+	var srcs []source
+	var removed []string
+	var skipped []Skipped
+	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
+		src, err := ix.scopes.resolve(p)
+		if err != nil {
+			return fmt.Errorf("update %s: %w", p, err)
+		}
+		info, err := fs.Stat(src.fsys, src.name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			removed = append(removed, p)
+			continue
+		case err != nil:
+			return fmt.Errorf("update %s: %w", p, err)
+		case !info.Mode().IsRegular():
+			removed = append(removed, p)
+			continue
+		case info.Size() > ix.opts.MaxFileBytes:
+			removed = append(removed, p)
+			skipped = append(skipped, Skipped{p, fmt.Sprintf("%d bytes, over the %d limit", info.Size(), ix.opts.MaxFileBytes)})
+			continue
+		}
+		src.size, src.mtime = info.Size(), info.ModTime().UnixNano()
+		srcs = append(srcs, src)
+	}
+	return ix.apply(ctx, srcs, removed, skipped, false)
+}
+
+// Put adds or replaces documents that have no file. Rescans leave them
+// alone.
+func (ix *Index) Put(ctx context.Context, docs []Document) error {
+	ix.update.Lock()
+	defer ix.update.Unlock()
+	var ps []processed
+	ch := make([]processed, len(docs))
+	g, _ := errgroup.WithContext(ctx)
+	g.SetLimit(ix.opts.Workers) // processing is CPU-bound
+	next := make(chan *worker, ix.opts.Workers)
+	for range ix.opts.Workers {
+		w, err := newWorker(ix.opts.ChunkTokens)
+		if err != nil {
+			return err
+		}
+		w.keepText = ix.opts.Embedder != nil
+		next <- w
+	}
+	for i, d := range docs {
+		if !ix.scopes.has(d.Scope) {
+			return fmt.Errorf("put %s: %w", d.Path, ix.scopes.errUnknownScope(d.Scope))
+		}
+		f := formatMarkdown
+		switch d.Format {
+		case "", "markdown":
+		case "text":
+			f = formatText
+		case "rst":
+			f = formatRST
+		case "html":
+			f = formatHTML
+		default:
+			return fmt.Errorf("put %s: format %q; want markdown, text, rst or html", d.Path, d.Format)
+		}
+		g.Go(func() error {
+			w := <-next
+			defer func() { next <- w }()
+			rec := &doc{path: d.Path, scope: d.Scope, updated: d.Updated, text: d.Text, put: true,
+				size: int64(len(d.Text)), hash: contentHash([]byte(d.Text))}
+			ch[i] = w.process(rec, d.Text, f, d.Title)
+			return ctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	ps = ch
+	changed, err := ix.commit(ctx, ps, nil, nil, false)
+	if err == nil && changed && ix.opts.Dir != "" {
+		err = ix.Save()
+	}
+	return err
+}
+
+// apply reads and processes srcs, drops removed, and commits.
+func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, skipped []Skipped, rescan bool) error {
+	// Unchanged files are not read, unless their vectors are to be made
+	// by another embedder.
+	ix.mu.RLock()
+	emb := ix.opts.Embedder
+	reembed := emb != nil && (ix.embName != emb.Name() || ix.vec.chunks() < len(ix.chunks))
+	var todo []source
+	for _, s := range srcs {
+		if id, ok := ix.byPath[s.path]; ok && !reembed {
+			if d := ix.docs[id]; d.size == s.size && d.mtime == s.mtime && d.scope == s.scope {
+				continue
+			}
+		}
+		todo = append(todo, s)
+	}
+	ix.mu.RUnlock()
+
+	// Documents are processed in batches while the previous batch enters
+	// the index: the lexicon is built by one goroutine, and this keeps it
+	// busy beside the workers, and bounds the processed documents held.
+	type batch struct {
+		ps  []processed
+		sk  []Skipped
+		err error
+	}
+	results := make(chan batch, 1)
+	go func() {
+		defer close(results)
+		for i := 0; i < len(todo); i += applyBatch {
+			ps, sk, err := ix.processAll(ctx, todo[i:min(i+applyBatch, len(todo))], reembed)
+			results <- batch{ps, sk, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	changed := false
+	var firstErr error
+	for b := range results {
+		if firstErr != nil {
+			continue // drain
+		}
+		if b.err != nil {
+			firstErr = b.err
+			continue
+		}
+		skipped = append(skipped, b.sk...)
+		for _, s := range b.sk {
+			removed = append(removed, s.Path) // a file that became binary leaves
+		}
+		c, err := ix.commit(ctx, b.ps, nil, nil, false)
+		if err != nil {
+			firstErr = err
+		}
+		changed = changed || c
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	c, err := ix.commit(ctx, nil, removed, skipped, rescan)
+	if err != nil {
+		return err
+	}
+	if (changed || c) && ix.opts.Dir != "" {
+		return ix.Save()
+	}
+	return nil
+}
+
+// worker returns a worker from the pool, whose caches of words, stems
+// and token pieces are warm from earlier documents.
+func (ix *Index) worker() (*worker, error) {
+	if w, ok := ix.workers.Get().(*worker); ok {
+		return w, nil
+	}
+	w, err := newWorker(ix.opts.ChunkTokens)
+	if err != nil {
+		return nil, err
+	}
+	w.keepText = ix.opts.Embedder != nil
+	return w, nil
+}
+
+// applyBatch is how many documents are processed before they enter the
+// index.
+const applyBatch = 256
+
+// processAll reads and processes srcs in parallel, in order. A file whose
+// hash is as indexed comes back with a nil chunk list (only its size and
+// time are refreshed) unless reprocess is set.
+func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) ([]processed, []Skipped, error) {
+	if len(srcs) == 0 {
+		return nil, nil, nil // no tokenizer to load
+	}
+	out := make([]processed, len(srcs))
+	skip := make([]string, len(srcs))
+	g, gctx := errgroup.WithContext(ctx)
+	workers := min(ix.opts.Workers, max(len(srcs), 1))
+	next := make(chan int, len(srcs))
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	var done int
+	var doneMu sync.Mutex
+	for range workers {
+		w, err := ix.worker()
+		if err != nil {
+			return nil, nil, err
+		}
+		g.Go(func() error {
+			defer ix.workers.Put(w)
+			for i := range next {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				s := srcs[i]
+				data, err := fs.ReadFile(s.fsys, s.name)
+				if err != nil {
+					skip[i] = err.Error()
+					continue
+				}
+				d := &doc{path: s.path, scope: s.scope, size: int64(len(data)), mtime: s.mtime,
+					hash: contentHash(data), updated: time.Unix(0, s.mtime).UTC()}
+				if s.scope == ScopeArtifacts {
+					d.updated = time.Time{} // the front matter's extracted_at comes first
+				}
+				ix.mu.RLock()
+				id, ok := ix.byPath[s.path]
+				same := ok && !reprocess && ix.docs[id].hash == d.hash && ix.docs[id].scope == s.scope
+				ix.mu.RUnlock()
+				if same {
+					out[i] = processed{doc: d}
+				} else if text, err := decodeText(data); err != nil {
+					skip[i] = err.Error()
+				} else {
+					out[i] = w.process(d, text, s.format, "")
+					if d.updated.IsZero() {
+						d.updated = time.Unix(0, s.mtime).UTC()
+					}
+				}
+				if ix.opts.Progress != nil {
+					doneMu.Lock()
+					done++
+					ix.opts.Progress(done, len(srcs))
+					doneMu.Unlock()
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
+	}
+	var ps []processed
+	var skipped []Skipped
+	for i := range srcs {
+		if skip[i] != "" {
+			skipped = append(skipped, Skipped{srcs[i].path, skip[i]})
+			continue
+		}
+		ps = append(ps, out[i])
+	}
+	return ps, skipped, nil
+}
+
+// commit swaps processed documents in and removed ones out and embeds
+// the new chunks. It reports whether the index changed.
+func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, skipped []Skipped, rescan bool) (bool, error) {
+	// Vectors to reuse: by the hash of the text they were made from.
+	var texts []string
+	var textChunks []uint32
+	emb := ix.opts.Embedder
+
+	ix.mu.Lock()
+	changed := len(removed) > 0
+	reuse := map[[8]byte]uint32{}
+	if emb != nil && ix.embName != emb.Name() {
+		if ix.embName != "" {
+			ix.opts.Logger.Info("docsearch: embedder changed; embedding again", "was", ix.embName, "now", emb.Name())
+		}
+		ix.vec = vectors{}
+		ix.embName = emb.Name()
+		changed = true
+	}
+	if emb == nil && ix.embName != "" {
+		ix.vec, ix.embName, changed = vectors{}, "", true
+	}
+	drop := func(p string) {
+		id, ok := ix.byPath[p]
+		if !ok {
+			return
+		}
+		d := ix.docs[id]
+		for c := d.first; c < d.first+d.count; c++ {
+			if ix.vec.dim > 0 && int(c) < ix.vec.chunks() {
+				reuse[ix.chunks[c].hash] = c
+			}
+			ix.lex.remove(c)
+		}
+		ix.dead += int(d.count)
+		ix.holes++
+		ix.docs[id] = nil
+		delete(ix.byPath, p)
+	}
+	for _, p := range removed {
+		drop(p)
+	}
+	for _, p := range ps {
+		if p.chunks == nil && p.terms == nil {
+			// Same content: refresh what the file system says.
+			if id, ok := ix.byPath[p.doc.path]; ok {
+				ix.docs[id].size, ix.docs[id].mtime = p.doc.size, p.doc.mtime
+			}
+			continue
+		}
+		changed = true
+		drop(p.doc.path)
+		d := p.doc
+		d.first, d.count = uint32(len(ix.chunks)), uint32(len(p.chunks))
+		id := uint32(len(ix.docs))
+		ix.docs = append(ix.docs, d)
+		ix.byPath[d.path] = id
+		for i, c := range p.chunks {
+			text := embedText(c)
+			rec := chunkRec{doc: id, title: c.title, line: uint32(c.line), end: uint32(c.end), ctype: c.ctype, tokens: uint32(c.tokens), hash: textHash(text)}
+			cid := uint32(len(ix.chunks))
+			ix.chunks = append(ix.chunks, rec)
+			ix.lex.add(p.terms[i])
+			if emb != nil {
+				if old, ok := reuse[rec.hash]; ok && ix.vec.dim > 0 {
+					ix.vec.grow(cid)
+					copy(ix.vec.row(cid), ix.vec.row(old))
+				} else {
+					texts = append(texts, text)
+					textChunks = append(textChunks, cid)
+				}
+			}
+		}
+	}
+	if ix.vec.dim > 0 {
+		ix.vec.grow(uint32(len(ix.chunks)) - 1)
+	}
+	if rescan {
+		ix.skipped = skipped
+	} else {
+		ix.skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
+	}
+	if ix.dead > len(ix.chunks)/4 && ix.dead > 64 || ix.holes > len(ix.docs)/4 && ix.holes > 64 {
+		ix.compact()
+	}
+	ix.mu.Unlock()
+
+	if len(texts) > 0 {
+		if err := ix.embed(ctx, texts, textChunks); err != nil {
+			return changed, err
+		}
+	}
+	return changed, nil
+}
+
+// embed computes the vectors of new chunks outside the lock and stores
+// them under it; a chunk compacted away meanwhile cannot happen, since
+// commits are serialized by ix.update.
+func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error {
+	vs, err := embedAll(ctx, ix.opts.Embedder, texts)
+	if err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for i, v := range vs {
+		if ix.vec.dim == 0 {
+			ix.vec.dim = len(v)
+			ix.vec.data = make([]float32, len(ix.chunks)*len(v))
+		}
+		if len(v) != ix.vec.dim {
+			return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.opts.Embedder.Name(), ix.vec.dim, len(v))
+		}
+		copy(ix.vec.row(ids[i]), v)
+	}
+	if ix.opts.Quantize {
+		ix.vec.quantizeAll()
+	}
+	return nil
+}
+
+// grow makes room for chunk id, with zero rows for chunks without a vector.
+func (v *vectors) grow(id uint32) {
+	if v.dim == 0 {
+		return
+	}
+	if need := (int(id) + 1) * v.dim; len(v.data) < need {
+		v.data = append(v.data, make([]float32, need-len(v.data))...)
+	}
+}
+
+// embedText is what a chunk is embedded as: its heading path, then its
+// text.
+func embedText(c chunk) string {
+	if c.title == "" {
+		return c.text
+	}
+	return c.title + "\n\n" + c.text
+}
+
+func textHash(s string) [8]byte {
+	h := contentHash([]byte(s))
+	return [8]byte(h[:8])
+}
+
+// mergeSkipped updates the skipped list after an Update: paths updated or
+// removed leave it, newly skipped ones join it.
+func mergeSkipped(old, add []Skipped, removed []string, ps []processed) []Skipped {
+	gone := map[string]bool{}
+	for _, p := range removed {
+		gone[p] = true
+	}
+	for _, p := range ps {
+		gone[p.doc.path] = true
+	}
+	var out []Skipped
+	for _, s := range old {
+		if !gone[s.Path] {
+			out = append(out, s)
+		}
+	}
+	out = append(out, add...)
+	slices.SortFunc(out, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return slices.CompactFunc(out, func(a, b Skipped) bool { return a.Path == b.Path })
+}
+
+// compact renumbers chunks and documents without the removed ones.
+// Callers hold ix.mu for writing.
+func (ix *Index) compact() {
+	remap := make([]uint32, len(ix.chunks))
+	alive := make([]bool, len(ix.chunks))
+	for _, d := range ix.docs {
+		if d != nil {
+			for c := d.first; c < d.first+d.count; c++ {
+				alive[c] = true
+			}
+		}
+	}
+	var chunks []chunkRec
+	var docs []*doc
+	var data []float32
+	lex := newLexicon()
+	lex.ids, lex.terms = ix.lex.ids, ix.lex.terms
+	lex.sorted = ix.lex.sortedTerms()
+	for _, d := range ix.docs {
+		if d == nil {
+			continue
+		}
+		id := uint32(len(docs))
+		first := uint32(len(chunks))
+		for c := d.first; c < d.first+d.count; c++ {
+			remap[c] = uint32(len(chunks))
+			rec := ix.chunks[c]
+			rec.doc = id
+			chunks = append(chunks, rec)
+			lex.lens = append(lex.lens, ix.lex.lens[c])
+			lex.total += uint64(ix.lex.lens[c])
+			if ix.vec.dim > 0 {
+				data = append(data, ix.vec.row(c)...)
+			}
+		}
+		d.first = first
+		docs = append(docs, d)
+		ix.byPath[d.path] = id
+	}
+	lex.post = make([][]posting, len(ix.lex.post))
+	for t, ps := range ix.lex.post {
+		var np []posting
+		for _, p := range ps {
+			if alive[p.chunk] {
+				np = append(np, posting{remap[p.chunk], p.tf})
+			}
+		}
+		lex.post[t] = np
+	}
+	lex.live = len(chunks)
+	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0
+	if ix.vec.dim > 0 {
+		ix.vec.data = data
+		if ix.vec.q != nil {
+			ix.vec.quantizeAll()
+		}
+	}
+}

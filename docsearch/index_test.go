@@ -1,0 +1,318 @@
+package docsearch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var ctx = context.Background()
+
+func zero() *float64 { return new(float64) }
+
+// expectTop checks that the first result of query is path.
+func expectTop(t *testing.T, ix *Index, query, path string) {
+	t.Helper()
+	res, err := ix.Search(ctx, Query{Text: query, MinScore: zero()})
+	if err != nil {
+		t.Fatalf("search %q: %v", query, err)
+	}
+	if len(res.Results) == 0 || res.Results[0].Path != path {
+		var got []string
+		for _, r := range res.Results {
+			got = append(got, r.Path)
+		}
+		t.Errorf("search %q: got %v, want %s first", query, got, path)
+	}
+}
+
+func paths(infos []DocInfo) []string {
+	var out []string
+	for _, i := range infos {
+		out = append(out, i.Path)
+	}
+	return out
+}
+
+func TestScopesAndFormats(t *testing.T) {
+	ix := openTest(t, mapFS(workspace), Options{})
+	docs, err := ix.List(ScopeDocs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"README.md", "docs/api.md", "docs/guide.md", "docs/intro.rst", "docs/notes.txt", "docs/page.html"}
+	if got := paths(docs); !slices.Equal(got, want) {
+		t.Errorf("docs scope = %v, want %v", got, want)
+	}
+	arts, _ := ix.List(ScopeArtifacts)
+	if got := paths(arts); !slices.Equal(got, []string{".artifacts/src/render.go.md"}) {
+		t.Errorf("artifacts scope = %v", got)
+	}
+	if arts[0].Updated != "2026-01-02T03:04:05Z" || arts[0].Title != "src/render.go" {
+		t.Errorf("artifact info = %+v", arts[0])
+	}
+	if _, err := ix.List("nope"); err == nil || !strings.Contains(err.Error(), "artifacts, docs") {
+		t.Errorf("unknown scope: err = %v", err)
+	}
+	sk := ix.Skipped()
+	if len(sk) != 1 || sk[0].Path != "docs/binary.md" || !strings.Contains(sk[0].Reason, "binary") {
+		t.Errorf("skipped = %+v", sk)
+	}
+	for _, d := range docs {
+		if d.Path == "docs/page.html" && d.Title != "Web Page" {
+			t.Errorf("html title = %q", d.Title)
+		}
+		if d.Path == "docs/guide.md" && d.Title != "The Guide" {
+			t.Errorf("front matter title = %q", d.Title)
+		}
+	}
+}
+
+func TestSearch(t *testing.T) {
+	ix := openTest(t, mapFS(workspace), Options{})
+	expectTop(t, ix, "configure chart width", "docs/guide.md")
+	expectTop(t, ix, "mapBy", "README.md")
+	expectTop(t, ix, "mapby", "README.md")                    // the literal path, lower case
+	expectTop(t, ix, "confgure the renderr", "docs/guide.md") // typos
+	expectTop(t, ix, "histo", "docs/notes.txt")               // prefix
+	expectTop(t, ix, "sparklines", "docs/intro.rst")
+	expectTop(t, ix, "Dashboards charts", "docs/page.html")
+	expectTop(t, ix, "quantile scale", ".artifacts/src/render.go.md")
+
+	for _, q := range []string{"zebra", "secret_front_matter", "ignored"} { // front matter, script
+		res, err := ix.Search(ctx, Query{Text: q, MinScore: zero()})
+		if err != nil || len(res.Results) != 0 {
+			t.Errorf("search %q = %+v, %v; want nothing", q, res.Results, err)
+		}
+	}
+	if _, err := ix.Search(ctx, Query{Text: "  "}); !errors.Is(err, ErrEmptyQuery) {
+		t.Errorf("empty query: err = %v", err)
+	}
+	if _, err := ix.Search(ctx, Query{Text: "x", Scopes: []string{"bogus"}}); err == nil || !strings.Contains(err.Error(), "valid scopes: artifacts, docs") {
+		t.Errorf("unknown scope: err = %v", err)
+	}
+	huge := strings.Repeat("configure chart width ", 5000)
+	if _, err := ix.Search(ctx, Query{Text: huge}); err != nil {
+		t.Errorf("huge query: %v", err)
+	}
+	res, _ := ix.Search(ctx, Query{Text: "qwzx blorf"})
+	if len(res.Results) != 0 || res.Message == "" {
+		t.Errorf("junk query: %+v", res)
+	}
+}
+
+func TestSearchMetadataAndScopes(t *testing.T) {
+	ix := openTest(t, mapFS(workspace), Options{})
+	res, err := ix.Search(ctx, Query{Text: "render chart writer", Scopes: []string{ScopeDocs, ScopeArtifacts}, Limit: 2, MinScore: zero()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ByScope[ScopeDocs]) == 0 || len(res.ByScope[ScopeArtifacts]) != 1 || len(res.ByScope[ScopeDocs]) > 2 {
+		t.Errorf("by scope = %+v", res.ByScope)
+	}
+	for _, r := range res.Results {
+		if r.Score < 0 || r.Score > 1 || r.Title == "" || r.Scope == "" || r.Updated == "" || r.Lines[0] == 0 {
+			t.Errorf("result metadata incomplete: %+v", r)
+		}
+	}
+	res, _ = ix.Search(ctx, Query{Text: "render rows parameters", MinScore: zero()})
+	if len(res.Results) == 0 || res.Results[0].Path != "docs/api.md" || res.Results[0].ContentType != APIReference || !slices.Contains(res.Results[0].Entities, "render") {
+		t.Errorf("api result = %+v", res.Results)
+	}
+}
+
+func TestFetchOutlineSimilar(t *testing.T) {
+	ix := openTest(t, mapFS(workspace), Options{})
+	d, err := ix.Fetch("README.md", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!-- Source: README.md -->\n# Widget", "```go\n# not a heading\nrows := widget.mapBy(data, key)\n```", "[the guide](/docs/guide.md)", "[API](/docs/api.md#render)"} {
+		if !strings.Contains(d.Content, want) {
+			t.Errorf("fetch content lacks %q:\n%s", want, d.Content)
+		}
+	}
+	d, err = ix.Fetch("docs/guide.md", "configuration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(d.Content, "Options.Width") || strings.Contains(d.Content, "Troubleshooting") || strings.Contains(d.Content, "zebra") {
+		t.Errorf("section = %q", d.Content)
+	}
+	if _, err := ix.Fetch("docs/guide.md", "nowhere"); err == nil || !strings.Contains(err.Error(), "Configuration") {
+		t.Errorf("unknown heading: err = %v", err)
+	}
+	var nf *NotFoundError
+	if _, err := ix.Fetch("docs/gide.md", ""); !errors.As(err, &nf) || len(nf.Similar) == 0 || nf.Similar[0] != "docs/guide.md" || len(nf.Similar) > 5 {
+		t.Errorf("wrong path: err = %v", err)
+	}
+	if _, err := ix.Fetch("../etc/passwd", ""); err == nil {
+		t.Error("a path outside the root was fetched")
+	}
+	hs, err := ix.Outline("docs/guide.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Heading{{1, "Guide", 5}, {2, "Configuration", 9}, {2, "Troubleshooting", 13}}
+	if !slices.Equal(hs, want) {
+		t.Errorf("outline = %+v, want %+v", hs, want)
+	}
+	hs, _ = ix.Outline("docs/intro.rst")
+	if len(hs) != 1 || hs[0].Text != "Introduction" || hs[0].Line != 1 {
+		t.Errorf("rst outline = %+v", hs)
+	}
+}
+
+func TestUpdate(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	ix := openTest(t, os.DirFS(root), Options{Dir: filepath.Join(root, ".artifacts/.index")})
+	art := ".artifacts/src/new.go.md"
+	writeTree(t, root, map[string]string{art: "# src/new.go\n\nParses the frobnicator settings.\n"})
+	if err := ix.Update(ctx, []string{art}); err != nil {
+		t.Fatal(err)
+	}
+	expectTop(t, ix, "frobnicator", art)
+	if err := os.Remove(filepath.Join(root, "docs/notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Update(ctx, []string{"docs/notes.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := ix.Search(ctx, Query{Text: "histograms", MinScore: zero()}); len(res.Results) != 0 {
+		t.Errorf("removed doc still found: %+v", res.Results)
+	}
+	if err := ix.Update(ctx, []string{"../outside.md"}); err == nil {
+		t.Error("update outside the root accepted")
+	}
+	// Reopening reads nothing again and finds the same.
+	again := openTest(t, os.DirFS(root), Options{Dir: filepath.Join(root, ".artifacts/.index")})
+	expectTop(t, again, "frobnicator", art)
+	if a, b := ix.Stats(), again.Stats(); a.Docs != b.Docs || a.Chunks != b.Chunks {
+		t.Errorf("stats %+v after reopening, %+v before", b, a)
+	}
+}
+
+func TestCorruptIndexIsRebuilt(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts/.index")
+	openTest(t, os.DirFS(root), Options{Dir: dir})
+	file := filepath.Join(dir, storeFile)
+	data, _ := os.ReadFile(file)
+	for name, bad := range map[string][]byte{
+		"flipped byte": append(append([]byte{}, data[:len(data)/2]...), append([]byte{data[len(data)/2] ^ 0xFF}, data[len(data)/2+1:]...)...),
+		"truncated":    data[:len(data)/3],
+		"old version":  append([]byte(storeMagic+"\x00"), data[len(storeMagic)+1:]...),
+		"empty":        nil,
+	} {
+		if err := os.WriteFile(file, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var log bytes.Buffer
+		ix := openTest(t, os.DirFS(root), Options{Dir: dir, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+		if !strings.Contains(log.String(), "rebuilding the index") {
+			t.Errorf("%s: no rebuild logged: %q", name, log.String())
+		}
+		expectTop(t, ix, "sparklines", "docs/intro.rst")
+	}
+}
+
+func TestEmbedderChangeReembeds(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts/.index")
+	e1 := &trigramEmbedder{}
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: e1})
+	n := ix.Stats().Chunks
+	if int(e1.texts.Load()) != n {
+		t.Errorf("embedded %d texts for %d chunks", e1.texts.Load(), n)
+	}
+	e2 := &trigramEmbedder{}
+	openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: e2})
+	if e2.texts.Load() != 0 {
+		t.Errorf("unchanged index embedded %d texts again", e2.texts.Load())
+	}
+	e3 := &trigramEmbedder{name: "test-trigram-64-v2"}
+	ix = openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: e3})
+	if int(e3.texts.Load()) != n || ix.Stats().Embedder != "test-trigram-64-v2" {
+		t.Errorf("new embedder embedded %d texts of %d; stats %+v", e3.texts.Load(), n, ix.Stats())
+	}
+	res, err := ix.Search(ctx, Query{Text: "sparkline drawing", Mode: Vector, MinScore: zero()})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "docs/intro.rst" {
+		t.Errorf("vector search = %+v, %v", res.Results, err)
+	}
+	res, err = ix.Search(ctx, Query{Text: "sparkline drawing", MinScore: zero()})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "docs/intro.rst" {
+		t.Errorf("hybrid search = %+v, %v", res.Results, err)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for q, want := range map[string]QueryType{
+		"TypeError: cannot read property of undefined": QueryError,
+		"how do I configure the renderer":              QueryHowTo,
+		"what is a quantile scale":                     QueryConcept,
+		"mapBy":                                        QueryCodeLookup,
+		"render parameters":                            QueryAPIReference,
+		"chart colours":                                QueryGeneral,
+	} {
+		if got := classify(q); got != want {
+			t.Errorf("classify(%q) = %s, want %s", q, got, want)
+		}
+	}
+	if p := PlanFor(QueryConcept); p.Limit != 15 || p.Prefer != Prose || p.Adjacent[Prose] != 3 {
+		t.Errorf("concept plan = %+v", p)
+	}
+	if p := PlanFor(QueryCodeLookup); len(p.Adjacent) != 0 {
+		t.Errorf("code lookups expand: %+v", p)
+	}
+}
+
+// TestConcurrentSearchAndUpdate runs searches while files change and are
+// updated; the race detector checks the locking.
+func TestConcurrentSearchAndUpdate(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	ix := openTest(t, os.DirFS(root), Options{Embedder: &trigramEmbedder{}})
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 3 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := ix.Search(ctx, Query{Text: "confgure widgt charts", MinScore: zero()}); err != nil {
+					errs <- err
+					return
+				}
+				ix.List("")
+				ix.Fetch("README.md", "Usage")
+			}
+		}()
+	}
+	for i := range 20 {
+		name := ".artifacts/gen.md"
+		writeTree(t, root, map[string]string{name: strings.Repeat("word ", i) + "generated artifact number " + string(rune('a'+i))})
+		if err := ix.Update(ctx, []string{name, "docs/notes.txt"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	expectTop(t, ix, "generated artifact", ".artifacts/gen.md")
+}

@@ -1,0 +1,175 @@
+package docsearch
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// lexicon is the inverted index: for each term, the chunks it occurs in
+// with its weighted frequency there (postings, in increasing chunk order),
+// and each chunk's weighted length. Chunks of removed documents stay in
+// the postings until the index is compacted; search skips them.
+type lexicon struct {
+	ids   map[string]uint32
+	terms []string
+	post  [][]posting
+	lens  []uint32 // weighted length per chunk
+	total uint64   // sum of the lengths of live chunks
+	live  int      // live chunks
+
+	sortMu sync.Mutex // guards sorted, which searches holding only a read lock build
+	sorted []uint32   // term ids in term order, for prefix and fuzzy lookups; nil when stale
+}
+
+type posting struct {
+	chunk uint32
+	tf    uint32
+}
+
+func newLexicon() *lexicon { return &lexicon{ids: map[string]uint32{}} }
+
+// add appends a chunk, whose ID must be len(lex.lens), with its terms.
+func (lex *lexicon) add(terms []termFreq) {
+	id := uint32(len(lex.lens))
+	var n uint32
+	for _, t := range terms {
+		tid, ok := lex.ids[t.term]
+		if !ok {
+			tid = uint32(len(lex.terms))
+			lex.ids[t.term] = tid
+			lex.terms = append(lex.terms, t.term)
+			lex.post = append(lex.post, nil)
+		}
+		lex.post[tid] = append(lex.post[tid], posting{id, t.tf})
+		n += t.tf
+	}
+	lex.lens = append(lex.lens, n)
+	lex.total += uint64(n)
+	lex.live++
+}
+
+// remove marks a chunk dead in the statistics; its postings stay.
+func (lex *lexicon) remove(chunk uint32) {
+	lex.total -= uint64(lex.lens[chunk])
+	lex.live--
+}
+
+// BM25 parameters: the usual ones, not tuned to a data set.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// idf is BM25's inverse document frequency of a term in df chunks, never
+// negative.
+func (lex *lexicon) idf(df int) float64 {
+	n := float64(max(lex.live, 1))
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// avgLen is the mean weighted chunk length.
+func (lex *lexicon) avgLen() float64 {
+	if lex.live == 0 {
+		return 1
+	}
+	return max(float64(lex.total)/float64(lex.live), 1)
+}
+
+// sortedTerms returns the term ids in term order.
+func (lex *lexicon) sortedTerms() []uint32 {
+	lex.sortMu.Lock()
+	defer lex.sortMu.Unlock()
+	if lex.sorted == nil || len(lex.sorted) != len(lex.terms) {
+		s := make([]uint32, len(lex.terms))
+		for i := range s {
+			s[i] = uint32(i)
+		}
+		slices.SortFunc(s, func(a, b uint32) int { return strings.Compare(lex.terms[a], lex.terms[b]) })
+		lex.sorted = s
+	}
+	return lex.sorted
+}
+
+// maxPrefixTerms bounds the expansions of one prefix: a short prefix of
+// a big vocabulary would otherwise touch most of the index.
+const maxPrefixTerms = 32
+
+// withPrefix returns the terms that start with p (p itself excluded), the
+// most frequent first, at most maxPrefixTerms of them.
+func (lex *lexicon) withPrefix(sorted []uint32, p string) []uint32 {
+	i, _ := slices.BinarySearchFunc(sorted, p, func(id uint32, p string) int { return strings.Compare(lex.terms[id], p) })
+	var out []uint32
+	for ; i < len(sorted) && strings.HasPrefix(lex.terms[sorted[i]], p); i++ {
+		if lex.terms[sorted[i]] != p {
+			out = append(out, sorted[i])
+		}
+	}
+	if len(out) > maxPrefixTerms {
+		slices.SortStableFunc(out, func(a, b uint32) int { return len(lex.post[b]) - len(lex.post[a]) })
+		out = out[:maxPrefixTerms]
+	}
+	return out
+}
+
+// fuzzy returns the terms within edit distance maxDist of t (t itself
+// excluded) with their distances. It walks the sorted vocabulary as a
+// trie: terms sharing a prefix share the rows of the edit-distance table
+// for it, and a prefix whose row is all above maxDist skips every term
+// that starts with it.
+func (lex *lexicon) fuzzy(sorted []uint32, t string, maxDist int) (ids []uint32, dists []int) {
+	q := []rune(t)
+	w := len(q) + 1
+	// rows[d] is the table row after the first d runes of the current term.
+	rows := make([]int, w*(maxTermLen+2))
+	for j := range w {
+		rows[j] = j
+	}
+	var prev []rune
+	var cur []rune
+	for i := 0; i < len(sorted); {
+		term := lex.terms[sorted[i]]
+		cur = append(cur[:0], []rune(term)...)
+		// Shared prefix with the previous term: its rows are valid.
+		k := 0
+		for k < len(prev) && k < len(cur) && prev[k] == cur[k] {
+			k++
+		}
+		dead := -1 // depth whose row exceeds maxDist everywhere
+		for d := k + 1; d <= len(cur) && d <= maxTermLen; d++ {
+			row, up := rows[d*w:(d+1)*w], rows[(d-1)*w:d*w]
+			row[0] = d
+			low := d
+			for j := 1; j < w; j++ {
+				cost := 1
+				if q[j-1] == cur[d-1] {
+					cost = 0
+				}
+				row[j] = min(up[j]+1, row[j-1]+1, up[j-1]+cost)
+				low = min(low, row[j])
+			}
+			if low > maxDist {
+				dead = d
+				break
+			}
+		}
+		prev = append(prev[:0], cur...)
+		if dead > 0 {
+			// Skip every term sharing the dead prefix.
+			pfx := string(cur[:dead])
+			prev = prev[:dead-1] // rows up to dead-1 stay valid
+			j, _ := slices.BinarySearchFunc(sorted[i:], pfx+"\U0010FFFF", func(id uint32, p string) int { return strings.Compare(lex.terms[id], p) })
+			i += max(j, 1)
+			continue
+		}
+		if len(cur) <= maxTermLen {
+			if d := rows[len(cur)*w+len(q)]; d <= maxDist && term != t {
+				ids = append(ids, sorted[i])
+				dists = append(dists, d)
+			}
+		}
+		i++
+	}
+	return ids, dists
+}

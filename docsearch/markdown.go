@@ -1,0 +1,328 @@
+package docsearch
+
+import (
+	"strings"
+)
+
+// A parsed document is a list of sections, each a heading and the blocks
+// under it. Markdown is read with the few rules chunking needs: ATX
+// headings ("## Title"), setext headings (a line underlined with === or
+// ---), fenced code blocks (``` or ~~~, closed by a fence of the same
+// character at least as long; an unclosed fence runs to the end), and
+// paragraphs separated by blank lines. A "#" line inside a fence is code,
+// not a heading. Plain text has no headings; reStructuredText is read as
+// plain text except that a line underlined with a run of one punctuation
+// character is a heading.
+
+// block is a paragraph or a fenced code block.
+type block struct {
+	text      string // the lines of the block, each ending in "\n"
+	line, end int    // first and last line, 1-based
+	code      bool
+}
+
+// section is a heading and its blocks; the preamble before the first
+// heading has level 0 and no heading.
+type section struct {
+	heading string
+	level   int
+	line    int
+	path    []string // headings of the enclosing sections and this one
+	blocks  []block
+}
+
+// Heading is one heading of a document's outline.
+type Heading struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+	Line  int    `json:"line"`
+}
+
+// format is how a document's text is read.
+type format uint8
+
+const (
+	formatMarkdown format = iota
+	formatText
+	formatRST
+)
+
+// parse cuts text into sections. firstLine is the line number of text's
+// first line (front matter before it is not part of text).
+func parse(text string, f format, firstLine int) []section {
+	p := parser{f: f, line: firstLine - 1}
+	p.secs = []section{{line: firstLine}}
+	lines := splitLines(text)
+	for i := 0; i < len(lines); i++ {
+		p.line++
+		ln := lines[i]
+		if p.fence != "" {
+			p.add(ln)
+			if closesFence(ln, p.fence) {
+				p.flush(true)
+			}
+			continue
+		}
+		trimmed := strings.TrimSpace(ln)
+		if trimmed == "" {
+			p.flush(false)
+			continue
+		}
+		if f == formatMarkdown {
+			if fence := openFence(ln); fence != "" {
+				p.flush(false)
+				p.fence = fence
+				p.add(ln)
+				continue
+			}
+			if lvl, h := atxHeading(ln); lvl > 0 {
+				p.flush(false)
+				p.heading(lvl, h)
+				continue
+			}
+		}
+		// A setext or reStructuredText underline turns the paragraph's
+		// single line into a heading.
+		if f != formatText && len(p.para) == 1 && i > 0 {
+			if lvl := underline(trimmed, f); lvl > 0 && len(strings.TrimSpace(p.para[0])) > 0 {
+				h := strings.TrimSpace(p.para[0])
+				p.para = p.para[:0]
+				p.line--
+				p.heading(lvl, h)
+				p.line++
+				continue
+			}
+		}
+		p.add(ln)
+	}
+	p.flush(p.fence != "")
+	return p.secs
+}
+
+type parser struct {
+	f     format
+	line  int // current line, 1-based
+	secs  []section
+	para  []string // lines of the open block
+	start int      // line of para[0]
+	fence string   // the opening fence of an open code block
+}
+
+// flush closes the open block.
+func (p *parser) flush(code bool) {
+	if len(p.para) > 0 {
+		s := &p.secs[len(p.secs)-1]
+		s.blocks = append(s.blocks, block{
+			text: strings.Join(p.para, ""),
+			line: p.start,
+			end:  p.start + len(p.para) - 1,
+			code: code || p.fence != "",
+		})
+	}
+	p.para = p.para[:0]
+	p.fence = ""
+}
+
+// add appends ln, the current line, to the open block.
+func (p *parser) add(ln string) {
+	if len(p.para) == 0 {
+		p.start = p.line
+	}
+	p.para = append(p.para, ln)
+}
+
+// heading opens a new section.
+func (p *parser) heading(level int, text string) {
+	text = cleanHeading(text)
+	var path []string
+	for i := len(p.secs) - 1; i >= 0; i-- {
+		if s := p.secs[i]; s.level > 0 && s.level < level {
+			path = append(append(path, s.path...), text)
+			break
+		}
+	}
+	if path == nil {
+		path = []string{text}
+	}
+	p.secs = append(p.secs, section{heading: text, level: level, line: p.line, path: path})
+}
+
+// splitLines splits text after each newline, keeping a last line without
+// one (and giving it one).
+func splitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if last := lines[len(lines)-1]; last == "" {
+		lines = lines[:len(lines)-1]
+	} else {
+		lines[len(lines)-1] = last + "\n"
+	}
+	return lines
+}
+
+// openFence returns the fence that opens a code block on ln, or "".
+func openFence(ln string) string {
+	s := strings.TrimLeft(ln, " ")
+	if len(ln)-len(s) > 3 || len(s) < 3 || (s[0] != '`' && s[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(s) && s[n] == s[0] {
+		n++
+	}
+	if n < 3 || (s[0] == '`' && strings.Contains(s[n:], "`")) {
+		return ""
+	}
+	return s[:n]
+}
+
+func closesFence(ln, fence string) bool {
+	s := strings.TrimSpace(ln)
+	return len(s) >= len(fence) && strings.Trim(s, fence[:1]) == ""
+}
+
+// atxHeading returns the level and text of an ATX heading line, or 0.
+func atxHeading(ln string) (int, string) {
+	s := strings.TrimLeft(ln, " ")
+	if len(ln)-len(s) > 3 {
+		return 0, ""
+	}
+	n := 0
+	for n < len(s) && s[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || (n < len(s) && s[n] != ' ' && s[n] != '\t' && s[n] != '\n' && s[n] != '\r') {
+		return 0, ""
+	}
+	h := strings.TrimSpace(s[n:])
+	h = strings.TrimSpace(strings.TrimRight(h, "#"))
+	return n, h
+}
+
+// underline returns the heading level a line of one repeated character
+// gives the line above it: 1 for "=", 2 for "-" in markdown; in
+// reStructuredText, levels follow punctuation in the order of first use.
+func underline(s string, f format) int {
+	if len(s) < 2 || strings.Trim(s, s[:1]) != "" {
+		return 0
+	}
+	switch c := s[0]; {
+	case f == formatMarkdown && c == '=':
+		return 1
+	case f == formatMarkdown && c == '-':
+		return 2
+	case f == formatRST && strings.IndexByte("=-~^\"'`#*+:._", c) >= 0 && len(s) >= 3:
+		return 3 // levels of reStructuredText are by convention; a flat outline is enough to search
+	}
+	return 0
+}
+
+// cleanHeading strips inline markup from a heading: emphasis, code ticks,
+// link targets, and an explicit {#anchor}.
+func cleanHeading(h string) string {
+	if i := strings.LastIndex(h, "{#"); i > 0 && strings.HasSuffix(h, "}") {
+		h = h[:i]
+	}
+	return strings.TrimSpace(plainInline(h))
+}
+
+// plainInline removes inline markdown markup: images, link targets,
+// emphasis and HTML tags, keeping the visible text and code spans' text.
+func plainInline(s string) string {
+	if !strings.ContainsAny(s, "[]*_`<!") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '!' && i+1 < len(s) && s[i+1] == '[':
+			// image: drop it whole
+			if j := linkEnd(s, i+1); j > 0 {
+				i = j - 1
+				continue
+			}
+			b.WriteByte(c)
+		case c == '[':
+			if j := strings.Index(s[i:], "]("); j > 0 {
+				if k := strings.IndexByte(s[i+j:], ')'); k > 0 {
+					b.WriteString(s[i+1 : i+j])
+					i += j + k
+					continue
+				}
+			}
+			b.WriteByte(c)
+		case c == '*' || c == '`':
+		case c == '_' && (i == 0 || i == len(s)-1 || s[i-1] == ' ' || s[i+1] == ' '):
+		case c == '<':
+			if j := strings.IndexByte(s[i:], '>'); j > 0 && j < 200 && !strings.ContainsAny(s[i+1:i+j], " =") || j > 0 && j < 200 && (i+1 < len(s) && (isLetter(rune(s[i+1])) || s[i+1] == '/')) {
+				i += j
+				continue
+			}
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// linkEnd returns the index after the ")" closing the link or image that
+// starts with "[" at i, or -1.
+func linkEnd(s string, i int) int {
+	j := strings.Index(s[i:], "](")
+	if j < 0 {
+		return -1
+	}
+	k := strings.IndexByte(s[i+j:], ')')
+	if k < 0 {
+		return -1
+	}
+	return i + j + k + 1
+}
+
+// stripFrontMatter returns text without a YAML front matter block (a
+// first line "---" up to the next line "---" or "..."), the block, and the
+// number of lines removed.
+func stripFrontMatter(text string) (body, fm string, lines int) {
+	if !strings.HasPrefix(text, "---\n") && !strings.HasPrefix(text, "---\r\n") {
+		return text, "", 0
+	}
+	i := strings.IndexByte(text, '\n') + 1
+	n := 1
+	for i < len(text) {
+		j := strings.IndexByte(text[i:], '\n')
+		ln := text[i:]
+		if j >= 0 {
+			ln = text[i : i+j+1]
+		}
+		n++
+		if t := strings.TrimRight(ln, "\r\n"); t == "---" || t == "..." {
+			return text[i+len(ln):], text[:i+len(ln)], n
+		}
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return text, "", 0 // unclosed: not front matter
+}
+
+// frontMatterValue returns the value of a top-level "key: value" line of
+// a front matter block, unquoted, or "".
+func frontMatterValue(fm, key string) string {
+	for _, ln := range strings.Split(fm, "\n") {
+		v, ok := strings.CutPrefix(strings.TrimRight(ln, "\r"), key+":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		return v
+	}
+	return ""
+}

@@ -1,0 +1,432 @@
+package docsearch
+
+// On-disk format. The index is one file, <Dir>/docsearch.idx, written
+// whole: a temporary file in Dir is written, synced and renamed over it,
+// so a reader sees the old index or the new one. Integers are unsigned
+// LEB128 varints ("uv") unless said otherwise; a string is a uv length
+// and that many bytes of UTF-8; a time is a uv of Unix seconds (0 for
+// none).
+//
+//	magic      "FIDOCS" then the format version, one byte (storeVersion)
+//	embedder   string (the Embedder's Name(), "" without vectors)
+//	dim        uv (0 without vectors)
+//	docs       uv count, then per document:
+//	             path, scope, title, summary  string
+//	             entities                     uv count, strings
+//	             headings                     uv count, then level uv, line uv, text string
+//	             updated                      time
+//	             size, mtime                  uv, uv (mtime in Unix ns)
+//	             hash                         16 bytes
+//	             format                       1 byte (0 markdown, 1 text, 2 rst)
+//	             put                          1 byte; if 1, text string follows
+//	             chunks                       uv count (they follow the previous
+//	                                          document's, in order)
+//	chunks     uv count (the sum of the documents'), then per chunk:
+//	             title string, line uv, end uv, content type 1 byte
+//	             (0 prose, 1 code, 2 api-reference), tokens uv, hash 8 bytes
+//	terms      uv count, then per term:
+//	             term string, uv postings, then per posting the chunk as a
+//	             uv delta from the previous one (from 0) and the tf uv
+//	vectors    if dim > 0: chunks*dim float32, little-endian IEEE 754
+//	checksum   CRC-32 (Castagnoli) of everything before it, 4 bytes
+//	           little-endian
+//
+// Every chunk has length = the sum of its postings' tf; it is not stored.
+// The index is compacted before it is written, so no chunk is dead.
+// Reading checks the magic, the version, every count against the bytes
+// left, the ranges and orders of chunks, and the checksum; any failure is
+// an error and Open rebuilds the index.
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+const (
+	storeMagic   = "FIDOCS"
+	storeVersion = 1
+	storeFile    = "docsearch.idx"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+var ctypeCodes = []ContentType{Prose, Code, APIReference}
+
+func ctypeCode(c ContentType) byte {
+	for i, t := range ctypeCodes {
+		if t == c {
+			return byte(i)
+		}
+	}
+	return 0
+}
+
+// Save writes the index to opts.Dir atomically.
+func (ix *Index) Save() error {
+	if ix.opts.Dir == "" {
+		return errors.New("docsearch: the index has no Dir to save to")
+	}
+	ix.mu.Lock()
+	if ix.dead > 0 || ix.holes > 0 {
+		ix.compact()
+	}
+	data := ix.encode()
+	ix.mu.Unlock()
+	if err := os.MkdirAll(ix.opts.Dir, 0o755); err != nil {
+		return fmt.Errorf("save index: %w", err)
+	}
+	f, err := os.CreateTemp(ix.opts.Dir, ".docsearch-*.tmp")
+	if err != nil {
+		return fmt.Errorf("save index: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(ix.opts.Dir, storeFile))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("save index: %w", err)
+	}
+	return nil
+}
+
+// encode returns the index in the on-disk format. Callers hold ix.mu and
+// have compacted the index.
+func (ix *Index) encode() []byte {
+	var b []byte
+	str := func(s string) { b = binary.AppendUvarint(b, uint64(len(s))); b = append(b, s...) }
+	uv := func(n uint64) { b = binary.AppendUvarint(b, n) }
+	b = append(b, storeMagic...)
+	b = append(b, storeVersion)
+	dim := ix.vec.dim
+	if ix.vec.chunks() != len(ix.chunks) {
+		dim = 0
+	}
+	if dim == 0 {
+		str("")
+	} else {
+		str(ix.embName)
+	}
+	uv(uint64(dim))
+	uv(uint64(len(ix.docs)))
+	for _, d := range ix.docs {
+		str(d.path)
+		str(d.scope)
+		str(d.title)
+		str(d.summary)
+		uv(uint64(len(d.entities)))
+		for _, e := range d.entities {
+			str(e)
+		}
+		uv(uint64(len(d.headings)))
+		for _, h := range d.headings {
+			uv(uint64(h.Level))
+			uv(uint64(h.Line))
+			str(h.Text)
+		}
+		if d.updated.IsZero() {
+			uv(0)
+		} else {
+			uv(uint64(max(d.updated.Unix(), 0)))
+		}
+		uv(uint64(d.size))
+		uv(uint64(max(d.mtime, 0)))
+		b = append(b, d.hash[:]...)
+		b = append(b, byte(d.format))
+		if d.put {
+			b = append(b, 1)
+			str(d.text)
+		} else {
+			b = append(b, 0)
+		}
+		uv(uint64(d.count))
+	}
+	uv(uint64(len(ix.chunks)))
+	for _, c := range ix.chunks {
+		str(c.title)
+		uv(uint64(c.line))
+		uv(uint64(c.end))
+		b = append(b, ctypeCode(c.ctype))
+		uv(uint64(c.tokens))
+		b = append(b, c.hash[:]...)
+	}
+	uv(uint64(len(ix.lex.terms)))
+	for t, term := range ix.lex.terms {
+		str(term)
+		ps := ix.lex.post[t]
+		uv(uint64(len(ps)))
+		prev := uint32(0)
+		for _, p := range ps {
+			uv(uint64(p.chunk - prev))
+			uv(uint64(p.tf))
+			prev = p.chunk
+		}
+	}
+	if dim > 0 {
+		for _, x := range ix.vec.data[:len(ix.chunks)*dim] {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// load reads the index from opts.Dir; a missing file is fs.ErrNotExist.
+func (ix *Index) load() error {
+	data, err := os.ReadFile(filepath.Join(ix.opts.Dir, storeFile))
+	if err != nil {
+		return err
+	}
+	st, err := decodeIndex(data)
+	if err != nil {
+		return err
+	}
+	for _, d := range st.docs {
+		if d.scope != "" && !ix.scopes.has(d.scope) {
+			return fmt.Errorf("the index has scope %q, which is no longer configured", d.scope)
+		}
+	}
+	ix.docs, ix.chunks, ix.lex, ix.vec, ix.embName = st.docs, st.chunks, st.lex, st.vec, st.embName
+	ix.byPath = make(map[string]uint32, len(st.docs))
+	for i, d := range st.docs {
+		ix.byPath[d.path] = uint32(i)
+	}
+	if ix.opts.Quantize && ix.vec.dim > 0 {
+		ix.vec.quantizeAll()
+	}
+	return nil
+}
+
+// stored is a decoded index.
+type stored struct {
+	docs    []*doc
+	chunks  []chunkRec
+	lex     *lexicon
+	vec     vectors
+	embName string
+}
+
+// errCorrupt wraps every decoding error.
+var errCorrupt = errors.New("corrupt index")
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: bad %s", errCorrupt, what)
+	}
+	r.b = nil
+}
+
+func (r *reader) uv(what string) uint64 {
+	n, k := binary.Uvarint(r.b)
+	if k <= 0 {
+		r.fail(what)
+		return 0
+	}
+	r.b = r.b[k:]
+	return n
+}
+
+// count reads a count of items of at least minSize bytes each, bounded by
+// the bytes left.
+func (r *reader) count(what string, minSize int) int {
+	n := r.uv(what)
+	if n > uint64(len(r.b)/max(minSize, 1)) {
+		r.fail(what + " count")
+		return 0
+	}
+	return int(n)
+}
+
+func (r *reader) bytes(n int, what string) []byte {
+	if n < 0 || n > len(r.b) {
+		r.fail(what)
+		return make([]byte, max(n, 0))
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) str(what string) string {
+	n := r.uv(what)
+	if n > uint64(len(r.b)) {
+		r.fail(what)
+		return ""
+	}
+	return string(r.bytes(int(n), what))
+}
+
+func (r *reader) byte1(what string) byte { return r.bytes(1, what)[0] }
+
+// decodeIndex parses the on-disk format.
+func decodeIndex(data []byte) (*stored, error) {
+	if len(data) < len(storeMagic)+1+4 || !bytes.HasPrefix(data, []byte(storeMagic)) {
+		return nil, fmt.Errorf("%w: not a docsearch index", errCorrupt)
+	}
+	if v := data[len(storeMagic)]; v != storeVersion {
+		return nil, fmt.Errorf("index format version %d, want %d", v, storeVersion)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
+	}
+	r := &reader{b: body[len(storeMagic)+1:]}
+	st := &stored{lex: newLexicon()}
+	st.embName = r.str("embedder")
+	dim := r.uv("dim")
+	if dim > 1<<16 {
+		r.fail("dim")
+	}
+	nd := r.count("docs", 8)
+	var counts []uint64
+	for range nd {
+		d := &doc{}
+		d.path, d.scope, d.title, d.summary = r.str("path"), r.str("scope"), r.str("title"), r.str("summary")
+		for range r.count("entities", 1) {
+			d.entities = append(d.entities, r.str("entity"))
+		}
+		for range r.count("headings", 3) {
+			lvl, line := r.uv("heading level"), r.uv("heading line")
+			if lvl > 6 || line > math.MaxInt32 {
+				r.fail("heading")
+			}
+			d.headings = append(d.headings, Heading{Level: int(lvl), Line: int(line), Text: r.str("heading")})
+		}
+		if t := r.uv("updated"); t > 0 {
+			if t > 1<<40 {
+				r.fail("updated")
+			}
+			d.updated = time.Unix(int64(t), 0).UTC()
+		}
+		size, mtime := r.uv("size"), r.uv("mtime")
+		if size > math.MaxInt64 || mtime > math.MaxInt64 {
+			r.fail("size")
+		}
+		d.size, d.mtime = int64(size), int64(mtime)
+		copy(d.hash[:], r.bytes(16, "hash"))
+		f := r.byte1("format")
+		if f > byte(formatRST) {
+			r.fail("format")
+		}
+		d.format = format(f)
+		switch r.byte1("put") {
+		case 0:
+		case 1:
+			d.put, d.text = true, r.str("text")
+		default:
+			r.fail("put")
+		}
+		counts = append(counts, r.uv("chunk count"))
+		st.docs = append(st.docs, d)
+	}
+	nc := r.count("chunks", 12)
+	var first uint64
+	for i, d := range st.docs {
+		if counts[i] > uint64(nc)-first {
+			r.fail("chunk count")
+			break
+		}
+		d.first, d.count = uint32(first), uint32(counts[i])
+		first += counts[i]
+	}
+	if r.err == nil && first != uint64(nc) {
+		r.fail("chunk total")
+	}
+	st.chunks = make([]chunkRec, 0, nc)
+	docOf := uint32(0)
+	for c := range nc {
+		for r.err == nil && int(docOf) < len(st.docs) && uint32(c) >= st.docs[docOf].first+st.docs[docOf].count {
+			docOf++
+		}
+		rec := chunkRec{doc: docOf, title: r.str("chunk title")}
+		line, end := r.uv("line"), r.uv("end")
+		if line > math.MaxInt32 || end > math.MaxInt32 || end < line {
+			r.fail("chunk lines")
+		}
+		rec.line, rec.end = uint32(line), uint32(end)
+		ct := r.byte1("content type")
+		if int(ct) >= len(ctypeCodes) {
+			r.fail("content type")
+			ct = 0
+		}
+		rec.ctype = ctypeCodes[ct]
+		tokens := r.uv("tokens")
+		if tokens > math.MaxUint32 {
+			r.fail("tokens")
+		}
+		rec.tokens = uint32(tokens)
+		copy(rec.hash[:], r.bytes(8, "chunk hash"))
+		st.chunks = append(st.chunks, rec)
+	}
+	lex := st.lex
+	lex.lens = make([]uint32, nc)
+	nt := r.count("terms", 2)
+	lex.terms = make([]string, 0, nt)
+	lex.post = make([][]posting, 0, nt)
+	for range nt {
+		term := r.str("term")
+		if _, dup := lex.ids[term]; dup || term == "" {
+			r.fail("term")
+		}
+		np := r.count("postings", 2)
+		ps := make([]posting, np)
+		var prev uint64
+		for i := range ps {
+			delta, tf := r.uv("posting"), r.uv("tf")
+			c := prev + delta
+			if (i > 0 && delta == 0) || c >= uint64(nc) || tf == 0 || tf > 1<<24 {
+				r.fail("posting")
+				break
+			}
+			ps[i] = posting{uint32(c), uint32(tf)}
+			lex.lens[c] += uint32(tf)
+			prev = c
+		}
+		if r.err != nil {
+			break
+		}
+		lex.ids[term] = uint32(len(lex.terms))
+		lex.terms = append(lex.terms, term)
+		lex.post = append(lex.post, ps)
+	}
+	for _, n := range lex.lens {
+		lex.total += uint64(n)
+	}
+	lex.live = nc
+	if dim > 0 && r.err == nil {
+		need := uint64(nc) * dim * 4
+		if need != uint64(len(r.b)) {
+			r.fail("vectors")
+		} else {
+			st.vec = vectors{dim: int(dim), data: make([]float32, uint64(nc)*dim)}
+			for i := range st.vec.data {
+				st.vec.data[i] = math.Float32frombits(binary.LittleEndian.Uint32(r.b[4*i:]))
+			}
+			r.b = nil
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("trailing bytes")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return st, nil
+}

@@ -1,0 +1,164 @@
+package docsearch
+
+import (
+	"container/heap"
+)
+
+// vectors holds one unit vector per chunk, row after row, and searches
+// them exactly: a scan of dot products. Exact search needs no training,
+// no tuning and no approximation error. The scan is not what bounds
+// query time at the scale of a workspace's docs; see BenchmarkVectorSearch
+// for the float32 and int8 figures.
+type vectors struct {
+	dim  int
+	data []float32 // len(data) == dim * chunks; a dead or unembedded chunk is zero
+	q    []int8    // int8 copy of data when quantized; nil otherwise
+	qs   []float32 // per-row scale of q
+}
+
+// row returns chunk i's vector.
+func (v *vectors) row(i uint32) []float32 {
+	return v.data[int(i)*v.dim : int(i+1)*v.dim]
+}
+
+// chunks returns the number of rows.
+func (v *vectors) chunks() int {
+	if v.dim == 0 {
+		return 0
+	}
+	return len(v.data) / v.dim
+}
+
+// scored is a chunk and its score.
+type scored struct {
+	chunk uint32
+	score float32
+}
+
+// topK keeps the k highest scores seen.
+type topK struct {
+	k int
+	h minHeap
+}
+
+func (t *topK) push(c uint32, s float32) {
+	if len(t.h) < t.k {
+		heap.Push(&t.h, scored{c, s})
+		return
+	}
+	if s > t.h[0].score || s == t.h[0].score && c < t.h[0].chunk {
+		t.h[0] = scored{c, s}
+		heap.Fix(&t.h, 0)
+	}
+}
+
+// sorted returns the kept scores, best first, ties by chunk ID.
+func (t *topK) sorted() []scored {
+	out := make([]scored, len(t.h))
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(&t.h).(scored)
+	}
+	return out
+}
+
+type minHeap []scored
+
+func (h minHeap) Len() int { return len(h) }
+func (h minHeap) Less(i, j int) bool {
+	if h[i].score != h[j].score {
+		return h[i].score < h[j].score
+	}
+	return h[i].chunk > h[j].chunk
+}
+func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)   { *h = append(*h, x.(scored)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// search returns the k chunks most similar to q among those keep accepts.
+func (v *vectors) search(q []float32, k int, keep func(uint32) bool) []scored {
+	t := topK{k: k}
+	n := v.chunks()
+	if v.q != nil {
+		qq, qs := quantize(q)
+		for i := range n {
+			if !keep(uint32(i)) {
+				continue
+			}
+			t.push(uint32(i), float32(dotInt8(qq, v.q[i*v.dim:(i+1)*v.dim]))*qs*v.qs[i])
+		}
+		return t.sorted()
+	}
+	for i := range n {
+		if !keep(uint32(i)) {
+			continue
+		}
+		t.push(uint32(i), dot(q, v.data[i*v.dim:(i+1)*v.dim]))
+	}
+	return t.sorted()
+}
+
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+func dotInt8(a, b []int8) int32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 int32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += int32(a[i]) * int32(b[i])
+		s1 += int32(a[i+1]) * int32(b[i+1])
+		s2 += int32(a[i+2]) * int32(b[i+2])
+		s3 += int32(a[i+3]) * int32(b[i+3])
+	}
+	for ; i < len(a); i++ {
+		s0 += int32(a[i]) * int32(b[i])
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// quantize maps v to int8 with a scale: v[i] ≈ q[i] * scale.
+func quantize(v []float32) ([]int8, float32) {
+	var m float32
+	for _, x := range v {
+		m = max(m, x, -x)
+	}
+	q := make([]int8, len(v))
+	if m == 0 {
+		return q, 0
+	}
+	scale := m / 127
+	for i, x := range v {
+		q[i] = int8(x / scale)
+	}
+	return q, scale
+}
+
+// quantizeAll fills the int8 copy of every row.
+func (v *vectors) quantizeAll() {
+	n := v.chunks()
+	v.q = make([]int8, len(v.data))
+	v.qs = make([]float32, n)
+	for i := range n {
+		q, s := quantize(v.data[i*v.dim : (i+1)*v.dim])
+		copy(v.q[i*v.dim:], q)
+		v.qs[i] = s
+	}
+}
