@@ -64,14 +64,16 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress bo
 		Dir:      filepath.Join(root, ".artifacts", ".index"),
 		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
-	if progress && isTerminal(stderr) {
+	if progress {
+		bar := newProgressBar(stderr)
+		opts.Logger = slog.New(slog.NewTextHandler(bar, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		last := time.Time{}
 		opts.Progress = func(done, total int) {
 			if now := time.Now(); done == total || now.Sub(last) > 100*time.Millisecond {
 				last = now
-				fmt.Fprintf(stderr, "\r%s", progressBar(done, total, 30))
+				bar.update(done, total, "docs")
 				if done == total {
-					fmt.Fprintln(stderr)
+					bar.finish()
 				}
 			}
 		}
@@ -98,23 +100,6 @@ func parseScope(root, spec string) (docsearch.Scope, error) {
 		return docsearch.Scope{}, fmt.Errorf("--docs %s: %w", spec, err)
 	}
 	return docsearch.Scope{Name: name, Dir: ".", FS: r.FS()}, nil
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func progressBar(done, total, width int) string {
-	if total <= 0 {
-		total = 1
-	}
-	n := done * width / total
-	return fmt.Sprintf("[%s%s] %d/%d docs", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
 }
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
