@@ -9,11 +9,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/enrich"
 	"github.com/fileinfo/fileinfo/internal/server"
 )
@@ -28,6 +30,9 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	token := fs.String("token", "", "bearer `token` HTTP clients must send (default $"+tokenEnv+"); required to bind a non-loopback address")
 	maxTokens := fs.Int("max-tokens", enrich.DefaultMaxTokens, "default token budget of one file_info prompt")
 	noWatch := fs.Bool("no-watch", false, "do not watch the workspace for changes (files a tool reads are still re-extracted when changed)")
+	var docs scopeFlags
+	fs.Var(&docs, "docs", "an extra scope of docs to search, `NAME=DIR` (repeatable)")
+	noDocs := fs.Bool("no-docs", false, "do not index docs and artifacts for search_docs")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -53,7 +58,22 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		}
 	}
 
-	s, err := server.New(ctx, server.Options{Root: *root, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch})
+	absRoot, err := filepath.Abs(*root)
+	if err != nil {
+		return err
+	}
+	var scopes []docsearch.Scope
+	for _, spec := range docs {
+		sc, err := parseScope(absRoot, spec)
+		if err != nil {
+			return err
+		}
+		scopes = append(scopes, sc)
+	}
+	s, err := server.New(ctx, server.Options{
+		Root: *root, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch,
+		DocScopes: scopes, Embedder: defaultEmbedder(), NoDocs: *noDocs,
+	})
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func Enrich(ctx context.Context, opt EnrichOptions) (EnrichResult, error) {
 		return res, err
 	}
 	defer ws.close()
-	if err := ws.load(ctx); err != nil {
+	if err := ws.load(ctx, Options{NoDocs: true}); err != nil {
 		return res, err
 	}
 	paths, err := ws.enrichOrder(opt.Paths, opt.StaleFirst)

@@ -41,6 +41,36 @@ func (s *Server) addResources() {
 		Description: "The markdown artifact of the source file at path.",
 		MIMEType:    "text/markdown",
 	}, s.readArtifact)
+	s.mcp.AddResource(&mcp.Resource{
+		URI:         docsListURI,
+		Name:        "docs",
+		Title:       "Indexed documents",
+		Description: "Every document search_docs searches: path, title, scope, summary, last update.",
+		MIMEType:    "application/json",
+	}, s.readDocsList)
+}
+
+// docsListURI lists the indexed documents.
+const docsListURI = "docs://list"
+
+func (s *Server) readDocsList(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	ix, err := s.docsIndex(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := ix.List("")
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.MarshalIndent(struct {
+		Docs any `json:"docs"`
+	}{docs}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
+		{URI: req.Params.URI, MIMEType: "application/json", Text: string(data)},
+	}}, nil
 }
 
 func (s *Server) readArtifactList(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/enrich"
 )
 
@@ -38,6 +39,13 @@ type Options struct {
 	// Debounce is the quiet time that ends a batch of changes. Default
 	// 100 ms.
 	Debounce time.Duration
+	// DocScopes are named scopes of docs beyond the workspace's own
+	// (README*, docs/, other markdown) and its artifacts.
+	DocScopes []docsearch.Scope
+	// Embedder makes the doc index's vectors; nil searches lexically.
+	Embedder docsearch.Embedder
+	// NoDocs turns the doc index off.
+	NoDocs bool
 	// SamplingTimeout bounds how long file_info's sampling mode waits for
 	// the client's model before falling back to a prompt. Default 2 min.
 	SamplingTimeout time.Duration
@@ -90,12 +98,17 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	}
 	s.ws = ws
 	go func() {
-		if ws.load(ctx) == nil && !opt.NoWatch {
+		if ws.load(ctx, opt) == nil && !opt.NoWatch {
 			s.startWatch(ws)
 		}
 	}()
 
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "fileinfo", Title: "fileinfo", Version: opt.Version},
+	info := &mcp.Implementation{Name: "fileinfo", Title: "fileinfo", Version: opt.Version,
+		Description: "Indexed " + ws.root + " at " + time.Now().UTC().Format(time.RFC3339)}
+	if commit := gitHead(ws.root); commit != "" {
+		info.Description += ", git commit " + commit
+	}
+	s.mcp = mcp.NewServer(info,
 		&mcp.ServerOptions{
 			Instructions:       instructions,
 			Logger:             slog.New(quiet{log.Handler()}),
@@ -156,7 +169,7 @@ func (s *Server) switchTo(ctx context.Context, req mcp.Request, root string) (*w
 		defer cancel()
 		go reportLoad(pctx, req, ws)
 	}
-	if err := ws.load(ctx); err != nil {
+	if err := ws.load(ctx, s.opt); err != nil {
 		ws.close()
 		if errors.Is(err, context.Canceled) {
 			return nil, fmt.Errorf("loading %s was cancelled; the workspace is still %s", root, s.workspace().root)

@@ -54,6 +54,12 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 		}
 		candidates[p] = true
 	}
+	// The doc index sees every change, source or not: READMEs too.
+	if walk {
+		w.docsChanged(nil)
+	} else {
+		w.docsChanged(b.Paths)
+	}
 	if walk {
 		files, dirs, err := w.walk(ctx)
 		if err != nil {

@@ -109,6 +109,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 			note = fmt.Sprintf("\n\n(Note: the basic artifact could not be written: %v. report_file_info will fail the same way until that is fixed.)", err)
 		} else {
 			status = artifacts.Basic
+			ws.docsChanged([]string{out.ArtifactPath})
 		}
 	}
 	out.Artifact = string(status)

@@ -82,6 +82,7 @@ func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, versi
 	if err := ws.store.Write(rel, m, body); err != nil {
 		return reportOut{}, fmt.Errorf("write the artifact of %s: %w", rel, err)
 	}
+	ws.docsChanged([]string{path.Join(artifacts.Dir, rel+".md")})
 	out := reportOut{
 		Status:       "written",
 		Path:         rel,

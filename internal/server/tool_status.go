@@ -26,6 +26,9 @@ type indexStatusOut struct {
 	Commit     string         `json:"commit,omitempty" jsonschema:"the git commit checked out in the root"`
 	LastUpdate time.Time      `json:"last_update,omitzero" jsonschema:"when the index last changed"`
 	Watch      watch.State    `json:"watch"`
+	Docs       int            `json:"docs" jsonschema:"documents in the doc index"`
+	Chunks     int            `json:"chunks"`
+	Embedder   string         `json:"embedder" jsonschema:"what makes the doc index's vectors; none: lexical search only"`
 }
 
 func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ indexStatusIn) (*mcp.CallToolResult, indexStatusOut, error) {
@@ -54,6 +57,14 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	out.Edges, out.Unresolved = len(ws.graph.Edges()), len(ws.graph.Unresolved())
 	out.LastUpdate = ws.loaded
 	ws.mu.RUnlock()
+	out.Embedder = "none"
+	if ws.docs != nil {
+		st := ws.docs.Stats()
+		out.Docs, out.Chunks = st.Docs, st.Chunks
+		if st.Embedder != "" {
+			out.Embedder = st.Embedder
+		}
+	}
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", out.Root)
@@ -64,6 +75,7 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		out.Files, out.Skipped, out.Symbols, out.Edges, out.Unresolved, out.LastUpdate.Format(time.RFC3339))
 	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale.\n",
 		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)])
+	fmt.Fprintf(&b, "Docs: %d documents, %d chunks; embedder %s.\n", out.Docs, out.Chunks, out.Embedder)
 	fmt.Fprintf(&b, "Watching: %s (%d directories, %d batches applied).", out.Watch.Mode, out.Watch.Dirs, out.Watch.Batches)
 	return textResult(b.String()), out, nil
 }

@@ -36,4 +36,27 @@ func (s *Server) addTools() {
 			"artifacts by status (basic, enriched, stale), the git commit, the last update and whether it is watching for changes.",
 		Annotations: &mcp.ToolAnnotations{Title: "Index status", ReadOnlyHint: true, OpenWorldHint: &no},
 	}, s.indexStatus)
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "search_docs",
+		Description: "Search the project's docs (README, docs/, markdown) and the enriched artifacts of its source files at once, " +
+			"by words, identifiers or error messages (hybrid lexical and semantic search). Returns paths, titles, summaries " +
+			"and 0-1 scores; read a hit with fetch_doc.",
+		Annotations: ro,
+	}, s.searchDocs)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "fetch_doc",
+		Description: "Read a document that search_docs or list_docs named, whole or one section (heading); code blocks are untouched and relative links absolute.",
+		Annotations: ro,
+	}, s.fetchDoc)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "list_docs",
+		Description: "List the indexed documents, of one scope (artifacts, docs, or a named one) or all.",
+		Annotations: ro,
+	}, s.listDocs)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "doc_outline",
+		Description: "The headings of a document, with level and line, to fetch one section.",
+		Annotations: ro,
+	}, s.docOutline)
 }

@@ -48,7 +48,7 @@ func fresh(t *testing.T, root string) string {
 		t.Fatal(err)
 	}
 	defer ws.close()
-	if err := ws.load(context.Background()); err != nil {
+	if err := ws.load(context.Background(), Options{NoDocs: true}); err != nil {
 		t.Fatal(err)
 	}
 	return snapshot(ws)

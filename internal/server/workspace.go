@@ -18,6 +18,7 @@ import (
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/enrich"
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/watch"
@@ -49,6 +50,14 @@ type workspace struct {
 	digests  map[string]string // filled by the first load's extraction
 	dirs     []string          // the directories the first load walked
 	done     atomic.Int64      // files the first load has extracted so far
+
+	docs        *docsearch.Index // nil until loaded, or when it could not be
+	docsCtx     context.Context  // cancelled by close
+	stopDocs    context.CancelFunc
+	docsMu      sync.Mutex
+	docsPending []string
+	docsRescan  bool
+	docsBusy    bool
 
 	watchMu   sync.Mutex
 	closed    bool
@@ -104,6 +113,7 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		pending: map[string]*partial{},
 		digests: map[string]string{},
 	}
+	w.docsCtx, w.stopDocs = context.WithCancel(context.Background())
 	w.ex, err = extract.New(abs, extract.Options{
 		MaxFileSize: maxSize,
 		Read:        w.sawSource,
@@ -140,16 +150,33 @@ func (w *workspace) close() {
 		<-done
 		wt.Close()
 	}
+	w.stopDocs()
 	w.ex.Close()
 	w.dir.Close()
 }
 
-// load extracts every file under the root and builds the graph, then
-// closes ready.
-func (w *workspace) load(ctx context.Context) error {
+// load extracts every file under the root and builds the graph, and
+// opens the doc index meanwhile (unless opt.NoDocs), then closes ready.
+func (w *workspace) load(ctx context.Context, opt Options) error {
 	defer close(w.ready)
 	start := time.Now()
+	docsDone := make(chan struct{})
+	go func() {
+		defer close(docsDone)
+		if opt.NoDocs {
+			return
+		}
+		ix, err := w.openDocs(ctx, opt)
+		if err != nil {
+			if ctx.Err() == nil {
+				w.log.Warn("no doc search in this workspace", "err", err)
+			}
+			return
+		}
+		w.docs = ix
+	}()
 	files, skipped, err := w.ex.All(ctx)
+	<-docsDone
 	if err != nil {
 		w.err = err
 		return err

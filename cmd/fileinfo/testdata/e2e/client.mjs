@@ -134,12 +134,12 @@ async function exercise(client, root, outside) {
   step = 'tools/list';
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  expect(JSON.stringify(names) === JSON.stringify(['file_info', 'index_status', 'inspect_source', 'report_file_info', 'set_workspace_root']),
+  expect(JSON.stringify(names) === JSON.stringify(['doc_outline', 'fetch_doc', 'file_info', 'index_status', 'inspect_source', 'list_docs', 'report_file_info', 'search_docs', 'set_workspace_root']),
     'unexpected tool names', names);
   for (const t of tools) {
     expect(t.inputSchema.type === 'object', `${t.name}: input schema is not an object`, t.inputSchema);
     expect(t.inputSchema.additionalProperties === false, `${t.name}: input schema allows additional properties`, t.inputSchema);
-    if (t.name !== 'index_status') expect(t.inputSchema.required?.includes('path'), `${t.name}: path is not required`, t.inputSchema);
+    if (['file_info', 'report_file_info', 'inspect_source', 'set_workspace_root'].includes(t.name)) expect(t.inputSchema.required?.includes('path'), `${t.name}: path is not required`, t.inputSchema);
     expect(t.outputSchema?.type === 'object', `${t.name}: no object output schema`, t.outputSchema);
   }
   report({ tools: names });

@@ -1,0 +1,78 @@
+package server
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+)
+
+// docsDebounce batches the artifact writes the doc index is told of.
+const docsDebounce = 50 * time.Millisecond
+
+// openDocs opens the workspace's doc index (saved under
+// .artifacts/.index), reading only what changed since it was saved. A
+// workspace where the index cannot be saved gets one in memory.
+func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index, error) {
+	o := docsearch.Options{
+		Scopes:   opt.DocScopes,
+		Embedder: opt.Embedder,
+		Dir:      w.root + "/.artifacts/.index",
+		Logger:   w.log,
+	}
+	ix, err := docsearch.Open(ctx, w.dir.FS(), o)
+	if err != nil && ctx.Err() == nil {
+		w.log.Warn("the doc index cannot be kept on disk; keeping it in memory", "err", err)
+		o.Dir = ""
+		ix, err = docsearch.Open(ctx, w.dir.FS(), o)
+	}
+	return ix, err
+}
+
+// docsChanged tells the doc index, in the background, that the files at
+// paths (slash paths under the root) changed or went away; a nil paths
+// asks for a rescan. Requests that arrive close together are applied as
+// one.
+func (w *workspace) docsChanged(paths []string) {
+	if w.docs == nil {
+		return
+	}
+	w.docsMu.Lock()
+	defer w.docsMu.Unlock()
+	if paths == nil {
+		w.docsRescan = true
+	}
+	w.docsPending = append(w.docsPending, paths...)
+	if !w.docsBusy {
+		w.docsBusy = true
+		go w.docsLoop()
+	}
+}
+
+// docsLoop applies pending doc changes until none are left.
+func (w *workspace) docsLoop() {
+	for {
+		time.Sleep(docsDebounce)
+		w.docsMu.Lock()
+		paths, rescan := w.docsPending, w.docsRescan
+		w.docsPending, w.docsRescan = nil, false
+		if len(paths) == 0 && !rescan {
+			w.docsBusy = false
+			w.docsMu.Unlock()
+			return
+		}
+		w.docsMu.Unlock()
+		ctx := w.docsCtx
+		var err error
+		if rescan {
+			err = w.docs.Rescan(ctx)
+		} else {
+			slices.Sort(paths)
+			err = w.docs.Update(ctx, slices.Compact(paths))
+		}
+		if err != nil && ctx.Err() == nil {
+			w.log.Warn("updating the doc index failed", "err", err)
+		}
+	}
+}

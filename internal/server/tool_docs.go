@@ -1,0 +1,168 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+)
+
+// maxQueryBytes bounds a search query.
+const maxQueryBytes = 4 << 10
+
+type searchDocsIn struct {
+	Query       string   `json:"query" jsonschema:"what to look for: words, an error message, an identifier"`
+	Scopes      []string `json:"scopes,omitempty" jsonschema:"scopes to search (artifacts, docs, or a named one); given, results are also grouped by scope"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"results to return (per scope when scopes are given); default 5"`
+	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"drop results under this relevance, 0 to 1; default 0.5"`
+	ContentType string   `json:"content_type,omitempty" jsonschema:"only chunks of this type: prose, code or api-reference"`
+}
+
+type searchDocsOut struct {
+	Query          string                        `json:"query"`
+	QueryType      string                        `json:"query_type"`
+	Results        []docsearch.Result            `json:"results"`
+	ResultsByScope map[string][]docsearch.Result `json:"resultsByScope,omitempty"`
+	Message        string                        `json:"message,omitempty"`
+}
+
+// docsIndex returns the workspace's doc index, or why there is none.
+func (s *Server) docsIndex(ctx context.Context, req mcp.Request) (*docsearch.Index, error) {
+	ws, err := s.ready(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if ws.docs == nil {
+		return nil, errors.New("doc search is not available in this workspace (see the server log)")
+	}
+	return ws.docs, nil
+}
+
+func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in searchDocsIn) (*mcp.CallToolResult, searchDocsOut, error) {
+	var out searchDocsOut
+	if len(in.Query) > maxQueryBytes {
+		return nil, out, fmt.Errorf("query of %d bytes is too long (the limit is %d); search for its key words", len(in.Query), maxQueryBytes)
+	}
+	if in.Limit < 0 || in.Limit > 100 {
+		return nil, out, fmt.Errorf("limit %d is out of range (1 to 100)", in.Limit)
+	}
+	if in.MinScore != nil && (*in.MinScore < 0 || *in.MinScore > 1) {
+		return nil, out, fmt.Errorf("min_score %v is out of range (0 to 1)", *in.MinScore)
+	}
+	switch ct := docsearch.ContentType(in.ContentType); ct {
+	case "", docsearch.Prose, docsearch.Code, docsearch.APIReference:
+	default:
+		return nil, out, fmt.Errorf("content_type %q: want prose, code or api-reference", in.ContentType)
+	}
+	ix, err := s.docsIndex(ctx, req)
+	if err != nil {
+		return nil, out, err
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = 5
+	}
+	res, err := ix.Search(ctx, docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)})
+	if err != nil {
+		return nil, out, err
+	}
+	out = searchDocsOut{Query: res.Query, QueryType: string(res.Type), Results: res.Results, ResultsByScope: res.ByScope, Message: res.Message}
+	if out.Results == nil {
+		out.Results = []docsearch.Result{}
+	}
+	if len(out.Results) == 0 && out.Message == "" {
+		out.Message = "No matching documents found. Try broader terms."
+	}
+	var b strings.Builder
+	if len(out.Results) == 0 {
+		b.WriteString(out.Message)
+	}
+	for i, r := range out.Results {
+		fmt.Fprintf(&b, "%d. %s — %s (%s, score %.2f)", i+1, r.Title, r.Path, r.Scope, r.Score)
+		if r.Heading != "" {
+			fmt.Fprintf(&b, ", section %q", r.Heading)
+		}
+		if r.Summary != "" {
+			fmt.Fprintf(&b, "\n   %s", r.Summary)
+		}
+		b.WriteByte('\n')
+	}
+	return textResult(b.String()), out, nil
+}
+
+type fetchDocIn struct {
+	Path    string `json:"path" jsonschema:"the document, as search_docs or list_docs named it"`
+	Heading string `json:"heading,omitempty" jsonschema:"only this section (a heading's text)"`
+}
+
+func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetchDocIn) (*mcp.CallToolResult, docsearch.Doc, error) {
+	ix, err := s.docsIndex(ctx, req)
+	if err != nil {
+		return nil, docsearch.Doc{}, err
+	}
+	doc, err := ix.Fetch(in.Path, in.Heading)
+	if err != nil {
+		return nil, doc, err // a wrong path's error names similar ones
+	}
+	return textResult(doc.Content), doc, nil
+}
+
+type listDocsIn struct {
+	Scope string `json:"scope,omitempty" jsonschema:"only this scope"`
+}
+
+type listDocsOut struct {
+	Docs []docsearch.DocInfo `json:"docs"`
+}
+
+func (s *Server) listDocs(ctx context.Context, req *mcp.CallToolRequest, in listDocsIn) (*mcp.CallToolResult, listDocsOut, error) {
+	ix, err := s.docsIndex(ctx, req)
+	if err != nil {
+		return nil, listDocsOut{}, err
+	}
+	docs, err := ix.List(in.Scope)
+	if err != nil {
+		return nil, listDocsOut{}, err
+	}
+	if docs == nil {
+		docs = []docsearch.DocInfo{}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d documents:\n", len(docs))
+	for _, d := range docs {
+		fmt.Fprintf(&b, "- %s (%s): %s\n", d.Path, d.Scope, d.Title)
+	}
+	return textResult(b.String()), listDocsOut{Docs: docs}, nil
+}
+
+type docOutlineIn struct {
+	Path string `json:"path" jsonschema:"the document"`
+}
+
+type docOutlineOut struct {
+	Path     string              `json:"path"`
+	Headings []docsearch.Heading `json:"headings"`
+}
+
+func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in docOutlineIn) (*mcp.CallToolResult, docOutlineOut, error) {
+	ix, err := s.docsIndex(ctx, req)
+	if err != nil {
+		return nil, docOutlineOut{}, err
+	}
+	hs, err := ix.Outline(in.Path)
+	if err != nil {
+		return nil, docOutlineOut{}, err
+	}
+	if hs == nil {
+		hs = []docsearch.Heading{}
+	}
+	var b strings.Builder
+	for _, h := range hs {
+		fmt.Fprintf(&b, "%s%s (line %d)\n", strings.Repeat("  ", max(0, h.Level-1)), h.Text, h.Line)
+	}
+	return textResult(b.String()), docOutlineOut{Path: in.Path, Headings: hs}, nil
+}
