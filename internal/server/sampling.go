@@ -45,12 +45,59 @@ func samplingParams(p *enrich.Prompt) *mcp.CreateMessageParams {
 	}
 }
 
+// sampled is the outcome of asking the client's model.
+type sampled struct {
+	text    string              // the answer, when there is one
+	pending *mcp.CallToolResult // the request to return, on protocols from 2026-07-28
+	failed  string              // why there is no answer: fall back to a prompt
+}
+
+// askModel asks the client's model through MCP sampling. On protocol
+// versions from 2026-07-28 the first call returns the request (pending)
+// with state, and the retry that carries the answer must carry state
+// back; earlier versions get the request sent, bounded by
+// Options.SamplingTimeout. A client without sampling, an error, a refusal
+// or a timeout set failed.
+func (s *Server) askModel(ctx context.Context, req *mcp.CallToolRequest, state string, params *mcp.CreateMessageParams) sampled {
+	if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
+		return sampled{failed: "the client does not offer sampling"}
+	}
+	if resp, ok := req.Params.InputResponses[samplingKey]; ok {
+		if req.Params.RequestState != state {
+			return sampled{failed: "what was asked about changed while the answer was being written"}
+		}
+		return s.answered(answerText(resp))
+	}
+	if multiRoundTrip(req) {
+		return sampled{pending: &mcp.CallToolResult{
+			InputRequests: mcp.InputRequestMap{samplingKey: params},
+			RequestState:  state,
+		}}
+	}
+	sctx, cancel := context.WithTimeout(ctx, s.opt.SamplingTimeout)
+	defer cancel()
+	res, err := req.Session.CreateMessage(sctx, params)
+	if err != nil {
+		if sctx.Err() != nil && ctx.Err() == nil {
+			return sampled{failed: fmt.Sprintf("the client's model did not answer within %v", s.opt.SamplingTimeout)}
+		}
+		return sampled{failed: "the client's model answered with an error: " + err.Error()}
+	}
+	return s.answered(answerText(res))
+}
+
+func (s *Server) answered(text string) sampled {
+	if strings.TrimSpace(text) == "" {
+		return sampled{failed: "the client's model gave no text answer"}
+	}
+	return sampled{text: text}
+}
+
 // sample completes file_info's loop through the client's model: it asks
-// for the report of prompt p (on protocol versions from 2026-07-28 by
-// returning the request, earlier by sending it), then validates and saves
-// the answer like report_file_info. Whatever goes wrong — no sampling
-// offered, an error, a refusal, a timeout, an answer that does not
-// validate — it falls back to the prompt, with a note saying why.
+// for the report of prompt p, then validates and saves the answer like
+// report_file_info. Whatever goes wrong — no sampling offered, an error, a
+// refusal, a timeout, an answer that does not validate — it falls back to
+// the prompt, with a note saying why.
 func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *workspace, src *source, p *enrich.Prompt, out fileInfoOut) (*mcp.CallToolResult, fileInfoOut, error) {
 	fallback := func(why string) (*mcp.CallToolResult, fileInfoOut, error) {
 		s.log.Info("sampling fell back to a prompt", "path", out.Path, "why", why)
@@ -58,37 +105,14 @@ func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *works
 		note := "(Sampling did not complete: " + why + ". Answer this prompt yourself and call report_file_info.)\n\n"
 		return textResult(note + p.Text), out, nil
 	}
-	if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
-		return fallback("the client does not offer sampling")
+	got := s.askModel(ctx, req, src.digest, samplingParams(p))
+	switch {
+	case got.pending != nil:
+		return got.pending, fileInfoOut{}, nil
+	case got.failed != "":
+		return fallback(got.failed)
 	}
-	var answer string
-	if resp, ok := req.Params.InputResponses[samplingKey]; ok {
-		if req.Params.RequestState != src.digest {
-			return fallback("the file changed while its report was being written")
-		}
-		answer = answerText(resp)
-	} else if multiRoundTrip(req) {
-		res := &mcp.CallToolResult{
-			InputRequests: mcp.InputRequestMap{samplingKey: samplingParams(p)},
-			RequestState:  src.digest,
-		}
-		return res, fileInfoOut{}, nil
-	} else {
-		sctx, cancel := context.WithTimeout(ctx, s.opt.SamplingTimeout)
-		defer cancel()
-		res, err := req.Session.CreateMessage(sctx, samplingParams(p))
-		if err != nil {
-			if sctx.Err() != nil && ctx.Err() == nil {
-				return fallback(fmt.Sprintf("the client's model did not answer within %v", s.opt.SamplingTimeout))
-			}
-			return fallback("the client's model answered with an error: " + err.Error())
-		}
-		answer = answerText(res)
-	}
-	if strings.TrimSpace(answer) == "" {
-		return fallback("the client's model gave no text answer")
-	}
-	r, err := enrich.ParseAnswer(answer)
+	r, err := enrich.ParseAnswer(got.text)
 	if err != nil {
 		return fallback(err.Error())
 	}

@@ -59,4 +59,20 @@ func (s *Server) addTools() {
 		Description: "The headings of a document, with level and line, to fetch one section.",
 		Annotations: ro,
 	}, s.docOutline)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "ask_docs",
+		Description: "Answer a question from the project's docs and artifacts, with [Source N] citations. Uses your client's model " +
+			"through sampling when offered; otherwise returns the prompt and sources (status prompt_ready) for you to answer.",
+		Annotations: ro,
+	}, s.askDocs)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "get_working_example",
+		Description: "A complete working example for a task, from the project's code and prose docs, with imports and [Source N] citations (sampling, or prompt_ready).",
+		Annotations: ro,
+	}, s.getWorkingExample)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "explain_error",
+		Description: "Explain an error message and how to fix it, from the project's docs and artifacts, with [Source N] citations (sampling, or prompt_ready).",
+		Annotations: ro,
+	}, s.explainError)
 }
