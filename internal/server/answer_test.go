@@ -90,7 +90,7 @@ func TestAnswerSamplingErrorFallsBack(t *testing.T) {
 func TestKeyWords(t *testing.T) {
 	for q, want := range map[string]string{
 		"What does the Store.Put method do when the price is negative?": "Store.Put method price negative",
-		`error: open "/tmp/x.json": no such file`:                      "open x.json such file",
+		`error: open "/tmp/x.json": no such file`:                       "open x.json such file",
 	} {
 		if got := keyWords(q); got != want {
 			t.Errorf("keyWords(%q) = %q, want %q", q, got, want)
