@@ -32,6 +32,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	noWatch := fs.Bool("no-watch", false, "do not watch the workspace for changes (files a tool reads are still re-extracted when changed)")
 	var docs scopeFlags
 	fs.Var(&docs, "docs", "an extra scope of docs to search, `NAME=DIR` (repeatable)")
+	rerank := fs.Bool("rerank", false, "have the client's model rerank the sources of ask_docs, get_working_example and explain_error (MCP sampling)")
 	noDocs := fs.Bool("no-docs", false, "do not index docs and artifacts for search_docs")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
@@ -72,7 +73,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	}
 	s, err := server.New(ctx, server.Options{
 		Root: *root, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch,
-		DocScopes: scopes, Embedder: defaultEmbedder(), NoDocs: *noDocs,
+		DocScopes: scopes, Embedder: defaultEmbedder(), NoDocs: *noDocs, SamplingRerank: *rerank,
 	})
 	if err != nil {
 		return err

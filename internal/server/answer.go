@@ -109,6 +109,15 @@ func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest, kind answ
 		return nil, out, err
 	}
 	out.QueryType = qtype
+	h := sha256.Sum256([]byte(question + "\x00" + extra))
+	state := hex.EncodeToString(h[:8])
+	if s.opt.SamplingRerank && len(found) > 1 {
+		var pending *mcp.CallToolResult
+		found, state, pending = s.rerank(ctx, req, question, found, state)
+		if pending != nil {
+			return pending, answerOut{}, nil
+		}
+	}
 	blocks, sources := s.sourceBlocks(ix, found, budget)
 	out.Sources = sources
 	out.SystemPrompt = answerSystemPrompt(kind)
@@ -117,8 +126,7 @@ func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest, kind answ
 		out.Note = "No source in the index matches; the answer can only say so."
 	}
 
-	h := sha256.Sum256([]byte(out.Prompt))
-	got := s.askModel(ctx, req, hex.EncodeToString(h[:8]), &mcp.CreateMessageParams{
+	got := s.askModel(ctx, req, state, &mcp.CreateMessageParams{
 		SystemPrompt: out.SystemPrompt,
 		MaxTokens:    4096,
 		Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: out.Prompt}}},

@@ -59,10 +59,16 @@ type sampled struct {
 // Options.SamplingTimeout. A client without sampling, an error, a refusal
 // or a timeout set failed.
 func (s *Server) askModel(ctx context.Context, req *mcp.CallToolRequest, state string, params *mcp.CreateMessageParams) sampled {
+	return s.askModelAs(ctx, req, samplingKey, state, params)
+}
+
+// askModelAs is askModel with the request named key, for a tool that asks
+// more than one thing in turn.
+func (s *Server) askModelAs(ctx context.Context, req *mcp.CallToolRequest, key, state string, params *mcp.CreateMessageParams) sampled {
 	if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
 		return sampled{failed: "the client does not offer sampling"}
 	}
-	if resp, ok := req.Params.InputResponses[samplingKey]; ok {
+	if resp, ok := req.Params.InputResponses[key]; ok {
 		if req.Params.RequestState != state {
 			return sampled{failed: "what was asked about changed while the answer was being written"}
 		}
@@ -70,7 +76,7 @@ func (s *Server) askModel(ctx context.Context, req *mcp.CallToolRequest, state s
 	}
 	if multiRoundTrip(req) {
 		return sampled{pending: &mcp.CallToolResult{
-			InputRequests: mcp.InputRequestMap{samplingKey: params},
+			InputRequests: mcp.InputRequestMap{key: params},
 			RequestState:  state,
 		}}
 	}

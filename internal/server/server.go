@@ -46,6 +46,10 @@ type Options struct {
 	Embedder docsearch.Embedder
 	// NoDocs turns the doc index off.
 	NoDocs bool
+	// SamplingRerank has the client's model reorder the sources of
+	// ask_docs, get_working_example and explain_error through sampling
+	// before it answers. Default off.
+	SamplingRerank bool
 	// SamplingTimeout bounds how long file_info's sampling mode waits for
 	// the client's model before falling back to a prompt. Default 2 min.
 	SamplingTimeout time.Duration
