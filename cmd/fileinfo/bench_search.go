@@ -16,11 +16,12 @@ import (
 	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/docsearch/embed"
 )
 
 // defaultEmbedder is the embedder of hybrid and vector search, for the
 // CLI and the bench alike. nil searches lexically only.
-func defaultEmbedder() docsearch.Embedder { return nil }
+func defaultEmbedder() docsearch.Embedder { return embed.Default() }
 
 // searchMetrics are what `bench search` reports; the JSON keys are fixed.
 type searchMetrics struct {

@@ -18,6 +18,7 @@ var forbidden = map[string][]string{
 	"callgraph": {"enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
 	"enrich":    {"docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
 	"docsearch": {"extract", "callgraph", "enrich", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
+	"docsearch/embed": {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/"},
 	"artifacts": {"extract", "callgraph", "enrich", "docsearch", "internal/", "cmd/", "!github.com/"},
 }
 
