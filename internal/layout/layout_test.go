@@ -14,12 +14,12 @@ const module = "github.com/fileinfo/fileinfo"
 // stand alone; only internal/server and cmd see the MCP SDK; nothing
 // imports cmd.
 var forbidden = map[string][]string{
-	"extract":   {"callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
-	"callgraph": {"enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
-	"enrich":    {"docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
-	"docsearch": {"extract", "callgraph", "enrich", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
+	"extract":         {"callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"callgraph":       {"enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"enrich":          {"docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"docsearch":       {"extract", "callgraph", "enrich", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
 	"docsearch/embed": {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/"},
-	"artifacts": {"extract", "callgraph", "enrich", "docsearch", "internal/", "cmd/", "!github.com/"},
+	"artifacts":       {"extract", "callgraph", "enrich", "docsearch", "internal/", "cmd/", "!github.com/"},
 }
 
 func TestImportsRunOneWay(t *testing.T) {
