@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Embedder turns texts into vectors of Dim() float32s, L2-normalised.
@@ -19,25 +21,36 @@ type Embedder interface {
 // cancelling is prompt.
 const embedBatch = 64
 
-// embedAll embeds texts in batches and checks every vector's length.
-func embedAll(ctx context.Context, e Embedder, texts []string) ([][]float32, error) {
-	out := make([][]float32, 0, len(texts))
+// embedAll embeds texts in batches, up to workers batches at a time (a
+// local embedder is CPU-bound; a remote one gains from concurrent
+// requests), and checks every vector's length. The vectors keep the
+// texts' order.
+func embedAll(ctx context.Context, e Embedder, texts []string, workers int) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(workers, 1))
 	for i := 0; i < len(texts); i += embedBatch {
 		batch := texts[i:min(i+embedBatch, len(texts))]
-		vs, err := e.Embed(ctx, batch)
-		if err != nil {
-			return nil, fmt.Errorf("embed with %s: %w", e.Name(), err)
-		}
-		if len(vs) != len(batch) {
-			return nil, fmt.Errorf("embed with %s: %d vectors for %d texts", e.Name(), len(vs), len(batch))
-		}
-		for _, v := range vs {
-			if d := e.Dim(); d > 0 && len(v) != d {
-				return nil, fmt.Errorf("embed with %s: vector of %d, want %d", e.Name(), len(v), d)
+		g.Go(func() error {
+			vs, err := e.Embed(gctx, batch)
+			if err != nil {
+				return fmt.Errorf("embed with %s: %w", e.Name(), err)
 			}
-			normalize(v)
-		}
-		out = append(out, vs...)
+			if len(vs) != len(batch) {
+				return fmt.Errorf("embed with %s: %d vectors for %d texts", e.Name(), len(vs), len(batch))
+			}
+			for j, v := range vs {
+				if d := e.Dim(); d > 0 && len(v) != d {
+					return fmt.Errorf("embed with %s: vector of %d, want %d", e.Name(), len(v), d)
+				}
+				normalize(v)
+				out[i+j] = v
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

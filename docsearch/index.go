@@ -524,7 +524,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 // them under it; a chunk compacted away meanwhile cannot happen, since
 // commits are serialized by ix.update.
 func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error {
-	vs, err := embedAll(ctx, ix.opts.Embedder, texts)
+	vs, err := embedAll(ctx, ix.opts.Embedder, texts, ix.opts.Workers)
 	if err != nil {
 		return err
 	}
