@@ -159,6 +159,17 @@ func (s *Server) ready(ctx context.Context, req mcp.Request) (*workspace, error)
 	return ws, nil
 }
 
+// locate returns the current workspace, once loaded, and p as a clean
+// slash path inside it (see workspace.rel).
+func (s *Server) locate(ctx context.Context, req mcp.Request, p string) (*workspace, string, error) {
+	ws, err := s.ready(ctx, req)
+	if err != nil {
+		return nil, "", err
+	}
+	rel, err := ws.rel(p)
+	return ws, rel, err
+}
+
 // switchTo loads the workspace at root, waiting for the load, and makes it
 // current; the old one is closed.
 func (s *Server) switchTo(ctx context.Context, req mcp.Request, root string) (*workspace, error) {

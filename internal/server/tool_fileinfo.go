@@ -64,11 +64,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 		}
 		budget = in.MaxTokens
 	}
-	ws, err := s.ready(ctx, req)
-	if err != nil {
-		return nil, out, err
-	}
-	rel, err := ws.rel(in.Path)
+	ws, rel, err := s.locate(ctx, req, in.Path)
 	if err != nil {
 		return nil, out, err
 	}

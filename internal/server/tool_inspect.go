@@ -34,11 +34,7 @@ func (s *Server) inspectSource(ctx context.Context, req *mcp.CallToolRequest, in
 	if in.EndLine < in.StartLine {
 		return nil, out, fmt.Errorf("end_line %d is before start_line %d", in.EndLine, in.StartLine)
 	}
-	ws, err := s.ready(ctx, req)
-	if err != nil {
-		return nil, out, err
-	}
-	rel, err := ws.rel(in.Path)
+	ws, rel, err := s.locate(ctx, req, in.Path)
 	if err != nil {
 		return nil, out, err
 	}

@@ -27,11 +27,7 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 	if in.Part < 0 {
 		return nil, out, fmt.Errorf("part %d: parts count from 1", in.Part)
 	}
-	ws, err := s.ready(ctx, req)
-	if err != nil {
-		return nil, out, err
-	}
-	rel, err := ws.rel(in.Path)
+	ws, rel, err := s.locate(ctx, req, in.Path)
 	if err != nil {
 		return nil, out, err
 	}
