@@ -2,7 +2,10 @@ package callgraph
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -61,29 +64,96 @@ func BenchmarkBuildXTools(b *testing.B) {
 // BenchmarkUpdateXTools re-resolves after one file of
 // golang.org/x/tools@v0.39.0 changes; the bar is 20 ms. The
 // files are a leaf (a small analyzer), a typical library file and the
-// SSA builder, whose names half the module reads.
+// SSA builder, whose names half the module reads. Each is saved two
+// ways, alternating with its original so that every Update changes
+// something: "body" adds a statement to a function in the middle of the
+// file, shifting the lines below it (what most saves do); "api" adds an
+// exported function, which every file reading the file's names must see.
 func BenchmarkUpdateXTools(b *testing.B) {
 	files := xtoolsFiles(b)
+	dir := downloadModule(b, "golang.org/x/tools@v0.39.0")
 	g := Build(files)
 	for _, path := range []string{
 		"go/analysis/passes/bools/bools.go",
 		"go/packages/packages.go",
 		"go/ssa/builder.go",
 	} {
-		var f *extract.File
+		var orig *extract.File
 		for i := range files {
 			if files[i].Path == path {
-				f = &files[i]
+				orig = &files[i]
 			}
 		}
-		if f == nil {
+		if orig == nil {
 			b.Fatalf("no %s in x/tools", path)
 		}
-		b.Run(path, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				g.Update([]extract.File{*f}, nil)
-			}
-		})
+		for _, edit := range []string{"body", "api"} {
+			edited := editedFile(b, dir, orig, edit)
+			b.Run(path+"/"+edit, func(b *testing.B) {
+				b.ReportAllocs()
+				resolved := 0
+				versions := []extract.File{*edited, *orig}
+				for i := 0; b.Loop(); i++ {
+					g.Update(versions[i%2:i%2+1], nil)
+					resolved += g.lastResolved
+				}
+				b.ReportMetric(float64(resolved)/float64(b.N), "files/op")
+			})
+			g.Update([]extract.File{*orig}, nil)
+		}
 	}
+}
+
+// editedFile extracts orig as saved after an edit: "body" inserts a
+// call before the closing brace of the function in the middle of the
+// file, "api" appends an exported function. It extracts from a copy of
+// the module's go.mod and the edited file, so the module path holds.
+func editedFile(tb testing.TB, moduleDir string, orig *extract.File, edit string) *extract.File {
+	tb.Helper()
+	src, err := os.ReadFile(filepath.Join(moduleDir, orig.Path))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	switch edit {
+	case "body":
+		var funcs []extract.Symbol
+		for _, s := range orig.Symbols {
+			if s.Kind == extract.KindFunction || s.Kind == extract.KindMethod {
+				funcs = append(funcs, s)
+			}
+		}
+		end := funcs[len(funcs)/2].EndLine - 1 // the closing brace, 0-based
+		lines = append(lines[:end], append([]string{"\tprintln()"}, lines[end:]...)...)
+	case "api":
+		lines = append(lines, "", "// EditedHelper is new.", "func EditedHelper() {}")
+	}
+	tmp := tb.TempDir()
+	gomod, err := os.ReadFile(filepath.Join(moduleDir, "go.mod"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	full := filepath.Join(tmp, filepath.FromSlash(orig.Path))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), gomod, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	ex, err := extract.New(tmp, extract.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ex.Close()
+	f, err := ex.File(context.Background(), orig.Path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(f.Errors) > 0 {
+		tb.Fatalf("%s edit of %s has syntax errors: %v", edit, orig.Path, f.Errors)
+	}
+	return f
 }

@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"go/ast"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,6 +46,7 @@ func (g *Graph) reindex() {
 	g.byQualified = make(map[string][]SymbolID, len(g.byQualified))
 	g.byFile = make(map[string][]SymbolID, len(paths))
 	g.ix = newIndex(g)
+	g.prefixes = nil
 	for _, p := range paths {
 		g.ix.addFile(g.files[p])
 	}
@@ -78,31 +80,89 @@ func (g *Graph) resolve(paths []string) {
 // assemble collects the results of every file into the edge list and the
 // forward and reverse adjacency.
 func (g *Graph) assemble() {
-	g.edges, g.unresolved = g.edges[:0], g.unresolved[:0]
+	g.edges = g.edges[:0]
 	for _, p := range g.Files() {
-		res := g.results[p]
-		g.edges = append(g.edges, res.edges...)
-		g.unresolved = append(g.unresolved, res.unresolved...)
+		g.edges = append(g.edges, g.results[p].edges...)
 	}
-	sort.SliceStable(g.edges, func(i, j int) bool {
-		a, b := g.edges[i], g.edges[j]
-		if a.Caller != b.Caller {
-			return a.Caller < b.Caller
-		}
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Callee < b.Callee
-	})
-	g.out = make([][]int32, len(g.nodes))
-	g.in = make([][]int32, len(g.nodes))
-	for i, e := range g.edges {
-		g.out[e.Caller] = append(g.out[e.Caller], int32(i))
-		g.in[e.Callee] = append(g.in[e.Callee], int32(i))
+	sort.SliceStable(g.edges, func(i, j int) bool { return edgeLess(g.edges[i], g.edges[j]) })
+	g.adjacency()
+}
+
+// splice replaces the edges of the files at paths (sorted) with their new
+// results, keeping the order assemble gives, when the graph's IDs did not
+// change.
+func (g *Graph) splice(paths []string) {
+	var fresh []Edge
+	for _, p := range paths {
+		fresh = append(fresh, g.results[p].edges...)
 	}
+	sort.SliceStable(fresh, func(i, j int) bool { return edgeLess(fresh[i], fresh[j]) })
+	redone := func(file string) bool {
+		_, ok := slices.BinarySearch(paths, file)
+		return ok
+	}
+	edges := make([]Edge, 0, len(g.edges)+len(fresh))
+	for _, e := range g.edges {
+		if redone(e.File) {
+			continue
+		}
+		for len(fresh) > 0 && edgeLess(fresh[0], e) {
+			edges = append(edges, fresh[0])
+			fresh = fresh[1:]
+		}
+		edges = append(edges, e)
+	}
+	g.edges = append(edges, fresh...)
+	g.adjacency()
+}
+
+// edgeLess orders edges by caller, file, line and callee.
+func edgeLess(a, b Edge) bool {
+	if a.Caller != b.Caller {
+		return a.Caller < b.Caller
+	}
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Callee < b.Callee
+}
+
+// adjacency indexes g.edges by caller and by callee, and counts the
+// unresolved calls, whose list Unresolved gathers when asked.
+func (g *Graph) adjacency() {
+	g.out, g.in = index2(len(g.nodes), g.edges, true), index2(len(g.nodes), g.edges, false)
+	n := 0
+	for _, res := range g.results {
+		n += len(res.unresolved)
+	}
+	g.unresolved = &lazyUnresolved{n: n}
+}
+
+// index2 lists the edges by caller (byCaller) or by callee.
+func index2(n int, edges []Edge, byCaller bool) csr {
+	end := func(e Edge) SymbolID {
+		if byCaller {
+			return e.Caller
+		}
+		return e.Callee
+	}
+	c := csr{off: make([]int32, n+1), idx: make([]int32, len(edges))}
+	for _, e := range edges {
+		c.off[end(e)+1]++
+	}
+	for i := 1; i <= n; i++ {
+		c.off[i] += c.off[i-1]
+	}
+	at := slices.Clone(c.off[:n])
+	for i, e := range edges {
+		v := end(e)
+		c.idx[at[v]] = int32(i)
+		at[v]++
+	}
+	return c
 }
 
 // index holds the lookups resolution needs beyond g.byQualified.

@@ -3,6 +3,7 @@ package callgraph
 import (
 	"go/ast"
 	"sort"
+	"sync"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -62,8 +63,8 @@ type Unresolved struct {
 type Graph struct {
 	nodes      []Node
 	edges      []Edge
-	out, in    [][]int32 // edge indexes by caller, by callee
-	unresolved []Unresolved
+	out, in    csr // edge indexes by caller, by callee
+	unresolved *lazyUnresolved
 
 	byQualified map[string][]SymbolID
 	byFile      map[string][]SymbolID // sorted by line
@@ -77,6 +78,10 @@ type Graph struct {
 	bindings  map[gscopeKey][]gbinding   // declarations (Go, Java, C#, Kotlin) of every file, by scope and name
 	importers map[string]map[string]bool // Go files by the import paths they import
 	parsed    map[string]ast.Expr        // Go expressions and types by source text (immutable syntax)
+
+	prefixes map[string]bool // proper prefixes of every qualified name, built on first use
+
+	lastResolved int // files the last Update re-resolved, for tests and benchmarks
 }
 
 // Len returns the number of nodes.
@@ -89,14 +94,43 @@ func (g *Graph) Node(id SymbolID) Node { return g.nodes[id] }
 func (g *Graph) Edges() []Edge { return g.edges }
 
 // Unresolved returns the call sites without a target, in file and line
-// order.
-func (g *Graph) Unresolved() []Unresolved { return g.unresolved }
+// order. The list is gathered on first use after a change.
+func (g *Graph) Unresolved() []Unresolved {
+	u := g.unresolved
+	u.once.Do(func() {
+		u.list = make([]Unresolved, 0, u.n)
+		for _, p := range g.Files() {
+			u.list = append(u.list, g.results[p].unresolved...)
+		}
+	})
+	return u.list
+}
+
+// NumUnresolved returns len(g.Unresolved()) without gathering the list.
+func (g *Graph) NumUnresolved() int { return g.unresolved.n }
+
+// lazyUnresolved is the list of unresolved calls, gathered once from the
+// files' results; n is its length.
+type lazyUnresolved struct {
+	once sync.Once
+	n    int
+	list []Unresolved
+}
 
 // Callers returns the edges into id, in O(degree). It never returns nil.
-func (g *Graph) Callers(id SymbolID) []Edge { return g.collect(g.in[id]) }
+func (g *Graph) Callers(id SymbolID) []Edge { return g.collect(g.in.of(id)) }
 
 // Callees returns the edges out of id, in O(degree). It never returns nil.
-func (g *Graph) Callees(id SymbolID) []Edge { return g.collect(g.out[id]) }
+func (g *Graph) Callees(id SymbolID) []Edge { return g.collect(g.out.of(id)) }
+
+// csr holds lists of edge indexes by node in one array: node v's list is
+// idx[off[v]:off[v+1]].
+type csr struct {
+	off []int32
+	idx []int32
+}
+
+func (c csr) of(v SymbolID) []int32 { return c.idx[c.off[v]:c.off[v+1]:c.off[v+1]] }
 
 func (g *Graph) collect(idx []int32) []Edge {
 	out := make([]Edge, len(idx))

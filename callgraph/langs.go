@@ -48,18 +48,19 @@ func (r *resolver) isFileModule(id SymbolID) bool {
 // names of all nodes: the tables, namespaces and packages that hold
 // symbols without being one.
 func (r *resolver) qualifiedPrefixes() map[string]bool {
-	if r.prefixes == nil {
-		r.prefixes = map[string]bool{}
-		for q := range r.g.byQualified {
+	g := r.g
+	if g.prefixes == nil {
+		g.prefixes = map[string]bool{}
+		for q := range g.byQualified {
 			for i := strings.LastIndexByte(q, '.'); i > 0; i = strings.LastIndexByte(q[:i], '.') {
-				if r.prefixes[q[:i]] {
+				if g.prefixes[q[:i]] {
 					break
 				}
-				r.prefixes[q[:i]] = true
+				g.prefixes[q[:i]] = true
 			}
 		}
 	}
-	return r.prefixes
+	return g.prefixes
 }
 
 // symbolFirst returns the first of ids that is not a module node, else

@@ -18,15 +18,10 @@ import (
 // as the graph cannot overflow the stack. On the 10k-node graph of
 // golang.org/x/tools it takes 0.8 ms (BenchmarkCalleeFirst).
 func (g *Graph) CalleeFirst() [][]SymbolID {
-	off := make([]int32, len(g.nodes)+1)
-	for v, es := range g.out {
-		off[v+1] = off[v] + int32(len(es))
-	}
-	adj := make([]int32, off[len(g.nodes)])
-	for v, es := range g.out {
-		for i, ei := range es {
-			adj[int(off[v])+i] = int32(g.edges[ei].Callee)
-		}
+	off := g.out.off
+	adj := make([]int32, len(g.out.idx))
+	for i, ei := range g.out.idx {
+		adj[i] = int32(g.edges[ei].Callee)
 	}
 	flat, bounds := components(off, adj)
 	ids := make([]SymbolID, len(flat))

@@ -153,7 +153,7 @@ func BenchmarkNeighbourhood(b *testing.B) {
 		// The node with the most callers: the worst seed for a query.
 		var seed SymbolID
 		for id := range g.Len() {
-			if len(g.in[id]) > len(g.in[seed]) {
+			if len(g.in.of(SymbolID(id))) > len(g.in.of(seed)) {
 				seed = SymbolID(id)
 			}
 		}

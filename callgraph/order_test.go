@@ -14,7 +14,7 @@ import (
 // synthetic returns a graph of n functions f0..f(n-1) in one file with the
 // given edges, indexed as Build indexes them.
 func synthetic(n int, edges []Edge) *Graph {
-	g := &Graph{nodes: make([]Node, n), out: make([][]int32, n), in: make([][]int32, n), byQualified: map[string][]SymbolID{}}
+	g := &Graph{nodes: make([]Node, n), byQualified: map[string][]SymbolID{}, results: map[string]*fileResult{}}
 	for i := range n {
 		q := fmt.Sprintf("f%d", i)
 		g.nodes[i] = Node{Qualified: q, Name: q, Kind: extract.KindFunction, File: "s.go", Line: i + 1, EndLine: i + 1}
@@ -24,10 +24,7 @@ func synthetic(n int, edges []Edge) *Graph {
 	slices.SortStableFunc(g.edges, func(a, b Edge) int {
 		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Callee, b.Callee))
 	})
-	for i, e := range g.edges {
-		g.out[e.Caller] = append(g.out[e.Caller], int32(i))
-		g.in[e.Callee] = append(g.in[e.Callee], int32(i))
-	}
+	g.adjacency()
 	return g
 }
 

@@ -18,11 +18,8 @@ type resolver struct {
 	scopes  map[string]*fileScope // by file path
 	flow    *flow
 	gotypes *goTypes
-	jvm     *jvmIndex // declared types, built on first use
-	// prefixes are the proper prefixes of every qualified name, built
-	// on first use.
-	prefixes map[string]bool
-	js       *jsModules // JavaScript modules and exports, built on first use
+	jvm     *jvmIndex  // declared types, built on first use
+	js      *jsModules // JavaScript modules and exports, built on first use
 
 	// per file
 	res   *fileResult

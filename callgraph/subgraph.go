@@ -79,7 +79,7 @@ func (g *Graph) cone(dist map[SymbolID]int, seeds []SymbolID, depth int, d Direc
 	for k := 1; k <= depth && len(level) > 0; k++ {
 		var next []SymbolID
 		for _, id := range level {
-			for _, ei := range lists[id] {
+			for _, ei := range lists.of(id) {
 				w := end(g.edges[ei])
 				if seen[w] {
 					continue
@@ -116,7 +116,7 @@ func (g *Graph) cut(dist map[SymbolID]int) *Subgraph {
 	sortIDs(s.Nodes)
 	for i, id := range s.Nodes {
 		s.Depth[i] = dist[id]
-		for _, ei := range g.out[id] {
+		for _, ei := range g.out.of(id) {
 			if _, ok := dist[g.edges[ei].Callee]; ok {
 				s.Edges = append(s.Edges, g.edges[ei])
 			}

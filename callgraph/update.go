@@ -8,13 +8,15 @@ import (
 )
 
 // Update replaces the files in changed (adding new ones), drops the files
-// at the paths in removed, and re-resolves the calls a change can affect:
-// those of the changed files and of every file that reads one of the
-// names the changed files define, before or after the change (see
-// defNames). IDs are reassigned in path order, so after any sequence of
-// updates the graph equals a fresh Build of the same files. Python's flow
-// tracking is global: a change to a Python file re-resolves every Python
-// file.
+// at the paths in removed, and re-resolves the calls a change can affect.
+// A changed file whose surface (see surface) stays the same, the common
+// save that edits a body, is re-resolved alone and its edges spliced in
+// place. Otherwise the files re-resolved are the changed ones and every
+// file that reads a name whose definition changed (see diffDefs and
+// defNames), or that had an edge into such a definition. IDs are
+// reassigned in path order, so after any sequence of updates the graph
+// equals a fresh Build of the same files. Python's flow tracking is
+// global: a change to a Python file re-resolves every Python file.
 func (g *Graph) Update(changed []extract.File, removed []string) {
 	touched := map[string]bool{}
 	for _, f := range changed {
@@ -28,9 +30,37 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	if len(touched) == 0 {
 		return
 	}
+	// A file whose surface stays the same changes no other file's
+	// resolution: only it is re-resolved, and the names it defines are
+	// not followed to their readers.
+	// Other changed files are followed only through the names whose
+	// definitions changed; new and removed files through all they define.
+	same := map[string]bool{}
+	defining := map[string]*defFilter{}
+	for p := range touched {
+		defining[p] = nil
+	}
+	for i := range changed {
+		f := &changed[i]
+		old := g.files[f.Path]
+		if old == nil {
+			continue
+		}
+		sharedOld, sharedNew := g.shares(old, nil, nil), g.shares(f, touched, changed)
+		if surface(old, sharedOld) == surface(f, sharedNew) {
+			same[f.Path] = true
+			delete(defining, f.Path)
+		} else {
+			defining[f.Path] = diffDefs(old, f, sharedOld, sharedNew)
+		}
+	}
+	if len(removed) == 0 && len(same) == len(changed) {
+		g.updateInPlace(changed)
+		return
+	}
 	d := &defs{names: map[string]bool{}, pkg: map[string]map[string]bool{}, members: map[string]map[string]bool{}}
 	names := d.names
-	g.defNames(touched, d)
+	g.defNames(defining, d)
 	mods := g.modulesOf(touched)
 	var oldModules map[string]SymbolID
 	if g.ix != nil {
@@ -52,7 +82,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		flowTouched = flowTouched || languageTraits[f.Language].flow
 	}
 	g.reindex()
-	g.defNames(touched, d)
+	g.defNames(defining, d)
 	// A module that comes or goes changes what its importers resolve.
 	for mod := range g.modulesOf(touched) {
 		mods[mod] = true
@@ -66,6 +96,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		}
 	}
 
+	g.reexports(defining, d)
 	affected := g.affected(touched, d)
 	if flowTouched {
 		for p, f := range g.files {
@@ -81,10 +112,14 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		oldToNew[i] = -1
 	}
 	for p, ids := range oldByFile {
-		if touched[p] || affected[p] {
+		now := g.byFile[p]
+		if len(now) == 0 {
 			continue
 		}
-		now := g.byFile[p]
+		if touched[p] && !same[p] {
+			g.matchNodes(oldNodes, ids, now, oldToNew, defining[p])
+			continue
+		}
 		for i, id := range ids {
 			if n := oldNodes[id]; n.Kind == KindModule {
 				if m, ok := g.ix.module[n.Qualified]; ok {
@@ -112,61 +147,73 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	}
 	sort.Strings(paths)
 	g.resolve(paths)
+	g.lastResolved = len(paths)
 	g.assemble()
 }
 
-// affected returns the files to re-resolve after the files touched
-// changed, given what they define before and after (d): the touched files
-// still present, the files that read one of d's names where they can see
-// it, and those whose unique-name fallback looked one up.
-func (g *Graph) affected(touched map[string]bool, d *defs) map[string]bool {
-	affected := map[string]bool{}
-	for p := range touched {
-		if g.files[p] != nil {
-			affected[p] = true
+// updateInPlace applies changes that keep every changed file's surface:
+// IDs and lookups stay, the files' nodes take their new lines, and only
+// the changed files are re-resolved (with Python's global flow, every
+// Python file), their edges spliced into the rest.
+func (g *Graph) updateInPlace(changed []extract.File) {
+	var paths []string
+	redo := map[string]bool{}
+	flow := false
+	for i := range changed {
+		f := changed[i]
+		g.setFile(f.Path, &f)
+		ids := g.byFile[f.Path][1:] // the module's node comes first
+		for j, s := range f.Symbols {
+			n := &g.nodes[ids[j]]
+			n.Line, n.EndLine = s.StartLine, s.EndLine
+		}
+		redo[f.Path] = true
+		flow = flow || languageTraits[f.Language].flow
+	}
+	for p, f := range g.files {
+		if redo[p] || flow && languageTraits[f.Language].flow {
+			paths = append(paths, p)
 		}
 	}
-	for name := range d.names {
-		for p := range g.byToken[name] {
-			affected[p] = true
-		}
+	sort.Strings(paths)
+	g.resolve(paths)
+	g.lastResolved = len(paths)
+	g.splice(paths)
+}
+
+// matchNodes maps the old nodes of a changed file (ids) to its new ones
+// (now) by qualified name and kind, the k-th of a name to the k-th: the
+// edges of unchanged files keep pointing at the same declarations. Nodes
+// of the names whose definitions changed (flt; nil: all) are not mapped,
+// so that every file with an edge into one is re-resolved, however it
+// reached it (a chain of re-exports names it differently).
+func (g *Graph) matchNodes(oldNodes []Node, ids, now []SymbolID, oldToNew []int32, flt *defFilter) {
+	if flt == nil {
+		return
 	}
-	for mod, set := range d.pkg {
-		for name := range set {
-			for p := range g.byToken[name] {
-				// Go's rules of visibility bind Go files only.
-				if f := g.files[p]; f != nil && (f.Language != "go" || moduleName(f) == mod || isUpper(name) && g.importers[mod][p]) {
-					affected[p] = true
-				}
+	type key struct {
+		q    string
+		kind extract.Kind
+	}
+	byKey := map[key][]SymbolID{}
+	for _, id := range now {
+		n := g.nodes[id]
+		byKey[key{n.Qualified, n.Kind}] = append(byKey[key{n.Qualified, n.Kind}], id)
+	}
+	for _, id := range ids {
+		n := oldNodes[id]
+		if n.Kind == KindModule {
+			if m, ok := g.ix.module[n.Qualified]; ok {
+				oldToNew[id] = int32(m)
 			}
-		}
-	}
-	// Values of a package's types reach only packages that import it,
-	// directly or not, except through an interface's method.
-	for mod, set := range d.members {
-		closure := g.importClosure(mod)
-		for name := range set {
-			iface := g.goInterfaceMethod(name)
-			for p := range g.byToken[name] {
-				if f := g.files[p]; f != nil && (f.Language != "go" || closure[moduleName(f)] || iface) {
-					affected[p] = true
-				}
-			}
-		}
-	}
-	// The unique-name fallback reads every definition of a name.
-	for p, res := range g.results {
-		if g.files[p] == nil {
 			continue
 		}
-		for name := range res.unique {
-			if d.has(name) {
-				affected[p] = true
-				break
-			}
+		k := key{n.Qualified, n.Kind}
+		if list := byKey[k]; len(list) > 0 && !flt.names[n.Name] && !flt.classes[n.Parent] {
+			oldToNew[id] = int32(list[0])
+			byKey[k] = list[1:]
 		}
 	}
-	return affected
 }
 
 // renumber maps the IDs of res's edges to the new numbering, or reports
@@ -278,192 +325,4 @@ func identifiers(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
 		return !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r >= 0x80)
 	})
-}
-
-// defNames adds to names what the files at paths define, as the graph
-// has them now: the names of their symbols, package variables, struct
-// fields and JavaScript exports, and for each class the members of its
-// bases and of the classes that name it as a base, transitively. (Update
-// adds the segments of a module that comes or goes.) A file that reads none of these names resolves
-// the same whatever the files at paths hold.
-//
-// Go's names go to d.pkg or d.members by package instead, as the package
-// hides them or only some files can reach them: unexported names, members
-// included, are seen by the package's own files only; exported
-// package-level ones also by files that import the package; exported
-// fields and methods by files of packages that import it transitively,
-// and through interfaces.
-func (g *Graph) defNames(paths map[string]bool, d *defs) {
-	if g.ix == nil {
-		return
-	}
-	names := d.names
-	r := newResolver(g, g.ix)
-	// define records a name the symbol or binding of file f defines.
-	define := func(f *extract.File, name string, pkgLevel bool) {
-		switch {
-		case f.Language != "go":
-			names[name] = true
-		case pkgLevel || !isUpper(name):
-			addTo(d.pkg, f.Module, name)
-		default:
-			addTo(d.members, f.Module, name)
-		}
-	}
-	addMembers := func(cls SymbolID) {
-		q := g.nodes[cls].Qualified
-		f := g.files[g.nodes[cls].File]
-		for _, id := range g.byFile[f.Path] {
-			if moduleOf(g.nodes[id].Qualified) == q {
-				define(f, g.nodes[id].Name, false)
-			}
-		}
-		for _, b := range f.Bindings {
-			if b.Scope == q {
-				define(f, b.Target, false)
-			}
-		}
-	}
-	classes := map[string]bool{}
-	for p := range paths {
-		f := g.files[p]
-		if f == nil {
-			continue
-		}
-		for _, id := range g.byFile[p] {
-			n := g.nodes[id]
-			if n.Kind == KindModule {
-				continue
-			}
-			define(f, n.Name, moduleOf(n.Qualified) == f.Module)
-			if r.isClass(id) {
-				classes[n.Name] = true
-				r.enter(f)
-				for _, b := range r.linearize(id) {
-					addMembers(b)
-				}
-			}
-		}
-		for _, e := range f.Exports {
-			for _, t := range identifiers(e.Name + " " + e.Local) {
-				names[t] = true // JavaScript: what importers can name
-			}
-		}
-		for _, b := range f.Bindings {
-			// Other files read package variables and fields, not locals.
-			if b.Scope == f.Module || r.isScopeClass(b.Scope) {
-				define(f, b.Target, b.Scope == f.Module)
-			}
-		}
-	}
-	// Subclasses and embedders, by the bases they write.
-	expanded := map[SymbolID]bool{}
-	for grew := len(classes) > 0; grew; {
-		grew = false
-		for id, bases := range g.ix.bases {
-			if expanded[id] {
-				continue
-			}
-			for _, b := range bases {
-				if classes[lastSegment(cleanTypeName(b))] {
-					expanded[id] = true
-					classes[g.nodes[id].Name] = true
-					define(g.files[g.nodes[id].File], g.nodes[id].Name, true)
-					addMembers(id)
-					grew = true
-					break
-				}
-			}
-		}
-	}
-}
-
-// isScopeClass reports whether the qualified name q is a class.
-func (r *resolver) isScopeClass(q string) bool {
-	ids := r.g.byQualified[q]
-	return len(ids) > 0 && r.isClass(ids[0])
-}
-
-// isUpper reports whether a Go name is exported.
-func isUpper(name string) bool {
-	return name != "" && name[0] >= 'A' && name[0] <= 'Z' || name != "" && name[0] >= 0x80
-}
-
-// modulesOf returns the modules the graph has for the files at paths.
-func (g *Graph) modulesOf(paths map[string]bool) map[string]bool {
-	mods := map[string]bool{}
-	for p := range paths {
-		if f := g.files[p]; f != nil {
-			mods[moduleName(f)] = true
-		}
-	}
-	return mods
-}
-
-// defs are the names files define, by who can read them; see defNames.
-type defs struct {
-	names   map[string]bool            // read by any file that names them
-	pkg     map[string]map[string]bool // Go, by package: package-level and unexported names
-	members map[string]map[string]bool // Go, by package: exported fields and methods
-}
-
-// has reports whether any of the sets holds name.
-func (d *defs) has(name string) bool {
-	if d.names[name] {
-		return true
-	}
-	for _, set := range d.pkg {
-		if set[name] {
-			return true
-		}
-	}
-	for _, set := range d.members {
-		if set[name] {
-			return true
-		}
-	}
-	return false
-}
-
-func addTo(m map[string]map[string]bool, key, name string) {
-	set := m[key]
-	if set == nil {
-		set = map[string]bool{}
-		m[key] = set
-	}
-	set[name] = true
-}
-
-// importClosure returns Go package mod and the packages that import it,
-// directly or not.
-func (g *Graph) importClosure(mod string) map[string]bool {
-	seen := map[string]bool{mod: true}
-	queue := []string{mod}
-	for len(queue) > 0 {
-		pkg := queue[0]
-		queue = queue[1:]
-		for p := range g.importers[pkg] {
-			if f := g.files[p]; f != nil && !seen[moduleName(f)] {
-				seen[moduleName(f)] = true
-				queue = append(queue, moduleName(f))
-			}
-		}
-	}
-	return seen
-}
-
-// goInterfaceMethod reports whether a Go interface declares a method name.
-func (g *Graph) goInterfaceMethod(name string) bool {
-	for _, id := range g.ix.byName[name] {
-		n := g.nodes[id]
-		if n.Language != "go" || n.Kind != extract.KindMethod {
-			continue
-		}
-		for _, p := range g.byQualified[moduleOf(n.Qualified)] {
-			if g.nodes[p].Kind == extract.KindInterface {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,11 +82,20 @@ func TestUpdateEqualsBuild(t *testing.T) {
 		src, _ := os.ReadFile(filepath.Join(root, f.Path))
 		idents = append(idents, identRE.FindAllString(string(src), -1)...)
 	}
-	steps := 200
+	steps, seed := 200, uint64(1)
 	if testing.Short() {
 		steps = 30
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
+	// FILEINFO_UPDATE_SEED and FILEINFO_UPDATE_STEPS run other and longer
+	// sequences than CI's.
+	if v, err := strconv.ParseUint(os.Getenv("FILEINFO_UPDATE_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("FILEINFO_UPDATE_STEPS")); err == nil {
+		steps = v
+	}
+	rng := rand.New(rand.NewPCG(seed, 2))
+	fast := 0
 	for step := range steps {
 		paths := g.Files()
 		p := paths[rng.IntN(len(paths))]
@@ -141,15 +152,26 @@ func TestUpdateEqualsBuild(t *testing.T) {
 			changed = append(changed, *f)
 		}
 		g.Update(changed, removed)
+		if g.lastResolved == 1 {
+			fast++
+		}
 		if diff := graphDiff(g, Build(extractAll(t, ex))); diff != "" {
 			t.Fatalf("step %d (%s): Update differs from Build:\n%s", step, what, diff)
 		}
 	}
+	// Body edits are most of the steps; each re-resolves one file.
+	if fast == 0 {
+		t.Errorf("no step of %d re-resolved only the edited file", steps)
+	}
+	t.Logf("%d of %d steps re-resolved one file", fast, steps)
 }
 
 // graphDiff describes how two graphs differ, or returns "".
 func graphDiff(got, want *Graph) string {
 	var b strings.Builder
+	if n := len(got.Unresolved()); got.NumUnresolved() != n {
+		fmt.Fprintf(&b, "NumUnresolved %d, Unresolved has %d\n", got.NumUnresolved(), n)
+	}
 	if !reflect.DeepEqual(got.nodes, want.nodes) {
 		fmt.Fprintf(&b, "nodes: %d vs %d\n", len(got.nodes), len(want.nodes))
 	}
@@ -158,11 +180,11 @@ func graphDiff(got, want *Graph) string {
 		for _, e := range g.edges {
 			out = append(out, fmt.Sprintf("%d %s -> %d %s %s:%d %s", e.Caller, g.nodes[e.Caller].Qualified, e.Callee, g.nodes[e.Callee].Qualified, e.File, e.Line, e.Resolution))
 		}
-		for _, u := range g.unresolved {
+		for _, u := range g.Unresolved() {
 			out = append(out, fmt.Sprintf("unresolved %+v", u))
 		}
 		for id := range g.nodes {
-			out = append(out, fmt.Sprintf("adj %d out %v in %v", id, g.out[id], g.in[id]))
+			out = append(out, fmt.Sprintf("adj %d out %v in %v", id, g.out.of(SymbolID(id)), g.in.of(SymbolID(id))))
 		}
 		return out
 	}
@@ -187,7 +209,7 @@ func graphDiff(got, want *Graph) string {
 		if len(lines) == 0 {
 			lines = append(lines, "same lines, other order")
 		}
-		fmt.Fprintf(&b, "%s\n", strings.Join(lines[:min(len(lines), 30)], "\n"))
+		fmt.Fprintf(&b, "%s\n", strings.Join(lines[:min(len(lines), 60)], "\n"))
 	}
 	return b.String()
 }
@@ -224,6 +246,32 @@ func X() { later() }
 package y
 
 func Y() { get().hidden() }
+-- i/i.go --
+package i
+
+type I interface {
+	X()
+	Y()
+}
+
+func Use(v I) { v.X() }
+-- i/t.go --
+package i
+
+type T struct{}
+
+func (T) X() {}
+-- i/t2.go --
+package i
+
+func (T) Z() {}
+-- js/c.js --
+function c() { return 3; }
+-- js/b.js --
+export { c as d } from './c.js';
+-- js/d.js --
+import { d } from './b.js';
+export function e() { return d(); }
 `)
 	ex := newExtractor(t, root)
 	ctx := context.Background()
@@ -235,6 +283,13 @@ func Y() { get().hidden() }
 		{"d.py", "def missing():\n    pass\n"},
 		{"e.py", "class Other:\n    def only(self):\n        pass\n"},
 		{"b.py", "class B:\n    def inherited(self):\n        pass\n"},
+		// T implements I once a file other than T's own gives it Y:
+		// v.X() now reaches T.X, though nothing named X changed.
+		{"i/t2.go", "package i\n\nfunc (T) Z() {}\n\nfunc (T) Y() {}\n"},
+		// c becomes exported: d.js reaches it through b.js's re-export
+		// under another name.
+		{"js/c.js", "export function c() { return 3; }\n"},
+		{"js/c.js", "function c() { return 3; }\n"},
 	} {
 		if err := os.WriteFile(filepath.Join(root, edit.path), []byte(edit.src), 0o644); err != nil {
 			t.Fatal(err)
@@ -245,7 +300,41 @@ func Y() { get().hidden() }
 		}
 		g.Update([]extract.File{*f}, nil)
 		if diff := graphDiff(g, Build(extractAll(t, ex))); diff != "" {
-			t.Fatalf("after writing %s: Update differs from Build:\n%s", edit.path, diff)
+			t.Fatalf("after writing %s (%q): Update differs from Build:\n%s", edit.path, edit.src, diff)
+		}
+	}
+}
+
+// TestUpdateXToolsEdits saves hub files of golang.org/x/tools@v0.39.0 the
+// ways BenchmarkUpdateXTools does and checks the graph against a fresh
+// Build: a body edit and a new exported function each re-resolve only the
+// edited file, though hundreds of files read the hub's names.
+func TestUpdateXToolsEdits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("extracts golang.org/x/tools")
+	}
+	files := xtoolsFiles(t)
+	dir := downloadModule(t, "golang.org/x/tools@v0.39.0")
+	g := Build(files)
+	for _, path := range []string{"go/packages/packages.go", "go/ssa/builder.go"} {
+		i := slices.IndexFunc(files, func(f extract.File) bool { return f.Path == path })
+		if i < 0 {
+			t.Fatalf("no %s in x/tools", path)
+		}
+		orig := files[i]
+		for _, edit := range []string{"body", "api"} {
+			edited := editedFile(t, dir, &orig, edit)
+			for _, f := range []extract.File{*edited, orig} {
+				g.Update([]extract.File{f}, nil)
+				if g.lastResolved != 1 {
+					t.Errorf("%s edit of %s re-resolved %d files, want 1", edit, path, g.lastResolved)
+				}
+				want := slices.Clone(files)
+				want[i] = f
+				if diff := graphDiff(g, Build(want)); diff != "" {
+					t.Fatalf("%s edit of %s: Update differs from Build:\n%s", edit, path, diff)
+				}
+			}
 		}
 	}
 }

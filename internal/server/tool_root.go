@@ -48,7 +48,7 @@ func (s *Server) setWorkspaceRoot(ctx context.Context, req *mcp.CallToolRequest,
 		Skipped:    ws.skipped,
 		Symbols:    ws.graph.Len(),
 		Edges:      len(ws.graph.Edges()),
-		Unresolved: len(ws.graph.Unresolved()),
+		Unresolved: ws.graph.NumUnresolved(),
 		ElapsedMS:  time.Since(start).Milliseconds(),
 	}
 	ws.mu.RUnlock()

@@ -54,7 +54,7 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	}
 	ws.mu.RLock()
 	out.Files, out.Skipped, out.Symbols = len(ws.files), ws.skipped, ws.graph.Len()
-	out.Edges, out.Unresolved = len(ws.graph.Edges()), len(ws.graph.Unresolved())
+	out.Edges, out.Unresolved = len(ws.graph.Edges()), ws.graph.NumUnresolved()
 	out.LastUpdate = ws.loaded
 	ws.mu.RUnlock()
 	out.Embedder = "none"
