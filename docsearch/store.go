@@ -27,6 +27,8 @@ package docsearch
 //	terms      uv count, then per term:
 //	             term string, uv postings, then per posting the chunk as a
 //	             uv delta from the previous one (from 0) and the tf uv
+//	pad        if dim > 0: zero bytes up to a multiple of 4 from the
+//	           start of the file, so the vectors can be used in place
 //	vectors    if dim > 0: chunks*dim float32, little-endian IEEE 754
 //	checksum   CRC-32 (Castagnoli) of everything before it, 4 bytes
 //	           little-endian
@@ -46,12 +48,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
+	"unsafe"
 )
 
 const (
 	storeMagic   = "FIDOCS"
-	storeVersion = 1
+	storeVersion = 2
 	storeFile    = "docsearch.idx"
 )
 
@@ -176,6 +180,9 @@ func (ix *Index) encode() []byte {
 		}
 	}
 	if dim > 0 {
+		for len(b)%4 != 0 {
+			b = append(b, 0)
+		}
 		for _, x := range ix.vec.data[:len(ix.chunks)*dim] {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 		}
@@ -184,14 +191,22 @@ func (ix *Index) encode() []byte {
 }
 
 // load reads the index from opts.Dir; a missing file is fs.ErrNotExist.
+// The file is mapped, not read: the vectors are used where they lie, and
+// the mapping lives as long as the index.
 func (ix *Index) load() error {
-	data, err := os.ReadFile(filepath.Join(ix.opts.Dir, storeFile))
+	data, release, err := readIndexFile(filepath.Join(ix.opts.Dir, storeFile))
 	if err != nil {
 		return err
 	}
 	st, err := decodeIndex(data)
 	if err != nil {
+		release()
 		return err
+	}
+	if st.vec.dim > 0 && len(st.vec.data) > 0 && inside(data, st.vec.data) {
+		runtime.AddCleanup(ix, func(release func()) { release() }, release)
+	} else {
+		release()
 	}
 	for _, d := range st.docs {
 		if d.scope != "" && !ix.scopes.has(d.scope) {
@@ -411,14 +426,16 @@ func decodeIndex(data []byte) (*stored, error) {
 	}
 	lex.live = nc
 	if dim > 0 && r.err == nil {
+		for off := len(body) - len(r.b); off%4 != 0 && r.err == nil; off++ {
+			if r.byte1("pad") != 0 {
+				r.fail("pad")
+			}
+		}
 		need := uint64(nc) * dim * 4
 		if need != uint64(len(r.b)) {
 			r.fail("vectors")
 		} else {
-			st.vec = vectors{dim: int(dim), data: make([]float32, uint64(nc)*dim)}
-			for i := range st.vec.data {
-				st.vec.data[i] = math.Float32frombits(binary.LittleEndian.Uint32(r.b[4*i:]))
-			}
+			st.vec = vectors{dim: int(dim), data: floats(r.b)}
 			r.b = nil
 		}
 	}
@@ -430,3 +447,31 @@ func decodeIndex(data []byte) (*stored, error) {
 	}
 	return st, nil
 }
+
+// floats returns b's little-endian IEEE 754 float32s. On a little-endian
+// machine, with b aligned, they are b itself: nothing is copied or
+// allocated, which is what makes loading a large index fast. Otherwise
+// they are decoded into a new slice.
+func floats(b []byte) []float32 {
+	if len(b) == 0 {
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%unsafe.Alignof(float32(0)) == 0 {
+		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	out := make([]float32, len(b)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}
+
+// inside reports whether v lies in the memory of b.
+func inside(b []byte, v []float32) bool {
+	start := uintptr(unsafe.Pointer(&b[0]))
+	p := uintptr(unsafe.Pointer(&v[0]))
+	return p >= start && p < start+uintptr(len(b))
+}
+
+// littleEndian reports whether the machine stores integers low byte first.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
