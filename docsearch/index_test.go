@@ -334,3 +334,13 @@ func TestWordVariantsScoreAsOneTerm(t *testing.T) {
 	expectTop(t, ix, "readonly", "docs/files.md")
 	expectTop(t, ix, "read_only", "docs/flag.md") // the compound itself still finds it
 }
+
+func TestEmbedTextWeighsTitle(t *testing.T) {
+	got := embedText(chunk{title: "Guide > Install", text: "Run make."})
+	if n := strings.Count(got, "Guide > Install"); n != titleWeight || !strings.HasSuffix(got, "Run make.") {
+		t.Errorf("embedText = %q; want the title %d times, then the text", got, titleWeight)
+	}
+	if got := embedText(chunk{text: "Run make."}); got != "Run make." {
+		t.Errorf("embedText without a title = %q", got)
+	}
+}

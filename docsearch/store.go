@@ -50,8 +50,11 @@ import (
 )
 
 const (
-	storeMagic   = "FIDOCS"
-	storeVersion = 1
+	storeMagic = "FIDOCS"
+	// storeVersion is 2 since chunks embed their heading path
+	// titleWeight times (embedText): an index of version 1 holds vectors
+	// of the old text, and is rebuilt.
+	storeVersion = 2
 	storeFile    = "docsearch.idx"
 )
 
