@@ -162,6 +162,9 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	var vecHits []scored
 	if qvec != nil && ix.vec.dim == len(qvec) {
 		vecHits = ix.vec.search(qvec, candidates, keep)
+		if mode == Hybrid {
+			vecHits = ix.feedback(qvec, lexHits, vecHits)
+		}
 	}
 	ranked := ix.fuse(lexHits, cov, vecHits, plan)
 	perScope := len(q.Scopes) > 0
