@@ -35,11 +35,12 @@ func (ix *Index) feedback(q []float32, lexHits, vecHits []scored) []scored {
 	if len(lexHits) == 0 || ix.vec.dim != len(q) {
 		return vecHits
 	}
+	n := ix.vec.chunks()
 	centroid := make([]float32, len(q))
 	var docs []uint32
 	for _, h := range lexHits {
 		d := ix.chunks[h.chunk].doc
-		if slices.Contains(docs, d) {
+		if int(h.chunk) >= n || slices.Contains(docs, d) {
 			continue // a document counts once, by its best chunk
 		}
 		docs = append(docs, d)
@@ -50,6 +51,9 @@ func (ix *Index) feedback(q []float32, lexHits, vecHits []scored) []scored {
 			break
 		}
 	}
+	if len(docs) == 0 {
+		return vecHits
+	}
 	w := float32(feedbackWeight / float64(len(docs)))
 	cos := map[uint32]float32{}
 	for _, h := range vecHits {
@@ -59,7 +63,7 @@ func (ix *Index) feedback(q []float32, lexHits, vecHits []scored) []scored {
 	rank := map[uint32]float32{}
 	for _, list := range [][]scored{vecHits, lexHits} {
 		for _, h := range list {
-			if _, done := rank[h.chunk]; done {
+			if _, done := rank[h.chunk]; done || int(h.chunk) >= n {
 				continue
 			}
 			row := ix.vec.row(h.chunk)
