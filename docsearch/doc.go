@@ -28,8 +28,11 @@
 //
 // Lexical search is BM25 over code-aware terms (see analyze.go), with the
 // whole of a compound identifier as an exact-literal term, prefix and
-// typo expansion for words the vocabulary lacks. Semantic search is an
-// exact scan of the chunk vectors an Embedder made. The two are fused by
+// typo expansion for words the vocabulary lacks; the terms one query word
+// reaches are scored as one term. Semantic search is an exact scan of the
+// chunk vectors an Embedder made; in hybrid search its candidates are
+// ranked again with the query vector moved towards the best lexical hits
+// (pseudo-relevance feedback, feedback.go). The two are fused by
 // reciprocal rank fusion (k = 60) over documents, each ranked by its best
 // chunk. The query's type (classify) sets the default limit, the
 // preferred content type and how far hits expand; a Reranker can reorder

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -315,4 +316,31 @@ func TestConcurrentSearchAndUpdate(t *testing.T) {
 		}
 	}
 	expectTop(t, ix, "generated artifact", ".artifacts/gen.md")
+}
+
+// TestWordVariantsScoreAsOneTerm checks that the terms one query word
+// reaches count as occurrences of that word: a page that names read_only
+// once (reached through the literal path, "readonly") must not outrank
+// one about readonly files just because that spelling is rarer.
+func TestWordVariantsScoreAsOneTerm(t *testing.T) {
+	files := map[string]string{
+		"docs/flag.md":  "# Flags\n\nThe read_only flag of open.\n",
+		"docs/files.md": "# Files\n\nA readonly file stays readonly: check readonly before writing.\n",
+	}
+	for i := range 6 {
+		files[fmt.Sprintf("docs/other%d.md", i)] = fmt.Sprintf("# Other %d\n\nMount the volume readonly.\n", i)
+	}
+	ix := openTest(t, mapFS(files), Options{})
+	expectTop(t, ix, "readonly", "docs/files.md")
+	expectTop(t, ix, "read_only", "docs/flag.md") // the compound itself still finds it
+}
+
+func TestEmbedTextWeighsTitle(t *testing.T) {
+	got := embedText(chunk{title: "Guide > Install", text: "Run make."})
+	if n := strings.Count(got, "Guide > Install"); n != titleWeight || !strings.HasSuffix(got, "Run make.") {
+		t.Errorf("embedText = %q; want the title %d times, then the text", got, titleWeight)
+	}
+	if got := embedText(chunk{text: "Run make."}); got != "Run make." {
+		t.Errorf("embedText without a title = %q", got)
+	}
 }

@@ -162,6 +162,9 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	var vecHits []scored
 	if qvec != nil && ix.vec.dim == len(qvec) {
 		vecHits = ix.vec.search(qvec, candidates, keep)
+		if mode == Hybrid {
+			vecHits = ix.feedback(qvec, lexHits, vecHits)
+		}
 	}
 	ranked := ix.fuse(lexHits, cov, vecHits, plan)
 	perScope := len(q.Scopes) > 0
@@ -326,11 +329,19 @@ func (ix *Index) result(h hit, plan Plan) Result {
 
 // queryTerm is a term of the query with its weight; group numbers the
 // query word it came from, so that a chunk matching a word through
-// several expansions counts the word once for coverage.
+// several expansions counts the word once for coverage and for scoring.
 type queryTerm struct {
 	id     uint32
 	weight float64
 	group  int
+}
+
+// queryWord is a word of the query: its weight (wholeWeight for the whole
+// of a compound, else 1) and its coverage weight (its IDF times its
+// weight).
+type queryWord struct {
+	weight float64
+	cover  float64
 }
 
 // Weights of the ways a query word reaches a term: the whole of a
@@ -343,27 +354,38 @@ const (
 )
 
 // scratch is the per-search accumulator, pooled: a score per chunk and
-// the chunks touched.
+// the chunks touched, and the frequency of the current query word per
+// chunk and the chunks it touched.
 type scratch struct {
 	score   []float32
 	cov     []float32
 	stamp   []int32
 	touched []uint32
+	freq    []float32
+	inWord  []uint32
 }
 
 var scratchPool sync.Pool
 
-// lexicalSearch scores chunks by BM25 over the query's terms and returns
+// lexicalSearch scores chunks by BM25 over the query's words and returns
 // the best candidates with each one's coverage of the query.
+//
+// The terms one word reaches (its stem, its literal, prefix and typo
+// expansions) are scored as one term, as Lucene's SynonymQuery does:
+// their frequencies in a chunk are added, each times its weight relative
+// to the word's, and the IDF is that of the most frequent of them. A
+// rare spelling then counts as an occurrence of the word, not as a rarer
+// and so heavier word of its own: on CoSQA-test this takes BM25 nDCG@10
+// from 0.403 to 0.413 (hybrid 0.418 to 0.419).
 func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, map[uint32]float64) {
 	lex := ix.lex
-	terms, groupWeight := ix.queryTerms(text)
+	terms, words := ix.queryTerms(text)
 	if len(terms) == 0 {
 		return nil, nil
 	}
 	var total float64
-	for _, w := range groupWeight {
-		total += w
+	for _, w := range words {
+		total += w.cover
 	}
 	sc, _ := scratchPool.Get().(*scratch)
 	if sc == nil {
@@ -374,28 +396,46 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 		sc.score = make([]float32, n)
 		sc.cov = make([]float32, n)
 		sc.stamp = make([]int32, n)
+		sc.freq = make([]float32, n)
 	}
 	for i := range sc.stamp[:n] {
 		sc.stamp[i] = -1
 	}
 	avg := lex.avgLen()
-	for _, t := range terms {
-		ps := lex.post[t.id]
-		idf := lex.idf(len(ps))
-		for _, p := range ps {
-			c := p.chunk
-			tf := float64(p.tf)
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(lex.lens[c])/avg)
-			s := t.weight * idf * tf * (bm25K1 + 1) / (tf + norm)
-			if sc.score[c] == 0 && sc.cov[c] == 0 {
-				sc.touched = append(sc.touched, c)
-			}
-			sc.score[c] += float32(s)
-			if sc.stamp[c] != int32(t.group) {
-				sc.stamp[c] = int32(t.group)
-				sc.cov[c] += float32(groupWeight[t.group] * min(t.weight, 1))
+	// Terms come grouped by word, in word order.
+	for i := 0; i < len(terms); {
+		g := terms[i].group
+		word := words[g]
+		df, j := 0, i
+		for ; j < len(terms) && terms[j].group == g; j++ {
+			df = max(df, len(lex.post[terms[j].id]))
+		}
+		for _, t := range terms[i:j] {
+			rel := float32(t.weight / word.weight)
+			for _, p := range lex.post[t.id] {
+				c := p.chunk
+				if sc.freq[c] == 0 {
+					sc.inWord = append(sc.inWord, c)
+				}
+				sc.freq[c] += rel * float32(p.tf)
+				if sc.stamp[c] != int32(g) {
+					sc.stamp[c] = int32(g)
+					sc.cov[c] += float32(word.cover * min(t.weight, 1))
+				}
 			}
 		}
+		idf := lex.idf(df)
+		for _, c := range sc.inWord {
+			tf := float64(sc.freq[c])
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(lex.lens[c])/avg)
+			if sc.score[c] == 0 {
+				sc.touched = append(sc.touched, c)
+			}
+			sc.score[c] += float32(word.weight * idf * tf * (bm25K1 + 1) / (tf + norm))
+			sc.freq[c] = 0
+		}
+		sc.inWord = sc.inWord[:0]
+		i = j
 	}
 	top := topK{k: candidates}
 	cov := map[uint32]float64{}
@@ -418,12 +458,12 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 
 // queryTerms analyses the query and expands each word to the terms it
 // reaches: itself, its unstemmed literal, prefixes and typos. It returns
-// the terms and each word group's coverage weight (its IDF).
-func (ix *Index) queryTerms(text string) ([]queryTerm, []float64) {
+// the terms, grouped by word in word order, and the words.
+func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 	lex := ix.lex
 	an := newAnalyzer()
 	var terms []queryTerm
-	var groups []float64
+	var groups []queryWord
 	seenWord := map[string]bool{}
 	maxIDF := lex.idf(0)
 	var sorted []uint32
@@ -479,7 +519,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []float64) {
 		if len(reached) == 0 {
 			idf = maxIDF
 		}
-		groups = append(groups, idf*w)
+		groups = append(groups, queryWord{weight: w, cover: idf * w})
 	})
 	return terms, groups
 }

@@ -54,8 +54,11 @@ import (
 )
 
 const (
-	storeMagic   = "FIDOCS"
-	storeVersion = 2
+	storeMagic = "FIDOCS"
+	// storeVersion is 3: since 2, chunks embed their heading path
+	// titleWeight times (embedText); since 3, vectors are 4-byte aligned
+	// to be used in place. An index of another version is rebuilt.
+	storeVersion = 3
 	storeFile    = "docsearch.idx"
 )
 
