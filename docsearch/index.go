@@ -501,6 +501,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	}
 	if ix.vec.dim > 0 {
 		ix.vec.grow(uint32(len(ix.chunks)) - 1)
+		ix.vec.extendSketch()
 	}
 	if rescan {
 		ix.skipped = skipped
@@ -539,7 +540,9 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 			return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.opts.Embedder.Name(), ix.vec.dim, len(v))
 		}
 		copy(ix.vec.row(ids[i]), v)
+		ix.vec.sketchRow(ids[i])
 	}
+	ix.vec.extendSketch()
 	if ix.opts.Quantize {
 		ix.vec.quantizeAll()
 	}
@@ -647,6 +650,7 @@ func (ix *Index) compact() {
 	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0
 	if ix.vec.dim > 0 {
 		ix.vec.data = data
+		ix.vec.resketch()
 		if ix.vec.q != nil {
 			ix.vec.quantizeAll()
 		}

@@ -221,6 +221,7 @@ func (ix *Index) load() error {
 	for i, d := range st.docs {
 		ix.byPath[d.path] = uint32(i)
 	}
+	ix.vec.resketch()
 	if ix.opts.Quantize && ix.vec.dim > 0 {
 		ix.vec.quantizeAll()
 	}

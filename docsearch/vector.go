@@ -14,6 +14,7 @@ type vectors struct {
 	data []float32 // len(data) == dim * chunks; a dead or unembedded chunk is zero
 	q    []int8    // int8 copy of data when quantized; nil otherwise
 	qs   []float32 // per-row scale of q
+	sk   sketches  // sign sketches of large float32 indexes; see sketch.go
 }
 
 // row returns chunk i's vector.
@@ -93,7 +94,16 @@ func (v *vectors) search(q []float32, k int, keep func(uint32) bool) []scored {
 		}
 		return t.sorted()
 	}
-	for i := range n {
+	if v.sk.rows() > 0 {
+		return v.searchSketched(q, k, keep)
+	}
+	return v.searchExact(q, k, keep)
+}
+
+// searchExact scores every row.
+func (v *vectors) searchExact(q []float32, k int, keep func(uint32) bool) []scored {
+	t := topK{k: k}
+	for i := range v.chunks() {
 		if !keep(uint32(i)) {
 			continue
 		}

@@ -1,0 +1,172 @@
+package docsearch
+
+import (
+	"math"
+	"math/bits"
+	"runtime"
+	"sync"
+)
+
+// Sign sketches make vector search sublinear in practice on large
+// indexes. A row's sketch holds one bit per dimension: whether the row
+// lies above the mean of all rows there. The fraction of bits two
+// sketches differ in estimates the angle between the rows (random
+// hyperplane hashing, as in SimHash), so a search counts differing bits
+// over every row, a few machine words each, keeps the rows nearest by
+// that count and scores only those exactly. Below sketchMin rows the
+// exact scan is fast enough and nothing is sketched.
+const (
+	sketchMin = 20000
+	// shortlistPer is how many rows are scored exactly per row asked
+	// for; shortlistMin is the least.
+	shortlistPer = 10
+	shortlistMin = 2000
+)
+
+// sketches are the sign sketches of a vectors' first rows.
+type sketches struct {
+	mean  []float32
+	words int      // uint64s per row
+	bits  []uint64 // words per row, for rows [0, len(bits)/words)
+	base  int      // rows when mean was computed
+}
+
+func (s *sketches) rows() int {
+	if s.words == 0 {
+		return 0
+	}
+	return len(s.bits) / s.words
+}
+
+// resketch computes the mean and the sketch of every row, or drops the
+// sketches below sketchMin rows.
+func (v *vectors) resketch() {
+	n := v.chunks()
+	if n < sketchMin || v.dim == 0 {
+		v.sk = sketches{}
+		return
+	}
+	mean := make([]float32, v.dim)
+	for i := range n {
+		for j, x := range v.row(uint32(i)) {
+			mean[j] += x
+		}
+	}
+	for j := range mean {
+		mean[j] /= float32(n)
+	}
+	words := (v.dim + 63) / 64
+	v.sk = sketches{mean: mean, words: words, base: n, bits: make([]uint64, n*words)}
+	// Rows in parallel: at load, this is most of the time left after
+	// mapping the file.
+	var wg sync.WaitGroup
+	parts := runtime.GOMAXPROCS(0)
+	for p := range parts {
+		wg.Go(func() {
+			for i := p * n / parts; i < (p+1)*n/parts; i++ {
+				v.sketchRow(uint32(i))
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// extendSketch sketches the rows added since the last call, and computes
+// everything again once the rows have doubled since the mean was taken.
+func (v *vectors) extendSketch() {
+	n := v.chunks()
+	if v.sk.words == 0 || n >= 2*v.sk.base {
+		if n >= sketchMin {
+			v.resketch()
+		}
+		return
+	}
+	for i := v.sk.rows(); i < n; i++ {
+		v.sk.bits = append(v.sk.bits, make([]uint64, v.sk.words)...)
+		v.sketchRow(uint32(i))
+	}
+}
+
+// sketchRow computes row i's sketch again, after the row changed.
+func (v *vectors) sketchRow(i uint32) {
+	if int(i) >= v.sk.rows() {
+		return
+	}
+	signBits(v.row(i), v.sk.mean, v.sk.bits[int(i)*v.sk.words:int(i+1)*v.sk.words])
+}
+
+// signBits sets out's bit j when x[j] is above mean[j], else clears it:
+// the sign bit of mean[j]-x[j], without a branch.
+func signBits(x, mean []float32, out []uint64) {
+	mean = mean[:len(x)]
+	for w := range out {
+		lo, hi := w*64, min(w*64+64, len(x))
+		var word uint64
+		for j := lo; j < hi; j++ {
+			word |= uint64(math.Float32bits(mean[j]-x[j])>>31) << (j - lo)
+		}
+		out[w] = word
+	}
+}
+
+// searchSketched is search over a sketched vectors: the rows nearest q by
+// sketch, shortlistPer*k of them, are scored exactly if keep takes them,
+// and so are the rows added since the sketches were made. When keep
+// turns most of the shortlist down (a narrow scope), every row keep takes
+// is scored instead.
+func (v *vectors) searchSketched(q []float32, k int, keep func(uint32) bool) []scored {
+	sk := &v.sk
+	qb := make([]uint64, sk.words)
+	signBits(q, sk.mean, qb)
+	m := sk.rows()
+	dist := make([]uint8, m) // differing bits, at most 255 counted
+	var hist [256]int
+	if sk.words == 4 { // 256 dimensions, the embedded model's
+		q0, q1, q2, q3 := qb[0], qb[1], qb[2], qb[3]
+		for i := range m {
+			r := sk.bits[4*i : 4*i+4 : 4*i+4]
+			d := min(bits.OnesCount64(r[0]^q0)+bits.OnesCount64(r[1]^q1)+bits.OnesCount64(r[2]^q2)+bits.OnesCount64(r[3]^q3), 255)
+			dist[i] = uint8(d)
+			hist[d]++
+		}
+	} else {
+		for i := range m {
+			d := 0
+			for w, b := range sk.bits[i*sk.words : (i+1)*sk.words] {
+				d += bits.OnesCount64(b ^ qb[w])
+			}
+			d = min(d, 255)
+			dist[i] = uint8(d)
+			hist[d]++
+		}
+	}
+	// The largest distance that keeps at least the shortlist's length;
+	// fewer bits than 256 tell rows apart less well and need a longer
+	// one.
+	want, cut, total := max(shortlistPer*k, shortlistMin), 0, 0
+	if v.dim < 256 {
+		want = want * 256 / v.dim
+	}
+	for ; cut < len(hist)-1; cut++ {
+		if total += hist[cut]; total >= want {
+			break
+		}
+	}
+	t := topK{k: k}
+	kept := 0
+	for i, d := range dist {
+		if int(d) <= cut && keep(uint32(i)) {
+			t.push(uint32(i), dot(q, v.row(uint32(i))))
+			kept++
+		}
+	}
+	if kept < min(want, m)/2 {
+		return v.searchExact(q, k, keep)
+	}
+	for i := m; i < v.chunks(); i++ {
+		if keep(uint32(i)) {
+			t.push(uint32(i), dot(q, v.row(uint32(i))))
+		}
+	}
+	return t.sorted()
+}
