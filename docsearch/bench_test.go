@@ -157,16 +157,8 @@ func TestQuantizedRecall(t *testing.T) {
 	same, total := 0, 0
 	for qi := range 20 {
 		q := v.row(uint32(qi * 37))
-		exact := map[uint32]bool{}
-		for _, s := range v.search(q, 10, all) {
-			exact[s.chunk] = true
-		}
-		for _, s := range w.search(q, 10, all) {
-			if exact[s.chunk] {
-				same++
-			}
-			total++
-		}
+		s, n := overlap(v.search(q, 10, all), w.search(q, 10, all))
+		same, total = same+s, total+n
 	}
 	if recall := float64(same) / float64(total); recall < 0.9 {
 		t.Errorf("int8 recall@10 = %.2f, want >= 0.9", recall)

@@ -70,16 +70,8 @@ func TestLargeSketchRecall(t *testing.T) {
 		s = time.Now()
 		sk := ix.vec.searchSketched(q, 200, all)[:10]
 		ts += time.Since(s)
-		in := map[uint32]bool{}
-		for _, h := range ex {
-			in[h.chunk] = true
-		}
-		for _, h := range sk {
-			if in[h.chunk] {
-				same++
-			}
-			total++
-		}
+		k, n := overlap(ex, sk)
+		same, total = same+k, total+n
 	}
 	t.Logf("rows %d sketched %d recall@10 %.3f exact %v/q sketched %v/q", ix.vec.chunks(), ix.vec.sk.rows(), float64(same)/float64(total), te/300, ts/300)
 	same, total = 0, 0
@@ -87,18 +79,8 @@ func TestLargeSketchRecall(t *testing.T) {
 		vs, _ := embedAll(ctx, embed.Default(), []string{text}, 1)
 		q := vs[0]
 		normalize(q)
-		ex := ix.vec.searchExact(q, 10, all)
-		sk := ix.vec.searchSketched(q, 200, all)[:10]
-		in := map[uint32]bool{}
-		for _, h := range ex {
-			in[h.chunk] = true
-		}
-		for _, h := range sk {
-			if in[h.chunk] {
-				same++
-			}
-			total++
-		}
+		k, n := overlap(ix.vec.searchExact(q, 10, all), ix.vec.searchSketched(q, 200, all)[:10])
+		same, total = same+k, total+n
 	}
 	t.Logf("text queries recall@10 %.3f", float64(same)/float64(total))
 }

@@ -26,6 +26,20 @@ func clustered(r *rand.Rand, n, dim int) vectors {
 	return v
 }
 
+// overlap counts the chunks of got that want holds too, and got's length.
+func overlap(want, got []scored) (same, total int) {
+	in := map[uint32]bool{}
+	for _, s := range want {
+		in[s.chunk] = true
+	}
+	for _, s := range got {
+		if in[s.chunk] {
+			same++
+		}
+	}
+	return same, len(got)
+}
+
 // TestSketchRecall checks that the sketched search finds nearly the
 // neighbours the exact scan finds, for both widths of sketch.
 func TestSketchRecall(t *testing.T) {
@@ -44,16 +58,8 @@ func TestSketchRecall(t *testing.T) {
 				q[j] += 0.3 * float32(r.NormFloat64())
 			}
 			normalize(q)
-			exact := map[uint32]bool{}
-			for _, s := range v.searchExact(q, 10, all) {
-				exact[s.chunk] = true
-			}
-			for _, s := range v.search(q, 10, all) {
-				if exact[s.chunk] {
-					same++
-				}
-				total++
-			}
+			s, n := overlap(v.searchExact(q, 10, all), v.search(q, 10, all))
+			same, total = same+s, total+n
 		}
 		if recall := float64(same) / float64(total); recall < 0.9 {
 			t.Errorf("dim %d: sketched recall@10 = %.3f, want >= 0.9", dim, recall)
