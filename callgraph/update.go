@@ -31,10 +31,9 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		return
 	}
 	// A file whose surface stays the same changes no other file's
-	// resolution: only it is re-resolved, and the names it defines are
-	// not followed to their readers.
-	// Other changed files are followed only through the names whose
-	// definitions changed; new and removed files through all they define.
+	// resolution: only it is re-resolved. Other changed files are
+	// followed to their readers through the names whose definitions
+	// changed; new and removed files through all they define.
 	same := map[string]bool{}
 	defining := map[string]*defFilter{}
 	for p := range touched {
