@@ -253,7 +253,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	ps = ch
 	changed, err := ix.commit(ctx, ps, nil, nil, false)
 	if err == nil && changed && ix.opts.Dir != "" {
-		err = ix.Save()
+		err = ix.save()
 	}
 	return err
 }
@@ -323,7 +323,7 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 		return err
 	}
 	if (changed || c) && ix.opts.Dir != "" {
-		return ix.Save()
+		return ix.save()
 	}
 	return nil
 }

@@ -40,11 +40,13 @@ package docsearch
 // an error and Open rebuilds the index.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -75,8 +77,18 @@ func ctypeCode(c ContentType) byte {
 	return 0
 }
 
-// Save writes the index to opts.Dir atomically.
+// Save writes the index to opts.Dir atomically. It streams the index to
+// a temporary file, so a large index is never held twice in memory;
+// searches go on meanwhile, changes wait.
 func (ix *Index) Save() error {
+	ix.update.Lock()
+	defer ix.update.Unlock()
+	return ix.save()
+}
+
+// save is Save for callers that hold ix.update, so that no change comes
+// between compacting the index and writing it.
+func (ix *Index) save() error {
 	if ix.opts.Dir == "" {
 		return errors.New("docsearch: the index has no Dir to save to")
 	}
@@ -84,7 +96,6 @@ func (ix *Index) Save() error {
 	if ix.dead > 0 || ix.holes > 0 {
 		ix.compact()
 	}
-	data := ix.encode()
 	ix.mu.Unlock()
 	if err := os.MkdirAll(ix.opts.Dir, 0o755); err != nil {
 		return fmt.Errorf("save index: %w", err)
@@ -93,7 +104,13 @@ func (ix *Index) Save() error {
 	if err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
-	_, err = f.Write(data)
+	bw := bufio.NewWriterSize(f, 1<<20)
+	ix.mu.RLock()
+	err = ix.encodeTo(bw)
+	ix.mu.RUnlock()
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -113,8 +130,27 @@ func (ix *Index) Save() error {
 // encode returns the index in the on-disk format. Callers hold ix.mu and
 // have compacted the index.
 func (ix *Index) encode() []byte {
-	var b []byte
-	str := func(s string) { b = binary.AppendUvarint(b, uint64(len(s))); b = append(b, s...) }
+	var buf bytes.Buffer
+	ix.encodeTo(&buf) // a bytes.Buffer does not fail
+	return buf.Bytes()
+}
+
+// encodeTo writes the index in the on-disk format to w. Callers hold
+// ix.mu (a read lock is enough) and have compacted the index.
+func (ix *Index) encodeTo(w io.Writer) error {
+	crc := crc32.New(castagnoli)
+	out := io.MultiWriter(w, crc)
+	var b []byte // pending bytes, written out in pieces
+	var err error
+	off := 0 // bytes written before b
+	flush := func(force bool) {
+		if err == nil && (force || len(b) >= 1<<16) {
+			_, err = out.Write(b)
+			off += len(b)
+			b = b[:0]
+		}
+	}
+	str := func(s string) { b = binary.AppendUvarint(b, uint64(len(s))); b = append(b, s...); flush(false) }
 	uv := func(n uint64) { b = binary.AppendUvarint(b, n) }
 	b = append(b, storeMagic...)
 	b = append(b, storeVersion)
@@ -180,17 +216,24 @@ func (ix *Index) encode() []byte {
 			uv(uint64(p.chunk - prev))
 			uv(uint64(p.tf))
 			prev = p.chunk
+			flush(false)
 		}
 	}
 	if dim > 0 {
-		for len(b)%4 != 0 {
+		for (off+len(b))%4 != 0 {
 			b = append(b, 0)
 		}
 		for _, x := range ix.vec.data[:len(ix.chunks)*dim] {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+			flush(false)
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	flush(true)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
+	return err
 }
 
 // load reads the index from opts.Dir; a missing file is fs.ErrNotExist.
