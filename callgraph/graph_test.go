@@ -161,7 +161,7 @@ run()
 	expectCallees(t, g, "pkg.child.Child.__init__", "pkg.base.Base.__init__:inherited", "pkg.base.Base.shared:inherited")
 	expectCallees(t, g, "pkg.base.Base.__init__", "pkg.base.Base.setup:receiver")
 	expectUnresolved(t, g, "pkg.child.Child.setup", "getcwd", "external: os")
-	expectUnresolved(t, g, "main.run", "print", "not defined")
+	expectUnresolved(t, g, "main.run", "print", "builtin: print")
 	expectUnresolved(t, g, "main.run", "undefined_thing", "not defined")
 }
 

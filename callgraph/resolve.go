@@ -356,6 +356,9 @@ func (r *resolver) unknownName(name string) string {
 	if ext, ok := r.scope.external[name]; ok {
 		return "external: " + ext
 	}
+	if r.f.Language == "python" && pythonBuiltins[name] {
+		return "builtin: " + name
+	}
 	return "not defined in the repository (builtin, standard library or dependency)"
 }
 
