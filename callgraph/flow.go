@@ -56,8 +56,14 @@ func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow
 		fl.grew = false
 		for _, f := range withBindings {
 			r.enter(f)
-			for _, b := range f.Bindings {
-				fl.bind(b)
+			for i := 0; i < len(f.Bindings); {
+				if n := decoratorStack(f.Bindings[i:]); n > 0 {
+					fl.decorate(f.Bindings[i : i+n])
+					i += n
+					continue
+				}
+				fl.bind(f.Bindings[i])
+				i++
 			}
 			for _, c := range f.Calls {
 				fl.passArgs(c)
@@ -119,26 +125,8 @@ func (fl *flow) bind(b extract.Binding) {
 	if !ok {
 		return
 	}
-	var vs valueSet
-	if dec, ok := strings.CutPrefix(b.Value, "@"); ok {
-		// @dec def f: f is bound to dec(f); dec's first parameter gets
-		// the undecorated f.
-		defs := valueSet{}
-		ids, _ := fl.r.resolveName(scope, b.Target)
-		for _, id := range ids {
-			defs[value{id, false}] = true
-			fl.decorated[id] = true
-		}
-		for v := range fl.eval(scope, dec) {
-			if params := fl.params(v.id); len(params) > 0 && !v.instance {
-				fl.add(varKey{fl.r.g.nodes[v.id].Qualified, params[0]}, defs)
-			}
-		}
-		vs = fl.callResult(fl.eval(scope, dec))
-	} else {
-		parts := splitTop(b.Value, '=')
-		vs = fl.eval(scope, parts[len(parts)-1])
-	}
+	parts := splitTop(b.Value, '=')
+	vs := fl.eval(scope, parts[len(parts)-1])
 	targets := splitTop(b.Target, ',')
 	values := splitTop(strings.Trim(b.Value, "()[]"), ',')
 	for i, t := range targets {
@@ -151,6 +139,45 @@ func (fl *flow) bind(b extract.Binding) {
 			fl.bindFields(scope, b.Scope, t, b.Value)
 		}
 	}
+}
+
+// decoratorStack returns how many bindings at the start of bs are the
+// decorators of one definition (`@a @b def f`: bindings "@a" and "@b" of
+// f, from one statement, top first), or 0.
+func decoratorStack(bs []extract.Binding) int {
+	n := 0
+	for n < len(bs) && strings.HasPrefix(bs[n].Value, "@") &&
+		bs[n].Scope == bs[0].Scope && bs[n].Target == bs[0].Target && bs[n].Line == bs[0].Line {
+		n++
+	}
+	return n
+}
+
+// decorate applies the decorators of one definition, bottom up: `@a @b
+// def f` binds f to a(b(f)). The bottom decorator's first parameter gets
+// the undecorated f, each one above it the result of the one below.
+func (fl *flow) decorate(stack []extract.Binding) {
+	b := stack[0]
+	scope, ok := fl.scopeID(b.Scope)
+	if !ok {
+		return
+	}
+	inner := valueSet{}
+	ids, _ := fl.r.resolveName(scope, b.Target)
+	for _, id := range ids {
+		inner[value{id, false}] = true
+		fl.decorated[id] = true
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		decs := fl.eval(scope, strings.TrimPrefix(stack[i].Value, "@"))
+		for v := range decs {
+			if params := fl.params(v.id); len(params) > 0 && !v.instance {
+				fl.add(varKey{fl.r.g.nodes[v.id].Qualified, params[0]}, inner)
+			}
+		}
+		inner = fl.callResult(decs)
+	}
+	fl.assign(scope, b.Scope, b.Target, inner)
 }
 
 // bindFields keeps the elements of a container literal apart by literal

@@ -81,3 +81,29 @@ func TestFlowTextHelpers(t *testing.T) {
 		t.Errorf("literal keys")
 	}
 }
+
+// TestPythonDecoratorStack checks that stacked decorators apply bottom up:
+// `@outer @inner def f` is outer(inner(f)).
+func TestPythonDecoratorStack(t *testing.T) {
+	g := buildArchive(t, `
+-- m.py --
+def outer(f):
+    def wrap_outer():
+        return f()
+    return wrap_outer
+
+def inner(f):
+    def wrap_inner():
+        return f()
+    return wrap_inner
+
+@outer
+@inner
+def f():
+    pass
+
+f()
+`)
+	expectCallees(t, g, "m.outer.wrap_outer", "m.inner.wrap_inner:local")
+	expectCallees(t, g, "m.inner.wrap_inner", "m.f:local")
+}
