@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,19 +127,76 @@ func (fl *flow) bind(b extract.Binding) {
 		return
 	}
 	parts := splitTop(b.Value, '=')
-	vs := fl.eval(scope, parts[len(parts)-1])
-	targets := splitTop(b.Target, ',')
-	values := splitTop(strings.Trim(b.Value, "()[]"), ',')
-	for i, t := range targets {
-		if len(targets) > 1 && len(values) == len(targets) {
-			vs = fl.eval(scope, values[i])
+	fl.destructure(scope, b.Scope, b.Target, parts[len(parts)-1])
+}
+
+// destructure binds target to value, element by element where both are
+// sequences written out, however nested: `a, (b, c) = f, (g, h)`. A
+// starred target takes the elements the others leave, as a list (`a, *b
+// = f, g, h` binds b to [g, h]). Where the value is not written out,
+// every name in the target may hold any of its values.
+func (fl *flow) destructure(scope SymbolID, scopeQ, target, value string) {
+	targets := sequence(target)
+	if targets == nil {
+		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "*"))
+		fl.assign(scope, scopeQ, t, fl.eval(scope, value))
+		if isIdent(t) {
+			fl.bindFields(scope, scopeQ, t, value)
 		}
-		t = strings.TrimSpace(strings.TrimPrefix(t, "*"))
-		fl.assign(scope, b.Scope, t, vs)
-		if len(targets) == 1 && isIdent(t) {
-			fl.bindFields(scope, b.Scope, t, b.Value)
+		return
+	}
+	values := sequence(value)
+	star := slices.IndexFunc(targets, func(t string) bool { return strings.HasPrefix(t, "*") })
+	switch {
+	case values != nil && star < 0 && len(values) == len(targets):
+		for i, t := range targets {
+			fl.destructure(scope, scopeQ, t, values[i])
+		}
+	case values != nil && star >= 0 && len(values) >= len(targets)-1:
+		after := len(targets) - star - 1
+		for i := range star {
+			fl.destructure(scope, scopeQ, targets[i], values[i])
+		}
+		rest := values[star : len(values)-after]
+		fl.destructure(scope, scopeQ, targets[star][1:], "["+strings.Join(rest, ", ")+"]")
+		for i := range after {
+			fl.destructure(scope, scopeQ, targets[star+1+i], values[len(values)-after+i])
+		}
+	default:
+		all := fl.eval(scope, value)
+		for _, t := range targets {
+			if inner := sequence(t); inner != nil {
+				fl.destructure(scope, scopeQ, t, value)
+				continue
+			}
+			fl.assign(scope, scopeQ, strings.TrimSpace(strings.TrimPrefix(t, "*")), all)
 		}
 	}
+}
+
+// sequence returns the elements of a tuple or list written out in s
+// (`a, b`, `(a, b)`, `[a, b]`, `a,`), or nil when s is one expression.
+func sequence(s string) []string {
+	s = strings.TrimSpace(s)
+	inner := s
+	wrapped := len(s) >= 2 && (s[0] == '(' || s[0] == '[') && matchingParen(s[1:]) == len(s)-2
+	if wrapped {
+		inner = s[1 : len(s)-1]
+	}
+	parts := splitTop(inner, ',')
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	switch {
+	case len(parts) > 1:
+		return out
+	case wrapped && s[0] == '[':
+		return out // a list of one element
+	}
+	return nil
 }
 
 // decoratorStack returns how many bindings at the start of bs are the

@@ -107,3 +107,36 @@ f()
 	expectCallees(t, g, "m.outer.wrap_outer", "m.inner.wrap_inner:local")
 	expectCallees(t, g, "m.inner.wrap_inner", "m.f:local")
 }
+
+// TestPythonDestructuring checks nested and starred tuple assignments.
+func TestPythonDestructuring(t *testing.T) {
+	g := buildArchive(t, `
+-- m.py --
+def f1():
+    pass
+
+def f2():
+    pass
+
+def f3():
+    pass
+
+def f4():
+    pass
+
+def nested():
+    a, (b, [c, d]) = f1, (f2, [f3, f4])
+    d()
+
+def starred():
+    first, *middle, last = f1, f2, f3, f4
+    middle[1]()
+    last()
+
+def unknown(pair):
+    x, y = pair
+    x()
+`)
+	expectCallees(t, g, "m.nested", "m.f4:local")
+	expectCallees(t, g, "m.starred", "m.f3:receiver", "m.f4:local")
+}
