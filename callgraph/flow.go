@@ -128,6 +128,51 @@ func (fl *flow) bind(b extract.Binding) {
 	}
 	parts := splitTop(b.Value, '=')
 	fl.destructure(scope, b.Scope, b.Target, parts[len(parts)-1])
+	if b.Iter {
+		// for x in obj: x also takes what obj's iterator's __next__
+		// returns.
+		_, next := fl.iteration(fl.eval(scope, b.Value))
+		fl.destructure2(scope, b.Scope, b.Target, fl.callResult(next))
+	}
+}
+
+// iteration returns the __iter__ methods iterating over the instances in
+// vs calls, and the __next__ methods of the iterators they return.
+func (fl *flow) iteration(vs valueSet) (iters, nexts valueSet) {
+	iters, nexts = valueSet{}, valueSet{}
+	for v := range vs {
+		if !v.instance {
+			continue
+		}
+		ms, _ := fl.r.method(v.id, "__iter__")
+		for _, it := range ms {
+			iters[value{it, false}] = true
+			for w := range fl.vars[varKey{fl.r.g.nodes[it].Qualified, "<return>"}] {
+				if !w.instance {
+					continue
+				}
+				ns, _ := fl.r.method(w.id, "__next__")
+				for _, n := range ns {
+					nexts[value{n, false}] = true
+				}
+			}
+		}
+	}
+	return iters, nexts
+}
+
+// destructure2 binds every name in target to vs.
+func (fl *flow) destructure2(scope SymbolID, scopeQ, target string, vs valueSet) {
+	if len(vs) == 0 {
+		return
+	}
+	if ts := sequence(target); ts != nil {
+		for _, t := range ts {
+			fl.destructure2(scope, scopeQ, t, vs)
+		}
+		return
+	}
+	fl.assign(scope, scopeQ, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "*")), vs)
 }
 
 // destructure binds target to value, element by element where both are

@@ -140,3 +140,33 @@ def unknown(pair):
 	expectCallees(t, g, "m.nested", "m.f4:local")
 	expectCallees(t, g, "m.starred", "m.f3:receiver", "m.f4:local")
 }
+
+// TestPythonIteration checks that a for loop over an instance calls its
+// class's __iter__ and the __next__ of the iterator that returns, and
+// that the loop variable takes what __next__ returns.
+func TestPythonIteration(t *testing.T) {
+	g := buildArchive(t, `
+-- m.py --
+def item():
+    pass
+
+class Counter:
+    def __next__(self):
+        return item
+
+class Numbers:
+    def __iter__(self):
+        return Counter()
+
+def loop(n):
+    for x in n:
+        x()
+
+def main():
+    loop(Numbers())
+    for y in [item]:
+        y()
+`)
+	expectCallees(t, g, "m.loop", "m.Numbers.__iter__:receiver", "m.Counter.__next__:receiver", "m.item:local")
+	expectCallees(t, g, "m.main", "m.loop:local", "m.Numbers:constructor", "m.item:local")
+}

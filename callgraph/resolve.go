@@ -75,6 +75,28 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			res.edges = append(res.edges, Edge{Caller: caller, Callee: t, File: f.Path, Line: c.Line, Resolution: how})
 		}
 	}
+	// A loop over an instance calls its class's __iter__, and the
+	// __next__ of the iterator that returns (Python's iteration protocol).
+	for _, b := range f.Bindings {
+		if !b.Iter {
+			continue
+		}
+		caller, ok := r.callerOf(extract.Call{Caller: b.Scope, Line: b.Line})
+		if !ok {
+			continue
+		}
+		iters, nexts := r.flow.iteration(r.flow.eval(caller, b.Value))
+		for _, vs := range []valueSet{iters, nexts} {
+			ids := make([]SymbolID, 0, len(vs))
+			for v := range vs {
+				ids = append(ids, v.id)
+			}
+			sortIDs(ids)
+			for _, id := range ids {
+				res.edges = append(res.edges, Edge{Caller: caller, Callee: id, File: f.Path, Line: b.Line, Resolution: Receiver})
+			}
+		}
+	}
 	return res
 }
 

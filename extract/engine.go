@@ -62,6 +62,7 @@ type rawBinding struct {
 	value     *sitter.Node
 	typ       *sitter.Node // declared type
 	decorator bool
+	iter      bool // @bind.iter
 }
 
 // run extracts the structure of one parsed file.
@@ -136,6 +137,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				b.targets = append(b.targets, n)
 			case roleBindValue:
 				b.value = n
+			case roleBindIter:
+				b.value, b.iter = n, true
 			case roleBindDecorator:
 				b.value, b.decorator = n, true
 			case roleBindType:
@@ -245,7 +248,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: "<return>", Value: value, Line: b.line, Type: typ})
 		}
 		for _, t := range b.targets {
-			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line, Type: typ})
+			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line, Type: typ, Iter: b.iter})
 		}
 	}
 	if f.lang.bindings != nil {

@@ -86,6 +86,9 @@ type Binding struct {
 	// scope ends before the enclosing symbol's (Go variables declared in
 	// a block, an if, for or switch statement, a case clause); else 0.
 	EndLine int `json:"end_line,omitempty"`
+	// Iter marks a loop's binding (Python's `for x in v`): Target takes
+	// the items of Value, not Value itself.
+	Iter bool `json:"iter,omitempty"`
 }
 
 // Kind is the kind of a symbol. The set is closed; see the constants.

@@ -24,7 +24,8 @@ import (
 //	                    `d["k"]()`): the call gets name "()" and the
 //	                    expression as receiver
 //	@bind               an assignment, with @bind.target (repeatable; none
-//	                    means "<return>") and @bind.value, or
+//	                    means "<return>") and @bind.value (@bind.iter
+//	                    when the targets take its items: a for loop), or
 //	                    @bind.decorator for a decorator applied to @bind.target;
 //	                    @bind.type, the declared type, makes a declaration
 //	                    a binding without @bind.value
@@ -58,6 +59,7 @@ const (
 	roleBindValue
 	roleBindDecorator
 	roleCallCallee
+	roleBindIter
 	roleBinding
 	roleBindingScope
 	roleBindType
@@ -106,7 +108,7 @@ func compileQuery(src []byte, g *sitter.Language) (*compiledQuery, error) {
 				"name": roleName, "body": roleBody, "receiver": roleReceiver,
 				"call": roleCall, "call.name": roleCallName, "call.receiver": roleCallReceiver,
 				"import": roleImport, "package": rolePackage, "call.args": roleCallArgs,
-				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue,
+				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue, "bind.iter": roleBindIter,
 				"bind.decorator": roleBindDecorator, "call.callee": roleCallCallee,
 				"binding": roleBinding, "binding.scope": roleBindingScope, "bind.type": roleBindType,
 			}[name]

@@ -52,7 +52,7 @@
 
 (for_statement
   left: (_) @bind.target
-  right: (_) @bind.value) @bind
+  right: (_) @bind.iter) @bind
 
 (return_statement
   (_) @bind.value) @bind
