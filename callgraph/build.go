@@ -171,7 +171,7 @@ type index struct {
 	byName map[string][]SymbolID // callables and types by simple name
 	module map[string]SymbolID   // module nodes by qualified name
 	bases  map[SymbolID][]string // base types as written, by class
-	sigs   map[SymbolID]string   // signatures of functions with bindings in their file
+	sigs   map[SymbolID]string   // signatures of the functions of flow-tracked languages
 }
 
 func newIndex(g *Graph) *index {
@@ -195,7 +195,9 @@ func (ix *index) addFile(f *extract.File) {
 	} else {
 		ix.module[mod] = ix.add(Node{Qualified: mod, Name: lastSegment(mod), Kind: KindModule, File: f.Path, Line: 1, EndLine: 1, Language: f.Language})
 	}
-	flow := hasFlow(f)
+	// Flow tracking passes arguments to the parameters of any function
+	// of its languages, in files with bindings or not.
+	flow := languageTraits[f.Language].flow
 	for _, s := range f.Symbols {
 		id := ix.add(Node{
 			Qualified: s.Qualified, Name: s.Name, Kind: s.Kind, Parent: s.Parent,

@@ -170,3 +170,22 @@ def main():
 	expectCallees(t, g, "m.loop", "m.Numbers.__iter__:receiver", "m.Counter.__next__:receiver", "m.item:local")
 	expectCallees(t, g, "m.main", "m.loop:local", "m.Numbers:constructor", "m.item:local")
 }
+
+// TestPythonArgumentsAcrossModules checks that a function passed to a
+// function of another module, one without assignments, reaches its
+// parameter.
+func TestPythonArgumentsAcrossModules(t *testing.T) {
+	g := buildArchive(t, `
+-- lib.py --
+def apply(fn):
+    fn()
+-- main.py --
+from lib import apply
+
+def callback():
+    pass
+
+apply(callback)
+`)
+	expectCallees(t, g, "lib.apply", "main.callback:local")
+}
