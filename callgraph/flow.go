@@ -354,8 +354,11 @@ func (fl *flow) passArgs(c extract.Call) {
 				continue
 			}
 			fn, skip = ctor, 1
-		} else if c.Receiver != "" && fl.r.g.nodes[fn].Kind == extract.KindMethod {
-			skip = 1 // bound method: self is not among the arguments
+		} else if fl.r.g.nodes[fn].Kind == extract.KindMethod && (c.Receiver != "" || fl.takesSelf(fn)) {
+			// A method called through an instance, or through a name
+			// holding one taken from an instance, is bound: self is
+			// not among the arguments.
+			skip = 1
 		}
 		params := fl.params(fn)
 		q := fl.r.g.nodes[fn].Qualified
@@ -407,6 +410,13 @@ func (fl *flow) callResult(vs valueSet) valueSet {
 		}
 	}
 	return out
+}
+
+// takesSelf reports whether a method's first parameter is self or cls:
+// not a static method.
+func (fl *flow) takesSelf(fn SymbolID) bool {
+	params := fl.params(fn)
+	return len(params) > 0 && contains(fl.r.tr.self, params[0])
 }
 
 // params returns the parameter names of a function from its signature.

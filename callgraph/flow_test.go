@@ -189,3 +189,24 @@ apply(callback)
 `)
 	expectCallees(t, g, "lib.apply", "main.callback:local")
 }
+
+// TestPythonBoundMethodValue checks that a bound method called through a
+// parameter takes its arguments after self.
+func TestPythonBoundMethodValue(t *testing.T) {
+	g := buildArchive(t, `
+-- m.py --
+class K:
+    def target(self):
+        pass
+
+    def receive(self, f):
+        f()
+
+    def call(self, cb, arg):
+        cb(arg)
+
+k = K()
+k.call(k.receive, k.target)
+`)
+	expectCallees(t, g, "m.K.receive", "m.K.target:local")
+}
