@@ -70,7 +70,7 @@ func (g *Graph) resolve(paths []string) {
 		}
 	}
 	if r.flow == nil {
-		r.flow = &flow{r: r, vars: map[varKey]valueSet{}, decorated: map[SymbolID]bool{}}
+		r.flow = &flow{r: r, vars: map[varKey]valueSet{}, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}}
 	}
 	for _, p := range paths {
 		g.results[p] = r.resolveFile(g.files[p])

@@ -35,6 +35,7 @@ type flow struct {
 	// decorated are the definitions a decorator rebinds: calling their
 	// name calls what the decorator returned.
 	decorated map[SymbolID]bool
+	ext       map[varKey]extSet // see flow_external.go
 }
 
 // maxFlowRounds bounds the fixpoint iteration; sets only grow, so it
@@ -43,7 +44,7 @@ const maxFlowRounds = 12
 
 // runFlow computes the variables of every file with bindings.
 func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow {
-	fl := &flow{r: r, vars: map[varKey]valueSet{}, sigs: sigs, decorated: map[SymbolID]bool{}}
+	fl := &flow{r: r, vars: map[varKey]valueSet{}, sigs: sigs, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}}
 	var withBindings []*extract.File
 	for _, f := range files {
 		if hasFlow(f) {
@@ -187,6 +188,7 @@ func (fl *flow) destructure(scope SymbolID, scopeQ, target, value string) {
 		fl.assign(scope, scopeQ, t, fl.eval(scope, value))
 		if isIdent(t) {
 			fl.bindFields(scope, scopeQ, t, value)
+			fl.addExt(varKey{scopeQ, t}, fl.evalExt(scope, value))
 		}
 		return
 	}
@@ -368,10 +370,12 @@ func (fl *flow) passArgs(c extract.Call) {
 			}
 			if name, val, ok := strings.Cut(a, "="); ok && isIdent(strings.TrimSpace(name)) {
 				fl.add(varKey{q, strings.TrimSpace(name)}, fl.eval(scope, val))
+				fl.addExt(varKey{q, strings.TrimSpace(name)}, fl.evalExt(scope, val))
 				continue
 			}
 			if i+skip < len(params) {
 				fl.add(varKey{q, params[i+skip]}, fl.eval(scope, a))
+				fl.addExt(varKey{q, params[i+skip]}, fl.evalExt(scope, a))
 			}
 		}
 	}

@@ -210,3 +210,29 @@ k.call(k.receive, k.target)
 `)
 	expectCallees(t, g, "m.K.receive", "m.K.target:local")
 }
+
+// TestPythonExternalValues checks that calls through names holding what
+// an import brings from outside the repository say what they call.
+func TestPythonExternalValues(t *testing.T) {
+	g := buildArchive(t, `
+-- m.py --
+from ext import Cls, function, Base
+
+def use(cb):
+    cb()
+
+obj = Cls()
+obj.fun()
+alias = function
+alias()
+use(obj.other)
+
+class Child(Base):
+    def run(self):
+        self.inherited()
+`)
+	expectUnresolved(t, g, "m", "fun", "external: ext.Cls.fun")
+	expectUnresolved(t, g, "m", "alias", "external: ext.function")
+	expectUnresolved(t, g, "m.use", "cb", "external: ext.Cls.other")
+	expectUnresolved(t, g, "m.Child.run", "inherited", "external: ext.Base.inherited")
+}

@@ -65,6 +65,11 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			continue
 		}
 		targets, how, reason := r.resolveCall(caller, c)
+		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && c.Name != "()" {
+			if ext := r.flow.externalCallee(caller, c.Name, c.Receiver); ext != "" {
+				reason = "external: " + ext
+			}
+		}
 		if len(targets) == 0 {
 			res.unresolved = append(res.unresolved, Unresolved{
 				Caller: c.Caller, Name: c.Name, Receiver: c.Receiver, File: f.Path, Line: c.Line, Reason: reason,

@@ -190,9 +190,14 @@ func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph) error {
 	// Calls into imported modules outside the repository are named as
 	// PyCG names them: the dotted import path.
 	for _, u := range g.Unresolved() {
-		ext, ok := strings.CutPrefix(u.Reason, "external: ")
-		if _, known := out[u.Caller]; ok && known && !slices.Contains(out[u.Caller], ext) {
-			out[u.Caller] = append(out[u.Caller], ext)
+		exts, ok := strings.CutPrefix(u.Reason, "external: ")
+		if _, known := out[u.Caller]; !ok || !known {
+			continue
+		}
+		for _, ext := range strings.Split(exts, ", ") { // what the callee may hold
+			if !slices.Contains(out[u.Caller], ext) {
+				out[u.Caller] = append(out[u.Caller], ext)
+			}
 		}
 	}
 	for k := range out {
