@@ -16,6 +16,14 @@ import (
 
 type extSet map[string]bool
 
+// A variable holds at most maxExt external names of at most maxExtDots
+// dots: `n = n.next` in a loop would otherwise grow them every round of
+// the fixpoint, and `n = n.left; n = n.right` double them.
+const (
+	maxExt     = 8
+	maxExtDots = 6
+)
+
 // addExt adds es to what variable k may hold from outside.
 func (fl *flow) addExt(k varKey, es extSet) {
 	if len(es) == 0 {
@@ -27,7 +35,7 @@ func (fl *flow) addExt(k varKey, es extSet) {
 		fl.ext[k] = set
 	}
 	for e := range es {
-		if !set[e] {
+		if !set[e] && len(set) < maxExt && strings.Count(e, ".") <= maxExtDots {
 			set[e] = true
 			fl.grew = true
 		}
@@ -47,7 +55,9 @@ func (fl *flow) evalExt(scope SymbolID, expr string) extSet {
 		}
 		out := extSet{}
 		for e := range fl.evalExt(scope, base) {
-			out[e+"."+attr] = true
+			if strings.Count(e, ".") < maxExtDots {
+				out[e+"."+attr] = true
+			}
 		}
 		return out
 	}

@@ -1,6 +1,9 @@
 package callgraph
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestPythonFlow(t *testing.T) {
 	g := buildArchive(t, `
@@ -235,4 +238,29 @@ class Child(Base):
 	expectUnresolved(t, g, "m", "alias", "external: ext.function")
 	expectUnresolved(t, g, "m.use", "cb", "external: ext.Cls.other")
 	expectUnresolved(t, g, "m.Child.run", "inherited", "external: ext.Base.inherited")
+}
+
+// TestPythonExternalValuesBounded checks that names walking a structure
+// from outside (n = n.left; n = n.right) do not grow without bound: each
+// round of the fixpoint would double them.
+func TestPythonExternalValuesBounded(t *testing.T) {
+	g := buildArchive(t, `
+-- m.py --
+from ext import Node
+
+n = Node()
+while n:
+    n = n.left
+    n = n.right
+n.value()
+`)
+	for _, u := range g.Unresolved() {
+		if u.Name == "value" {
+			if k := strings.Count(u.Reason, ", ") + 1; k > maxExt || len(u.Reason) > 1000 {
+				t.Errorf("reason names %d externals (%d bytes)", k, len(u.Reason))
+			}
+			return
+		}
+	}
+	t.Error("no unresolved call of value")
 }
