@@ -133,7 +133,7 @@ func (fl *flow) bind(b extract.Binding) {
 		// for x in obj: x also takes what obj's iterator's __next__
 		// returns.
 		_, next := fl.iteration(fl.eval(scope, b.Value))
-		fl.destructure2(scope, b.Scope, b.Target, fl.callResult(next))
+		fl.bindAll(scope, b.Scope, b.Target, fl.callResult(next))
 	}
 }
 
@@ -162,14 +162,14 @@ func (fl *flow) iteration(vs valueSet) (iters, nexts valueSet) {
 	return iters, nexts
 }
 
-// destructure2 binds every name in target to vs.
-func (fl *flow) destructure2(scope SymbolID, scopeQ, target string, vs valueSet) {
+// bindAll binds every name in target to vs.
+func (fl *flow) bindAll(scope SymbolID, scopeQ, target string, vs valueSet) {
 	if len(vs) == 0 {
 		return
 	}
 	if ts := sequence(target); ts != nil {
 		for _, t := range ts {
-			fl.destructure2(scope, scopeQ, t, vs)
+			fl.bindAll(scope, scopeQ, t, vs)
 		}
 		return
 	}
