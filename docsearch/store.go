@@ -127,14 +127,6 @@ func (ix *Index) save() error {
 	return nil
 }
 
-// encode returns the index in the on-disk format. Callers hold ix.mu and
-// have compacted the index.
-func (ix *Index) encode() []byte {
-	var buf bytes.Buffer
-	ix.encodeTo(&buf) // a bytes.Buffer does not fail
-	return buf.Bytes()
-}
-
 // encodeTo writes the index in the on-disk format to w. Callers hold
 // ix.mu (a read lock is enough) and have compacted the index.
 func (ix *Index) encodeTo(w io.Writer) error {

@@ -7,6 +7,14 @@ import (
 	"testing"
 )
 
+// encode returns the index in the on-disk format. Callers hold ix.mu and
+// have compacted the index.
+func (ix *Index) encode() []byte {
+	var buf bytes.Buffer
+	ix.encodeTo(&buf) // a bytes.Buffer does not fail
+	return buf.Bytes()
+}
+
 // encodedWorkspace returns the on-disk bytes of the test workspace's
 // index, with vectors.
 func encodedWorkspace(t testing.TB) []byte {

@@ -82,11 +82,10 @@ func (h *minHeap) Pop() any {
 
 // search returns the k chunks most similar to q among those keep accepts.
 func (v *vectors) search(q []float32, k int, keep func(uint32) bool) []scored {
-	t := topK{k: k}
-	n := v.chunks()
 	if v.q != nil {
+		t := topK{k: k}
 		qq, qs := quantize(q)
-		for i := range n {
+		for i := range v.chunks() {
 			if !keep(uint32(i)) {
 				continue
 			}

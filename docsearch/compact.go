@@ -1,0 +1,61 @@
+package docsearch
+
+// compact renumbers chunks and documents without the removed ones.
+// Callers hold ix.mu for writing.
+func (ix *Index) compact() {
+	remap := make([]uint32, len(ix.chunks))
+	alive := make([]bool, len(ix.chunks))
+	for _, d := range ix.docs {
+		if d != nil {
+			for c := d.first; c < d.first+d.count; c++ {
+				alive[c] = true
+			}
+		}
+	}
+	var chunks []chunkRec
+	var docs []*doc
+	var data []float32
+	lex := newLexicon()
+	lex.ids, lex.terms = ix.lex.ids, ix.lex.terms
+	lex.sorted = ix.lex.sortedTerms()
+	for _, d := range ix.docs {
+		if d == nil {
+			continue
+		}
+		id := uint32(len(docs))
+		first := uint32(len(chunks))
+		for c := d.first; c < d.first+d.count; c++ {
+			remap[c] = uint32(len(chunks))
+			rec := ix.chunks[c]
+			rec.doc = id
+			chunks = append(chunks, rec)
+			lex.lens = append(lex.lens, ix.lex.lens[c])
+			lex.total += uint64(ix.lex.lens[c])
+			if ix.vec.dim > 0 {
+				data = append(data, ix.vec.row(c)...)
+			}
+		}
+		d.first = first
+		docs = append(docs, d)
+		ix.byPath[d.path] = id
+	}
+	lex.post = make([][]posting, len(ix.lex.post))
+	for t, ps := range ix.lex.post {
+		var np []posting
+		for _, p := range ps {
+			if alive[p.chunk] {
+				np = append(np, posting{remap[p.chunk], p.tf})
+			}
+		}
+		lex.post[t] = np
+	}
+	lex.live = len(chunks)
+	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0
+	if ix.vec.dim > 0 {
+		ix.vec.data = data
+		ix.vec.resketch()
+		if ix.vec.q != nil {
+			ix.vec.quantizeAll()
+		}
+	}
+}
