@@ -21,34 +21,17 @@ import (
 func surface(f *extract.File, shared bool) string {
 	var b strings.Builder
 	b.WriteString(surfaceHeader(f, shared))
-	field := func(ss ...string) {
-		for _, s := range ss {
-			b.WriteString(s)
-			b.WriteByte(0)
-		}
-		b.WriteByte('\n')
-	}
-	line := func(n int) string {
-		if !shared {
-			return ""
-		}
-		return strconv.Itoa(n)
-	}
 	for _, e := range f.Exports {
-		field("export", e.Name, e.Local, e.From, e.Resolved, line(e.Line))
+		writeExport(&b, e, shared)
+	}
+	for _, s := range f.Symbols {
+		writeSymbol(&b, s, shared)
 	}
 	funcs := functionScopes(f)
-	for _, s := range f.Symbols {
-		field("symbol", s.Qualified, s.Name, string(s.Kind), s.Parent, s.Signature, strconv.FormatBool(s.Exported), line(s.StartLine), line(s.EndLine))
-		for _, base := range s.Bases {
-			field("base", base)
-		}
-	}
 	for _, bd := range f.Bindings {
-		if funcs[bd.Scope] && bd.Target != "<result>" && !shared {
-			continue // a local or parameter: only f's own calls see it
+		if readable(bd, funcs, shared) {
+			writeBinding(&b, bd, shared)
 		}
-		field("binding", bd.Scope, bd.Target, bd.Value, bd.Type, strconv.Itoa(bd.Index), line(bd.Line), line(bd.EndLine))
 	}
 	return b.String()
 }
@@ -58,31 +41,58 @@ func surface(f *extract.File, shared bool) string {
 // that re-export them.
 func surfaceHeader(f *extract.File, shared bool) string {
 	var b strings.Builder
-	field := func(ss ...string) {
-		for _, s := range ss {
-			b.WriteString(s)
-			b.WriteByte(0)
-		}
-		b.WriteByte('\n')
-	}
-	field("file", f.Path, f.Language, f.Module, strconv.FormatBool(shared))
+	writeRecord(&b, "file", f.Path, f.Language, f.Module, strconv.FormatBool(shared))
 	for i, im := range f.Imports {
-		line := ""
-		if shared {
-			line = strconv.Itoa(im.Line)
-		}
-		field("import", im.Path, im.Alias, im.Resolved, line)
+		writeRecord(&b, "import", im.Path, im.Alias, im.Resolved, lineField(im.Line, shared))
 		for _, n := range im.Names {
-			field("name", n.Name, n.Alias)
+			writeRecord(&b, "name", n.Name, n.Alias)
 		}
 		// A re-export pairs with the import on its line (isReexport).
 		for _, e := range f.Exports {
 			if e.Line == im.Line {
-				field("pair", strconv.Itoa(i), e.Name)
+				writeRecord(&b, "pair", strconv.Itoa(i), e.Name)
 			}
 		}
 	}
 	return b.String()
+}
+
+// The records of surface and defRecords: one line per declaration, its
+// fields apart. Line numbers count only when shared (see surface).
+
+func writeRecord(b *strings.Builder, fields ...string) {
+	for _, f := range fields {
+		b.WriteString(f)
+		b.WriteByte(0)
+	}
+	b.WriteByte('\n')
+}
+
+func lineField(n int, shared bool) string {
+	if !shared {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+func writeExport(b *strings.Builder, e extract.Export, shared bool) {
+	writeRecord(b, "export", e.Name, e.Local, e.From, e.Resolved, lineField(e.Line, shared))
+}
+
+func writeSymbol(b *strings.Builder, s extract.Symbol, shared bool) {
+	writeRecord(b, "symbol", s.Qualified, s.Name, string(s.Kind), s.Parent, s.Signature, strconv.FormatBool(s.Exported),
+		strings.Join(s.Bases, ","), lineField(s.StartLine, shared), lineField(s.EndLine, shared))
+}
+
+func writeBinding(w *strings.Builder, b extract.Binding, shared bool) {
+	writeRecord(w, "binding", b.Scope, b.Target, b.Value, b.Type, strconv.Itoa(b.Index), lineField(b.Line, shared), lineField(b.EndLine, shared))
+}
+
+// readable reports whether other files can read binding b: not a local
+// or parameter of one of f's functions (funcs), whose results count;
+// every binding when f's names are shared.
+func readable(b extract.Binding, funcs map[string]bool, shared bool) bool {
+	return shared || !funcs[b.Scope] || b.Target == "<result>"
 }
 
 // shares reports whether a file other than f's own path, and other than
@@ -185,37 +195,38 @@ func diffDefs(old, new *extract.File, sharedOld, sharedNew bool) *defFilter {
 	return flt
 }
 
-// defRecords describes what f defines, name by name, as surface does for
-// the whole file, and returns its header (path, module, imports) apart.
+// defRecords describes what f defines, name by name, with the records
+// of surface, and returns its header (path, module, imports) apart.
 func defRecords(f *extract.File, shared bool) (header string, recs map[string]string) {
-	recs = map[string]string{}
-	add := func(name string, ss ...string) {
-		recs[name] += strings.Join(ss, "\x00") + "\n"
-	}
-	line := func(n int) string {
-		if !shared {
-			return ""
+	bs := map[string]*strings.Builder{}
+	of := func(name string) *strings.Builder {
+		if bs[name] == nil {
+			bs[name] = &strings.Builder{}
 		}
-		return strconv.Itoa(n)
+		return bs[name]
 	}
 	for _, e := range f.Exports {
 		for _, t := range identifiers(e.Name + " " + e.Local) {
-			add(t, "export", e.Name, e.Local, e.From, e.Resolved, line(e.Line))
+			writeExport(of(t), e, shared)
 		}
+	}
+	for _, s := range f.Symbols {
+		writeSymbol(of(s.Name), s, shared)
 	}
 	funcs := functionScopes(f)
-	for _, s := range f.Symbols {
-		add(s.Name, "symbol", s.Qualified, string(s.Kind), s.Parent, s.Signature, strconv.FormatBool(s.Exported), strings.Join(s.Bases, ","), line(s.StartLine), line(s.EndLine))
-	}
 	for _, b := range f.Bindings {
-		name := b.Target
-		switch {
-		case b.Target == "<result>":
-			name = lastSegment(b.Scope) // a function's results type its calls
-		case funcs[b.Scope] && !shared:
+		if !readable(b, funcs, shared) {
 			continue
 		}
-		add(name, "binding", b.Scope, b.Target, b.Value, b.Type, strconv.Itoa(b.Index), line(b.Line), line(b.EndLine))
+		name := b.Target
+		if b.Target == "<result>" {
+			name = lastSegment(b.Scope) // a function's results type its calls
+		}
+		writeBinding(of(name), b, shared)
+	}
+	recs = make(map[string]string, len(bs))
+	for name, b := range bs {
+		recs[name] = b.String()
 	}
 	return surfaceHeader(f, shared), recs
 }
