@@ -96,18 +96,24 @@ func hasFlow(f *extract.File) bool {
 }
 
 func (fl *flow) add(k varKey, vs valueSet) {
+	addSet(&fl.grew, fl.vars, k, vs, nil)
+}
+
+// addSet adds to sets[k] the members of vs that admit takes (all, when
+// admit is nil), and sets *grew when it added one.
+func addSet[S ~map[V]bool, V comparable](grew *bool, sets map[varKey]S, k varKey, vs S, admit func(set S, v V) bool) {
 	if len(vs) == 0 {
 		return
 	}
-	set := fl.vars[k]
+	set := sets[k]
 	if set == nil {
-		set = valueSet{}
-		fl.vars[k] = set
+		set = S{}
+		sets[k] = set
 	}
 	for v := range vs {
-		if !set[v] {
+		if !set[v] && (admit == nil || admit(set, v)) {
 			set[v] = true
-			fl.grew = true
+			*grew = true
 		}
 	}
 }
@@ -173,7 +179,12 @@ func (fl *flow) bindAll(scope SymbolID, scopeQ, target string, vs valueSet) {
 		}
 		return
 	}
-	fl.assign(scope, scopeQ, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "*")), vs)
+	fl.assign(scope, scopeQ, unstar(target), vs)
+}
+
+// unstar returns a target without the star of a starred one (`*rest`).
+func unstar(target string) string {
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "*"))
 }
 
 // destructure binds target to value, element by element where both are
@@ -184,7 +195,7 @@ func (fl *flow) bindAll(scope SymbolID, scopeQ, target string, vs valueSet) {
 func (fl *flow) destructure(scope SymbolID, scopeQ, target, value string) {
 	targets := sequence(target)
 	if targets == nil {
-		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "*"))
+		t := unstar(target)
 		fl.assign(scope, scopeQ, t, fl.eval(scope, value))
 		if isIdent(t) {
 			fl.bindFields(scope, scopeQ, t, value)
@@ -210,14 +221,7 @@ func (fl *flow) destructure(scope SymbolID, scopeQ, target, value string) {
 			fl.destructure(scope, scopeQ, targets[star+1+i], values[len(values)-after+i])
 		}
 	default:
-		all := fl.eval(scope, value)
-		for _, t := range targets {
-			if inner := sequence(t); inner != nil {
-				fl.destructure(scope, scopeQ, t, value)
-				continue
-			}
-			fl.assign(scope, scopeQ, strings.TrimSpace(strings.TrimPrefix(t, "*")), all)
-		}
+		fl.bindAll(scope, scopeQ, target, fl.eval(scope, value))
 	}
 }
 

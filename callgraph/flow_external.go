@@ -26,20 +26,9 @@ const (
 
 // addExt adds es to what variable k may hold from outside.
 func (fl *flow) addExt(k varKey, es extSet) {
-	if len(es) == 0 {
-		return
-	}
-	set := fl.ext[k]
-	if set == nil {
-		set = extSet{}
-		fl.ext[k] = set
-	}
-	for e := range es {
-		if !set[e] && len(set) < maxExt && strings.Count(e, ".") <= maxExtDots {
-			set[e] = true
-			fl.grew = true
-		}
-	}
+	addSet(&fl.grew, fl.ext, k, es, func(set extSet, e string) bool {
+		return len(set) < maxExt && strings.Count(e, ".") <= maxExtDots
+	})
 }
 
 // evalExt returns the external names expr may stand for in scope.
