@@ -81,8 +81,9 @@ func (v *vectors) extendSketch() {
 		}
 		return
 	}
-	for i := v.sk.rows(); i < n; i++ {
-		v.sk.bits = append(v.sk.bits, make([]uint64, v.sk.words)...)
+	from := v.sk.rows()
+	v.sk.bits = append(v.sk.bits, make([]uint64, (n-from)*v.sk.words)...)
+	for i := from; i < n; i++ {
 		v.sketchRow(uint32(i))
 	}
 }
