@@ -82,6 +82,9 @@ func (v *vectors) extendSketch() {
 		return
 	}
 	from := v.sk.rows()
+	if n <= from {
+		return
+	}
 	v.sk.bits = append(v.sk.bits, make([]uint64, (n-from)*v.sk.words)...)
 	for i := from; i < n; i++ {
 		v.sketchRow(uint32(i))
