@@ -49,6 +49,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -83,6 +84,33 @@ type options struct {
 	pcs    int    // principal directions stored
 	layers string // use: input, output or both
 	dim    int    // use: reduce to this many dimensions by PCA; 0 keeps them all
+	tune   tuneOptions
+}
+
+// packName is the file name `npm pack` gives the tarball of pkg
+// (name@version): "@types/node@22.10.1" → "types-node-22.10.1.tgz".
+func packName(pkg string) string {
+	at := strings.LastIndex(pkg, "@")
+	name := strings.ReplaceAll(strings.TrimPrefix(pkg[:at], "@"), "/", "-")
+	return name + "-" + pkg[at+1:] + ".tgz"
+}
+
+// fetch returns the files of the pinned package pkg, from tgz or from
+// `npm pack`, after checking the tarball against its integrity.
+func fetch(pkg, integrity, tgz string) (map[string][]byte, error) {
+	data, err := tarball(pkg, tgz)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha512.Sum512(data)
+	if got := "sha512-" + base64.StdEncoding.EncodeToString(sum[:]); got != integrity {
+		return nil, fmt.Errorf("%s: integrity %s, want the pinned %s", pkg, got, integrity)
+	}
+	files, err := untar(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pkg, err)
+	}
+	return files, nil
 }
 
 func main() {
@@ -102,6 +130,15 @@ func run(args []string) error {
 	fs.IntVar(&o.pcs, "pcs", 5, "principal directions to store")
 	fs.StringVar(&o.layers, "layers", "both", "use: the input embeddings (input), the encoder's output (output) or both concatenated")
 	fs.IntVar(&o.dim, "dim", 256, "use: reduce the vectors to this many dimensions by PCA (0 = keep all)")
+	base := fs.String("base", "", "start from this table, built by the same flags, instead of building it again (to iterate on tuning)")
+	tuneDir := fs.String("tune-dir", "", "a directory holding the tuning corpora's tarballs as `npm pack` names them; empty runs `npm pack`")
+	use := fs.String("corpora", "", "tuning: the comma-separated package names to tune on (default all)")
+	fs.IntVar(&o.tune.epochs, "epochs", 0, "epochs of contrastive tuning on the pairs of the Python standard library (0 = none)")
+	fs.IntVar(&o.tune.batch, "batch", 256, "tuning: pairs a batch")
+	fs.Float64Var(&o.tune.lr, "lr", 1e-3, "tuning: Adam step size")
+	fs.Float64Var(&o.tune.temp, "temp", 0.05, "tuning: softmax temperature")
+	fs.Float64Var(&o.tune.l2, "l2", 0, "tuning: pull towards the starting vectors")
+	fs.IntVar(&o.tune.holdout, "holdout", 1000, "tuning: pairs held out to report on")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -109,21 +146,56 @@ func run(args []string) error {
 	if !ok || *out == "" {
 		return fmt.Errorf("usage: gen -source glove|use [-tgz FILE] [-words N] -out FILE")
 	}
-	data, err := tarball(src.pkg, *tgz)
-	if err != nil {
-		return err
+	var t *embed.Table
+	if *base != "" {
+		b, err := os.ReadFile(*base)
+		if err != nil {
+			return err
+		}
+		if t, err = embed.Decode(b); err != nil {
+			return err
+		}
+	} else {
+		files, err := fetch(src.pkg, src.integrity, *tgz)
+		if err != nil {
+			return err
+		}
+		if t, err = src.build(files, o); err != nil {
+			return fmt.Errorf("%s: %w", src.pkg, err)
+		}
+		t.Count, t.PCs = len(t.Tokens), principals(t, o.pcs)
+		t.Header.PCs = len(t.PCs)
 	}
-	sum := sha512.Sum512(data)
-	if got := "sha512-" + base64.StdEncoding.EncodeToString(sum[:]); got != src.integrity {
-		return fmt.Errorf("%s: integrity %s, want the pinned %s", src.pkg, got, src.integrity)
-	}
-	files, err := untar(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.pkg, err)
-	}
-	t, err := src.build(files, o)
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.pkg, err)
+	if o.tune.epochs > 0 {
+		var pairs []pair
+		var used []string
+		for _, c := range corpora {
+			if *use != "" && !slices.Contains(strings.Split(*use, ","), c.pkg[:strings.LastIndex(c.pkg, "@")]) {
+				continue
+			}
+			tgz := ""
+			if *tuneDir != "" {
+				tgz = filepath.Join(*tuneDir, packName(c.pkg))
+			}
+			files, err := fetch(c.pkg, c.integrity, tgz)
+			if err != nil {
+				return err
+			}
+			ps, err := corpusPairs(c, files)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.pkg, err)
+			}
+			fmt.Fprintf(os.Stderr, "tune: %s: %d pairs\n", c.pkg, len(ps))
+			pairs = append(pairs, ps...)
+			used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
+		}
+		o.tune.log = os.Stderr
+		if err := tune(t, pairs, o.tune); err != nil {
+			return err
+		}
+		name, version, _ := strings.Cut(t.Name, "/")
+		t.Name = name + "-tuned/" + version
+		t.Notes += fmt.Sprintf("; tuned for %d epochs on %d pairs of doc comment and code from %s", o.tune.epochs, len(pairs), strings.Join(used, ", "))
 	}
 	t.Package, t.Integrity, t.License = src.pkg, src.integrity, src.license
 	t.Generator = fmt.Sprintf("go run ./internal/gen -source %s -pcs %d", *name, o.pcs)
@@ -132,8 +204,13 @@ func run(args []string) error {
 	} else {
 		t.Generator += fmt.Sprintf(" -layers %s -dim %d", o.layers, o.dim)
 	}
-	t.Count, t.PCs = len(t.Tokens), principals(t, o.pcs)
-	t.Header.PCs = len(t.PCs)
+	if o.tune.epochs > 0 {
+		t.Generator += fmt.Sprintf(" -epochs %d -batch %d -lr %g -temp %g -l2 %g -holdout %d",
+			o.tune.epochs, o.tune.batch, o.tune.lr, o.tune.temp, o.tune.l2, o.tune.holdout)
+		if *use != "" {
+			t.Generator += " -corpora " + *use
+		}
+	}
 	b, err := t.Encode()
 	if err != nil {
 		return err

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// A pair is what a function says it does and what it is: the first
+// sentence of its doc comment, and its source without the doc comment.
+type pair struct {
+	query, code string
+}
+
+// A corpus is a pinned npm package whose documented functions give pairs.
+type corpus struct {
+	source
+	// keep says which of the package's files (paths without the
+	// tarball's top directory) to read; zip names a zip archive in the
+	// package whose files are read instead.
+	keep func(name string) bool
+	zip  string
+}
+
+// corpora are the packages the vectors are tuned on: Python's standard
+// library as pyodide ships it, and documented JavaScript and TypeScript
+// APIs, so that the words of descriptions move towards the identifiers
+// of code in more than one language.
+var corpora = []corpus{
+	{
+		source: source{
+			pkg:       "pyodide@0.26.4",
+			integrity: "sha512-z2CHsjVlhhJi5tYBF0AYAfNEPo3zq/z+xOpFtk1tweJkRaTqU4UK/7pLvo8DBU2VDPH31vB3pSI+8fnoqrVrFg==",
+			license:   "the Python standard library in its python_stdlib.zip: PSF-2.0",
+		},
+		zip:  "python_stdlib.zip",
+		keep: func(name string) bool { return path.Ext(name) == ".py" && !isTestPath(name) },
+	},
+	{
+		source: source{
+			pkg:       "lodash@4.17.21",
+			integrity: "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg==",
+			license:   "MIT",
+		},
+		// The one-function modules, not the bundles or the internal helpers.
+		keep: func(name string) bool {
+			return !strings.Contains(name, "/") && path.Ext(name) == ".js" && !strings.HasPrefix(name, "_") &&
+				!strings.HasPrefix(name, "lodash") && !strings.HasPrefix(name, "core")
+		},
+	},
+	{
+		source: source{
+			pkg:       "date-fns@4.1.0",
+			integrity: "sha512-Ukq0owbQXxa/U3EGtsdVBkR1w7KOQ5gIBqdH2hkvknzZPYvBxb/aa6E8L7tmjFtkwZBu3UXBbjIgPo/Ez4xaNg==",
+			license:   "MIT",
+		},
+		keep: func(name string) bool { return !strings.Contains(name, "/") && path.Ext(name) == ".js" },
+	},
+	{
+		source: source{
+			pkg:       "typescript@5.6.3",
+			integrity: "sha512-hjcS1mhfuyi4WW8IWtjP7brDrG2cuDZukyrYrSauoXGNgx0S7zceP07adYkJycEr56BOUTNPzbInooiN3fn1qw==",
+			license:   "Apache-2.0",
+		},
+		keep: func(name string) bool { return strings.HasPrefix(name, "lib/lib.") && strings.HasSuffix(name, ".d.ts") },
+	},
+	{
+		source: source{
+			pkg:       "@types/node@22.10.1",
+			integrity: "sha512-qKgsUwfHZV2WCWLAnVP1JqnpE6Im6h3Y0+fYgMTasNQ7V++CBX5OT1as0g0f+OyubbFqhf6XVNIsmN4IIhEgGQ==",
+			license:   "MIT",
+		},
+		keep: func(name string) bool { return path.Dir(name) == "node" && strings.HasSuffix(name, ".d.ts") },
+	},
+	{
+		source: source{
+			pkg:       "@types/vscode@1.95.0",
+			integrity: "sha512-0LBD8TEiNbet3NvWsmn59zLzOFu/txSlGxnv5yAFHCrhG9WvAnR3IvfHzMOs2aeWqgvNjq9pO99IUw8d3n+unw==",
+			license:   "MIT",
+		},
+		keep: func(name string) bool { return name == "vscode/index.d.ts" },
+	},
+	{
+		source: source{
+			pkg:       "@types/chrome@0.0.287",
+			integrity: "sha512-wWhBNPNXZHwycHKNYnexUcpSbrihVZu++0rdp6GEk5ZgAglenLx+RwdEouh6FrHS0XQiOxSd62yaujM1OoQlZQ==",
+			license:   "MIT",
+		},
+		keep: func(name string) bool { return name == "chrome/index.d.ts" },
+	},
+
+	{
+		source: source{
+			pkg:       "node-gyp@10.2.0",
+			integrity: "sha512-sp3FonBAaFe4aYTcFdZUn2NYkbP7xroPGYvQmP4Nl5PxamznItBnNCgjrVTKrEfQynInMsJvZrdmqUnysCJ8rw==",
+			license:   "MIT (node-gyp); gyp: BSD-3-Clause",
+		},
+		keep: func(name string) bool {
+			return strings.HasPrefix(name, "gyp/pylib/") && path.Ext(name) == ".py" && !strings.HasSuffix(name, "_test.py")
+		},
+	},
+}
+
+// corpusPairs returns the pairs of c's package, whose files are files:
+// one for every function and method with a doc comment and, outside
+// declaration files, a body of at least minLines lines. Files are read in
+// path order.
+func corpusPairs(c corpus, files map[string][]byte) ([]pair, error) {
+	srcs := map[string][]byte{}
+	if c.zip != "" {
+		raw, ok := files[c.zip]
+		if !ok {
+			return nil, fmt.Errorf("%s not in the package", c.zip)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(raw), int64(len(raw)))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.zip, err)
+		}
+		for _, zf := range zr.File {
+			if !c.keep(zf.Name) {
+				continue
+			}
+			rc, err := zf.Open()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", zf.Name, err)
+			}
+			b, err := io.ReadAll(rc)
+			rc.Close()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", zf.Name, err)
+			}
+			srcs[zf.Name] = b
+		}
+	} else {
+		for name, b := range files {
+			if c.keep(name) {
+				srcs[name] = b
+			}
+		}
+	}
+	names := make([]string, 0, len(srcs))
+	for name := range srcs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	ex, err := extract.New(os.TempDir(), extract.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer ex.Close()
+	var out []pair
+	for _, name := range names {
+		f, err := ex.Source(context.Background(), name, srcs[name])
+		if err != nil {
+			continue // not UTF-8, too big, no grammar: not training data
+		}
+		out = append(out, filePairs(f, srcs[name])...)
+	}
+	return out, nil
+}
+
+// isTestPath reports whether name is in a test package or module: their
+// docstrings describe tests, not what the code does.
+func isTestPath(name string) bool {
+	for _, part := range strings.Split(name, "/") {
+		if part == "test" || part == "tests" || part == "idle_test" || strings.HasPrefix(part, "test_") {
+			return true
+		}
+	}
+	return false
+}
+
+// minLines is the shortest function body, in lines, a pair is made of;
+// shorter ones (getters, stubs) say little a query could ask for.
+const minLines = 3
+
+// filePairs returns the pairs of f's functions and methods.
+func filePairs(f *extract.File, src []byte) []pair {
+	lines := strings.Split(string(src), "\n")
+	var out []pair
+	for _, s := range f.Symbols {
+		if s.Kind != extract.KindFunction && s.Kind != extract.KindMethod || s.Doc == "" {
+			continue
+		}
+		decl := strings.HasSuffix(f.Path, ".d.ts")
+		if !decl && s.EndLine-s.StartLine+1 < minLines || s.EndLine > len(lines) || s.StartLine < 1 {
+			continue
+		}
+		q := summary(s.Doc)
+		if len(strings.Fields(q)) < 3 {
+			continue
+		}
+		code := strings.Join(lines[s.StartLine-1:s.EndLine], "\n")
+		if f.Language == "python" {
+			code = withoutDocstring(lines[s.StartLine-1 : s.EndLine])
+		}
+		out = append(out, pair{query: q, code: code})
+	}
+	return out
+}
+
+// summary returns the first sentence of a doc comment: up to the first
+// blank line or full stop followed by a space or line end.
+func summary(doc string) string {
+	para, _, _ := strings.Cut(strings.TrimSpace(doc), "\n\n")
+	para = strings.Join(strings.Fields(para), " ")
+	for i := 0; i+1 < len(para); i++ {
+		if para[i] == '.' && para[i+1] == ' ' {
+			return para[:i+1]
+		}
+	}
+	return para
+}
+
+// withoutDocstring drops the first string statement after the def line
+// (the docstring) from a Python function's lines.
+func withoutDocstring(lines []string) string {
+	// The def line may continue over several lines; the docstring is the
+	// first line after the one ending in ':' that starts with a quote.
+	i := 0
+	for i < len(lines) && !strings.HasSuffix(strings.TrimSpace(stripComment(lines[i])), ":") {
+		i++
+	}
+	i++
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i >= len(lines) {
+		return strings.Join(lines, "\n")
+	}
+	t := strings.TrimLeft(strings.TrimSpace(lines[i]), "rRuUbB")
+	var quote string
+	switch {
+	case strings.HasPrefix(t, `"""`):
+		quote = `"""`
+	case strings.HasPrefix(t, `'''`):
+		quote = `'''`
+	case strings.HasPrefix(t, `"`), strings.HasPrefix(t, `'`):
+		return strings.Join(append(append([]string{}, lines[:i]...), lines[i+1:]...), "\n")
+	default:
+		return strings.Join(lines, "\n")
+	}
+	end := i
+	if strings.Count(t, quote) < 2 {
+		for end = i + 1; end < len(lines) && !strings.Contains(lines[end], quote); end++ {
+		}
+	}
+	kept := append(append([]string{}, lines[:i]...), lines[min(end+1, len(lines)):]...)
+	return strings.Join(kept, "\n")
+}
+
+func stripComment(s string) string {
+	if i := strings.Index(s, "#"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
