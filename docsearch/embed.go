@@ -100,13 +100,27 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 }
 
 // grow makes room for chunk id, with zero rows for chunks without a vector.
+// Capacity doubles: an index grows through many commits, and each
+// reallocation copies, and faults in, every vector so far (append's 1.25×
+// for large slices spent a third of the CPU time of indexing 127k chunks
+// in copying and clearing).
 func (v *vectors) grow(id uint32) {
 	if v.dim == 0 {
 		return
 	}
-	if need := (int(id) + 1) * v.dim; len(v.data) < need {
-		v.data = append(v.data, make([]float32, need-len(v.data))...)
+	need := (int(id) + 1) * v.dim
+	if len(v.data) >= need {
+		return
 	}
+	if cap(v.data) < need {
+		data := make([]float32, need, max(need, 2*cap(v.data)))
+		copy(data, v.data)
+		v.data = data
+		return
+	}
+	old := len(v.data)
+	v.data = v.data[:need]
+	clear(v.data[old:])
 }
 
 // embedText is what a chunk is embedded as: its heading path titleWeight
