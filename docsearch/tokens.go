@@ -2,54 +2,48 @@ package docsearch
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
-// tokenEncoding is the tiktoken encoding chunk sizes are counted in, the
-// one package enrich counts prompt budgets in.
-const tokenEncoding = tiktoken.MODEL_CL100K_BASE
+// tokenRanksFile is the name under which tiktoken-go's loaders know the
+// byte-pair ranks of cl100k_base, the encoding chunk sizes are counted in
+// (the one package enrich counts prompt budgets in).
+const tokenRanksFile = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
 
-var (
-	encOnce sync.Once
-	enc     *tiktoken.Tiktoken
-	encErr  error
-)
-
-// encoding returns the shared encoder, loading it on first use from the
-// ranks tiktoken-go-loader embeds in the binary. The offline loader is
-// installed before tiktoken's default loader, which downloads, can run.
-func encoding() (*tiktoken.Tiktoken, error) {
-	encOnce.Do(func() {
-		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-		enc, encErr = tiktoken.GetEncoding(tokenEncoding)
-		if encErr != nil {
-			encErr = fmt.Errorf("docsearch: load %s: %w", tokenEncoding, encErr)
-		}
-	})
-	return enc, encErr
-}
+// ranks returns cl100k_base's byte-pair ranks, loading them on first use
+// from the copy tiktoken-go-loader embeds in the binary; nothing is
+// downloaded.
+var ranks = sync.OnceValues(func() (map[string]int, error) {
+	r, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(tokenRanksFile)
+	if err != nil {
+		return nil, fmt.Errorf("docsearch: load cl100k_base ranks: %w", err)
+	}
+	return r, nil
+})
 
 // tokenCounter counts cl100k_base tokens exactly as tiktoken does, but
-// about twenty times faster on documentation text. tiktoken-go spends its
-// time in the pre-tokenizing regular expression (2.6 MB/s on one core of
-// the CI machine, so 40 s for 100 MB of docs); counting does the same
-// pre-tokenizing by hand (splitPieces) and asks tiktoken only for pieces
-// it has not seen before. Pieces repeat heavily (words, indentation,
-// punctuation), so nearly every piece is a cache hit. The equality with
-// tiktoken is checked by FuzzTokenCount and TestTokenCountMatchesTiktoken.
+// much faster on documentation text. tiktoken-go spends its time in the
+// pre-tokenizing regular expression (2.6 MB/s on one core of the CI
+// machine, so 40 s for 100 MB of docs); counting does the same
+// pre-tokenizing by hand (splitPieces), and byte-pair merges only pieces
+// it has not seen before (bpeCount). Pieces repeat heavily (words,
+// indentation, punctuation), so most pieces are cache hits. The equality
+// with tiktoken is checked by FuzzTokenCount and
+// TestTokenCountMatchesTiktoken.
 //
 // A tokenCounter is not safe for concurrent use; each indexing worker has
 // its own.
 type tokenCounter struct {
-	enc   *tiktoken.Tiktoken
+	ranks map[string]int
 	short map[uint64]int32 // pieces of 2 to 7 bytes, packed into the key
 	cache map[string]int32 // longer pieces
 	bytes int
+	parts []bpePart // bpeCount's scratch
 }
 
 // maxPieceCache bounds the bytes of pieces a counter remembers; past it
@@ -57,11 +51,11 @@ type tokenCounter struct {
 const maxPieceCache = 8 << 20
 
 func newTokenCounter() (*tokenCounter, error) {
-	e, err := encoding()
+	r, err := ranks()
 	if err != nil {
 		return nil, err
 	}
-	return &tokenCounter{enc: e, short: map[uint64]int32{}, cache: map[string]int32{}}, nil
+	return &tokenCounter{ranks: r, short: map[uint64]int32{}, cache: map[string]int32{}}, nil
 }
 
 // count returns the number of cl100k_base tokens of text. Invalid UTF-8 is
@@ -83,7 +77,7 @@ func (c *tokenCounter) count(text string) int {
 			}
 			k, ok := c.short[key]
 			if !ok {
-				k = int32(len(c.enc.EncodeOrdinary(p)))
+				k = int32(c.bpeCount(p))
 				if len(c.short) >= 1<<20 {
 					clear(c.short)
 				}
@@ -96,7 +90,7 @@ func (c *tokenCounter) count(text string) int {
 			n += int(k)
 			return
 		}
-		k := len(c.enc.EncodeOrdinary(p))
+		k := c.bpeCount(p)
 		if c.bytes+len(p) > maxPieceCache {
 			clear(c.cache)
 			c.bytes = 0
@@ -106,6 +100,59 @@ func (c *tokenCounter) count(text string) int {
 		n += k
 	})
 	return n
+}
+
+// bpePart is a part of a piece being merged: where it starts, and the rank
+// of it merged with the next part (noRank when that is not a token).
+type bpePart struct {
+	start, rank int
+}
+
+const noRank = math.MaxInt
+
+// bpeCount returns the number of tokens byte-pair encoding makes of the
+// piece p, as tiktoken encodes it: a piece that is a token is one; else,
+// starting from its bytes, the adjacent two parts whose concatenation has
+// the lowest rank (the leftmost of equals) are merged until no two
+// adjacent parts make a token.
+func (c *tokenCounter) bpeCount(p string) int {
+	if _, ok := c.ranks[p]; ok {
+		return 1
+	}
+	parts := c.parts[:0]
+	for i := 0; i <= len(p); i++ {
+		parts = append(parts, bpePart{start: i, rank: noRank})
+	}
+	// rank of parts i and i+1 merged, given the boundaries in parts.
+	rankAt := func(i int) int {
+		if i+2 < len(parts) {
+			if r, ok := c.ranks[p[parts[i].start:parts[i+2].start]]; ok {
+				return r
+			}
+		}
+		return noRank
+	}
+	for i := 0; i+2 < len(parts); i++ {
+		parts[i].rank = rankAt(i)
+	}
+	for {
+		best, at := noRank, -1
+		for i, pt := range parts[:len(parts)-1] {
+			if pt.rank < best {
+				best, at = pt.rank, i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		parts = append(parts[:at+1], parts[at+2:]...)
+		parts[at].rank = rankAt(at)
+		if at > 0 {
+			parts[at-1].rank = rankAt(at - 1)
+		}
+	}
+	c.parts = parts
+	return len(parts) - 1
 }
 
 // toValidRunes replaces each invalid byte by U+FFFD, as converting to
