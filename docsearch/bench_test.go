@@ -114,7 +114,7 @@ func BenchmarkLoad(b *testing.B) {
 func BenchmarkVectorSearch(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n, dim = 50000, 256
-	v := vectors{dim: dim, data: make([]float32, n*dim)}
+	v := rowsOf(dim, make([]float32, n*dim))
 	for i := range n {
 		row := v.row(uint32(i))
 		for j := range row {
@@ -143,7 +143,7 @@ func BenchmarkVectorSearch(b *testing.B) {
 func TestQuantizedRecall(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const n, dim = 2000, 64
-	v := vectors{dim: dim, data: make([]float32, n*dim)}
+	v := rowsOf(dim, make([]float32, n*dim))
 	for i := range n {
 		row := v.row(uint32(i))
 		for j := range row {

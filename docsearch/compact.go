@@ -14,7 +14,7 @@ func (ix *Index) compact() {
 	}
 	var chunks []chunkRec
 	var docs []*doc
-	var data []float32
+	nv := vectors{dim: ix.vec.dim}
 	lex := newLexicon()
 	lex.ids, lex.terms = ix.lex.ids, ix.lex.terms
 	lex.sorted = ix.lex.sortedTerms()
@@ -31,8 +31,9 @@ func (ix *Index) compact() {
 			chunks = append(chunks, rec)
 			lex.lens = append(lex.lens, ix.lex.lens[c])
 			lex.total += uint64(ix.lex.lens[c])
-			if ix.vec.dim > 0 {
-				data = append(data, ix.vec.row(c)...)
+			if int(c) < ix.vec.chunks() {
+				nv.grow(remap[c])
+				copy(nv.row(remap[c]), ix.vec.row(c))
 			}
 		}
 		d.first = first
@@ -52,7 +53,10 @@ func (ix *Index) compact() {
 	lex.live = len(chunks)
 	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0
 	if ix.vec.dim > 0 {
-		ix.vec.data = data
+		if len(chunks) > 0 {
+			nv.grow(uint32(len(chunks)) - 1)
+		}
+		ix.vec.blocks, ix.vec.n = nv.blocks, nv.n
 		ix.vec.resketch()
 		if ix.vec.q != nil {
 			ix.vec.quantizeAll()

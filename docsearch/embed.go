@@ -84,7 +84,7 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 	for i, v := range vs {
 		if ix.vec.dim == 0 {
 			ix.vec.dim = len(v)
-			ix.vec.data = make([]float32, len(ix.chunks)*len(v))
+			ix.vec.grow(uint32(len(ix.chunks)) - 1)
 		}
 		if len(v) != ix.vec.dim {
 			return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.opts.Embedder.Name(), ix.vec.dim, len(v))
@@ -97,30 +97,6 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 		ix.vec.quantizeAll()
 	}
 	return nil
-}
-
-// grow makes room for chunk id, with zero rows for chunks without a vector.
-// Capacity doubles: an index grows through many commits, and each
-// reallocation copies, and faults in, every vector so far (append's 1.25×
-// for large slices spent a third of the CPU time of indexing 127k chunks
-// in copying and clearing).
-func (v *vectors) grow(id uint32) {
-	if v.dim == 0 {
-		return
-	}
-	need := (int(id) + 1) * v.dim
-	if len(v.data) >= need {
-		return
-	}
-	if cap(v.data) < need {
-		data := make([]float32, need, max(need, 2*cap(v.data)))
-		copy(data, v.data)
-		v.data = data
-		return
-	}
-	old := len(v.data)
-	v.data = v.data[:need]
-	clear(v.data[old:])
 }
 
 // embedText is what a chunk is embedded as: its heading path titleWeight

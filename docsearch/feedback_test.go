@@ -8,12 +8,12 @@ func TestFeedback(t *testing.T) {
 	// Chunks 0-3, one per document; 2-D unit vectors.
 	ix := &Index{
 		chunks: []chunkRec{{doc: 0}, {doc: 1}, {doc: 2}, {doc: 3}},
-		vec: vectors{dim: 2, data: []float32{
+		vec: rowsOf(2, []float32{
 			1, 0, // 0: the query's direction exactly
 			0.8, 0.6, // 1: close to the query, and to the feedback
 			0, 1, // 2: a lexical hit
 			0, 1, // 3: a lexical hit
-		}},
+		}),
 	}
 	q := []float32{1, 0}
 	vecHits := []scored{{0, 1}, {1, 0.8}}

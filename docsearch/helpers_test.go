@@ -98,3 +98,11 @@ func openTest(t testing.TB, fsys fs.FS, opts Options) *Index {
 	}
 	return ix
 }
+
+// rowsOf returns vectors of dim floats whose rows are data, one after
+// another (aliased, not copied).
+func rowsOf(dim int, data []float32) vectors {
+	v := vectors{dim: dim}
+	v.setRows(data)
+	return v
+}

@@ -15,7 +15,7 @@ func clustered(r *rand.Rand, n, dim int) vectors {
 			centres[c][j] = float32(r.NormFloat64())
 		}
 	}
-	v := vectors{dim: dim, data: make([]float32, n*dim)}
+	v := rowsOf(dim, make([]float32, n*dim))
 	for i := range n {
 		row, c := v.row(uint32(i)), centres[r.IntN(len(centres))]
 		for j := range row {

@@ -215,8 +215,10 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		for (off+len(b))%4 != 0 {
 			b = append(b, 0)
 		}
-		for _, x := range ix.vec.data[:len(ix.chunks)*dim] {
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		for c := range uint32(len(ix.chunks)) {
+			for _, x := range ix.vec.row(c) {
+				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+			}
 			flush(false)
 		}
 	}
@@ -241,7 +243,7 @@ func (ix *Index) load() error {
 		release()
 		return err
 	}
-	if st.vec.dim > 0 && len(st.vec.data) > 0 && inside(data, st.vec.data) {
+	if st.vec.n > 0 && inside(data, st.vec.blocks[0]) {
 		runtime.AddCleanup(ix, func(release func()) { release() }, release)
 	} else {
 		release()
@@ -474,7 +476,8 @@ func decodeIndex(data []byte) (*stored, error) {
 		if need != uint64(len(r.b)) {
 			r.fail("vectors")
 		} else {
-			st.vec = vectors{dim: int(dim), data: floats(r.b)}
+			st.vec = vectors{dim: int(dim)}
+			st.vec.setRows(floats(r.b))
 			r.b = nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -96,5 +97,107 @@ func TestLoadedVectorsUpdate(t *testing.T) {
 	now, _ := os.ReadFile(filepath.Join(dir, storeFile))
 	if bytes.Equal(now, saved) {
 		t.Error("the saved index did not change after the update")
+	}
+}
+
+// TestVectorsAcrossBlocks grows, saves, loads, grows again and compacts an
+// index of more chunks than a vector block holds, checking after each
+// step that vector search still finds a chunk of every block by its text.
+func TestVectorsAcrossBlocks(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	doc := func(i int) (string, string) {
+		return fmt.Sprintf("docs/d%04d.md", i), fmt.Sprintf("# Note %d\n\nzq%dx kw%dy %d\n", i, i, i*7, i)
+	}
+	files := map[string]string{}
+	for i := range blockRows + 500 {
+		name, text := doc(i)
+		files[name] = text
+	}
+	writeTree(t, root, files)
+	emb := &trigramEmbedder{}
+	expect := func(ix *Index, i int, step string) {
+		t.Helper()
+		name, text := doc(i)
+		res, err := ix.Search(ctx, Query{Text: text, Mode: Vector, MinScore: zero()})
+		if err != nil || len(res.Results) == 0 || res.Results[0].Path != name {
+			var top []string
+			for _, r := range res.Results[:min(3, len(res.Results))] {
+				top = append(top, r.Path)
+			}
+			t.Errorf("%s: vector search for %s's text found %v, %v", step, name, top, err)
+		}
+	}
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	for _, i := range []int{0, blockRows - 1, blockRows, blockRows + 499} {
+		expect(ix, i, "built")
+	}
+
+	// Loaded: the rows alias the mapped file, the last block is short;
+	// new documents grow it.
+	ix = openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	var added []string
+	for i := blockRows + 500; i < 2*blockRows+100; i++ {
+		name, text := doc(i)
+		writeTree(t, root, map[string]string{name: text})
+		added = append(added, name)
+	}
+	if err := ix.Update(ctx, added); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ix.vec.chunks(), len(ix.chunks); got != want {
+		t.Fatalf("%d vector rows for %d chunks", got, want)
+	}
+	for _, i := range []int{3, blockRows + 400, blockRows + 500, 2*blockRows + 99} {
+		expect(ix, i, "loaded and grown")
+	}
+
+	// Removing most documents compacts the index into new blocks.
+	var removed []string
+	for i := 0; i < 2*blockRows; i += 4 {
+		if i%8 != 0 {
+			continue
+		}
+		name, _ := doc(i)
+		removed = append(removed, name)
+	}
+	for i := 1; i < 2*blockRows; i += 2 {
+		name, _ := doc(i)
+		removed = append(removed, name)
+	}
+	for _, name := range removed {
+		if err := os.Remove(filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.Update(ctx, removed); err != nil {
+		t.Fatal(err)
+	}
+	if ix.dead != 0 {
+		t.Fatalf("%d dead chunks after removing %d of %d documents; want a compaction", ix.dead, len(removed), 2*blockRows+100)
+	}
+	if err := ix.Save(); err != nil {
+		t.Fatal(err)
+	}
+	again := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	for _, i := range []int{2, 4, blockRows + 2, 2*blockRows + 98, 2*blockRows + 99} {
+		expect(ix, i, "compacted")
+		expect(again, i, "compacted and reloaded")
+	}
+}
+
+func TestVectorsGrowZero(t *testing.T) {
+	v := rowsOf(2, []float32{1, 2, 3, 4, 5, 6}) // 3 rows, one short block
+	v.grow(blockRows + 1)
+	if v.chunks() != blockRows+2 || len(v.blocks) != 2 {
+		t.Fatalf("after grow: %d rows in %d blocks", v.chunks(), len(v.blocks))
+	}
+	if r := v.row(2); r[0] != 5 || r[1] != 6 {
+		t.Errorf("row 2 = %v after growing; want [5 6]", r)
+	}
+	for _, i := range []uint32{3, blockRows - 1, blockRows, blockRows + 1} {
+		if r := v.row(i); r[0] != 0 || r[1] != 0 {
+			t.Errorf("new row %d = %v; want zero", i, r)
+		}
 	}
 }

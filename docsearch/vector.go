@@ -9,25 +9,68 @@ import (
 // no tuning and no approximation error. The scan is not what bounds
 // query time at the scale of a workspace's docs; see BenchmarkVectorSearch
 // for the float32 and int8 figures.
+//
+// Rows are stored in blocks of blockRows, so that an index growing
+// through many commits never copies the rows it has: a single slice
+// reallocated as it grew copied, and faulted in, hundreds of megabytes
+// while indexing a large docs set.
 type vectors struct {
-	dim  int
-	data []float32 // len(data) == dim * chunks; a dead or unembedded chunk is zero
-	q    []int8    // int8 copy of data when quantized; nil otherwise
-	qs   []float32 // per-row scale of q
-	sk   sketches  // sign sketches of large float32 indexes; see sketch.go
+	dim    int
+	blocks [][]float32 // blockRows rows each; the last may be shorter when it aliases a loaded file
+	n      int         // rows; a dead or unembedded chunk's row is zero
+	q      []int8      // int8 copy of the rows when quantized; nil otherwise
+	qs     []float32   // per-row scale of q
+	sk     sketches    // sign sketches of large float32 indexes; see sketch.go
 }
+
+// blockRows is the number of rows of a block: 1 MB at 256 dimensions.
+const blockRows = 1024
 
 // row returns chunk i's vector.
 func (v *vectors) row(i uint32) []float32 {
-	return v.data[int(i)*v.dim : int(i+1)*v.dim]
+	o := int(i%blockRows) * v.dim
+	return v.blocks[i/blockRows][o : o+v.dim : o+v.dim]
 }
 
 // chunks returns the number of rows.
-func (v *vectors) chunks() int {
-	if v.dim == 0 {
-		return 0
+func (v *vectors) chunks() int { return v.n }
+
+// setRows makes data, n rows of v.dim floats one after another, v's rows.
+// The blocks alias data, which is not copied.
+func (v *vectors) setRows(data []float32) {
+	v.blocks = v.blocks[:0]
+	size := blockRows * v.dim
+	for len(data) > 0 {
+		k := min(size, len(data))
+		v.blocks = append(v.blocks, data[:k:k])
+		data = data[k:]
 	}
-	return len(v.data) / v.dim
+	v.n = 0
+	for _, b := range v.blocks {
+		v.n += len(b) / v.dim
+	}
+}
+
+// grow makes room for chunk id, with zero rows for chunks without a vector.
+// A new block is zero; a short last block, aliasing a loaded file, is
+// copied into a full one first.
+func (v *vectors) grow(id uint32) {
+	if v.dim == 0 {
+		return
+	}
+	size := blockRows * v.dim
+	for v.n <= int(id) {
+		k := v.n / blockRows
+		switch {
+		case k == len(v.blocks):
+			v.blocks = append(v.blocks, make([]float32, size))
+		case len(v.blocks[k]) < size:
+			full := make([]float32, size)
+			copy(full, v.blocks[k])
+			v.blocks[k] = full
+		}
+		v.n = min(int(id)+1, (k+1)*blockRows)
+	}
 }
 
 // scored is a chunk and its score.
@@ -106,7 +149,7 @@ func (v *vectors) searchExact(q []float32, k int, keep func(uint32) bool) []scor
 		if !keep(uint32(i)) {
 			continue
 		}
-		t.push(uint32(i), dot(q, v.data[i*v.dim:(i+1)*v.dim]))
+		t.push(uint32(i), dot(q, v.row(uint32(i))))
 	}
 	return t.sorted()
 }
@@ -163,10 +206,10 @@ func quantize(v []float32) ([]int8, float32) {
 // quantizeAll fills the int8 copy of every row.
 func (v *vectors) quantizeAll() {
 	n := v.chunks()
-	v.q = make([]int8, len(v.data))
+	v.q = make([]int8, n*v.dim)
 	v.qs = make([]float32, n)
 	for i := range n {
-		q, s := quantize(v.data[i*v.dim : (i+1)*v.dim])
+		q, s := quantize(v.row(uint32(i)))
 		copy(v.q[i*v.dim:], q)
 		v.qs[i] = s
 	}
