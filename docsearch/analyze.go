@@ -84,8 +84,10 @@ func isWordRune(r rune) bool {
 }
 
 // analyze calls emit with each term of text, in order. whole is set for
-// the whole form of a compound. A term is valid only during the call of
-// emit: a caller that keeps it must copy it.
+// the whole form of a compound. Terms come from the analyzer's cache of
+// compounds, which owns copies of them: a caller may keep a term without
+// copying it (and the same term is the same string every time it is
+// cached, so kept terms share memory).
 func (a *analyzer) analyze(text string, emit func(term string, whole bool)) {
 	for i := 0; i < len(text); {
 		r, n := runeAt(text, i)

@@ -129,16 +129,13 @@ func (w *worker) analyze(title, text string) []termFreq {
 	var out []termFreq
 	add := func(weight uint32) func(string, bool) {
 		return func(t string, _ bool) {
-			// t may point into the analyzer's scratch buffer: it is only
-			// looked up, never stored (assigning to an existing string key
-			// stores the new key).
+			// t is the analyzer's own copy, kept without copying again.
 			if i, ok := w.counts[t]; ok {
 				out[i].tf += weight
 				return
 			}
-			k := strings.Clone(t)
-			w.counts[k] = uint32(len(out))
-			out = append(out, termFreq{k, weight})
+			w.counts[t] = uint32(len(out))
+			out = append(out, termFreq{t, weight})
 		}
 	}
 	w.an.analyze(title, add(titleWeight))
