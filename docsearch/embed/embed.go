@@ -264,7 +264,7 @@ func (e *embedder) embed(text string, dst []float32) {
 	d := m.dim
 	for _, row := range e.touched {
 		n := e.count[row]
-		if !m.counts {
+		if !m.counts && n != 1 { // most rows occur once, and 1 + ln 1 is 1
 			n = 1 + float32(math.Log(float64(n)))
 		}
 		c := m.coef[row] * n
