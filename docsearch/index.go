@@ -434,7 +434,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	emb := ix.opts.Embedder
 
 	ix.mu.Lock()
-	changed := len(removed) > 0
+	changed := false
 	reuse := map[[8]byte]uint32{}
 	if emb != nil && ix.embName != emb.Name() {
 		if ix.embName != "" {
@@ -447,10 +447,11 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	if emb == nil && ix.embName != "" {
 		ix.vec, ix.embName, changed = vectors{}, "", true
 	}
-	drop := func(p string) {
+	// drop removes p's document, reporting whether there was one.
+	drop := func(p string) bool {
 		id, ok := ix.byPath[p]
 		if !ok {
-			return
+			return false
 		}
 		d := ix.docs[id]
 		for c := d.first; c < d.first+d.count; c++ {
@@ -463,9 +464,12 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		ix.holes++
 		ix.docs[id] = nil
 		delete(ix.byPath, p)
+		return true
 	}
 	for _, p := range removed {
-		drop(p)
+		// A skipped file is "removed" at every rescan; only a document
+		// that was indexed changes the index.
+		changed = drop(p) || changed
 	}
 	for _, p := range ps {
 		if p.chunks == nil && p.terms == nil {
@@ -503,11 +507,12 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		ix.vec.grow(uint32(len(ix.chunks)) - 1)
 		ix.vec.extendSketch()
 	}
-	if rescan {
-		ix.skipped = skipped
-	} else {
-		ix.skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
+	// The skipped list is not saved (a rescan finds it again), so it
+	// changes nothing to save.
+	if !rescan {
+		skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
 	}
+	ix.skipped = skipped
 	if ix.dead > len(ix.chunks)/4 && ix.dead > 64 || ix.holes > len(ix.docs)/4 && ix.holes > 64 {
 		ix.compact()
 	}

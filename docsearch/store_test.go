@@ -201,3 +201,33 @@ func TestVectorsGrowZero(t *testing.T) {
 		}
 	}
 }
+
+// TestReopenWithSkippedFileDoesNotSave reopens an unchanged tree holding
+// undecodable files: they are skipped again, and the saved index is left
+// alone rather than written anew at every open.
+func TestReopenWithSkippedFileDoesNotSave(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	writeTree(t, root, map[string]string{"docs/latin1.txt": "caf\xe9 cr\xe8me\n"})
+	dir := filepath.Join(root, ".artifacts", ".index")
+	emb := &trigramEmbedder{}
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	if len(ix.skipped) != 2 {
+		t.Fatalf("skipped %v; want the binary and the Latin-1 file", ix.skipped)
+	}
+	before, err := os.Stat(filepath.Join(dir, storeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	if !reflect.DeepEqual(again.skipped, ix.skipped) {
+		t.Errorf("skipped after reopening %v; want %v", again.skipped, ix.skipped)
+	}
+	after, err := os.Stat(filepath.Join(dir, storeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("reopening an unchanged tree wrote the index again")
+	}
+}
