@@ -434,11 +434,15 @@ func decodeIndex(data []byte) (*stored, error) {
 	lex := st.lex
 	lex.lens = make([]uint32, nc)
 	nt := r.count("terms", 2)
-	lex.terms = make([]string, 0, nt)
-	lex.post = make([][]posting, 0, nt)
+	// Sized for the count up to a bound: a corrupt count, which only the
+	// file's length limits, must not allocate gigabytes before it fails.
+	hint := min(nt, 1<<20)
+	lex.ids = make(map[string]uint32, hint)
+	lex.terms = make([]string, 0, hint)
+	lex.post = make([][]posting, 0, hint)
 	for range nt {
 		term := r.str("term")
-		if _, dup := lex.ids[term]; dup || term == "" {
+		if term == "" {
 			r.fail("term")
 		}
 		np := r.count("postings", 2)
@@ -458,7 +462,11 @@ func decodeIndex(data []byte) (*stored, error) {
 		if r.err != nil {
 			break
 		}
-		lex.ids[term] = uint32(len(lex.terms))
+		before := len(lex.ids)
+		if lex.ids[term] = uint32(len(lex.terms)); len(lex.ids) == before {
+			r.fail("term") // repeated
+			break
+		}
 		lex.terms = append(lex.terms, term)
 		lex.post = append(lex.post, ps)
 	}
