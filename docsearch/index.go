@@ -114,6 +114,18 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{opts: opts, scopes: ss, byPath: map[string]uint32{}, lex: newLexicon()}
+	// The walk reads only the file system: it runs while the saved index
+	// loads, and the rescan then uses what it found.
+	type walked struct {
+		srcs    []source
+		skipped []Skipped
+		err     error
+	}
+	walk := make(chan walked, 1)
+	go func() {
+		srcs, skipped, err := ss.walk(opts.MaxFileBytes)
+		walk <- walked{srcs, skipped, err}
+	}()
 	if opts.Dir != "" {
 		start := time.Now()
 		switch err := ix.load(); {
@@ -125,7 +137,14 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 			ix.reset()
 		}
 	}
-	if err := ix.Rescan(ctx); err != nil {
+	w := <-walk
+	if w.err != nil {
+		return nil, w.err
+	}
+	ix.update.Lock()
+	err = ix.rescan(ctx, w.srcs, w.skipped)
+	ix.update.Unlock()
+	if err != nil {
 		return nil, err
 	}
 	return ix, nil
@@ -147,10 +166,18 @@ func (ix *Index) reset() {
 func (ix *Index) Rescan(ctx context.Context) error {
 	ix.update.Lock()
 	defer ix.update.Unlock()
+	// The walk is under the update lock: a document an Update adds
+	// after a walk that missed it would otherwise be removed again.
 	srcs, skipped, err := ix.scopes.walk(ix.opts.MaxFileBytes)
 	if err != nil {
 		return err
 	}
+	return ix.rescan(ctx, srcs, skipped)
+}
+
+// rescan updates the index with what a walk of every scope found. Callers
+// hold ix.update, or own ix alone (Open).
+func (ix *Index) rescan(ctx context.Context, srcs []source, skipped []Skipped) error {
 	seen := make(map[string]bool, len(srcs))
 	for _, s := range srcs {
 		seen[s.path] = true
