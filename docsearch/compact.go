@@ -32,7 +32,7 @@ func (ix *Index) compact() {
 			lex.lens = append(lex.lens, ix.lex.lens[c])
 			lex.total += uint64(ix.lex.lens[c])
 			if int(c) < ix.vec.chunks() {
-				nv.grow(remap[c])
+				nv.growTo(int(remap[c]) + 1)
 				copy(nv.row(remap[c]), ix.vec.row(c))
 			}
 		}
@@ -53,9 +53,7 @@ func (ix *Index) compact() {
 	lex.live = len(chunks)
 	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0
 	if ix.vec.dim > 0 {
-		if len(chunks) > 0 {
-			nv.grow(uint32(len(chunks)) - 1)
-		}
+		nv.growTo(len(chunks))
 		ix.vec.blocks, ix.vec.n = nv.blocks, nv.n
 		ix.vec.resketch()
 		if ix.vec.q != nil {

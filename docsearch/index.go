@@ -521,7 +521,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 			ix.lex.add(p.terms[i])
 			if emb != nil {
 				if old, ok := reuse[rec.hash]; ok && ix.vec.dim > 0 {
-					ix.vec.grow(cid)
+					ix.vec.growTo(int(cid) + 1)
 					copy(ix.vec.row(cid), ix.vec.row(old))
 				} else {
 					texts = append(texts, text)
@@ -531,7 +531,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		}
 	}
 	if ix.vec.dim > 0 {
-		ix.vec.grow(uint32(len(ix.chunks)) - 1)
+		ix.vec.growTo(len(ix.chunks))
 		ix.vec.extendSketch()
 	}
 	// The skipped list is not saved (a rescan finds it again), so it

@@ -82,7 +82,7 @@ func TestSketchFollowsChanges(t *testing.T) {
 
 	// A new row equal to the query, before and after it is sketched.
 	n := uint32(v.chunks())
-	v.grow(n)
+	v.growTo(int(n) + 1)
 	copy(v.row(n), q)
 	if got := v.search(q, 5, all); got[0].chunk != n {
 		t.Errorf("unsketched new row not first: %+v", got)

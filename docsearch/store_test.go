@@ -188,7 +188,7 @@ func TestVectorsAcrossBlocks(t *testing.T) {
 
 func TestVectorsGrowZero(t *testing.T) {
 	v := rowsOf(2, []float32{1, 2, 3, 4, 5, 6}) // 3 rows, one short block
-	v.grow(blockRows + 1)
+	v.growTo(blockRows + 2)
 	if v.chunks() != blockRows+2 || len(v.blocks) != 2 {
 		t.Fatalf("after grow: %d rows in %d blocks", v.chunks(), len(v.blocks))
 	}
@@ -229,5 +229,45 @@ func TestReopenWithSkippedFileDoesNotSave(t *testing.T) {
 	}
 	if !os.SameFile(before, after) {
 		t.Error("reopening an unchanged tree wrote the index again")
+	}
+}
+
+// TestRemoveEverythingThenAdd removes every document, enough of them for
+// the index to compact down to no chunks at all, commits nothing, then
+// adds one: growing the vectors of an empty index to its chunk count once
+// asked for row 2³² − 1.
+func TestRemoveEverythingThenAdd(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	var paths []string
+	for i := range 100 {
+		p := fmt.Sprintf("docs/d%d.md", i)
+		files[p] = fmt.Sprintf("# D%d\n\nalpha%d beta\n", i, i)
+		paths = append(paths, p)
+	}
+	writeTree(t, root, files)
+	ix := openTest(t, os.DirFS(root), Options{Embedder: &trigramEmbedder{}})
+	for _, p := range paths {
+		if err := os.Remove(filepath.Join(root, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.Update(ctx, paths); err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.chunks) != 0 || ix.vec.chunks() != 0 {
+		t.Fatalf("%d chunks, %d vector rows after removing everything; want a compaction to none", len(ix.chunks), ix.vec.chunks())
+	}
+	// A commit that adds nothing to the empty index.
+	if err := ix.Update(ctx, paths[:1]); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, root, map[string]string{"docs/c.md": "# C\n\ndelta epsilon\n"})
+	if err := ix.Update(ctx, []string{"docs/c.md"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(ctx, Query{Text: "delta epsilon", Mode: Vector, MinScore: zero()})
+	if err != nil || len(res.Results) != 1 || res.Results[0].Path != "docs/c.md" {
+		t.Errorf("vector search after adding to an emptied index = %+v, %v", res.Results, err)
 	}
 }

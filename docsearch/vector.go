@@ -38,7 +38,10 @@ func (v *vectors) chunks() int { return v.n }
 // setRows makes data, n rows of v.dim floats one after another, v's rows.
 // The blocks alias data, which is not copied.
 func (v *vectors) setRows(data []float32) {
-	v.blocks = v.blocks[:0]
+	v.blocks, v.n = v.blocks[:0], 0
+	if v.dim == 0 {
+		return
+	}
 	size := blockRows * v.dim
 	for len(data) > 0 {
 		k := min(size, len(data))
@@ -51,15 +54,15 @@ func (v *vectors) setRows(data []float32) {
 	}
 }
 
-// grow makes room for chunk id, with zero rows for chunks without a vector.
-// A new block is zero; a short last block, aliasing a loaded file, is
-// copied into a full one first.
-func (v *vectors) grow(id uint32) {
+// growTo makes room for n rows, with zero rows for chunks without a
+// vector. A new block is zero; a short last block, aliasing a loaded file,
+// is copied into a full one first.
+func (v *vectors) growTo(n int) {
 	if v.dim == 0 {
 		return
 	}
 	size := blockRows * v.dim
-	for v.n <= int(id) {
+	for v.n < n {
 		k := v.n / blockRows
 		switch {
 		case k == len(v.blocks):
@@ -69,7 +72,7 @@ func (v *vectors) grow(id uint32) {
 			copy(full, v.blocks[k])
 			v.blocks[k] = full
 		}
-		v.n = min(int(id)+1, (k+1)*blockRows)
+		v.n = min(n, (k+1)*blockRows)
 	}
 }
 
