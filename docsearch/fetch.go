@@ -349,6 +349,7 @@ func (ix *Index) Skipped() []Skipped {
 // Stats counts what an index holds.
 type Stats struct {
 	Docs     int    `json:"docs"`
+	Bytes    int64  `json:"bytes"` // the documents' sizes as read, summed
 	Chunks   int    `json:"chunks"`
 	Terms    int    `json:"terms"`
 	Postings int    `json:"postings"`
@@ -365,6 +366,11 @@ func (ix *Index) Stats() Stats {
 		Vectors: ix.vec.chunks(), Embedder: ix.embName, Skipped: len(ix.skipped)}
 	for _, p := range ix.lex.post {
 		s.Postings += len(p)
+	}
+	for _, d := range ix.docs {
+		if d != nil {
+			s.Bytes += d.size
+		}
 	}
 	return s
 }

@@ -24,8 +24,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "search" {
 		return runBenchSearch(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "index" {
+		return runBenchIndex(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "extract" {
-		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET")
+		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench index [flags] DIR")
 		return errUsage
 	}
 	fs := newFlags("bench extract", "", stderr)
