@@ -67,7 +67,8 @@ type Model struct {
 	pieces bool             // KindPieces: segment words into pieces
 	ids    map[string]int32 // token → row
 	toks   []string         // row → token
-	coef   []float32        // row → weight × dequantisation scale
+	sif    []float32        // row → smooth-inverse-frequency weight
+	coef   []float32        // row → sif × dequantisation scale
 	vecs   []int8           // rows × dim
 	pcs    [][]float32      // orthonormal directions projected out
 	stop   map[string]bool  // words skipped, nil to skip none
@@ -96,6 +97,7 @@ func New(t *Table, o Options) (*Model, error) {
 		dim:    t.Dim,
 		pieces: t.Kind == KindPieces,
 		ids:    make(map[string]int32, n),
+		sif:    make([]float32, n),
 		coef:   make([]float32, n),
 		vecs:   t.Vectors[:n*t.Dim],
 		toks:   t.Tokens[:n],
@@ -106,7 +108,8 @@ func New(t *Table, o Options) (*Model, error) {
 		if a > 0 {
 			w = a / (a + float64(t.Probs[i]))
 		}
-		m.coef[i] = float32(w) * t.Scales[i]
+		m.sif[i] = float32(w)
+		m.coef[i] = m.sif[i] * t.Scales[i]
 		if m.pieces {
 			m.logp = append(m.logp, float32(math.Log(float64(t.Probs[i]))))
 			m.maxLen = max(m.maxLen, len(tok))
@@ -250,11 +253,42 @@ func (m *Model) putEmbedder(e *embedder) {
 	m.pool.Put(e)
 }
 
+// Bag returns the rows of the table text maps onto, in first-seen order,
+// and the weight Embed sums each row's vector with, before dequantisation:
+// its smooth inverse frequency times its damped count. It is for the
+// generator, which tunes the vectors these weights sum.
+func (m *Model) Bag(text string) (rows []int32, weights []float32) {
+	e := m.getEmbedder()
+	defer m.putEmbedder(e)
+	e.tally(text)
+	for _, row := range e.touched {
+		rows = append(rows, row)
+		weights = append(weights, m.sif[row]*m.damp(e.count[row]))
+		e.count[row] = 0
+	}
+	return rows, weights
+}
+
+// damp is the factor a row occurring n times in a text is weighed by:
+// 1 + ln n, or n itself with Options.Counts.
+func (m *Model) damp(n float32) float32 {
+	if m.counts || n == 1 { // most rows occur once, and 1 + ln 1 is 1
+		return n
+	}
+	return 1 + float32(math.Log(float64(n)))
+}
+
+// tally counts the rows of text's tokens into e.count, listing each in
+// e.touched in first-seen order.
+func (e *embedder) tally(text string) {
+	e.touched = e.touched[:0]
+	splitWords(text, e.buf, e.word)
+}
+
 // embed writes text's vector into dst.
 func (e *embedder) embed(text string, dst []float32) {
 	clear(e.acc)
-	e.touched = e.touched[:0]
-	splitWords(text, e.buf, e.word)
+	e.tally(text)
 	m := e.m
 	if len(e.touched) == 0 {
 		clear(dst)
@@ -263,11 +297,7 @@ func (e *embedder) embed(text string, dst []float32) {
 	// Rows in first-seen order, so the sum is a function of the text.
 	d := m.dim
 	for _, row := range e.touched {
-		n := e.count[row]
-		if !m.counts && n != 1 { // most rows occur once, and 1 + ln 1 is 1
-			n = 1 + float32(math.Log(float64(n)))
-		}
-		c := m.coef[row] * n
+		c := m.coef[row] * m.damp(e.count[row])
 		e.count[row] = 0
 		addScaled(e.acc, c, m.vecs[int(row)*d:int(row)*d+d])
 	}

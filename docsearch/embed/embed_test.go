@@ -295,3 +295,47 @@ func TestAddScaled(t *testing.T) {
 		}
 	}
 }
+
+// TestBagMatchesEmbed checks that Bag gives what Embed sums: the
+// weighted sum of the bag's dequantised rows, projected and scaled to
+// unit length, is Embed's vector. The generator tunes vectors through
+// Bag, so a difference would tune something Embed does not compute.
+func TestBagMatchesEmbed(t *testing.T) {
+	m := Default()
+	for _, text := range []string{
+		"read a file line by line and read it again",
+		"def writeBoolean(self, n):\n    t = TYPE_BOOL_TRUE\n    self.stream.write(t)",
+		"HTTPServer parseJSON utf8Decode",
+	} {
+		rows, ws := m.Bag(text)
+		if len(rows) == 0 || len(rows) != len(ws) {
+			t.Fatalf("Bag(%q): %d rows, %d weights", text, len(rows), len(ws))
+		}
+		sum := make([]float64, m.dim)
+		for i, row := range rows {
+			scale := float64(m.coef[row] / m.sif[row])
+			for j, q := range m.vecs[int(row)*m.dim : int(row+1)*m.dim] {
+				sum[j] += float64(ws[i]) * scale * float64(q)
+			}
+		}
+		for _, pc := range m.pcs {
+			var dot float64
+			for j, x := range sum {
+				dot += x * float64(pc[j])
+			}
+			for j := range sum {
+				sum[j] -= dot * float64(pc[j])
+			}
+		}
+		var n float64
+		for _, x := range sum {
+			n += x * x
+		}
+		want := embedOne(t, m, text)
+		for j, x := range sum {
+			if d := x/math.Sqrt(n) - float64(want[j]); d > 1e-5 || d < -1e-5 {
+				t.Fatalf("%q: component %d: bag gives %g, Embed %g", text, j, x/math.Sqrt(n), want[j])
+			}
+		}
+	}
+}

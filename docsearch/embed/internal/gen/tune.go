@@ -20,8 +20,8 @@ type tuneOptions struct {
 	log     io.Writer
 }
 
-// bag is a text as the rows it maps onto and their weights, as Embed
-// weighs them: smooth inverse frequency times 1 + ln count.
+// bag is a text as the rows it maps onto and the weights Embed sums
+// them with (Model.Bag).
 type bag struct {
 	rows []int32
 	ws   []float32
@@ -77,8 +77,7 @@ func tune(t *embed.Table, pairs []pair, o tuneOptions) error {
 // trainer holds the vectors being tuned and Adam's state.
 type trainer struct {
 	t    *embed.Table
-	m    *embed.Model // for the tokens of a text
-	row  map[string]int32
+	m    *embed.Model // for the rows and weights of a text
 	o    tuneOptions
 	d    int
 	E    []float32 // the vectors, dequantised, row-major
@@ -94,10 +93,7 @@ func newTrainer(t *embed.Table, o tuneOptions) (*trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr := &trainer{t: t, m: m, o: o, d: t.Dim, row: make(map[string]int32, len(t.Tokens))}
-	for i, tok := range t.Tokens {
-		tr.row[tok] = int32(i)
-	}
+	tr := &trainer{t: t, m: m, o: o, d: t.Dim}
 	tr.E = make([]float32, len(t.Tokens)*t.Dim)
 	for i := range t.Tokens {
 		for j := range t.Dim {
@@ -119,23 +115,8 @@ func (tr *trainer) logf(format string, args ...any) {
 
 // bag returns text's rows and weights, in first-seen order.
 func (tr *trainer) bag(text string) bag {
-	var b bag
-	at := map[int32]int{}
-	for _, tok := range tr.m.Tokens(text) {
-		r := tr.row[tok]
-		if i, ok := at[r]; ok {
-			b.ws[i]++
-			continue
-		}
-		at[r] = len(b.rows)
-		b.rows = append(b.rows, r)
-		b.ws = append(b.ws, 1)
-	}
-	for i, r := range b.rows {
-		p := float64(tr.t.Probs[r])
-		b.ws[i] = float32(embed.DefaultSIF / (embed.DefaultSIF + p) * (1 + math.Log(float64(b.ws[i]))))
-	}
-	return b
+	rows, ws := tr.m.Bag(text)
+	return bag{rows, ws}
 }
 
 // embed writes b's unit vector into v and returns its length before
