@@ -42,15 +42,12 @@ func (v *vectors) setRows(data []float32) {
 	if v.dim == 0 {
 		return
 	}
+	v.n = len(data) / v.dim
 	size := blockRows * v.dim
 	for len(data) > 0 {
 		k := min(size, len(data))
 		v.blocks = append(v.blocks, data[:k:k])
 		data = data[k:]
-	}
-	v.n = 0
-	for _, b := range v.blocks {
-		v.n += len(b) / v.dim
 	}
 }
 

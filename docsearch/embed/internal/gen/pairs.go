@@ -217,12 +217,12 @@ const minLines = 3
 // filePairs returns the pairs of f's functions and methods.
 func filePairs(f *extract.File, src []byte) []pair {
 	lines := strings.Split(string(src), "\n")
+	decl := strings.HasSuffix(f.Path, ".d.ts")
 	var out []pair
 	for _, s := range f.Symbols {
 		if s.Kind != extract.KindFunction && s.Kind != extract.KindMethod || s.Doc == "" {
 			continue
 		}
-		decl := strings.HasSuffix(f.Path, ".d.ts")
 		if !decl && s.EndLine-s.StartLine+1 < minLines || s.EndLine > len(lines) || s.StartLine < 1 {
 			continue
 		}
@@ -230,9 +230,10 @@ func filePairs(f *extract.File, src []byte) []pair {
 		if len(strings.Fields(q)) < 3 {
 			continue
 		}
-		code := strings.Join(lines[s.StartLine-1:s.EndLine], "\n")
+		body := lines[s.StartLine-1 : s.EndLine]
+		code := strings.Join(body, "\n")
 		if f.Language == "python" {
-			code = withoutDocstring(lines[s.StartLine-1 : s.EndLine])
+			code = withoutDocstring(body)
 		}
 		out = append(out, pair{query: q, code: code})
 	}
