@@ -60,20 +60,20 @@ func (ix *Index) feedback(q []float32, lexHits, vecHits []scored) []scored {
 		cos[h.chunk] = h.score
 	}
 	top := topK{k: candidates}
-	rank := map[uint32]float32{}
+	ranked := map[uint32]bool{}
 	for _, list := range [][]scored{vecHits, lexHits} {
 		for _, h := range list {
-			if _, done := rank[h.chunk]; done || int(h.chunk) >= n {
+			if ranked[h.chunk] || int(h.chunk) >= n {
 				continue
 			}
+			ranked[h.chunk] = true
 			row := ix.vec.row(h.chunk)
 			c, ok := cos[h.chunk]
 			if !ok {
 				c = dot(q, row)
 				cos[h.chunk] = c
 			}
-			rank[h.chunk] = c + w*dot(centroid, row)
-			top.push(h.chunk, rank[h.chunk])
+			top.push(h.chunk, c+w*dot(centroid, row))
 		}
 	}
 	out := top.sorted()
