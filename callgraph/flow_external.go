@@ -1,7 +1,6 @@
 package callgraph
 
 import (
-	"slices"
 	"sort"
 	"strings"
 )
@@ -101,5 +100,5 @@ func (fl *flow) externalCallee(scope SymbolID, name, receiver string) string {
 		names = append(names, e)
 	}
 	sort.Strings(names)
-	return strings.Join(slices.Compact(names), ", ")
+	return strings.Join(names, ", ")
 }
