@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"syscall"
 	"time"
 
@@ -65,19 +67,12 @@ func runBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		done = append(done, r)
 	}
-	walls := make([]time.Duration, len(done))
-	for i, r := range done {
-		walls[i] = r.wall
+	slices.SortFunc(done, func(a, b indexRun) int { return cmp.Compare(a.wall, b.wall) })
+	mid := done[len(done)/2] // the median run, as median picks it
+	m := indexMetrics{
+		MB: float64(mid.st.Bytes) / 1e6, Docs: mid.st.Docs, Chunks: mid.st.Chunks,
+		Seconds: mid.wall.Seconds(), CPU: mid.cpu.Seconds(), Runs: len(done),
 	}
-	mid := median(walls)
-	var m indexMetrics
-	for _, r := range done {
-		if r.wall == mid {
-			m.CPU = r.cpu.Seconds()
-			m.Docs, m.Chunks, m.MB = r.st.Docs, r.st.Chunks, float64(r.st.Bytes)/1e6
-		}
-	}
-	m.Seconds, m.Runs = mid.Seconds(), len(done)
 	if m.Seconds > 0 {
 		m.MBPerS = m.MB / m.Seconds
 	}
