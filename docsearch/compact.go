@@ -16,7 +16,7 @@ func (ix *Index) compact() {
 	var docs []*doc
 	nv := vectors{dim: ix.vec.dim}
 	lex := newLexicon()
-	lex.ids, lex.terms = ix.lex.ids, ix.lex.terms
+	lex.ids, lex.sortedBase, lex.terms = ix.lex.ids, ix.lex.sortedBase, ix.lex.terms
 	lex.sorted = ix.lex.sortedTerms()
 	for _, d := range ix.docs {
 		if d == nil {

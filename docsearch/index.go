@@ -392,12 +392,15 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 	var done int
 	var doneMu sync.Mutex
 	for range workers {
-		w, err := ix.worker()
-		if err != nil {
-			return nil, nil, err
-		}
 		g.Go(func() error {
-			defer ix.workers.Put(w)
+			// Made on first use: files that are unchanged or cannot be
+			// decoded need no tokenizer loaded.
+			var w *worker
+			defer func() {
+				if w != nil {
+					ix.workers.Put(w)
+				}
+			}()
 			for i := range next {
 				if err := gctx.Err(); err != nil {
 					return err
@@ -422,6 +425,11 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 				} else if text, err := decodeText(data); err != nil {
 					skip[i] = err.Error()
 				} else {
+					if w == nil {
+						if w, err = ix.worker(); err != nil {
+							return err
+						}
+					}
 					out[i] = w.process(d, text, s.format, "")
 					if d.updated.IsZero() {
 						d.updated = time.Unix(0, s.mtime).UTC()

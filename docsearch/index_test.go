@@ -207,11 +207,18 @@ func TestCorruptIndexIsRebuilt(t *testing.T) {
 	openTest(t, os.DirFS(root), Options{Dir: dir})
 	file := filepath.Join(dir, storeFile)
 	data, _ := os.ReadFile(file)
+	flip := func(i int) []byte {
+		b := bytes.Clone(data)
+		b[i] ^= 0xFF
+		return b
+	}
 	for name, bad := range map[string][]byte{
-		"flipped byte": append(append([]byte{}, data[:len(data)/2]...), append([]byte{data[len(data)/2] ^ 0xFF}, data[len(data)/2+1:]...)...),
-		"truncated":    data[:len(data)/3],
-		"old version":  append([]byte(storeMagic+"\x00"), data[len(storeMagic)+1:]...),
-		"empty":        nil,
+		"flipped byte":  flip(len(data) / 2),
+		"flipped array": flip(len(data) - 4 - 4 - 8 - 1), // the last posting's, before meta length, sum, count
+		"flipped count": flip(len(data) - 1),
+		"truncated":     data[:len(data)/3],
+		"old version":   append([]byte(storeMagic+"\x00"), data[len(storeMagic)+1:]...),
+		"empty":         nil,
 	} {
 		if err := os.WriteFile(file, bad, 0o644); err != nil {
 			t.Fatal(err)

@@ -12,12 +12,16 @@ import (
 // and each chunk's weighted length. Chunks of removed documents stay in
 // the postings until the index is compacted; search skips them.
 type lexicon struct {
-	ids   map[string]uint32
-	terms []string
-	post  [][]posting
-	lens  []uint32 // weighted length per chunk
-	total uint64   // sum of the lengths of live chunks
-	live  int      // live chunks
+	// terms[:sortedBase] are in increasing order, as a loaded index's
+	// are, and are found by binary search; ids maps the terms after
+	// them to their IDs. A large loaded vocabulary so needs no map built.
+	ids        map[string]uint32
+	sortedBase int
+	terms      []string
+	post       [][]posting
+	lens       []uint32 // weighted length per chunk
+	total      uint64   // sum of the lengths of live chunks
+	live       int      // live chunks
 
 	sortMu sync.Mutex // guards sorted, which searches holding only a read lock build
 	sorted []uint32   // term ids in term order, for prefix and fuzzy lookups; nil when stale
@@ -35,7 +39,7 @@ func (lex *lexicon) add(terms []termFreq) {
 	id := uint32(len(lex.lens))
 	var n uint32
 	for _, t := range terms {
-		tid, ok := lex.ids[t.term]
+		tid, ok := lex.id(t.term)
 		if !ok {
 			tid = uint32(len(lex.terms))
 			lex.ids[t.term] = tid
@@ -48,6 +52,15 @@ func (lex *lexicon) add(terms []termFreq) {
 	lex.lens = append(lex.lens, n)
 	lex.total += uint64(n)
 	lex.live++
+}
+
+// id returns term's ID.
+func (lex *lexicon) id(term string) (uint32, bool) {
+	if i, ok := slices.BinarySearch(lex.terms[:lex.sortedBase], term); ok {
+		return uint32(i), true
+	}
+	id, ok := lex.ids[term]
+	return id, ok
 }
 
 // remove marks a chunk dead in the statistics; its postings stay.

@@ -14,12 +14,17 @@ func TestLoadTime(t *testing.T) {
 		t.Skip("set DOCSEARCH_INDEX to a docsearch.idx")
 	}
 	start := time.Now()
-	data, release, err := readIndexFile(p)
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data, release, err := mapFile(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release()
-	st, err := decodeIndex(data)
+	st, err := decodeFrom(data, f)
 	if err != nil {
 		t.Fatal(err)
 	}

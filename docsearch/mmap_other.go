@@ -4,9 +4,5 @@ package docsearch
 
 import "os"
 
-// readIndexFile reads the file at path; see the Unix version, which maps
-// it instead.
-func readIndexFile(path string) (data []byte, release func(), err error) {
-	data, err = os.ReadFile(path)
-	return data, func() {}, err
-}
+// mapFile reads f; see the Unix version, which maps it instead.
+func mapFile(f *os.File) (data []byte, release func(), err error) { return readAll(f) }

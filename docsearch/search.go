@@ -492,7 +492,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 		}
 		idf := maxIDF
 		exact := false
-		if id, ok := lex.ids[t]; ok {
+		if id, ok := lex.id(t); ok {
 			add(id, w)
 			idf = lex.idf(len(lex.post[id]))
 			exact = true
@@ -501,7 +501,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 			// The literal path: a lower-case query word matches the whole
 			// of a compound ("mapby" finds mapBy).
 			if raw := strings.ToLower(rawWordFor(text, t)); raw != "" && raw != t {
-				if id, ok := lex.ids[raw]; ok {
+				if id, ok := lex.id(raw); ok {
 					add(id, wholeWeight)
 					idf = min(idf, lex.idf(len(lex.post[id])))
 				}

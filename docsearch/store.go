@@ -2,10 +2,16 @@ package docsearch
 
 // On-disk format. The index is one file, <Dir>/docsearch.idx, written
 // whole: a temporary file in Dir is written, synced and renamed over it,
-// so a reader sees the old index or the new one. Integers are unsigned
-// LEB128 varints ("uv") unless said otherwise; a string is a uv length
-// and that many bytes of UTF-8; a time is a uv of Unix seconds (0 for
-// none).
+// so a reader sees the old index or the new one. It has two parts. The
+// meta part holds what is read into memory: documents, chunks and terms.
+// The arrays part holds what is used in place, straight from the mapped
+// file: chunk lengths, postings, sign sketches and vectors. Opening a
+// large index so decodes its strings and counts, and never its postings
+// or vectors.
+//
+// In the meta part, integers are unsigned LEB128 varints ("uv"); a
+// string is a uv length and that many bytes of UTF-8; a time is a uv of
+// Unix seconds (0 for none).
 //
 //	magic      "FIDOCS" then the format version, one byte (storeVersion)
 //	embedder   string (the Embedder's Name(), "" without vectors)
@@ -24,24 +30,32 @@ package docsearch
 //	chunks     uv count (the sum of the documents'), then per chunk:
 //	             title string, line uv, end uv, content type 1 byte
 //	             (0 prose, 1 code, 2 api-reference), tokens uv, hash 8 bytes
-//	terms      uv count, then per term:
-//	             term string, uv postings, then per posting the chunk as a
-//	             uv delta from the previous one (from 0) and the tf uv
-//	pad        if dim > 0: zero bytes up to a multiple of 4 from the
-//	           start of the file, so the vectors can be used in place
-//	vectors    if dim > 0: chunks*dim float32, little-endian IEEE 754
-//	checksum   CRC-32 (Castagnoli) of everything before it, 4 bytes
-//	           little-endian
+//	terms      uv count, then per term, in increasing byte order:
+//	             term string, postings uv (at least 1)
+//	sketch     uv: the rows the sketches' mean was taken over, 0 for no
+//	           sketches (see sketch.go); only with vectors
 //
-// Every chunk has length = the sum of its postings' tf; it is not stored.
+// The arrays part starts at the next multiple of 8 from the start of the
+// file, after zero bytes. Its numbers are little-endian, fixed width:
+//
+//	bits       if sketched: chunks * ceil(dim/64) uint64, each row's sketch
+//	lengths    chunks uint32: each chunk's weighted length, the sum of
+//	           its postings' tf
+//	postings   per term, in the terms' order, its postings in increasing
+//	           chunk order: chunk uint32, tf uint32
+//	mean       if sketched: dim float32 (IEEE 754), the sketches' mean
+//	vectors    if dim > 0: chunks*dim float32
+//	meta       uint64: the length of the meta part
+//	sums       CRC-32 (Castagnoli) of each 16 MiB segment of everything
+//	           before sums, uint32 each, then their count, uint32
+//
 // The index is compacted before it is written, so no chunk is dead.
 // Reading checks the magic, the version, every count against the bytes
-// left, the ranges and orders of chunks, and the checksum; any failure is
-// an error and Open rebuilds the index.
+// there are, the ranges and orders of chunks, terms and postings, and the
+// checksums; any failure is an error and Open rebuilds the index.
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -50,18 +64,20 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
-	"time"
-	"unsafe"
 )
 
 const (
 	storeMagic = "FIDOCS"
-	// storeVersion is 3: since 2, chunks embed their heading path
+	// storeVersion is 4: since 2, chunks embed their heading path
 	// titleWeight times (embedText); since 3, vectors are 4-byte aligned
-	// to be used in place. An index of another version is rebuilt.
-	storeVersion = 3
+	// to be used in place; since 4, postings, lengths and sketches are
+	// too, terms are sorted and the checksum is per segment. An index of
+	// another version is rebuilt.
+	storeVersion = 4
 	storeFile    = "docsearch.idx"
+	// sumSegment is the span of one checksum: segments are checked in
+	// parallel at load.
+	sumSegment = 16 << 20
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -130,8 +146,8 @@ func (ix *Index) save() error {
 // encodeTo writes the index in the on-disk format to w. Callers hold
 // ix.mu (a read lock is enough) and have compacted the index.
 func (ix *Index) encodeTo(w io.Writer) error {
-	crc := crc32.New(castagnoli)
-	out := io.MultiWriter(w, crc)
+	sums := &segmentSums{}
+	out := io.MultiWriter(w, sums)
 	var b []byte // pending bytes, written out in pieces
 	var err error
 	off := 0 // bytes written before b
@@ -198,340 +214,103 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		uv(uint64(c.tokens))
 		b = append(b, c.hash[:]...)
 	}
-	uv(uint64(len(ix.lex.terms)))
-	for t, term := range ix.lex.terms {
-		str(term)
-		ps := ix.lex.post[t]
-		uv(uint64(len(ps)))
-		prev := uint32(0)
-		for _, p := range ps {
-			uv(uint64(p.chunk - prev))
-			uv(uint64(p.tf))
-			prev = p.chunk
+	// Terms in byte order, without those only removed chunks had.
+	lex := ix.lex
+	var terms []uint32
+	for _, t := range lex.sortedTerms() {
+		if len(lex.post[t]) > 0 {
+			terms = append(terms, t)
+		}
+	}
+	uv(uint64(len(terms)))
+	for _, t := range terms {
+		str(lex.terms[t])
+		uv(uint64(len(lex.post[t])))
+	}
+	sk := &ix.vec.sk
+	n := len(ix.chunks)
+	sketched := dim > 0 && n > 0 && sk.words > 0 && sk.base > 0 && sk.rows() == n
+	if sketched {
+		uv(uint64(sk.base))
+	} else {
+		uv(0)
+	}
+	meta := off + len(b)
+	for (off+len(b))%8 != 0 {
+		b = append(b, 0)
+	}
+	if sketched {
+		for _, x := range sk.bits[:n*sk.words] {
+			b = binary.LittleEndian.AppendUint64(b, x)
 			flush(false)
 		}
 	}
-	if dim > 0 {
-		for (off+len(b))%4 != 0 {
-			b = append(b, 0)
+	for _, l := range lex.lens[:n] {
+		b = binary.LittleEndian.AppendUint32(b, l)
+		flush(false)
+	}
+	for _, t := range terms {
+		for _, p := range lex.post[t] {
+			b = binary.LittleEndian.AppendUint32(b, p.chunk)
+			b = binary.LittleEndian.AppendUint32(b, p.tf)
+			flush(false)
 		}
-		for c := range uint32(len(ix.chunks)) {
+	}
+	if sketched {
+		for _, x := range sk.mean {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
+	}
+	if dim > 0 {
+		for c := range uint32(n) {
 			for _, x := range ix.vec.row(c) {
 				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 			}
 			flush(false)
 		}
 	}
+	b = binary.LittleEndian.AppendUint64(b, uint64(meta))
 	flush(true)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
+	b = b[:0]
+	for _, s := range sums.final() {
+		b = binary.LittleEndian.AppendUint32(b, s)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(sums.sums)))
+	_, err = w.Write(b)
 	return err
 }
 
-// load reads the index from opts.Dir; a missing file is fs.ErrNotExist.
-// The file is mapped, not read: the vectors are used where they lie, and
-// the mapping lives as long as the index.
-func (ix *Index) load() error {
-	data, release, err := readIndexFile(filepath.Join(ix.opts.Dir, storeFile))
-	if err != nil {
-		return err
-	}
-	st, err := decodeIndex(data)
-	if err != nil {
-		release()
-		return err
-	}
-	if st.vec.n > 0 && inside(data, st.vec.blocks[0]) {
-		runtime.AddCleanup(ix, func(release func()) { release() }, release)
-	} else {
-		release()
-	}
-	for _, d := range st.docs {
-		if d.scope != "" && !ix.scopes.has(d.scope) {
-			return fmt.Errorf("the index has scope %q, which is no longer configured", d.scope)
-		}
-	}
-	ix.docs, ix.chunks, ix.lex, ix.vec, ix.embName = st.docs, st.chunks, st.lex, st.vec, st.embName
-	ix.byPath = make(map[string]uint32, len(st.docs))
-	for i, d := range st.docs {
-		ix.byPath[d.path] = uint32(i)
-	}
-	ix.vec.resketch()
-	if ix.opts.Quantize && ix.vec.dim > 0 {
-		ix.vec.quantizeAll()
-	}
-	return nil
+// segmentSums is a writer that keeps the CRC-32 of each sumSegment bytes
+// written to it.
+type segmentSums struct {
+	sums []uint32
+	crc  uint32 // of the current segment so far
+	n    int    // bytes of the current segment
 }
 
-// stored is a decoded index.
-type stored struct {
-	docs    []*doc
-	chunks  []chunkRec
-	lex     *lexicon
-	vec     vectors
-	embName string
+func (s *segmentSums) Write(p []byte) (int, error) {
+	total := len(p)
+	for len(p) > 0 {
+		k := min(len(p), sumSegment-s.n)
+		s.crc = crc32.Update(s.crc, castagnoli, p[:k])
+		s.n += k
+		p = p[k:]
+		if s.n == sumSegment {
+			s.sums = append(s.sums, s.crc)
+			s.crc, s.n = 0, 0
+		}
+	}
+	return total, nil
 }
 
-// errCorrupt wraps every decoding error.
-var errCorrupt = errors.New("corrupt index")
-
-type reader struct {
-	b   []byte
-	err error
+// final returns the sums, the short last segment's included.
+func (s *segmentSums) final() []uint32 {
+	if s.n > 0 {
+		s.sums = append(s.sums, s.crc)
+		s.crc, s.n = 0, 0
+	}
+	return s.sums
 }
-
-func (r *reader) fail(what string) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: bad %s", errCorrupt, what)
-	}
-	r.b = nil
-}
-
-func (r *reader) uv(what string) uint64 {
-	n, k := binary.Uvarint(r.b)
-	if k <= 0 {
-		r.fail(what)
-		return 0
-	}
-	r.b = r.b[k:]
-	return n
-}
-
-// count reads a count of items of at least minSize bytes each, bounded by
-// the bytes left.
-func (r *reader) count(what string, minSize int) int {
-	n := r.uv(what)
-	if n > uint64(len(r.b)/max(minSize, 1)) {
-		r.fail(what + " count")
-		return 0
-	}
-	return int(n)
-}
-
-func (r *reader) bytes(n int, what string) []byte {
-	if n < 0 || n > len(r.b) {
-		r.fail(what)
-		return make([]byte, max(n, 0))
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *reader) str(what string) string {
-	n := r.uv(what)
-	if n > uint64(len(r.b)) {
-		r.fail(what)
-		return ""
-	}
-	return string(r.bytes(int(n), what))
-}
-
-func (r *reader) byte1(what string) byte { return r.bytes(1, what)[0] }
-
-// decodeIndex parses the on-disk format.
-func decodeIndex(data []byte) (*stored, error) {
-	if len(data) < len(storeMagic)+1+4 || !bytes.HasPrefix(data, []byte(storeMagic)) {
-		return nil, fmt.Errorf("%w: not a docsearch index", errCorrupt)
-	}
-	if v := data[len(storeMagic)]; v != storeVersion {
-		return nil, fmt.Errorf("index format version %d, want %d", v, storeVersion)
-	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	// The checksum is computed beside the decoding, which is safe on any
-	// bytes (FuzzDecodeIndex): a mismatch discards what was decoded.
-	crc := make(chan uint32, 1)
-	go func() { crc <- crc32.Checksum(body, castagnoli) }()
-	st, err := decodeBody(body)
-	if <-crc != sum {
-		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
-	}
-	return st, err
-}
-
-// decodeBody parses body, the index file without its checksum.
-func decodeBody(body []byte) (*stored, error) {
-	r := &reader{b: body[len(storeMagic)+1:]}
-	st := &stored{lex: newLexicon()}
-	st.embName = r.str("embedder")
-	dim := r.uv("dim")
-	if dim > 1<<16 {
-		r.fail("dim")
-	}
-	nd := r.count("docs", 8)
-	var counts []uint64
-	for range nd {
-		d := &doc{}
-		d.path, d.scope, d.title, d.summary = r.str("path"), r.str("scope"), r.str("title"), r.str("summary")
-		for range r.count("entities", 1) {
-			d.entities = append(d.entities, r.str("entity"))
-		}
-		for range r.count("headings", 3) {
-			lvl, line := r.uv("heading level"), r.uv("heading line")
-			if lvl > 6 || line > math.MaxInt32 {
-				r.fail("heading")
-			}
-			d.headings = append(d.headings, Heading{Level: int(lvl), Line: int(line), Text: r.str("heading")})
-		}
-		if t := r.uv("updated"); t > 0 {
-			if t > 1<<40 {
-				r.fail("updated")
-			}
-			d.updated = time.Unix(int64(t), 0).UTC()
-		}
-		size, mtime := r.uv("size"), r.uv("mtime")
-		if size > math.MaxInt64 || mtime > math.MaxInt64 {
-			r.fail("size")
-		}
-		d.size, d.mtime = int64(size), int64(mtime)
-		copy(d.hash[:], r.bytes(16, "hash"))
-		f := r.byte1("format")
-		if f > byte(formatRST) {
-			r.fail("format")
-		}
-		d.format = format(f)
-		switch r.byte1("put") {
-		case 0:
-		case 1:
-			d.put, d.text = true, r.str("text")
-		default:
-			r.fail("put")
-		}
-		counts = append(counts, r.uv("chunk count"))
-		st.docs = append(st.docs, d)
-	}
-	nc := r.count("chunks", 12)
-	var first uint64
-	for i, d := range st.docs {
-		if counts[i] > uint64(nc)-first {
-			r.fail("chunk count")
-			break
-		}
-		d.first, d.count = uint32(first), uint32(counts[i])
-		first += counts[i]
-	}
-	if r.err == nil && first != uint64(nc) {
-		r.fail("chunk total")
-	}
-	st.chunks = make([]chunkRec, 0, nc)
-	docOf := uint32(0)
-	for c := range nc {
-		for r.err == nil && int(docOf) < len(st.docs) && uint32(c) >= st.docs[docOf].first+st.docs[docOf].count {
-			docOf++
-		}
-		rec := chunkRec{doc: docOf, title: r.str("chunk title")}
-		line, end := r.uv("line"), r.uv("end")
-		if line > math.MaxInt32 || end > math.MaxInt32 || end < line {
-			r.fail("chunk lines")
-		}
-		rec.line, rec.end = uint32(line), uint32(end)
-		ct := r.byte1("content type")
-		if int(ct) >= len(ctypeCodes) {
-			r.fail("content type")
-			ct = 0
-		}
-		rec.ctype = ctypeCodes[ct]
-		tokens := r.uv("tokens")
-		if tokens > math.MaxUint32 {
-			r.fail("tokens")
-		}
-		rec.tokens = uint32(tokens)
-		copy(rec.hash[:], r.bytes(8, "chunk hash"))
-		st.chunks = append(st.chunks, rec)
-	}
-	lex := st.lex
-	lex.lens = make([]uint32, nc)
-	nt := r.count("terms", 2)
-	// Sized for the count up to a bound: a corrupt count, which only the
-	// file's length limits, must not allocate gigabytes before it fails.
-	hint := min(nt, 1<<20)
-	lex.ids = make(map[string]uint32, hint)
-	lex.terms = make([]string, 0, hint)
-	lex.post = make([][]posting, 0, hint)
-	for range nt {
-		term := r.str("term")
-		if term == "" {
-			r.fail("term")
-		}
-		np := r.count("postings", 2)
-		ps := make([]posting, np)
-		var prev uint64
-		for i := range ps {
-			delta, tf := r.uv("posting"), r.uv("tf")
-			c := prev + delta
-			if (i > 0 && delta == 0) || c >= uint64(nc) || tf == 0 || tf > 1<<24 {
-				r.fail("posting")
-				break
-			}
-			ps[i] = posting{uint32(c), uint32(tf)}
-			lex.lens[c] += uint32(tf)
-			prev = c
-		}
-		if r.err != nil {
-			break
-		}
-		before := len(lex.ids)
-		if lex.ids[term] = uint32(len(lex.terms)); len(lex.ids) == before {
-			r.fail("term") // repeated
-			break
-		}
-		lex.terms = append(lex.terms, term)
-		lex.post = append(lex.post, ps)
-	}
-	for _, n := range lex.lens {
-		lex.total += uint64(n)
-	}
-	lex.live = nc
-	if dim > 0 && r.err == nil {
-		for off := len(body) - len(r.b); off%4 != 0 && r.err == nil; off++ {
-			if r.byte1("pad") != 0 {
-				r.fail("pad")
-			}
-		}
-		need := uint64(nc) * dim * 4
-		if need != uint64(len(r.b)) {
-			r.fail("vectors")
-		} else {
-			st.vec = vectors{dim: int(dim)}
-			st.vec.setRows(floats(r.b))
-			r.b = nil
-		}
-	}
-	if r.err == nil && len(r.b) != 0 {
-		r.fail("trailing bytes")
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	return st, nil
-}
-
-// floats returns b's little-endian IEEE 754 float32s. On a little-endian
-// machine, with b aligned, they are b itself: nothing is copied or
-// allocated, which is what makes loading a large index fast. Otherwise
-// they are decoded into a new slice.
-func floats(b []byte) []float32 {
-	if len(b) == 0 {
-		return nil
-	}
-	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%unsafe.Alignof(float32(0)) == 0 {
-		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
-	}
-	out := make([]float32, len(b)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return out
-}
-
-// inside reports whether v lies in the memory of b.
-func inside(b []byte, v []float32) bool {
-	start := uintptr(unsafe.Pointer(&b[0]))
-	p := uintptr(unsafe.Pointer(&v[0]))
-	return p >= start && p < start+uintptr(len(b))
-}
-
-// littleEndian reports whether the machine stores integers low byte first.
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1

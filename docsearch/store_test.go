@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -41,23 +42,51 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 }
 
-// TestFloatsInPlace checks that aligned little-endian vectors are used
-// where they lie and unaligned ones decoded to the same values.
-func TestFloatsInPlace(t *testing.T) {
-	want := []float32{1.5, -2.25, 3e-7}
-	buf := make([]byte, 4*len(want)+4)
-	for _, off := range []int{0, 1} {
-		for i, x := range want {
-			binary.LittleEndian.PutUint32(buf[off+4*i:], math.Float32bits(x))
+// TestArraysInPlace checks that the arrays part's numbers are used
+// where they lie when aligned on a little-endian machine, and decoded to
+// the same values otherwise.
+func TestArraysInPlace(t *testing.T) {
+	le := binary.LittleEndian
+	f := []float32{1.5, -2.25, 3e-7, 0}
+	u32 := []uint32{7, 1 << 31, 0, 42}
+	u64 := []uint64{1 << 63, 3, 0, 1<<40 + 5}
+	ps := []posting{{3, 1}, {1 << 30, 1 << 24}}
+	buf := make([]byte, 40)
+	for _, off := range []int{0, 1, 4} {
+		b := buf[off : off+32]
+		check := func(name string, got any, first unsafe.Pointer, align uintptr, want any) {
+			t.Helper()
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("offset %d: %s = %v, want %v", off, name, got, want)
+			}
+			aligned := uintptr(unsafe.Pointer(&b[0]))%align == 0
+			if shared := first == unsafe.Pointer(&b[0]); shared != (aligned && littleEndian) {
+				t.Errorf("offset %d: %s in place = %v, aligned = %v", off, name, shared, aligned)
+			}
 		}
-		b := buf[off : off+4*len(want)]
-		got := floats(b)
-		if !slices.Equal(got, want) {
-			t.Errorf("offset %d: floats = %v, want %v", off, got, want)
+		for i, x := range f {
+			le.PutUint32(b[4*i:], math.Float32bits(x))
 		}
-		aligned := uintptr(unsafe.Pointer(&b[0]))%4 == 0
-		if shared := inside(b, got); shared != (aligned && littleEndian) {
-			t.Errorf("offset %d: vectors in place = %v, aligned = %v", off, shared, aligned)
+		got := floats(b[:16])
+		check("floats", got, unsafe.Pointer(&got[0]), 4, f)
+		for i, x := range u32 {
+			le.PutUint32(b[4*i:], x)
+		}
+		g32 := uint32s(b[:16])
+		check("uint32s", g32, unsafe.Pointer(&g32[0]), 4, u32)
+		for i, x := range u64 {
+			le.PutUint64(b[8*i:], x)
+		}
+		g64 := uint64s(b)
+		check("uint64s", g64, unsafe.Pointer(&g64[0]), 8, u64)
+		for i, p := range ps {
+			le.PutUint32(b[8*i:], p.chunk)
+			le.PutUint32(b[8*i+4:], p.tf)
+		}
+		gp := postings(b[:16])
+		check("postings", gp, unsafe.Pointer(&gp[0]), 4, ps)
+		if cap(gp) != len(gp) {
+			t.Errorf("offset %d: postings have room to grow in place", off)
 		}
 	}
 }
@@ -269,5 +298,73 @@ func TestRemoveEverythingThenAdd(t *testing.T) {
 	res, err := ix.Search(ctx, Query{Text: "delta epsilon", Mode: Vector, MinScore: zero()})
 	if err != nil || len(res.Results) != 1 || res.Results[0].Path != "docs/c.md" {
 		t.Errorf("vector search after adding to an emptied index = %+v, %v", res.Results, err)
+	}
+}
+
+// TestSketchesSaved checks that an index large enough to be sketched
+// saves its sketches and loads them in place of computing them again:
+// the loaded sketches are the computed ones, alias the file, and search
+// as they did.
+func TestSketchesSaved(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	n := sketchMin + 100
+	ix := &Index{lex: newLexicon(), embName: "test", vec: clustered(r, n, 100)}
+	ix.docs = []*doc{{path: "docs/all.md", scope: ScopeDocs, count: uint32(n)}}
+	for c := range n {
+		ix.chunks = append(ix.chunks, chunkRec{title: fmt.Sprint("chunk ", c)})
+		ix.lex.add([]termFreq{{"all", 1}, {fmt.Sprint("c", c%97), 2}})
+	}
+	ix.vec.resketch()
+	data := ix.encode()
+	st, err := decodeIndex(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := st.vec.sk, ix.vec.sk
+	if got.base != want.base || got.words != want.words || !slices.Equal(got.mean, want.mean) || !slices.Equal(got.bits, want.bits) {
+		t.Fatalf("loaded sketches differ: base %d words %d, want %d %d", got.base, got.words, want.base, want.words)
+	}
+	start, p := uintptr(unsafe.Pointer(&data[0])), uintptr(unsafe.Pointer(&got.bits[0]))
+	if inData := p >= start && p < start+uintptr(len(data)); inData != (littleEndian && start%8 == 0) {
+		t.Errorf("sketch bits in the encoded bytes = %v", inData)
+	}
+	q := append([]float32(nil), ix.vec.row(1234)...)
+	all := func(uint32) bool { return true }
+	if a, b := ix.vec.searchSketched(q, 10, all), st.vec.searchSketched(q, 10, all); !reflect.DeepEqual(a, b) {
+		t.Errorf("sketched search after loading = %v, before %v", b, a)
+	}
+}
+
+// TestLoadedTermsAndNewOnes checks term lookup in a loaded index, whose
+// terms are found by binary search, once a change adds terms of its own
+// (found in a map) and removes a document whose terms are then gone from
+// the saved vocabulary.
+func TestLoadedTermsAndNewOnes(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	openTest(t, os.DirFS(root), Options{Dir: dir})
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
+	if ix.lex.sortedBase == 0 || len(ix.lex.ids) != 0 {
+		t.Fatalf("loaded lexicon: %d sorted terms, %d in the map", ix.lex.sortedBase, len(ix.lex.ids))
+	}
+	expectTop(t, ix, "sparklines", "docs/intro.rst")
+	writeTree(t, root, map[string]string{"docs/zoo.md": "# Zoo\n\nQuokkas and sparklines live here. Quokkas.\n"})
+	os.Remove(filepath.Join(root, "docs/notes.txt"))
+	if err := ix.Update(ctx, []string{"docs/zoo.md", "docs/notes.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	expectTop(t, ix, "quokkas", "docs/zoo.md")
+	expectTop(t, ix, "dashboards combine", "docs/page.html")
+	if res, _ := ix.Search(ctx, Query{Text: "histograms", Mode: Lexical, MinScore: zero()}); len(res.Results) != 0 {
+		t.Errorf("removed document found: %+v", res.Results)
+	}
+	if err := ix.Save(); err != nil {
+		t.Fatal(err)
+	}
+	again := openTest(t, os.DirFS(root), Options{Dir: dir})
+	expectTop(t, again, "quokkas", "docs/zoo.md")
+	if _, ok := again.lex.id("histogram"); ok {
+		t.Error("a term only a removed document had was saved")
 	}
 }

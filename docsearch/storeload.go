@@ -1,0 +1,489 @@
+package docsearch
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// load reads the index from opts.Dir; a missing file is fs.ErrNotExist.
+// The file's meta part is read; its arrays part (postings, sketches,
+// vectors) is mapped and used where it lies, the mapping living as long
+// as the index. Pages of the mapping are touched only as they are used,
+// so a vector nobody searches costs nothing.
+func (ix *Index) load() error {
+	f, err := os.Open(filepath.Join(ix.opts.Dir, storeFile))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, release, err := mapFile(f)
+	if err != nil {
+		return err
+	}
+	st, err := decodeFrom(data, f)
+	if err != nil {
+		release()
+		return err
+	}
+	for _, d := range st.docs {
+		if d.scope != "" && !ix.scopes.has(d.scope) {
+			release()
+			return fmt.Errorf("the index has scope %q, which is no longer configured", d.scope)
+		}
+	}
+	runtime.AddCleanup(ix, func(release func()) { release() }, release)
+	ix.docs, ix.chunks, ix.lex, ix.vec, ix.embName = st.docs, st.chunks, st.lex, st.vec, st.embName
+	ix.byPath = make(map[string]uint32, len(st.docs))
+	for i, d := range st.docs {
+		ix.byPath[d.path] = uint32(i)
+	}
+	if ix.vec.sk.words == 0 {
+		ix.vec.resketch()
+	}
+	if ix.opts.Quantize && ix.vec.dim > 0 {
+		ix.vec.quantizeAll()
+	}
+	return nil
+}
+
+// stored is a decoded index.
+type stored struct {
+	docs    []*doc
+	chunks  []chunkRec
+	lex     *lexicon
+	vec     vectors
+	embName string
+}
+
+// errCorrupt wraps every decoding error.
+var errCorrupt = errors.New("corrupt index")
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: bad %s", errCorrupt, what)
+	}
+	r.b = nil
+}
+
+func (r *reader) uv(what string) uint64 {
+	n, k := binary.Uvarint(r.b)
+	if k <= 0 || (k > 1 && r.b[k-1] == 0) { // overlong: the format has one spelling
+		r.fail(what)
+		return 0
+	}
+	r.b = r.b[k:]
+	return n
+}
+
+// count reads a count of items of at least minSize bytes each, bounded by
+// the bytes left.
+func (r *reader) count(what string, minSize int) int {
+	n := r.uv(what)
+	if n > uint64(len(r.b)/max(minSize, 1)) {
+		r.fail(what + " count")
+		return 0
+	}
+	return int(n)
+}
+
+func (r *reader) bytes(n int, what string) []byte {
+	if n < 0 || n > len(r.b) {
+		r.fail(what)
+		return make([]byte, max(n, 0))
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) str(what string) string {
+	n := r.uv(what)
+	if n > uint64(len(r.b)) {
+		r.fail(what)
+		return ""
+	}
+	if n == 0 {
+		return ""
+	}
+	b := r.bytes(int(n), what)
+	return unsafe.String(&b[0], len(b)) // r.b is decodeBody's own copy, never written
+}
+
+func (r *reader) byte1(what string) byte { return r.bytes(1, what)[0] }
+
+// decodeIndex parses the on-disk format in data.
+func decodeIndex(data []byte) (*stored, error) { return decodeFrom(data, bytes.NewReader(data)) }
+
+// decodeFrom parses the on-disk format, data, which src reads too. The
+// arrays part of the result aliases data; everything else is read
+// through src, which does not touch data's memory when data is a mapping
+// of the file src reads.
+func decodeFrom(data []byte, src io.ReaderAt) (*stored, error) {
+	const trailer = 8 + 4 // meta length, sum count
+	if len(data) < len(storeMagic)+1+trailer || !bytes.HasPrefix(data, []byte(storeMagic)) {
+		return nil, fmt.Errorf("%w: not a docsearch index", errCorrupt)
+	}
+	if v := data[len(storeMagic)]; v != storeVersion {
+		return nil, fmt.Errorf("index format version %d, want %d", v, storeVersion)
+	}
+	nsums := uint64(binary.LittleEndian.Uint32(data[len(data)-4:]))
+	if nsums*4 > uint64(len(data)-trailer) {
+		return nil, fmt.Errorf("%w: bad checksum count", errCorrupt)
+	}
+	body := data[:len(data)-4-4*int(nsums)]
+	if (uint64(len(body))+sumSegment-1)/sumSegment != nsums || len(body) < len(storeMagic)+1+8 {
+		return nil, fmt.Errorf("%w: bad checksum count", errCorrupt)
+	}
+	sums := data[len(body) : len(data)-4]
+	meta := binary.LittleEndian.Uint64(body[len(body)-8:])
+	if meta < uint64(len(storeMagic)+1) || meta > uint64(len(body)-8) {
+		return nil, fmt.Errorf("%w: bad meta length", errCorrupt)
+	}
+	// The checksums are verified beside the decoding, which is safe on
+	// any bytes (FuzzDecodeIndex): a mismatch discards what was decoded.
+	ok := make(chan bool, 1)
+	go func() { ok <- checkSegments(src, len(body), sums) }()
+	st, err := decodeBody(src, int(meta), body[meta:len(body)-8])
+	if !<-ok {
+		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
+	}
+	return st, err
+}
+
+// checkSegments reports whether each sumSegment bytes of the first size
+// bytes src reads have the CRC in sums (little-endian uint32s). It reads
+// segments in parallel, a piece at a time.
+func checkSegments(src io.ReaderAt, size int, sums []byte) bool {
+	n := len(sums) / 4
+	var bad atomic.Bool
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), n)
+	for w := range workers {
+		wg.Go(func() {
+			buf := make([]byte, piece)
+			for i := w; i < n && !bad.Load(); i += workers {
+				var crc uint32
+				for off := i * sumSegment; off < min((i+1)*sumSegment, size); off += piece {
+					b := buf[:min(piece, size-off)]
+					if _, err := src.ReadAt(b, int64(off)); err != nil {
+						bad.Store(true)
+						break
+					}
+					crc = crc32.Update(crc, castagnoli, b)
+				}
+				if crc != binary.LittleEndian.Uint32(sums[4*i:]) {
+					bad.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return !bad.Load()
+}
+
+// piece is the most bytes one read or checksum call covers at load, so
+// that the garbage collector, which cannot preempt the assembly of a
+// checksum, never waits long for it.
+const piece = 256 << 10
+
+// decodeBody parses the meta part of the format, its first meta bytes
+// read from src, and the arrays part after it, arrays (without the meta
+// length). The strings decoded alias one copy of the meta part, read
+// here; the arrays alias arrays.
+func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
+	buf := make([]byte, meta)
+	if _, err := src.ReadAt(buf, 0); err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	r := &reader{b: buf[len(storeMagic)+1:]}
+	st := &stored{lex: newLexicon()}
+	st.embName = r.str("embedder")
+	dim := r.uv("dim")
+	if dim > 1<<16 || (dim == 0 && st.embName != "") {
+		r.fail("dim")
+	}
+	nd := r.count("docs", 8)
+	docs := make([]doc, nd)
+	st.docs = make([]*doc, nd)
+	counts := make([]uint64, nd)
+	var headings slab[Heading]
+	var entities slab[string]
+	for i := range docs {
+		d := &docs[i]
+		d.path, d.scope, d.title, d.summary = r.str("path"), r.str("scope"), r.str("title"), r.str("summary")
+		d.entities = entities.take(r.count("entities", 1))
+		for j := range d.entities {
+			d.entities[j] = r.str("entity")
+		}
+		d.headings = headings.take(r.count("headings", 3))
+		for j := range d.headings {
+			lvl, line := r.uv("heading level"), r.uv("heading line")
+			if lvl > 6 || line > math.MaxInt32 {
+				r.fail("heading")
+			}
+			d.headings[j] = Heading{Level: int(lvl), Line: int(line), Text: r.str("heading")}
+		}
+		if t := r.uv("updated"); t > 0 {
+			if t > 1<<40 {
+				r.fail("updated")
+			}
+			d.updated = time.Unix(int64(t), 0).UTC()
+		}
+		size, mtime := r.uv("size"), r.uv("mtime")
+		if size > math.MaxInt64 || mtime > math.MaxInt64 {
+			r.fail("size")
+		}
+		d.size, d.mtime = int64(size), int64(mtime)
+		copy(d.hash[:], r.bytes(16, "hash"))
+		f := r.byte1("format")
+		if f > byte(formatRST) {
+			r.fail("format")
+		}
+		d.format = format(f)
+		switch r.byte1("put") {
+		case 0:
+		case 1:
+			d.put, d.text = true, r.str("text")
+		default:
+			r.fail("put")
+		}
+		counts[i] = r.uv("chunk count")
+		st.docs[i] = d
+	}
+	nc := r.count("chunks", 12)
+	var first uint64
+	for i, d := range st.docs {
+		if counts[i] > uint64(nc)-first {
+			r.fail("chunk count")
+			break
+		}
+		d.first, d.count = uint32(first), uint32(counts[i])
+		first += counts[i]
+	}
+	if r.err == nil && first != uint64(nc) {
+		r.fail("chunk total")
+	}
+	st.chunks = make([]chunkRec, 0, nc)
+	docOf := uint32(0)
+	for c := range nc {
+		for r.err == nil && int(docOf) < len(st.docs) && uint32(c) >= st.docs[docOf].first+st.docs[docOf].count {
+			docOf++
+		}
+		rec := chunkRec{doc: docOf, title: r.str("chunk title")}
+		line, end := r.uv("line"), r.uv("end")
+		if line > math.MaxInt32 || end > math.MaxInt32 || end < line {
+			r.fail("chunk lines")
+		}
+		rec.line, rec.end = uint32(line), uint32(end)
+		ct := r.byte1("content type")
+		if int(ct) >= len(ctypeCodes) {
+			r.fail("content type")
+			ct = 0
+		}
+		rec.ctype = ctypeCodes[ct]
+		tokens := r.uv("tokens")
+		if tokens > math.MaxUint32 {
+			r.fail("tokens")
+		}
+		rec.tokens = uint32(tokens)
+		copy(rec.hash[:], r.bytes(8, "chunk hash"))
+		st.chunks = append(st.chunks, rec)
+	}
+	lex := st.lex
+	nt := r.count("terms", 2)
+	lex.terms = make([]string, nt)
+	npost := make([]uint64, nt)
+	var total uint64 // postings
+	for i := range nt {
+		term := r.str("term")
+		if term == "" || (i > 0 && term <= lex.terms[i-1]) {
+			r.fail("term") // empty, repeated or out of order
+			break
+		}
+		lex.terms[i] = term
+		np := r.uv("postings")
+		if np == 0 || np > uint64(len(arrays))/8-total {
+			r.fail("postings")
+			break
+		}
+		npost[i], total = np, total+np
+	}
+	base := r.uv("sketch")
+	if base > 0 && (dim == 0 || nc == 0 || base > math.MaxInt32) {
+		r.fail("sketch")
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("meta length")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	a := &reader{b: arrays}
+	for range (8 - meta%8) % 8 {
+		if a.byte1("pad") != 0 {
+			a.fail("pad")
+		}
+	}
+	if a.err != nil {
+		return nil, a.err
+	}
+	words := (int(dim) + 63) / 64
+	need := uint64(nc)*4 + total*8 + uint64(nc)*dim*4
+	if base > 0 {
+		need += uint64(nc)*uint64(words)*8 + dim*4
+	}
+	if need != uint64(len(a.b)) {
+		a.fail("arrays length")
+		return nil, a.err
+	}
+	var bits []uint64
+	if base > 0 {
+		bits = uint64s(a.bytes(nc*words*8, "sketches"))
+	}
+	lex.lens = uint32s(a.bytes(nc*4, "lengths"))
+	all := postings(a.bytes(int(total)*8, "postings"))
+	lex.post = make([][]posting, nt)
+	for t, np := range npost {
+		ps := all[:np:np]
+		all = all[np:]
+		for i, p := range ps {
+			if p.chunk >= uint32(nc) || (i > 0 && p.chunk <= ps[i-1].chunk) || p.tf == 0 || p.tf > 1<<24 {
+				return nil, fmt.Errorf("%w: bad posting", errCorrupt)
+			}
+		}
+		lex.post[t] = ps
+	}
+	for _, n := range lex.lens {
+		lex.total += uint64(n)
+	}
+	lex.live = nc
+	lex.sortedBase = nt
+	lex.sorted = make([]uint32, nt)
+	for i := range lex.sorted {
+		lex.sorted[i] = uint32(i)
+	}
+	if base > 0 {
+		mean := floats(a.bytes(int(dim)*4, "mean"))
+		st.vec.sk = sketches{mean: mean[:dim:dim], words: words, bits: bits, base: int(base)}
+	}
+	if dim > 0 {
+		st.vec.dim = int(dim)
+		st.vec.setRows(floats(a.b))
+	}
+	return st, nil
+}
+
+// slab hands out slices of one larger allocation, so that decoding many
+// small slices does not allocate each.
+type slab[T any] struct{ free []T }
+
+// take returns a slice of n zero values, nil for n == 0.
+func (s *slab[T]) take(n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if len(s.free) < n {
+		s.free = make([]T, max(n, 4096))
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
+	return out
+}
+
+// The arrays of the format are little-endian. On a little-endian
+// machine, with the bytes aligned, they are used as they lie: nothing is
+// copied or allocated, which is what makes loading a large index fast.
+// Otherwise they are decoded into new slices.
+
+// floats returns b's float32s.
+func floats(b []byte) []float32 {
+	if len(b) == 0 {
+		return nil
+	}
+	if inPlace[float32](b) {
+		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	out := make([]float32, len(b)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}
+
+// uint32s returns b's uint32s.
+func uint32s(b []byte) []uint32 {
+	if len(b) == 0 {
+		return nil
+	}
+	if inPlace[uint32](b) {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	out := make([]uint32, len(b)/4)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// uint64s returns b's uint64s.
+func uint64s(b []byte) []uint64 {
+	if len(b) == 0 {
+		return nil
+	}
+	if inPlace[uint64](b) {
+		return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), len(b)/8)
+	}
+	out := make([]uint64, len(b)/8)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	return out
+}
+
+// postings returns b's postings, each a chunk and a tf uint32.
+func postings(b []byte) []posting {
+	if len(b) == 0 {
+		return nil
+	}
+	if inPlace[posting](b) {
+		return unsafe.Slice((*posting)(unsafe.Pointer(&b[0])), len(b)/8)
+	}
+	out := make([]posting, len(b)/8)
+	for i := range out {
+		out[i] = posting{binary.LittleEndian.Uint32(b[8*i:]), binary.LittleEndian.Uint32(b[8*i+4:])}
+	}
+	return out
+}
+
+// inPlace reports whether b can be used as a slice of T as it lies.
+func inPlace[T any](b []byte) bool {
+	var zero T
+	return littleEndian && uintptr(unsafe.Pointer(&b[0]))%unsafe.Alignof(zero) == 0
+}
+
+// littleEndian reports whether the machine stores integers low byte first.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// readAll reads f from its start, for a system or a file that cannot be
+// mapped.
+func readAll(f *os.File) (data []byte, release func(), err error) {
+	data, err = io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	return data, func() {}, err
+}
