@@ -389,6 +389,24 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 		next <- i
 	}
 	close(next)
+	// What the index holds of each path, read once: the workers never
+	// wait for the lock a commit of the previous batch holds. Only this
+	// apply changes these documents while it runs.
+	type indexed struct {
+		hash  [16]byte
+		scope string
+		ok    bool
+	}
+	had := make([]indexed, len(srcs))
+	if !reprocess {
+		ix.mu.RLock()
+		for i, s := range srcs {
+			if id, ok := ix.byPath[s.path]; ok {
+				had[i] = indexed{ix.docs[id].hash, ix.docs[id].scope, true}
+			}
+		}
+		ix.mu.RUnlock()
+	}
 	var done int
 	var doneMu sync.Mutex
 	for range workers {
@@ -416,11 +434,7 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 				if s.scope == ScopeArtifacts {
 					d.updated = time.Time{} // the front matter's extracted_at comes first
 				}
-				ix.mu.RLock()
-				id, ok := ix.byPath[s.path]
-				same := ok && !reprocess && ix.docs[id].hash == d.hash && ix.docs[id].scope == s.scope
-				ix.mu.RUnlock()
-				if same {
+				if h := had[i]; h.ok && h.hash == d.hash && h.scope == s.scope {
 					out[i] = processed{doc: d}
 				} else if text, err := decodeText(data); err != nil {
 					skip[i] = err.Error()
