@@ -71,9 +71,10 @@ func (o *Options) defaults() {
 }
 
 // Index is a searchable index of the documents of a workspace. It is safe
-// for concurrent use: searches run in parallel, updates one at a time
-// and never block a search for longer than it takes to swap in their
-// result.
+// for concurrent use: searches run in parallel, updates one at a time.
+// An update reads and analyses files without blocking searches; a search
+// waits only while a processed batch of documents (at most applyBatch)
+// enters the lexicon, tens of milliseconds for the largest batches.
 type Index struct {
 	opts    Options
 	scopes  *scopeSet
