@@ -14,7 +14,8 @@ import (
 type lexicon struct {
 	// terms[:sortedBase] are in increasing order, as a loaded index's
 	// are, and are found by binary search; ids maps the terms after
-	// them to their IDs. A large loaded vocabulary so needs no map built.
+	// them to their IDs. A large loaded vocabulary so needs no map built
+	// to be searched; the first change builds it (see add).
 	ids        map[string]uint32
 	sortedBase int
 	terms      []string
@@ -36,6 +37,18 @@ func newLexicon() *lexicon { return &lexicon{ids: map[string]uint32{}} }
 
 // add appends a chunk, whose ID must be len(lex.lens), with its terms.
 func (lex *lexicon) add(terms []termFreq) {
+	if lex.sortedBase > 0 {
+		// A binary search costs a cache miss a step: a change as large
+		// as indexing everything again would spend seconds on them.
+		ids := make(map[string]uint32, len(lex.terms))
+		for i, t := range lex.terms[:lex.sortedBase] {
+			ids[t] = uint32(i)
+		}
+		for t, i := range lex.ids {
+			ids[t] = i
+		}
+		lex.ids, lex.sortedBase = ids, 0
+	}
 	id := uint32(len(lex.lens))
 	var n uint32
 	for _, t := range terms {

@@ -336,9 +336,9 @@ func TestSketchesSaved(t *testing.T) {
 }
 
 // TestLoadedTermsAndNewOnes checks term lookup in a loaded index, whose
-// terms are found by binary search, once a change adds terms of its own
-// (found in a map) and removes a document whose terms are then gone from
-// the saved vocabulary.
+// terms are found by binary search until a change maps them all, then
+// once the change has added terms of its own and removed a document whose
+// terms are then gone from the saved vocabulary.
 func TestLoadedTermsAndNewOnes(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, workspace)
@@ -353,6 +353,9 @@ func TestLoadedTermsAndNewOnes(t *testing.T) {
 	os.Remove(filepath.Join(root, "docs/notes.txt"))
 	if err := ix.Update(ctx, []string{"docs/zoo.md", "docs/notes.txt"}); err != nil {
 		t.Fatal(err)
+	}
+	if ix.lex.sortedBase != 0 || len(ix.lex.ids) != len(ix.lex.terms) {
+		t.Errorf("after a change: %d sorted terms, %d of %d in the map", ix.lex.sortedBase, len(ix.lex.ids), len(ix.lex.terms))
 	}
 	expectTop(t, ix, "quokkas", "docs/zoo.md")
 	expectTop(t, ix, "dashboards combine", "docs/page.html")
