@@ -45,8 +45,11 @@ func newAnalyzer() *analyzer {
 	return &analyzer{words: map[string][]wordTerm{}, stems: map[string]string{}}
 }
 
-// maxStems bounds the stem cache; past it the cache starts over.
-const maxStems = 1 << 18
+// maxStems bounds the stem and compound caches; past it a cache starts
+// over. A small cache stays in the processor's caches: analysing 60 MB
+// of npm READMEs, whose vocabulary is large, took 2.28 s with 32k
+// entries against 3.03 s with 256k (Rust's docs: the same within noise).
+const maxStems = 1 << 15
 
 // stem returns the Snowball stem of the lower-case word w.
 func (a *analyzer) stem(w string) string {
