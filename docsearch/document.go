@@ -64,6 +64,7 @@ type worker struct {
 	an       *analyzer
 	ch       chunker
 	counts   map[string]uint32 // scratch: term → index in the chunk's list
+	terms    []termFreq        // scratch: the chunk's list while it grows
 }
 
 func newWorker(limit int) (*worker, error) {
@@ -126,7 +127,7 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 // titleWeight times.
 func (w *worker) analyze(title, text string) []termFreq {
 	clear(w.counts)
-	var out []termFreq
+	out := w.terms[:0]
 	add := func(weight uint32) func(string, bool) {
 		return func(t string, _ bool) {
 			// t is the analyzer's own copy, kept without copying again.
@@ -140,6 +141,10 @@ func (w *worker) analyze(title, text string) []termFreq {
 	}
 	w.an.analyze(title, add(titleWeight))
 	w.an.analyze(text, add(1))
+	w.terms = out
+	// The list is kept until the chunk enters the index: one allocation
+	// of its size, not the ones of growing it.
+	out = slices.Clone(out)
 	slices.SortFunc(out, func(a, b termFreq) int { return strings.Compare(a.term, b.term) })
 	return out
 }

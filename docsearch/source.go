@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Built-in scopes.
@@ -294,7 +295,8 @@ var errBinary = errors.New("binary or undecodable")
 
 // decodeText returns data as UTF-8 text: UTF-8 (a byte order mark is
 // dropped) or UTF-16 with a byte order mark. A NUL byte or invalid UTF-8
-// make it errBinary.
+// make it errBinary. UTF-8 text is data itself, not a copy: data must not
+// change afterwards.
 func decodeText(data []byte) (string, error) {
 	switch {
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
@@ -318,5 +320,8 @@ func decodeText(data []byte) (string, error) {
 	if !utf8.Valid(data) {
 		return "", fmt.Errorf("%w: not UTF-8", errBinary)
 	}
-	return string(data), nil
+	if len(data) == 0 {
+		return "", nil
+	}
+	return unsafe.String(&data[0], len(data)), nil
 }
