@@ -214,7 +214,7 @@ func (ss *scopeSet) walk(maxBytes int64) ([]source, []Skipped, error) {
 			size: info.Size(), mtime: info.ModTime().UnixNano(), format: f})
 	}
 	// The root: artifacts, docs, and extra scopes inside it.
-	err := fs.WalkDir(ss.root, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(listing(ss.root), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
 				return err
@@ -249,7 +249,7 @@ func (ss *scopeSet) walk(maxBytes int64) ([]source, []Skipped, error) {
 		if s.FS == nil {
 			continue
 		}
-		err := fs.WalkDir(s.FS, s.Dir, func(p string, d fs.DirEntry, err error) error {
+		err := fs.WalkDir(listing(s.FS), s.Dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if p == s.Dir {
 					return err

@@ -117,14 +117,14 @@ func benchIndexOnce(ctx context.Context, ws, dir string, stderr io.Writer) (r in
 	}
 	defer docs.Close()
 	opts := docsearch.Options{
-		Scopes:   []docsearch.Scope{{Name: "bench", Dir: ".", FS: docs.FS()}},
+		Scopes:   []docsearch.Scope{{Name: "bench", Dir: ".", FS: docsearch.RootFS(docs)}},
 		Embedder: defaultEmbedder(),
 		Dir:      filepath.Join(ws, ".artifacts", ".index"),
 		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	cpu0 := cpuTime()
 	start := time.Now()
-	ix, err := docsearch.Open(ctx, root.FS(), opts)
+	ix, err := docsearch.Open(ctx, docsearch.RootFS(root), opts)
 	if err != nil {
 		return r, err
 	}

@@ -78,7 +78,7 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress bo
 			}
 		}
 	}
-	return docsearch.Open(ctx, r.FS(), opts)
+	return docsearch.Open(ctx, docsearch.RootFS(r), opts)
 }
 
 // parseScope reads NAME=DIR. A DIR inside the root is a scope of the
@@ -99,7 +99,7 @@ func parseScope(root, spec string) (docsearch.Scope, error) {
 	if err != nil {
 		return docsearch.Scope{}, fmt.Errorf("--docs %s: %w", spec, err)
 	}
-	return docsearch.Scope{Name: name, Dir: ".", FS: r.FS()}, nil
+	return docsearch.Scope{Name: name, Dir: ".", FS: docsearch.RootFS(r)}, nil
 }
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {

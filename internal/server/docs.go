@@ -21,11 +21,11 @@ func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index
 		Dir:      w.root + "/.artifacts/.index",
 		Logger:   w.log,
 	}
-	ix, err := docsearch.Open(ctx, w.dir.FS(), o)
+	ix, err := docsearch.Open(ctx, docsearch.RootFS(w.dir), o)
 	if err != nil && ctx.Err() == nil {
 		w.log.Warn("the doc index cannot be kept on disk; keeping it in memory", "err", err)
 		o.Dir = ""
-		ix, err = docsearch.Open(ctx, w.dir.FS(), o)
+		ix, err = docsearch.Open(ctx, docsearch.RootFS(w.dir), o)
 	}
 	return ix, err
 }
