@@ -563,9 +563,6 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
 	}
 	ix.skipped = skipped
-	if ix.dead > len(ix.chunks)/4 && ix.dead > 64 || ix.holes > len(ix.docs)/4 && ix.holes > 64 {
-		ix.compact()
-	}
 	ix.mu.Unlock()
 
 	if len(texts) > 0 {
@@ -573,6 +570,13 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 			return changed, err
 		}
 	}
+	// Compaction renumbers the chunks, so it waits for the new chunks'
+	// vectors, which embed stores by number.
+	ix.mu.Lock()
+	if ix.dead > len(ix.chunks)/4 && ix.dead > 64 || ix.holes > len(ix.docs)/4 && ix.holes > 64 {
+		ix.compact()
+	}
+	ix.mu.Unlock()
 	return changed, nil
 }
 
