@@ -60,4 +60,10 @@ func (ix *Index) compact() {
 			ix.vec.quantizeAll()
 		}
 	}
+	// Lengths, postings, rows and sketches are all new: nothing lies in
+	// a mapped file any more.
+	if ix.unmap != nil {
+		ix.unmap()
+		ix.unmap = nil
+	}
 }

@@ -91,6 +91,10 @@ type Index struct {
 	dead    int    // chunks of removed documents
 	holes   int    // removed documents (nil in docs)
 	skipped []Skipped
+	// unmap releases the mapped index file the arrays were loaded from
+	// (see load); nil when nothing is mapped. compact, which copies the
+	// arrays, calls it.
+	unmap func()
 }
 
 // chunkRec is what the index keeps of a chunk.

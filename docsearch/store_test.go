@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 	"unsafe"
@@ -370,4 +371,44 @@ func TestLoadedTermsAndNewOnes(t *testing.T) {
 	if _, ok := again.lex.id("histogram"); ok {
 		t.Error("a term only a removed document had was saved")
 	}
+}
+
+// TestCompactionUnmaps checks that a loaded index lets its mapped file go
+// once a compaction has copied everything out of it: a long-running
+// server would otherwise hold the disk space of a file saves replaced.
+func TestCompactionUnmaps(t *testing.T) {
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Skip("no /proc/self/maps:", err)
+	}
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	emb := &trigramEmbedder{}
+	openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	file := filepath.Join(dir, storeFile)
+	mapped := func() bool {
+		maps, _ = os.ReadFile("/proc/self/maps")
+		return bytes.Contains(maps, []byte(file))
+	}
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	if !mapped() {
+		t.Fatal("the loaded index is not mapped")
+	}
+	os.Remove(filepath.Join(root, "docs/notes.txt"))
+	if err := ix.Update(ctx, []string{"docs/notes.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Save(); err != nil { // compacts, then replaces the file
+		t.Fatal(err)
+	}
+	if mapped() {
+		t.Error("the replaced index file is still mapped after compaction")
+	}
+	expectTop(t, ix, "sparklines", "docs/intro.rst")
+	res, err := ix.Search(ctx, Query{Text: "sparkline drawing", Mode: Vector, MinScore: zero()})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "docs/intro.rst" {
+		t.Errorf("vector search after compaction = %+v, %v", res.Results, err)
+	}
+	runtime.KeepAlive(ix)
 }

@@ -19,9 +19,10 @@ import (
 
 // load reads the index from opts.Dir; a missing file is fs.ErrNotExist.
 // The file's meta part is read; its arrays part (postings, sketches,
-// vectors) is mapped and used where it lies, the mapping living as long
-// as the index. Pages of the mapping are touched only as they are used,
-// so a vector nobody searches costs nothing.
+// vectors) is mapped and used where it lies, the mapping living until a
+// compaction has copied everything out of it, or else as long as the
+// index. Pages of the mapping are touched only as they are used, so a
+// vector nobody searches costs nothing.
 func (ix *Index) load() error {
 	f, err := os.Open(filepath.Join(ix.opts.Dir, storeFile))
 	if err != nil {
@@ -43,7 +44,8 @@ func (ix *Index) load() error {
 			return fmt.Errorf("the index has scope %q, which is no longer configured", d.scope)
 		}
 	}
-	runtime.AddCleanup(ix, func(release func()) { release() }, release)
+	ix.unmap = sync.OnceFunc(release)
+	runtime.AddCleanup(ix, func(unmap func()) { unmap() }, ix.unmap)
 	ix.docs, ix.chunks, ix.lex, ix.vec, ix.embName = st.docs, st.chunks, st.lex, st.vec, st.embName
 	ix.byPath = make(map[string]uint32, len(st.docs))
 	for i, d := range st.docs {
