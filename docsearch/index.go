@@ -497,6 +497,18 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		ix.vec = vectors{}
 		ix.embName = emb.Name()
 		changed = true
+		// Until a document's chunks are embedded again, it counts as
+		// never read: if embedding stops partway, the next rescan goes
+		// on where it stopped. No chunk has a vector to reuse now: the
+		// rows of those not yet embedded again are zero.
+		for _, d := range ix.docs {
+			if d != nil && !d.put {
+				d.hash, d.mtime = [16]byte{}, 0
+			}
+		}
+		for i := range ix.chunks {
+			ix.chunks[i].hash = [8]byte{}
+		}
 	}
 	if emb == nil && ix.embName != "" {
 		ix.vec, ix.embName, changed = vectors{}, "", true
@@ -571,6 +583,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 
 	if len(texts) > 0 {
 		if err := ix.embed(ctx, texts, textChunks); err != nil {
+			ix.unembedded(textChunks)
 			return changed, err
 		}
 	}
@@ -582,6 +595,22 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	}
 	ix.mu.Unlock()
 	return changed, nil
+}
+
+// unembedded marks the documents of chunks left without vectors, because
+// the embedder failed, as never read: they stay searchable by their
+// words, and the next rescan reads, processes and embeds them again. The
+// chunks lose their text hashes, so that no zero vector is reused for
+// the same text.
+func (ix *Index) unembedded(chunks []uint32) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for _, c := range chunks {
+		ix.chunks[c].hash = [8]byte{}
+		if d := ix.docs[ix.chunks[c].doc]; d != nil {
+			d.hash, d.mtime = [16]byte{}, 0
+		}
+	}
 }
 
 // mergeSkipped updates the skipped list after an Update: paths updated or
