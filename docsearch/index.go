@@ -215,13 +215,17 @@ func (ix *Index) Update(ctx context.Context, paths []string) error {
 		if err != nil {
 			return fmt.Errorf("update %s: %w", p, err)
 		}
-		info, err := fs.Stat(src.fsys, src.name)
+		info, err := fs.Lstat(src.fsys, src.name)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			removed = append(removed, p)
 			continue
 		case err != nil:
 			return fmt.Errorf("update %s: %w", p, err)
+		case info.Mode()&fs.ModeSymlink != 0: // as the walk: links are not followed
+			removed = append(removed, p)
+			skipped = append(skipped, Skipped{p, "symbolic link"})
+			continue
 		case !info.Mode().IsRegular():
 			removed = append(removed, p)
 			continue

@@ -24,6 +24,8 @@ type rootFS struct {
 func (f rootFS) ReadFile(name string) ([]byte, error)       { return fs.ReadFile(f.FS, name) }
 func (f rootFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(f.FS, name) }
 func (f rootFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(f.FS, name) }
+func (f rootFS) Lstat(name string) (fs.FileInfo, error)     { return fs.Lstat(f.FS, name) }
+func (f rootFS) ReadLink(name string) (string, error)       { return fs.ReadLink(f.FS, name) }
 
 // listing returns the file system to walk fsys by.
 func listing(fsys fs.FS) fs.FS {

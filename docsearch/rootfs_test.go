@@ -45,3 +45,36 @@ func TestRootFS(t *testing.T) {
 		t.Error("fetched a document through a link out of the root")
 	}
 }
+
+// TestUpdateSkipsLinks checks that Update treats a document that is a
+// symbolic link as the walk does: skipped with a reason, not indexed, so
+// that an update and the next rescan agree.
+func TestUpdateSkipsLinks(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	if err := os.Symlink("guide.md", filepath.Join(root, "docs/alias.md")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ix := openTest(t, RootFS(r), Options{})
+	before := ix.Stats()
+	if err := ix.Update(ctx, []string{"docs/alias.md"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ix.Stats(); got.Docs != before.Docs {
+		t.Errorf("Update indexed a link: %d documents, %d before", got.Docs, before.Docs)
+	}
+	var reason string
+	for _, s := range ix.Skipped() {
+		if s.Path == "docs/alias.md" {
+			reason = s.Reason
+		}
+	}
+	if reason != "symbolic link" {
+		t.Errorf("skipped reason for the link = %q", reason)
+	}
+}
