@@ -414,70 +414,37 @@ func (s *slab[T]) take(n int) []T {
 // copied or allocated, which is what makes loading a large index fast.
 // Otherwise they are decoded into new slices.
 
-// floats returns b's float32s.
+// array returns b's Ts, used in place when it can be, else each decoded
+// from its bytes by decode.
+func array[T any](b []byte, decode func([]byte) T) []T {
+	if len(b) == 0 {
+		return nil
+	}
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%unsafe.Alignof(zero) == 0 {
+		return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
+	}
+	out := make([]T, len(b)/size)
+	for i := range out {
+		out[i] = decode(b[size*i:])
+	}
+	return out
+}
+
 func floats(b []byte) []float32 {
-	if len(b) == 0 {
-		return nil
-	}
-	if inPlace[float32](b) {
-		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
-	}
-	out := make([]float32, len(b)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return out
+	return array(b, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) })
 }
 
-// uint32s returns b's uint32s.
-func uint32s(b []byte) []uint32 {
-	if len(b) == 0 {
-		return nil
-	}
-	if inPlace[uint32](b) {
-		return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
-	}
-	out := make([]uint32, len(b)/4)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b[4*i:])
-	}
-	return out
-}
+func uint32s(b []byte) []uint32 { return array(b, binary.LittleEndian.Uint32) }
 
-// uint64s returns b's uint64s.
-func uint64s(b []byte) []uint64 {
-	if len(b) == 0 {
-		return nil
-	}
-	if inPlace[uint64](b) {
-		return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), len(b)/8)
-	}
-	out := make([]uint64, len(b)/8)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint64(b[8*i:])
-	}
-	return out
-}
+func uint64s(b []byte) []uint64 { return array(b, binary.LittleEndian.Uint64) }
 
 // postings returns b's postings, each a chunk and a tf uint32.
 func postings(b []byte) []posting {
-	if len(b) == 0 {
-		return nil
-	}
-	if inPlace[posting](b) {
-		return unsafe.Slice((*posting)(unsafe.Pointer(&b[0])), len(b)/8)
-	}
-	out := make([]posting, len(b)/8)
-	for i := range out {
-		out[i] = posting{binary.LittleEndian.Uint32(b[8*i:]), binary.LittleEndian.Uint32(b[8*i+4:])}
-	}
-	return out
-}
-
-// inPlace reports whether b can be used as a slice of T as it lies.
-func inPlace[T any](b []byte) bool {
-	var zero T
-	return littleEndian && uintptr(unsafe.Pointer(&b[0]))%unsafe.Alignof(zero) == 0
+	return array(b, func(b []byte) posting {
+		return posting{binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])}
+	})
 }
 
 // littleEndian reports whether the machine stores integers low byte first.
