@@ -229,7 +229,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 	}
 	sk := &ix.vec.sk
 	n := len(ix.chunks)
-	sketched := dim > 0 && n > 0 && sk.words > 0 && sk.base > 0 && sk.rows() == n
+	sketched := dim > 0 && n > 0 && sk.base > 0 && sk.rows() == n // rows is 0 without sketches
 	if sketched {
 		uv(uint64(sk.base))
 	} else {

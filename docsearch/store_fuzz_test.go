@@ -15,6 +15,9 @@ func (ix *Index) encode() []byte {
 	return buf.Bytes()
 }
 
+// decodeIndex parses the on-disk format in data, as load does a file.
+func decodeIndex(data []byte) (*stored, error) { return decodeFrom(data, bytes.NewReader(data)) }
+
 // encodedWorkspace returns the on-disk bytes of the test workspace's
 // index, with vectors.
 func encodedWorkspace(t testing.TB) []byte {

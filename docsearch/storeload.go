@@ -130,9 +130,6 @@ func (r *reader) str(what string) string {
 
 func (r *reader) byte1(what string) byte { return r.bytes(1, what)[0] }
 
-// decodeIndex parses the on-disk format in data.
-func decodeIndex(data []byte) (*stored, error) { return decodeFrom(data, bytes.NewReader(data)) }
-
 // decodeFrom parses the on-disk format, data, which src reads too. The
 // arrays part of the result aliases data; everything else is read
 // through src, which does not touch data's memory when data is a mapping
