@@ -501,17 +501,10 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		ix.vec = vectors{}
 		ix.embName = emb.Name()
 		changed = true
-		// Until a document's chunks are embedded again, it counts as
-		// never read: if embedding stops partway, the next rescan goes
-		// on where it stopped. No chunk has a vector to reuse now: the
-		// rows of those not yet embedded again are zero.
-		for _, d := range ix.docs {
-			if d != nil && !d.put {
-				d.hash, d.mtime = [16]byte{}, 0
-			}
-		}
-		for i := range ix.chunks {
-			ix.chunks[i].hash = [8]byte{}
+		// No chunk has a vector now; if embedding stops partway, the
+		// next rescan goes on where it stopped.
+		for c := range ix.chunks {
+			ix.forgetVector(uint32(c))
 		}
 	}
 	if emb == nil && ix.embName != "" {
@@ -601,19 +594,24 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	return changed, nil
 }
 
-// unembedded marks the documents of chunks left without vectors, because
-// the embedder failed, as never read: they stay searchable by their
-// words, and the next rescan reads, processes and embeds them again. The
-// chunks lose their text hashes, so that no zero vector is reused for
-// the same text.
+// unembedded records chunks left without vectors because the embedder
+// failed. They stay searchable by their words.
 func (ix *Index) unembedded(chunks []uint32) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	for _, c := range chunks {
-		ix.chunks[c].hash = [8]byte{}
-		if d := ix.docs[ix.chunks[c].doc]; d != nil {
-			d.hash, d.mtime = [16]byte{}, 0
-		}
+		ix.forgetVector(c)
+	}
+}
+
+// forgetVector records that chunk c has no vector: its text hash goes,
+// so that no zero row is reused for the same text, and its document
+// counts as never read, so that the next rescan reads, processes and
+// embeds it again. Callers hold ix.mu.
+func (ix *Index) forgetVector(c uint32) {
+	ix.chunks[c].hash = [8]byte{}
+	if d := ix.docs[ix.chunks[c].doc]; d != nil && !d.put {
+		d.hash, d.mtime = [16]byte{}, 0
 	}
 }
 
