@@ -1,0 +1,160 @@
+package docsearch
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// commit swaps processed documents in and removed ones out and embeds
+// the new chunks. It reports whether the index changed.
+func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, skipped []Skipped, rescan bool) (bool, error) {
+	// Vectors to reuse: by the hash of the text they were made from.
+	var texts []string
+	var textChunks []uint32
+	emb := ix.opts.Embedder
+
+	ix.mu.Lock()
+	changed := false
+	reuse := map[[8]byte]uint32{}
+	if emb != nil && ix.embName != emb.Name() {
+		if ix.embName != "" {
+			ix.opts.Logger.Info("docsearch: embedder changed; embedding again", "was", ix.embName, "now", emb.Name())
+		}
+		ix.vec = vectors{}
+		ix.embName = emb.Name()
+		changed = true
+		// No chunk has a vector now; if embedding stops partway, the
+		// next rescan goes on where it stopped.
+		for c := range ix.chunks {
+			ix.forgetVector(uint32(c))
+		}
+	}
+	if emb == nil && ix.embName != "" {
+		ix.vec, ix.embName, changed = vectors{}, "", true
+	}
+	// drop removes p's document, reporting whether there was one.
+	drop := func(p string) bool {
+		id, ok := ix.byPath[p]
+		if !ok {
+			return false
+		}
+		d := ix.docs[id]
+		for c := d.first; c < d.first+d.count; c++ {
+			if ix.vec.dim > 0 && int(c) < ix.vec.chunks() {
+				reuse[ix.chunks[c].hash] = c
+			}
+			ix.lex.remove(c)
+		}
+		ix.dead += int(d.count)
+		ix.holes++
+		ix.docs[id] = nil
+		delete(ix.byPath, p)
+		return true
+	}
+	for _, p := range removed {
+		// A skipped file is "removed" at every rescan; only a document
+		// that was indexed changes the index.
+		changed = drop(p) || changed
+	}
+	for _, p := range ps {
+		if p.chunks == nil && p.terms == nil {
+			// Same content: refresh what the file system says.
+			if id, ok := ix.byPath[p.doc.path]; ok {
+				ix.docs[id].size, ix.docs[id].mtime = p.doc.size, p.doc.mtime
+			}
+			continue
+		}
+		changed = true
+		drop(p.doc.path)
+		d := p.doc
+		d.first, d.count = uint32(len(ix.chunks)), uint32(len(p.chunks))
+		id := uint32(len(ix.docs))
+		ix.docs = append(ix.docs, d)
+		ix.byPath[d.path] = id
+		for i, c := range p.chunks {
+			text := embedText(c)
+			rec := chunkRec{doc: id, title: c.title, line: uint32(c.line), end: uint32(c.end), ctype: c.ctype, tokens: uint32(c.tokens), hash: textHash(text)}
+			cid := uint32(len(ix.chunks))
+			ix.chunks = append(ix.chunks, rec)
+			ix.lex.add(p.terms[i])
+			if emb != nil {
+				if old, ok := reuse[rec.hash]; ok && ix.vec.dim > 0 {
+					ix.vec.growTo(int(cid) + 1)
+					copy(ix.vec.row(cid), ix.vec.row(old))
+				} else {
+					texts = append(texts, text)
+					textChunks = append(textChunks, cid)
+				}
+			}
+		}
+	}
+	if ix.vec.dim > 0 {
+		ix.vec.growTo(len(ix.chunks))
+		ix.vec.extendSketch()
+	}
+	// The skipped list is not saved (a rescan finds it again), so it
+	// changes nothing to save.
+	if !rescan {
+		skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
+	}
+	ix.skipped = skipped
+	ix.mu.Unlock()
+
+	if len(texts) > 0 {
+		if err := ix.embed(ctx, texts, textChunks); err != nil {
+			ix.unembedded(textChunks)
+			return changed, err
+		}
+	}
+	// Compaction renumbers the chunks, so it waits for the new chunks'
+	// vectors, which embed stores by number.
+	ix.mu.Lock()
+	if ix.dead > len(ix.chunks)/4 && ix.dead > 64 || ix.holes > len(ix.docs)/4 && ix.holes > 64 {
+		ix.compact()
+	}
+	ix.mu.Unlock()
+	return changed, nil
+}
+
+// unembedded records chunks left without vectors because the embedder
+// failed. They stay searchable by their words.
+func (ix *Index) unembedded(chunks []uint32) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for _, c := range chunks {
+		ix.forgetVector(c)
+	}
+}
+
+// forgetVector records that chunk c has no vector: its text hash goes,
+// so that no zero row is reused for the same text, and its document
+// counts as never read, so that the next rescan reads, processes and
+// embeds it again. Callers hold ix.mu.
+func (ix *Index) forgetVector(c uint32) {
+	ix.chunks[c].hash = [8]byte{}
+	if d := ix.docs[ix.chunks[c].doc]; d != nil && !d.put {
+		d.hash, d.mtime = [16]byte{}, 0
+	}
+}
+
+// mergeSkipped updates the skipped list after an Update: paths updated or
+// removed leave it, newly skipped ones join it.
+func mergeSkipped(old, add []Skipped, removed []string, ps []processed) []Skipped {
+	gone := map[string]bool{}
+	for _, p := range removed {
+		gone[p] = true
+	}
+	for _, p := range ps {
+		gone[p.doc.path] = true
+	}
+	var out []Skipped
+	for _, s := range old {
+		if !gone[s.Path] {
+			out = append(out, s)
+		}
+	}
+	out = append(out, add...)
+	slices.SortFunc(out, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return slices.CompactFunc(out, func(a, b Skipped) bool { return a.Path == b.Path })
+}
