@@ -351,3 +351,28 @@ func TestEmbedTextWeighsTitle(t *testing.T) {
 		t.Errorf("embedText without a title = %q", got)
 	}
 }
+
+// TestLanguageQualifier checks that a query word naming a language
+// qualifies the query rather than making it about the language: code
+// that reads files outranks a page that only mentions Python, and among
+// pages equal otherwise the one about Python still comes first.
+func TestLanguageQualifier(t *testing.T) {
+	files := map[string]string{
+		"docs/lines.md":   "# Lines\n\nRead each line of a file into a list.\n",
+		"docs/support.md": "# Support\n\nThe library supports Python 3.9 and later, on every platform.\n",
+		"docs/py.md":      "# Python client\n\nOpen a stream from Python.\n",
+		"docs/js.md":      "# Client\n\nOpen a stream from the browser.\n",
+	}
+	// Read, file and line are common words here, two to a page; Python
+	// is rare, and so weighs most unless it counts as a qualifier.
+	common := []string{"Read the file's name.", "Read until the line ends.", "A line of the file."}
+	for i := range 9 {
+		files[fmt.Sprintf("docs/other%d.md", i)] = fmt.Sprintf("# Other %d\n\n%s\n", i, common[i%3])
+	}
+	ix := openTest(t, mapFS(files), Options{})
+	expectTop(t, ix, "python read file lines", "docs/lines.md")
+	expectTop(t, ix, "python open stream", "docs/py.md")
+	if !qualifierStems["python"] || !qualifierStems["golang"] || qualifierStems["go"] || qualifierStems["node"] {
+		t.Error("qualifiers: want python and golang, not go or node")
+	}
+}

@@ -488,6 +488,9 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 		if whole {
 			w = wholeWeight
 		}
+		if qualifierStems[t] {
+			w *= qualifierWeight
+		}
 		reached := map[uint32]bool{}
 		add := func(id uint32, weight float64) {
 			if !reached[id] {
