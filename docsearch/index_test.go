@@ -81,6 +81,7 @@ func TestSearch(t *testing.T) {
 	expectTop(t, ix, "mapBy", "README.md")
 	expectTop(t, ix, "mapby", "README.md")                    // the literal path, lower case
 	expectTop(t, ix, "confgure the renderr", "docs/guide.md") // typos
+	expectTop(t, ix, "sparklnies", "docs/intro.rst")          // two letters swapped are one edit
 	expectTop(t, ix, "histo", "docs/notes.txt")               // prefix
 	expectTop(t, ix, "sparklines", "docs/intro.rst")
 	expectTop(t, ix, "Dashboards charts", "docs/page.html")

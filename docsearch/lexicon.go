@@ -140,7 +140,12 @@ func (lex *lexicon) withPrefix(sorted []uint32, p string) []uint32 {
 }
 
 // fuzzy returns the terms within edit distance maxDist of t (t itself
-// excluded) with their distances. It walks the sorted vocabulary as a
+// excluded) with their distances. An edit is an insertion, a deletion, a
+// substitution or two neighbouring letters swapped (the optimal string
+// alignment distance): "cehck" is one edit from "check", the commonest
+// typo, where Levenshtein distance counts two. A swap reads the row two
+// up, but never revives a dead prefix: it costs no less than the
+// substitution path through the row above. It walks the sorted vocabulary as a
 // trie: terms sharing a prefix share the rows of the edit-distance table
 // for it, and a prefix whose row is all above maxDist skips every term
 // that starts with it.
@@ -173,6 +178,10 @@ func (lex *lexicon) fuzzy(sorted []uint32, t string, maxDist int) (ids []uint32,
 					cost = 0
 				}
 				row[j] = min(up[j]+1, row[j-1]+1, up[j-1]+cost)
+				if d > 1 && j > 1 && q[j-1] == cur[d-2] && q[j-2] == cur[d-1] {
+					// Two neighbours swapped count as one edit.
+					row[j] = min(row[j], rows[(d-2)*w+j-2]+1)
+				}
 				low = min(low, row[j])
 			}
 			if low > maxDist {
