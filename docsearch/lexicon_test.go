@@ -1,0 +1,76 @@
+package docsearch
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// osa is the optimal string alignment distance, computed the plain way.
+func osa(a, b []rune) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// TestFuzzyMatchesBruteForce checks the trie walk of fuzzy, with its
+// shared rows and pruned prefixes, against the distance computed for
+// every term: random vocabularies over a small alphabet have many near
+// neighbours, swaps among them.
+func TestFuzzyMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	word := func() string {
+		b := make([]rune, 1+r.IntN(7))
+		for i := range b {
+			b[i] = []rune("abcdé")[r.IntN(5)]
+		}
+		return string(b)
+	}
+	for round := range 50 {
+		lex := newLexicon()
+		var terms []termFreq
+		seen := map[string]bool{}
+		for range 300 {
+			if w := word(); !seen[w] {
+				seen[w] = true
+				terms = append(terms, termFreq{term: w, tf: 1})
+			}
+		}
+		slices.SortFunc(terms, func(a, b termFreq) int { return strings.Compare(a.term, b.term) })
+		lex.add(terms)
+		sorted := lex.sortedTerms()
+		for range 20 {
+			q, maxDist := word(), 1+r.IntN(2)
+			ids, dists := lex.fuzzy(sorted, q, maxDist)
+			got := map[string]int{}
+			for i, id := range ids {
+				got[lex.terms[id]] = dists[i]
+			}
+			for _, tf := range terms {
+				d := osa([]rune(q), []rune(tf.term))
+				if g, ok := got[tf.term]; d <= maxDist && tf.term != q && (!ok || g != d) || d > maxDist && ok {
+					t.Fatalf("round %d: fuzzy(%q, %d) gives %q at %d (found %v); want distance %d", round, q, maxDist, tf.term, g, ok, d)
+				}
+			}
+		}
+	}
+}
