@@ -377,3 +377,20 @@ func TestLanguageQualifier(t *testing.T) {
 		t.Error("qualifiers: want python and golang, not go or node")
 	}
 }
+
+// TestAbbreviations checks that a word spelled out finds its
+// abbreviation in code, and an abbreviation the word.
+func TestAbbreviations(t *testing.T) {
+	files := map[string]string{
+		"docs/dict.md":  "# Helpers\n\nSort a dict by each val.\n",
+		"docs/names.md": "# Names\n\nSort names.\n",
+		"docs/log.md":   "# Logging\n\nEvery message has a level.\n",
+		"docs/send.md":  "# Sending\n\nSend it.\n",
+	}
+	ix := openTest(t, mapFS(files), Options{})
+	expectTop(t, ix, "sort dictionary by value", "docs/dict.md")
+	expectTop(t, ix, "msg", "docs/log.md")
+	if !slices.Contains(aliases["dictionari"], "dict") || len(aliases["def"]) > 0 {
+		t.Errorf("aliases: dictionary → %v, def → %v; want dict, nothing", aliases["dictionari"], aliases["def"])
+	}
+}

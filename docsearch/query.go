@@ -85,34 +85,3 @@ func classify(q string) QueryType {
 	}
 	return QueryGeneral
 }
-
-// Language qualifiers. Code-search queries name the language they want
-// ("read a csv file python", "golang parse json"), while code rarely
-// names the language it is written in; a qualifier is rare in a corpus
-// of code, so its IDF is high and it ranks first whatever merely mentions
-// the language. A query word that names a programming language therefore
-// counts qualifierWeight times a topic word in lexical search: it still
-// prefers the pages about its language among otherwise equal ones.
-// Measured on CoSQA-test, every query of which names Python: BM25
-// nDCG@10 0.413 -> 0.430 and hybrid 0.447 -> 0.459 with 0.25 (0.1:
-// 0.460, 0.5: 0.451; no weight at all: 0.462, but a qualifier would then
-// no longer tell Python pages from others); known-item sets whose queries
-// rarely name a language moved by at most 0.001. Embedding the query
-// without its qualifiers added 0.004 more, within noise, and would lose
-// what the word means to a page about the language, so the vector query
-// is the text as given.
-const qualifierWeight = 0.25
-
-// qualifierStems are the stems of words that name a programming language
-// and mean nothing else in technical text: "go", "c", "r", "node",
-// "shell" and "swift" are left out, being words of their own.
-var qualifierStems = func() map[string]bool {
-	an := newAnalyzer()
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`python python2 python3 py javascript js ecmascript typescript
-		nodejs golang java kotlin scala rust rustlang ruby php perl haskell csharp cpp cplusplus
-		objc lua elixir erlang clojure matlab julia dart fortran cobol`) {
-		m[an.stem(w)] = true
-	}
-	return m
-}()

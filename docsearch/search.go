@@ -380,9 +380,9 @@ var scratchPool sync.Pool
 // lexicalSearch scores chunks by BM25 over the query's words and returns
 // the best candidates with each one's coverage of the query.
 //
-// The terms one word reaches (its stem, its literal, prefix and typo
-// expansions) are scored as one term, as Lucene's SynonymQuery does:
-// their frequencies in a chunk are added, each times its weight relative
+// The terms one word reaches (its stem, its literal, abbreviations,
+// prefix and typo expansions) are scored as one term, as Lucene's
+// SynonymQuery does: their frequencies in a chunk are added, each times its weight relative
 // to the word's, and the IDF is that of the most frequent of them. A
 // rare spelling then counts as an occurrence of the word, not as a rarer
 // and so heavier word of its own: on CoSQA-test this takes BM25 nDCG@10
@@ -467,7 +467,8 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 }
 
 // queryTerms analyses the query and expands each word to the terms it
-// reaches: itself, its unstemmed literal, prefixes and typos. It returns
+// reaches: itself, its abbreviations or what it abbreviates (see
+// aliases), its unstemmed literal, prefixes and typos. It returns
 // the terms, grouped by word in word order, and the words.
 func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 	lex := ix.lex
@@ -504,6 +505,14 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 			add(id, w)
 			idf = lex.idf(len(lex.post[id]))
 			exact = true
+		}
+		for _, a := range aliases[t] {
+			if id, ok := lex.id(a); ok {
+				add(id, w*aliasWeight)
+				if !exact {
+					idf, exact = lex.idf(len(lex.post[id])), true
+				}
+			}
 		}
 		if !whole {
 			// The literal path: a lower-case query word matches the whole
