@@ -394,3 +394,17 @@ func TestAbbreviations(t *testing.T) {
 		t.Errorf("aliases: dictionary → %v, def → %v; want dict, nothing", aliases["dictionari"], aliases["def"])
 	}
 }
+
+// TestJoinedWords checks that two query words reach the closed compound
+// they make: "read only" finds readonly, "log in" finds login.
+func TestJoinedWords(t *testing.T) {
+	files := map[string]string{
+		"docs/flags.md": "# Flags\n\nThe readonly flag.\n",
+		"docs/notes.md": "# Notes\n\nRead the flag.\n",
+		"docs/login.md": "# Accounts\n\nThe login page.\n",
+		"docs/other.md": "# Other\n\nThe page of an account.\n",
+	}
+	ix := openTest(t, mapFS(files), Options{})
+	expectTop(t, ix, "read only flag", "docs/flags.md")
+	expectTop(t, ix, "log in page", "docs/login.md")
+}

@@ -380,10 +380,11 @@ var scratchPool sync.Pool
 // lexicalSearch scores chunks by BM25 over the query's words and returns
 // the best candidates with each one's coverage of the query.
 //
-// The terms one word reaches (its stem, its literal, abbreviations,
-// prefix and typo expansions) are scored as one term, as Lucene's
-// SynonymQuery does: their frequencies in a chunk are added, each times its weight relative
-// to the word's, and the IDF is that of the most frequent of them. A
+// The terms one word reaches (its stem, its literal, its joining with
+// the next word, abbreviations, prefix and typo expansions) are scored
+// as one term, as Lucene's SynonymQuery does: their frequencies in a
+// chunk are added, each times its weight relative to the word's, and the
+// IDF is that of the most frequent of them. A
 // rare spelling then counts as an occurrence of the word, not as a rarer
 // and so heavier word of its own: on CoSQA-test this takes BM25 nDCG@10
 // from 0.403 to 0.413 (hybrid 0.418 to 0.419).
@@ -467,8 +468,9 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 }
 
 // queryTerms analyses the query and expands each word to the terms it
-// reaches: itself, its abbreviations or what it abbreviates (see
-// aliases), its unstemmed literal, prefixes and typos. It returns
+// reaches: itself, its joining with the next word (see joinedTerms), its
+// abbreviations or what it abbreviates (see aliases), its unstemmed
+// literal, prefixes and typos. It returns
 // the terms, grouped by word in word order, and the words.
 func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 	lex := ix.lex
@@ -478,6 +480,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 	seenWord := map[string]bool{}
 	maxIDF := lex.idf(0)
 	var sorted []uint32
+	joined := joinedTerms(lex, text)
 	an.analyze(text, func(t string, whole bool) {
 		if seenWord[t] {
 			return
@@ -505,6 +508,12 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 			add(id, w)
 			idf = lex.idf(len(lex.post[id]))
 			exact = true
+		}
+		for _, id := range joined[t] {
+			add(id, w)
+			if !exact {
+				idf, exact = lex.idf(len(lex.post[id])), true
+			}
 		}
 		for _, a := range aliases[t] {
 			if id, ok := lex.id(a); ok {

@@ -87,3 +87,46 @@ var aliases = func() map[string][]string {
 	}
 	return m
 }()
+
+// Closed compounds. Code and prose write some words as one that a
+// question writes as two ("file name" for filename, "read only" for
+// readonly, "data frame" for dataframe), and the analyzer cannot cut a
+// lower-case run into words. So two adjacent query words whose joining
+// is a term of the index reach that term too, as the first of them
+// that is not a stop word: a chunk that says filename matches "file" as
+// fully as one that says file. Measured, nDCG@10 hybrid / bm25:
+// CoSQA-test 0.463 / 0.440 -> 0.467 / 0.443; the Python and JavaScript
+// known-item sets 0.574 / 0.547 -> 0.577 / 0.553 and 0.525 / 0.480 ->
+// 0.526 / 0.481; the Go doc-comment sets unchanged or +0.001. Without
+// the joins that have a stop word in them, Python's was 0.575 / 0.551.
+
+// joinedTerms returns, for the stem of each word of text that joins with
+// the next word into a term of lex, that term's ID; when the word is a
+// stop word ("log in", "set up"), the next word's stem. Single letters and
+// two stop words do not join.
+func joinedTerms(lex *lexicon, text string) map[string][]uint32 {
+	var out map[string][]uint32
+	an := newAnalyzer()
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isWordRune(r) })
+	for i := 0; i+1 < len(words); i++ {
+		a, b := words[i], words[i+1]
+		if len(a) < 2 || len(b) < 2 || stopwords[a] && stopwords[b] {
+			continue
+		}
+		for _, t := range []string{an.stem(a + b), a + b} {
+			if id, ok := lex.id(t); ok {
+				if out == nil {
+					out = map[string][]uint32{}
+				}
+				s := a
+				if stopwords[a] {
+					s = b // "in" has no group of its own
+				}
+				s = an.stem(s)
+				out[s] = append(out[s], id)
+				break
+			}
+		}
+	}
+	return out
+}
