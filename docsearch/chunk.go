@@ -22,6 +22,7 @@ const (
 type chunk struct {
 	title     string // heading path, "Guide > Install > From source"
 	text      string // the blocks' text
+	lead      string // of code, its doc comment's first sentence (see leadSentence)
 	line, end int    // line range in the source, 1-based
 	ctype     ContentType
 	tokens    int

@@ -114,18 +114,22 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 	d.format = f
 	chunks := w.ch.chunks(secs, title)
 	p := processed{doc: d, chunks: chunks, terms: make([][]termFreq, len(chunks))}
-	for i, c := range chunks {
-		p.terms[i] = w.analyze(c.title, c.text)
+	for i := range chunks {
+		c := &p.chunks[i]
+		if hasLead(*c, f) {
+			c.lead = leadSentence(c.text)
+		}
+		p.terms[i] = w.analyze(c.title, c.lead, c.text)
 		if !w.keepText {
-			p.chunks[i].text = "" // only an embedder reads it again
+			c.text, c.lead = "", "" // only an embedder reads them again
 		}
 	}
 	return p
 }
 
 // analyze returns the term frequencies of a chunk, its title counted
-// titleWeight times.
-func (w *worker) analyze(title, text string) []termFreq {
+// titleWeight times and its lead (a part of text) leadWeight times more.
+func (w *worker) analyze(title, lead, text string) []termFreq {
 	clear(w.counts)
 	out := w.terms[:0]
 	add := func(weight uint32) func(string, bool) {
@@ -140,6 +144,7 @@ func (w *worker) analyze(title, text string) []termFreq {
 		}
 	}
 	w.an.analyze(title, add(titleWeight))
+	w.an.analyze(lead, add(leadWeight))
 	w.an.analyze(text, add(1))
 	w.terms = out
 	// The list is kept until the chunk enters the index: one allocation

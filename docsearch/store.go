@@ -71,9 +71,10 @@ const (
 	// storeVersion is 4: since 2, chunks embed their heading path
 	// titleWeight times (embedText); since 3, vectors are 4-byte aligned
 	// to be used in place; since 4, postings, lengths and sketches are
-	// too, terms are sorted and the checksum is per segment. An index of
+	// too, terms are sorted and the checksum is per segment; since 5, a
+	// code chunk's lead counts twice in its terms and vector. An index of
 	// another version is rebuilt.
-	storeVersion = 4
+	storeVersion = 5
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in
 	// parallel at load.
