@@ -180,8 +180,18 @@ func firstTitle(secs []section, f format) string {
 const maxSummary = 240
 
 // summarize returns the first paragraph of prose, without markup, cut at
-// a word boundary to at most maxSummary bytes.
+// a word boundary to at most maxSummary bytes. When the document has a
+// level-1 heading, the paragraph is one after it: what comes before the
+// title of a page is navigation, skip links and hidden help ("Press ← or
+// → to navigate between chapters" was the summary of every page of
+// mdBook's books, "Skip to main content" of rustdoc's).
 func summarize(secs []section) string {
+	for i, s := range secs {
+		if s.level == 1 {
+			secs = secs[i:]
+			break
+		}
+	}
 	for _, s := range secs {
 		for _, b := range s.blocks {
 			if b.code {

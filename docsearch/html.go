@@ -8,15 +8,55 @@ import (
 
 // htmlToMarkdown converts an HTML page to the markdown the chunker reads:
 // h1-h6 become ATX headings, pre becomes a fenced code block, block
-// elements and br break lines, and script, style, template, svg, noscript
-// and head (apart from its title) are dropped. It returns the page's
-// <title> too. Line numbers of the result are not those of the source.
+// elements and br break lines, and script, style, template, svg,
+// noscript, nav (a site's menus and tables of contents, the same on every
+// page), button (controls: rustdoc's "Copy item path" was in every
+// title) and head (apart from its title) are dropped. A page with a main
+// element (or role="main") is read only inside it: what is around it is
+// the site's chrome (skip links, top bars, hidden help, footers), which
+// on rustdoc and mdBook pages made the first chunk and summary of every
+// page alike. A main with no text falls back to the whole page. It
+// returns the page's <title> too. Line numbers of the result are not
+// those of the source.
 func htmlToMarkdown(src string) (md, title string) {
+	if hasMain(src) {
+		if md, title := convertHTML(src, true); strings.TrimSpace(md) != "" {
+			return md, title
+		}
+	}
+	return convertHTML(src, false)
+}
+
+// hasMain reports whether src may have a main element: a quick look for
+// its start tag or the attribute before tokenizing.
+func hasMain(src string) bool {
+	for _, m := range []string{"<main", "<MAIN", `role="main"`, `role='main'`} {
+		for i := 0; ; {
+			j := strings.Index(src[i:], m)
+			if j < 0 {
+				break
+			}
+			i += j + len(m)
+			if m[0] != '<' || i < len(src) && strings.IndexByte(" \t\r\n>/", src[i]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// convertHTML is htmlToMarkdown, reading only inside the main element
+// when onlyMain is set.
+func convertHTML(src string, onlyMain bool) (md, title string) {
 	z := html.NewTokenizer(strings.NewReader(src))
 	var b strings.Builder
 	skip := 0 // depth inside dropped elements
 	pre := 0  // depth inside pre
 	inTitle := false
+	// mainTag is the tag of the main element while inside it, mainDepth
+	// the nesting of that tag there; done is set once it has closed.
+	mainTag, mainDepth, done := "", 0, false
+	outside := func() bool { return onlyMain && (mainTag == "" || done) }
 	newline := func(n int) {
 		s := b.String()
 		have := len(s) - len(strings.TrimRight(s, "\n"))
@@ -38,7 +78,7 @@ func htmlToMarkdown(src string) (md, title string) {
 				title += t
 				continue
 			}
-			if skip > 0 {
+			if skip > 0 || outside() {
 				continue
 			}
 			if pre > 0 {
@@ -54,11 +94,23 @@ func htmlToMarkdown(src string) (md, title string) {
 			}
 			b.WriteString(t)
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
-			name, _ := z.TagName()
+			name, hasAttr := z.TagName()
 			tag := string(name)
 			start := tt != html.EndTagToken
+			if onlyMain && !done {
+				switch {
+				case mainTag == "" && tt == html.StartTagToken && (tag == "main" || hasAttr && roleMain(z)):
+					mainTag, mainDepth = tag, 1
+				case mainTag == tag && tt == html.StartTagToken:
+					mainDepth++
+				case mainTag == tag && tt == html.EndTagToken:
+					if mainDepth--; mainDepth == 0 {
+						done = true
+					}
+				}
+			}
 			switch tag {
-			case "script", "style", "template", "svg", "noscript", "head":
+			case "script", "style", "template", "svg", "noscript", "head", "nav", "button":
 				if tt == html.StartTagToken {
 					skip++
 				} else if tt == html.EndTagToken && skip > 0 {
@@ -68,7 +120,7 @@ func htmlToMarkdown(src string) (md, title string) {
 				inTitle = tt == html.StartTagToken
 				continue
 			}
-			if skip > 0 || inTitle {
+			if skip > 0 || inTitle || outside() {
 				continue
 			}
 			switch tag {
@@ -92,6 +144,20 @@ func htmlToMarkdown(src string) (md, title string) {
 			case "li", "tr", "dt", "dd", "br":
 				newline(1)
 			}
+		}
+	}
+}
+
+// roleMain reports whether the current tag's attributes include
+// role="main".
+func roleMain(z *html.Tokenizer) bool {
+	for {
+		k, v, more := z.TagAttr()
+		if string(k) == "role" && strings.EqualFold(string(v), "main") {
+			return true
+		}
+		if !more {
+			return false
 		}
 	}
 }

@@ -1,0 +1,56 @@
+package docsearch
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHTMLToMarkdown(t *testing.T) {
+	for _, tc := range []struct {
+		name, page  string
+		want, never []string
+	}{
+		{"main only",
+			`<html><head><title>T</title></head><body><a href="#m">Skip to main content</a><div class="help"><h2>Keys</h2><p>Press S to search</p></div>` +
+				`<nav><ul><li>Menu item</li></ul></nav><main id="m"><h1>Title</h1><p>Body text.</p><pre>code()</pre></main><footer>Footer text</footer></body></html>`,
+			[]string{"# Title", "Body text.", "```\ncode()"}, []string{"Skip", "Press", "Menu", "Footer"}},
+		{"role main, nested",
+			`<div>Header</div><div role="main"><div><p>Inner</p></div><p>After inner</p></div><p>Outside</p>`,
+			[]string{"Inner", "After inner"}, []string{"Header", "Outside"}},
+		{"empty main falls back",
+			`<main></main><p>Real content</p>`,
+			[]string{"Real content"}, nil},
+		{"nav without main",
+			`<nav><a>Home</a></nav><h1>Page <button>Copy item path</button></h1><p>Text</p>`,
+			[]string{"# Page\n", "Text"}, []string{"Home", "Copy"}},
+		{"a tag that only starts like main",
+			`<mainframe>Kept</mainframe><p>Also kept</p>`,
+			[]string{"Kept", "Also kept"}, nil},
+	} {
+		md, _ := htmlToMarkdown(tc.page)
+		for _, w := range tc.want {
+			if !strings.Contains(md, w) {
+				t.Errorf("%s: markdown %q lacks %q", tc.name, md, w)
+			}
+		}
+		for _, n := range tc.never {
+			if strings.Contains(md, n) {
+				t.Errorf("%s: markdown %q has %q", tc.name, md, n)
+			}
+		}
+	}
+}
+
+// TestSummaryAfterTitle checks that a page's summary is taken after its
+// level-1 heading, past the chrome before it.
+func TestSummaryAfterTitle(t *testing.T) {
+	w := newTestWorker(t)
+	p := w.process(&doc{path: "p.md"}, "Press the arrow keys to navigate between chapters.\n\n# Title\n\nThe real summary paragraph is here.\n", formatMarkdown, "")
+	if p.doc.summary != "The real summary paragraph is here." {
+		t.Errorf("summary = %q", p.doc.summary)
+	}
+	p = w.process(&doc{path: "q.md"}, "No heading here, and this paragraph is the summary.\n\n## Section\n\nMore.\n", formatMarkdown, "")
+	if p.doc.summary != "No heading here, and this paragraph is the summary." {
+		t.Errorf("summary without a level-1 heading = %q", p.doc.summary)
+	}
+}
