@@ -40,30 +40,39 @@ func (w *workspace) docsChanged(paths []string) {
 	}
 	w.docsMu.Lock()
 	defer w.docsMu.Unlock()
+	if w.docsClosed {
+		return
+	}
 	if paths == nil {
 		w.docsRescan = true
 	}
 	w.docsPending = append(w.docsPending, paths...)
 	if !w.docsBusy {
 		w.docsBusy = true
+		w.docsLoops.Add(1)
 		go w.docsLoop()
 	}
 }
 
-// docsLoop applies pending doc changes until none are left.
+// docsLoop applies pending doc changes until none are left, or the
+// workspace is closed.
 func (w *workspace) docsLoop() {
+	defer w.docsLoops.Done()
+	ctx := w.docsCtx
 	for {
-		time.Sleep(docsDebounce)
+		select {
+		case <-time.After(docsDebounce):
+		case <-ctx.Done():
+		}
 		w.docsMu.Lock()
 		paths, rescan := w.docsPending, w.docsRescan
 		w.docsPending, w.docsRescan = nil, false
-		if len(paths) == 0 && !rescan {
+		if len(paths) == 0 && !rescan || ctx.Err() != nil {
 			w.docsBusy = false
 			w.docsMu.Unlock()
 			return
 		}
 		w.docsMu.Unlock()
-		ctx := w.docsCtx
 		var err error
 		if rescan {
 			err = w.docs.Rescan(ctx)

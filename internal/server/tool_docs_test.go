@@ -93,3 +93,23 @@ func TestReportIsSearchable(t *testing.T) {
 		t.Errorf("index_status docs %d chunks %d", st.Docs, st.Chunks)
 	}
 }
+
+// TestCloseWaitsForDocUpdates: a report's doc index update may be saving
+// the index under .artifacts when the server closes; Close waits for it,
+// and no update starts afterwards.
+func TestCloseWaitsForDocUpdates(t *testing.T) {
+	s := connect(t, docsRepo(), Options{})
+	var fi fileInfoOut
+	var rep reportOut
+	s.ok("file_info", map[string]any{"path": "lib/store.go"}, &fi)
+	s.ok("report_file_info", storeReport(), &rep)
+	ws := s.srv.workspace()
+	s.srv.Close()
+	ws.docsChanged([]string{"README.md"})
+	ws.docsMu.Lock()
+	busy := ws.docsBusy
+	ws.docsMu.Unlock()
+	if busy {
+		t.Error("a doc index update still runs after Close")
+	}
+}

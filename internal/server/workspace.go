@@ -57,7 +57,9 @@ type workspace struct {
 	docsMu      sync.Mutex
 	docsPending []string
 	docsRescan  bool
-	docsBusy    bool
+	docsBusy    bool           // a docsLoop runs
+	docsClosed  bool           // set by close: no docsLoop starts
+	docsLoops   sync.WaitGroup // the running docsLoop, which close waits for
 
 	watchMu   sync.Mutex
 	closed    bool
@@ -150,7 +152,13 @@ func (w *workspace) close() {
 		<-done
 		wt.Close()
 	}
+	// An update under way may be saving the index under .artifacts:
+	// cancel it and wait, so that nothing writes there after close.
+	w.docsMu.Lock()
+	w.docsClosed = true
+	w.docsMu.Unlock()
 	w.stopDocs()
+	w.docsLoops.Wait()
 	w.ex.Close()
 	w.dir.Close()
 }
