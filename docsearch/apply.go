@@ -73,6 +73,9 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	if err != nil {
 		return err
 	}
+	ix.mu.Lock()
+	ix.settle()
+	ix.mu.Unlock()
 	if (changed || c) && ix.opts.Dir != "" {
 		return ix.save()
 	}

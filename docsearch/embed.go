@@ -93,10 +93,6 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 		copy(ix.vec.row(ids[i]), v)
 		ix.vec.sketchRow(ids[i])
 	}
-	ix.vec.extendSketch()
-	if ix.opts.Quantize {
-		ix.vec.quantizeAll()
-	}
 	return nil
 }
 

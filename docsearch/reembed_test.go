@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 )
 
 // flakyEmbedder fails while down is set.
@@ -127,5 +128,33 @@ func TestEmbedderChangeReembedsEveryBatch(t *testing.T) {
 	res, err := ix.Search(ctx, Query{Text: files[name], Mode: Vector, MinScore: zero()})
 	if err != nil || len(res.Results) == 0 || res.Results[0].Path != name {
 		t.Errorf("vector search for %s's text = %v", name, err)
+	}
+}
+
+// TestQuantizedReusedRows: a document saved again with the same chunks
+// (here, blank lines added) takes its old vectors without embedding; a
+// quantized index searched the int8 copies of every row, and the new
+// rows had none, so the search panicked. Rows without a copy are now
+// scored from their floats until the update settles, and settling
+// quantizes them.
+func TestQuantizedReusedRows(t *testing.T) {
+	fsys := mapFS(map[string]string{"docs/a.md": "# Alpha\n\nZebra crossing rules.\n", "docs/b.md": "# Beta\n\nOther text.\n"})
+	emb := &trigramEmbedder{}
+	ix := openTest(t, fsys, Options{Embedder: emb, Quantize: true})
+	calls := emb.calls.Load()
+	fsys["docs/a.md"] = &fstest.MapFile{Data: []byte("# Alpha\n\nZebra crossing rules.\n\n\n")}
+	if err := ix.Rescan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if emb.calls.Load() != calls {
+		t.Fatal("the unchanged chunks were embedded again; the test needs reused vectors")
+	}
+	if len(ix.vec.qs) != ix.vec.chunks() {
+		t.Errorf("%d of %d rows quantized after the rescan", len(ix.vec.qs), ix.vec.chunks())
+	}
+	ix.vec.qs, ix.vec.q = ix.vec.qs[:1], ix.vec.q[:ix.vec.dim] // as before settling
+	res, err := ix.Search(ctx, Query{Text: "zebra crossing rules", Mode: Vector, MinScore: zero()})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "docs/a.md" {
+		t.Errorf("search = %+v, %v; want docs/a.md first", res.Results, err)
 	}
 }

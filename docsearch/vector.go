@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"container/heap"
+	"slices"
 )
 
 // vectors holds one unit vector per chunk, row after row, and searches
@@ -128,11 +129,16 @@ func (v *vectors) search(q []float32, k int, keep func(uint32) bool) []scored {
 	if v.q != nil {
 		t := topK{k: k}
 		qq, qs := quantize(q)
+		nq := len(v.qs) // rows added since the last settle have no int8 copy yet
 		for i := range v.chunks() {
 			if !keep(uint32(i)) {
 				continue
 			}
-			t.push(uint32(i), float32(dotInt8(qq, v.q[i*v.dim:(i+1)*v.dim]))*qs*v.qs[i])
+			if i < nq {
+				t.push(uint32(i), float32(dotInt8(qq, v.q[i*v.dim:(i+1)*v.dim]))*qs*v.qs[i])
+			} else {
+				t.push(uint32(i), dot(q, v.row(uint32(i))))
+			}
 		}
 		return t.sorted()
 	}
@@ -188,29 +194,43 @@ func dotInt8(a, b []int8) int32 {
 
 // quantize maps v to int8 with a scale: v[i] ≈ q[i] * scale.
 func quantize(v []float32) ([]int8, float32) {
+	q := make([]int8, len(v))
+	return q, quantizeTo(q, v)
+}
+
+// quantizeTo writes v as int8 into q, which has v's length, and returns
+// the scale.
+func quantizeTo(q []int8, v []float32) float32 {
 	var m float32
 	for _, x := range v {
 		m = max(m, x, -x)
 	}
-	q := make([]int8, len(v))
 	if m == 0 {
-		return q, 0
+		clear(q)
+		return 0
 	}
 	scale := m / 127
 	for i, x := range v {
 		q[i] = int8(x / scale)
 	}
-	return q, scale
+	return scale
 }
 
 // quantizeAll fills the int8 copy of every row.
 func (v *vectors) quantizeAll() {
-	n := v.chunks()
-	v.q = make([]int8, n*v.dim)
-	v.qs = make([]float32, n)
-	for i := range n {
-		q, s := quantize(v.row(uint32(i)))
-		copy(v.q[i*v.dim:], q)
-		v.qs[i] = s
+	v.q, v.qs = nil, nil
+	v.extendQuant()
+}
+
+// extendQuant fills the int8 copy of the rows added since the last call.
+func (v *vectors) extendQuant() {
+	from, n := len(v.qs), v.chunks()
+	if n <= from || v.dim == 0 {
+		return
+	}
+	v.q = slices.Grow(v.q, (n-from)*v.dim)[:n*v.dim]
+	v.qs = slices.Grow(v.qs, n-from)[:n]
+	for i := from; i < n; i++ {
+		v.qs[i] = quantizeTo(v.q[i*v.dim:(i+1)*v.dim], v.row(uint32(i)))
 	}
 }
