@@ -54,3 +54,20 @@ func TestSummaryAfterTitle(t *testing.T) {
 		t.Errorf("summary without a level-1 heading = %q", p.doc.summary)
 	}
 }
+
+// TestPermalinkMarks checks that the marks generated docs put beside a
+// heading are not part of it, that a heading ending in # keeps it, and
+// that a closing run of #s goes.
+func TestPermalinkMarks(t *testing.T) {
+	secs := parse("## § Examples\n\na\n\n### Trait Implementations §\n\nb\n\n# Title ¶\n\nc\n\n## C#\n\nd\n\n## §\n\ne\n\n## Closed ##\n\nf\n", formatMarkdown, 1)
+	var got []string
+	for _, s := range secs {
+		if s.level > 0 {
+			got = append(got, s.heading)
+		}
+	}
+	want := []string{"Examples", "Trait Implementations", "Title", "C#", "§", "Closed"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("headings %q, want %q", got, want)
+	}
+}

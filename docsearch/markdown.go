@@ -197,7 +197,13 @@ func atxHeading(ln string) (int, string) {
 		return 0, ""
 	}
 	h := strings.TrimSpace(s[n:])
-	h = strings.TrimSpace(strings.TrimRight(h, "#"))
+	// A closing run of #s goes when a space precedes it: "## C#" is C#.
+	switch t := strings.TrimRight(h, "#"); {
+	case t == "":
+		h = ""
+	case t != h && (strings.HasSuffix(t, " ") || strings.HasSuffix(t, "\t")):
+		h = strings.TrimSpace(t)
+	}
 	return n, h
 }
 
@@ -220,12 +226,24 @@ func underline(s string, f format) int {
 }
 
 // cleanHeading strips inline markup from a heading: emphasis, code ticks,
-// link targets, and an explicit {#anchor}.
+// link targets, an explicit {#anchor}, and the permalink marks generated
+// docs put before or after a heading (rustdoc's §, Sphinx's and MkDocs'
+// ¶, a lone #), which were in the heading path of every section.
 func cleanHeading(h string) string {
 	if i := strings.LastIndex(h, "{#"); i > 0 && strings.HasSuffix(h, "}") {
 		h = h[:i]
 	}
-	return strings.TrimSpace(plainInline(h))
+	h = strings.TrimSpace(plainInline(h))
+	for {
+		t := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(h, "§ "), " §"))
+		for _, m := range []string{"¶", "§", "#", "🔗"} {
+			t = strings.TrimSpace(strings.TrimSuffix(t, " "+m))
+		}
+		if t == h || t == "" {
+			return h
+		}
+		h = t
+	}
 }
 
 // plainInline removes inline markdown markup: images, link targets,
