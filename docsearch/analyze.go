@@ -100,6 +100,11 @@ func (a *analyzer) analyze(text string, emit func(term string, whole bool)) {
 		}
 		end := compoundEnd(text, i)
 		c := text[i:end]
+		if t, n := symbolName(c, text[end:]); n > 0 {
+			emit(t, false)
+			i = end + n
+			continue
+		}
 		ts, ok := a.words[c]
 		if !ok {
 			a.compound(c, func(t string, whole bool) {
@@ -115,6 +120,26 @@ func (a *analyzer) analyze(text string, emit func(term string, whole bool)) {
 		}
 		i = end
 	}
+}
+
+// symbolName returns the term of a language whose name is a letter and
+// symbols (C++, C#, F#), when the one-letter compound c followed by rest
+// spells one, and the length of the symbols; else "", 0. Without it the
+// letter is too short to be a term and the symbols are not word runes,
+// so "C++" left no term at all.
+func symbolName(c, rest string) (string, int) {
+	if len(c) != 1 {
+		return "", 0
+	}
+	switch l := c[0] | 0x20; {
+	case l == 'c' && strings.HasPrefix(rest, "++"):
+		return "cpp", 2
+	case l == 'c' && strings.HasPrefix(rest, "#"):
+		return "csharp", 1
+	case l == 'f' && strings.HasPrefix(rest, "#"):
+		return "fsharp", 1
+	}
+	return "", 0
 }
 
 // compoundEnd returns the end of the compound that starts at i.

@@ -29,6 +29,7 @@ func TestAnalyze(t *testing.T) {
 		{"end of sentence. Next one", "end sentenc next one"},
 		{"Ünïcödé wörter 日本語", "ünïcödé wörter 日本語"},
 		{"--flag -x ...", "flag"},
+		{"C++ and c#, F# or c", "cpp csharp fsharp"},
 		{strings.Repeat("a", 70), ""},
 	} {
 		if got := terms(tc.in); got != tc.want {
