@@ -73,8 +73,9 @@ const (
 	// to be used in place; since 4, postings, lengths and sketches are
 	// too, terms are sorted and the checksum is per segment; since 5, a
 	// code chunk's lead counts twice in its terms and vector, HTML is read
-	// inside its main element, without nav, and headings lose permalink
-	// marks. An index of another version is rebuilt.
+	// inside its main element, without nav, headings lose permalink marks
+	// and C++, C# and F# are terms. An index of another version is
+	// rebuilt.
 	storeVersion = 5
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in
