@@ -109,55 +109,34 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-// BenchmarkVectorSearch scans 50,000 chunks of 256 dimensions, float32
-// against int8.
+// BenchmarkVectorSearch scans 50,000 chunks of 256 dimensions.
 func BenchmarkVectorSearch(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n, dim = 50000, 256
-	v := rowsOf(dim, make([]float32, n*dim))
-	for i := range n {
-		row := v.row(uint32(i))
-		for j := range row {
-			row[j] = float32(r.NormFloat64())
-		}
-		normalize(row)
-	}
-	q := append([]float32{}, v.row(7)...)
+	v := rowsOf(dim, randomUnit(r, n, dim))
+	q := rowFloats(&v, 7)
 	all := func(uint32) bool { return true }
-	b.Run("float32", func(b *testing.B) {
-		for b.Loop() {
-			v.search(q, candidates, all)
-		}
-	})
-	b.Run("int8", func(b *testing.B) {
-		w := v
-		w.quantizeAll()
-		for b.Loop() {
-			w.search(q, candidates, all)
-		}
-	})
+	for b.Loop() {
+		v.searchExact(q, candidates, all)
+	}
 }
 
 // TestQuantizedRecall checks that int8 vectors find nearly the same
-// neighbours as float32 ones.
+// neighbours as the float32 ones they were made from.
 func TestQuantizedRecall(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const n, dim = 2000, 64
-	v := rowsOf(dim, make([]float32, n*dim))
-	for i := range n {
-		row := v.row(uint32(i))
-		for j := range row {
-			row[j] = float32(r.NormFloat64())
-		}
-		normalize(row)
-	}
-	w := v
-	w.quantizeAll()
+	data := randomUnit(r, n, dim)
+	v := rowsOf(dim, data)
 	all := func(uint32) bool { return true }
 	same, total := 0, 0
 	for qi := range 20 {
-		q := v.row(uint32(qi * 37))
-		s, n := overlap(v.search(q, 10, all), w.search(q, 10, all))
+		q := data[qi*37*dim : (qi*37+1)*dim]
+		exact := topK{k: 10}
+		for i := range n {
+			exact.push(uint32(i), dot(q, data[i*dim:(i+1)*dim]))
+		}
+		s, n := overlap(exact.sorted(), v.search(q, 10, all))
 		same, total = same+s, total+n
 	}
 	if recall := float64(same) / float64(total); recall < 0.9 {

@@ -81,7 +81,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 			if emb != nil {
 				if old, ok := reuse[rec.hash]; ok && ix.vec.dim > 0 {
 					ix.vec.growTo(int(cid) + 1)
-					copy(ix.vec.row(cid), ix.vec.row(old))
+					ix.vec.copyRow(cid, &ix.vec, old)
 				} else {
 					texts = append(texts, text)
 					textChunks = append(textChunks, cid)
@@ -159,8 +159,8 @@ func mergeSkipped(old, add []Skipped, removed []string, ps []processed) []Skippe
 }
 
 // settle brings what is derived from the vectors up to date with the
-// rows a change added: their sign sketches and, when quantized, their
-// int8 copies. Until then search scores those rows exactly, so settling
+// rows a change added: their sign sketches. Until then search scores
+// those rows exactly, so settling
 // is never needed for correct results, only for fast ones. It runs once
 // per update rather than per committed batch: extending the sketches as
 // every batch entered reallocated them each time, 1 CPU-s of building a
@@ -171,7 +171,4 @@ func (ix *Index) settle() {
 		return
 	}
 	ix.vec.extendSketch()
-	if ix.opts.Quantize {
-		ix.vec.extendQuant()
-	}
 }

@@ -33,7 +33,7 @@ func (ix *Index) compact() {
 			lex.total += uint64(ix.lex.lens[c])
 			if int(c) < ix.vec.chunks() {
 				nv.growTo(int(remap[c]) + 1)
-				copy(nv.row(remap[c]), ix.vec.row(c))
+				nv.copyRow(remap[c], &ix.vec, c)
 			}
 		}
 		d.first = first
@@ -54,11 +54,8 @@ func (ix *Index) compact() {
 	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0
 	if ix.vec.dim > 0 {
 		nv.growTo(len(chunks))
-		ix.vec.blocks, ix.vec.n = nv.blocks, nv.n
+		ix.vec.blocks, ix.vec.scales, ix.vec.n = nv.blocks, nv.scales, nv.n
 		ix.vec.resketch()
-		if ix.vec.q != nil {
-			ix.vec.quantizeAll()
-		}
 	}
 	// Lengths, postings, rows and sketches are all new: nothing lies in
 	// a mapped file any more.

@@ -90,7 +90,7 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 		if len(v) != ix.vec.dim {
 			return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.opts.Embedder.Name(), ix.vec.dim, len(v))
 		}
-		copy(ix.vec.row(ids[i]), v)
+		ix.vec.set(ids[i], v)
 		ix.vec.sketchRow(ids[i])
 	}
 	return nil

@@ -44,9 +44,7 @@ func (ix *Index) feedback(q []float32, lexHits, vecHits []scored) []scored {
 			continue // a document counts once, by its best chunk
 		}
 		docs = append(docs, d)
-		for i, x := range ix.vec.row(h.chunk) {
-			centroid[i] += x
-		}
+		ix.vec.addTo(centroid, h.chunk)
 		if len(docs) == feedbackDocs {
 			break
 		}
@@ -67,13 +65,12 @@ func (ix *Index) feedback(q []float32, lexHits, vecHits []scored) []scored {
 				continue
 			}
 			ranked[h.chunk] = true
-			row := ix.vec.row(h.chunk)
 			c, ok := cos[h.chunk]
 			if !ok {
-				c = dot(q, row)
+				c = ix.vec.dot(q, h.chunk)
 				cos[h.chunk] = c
 			}
-			top.push(h.chunk, c+w*dot(centroid, row))
+			top.push(h.chunk, c+w*ix.vec.dot(centroid, h.chunk))
 		}
 	}
 	out := top.sorted()

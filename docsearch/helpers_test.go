@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/fnv"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -99,10 +100,37 @@ func openTest(t testing.TB, fsys fs.FS, opts Options) *Index {
 	return ix
 }
 
-// rowsOf returns vectors of dim floats whose rows are data, one after
-// another (aliased, not copied).
+// rowsOf returns vectors of dim dimensions whose rows are data's, one
+// after another, quantised.
 func rowsOf(dim int, data []float32) vectors {
 	v := vectors{dim: dim}
-	v.setRows(data)
+	n := len(data) / dim
+	v.growTo(n)
+	for i := range n {
+		v.set(uint32(i), data[i*dim:(i+1)*dim])
+	}
 	return v
+}
+
+// rowFloats returns chunk i's vector as floats.
+func rowFloats(v *vectors, i uint32) []float32 {
+	r, s := v.row(i)
+	out := make([]float32, len(r))
+	for j, x := range r {
+		out[j] = float32(x) * s
+	}
+	return out
+}
+
+// randomUnit returns n random unit vectors of dim floats, row after row.
+func randomUnit(r *rand.Rand, n, dim int) []float32 {
+	data := make([]float32, n*dim)
+	for i := range n {
+		row := data[i*dim : (i+1)*dim]
+		for j := range row {
+			row[j] = float32(r.NormFloat64())
+		}
+		normalize(row)
+	}
+	return data
 }

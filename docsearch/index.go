@@ -39,9 +39,6 @@ type Options struct {
 	// Workers bounds the goroutines that process documents; 0 means
 	// GOMAXPROCS (chunking and analysis are CPU-bound).
 	Workers int
-	// Quantize keeps vectors as int8 for search (4x less memory for the
-	// scan); see BenchmarkVectorSearch.
-	Quantize bool
 	// Logger receives progress and rebuild notices; nil discards them.
 	Logger *slog.Logger
 	// Progress, when set, is called as documents are processed.

@@ -59,7 +59,7 @@ func TestLargeSketchRecall(t *testing.T) {
 	var te, ts time.Duration
 	for i := 0; i < 300; i++ {
 		c := uint32(i * 911 % ix.vec.chunks())
-		q := append([]float32(nil), ix.vec.row(c)...)
+		q := rowFloats(&ix.vec, c)
 		for j := range q {
 			q[j] += float32((i*j)%7-3) * 0.02
 		}

@@ -48,9 +48,7 @@ func (v *vectors) resketch() {
 	}
 	mean := make([]float32, v.dim)
 	for i := range n {
-		for j, x := range v.row(uint32(i)) {
-			mean[j] += x
-		}
+		v.addTo(mean, uint32(i))
 	}
 	for j := range mean {
 		mean[j] /= float32(n)
@@ -96,7 +94,17 @@ func (v *vectors) sketchRow(i uint32) {
 	if int(i) >= v.sk.rows() {
 		return
 	}
-	signBits(v.row(i), v.sk.mean, v.sk.bits[int(i)*v.sk.words:int(i+1)*v.sk.words])
+	r, scale := v.row(i)
+	out := v.sk.bits[int(i)*v.sk.words : int(i+1)*v.sk.words]
+	mean := v.sk.mean[:len(r)]
+	for w := range out {
+		lo, hi := w*64, min(w*64+64, len(r))
+		var word uint64
+		for j := lo; j < hi; j++ {
+			word |= uint64(math.Float32bits(mean[j]-float32(r[j])*scale)>>31) << (j - lo)
+		}
+		out[w] = word
+	}
 }
 
 // signBits sets out's bit j when x[j] is above mean[j], else clears it:
@@ -157,10 +165,11 @@ func (v *vectors) searchSketched(q []float32, k int, keep func(uint32) bool) []s
 		}
 	}
 	t := topK{k: k}
+	qq := newQuery(q)
 	kept := 0
 	for i, d := range dist {
 		if int(d) <= cut && keep(uint32(i)) {
-			t.push(uint32(i), dot(q, v.row(uint32(i))))
+			t.push(uint32(i), v.score(qq, uint32(i)))
 			kept++
 		}
 	}
@@ -169,7 +178,7 @@ func (v *vectors) searchSketched(q []float32, k int, keep func(uint32) bool) []s
 	}
 	for i := m; i < v.chunks(); i++ {
 		if keep(uint32(i)) {
-			t.push(uint32(i), dot(q, v.row(uint32(i))))
+			t.push(uint32(i), v.score(qq, uint32(i)))
 		}
 	}
 	return t.sorted()

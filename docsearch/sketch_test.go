@@ -15,15 +15,15 @@ func clustered(r *rand.Rand, n, dim int) vectors {
 			centres[c][j] = float32(r.NormFloat64())
 		}
 	}
-	v := rowsOf(dim, make([]float32, n*dim))
+	data := make([]float32, n*dim)
 	for i := range n {
-		row, c := v.row(uint32(i)), centres[r.IntN(len(centres))]
+		row, c := data[i*dim:(i+1)*dim], centres[r.IntN(len(centres))]
 		for j := range row {
 			row[j] = c[j] + 0.7*float32(r.NormFloat64())
 		}
 		normalize(row)
 	}
-	return v
+	return rowsOf(dim, data)
 }
 
 // overlap counts the chunks of got that want holds too, and got's length.
@@ -53,7 +53,7 @@ func TestSketchRecall(t *testing.T) {
 		}
 		same, total := 0, 0
 		for qi := range 50 {
-			q := append([]float32(nil), v.row(uint32(qi*401))...)
+			q := rowFloats(&v, uint32(qi*401))
 			for j := range q {
 				q[j] += 0.3 * float32(r.NormFloat64())
 			}
@@ -83,7 +83,7 @@ func TestSketchFollowsChanges(t *testing.T) {
 	// A new row equal to the query, before and after it is sketched.
 	n := uint32(v.chunks())
 	v.growTo(int(n) + 1)
-	copy(v.row(n), q)
+	v.set(n, q)
 	if got := v.search(q, 5, all); got[0].chunk != n {
 		t.Errorf("unsketched new row not first: %+v", got)
 	}
@@ -96,7 +96,7 @@ func TestSketchFollowsChanges(t *testing.T) {
 	}
 
 	// An old row rewritten in place to the query.
-	copy(v.row(3), q)
+	v.set(3, q)
 	v.sketchRow(3)
 	if got := v.search(q, 5, all); got[0].chunk != 3 && got[1].chunk != 3 {
 		t.Errorf("rewritten row not among the first two: %+v", got)
@@ -120,7 +120,7 @@ func TestSketchFollowsChanges(t *testing.T) {
 func BenchmarkVectorSearchSketched(b *testing.B) {
 	r := rand.New(rand.NewPCG(10, 11))
 	v := clustered(r, 100000, 256)
-	q := append([]float32(nil), v.row(7)...)
+	q := rowFloats(&v, 7)
 	all := func(uint32) bool { return true }
 	b.Run("exact", func(b *testing.B) {
 		for b.Loop() {

@@ -44,7 +44,9 @@ package docsearch
 //	postings   per term, in the terms' order, its postings in increasing
 //	           chunk order: chunk uint32, tf uint32
 //	mean       if sketched: dim float32 (IEEE 754), the sketches' mean
-//	vectors    if dim > 0: chunks*dim float32
+//	scales     if dim > 0: chunks float32, each vector's scale
+//	vectors    if dim > 0: chunks*dim int8, each vector quantised: its
+//	           values are the int8s times its scale
 //	meta       uint64: the length of the meta part
 //	sums       CRC-32 (Castagnoli) of each 16 MiB segment of everything
 //	           before sums, uint32 each, then their count, uint32
@@ -68,14 +70,14 @@ import (
 
 const (
 	storeMagic = "FIDOCS"
-	// storeVersion is 4: since 2, chunks embed their heading path
+	// storeVersion is 5: since 2, chunks embed their heading path
 	// titleWeight times (embedText); since 3, vectors are 4-byte aligned
 	// to be used in place; since 4, postings, lengths and sketches are
 	// too, terms are sorted and the checksum is per segment; since 5, a
 	// code chunk's lead counts twice in its terms and vector, HTML is read
 	// inside its main element, without nav, headings lose permalink marks
-	// and C++, C# and F# are terms. An index of another version is
-	// rebuilt.
+	// and C++, C# and F# are terms, and vectors are int8 with a scale
+	// per row. An index of another version is rebuilt.
 	storeVersion = 5
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in
@@ -266,8 +268,14 @@ func (ix *Index) encodeTo(w io.Writer) error {
 	}
 	if dim > 0 {
 		for c := range uint32(n) {
-			for _, x := range ix.vec.row(c) {
-				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+			_, s := ix.vec.row(c)
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(s))
+			flush(false)
+		}
+		for c := range uint32(n) {
+			r, _ := ix.vec.row(c)
+			for _, x := range r {
+				b = append(b, byte(x))
 			}
 			flush(false)
 		}

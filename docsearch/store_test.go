@@ -217,17 +217,18 @@ func TestVectorsAcrossBlocks(t *testing.T) {
 }
 
 func TestVectorsGrowZero(t *testing.T) {
-	v := rowsOf(2, []float32{1, 2, 3, 4, 5, 6}) // 3 rows, one short block
+	v := vectors{dim: 2}
+	v.setRows([]int8{1, 2, 3, 4, 5, 6}, []float32{0.5, 0.5, 0.25}) // 3 rows, one short block, as a loaded file's
 	v.growTo(blockRows + 2)
-	if v.chunks() != blockRows+2 || len(v.blocks) != 2 {
+	if v.chunks() != blockRows+2 || len(v.blocks) != 2 || len(v.scales) != 2 {
 		t.Fatalf("after grow: %d rows in %d blocks", v.chunks(), len(v.blocks))
 	}
-	if r := v.row(2); r[0] != 5 || r[1] != 6 {
-		t.Errorf("row 2 = %v after growing; want [5 6]", r)
+	if r, s := v.row(2); r[0] != 5 || r[1] != 6 || s != 0.25 {
+		t.Errorf("row 2 = %v × %v after growing; want [5 6] × 0.25", r, s)
 	}
 	for _, i := range []uint32{3, blockRows - 1, blockRows, blockRows + 1} {
-		if r := v.row(i); r[0] != 0 || r[1] != 0 {
-			t.Errorf("new row %d = %v; want zero", i, r)
+		if r, s := v.row(i); r[0] != 0 || r[1] != 0 || s != 0 {
+			t.Errorf("new row %d = %v × %v; want zero", i, r, s)
 		}
 	}
 }
@@ -329,7 +330,7 @@ func TestSketchesSaved(t *testing.T) {
 	if inData := p >= start && p < start+uintptr(len(data)); inData != (littleEndian && start%8 == 0) {
 		t.Errorf("sketch bits in the encoded bytes = %v", inData)
 	}
-	q := append([]float32(nil), ix.vec.row(1234)...)
+	q := rowFloats(&ix.vec, 1234)
 	all := func(uint32) bool { return true }
 	if a, b := ix.vec.searchSketched(q, 10, all), st.vec.searchSketched(q, 10, all); !reflect.DeepEqual(a, b) {
 		t.Errorf("sketched search after loading = %v, before %v", b, a)

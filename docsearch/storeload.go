@@ -54,9 +54,6 @@ func (ix *Index) load() error {
 	if ix.vec.sk.words == 0 {
 		ix.vec.resketch()
 	}
-	if ix.opts.Quantize && ix.vec.dim > 0 {
-		ix.vec.quantizeAll()
-	}
 	return nil
 }
 
@@ -344,7 +341,10 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		return nil, a.err
 	}
 	words := (int(dim) + 63) / 64
-	need := uint64(nc)*4 + total*8 + uint64(nc)*dim*4
+	need := uint64(nc)*4 + total*8
+	if dim > 0 {
+		need += uint64(nc)*4 + uint64(nc)*dim // scales, vectors
+	}
 	if base > 0 {
 		need += uint64(nc)*uint64(words)*8 + dim*4
 	}
@@ -384,7 +384,13 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	}
 	if dim > 0 {
 		st.vec.dim = int(dim)
-		st.vec.setRows(floats(a.b))
+		scales := floats(a.bytes(nc*4, "scales"))
+		for _, s := range scales {
+			if !(s >= 0 && s < 1) { // a unit vector's largest value over 127
+				return nil, fmt.Errorf("%w: bad vector scale", errCorrupt)
+			}
+		}
+		st.vec.setRows(int8s(a.b), scales)
 	}
 	return st, nil
 }
@@ -434,6 +440,14 @@ func floats(b []byte) []float32 {
 }
 
 func uint32s(b []byte) []uint32 { return array(b, binary.LittleEndian.Uint32) }
+
+// int8s returns b as int8s, in place: a byte has no order or alignment.
+func int8s(b []byte) []int8 {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int8)(unsafe.Pointer(&b[0])), len(b))
+}
 
 func uint64s(b []byte) []uint64 { return array(b, binary.LittleEndian.Uint64) }
 

@@ -2,14 +2,16 @@ package docsearch
 
 import (
 	"container/heap"
-	"slices"
+	"math"
 )
 
-// vectors holds one unit vector per chunk, row after row, and searches
-// them exactly: a scan of dot products. Exact search needs no training,
-// no tuning and no approximation error. The scan is not what bounds
-// query time at the scale of a workspace's docs; see BenchmarkVectorSearch
-// for the float32 and int8 figures.
+// vectors holds one unit vector per chunk, row after row, each quantised
+// to int8 with a scale of its own (v[j] ≈ q[j] * scale), and searches them
+// exactly: a scan of dot products. Exact search needs no training, no
+// tuning and no approximation error. int8 rows take a quarter of the
+// memory and of the index file that float32 ones did, and retrieve the
+// same: nDCG@10 on CoSQA-test and four known-item sets moved by at most
+// 0.002 either way (TestQuantizedRecall checks the neighbours).
 //
 // Rows are stored in blocks of blockRows, so that an index growing
 // through many commits never copies the rows it has: a single slice
@@ -17,38 +19,82 @@ import (
 // while indexing a large docs set.
 type vectors struct {
 	dim    int
-	blocks [][]float32 // blockRows rows each; the last may be shorter when it aliases a loaded file
+	blocks [][]int8    // blockRows rows each; the last may be shorter when it aliases a loaded file
+	scales [][]float32 // each block's rows' scales
 	n      int         // rows; a dead or unembedded chunk's row is zero
-	q      []int8      // int8 copy of the rows when quantized; nil otherwise
-	qs     []float32   // per-row scale of q
-	sk     sketches    // sign sketches of large float32 indexes; see sketch.go
+	sk     sketches    // sign sketches of large indexes; see sketch.go
 }
 
-// blockRows is the number of rows of a block: 1 MB at 256 dimensions.
+// blockRows is the number of rows of a block: 256 KB at 256 dimensions.
 const blockRows = 1024
 
-// row returns chunk i's vector.
-func (v *vectors) row(i uint32) []float32 {
-	o := int(i%blockRows) * v.dim
-	return v.blocks[i/blockRows][o : o+v.dim : o+v.dim]
+// row returns chunk i's quantised vector and its scale.
+func (v *vectors) row(i uint32) ([]int8, float32) {
+	b, o := i/blockRows, int(i%blockRows)*v.dim
+	return v.blocks[b][o : o+v.dim : o+v.dim], v.scales[b][i%blockRows]
+}
+
+// set stores x as chunk i's vector.
+func (v *vectors) set(i uint32, x []float32) {
+	r, _ := v.row(i)
+	v.scales[i/blockRows][i%blockRows] = quantizeTo(r, x)
+}
+
+// copyRow makes chunk i's vector that of chunk j of w.
+func (v *vectors) copyRow(i uint32, w *vectors, j uint32) {
+	dst, _ := v.row(i)
+	src, s := w.row(j)
+	copy(dst, src)
+	v.scales[i/blockRows][i%blockRows] = s
+}
+
+// dot returns the dot product of q and chunk i's vector.
+func (v *vectors) dot(q []float32, i uint32) float32 {
+	r, s := v.row(i)
+	r = r[:len(q)]
+	var s0, s1, s2, s3 float32
+	j := 0
+	for ; j+4 <= len(q); j += 4 {
+		s0 += q[j] * float32(r[j])
+		s1 += q[j+1] * float32(r[j+1])
+		s2 += q[j+2] * float32(r[j+2])
+		s3 += q[j+3] * float32(r[j+3])
+	}
+	for ; j < len(q); j++ {
+		s0 += q[j] * float32(r[j])
+	}
+	return (s0 + s1 + s2 + s3) * s
+}
+
+// addTo adds chunk i's vector to acc.
+func (v *vectors) addTo(acc []float32, i uint32) {
+	r, s := v.row(i)
+	for j, x := range r[:len(acc)] {
+		acc[j] += float32(x) * s
+	}
 }
 
 // chunks returns the number of rows.
 func (v *vectors) chunks() int { return v.n }
 
-// setRows makes data, n rows of v.dim floats one after another, v's rows.
-// The blocks alias data, which is not copied.
-func (v *vectors) setRows(data []float32) {
-	v.blocks, v.n = v.blocks[:0], 0
+// setRows makes data, n rows of v.dim int8s one after another, and
+// scales, their n scales, v's rows. The blocks alias data and scales,
+// which are not copied.
+func (v *vectors) setRows(data []int8, scales []float32) {
+	v.blocks, v.scales, v.n = v.blocks[:0], v.scales[:0], 0
 	if v.dim == 0 {
 		return
 	}
 	v.n = len(data) / v.dim
+	scales = scales[:v.n]
 	size := blockRows * v.dim
 	for len(data) > 0 {
 		k := min(size, len(data))
 		v.blocks = append(v.blocks, data[:k:k])
 		data = data[k:]
+		r := k / v.dim
+		v.scales = append(v.scales, scales[:r:r])
+		scales = scales[r:]
 	}
 }
 
@@ -64,11 +110,15 @@ func (v *vectors) growTo(n int) {
 		k := v.n / blockRows
 		switch {
 		case k == len(v.blocks):
-			v.blocks = append(v.blocks, make([]float32, size))
+			v.blocks = append(v.blocks, make([]int8, size))
+			v.scales = append(v.scales, make([]float32, blockRows))
 		case len(v.blocks[k]) < size:
-			full := make([]float32, size)
+			full := make([]int8, size)
 			copy(full, v.blocks[k])
 			v.blocks[k] = full
+			fs := make([]float32, blockRows)
+			copy(fs, v.scales[k])
+			v.scales[k] = fs
 		}
 		v.n = min(n, (k+1)*blockRows)
 	}
@@ -126,40 +176,44 @@ func (h *minHeap) Pop() any {
 
 // search returns the k chunks most similar to q among those keep accepts.
 func (v *vectors) search(q []float32, k int, keep func(uint32) bool) []scored {
-	if v.q != nil {
-		t := topK{k: k}
-		qq, qs := quantize(q)
-		nq := len(v.qs) // rows added since the last settle have no int8 copy yet
-		for i := range v.chunks() {
-			if !keep(uint32(i)) {
-				continue
-			}
-			if i < nq {
-				t.push(uint32(i), float32(dotInt8(qq, v.q[i*v.dim:(i+1)*v.dim]))*qs*v.qs[i])
-			} else {
-				t.push(uint32(i), dot(q, v.row(uint32(i))))
-			}
-		}
-		return t.sorted()
-	}
 	if v.sk.rows() > 0 {
 		return v.searchSketched(q, k, keep)
 	}
 	return v.searchExact(q, k, keep)
 }
 
+// query is a query vector quantised as the rows are, to score rows by
+// integer dot products.
+type query struct {
+	q []int8
+	s float32
+}
+
+func newQuery(x []float32) query {
+	q, s := quantize(x)
+	return query{q, s}
+}
+
+// score returns the dot product of the query and chunk i's vector.
+func (v *vectors) score(q query, i uint32) float32 {
+	r, s := v.row(i)
+	return float32(dotInt8(q.q, r)) * q.s * s
+}
+
 // searchExact scores every row.
 func (v *vectors) searchExact(q []float32, k int, keep func(uint32) bool) []scored {
 	t := topK{k: k}
+	qq := newQuery(q)
 	for i := range v.chunks() {
 		if !keep(uint32(i)) {
 			continue
 		}
-		t.push(uint32(i), dot(q, v.row(uint32(i))))
+		t.push(uint32(i), v.score(qq, uint32(i)))
 	}
 	return t.sorted()
 }
 
+// dot returns the dot product of two float vectors.
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
@@ -176,17 +230,22 @@ func dot(a, b []float32) float32 {
 	return s0 + s1 + s2 + s3
 }
 
+// dotInt8 returns the dot product of two int8 vectors. Sixteen products
+// a step, the slices cut to sixteen so the compiler drops the bounds
+// checks: 1.35 ns a dimension against 2.1 for four a step, on one core
+// of the CI machine (float32's dot takes 1.0, but reads four times the
+// memory).
 func dotInt8(a, b []int8) int32 {
-	b = b[:len(a)]
 	var s0, s1, s2, s3 int32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += int32(a[i]) * int32(b[i])
-		s1 += int32(a[i+1]) * int32(b[i+1])
-		s2 += int32(a[i+2]) * int32(b[i+2])
-		s3 += int32(a[i+3]) * int32(b[i+3])
+	for len(a) >= 16 && len(b) >= 16 {
+		x, y := a[:16:16], b[:16:16]
+		s0 += int32(x[0])*int32(y[0]) + int32(x[4])*int32(y[4]) + int32(x[8])*int32(y[8]) + int32(x[12])*int32(y[12])
+		s1 += int32(x[1])*int32(y[1]) + int32(x[5])*int32(y[5]) + int32(x[9])*int32(y[9]) + int32(x[13])*int32(y[13])
+		s2 += int32(x[2])*int32(y[2]) + int32(x[6])*int32(y[6]) + int32(x[10])*int32(y[10]) + int32(x[14])*int32(y[14])
+		s3 += int32(x[3])*int32(y[3]) + int32(x[7])*int32(y[7]) + int32(x[11])*int32(y[11]) + int32(x[15])*int32(y[15])
+		a, b = a[16:], b[16:]
 	}
-	for ; i < len(a); i++ {
+	for i := range min(len(a), len(b)) {
 		s0 += int32(a[i]) * int32(b[i])
 	}
 	return s0 + s1 + s2 + s3
@@ -211,26 +270,7 @@ func quantizeTo(q []int8, v []float32) float32 {
 	}
 	scale := m / 127
 	for i, x := range v {
-		q[i] = int8(x / scale)
+		q[i] = int8(math.Round(float64(x / scale)))
 	}
 	return scale
-}
-
-// quantizeAll fills the int8 copy of every row.
-func (v *vectors) quantizeAll() {
-	v.q, v.qs = nil, nil
-	v.extendQuant()
-}
-
-// extendQuant fills the int8 copy of the rows added since the last call.
-func (v *vectors) extendQuant() {
-	from, n := len(v.qs), v.chunks()
-	if n <= from || v.dim == 0 {
-		return
-	}
-	v.q = slices.Grow(v.q, (n-from)*v.dim)[:n*v.dim]
-	v.qs = slices.Grow(v.qs, n-from)[:n]
-	for i := from; i < n; i++ {
-		v.qs[i] = quantizeTo(v.q[i*v.dim:(i+1)*v.dim], v.row(uint32(i)))
-	}
 }
