@@ -95,8 +95,12 @@ func (v *vectors) sketchRow(i uint32) {
 		return
 	}
 	r, scale := v.row(i)
-	out := v.sk.bits[int(i)*v.sk.words : int(i+1)*v.sk.words]
-	mean := v.sk.mean[:len(r)]
+	signBitsInt8(r, scale, v.sk.mean, v.sk.bits[int(i)*v.sk.words:int(i+1)*v.sk.words])
+}
+
+// signBitsInt8 is signBits of a quantised row, r times scale.
+func signBitsInt8(r []int8, scale float32, mean []float32, out []uint64) {
+	mean = mean[:len(r)]
 	for w := range out {
 		lo, hi := w*64, min(w*64+64, len(r))
 		var word uint64
