@@ -384,10 +384,10 @@ var scratchPool sync.Pool
 // the next word, abbreviations, prefix and typo expansions) are scored
 // as one term, as Lucene's SynonymQuery does: their frequencies in a
 // chunk are added, each times its weight relative to the word's, and the
-// IDF is that of the most frequent of them. A
-// rare spelling then counts as an occurrence of the word, not as a rarer
-// and so heavier word of its own: on CoSQA-test this takes BM25 nDCG@10
-// from 0.403 to 0.413 (hybrid 0.418 to 0.419).
+// IDF is that of the most frequent of them. A rare spelling then counts
+// as an occurrence of the word, not as a rarer and so heavier word of its
+// own: on CoSQA-test this takes BM25 nDCG@10 from 0.403 to 0.413 (hybrid
+// 0.418 to 0.419).
 func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, map[uint32]float64) {
 	lex := ix.lex
 	terms, words := ix.queryTerms(text)
@@ -470,8 +470,8 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 // queryTerms analyses the query and expands each word to the terms it
 // reaches: itself, its joining with the next word (see joinedTerms), its
 // abbreviations or what it abbreviates (see aliases), its unstemmed
-// literal, prefixes and typos. It returns
-// the terms, grouped by word in word order, and the words.
+// literal, prefixes and typos. It returns the terms, grouped by word in
+// word order, and the words.
 func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 	lex := ix.lex
 	an := newAnalyzer()

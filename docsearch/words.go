@@ -3,9 +3,9 @@ package docsearch
 import "strings"
 
 // Query words that do not mean what their spelling says: language names
-// that qualify a query, and the abbreviations code spells words with.
-// Both lists are of words, stemmed once here as the analyzer stems
-// queries.
+// that qualify a query, the abbreviations code spells words with, and
+// the compounds two words make. The lists are of words, stemmed once here
+// as the analyzer stems queries.
 
 // Language qualifiers. Code-search queries name the language they want
 // ("read a csv file python", "golang parse json"), while code rarely
