@@ -378,33 +378,37 @@ func TestLanguageQualifier(t *testing.T) {
 	}
 }
 
-// TestAbbreviations checks that a word spelled out finds its
-// abbreviation in code, and an abbreviation the word.
-func TestAbbreviations(t *testing.T) {
-	files := map[string]string{
-		"docs/dict.md":  "# Helpers\n\nSort a dict by each val.\n",
-		"docs/names.md": "# Names\n\nSort names.\n",
-		"docs/log.md":   "# Logging\n\nEvery message has a level.\n",
-		"docs/send.md":  "# Sending\n\nSend it.\n",
+// TestQueryWordForms checks that a query word reaches the forms code and
+// prose write it in: a word spelled out finds its abbreviation and an
+// abbreviation the word (aliases), and two words the closed compound
+// they make (joinedTerms): "read only" finds readonly.
+func TestQueryWordForms(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  [][2]string // query, the document it finds first
+	}{
+		{"abbreviations", map[string]string{
+			"docs/dict.md":  "# Helpers\n\nSort a dict by each val.\n",
+			"docs/names.md": "# Names\n\nSort names.\n",
+			"docs/log.md":   "# Logging\n\nEvery message has a level.\n",
+			"docs/send.md":  "# Sending\n\nSend it.\n",
+		}, [][2]string{{"sort dictionary by value", "docs/dict.md"}, {"msg", "docs/log.md"}}},
+		{"compounds", map[string]string{
+			"docs/flags.md": "# Flags\n\nThe readonly flag.\n",
+			"docs/notes.md": "# Notes\n\nRead the flag.\n",
+			"docs/login.md": "# Accounts\n\nThe login page.\n",
+			"docs/other.md": "# Other\n\nThe page of an account.\n",
+		}, [][2]string{{"read only flag", "docs/flags.md"}, {"log in page", "docs/login.md"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ix := openTest(t, mapFS(tc.files), Options{})
+			for _, w := range tc.want {
+				expectTop(t, ix, w[0], w[1])
+			}
+		})
 	}
-	ix := openTest(t, mapFS(files), Options{})
-	expectTop(t, ix, "sort dictionary by value", "docs/dict.md")
-	expectTop(t, ix, "msg", "docs/log.md")
 	if !slices.Contains(aliases["dictionari"], "dict") || len(aliases["def"]) > 0 {
 		t.Errorf("aliases: dictionary → %v, def → %v; want dict, nothing", aliases["dictionari"], aliases["def"])
 	}
-}
-
-// TestJoinedWords checks that two query words reach the closed compound
-// they make: "read only" finds readonly, "log in" finds login.
-func TestJoinedWords(t *testing.T) {
-	files := map[string]string{
-		"docs/flags.md": "# Flags\n\nThe readonly flag.\n",
-		"docs/notes.md": "# Notes\n\nRead the flag.\n",
-		"docs/login.md": "# Accounts\n\nThe login page.\n",
-		"docs/other.md": "# Other\n\nThe page of an account.\n",
-	}
-	ix := openTest(t, mapFS(files), Options{})
-	expectTop(t, ix, "read only flag", "docs/flags.md")
-	expectTop(t, ix, "log in page", "docs/login.md")
 }
