@@ -41,17 +41,23 @@ func TestHTMLToMarkdown(t *testing.T) {
 	}
 }
 
-// TestSummaryAfterTitle checks that a page's summary is taken after its
-// level-1 heading, past the chrome before it.
+// TestSummaryAfterTitle checks that an HTML page's summary is taken after
+// its level-1 heading, past the chrome before it, and that markdown's is
+// taken from its start.
 func TestSummaryAfterTitle(t *testing.T) {
 	w := newTestWorker(t)
-	p := w.process(&doc{path: "p.md"}, "Press the arrow keys to navigate between chapters.\n\n# Title\n\nThe real summary paragraph is here.\n", formatMarkdown, "")
-	if p.doc.summary != "The real summary paragraph is here." {
-		t.Errorf("summary = %q", p.doc.summary)
-	}
-	p = w.process(&doc{path: "q.md"}, "No heading here, and this paragraph is the summary.\n\n## Section\n\nMore.\n", formatMarkdown, "")
-	if p.doc.summary != "No heading here, and this paragraph is the summary." {
-		t.Errorf("summary without a level-1 heading = %q", p.doc.summary)
+	for _, tc := range []struct {
+		text string
+		f    format
+		want string
+	}{
+		{"<body><p>Press the arrow keys to navigate between chapters.</p><h1>Title</h1><p>The real summary paragraph is here.</p></body>", formatHTML, "The real summary paragraph is here."},
+		{"<h1>pkg</h1>\n\nA fast parser for the command line.\n\n# Install\n\nRun the installer first.\n", formatMarkdown, "A fast parser for the command line."},
+		{"No heading here, and this paragraph is the summary.\n\n## Section\n\nMore.\n", formatMarkdown, "No heading here, and this paragraph is the summary."},
+	} {
+		if p := w.process(&doc{path: "p"}, tc.text, tc.f, ""); p.doc.summary != tc.want {
+			t.Errorf("summary of %q = %q, want %q", tc.text, p.doc.summary, tc.want)
+		}
 	}
 }
 
