@@ -20,6 +20,8 @@ func FuzzProcess(f *testing.F) {
 	f.Add("Title\n=====\n\n.. code-block:: python\n\n   x = 1\n\nSub\n---\n\nmore\n", uint8(2))
 	f.Add("<html><head><title>T</title></head><body><h2>H</h2><p>p <a href='x'>l</a></p><pre>code</pre></body></html>", uint8(3))
 	f.Add(strings.Repeat("word ", 3000), uint8(1))
+	f.Add("<nav>menu</nav><div role=\"main\"><main><h1>T §</h1><button>b</button><p>x</p></main></div>", uint8(3))
+	f.Add("def f(a,\n      b):\n    r'''Doc line.\n\n    More.'''\n    return C++ and C#\n", uint8(1))
 	const limit = 64
 	w, err := newWorker(limit)
 	if err != nil {

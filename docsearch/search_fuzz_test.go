@@ -10,7 +10,7 @@ import (
 // query or returns at most the limit of results, each a document of the
 // index with a relevance between 0 and 1.
 func FuzzSearch(f *testing.F) {
-	for _, q := range []string{"sparklines", "how to configure chart width", "mapBy", "error: no rows", "", "  ", "render(w, rows)", "Ünïcödé ⌘ 日本語", "a b c d e f g h"} {
+	for _, q := range []string{"sparklines", "how to configure chart width", "mapBy", "error: no rows", "", "  ", "render(w, rows)", "Ünïcödé ⌘ 日本語", "a b c d e f g h", "python read only dictionary in c++", "chart width chart width", "in in set up"} {
 		f.Add(q, uint8(0))
 	}
 	ix := openTest(f, mapFS(workspace), Options{Embedder: &trigramEmbedder{}})
