@@ -56,8 +56,8 @@ func leadSentence(code string) string {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
 		t := strings.TrimSpace(line)
-		if t == "" {
-			continue
+		if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			continue // a fence of a markdown code block is not code
 		}
 		n++
 		var body []string

@@ -26,6 +26,7 @@ func TestLeadSentence(t *testing.T) {
 		{"shebang", "#!/bin/sh\necho hi", ""},
 		{"unclosed", "def f():\n    \"\"\"Starts but never\n    ends", "Starts but never ends"},
 		{"long", "// " + long, strings.TrimSpace(truncate(strings.TrimSpace(long), maxLead))},
+		{"fenced", "```js\n/** Splits a string into words. */\nfunction words(s) {}\n```\n", "Splits a string into words."},
 		{"none", "return 1", ""},
 	} {
 		if got := leadSentence(tc.code); got != tc.want {
