@@ -56,8 +56,14 @@ func leadSentence(code string) string {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
 		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			continue // a fence of a markdown code block is not code
+		if t == "" {
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			// A markdown fence is not code: the block it opens has a
+			// top of its own, whatever prose came before.
+			atTop, header = true, false
+			continue
 		}
 		n++
 		var body []string

@@ -27,6 +27,7 @@ func TestLeadSentence(t *testing.T) {
 		{"unclosed", "def f():\n    \"\"\"Starts but never\n    ends", "Starts but never ends"},
 		{"long", "// " + long, strings.TrimSpace(truncate(strings.TrimSpace(long), maxLead))},
 		{"fenced", "```js\n/** Splits a string into words. */\nfunction words(s) {}\n```\n", "Splits a string into words."},
+		{"prose then fence", "Use it like this:\n\n```go\n// Words splits s.\nfunc Words(s string) []string\n```\n", "Words splits s."},
 		{"none", "return 1", ""},
 	} {
 		if got := leadSentence(tc.code); got != tc.want {
