@@ -182,7 +182,7 @@ func (a *analyzer) compound(c string, emit func(string, bool)) {
 		if utf8.RuneCountInString(w) < 2 || stopwords[w] {
 			continue
 		}
-		emit(a.stem(w), false)
+		emit(a.stem(americanSpelling(w)), false)
 	}
 }
 

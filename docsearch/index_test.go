@@ -380,8 +380,9 @@ func TestLanguageQualifier(t *testing.T) {
 
 // TestQueryWordForms checks that a query word reaches the forms code and
 // prose write it in: a word spelled out finds its abbreviation and an
-// abbreviation the word (aliases), and two words the closed compound
-// they make (joinedTerms): "read only" finds readonly.
+// abbreviation the word (aliases), two words the closed compound they
+// make (joinedTerms): "read only" finds readonly, and a British spelling
+// the American one and back (americanSpelling).
 func TestQueryWordForms(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -400,6 +401,11 @@ func TestQueryWordForms(t *testing.T) {
 			"docs/login.md": "# Accounts\n\nThe login page.\n",
 			"docs/other.md": "# Other\n\nThe page of an account.\n",
 		}, [][2]string{{"read only flag", "docs/flags.md"}, {"log in page", "docs/login.md"}}},
+		{"spellings", map[string]string{
+			"docs/us.md":    "# Setup\n\nInitialize the color palette and the dialog.\n",
+			"docs/uk.md":    "# Theme\n\nThe optimised colour of each behaviour.\n",
+			"docs/other.md": "# Other\n\nThe palette of a page.\n",
+		}, [][2]string{{"initialise colour", "docs/us.md"}, {"optimize color behavior", "docs/uk.md"}, {"dialogue", "docs/us.md"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ix := openTest(t, mapFS(tc.files), Options{})

@@ -76,8 +76,9 @@ const (
 	// too, terms are sorted and the checksum is per segment; since 5, a
 	// code chunk's lead counts twice in its terms and vector, HTML is read
 	// inside its main element, without nav, headings lose permalink marks
-	// and C++, C# and F# are terms, and vectors are int8 with a scale
-	// per row. An index of another version is rebuilt.
+	// C++, C# and F# are terms, British spellings are read as American,
+	// and vectors are int8 with a scale per row. An index of another
+	// version is rebuilt.
 	storeVersion = 5
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in

@@ -130,3 +130,51 @@ func joinedTerms(lex *lexicon, text string) map[string][]uint32 {
 	}
 	return out
 }
+
+// British and American spellings. Docs are written in either, and
+// questions too, but the stemmer keeps initialise and initialize,
+// colour and color apart. Every word is read in its American spelling
+// before it is stemmed, in documents and queries alike, so either finds
+// the other: -ise, -isation and -yse verbs take z, and the words of
+// britishWords their American forms. A word the rule misreads
+// (promise, promize) is misread the same way everywhere, so it still
+// finds itself.
+
+// britishWords maps British spellings the -ise rule does not cover to
+// American ones.
+var britishWords = func() map[string]string {
+	m := map[string]string{}
+	for _, pair := range strings.Fields(`colour:color colours:colors coloured:colored
+		behaviour:behavior behaviours:behaviors favour:favor favourite:favorite
+		favourites:favorites honour:honor labour:labor neighbour:neighbor
+		neighbours:neighbors flavour:flavor flavours:flavors humour:humor
+		harbour:harbor rumour:rumor armour:armor vapour:vapor
+		centre:center centres:centers centred:centered metre:meter metres:meters
+		litre:liter litres:liters fibre:fiber theatre:theater
+		licence:license licences:licenses defence:defense offence:offense
+		catalogue:catalog catalogues:catalogs dialogue:dialog dialogues:dialogs
+		analogue:analog grey:gray greyed:grayed programme:program programmes:programs
+		cheque:check`) {
+		b, a, _ := strings.Cut(pair, ":")
+		m[b] = a
+	}
+	return m
+}()
+
+// americanSpelling returns the lower-case word w as American English
+// spells it.
+func americanSpelling(w string) string {
+	if a, ok := britishWords[w]; ok {
+		return a
+	}
+	if len(w) < 6 {
+		return w // rise, wise, size
+	}
+	for _, suf := range []string{"isations", "isation", "ising", "ised", "ises", "isers", "iser", "ise", "ysing", "ysed", "yses", "yse"} {
+		if strings.HasSuffix(w, suf) {
+			stem := w[:len(w)-len(suf)]
+			return stem + strings.Replace(suf, "s", "z", 1)
+		}
+	}
+	return w
+}
