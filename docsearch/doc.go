@@ -22,17 +22,22 @@
 // inside a code block unless the block alone is over four times the
 // limit. A chunk's title is its heading path; its content type is prose,
 // code or api-reference; chunks of a document are numbered in order so a
-// hit expands to its neighbours.
+// hit expands to its neighbours. HTML is read inside its main element,
+// without navigation. In a chunk of code, the first sentence of its doc
+// comment (lead.go) counts twice, as the heading path does.
 //
 // # Retrieval
 //
 // Lexical search is BM25 over code-aware terms (see analyze.go), with the
 // whole of a compound identifier as an exact-literal term, prefix and
-// typo expansion for words the vocabulary lacks; the terms one query word
-// reaches are scored as one term. Semantic search is an exact scan of the
-// chunk vectors an Embedder made; in hybrid search its candidates are
-// ranked again with the query vector moved towards the best lexical hits
-// (pseudo-relevance feedback, feedback.go). The two are fused by
+// typo expansion for words the vocabulary lacks; a query word also
+// reaches its abbreviations and the compound it makes with the next word,
+// and a language name counts as a qualifier (words.go); the terms one
+// query word reaches are scored as one term. Semantic search scans the
+// chunk vectors an Embedder made, kept as int8 rows, shortlisted by sign
+// sketches on large indexes (sketch.go); in hybrid search its candidates
+// are ranked again with the query vector moved towards the best lexical
+// hits (pseudo-relevance feedback, feedback.go). The two are fused by
 // reciprocal rank fusion (k = 60) over documents, each ranked by its best
 // chunk. The query's type (classify) sets the default limit, the
 // preferred content type and how far hits expand; a Reranker can reorder
