@@ -25,7 +25,6 @@ type chunk struct {
 	lead      string // of code, its doc comment's first sentence (see leadSentence)
 	line, end int    // line range in the source, 1-based
 	ctype     ContentType
-	tokens    int
 }
 
 // codeLimitFactor is how many times the chunk limit a code block may be
@@ -38,8 +37,9 @@ type chunker struct {
 	tc    *tokenCounter
 }
 
-// tokens returns the token count of s; text no longer in bytes than the
-// limit is within it (a token is at least one byte) and is not counted.
+// tokens returns the token count of s. Callers count only text longer in
+// bytes than the room left: a token is at least one byte, so shorter text
+// fits uncounted.
 func (c *chunker) tokens(s string) int {
 	return c.tc.count(s)
 }
@@ -58,7 +58,7 @@ func (c *chunker) chunks(secs []section, docTitle string) []chunk {
 			if len(cur) == 0 {
 				return
 			}
-			out = append(out, makeChunk(title, cur, curTokens))
+			out = append(out, makeChunk(title, cur))
 			cur, curTokens = nil, 0
 		}
 		for _, b := range s.blocks {
@@ -72,8 +72,8 @@ func (c *chunker) chunks(secs []section, docTitle string) []chunk {
 			}
 			if n > limit {
 				emit()
-				for _, piece := range c.split(b, limit) {
-					out = append(out, makeChunk(title, []block{piece}, c.tokens(piece.text)))
+				for _, piece := range c.split(b, n, limit) {
+					out = append(out, makeChunk(title, []block{piece}))
 				}
 				continue
 			}
@@ -89,9 +89,13 @@ func (c *chunker) chunks(secs []section, docTitle string) []chunk {
 }
 
 // split cuts a block over limit tokens in halves at line breaks, or at
-// spaces for a single long line, until every piece is within it.
-func (c *chunker) split(b block, limit int) []block {
-	if len(b.text) <= limit || c.tokens(b.text) <= limit {
+// spaces for a single long line, until every piece is within it. n is the
+// block's token count, or -1 when it has not been counted.
+func (c *chunker) split(b block, n, limit int) []block {
+	if n < 0 && len(b.text) > limit {
+		n = c.tokens(b.text)
+	}
+	if n <= limit { // or not counted: no longer in bytes than the limit
 		return []block{b}
 	}
 	mid := len(b.text) / 2
@@ -105,7 +109,7 @@ func (c *chunker) split(b block, limit int) []block {
 	if strings.HasSuffix(first.text, "\n") {
 		second.line = first.end + 1
 	}
-	return append(c.split(first, limit), c.split(second, limit)...)
+	return append(c.split(first, -1, limit), c.split(second, -1, limit)...)
 }
 
 // cutNear returns a cut position near mid: after the line break closest
@@ -131,7 +135,7 @@ func cutNear(s string, mid int) int {
 	return mid
 }
 
-func makeChunk(title string, blocks []block, tokens int) chunk {
+func makeChunk(title string, blocks []block) chunk {
 	var b strings.Builder
 	code := 0
 	for i, bl := range blocks {
@@ -145,12 +149,11 @@ func makeChunk(title string, blocks []block, tokens int) chunk {
 	}
 	text := b.String()
 	return chunk{
-		title:  title,
-		text:   text,
-		line:   blocks[0].line,
-		end:    blocks[len(blocks)-1].end,
-		ctype:  contentType(title, text, code),
-		tokens: tokens,
+		title: title,
+		text:  text,
+		line:  blocks[0].line,
+		end:   blocks[len(blocks)-1].end,
+		ctype: contentType(title, text, code),
 	}
 }
 

@@ -99,7 +99,6 @@ type chunkRec struct {
 	title     string
 	line, end uint32
 	ctype     ContentType
-	tokens    uint32
 	hash      [8]byte // of the embedded text, to reuse its vector
 }
 

@@ -29,7 +29,7 @@ package docsearch
 //	                                          document's, in order)
 //	chunks     uv count (the sum of the documents'), then per chunk:
 //	             title string, line uv, end uv, content type 1 byte
-//	             (0 prose, 1 code, 2 api-reference), tokens uv, hash 8 bytes
+//	             (0 prose, 1 code, 2 api-reference), hash 8 bytes
 //	terms      uv count, then per term, in increasing byte order:
 //	             term string, postings uv (at least 1)
 //	sketch     uv: the rows the sketches' mean was taken over, 0 for no
@@ -77,8 +77,9 @@ const (
 	// code chunk's lead counts twice in its terms and vector, HTML is read
 	// inside its main element, without nav, headings lose permalink marks
 	// C++, C# and F# are terms, British spellings are read as American,
-	// and vectors are int8 with a scale per row. An index of another
-	// version is rebuilt.
+	// vectors are int8 with a scale per row, and chunks no longer record
+	// a token count nothing read. An index of another version is
+	// rebuilt.
 	storeVersion = 5
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in
@@ -217,7 +218,6 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		uv(uint64(c.line))
 		uv(uint64(c.end))
 		b = append(b, ctypeCode(c.ctype))
-		uv(uint64(c.tokens))
 		b = append(b, c.hash[:]...)
 	}
 	// Terms in byte order, without those only removed chunks had.

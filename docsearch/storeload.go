@@ -294,11 +294,6 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			ct = 0
 		}
 		rec.ctype = ctypeCodes[ct]
-		tokens := r.uv("tokens")
-		if tokens > math.MaxUint32 {
-			r.fail("tokens")
-		}
-		rec.tokens = uint32(tokens)
 		copy(rec.hash[:], r.bytes(8, "chunk hash"))
 		st.chunks = append(st.chunks, rec)
 	}
