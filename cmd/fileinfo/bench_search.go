@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -43,6 +44,7 @@ func runBenchSearch(ctx context.Context, args []string, stdout, stderr io.Writer
 	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
 	minScore := fs.Float64("min-score", 0, "drop results below this relevance (the search default is 0.5; 0 ranks everything)")
+	perQuery := fs.String("per-query", "", "also write each query's outcome to this file, a JSON object a line: id, query, rank of the first relevant document (0: not in the first 100), its nDCG@10, the first result")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -64,9 +66,14 @@ func runBenchSearch(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	m, err := benchSearch(ctx, docs, queries, qrels, docsearch.Mode(*mode), *minScore, defaultEmbedder())
+	m, each, err := benchSearch(ctx, docs, queries, qrels, docsearch.Mode(*mode), *minScore, defaultEmbedder())
 	if err != nil {
 		return err
+	}
+	if *perQuery != "" {
+		if err := writePerQuery(*perQuery, each); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -83,18 +90,40 @@ func runBenchSearch(ctx context.Context, args []string, stdout, stderr io.Writer
 	return nil
 }
 
+// queryOutcome is how one query of a benchmark did.
+type queryOutcome struct {
+	ID     string  `json:"id"`
+	Query  string  `json:"query"`
+	Rank   int     `json:"rank"` // of the first relevant document, 1-based; 0 when not in the first 100
+	NDCG10 float64 `json:"ndcg@10"`
+	Top    string  `json:"top,omitempty"` // the first result
+}
+
+// writePerQuery writes each outcome as a line of JSON to the file name.
+func writePerQuery(name string, each []queryOutcome) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, o := range each {
+		if err := enc.Encode(o); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(name, b.Bytes(), 0o644)
+}
+
 // benchSearch indexes docs, runs every query that has judgements and
-// scores the ranking.
+// scores the ranking, overall and per query.
 func benchSearch(ctx context.Context, docs []docsearch.Document, queries map[string]string, qrels map[string]map[string]int,
-	mode docsearch.Mode, minScore float64, emb docsearch.Embedder) (searchMetrics, error) {
+	mode docsearch.Mode, minScore float64, emb docsearch.Embedder) (searchMetrics, []queryOutcome, error) {
 	var m searchMetrics
+	var each []queryOutcome
 	start := time.Now()
 	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{Embedder: emb})
 	if err != nil {
-		return m, err
+		return m, nil, err
 	}
 	if err := ix.Put(ctx, docs); err != nil {
-		return m, err
+		return m, nil, err
 	}
 	m.BuildS = time.Since(start).Seconds()
 	m.Docs = len(docs)
@@ -110,7 +139,7 @@ func benchSearch(ctx context.Context, docs []docsearch.Document, queries map[str
 		t := time.Now()
 		res, err := ix.Search(ctx, docsearch.Query{Text: queries[id], Limit: 100, MinScore: &minScore, Mode: mode})
 		if err != nil && err != docsearch.ErrEmptyQuery {
-			return m, fmt.Errorf("query %s: %w", id, err)
+			return m, nil, fmt.Errorf("query %s: %w", id, err)
 		}
 		lat = append(lat, time.Since(t))
 		ranked := make([]string, len(res.Results))
@@ -118,6 +147,17 @@ func benchSearch(ctx context.Context, docs []docsearch.Document, queries map[str
 			ranked[i] = r.Path
 		}
 		rel := qrels[id]
+		o := queryOutcome{ID: id, Query: queries[id], NDCG10: math.Round(ndcg(ranked, rel, 10)*1000) / 1000}
+		for i, p := range ranked {
+			if rel[p] > 0 {
+				o.Rank = i + 1
+				break
+			}
+		}
+		if len(ranked) > 0 {
+			o.Top = ranked[0]
+		}
+		each = append(each, o)
 		m.NDCG10 += ndcg(ranked, rel, 10)
 		m.MRR10 += mrr(ranked, rel, 10)
 		m.Recall10 += recall(ranked, rel, 10)
@@ -136,7 +176,7 @@ func benchSearch(ctx context.Context, docs []docsearch.Document, queries map[str
 	for _, p := range []*float64{&m.NDCG10, &m.MRR10, &m.Recall10, &m.Recall100, &m.P50ms, &m.P95ms, &m.BuildS} {
 		*p = math.Round(*p*1000) / 1000
 	}
-	return m, nil
+	return m, each, nil
 }
 
 // ndcg is the normalised discounted cumulative gain of the first k

@@ -34,7 +34,7 @@ func TestCoSQAOrdering(t *testing.T) {
 	}
 	score := map[docsearch.Mode]float64{}
 	for _, mode := range []docsearch.Mode{docsearch.Hybrid, docsearch.Lexical} {
-		m, err := benchSearch(t.Context(), docs, queries, qrels, mode, 0, defaultEmbedder())
+		m, _, err := benchSearch(t.Context(), docs, queries, qrels, mode, 0, defaultEmbedder())
 		if err != nil {
 			t.Fatal(err)
 		}

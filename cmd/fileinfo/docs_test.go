@@ -84,4 +84,21 @@ func TestBenchSearchCommand(t *testing.T) {
 	if len(m) != 9 || m["ndcg@10"] != 1 || m["docs"] != 2 || m["queries"] != 2 {
 		t.Errorf("metrics = %v", m)
 	}
+
+	// --per-query writes a line per query; the aggregate is unchanged.
+	out := filepath.Join(t.TempDir(), "each.jsonl")
+	code, stdout, stderr = runCLI(t, "bench", "search", dir, "--mode", "bm25", "--json", "--per-query", out)
+	var m2 map[string]float64
+	if code != 0 || json.Unmarshal([]byte(stdout), &m2) != nil || len(m2) != 9 || m2["ndcg@10"] != 1 {
+		t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"q1","query":"python read a file","rank":1,"ndcg@10":1,"top":"d1"}` + "\n" +
+		`{"id":"q2","query":"sort a list","rank":1,"ndcg@10":1,"top":"d2"}` + "\n"
+	if string(data) != want {
+		t.Errorf("per-query file:\n%s\nwant:\n%s", data, want)
+	}
 }
