@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -141,5 +142,21 @@ func TestQuantizedRecall(t *testing.T) {
 	}
 	if recall := float64(same) / float64(total); recall < 0.9 {
 		t.Errorf("int8 recall@10 = %.2f, want >= 0.9", recall)
+	}
+}
+
+// TestQuantizeBadVector checks that a vector with a NaN or an infinity is
+// stored as the zero vector, whose scale the saved index accepts.
+func TestQuantizeBadVector(t *testing.T) {
+	nan := float32(math.NaN())
+	for _, v := range [][]float32{{0.5, nan, 0.1}, {float32(math.Inf(1)), 0, 0}, {0, 0, 0}} {
+		q := make([]int8, len(v))
+		if s := quantizeTo(q, v); s != 0 || q[0] != 0 || q[1] != 0 || q[2] != 0 {
+			t.Errorf("quantize %v = %v × %v, want the zero vector", v, q, s)
+		}
+	}
+	q := make([]int8, 2)
+	if s := quantizeTo(q, []float32{0.6, -0.8}); q[1] != -127 || q[0] != 95 || s < 0.0062 || s > 0.0064 {
+		t.Errorf("quantize [0.6 -0.8] = %v × %v", q, s)
 	}
 }

@@ -260,10 +260,16 @@ func quantize(v []float32) ([]int8, float32) {
 }
 
 // quantizeTo writes v as int8 into q, which has v's length, and returns
-// the scale.
+// the scale. A vector with a NaN or an infinity, which an external
+// embedder could return, is stored as the zero vector: it matches nothing
+// rather than poisoning every score and the saved index.
 func quantizeTo(q []int8, v []float32) float32 {
 	var m float32
 	for _, x := range v {
+		if x != x || math.IsInf(float64(x), 0) {
+			m = 0
+			break
+		}
 		m = max(m, x, -x)
 	}
 	if m == 0 {
