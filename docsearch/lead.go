@@ -104,43 +104,32 @@ func docstringQuote(t string) string {
 // after it.
 func docstring(t, rest string) ([]string, string) {
 	q := docstringQuote(t)
-	t = t[strings.Index(t, q)+len(q):]
-	if text, _, ok := strings.Cut(t, q); ok {
-		return []string{text}, rest
-	}
-	body := []string{t}
-	for range leadComment {
-		if rest == "" {
-			break
-		}
-		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		if text, _, ok := strings.Cut(line, q); ok {
-			return append(body, text), rest
-		}
-		body = append(body, line)
-	}
-	return body, rest
+	return untilClose(t[strings.Index(t, q)+len(q):], rest, q, func(s string) string { return s })
 }
 
 // blockComment reads the /* */ comment that opens on line t.
 func blockComment(t, rest string) ([]string, string) {
-	clean := func(s string) string {
-		s = strings.TrimSpace(s)
-		s = strings.TrimLeft(s, "/*!")
-		return strings.TrimSpace(s)
-	}
-	if text, _, ok := strings.Cut(t[2:], "*/"); ok {
+	return untilClose(t[2:], rest, "*/", func(s string) string {
+		return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s), "/*!"))
+	})
+}
+
+// untilClose reads a comment whose text starts with first, the rest of
+// its opening line, and runs over the lines of rest to the marker end,
+// for at most leadComment lines. It returns the comment's lines, each
+// passed through clean, and the text after it.
+func untilClose(first, rest, end string, clean func(string) string) ([]string, string) {
+	if text, _, ok := strings.Cut(first, end); ok {
 		return []string{clean(text)}, rest
 	}
-	body := []string{clean(t)}
+	body := []string{clean(first)}
 	for range leadComment {
 		if rest == "" {
 			break
 		}
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
-		if text, _, ok := strings.Cut(line, "*/"); ok {
+		if text, _, ok := strings.Cut(line, end); ok {
 			return append(body, clean(text)), rest
 		}
 		body = append(body, clean(line))
