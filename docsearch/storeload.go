@@ -436,13 +436,9 @@ func floats(b []byte) []float32 {
 
 func uint32s(b []byte) []uint32 { return array(b, binary.LittleEndian.Uint32) }
 
-// int8s returns b as int8s, in place: a byte has no order or alignment.
-func int8s(b []byte) []int8 {
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*int8)(unsafe.Pointer(&b[0])), len(b))
-}
+// int8s returns b as int8s, always in place: a byte has no order or
+// alignment.
+func int8s(b []byte) []int8 { return array(b, func(b []byte) int8 { return int8(b[0]) }) }
 
 func uint64s(b []byte) []uint64 { return array(b, binary.LittleEndian.Uint64) }
 
