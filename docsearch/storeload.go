@@ -436,8 +436,8 @@ func floats(b []byte) []float32 {
 
 func uint32s(b []byte) []uint32 { return array(b, binary.LittleEndian.Uint32) }
 
-// int8s returns b as int8s, always in place: a byte has no order or
-// alignment.
+// int8s returns b's int8s, in place on a little-endian machine like the
+// other arrays (a byte needs no alignment).
 func int8s(b []byte) []int8 { return array(b, func(b []byte) int8 { return int8(b[0]) }) }
 
 func uint64s(b []byte) []uint64 { return array(b, binary.LittleEndian.Uint64) }
