@@ -235,11 +235,11 @@ func cleanHeading(h string) string {
 	}
 	h = strings.TrimSpace(plainInline(h))
 	for {
-		t := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(h, "§ "), " §"))
-		for _, m := range []string{"¶", "§", "#", "🔗"} {
-			t = strings.TrimSpace(strings.TrimSuffix(t, " "+m))
+		t := strings.TrimPrefix(h, "§ ")
+		for _, m := range []string{" ¶", " §", " #", " 🔗"} {
+			t = strings.TrimSuffix(t, m)
 		}
-		if t == h || t == "" {
+		if t = strings.TrimSpace(t); t == h || t == "" {
 			return h
 		}
 		h = t
