@@ -190,8 +190,8 @@ type query struct {
 }
 
 func newQuery(x []float32) query {
-	q, s := quantize(x)
-	return query{q, s}
+	q := make([]int8, len(x))
+	return query{q, quantizeTo(q, x)}
 }
 
 // score returns the dot product of the query and chunk i's vector.
@@ -211,23 +211,6 @@ func (v *vectors) searchExact(q []float32, k int, keep func(uint32) bool) []scor
 		t.push(uint32(i), v.score(qq, uint32(i)))
 	}
 	return t.sorted()
-}
-
-// dot returns the dot product of two float vectors.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
 }
 
 // dotInt8 returns the dot product of two int8 vectors. Sixteen products
@@ -253,14 +236,8 @@ func dotInt8(a, b []int8) int32 {
 	return s0 + s1 + s2 + s3
 }
 
-// quantize maps v to int8 with a scale: v[i] ≈ q[i] * scale.
-func quantize(v []float32) ([]int8, float32) {
-	q := make([]int8, len(v))
-	return q, quantizeTo(q, v)
-}
-
 // quantizeTo writes v as int8 into q, which has v's length, and returns
-// the scale. A vector with a NaN or an infinity, which an external
+// the scale: v[i] ≈ q[i] * scale. A vector with a NaN or an infinity, which an external
 // embedder could return, is stored as the zero vector: it matches nothing
 // rather than poisoning every score and the saved index.
 func quantizeTo(q []int8, v []float32) float32 {
