@@ -74,7 +74,7 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 		return err
 	}
 	ix.mu.Lock()
-	ix.settle()
+	ix.vec.extendSketch()
 	ix.mu.Unlock()
 	if (changed || c) && ix.opts.Dir != "" {
 		return ix.save()

@@ -157,17 +157,3 @@ func mergeSkipped(old, add []Skipped, removed []string, ps []processed) []Skippe
 	slices.SortFunc(out, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return slices.CompactFunc(out, func(a, b Skipped) bool { return a.Path == b.Path })
 }
-
-// settle brings what is derived from the vectors up to date with the
-// rows a change added: their sign sketches. Until then search scores
-// those rows exactly, so settling is never needed for correct results,
-// only for fast ones. It runs once per update rather than per committed
-// batch: extending the sketches as every batch entered reallocated them
-// each time, 1 CPU-s of building a 127 MB docs set, all of it while
-// holding the index's lock. Callers hold ix.mu.
-func (ix *Index) settle() {
-	if ix.vec.dim == 0 {
-		return
-	}
-	ix.vec.extendSketch()
-}

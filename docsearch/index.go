@@ -284,7 +284,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	ps = ch
 	changed, err := ix.commit(ctx, ps, nil, nil, false)
 	ix.mu.Lock()
-	ix.settle()
+	ix.vec.extendSketch()
 	ix.mu.Unlock()
 	if err == nil && changed && ix.opts.Dir != "" {
 		err = ix.save()
