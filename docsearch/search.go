@@ -504,23 +504,24 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 		}
 		idf := maxIDF
 		exact := false
-		if id, ok := lex.id(t); ok {
-			add(id, w)
-			idf = lex.idf(len(lex.post[id]))
-			exact = true
-		}
-		for _, id := range joined[t] {
-			add(id, w)
+		// spelling adds a term that spells the word itself, another way:
+		// the first one found gives the word its IDF, and the word needs
+		// no prefix or typo expansion.
+		spelling := func(id uint32, weight float64) {
+			add(id, weight)
 			if !exact {
 				idf, exact = lex.idf(len(lex.post[id])), true
 			}
 		}
+		if id, ok := lex.id(t); ok {
+			spelling(id, w)
+		}
+		for _, id := range joined[t] {
+			spelling(id, w)
+		}
 		for _, a := range aliases[t] {
 			if id, ok := lex.id(a); ok {
-				add(id, w*aliasWeight)
-				if !exact {
-					idf, exact = lex.idf(len(lex.post[id])), true
-				}
+				spelling(id, w*aliasWeight)
 			}
 		}
 		if !whole {
