@@ -147,18 +147,13 @@ func benchSearch(ctx context.Context, docs []docsearch.Document, queries map[str
 			ranked[i] = r.Path
 		}
 		rel := qrels[id]
-		o := queryOutcome{ID: id, Query: queries[id], NDCG10: math.Round(ndcg(ranked, rel, 10)*1000) / 1000}
-		for i, p := range ranked {
-			if rel[p] > 0 {
-				o.Rank = i + 1
-				break
-			}
-		}
+		n := ndcg(ranked, rel, 10)
+		o := queryOutcome{ID: id, Query: queries[id], Rank: firstRelevant(ranked, rel), NDCG10: math.Round(n*1000) / 1000}
 		if len(ranked) > 0 {
 			o.Top = ranked[0]
 		}
 		each = append(each, o)
-		m.NDCG10 += ndcg(ranked, rel, 10)
+		m.NDCG10 += n
 		m.MRR10 += mrr(ranked, rel, 10)
 		m.Recall10 += recall(ranked, rel, 10)
 		m.Recall100 += recall(ranked, rel, 100)
@@ -207,9 +202,18 @@ func ndcg(ranked []string, rel map[string]int, k int) float64 {
 
 // mrr is the reciprocal rank of the first relevant result within k.
 func mrr(ranked []string, rel map[string]int, k int) float64 {
-	for i, id := range ranked[:min(k, len(ranked))] {
+	if r := firstRelevant(ranked[:min(k, len(ranked))], rel); r > 0 {
+		return 1 / float64(r)
+	}
+	return 0
+}
+
+// firstRelevant is the rank, from 1, of the first relevant result; 0 when
+// there is none.
+func firstRelevant(ranked []string, rel map[string]int) int {
+	for i, id := range ranked {
 		if rel[id] > 0 {
-			return 1 / float64(i+1)
+			return i + 1
 		}
 	}
 	return 0
