@@ -93,7 +93,7 @@ func New(t *Table, o Options) (*Model, error) {
 		a = DefaultSIF
 	}
 	m := &Model{
-		name:   t.Name + "+rules=" + strconv.Itoa(rules),
+		name:   t.Name + "+rules=" + strconv.Itoa(rules) + "+table=" + t.fingerprint(),
 		dim:    t.Dim,
 		pieces: t.Kind == KindPieces,
 		ids:    make(map[string]int32, n),
@@ -172,7 +172,10 @@ func Load(data []byte, o Options) (*Model, error) {
 }
 
 // Name identifies the model, its version and its options, for recording in
-// an index: vectors of models of different names are not comparable.
+// an index: vectors of models of different names are not comparable. It
+// includes a fingerprint of the table's contents, so a table made again
+// from other data is a model of another name even if its header's name is
+// the same, and an index built with the old one embeds its chunks again.
 func (m *Model) Name() string { return m.name }
 
 // Dim is the length of every vector Embed returns.

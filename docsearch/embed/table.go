@@ -227,3 +227,30 @@ func Decode(data []byte) (*Table, error) {
 	}
 	return t, nil
 }
+
+// fingerprint returns 8 hex digits that change with anything of t that
+// changes a vector: its tokens, probabilities, vectors, scales and
+// principal directions (CRC-32 of them all).
+func (t *Table) fingerprint() string {
+	h := crc32.NewIEEE()
+	var b [4]byte
+	for _, tok := range t.Tokens {
+		h.Write([]byte(tok))
+		h.Write([]byte{0})
+	}
+	for _, fs := range append([][]float32{t.Probs, t.Scales}, t.PCs...) {
+		for _, f := range fs {
+			binary.LittleEndian.PutUint32(b[:], math.Float32bits(f))
+			h.Write(b[:])
+		}
+	}
+	buf := make([]byte, 0, 4096)
+	for i, v := range t.Vectors {
+		buf = append(buf, byte(v))
+		if len(buf) == cap(buf) || i == len(t.Vectors)-1 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	return fmt.Sprintf("%08x", h.Sum32())
+}

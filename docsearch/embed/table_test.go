@@ -91,3 +91,36 @@ func FuzzDecodeMutated(f *testing.F) {
 		}
 	})
 }
+
+// TestFingerprint checks that a model's name changes with any change of
+// its table's vectors, scales, probabilities or tokens, and not otherwise.
+func TestFingerprint(t *testing.T) {
+	base := mustDecode(t, defaultTable)
+	name := func(tab *Table) string {
+		t.Helper()
+		m, err := New(tab, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Name()
+	}
+	want := name(base)
+	if again := name(mustDecode(t, defaultTable)); again != want {
+		t.Fatalf("the same table named %q and %q", want, again)
+	}
+	for _, c := range []struct {
+		what   string
+		change func(*Table)
+	}{
+		{"vector", func(t *Table) { t.Vectors[len(t.Vectors)/2]++ }},
+		{"scale", func(t *Table) { t.Scales[7] *= 1.01 }},
+		{"probability", func(t *Table) { t.Probs[3] *= 1.01 }},
+		{"token", func(t *Table) { t.Tokens[100] += "x" }},
+	} {
+		tab := mustDecode(t, defaultTable)
+		c.change(tab)
+		if got := name(tab); got == want {
+			t.Errorf("a changed %s leaves the model's name %q", c.what, got)
+		}
+	}
+}
