@@ -34,6 +34,13 @@
 // Every vector is quantised to int8 with its own scale (max |x| / 127).
 // The table also holds the -pcs principal directions of the vocabulary
 // (see principals), which package embed projects out of its vectors.
+//
+// With -epochs N the vectors are then tuned (tune.go) on pairs of a
+// function's doc comment and code from pinned packages: npm packages
+// fetched by `npm pack` (pairs.go), and Python libraries as Debian 12
+// packages them, fetched by `apt-get download` and unpacked by dpkg-deb
+// (deb.go), each checked against its pinned integrity. -tune-dir reads
+// the tarballs and .deb files from a directory instead.
 package main
 
 import (
@@ -130,7 +137,11 @@ func run(args []string) error {
 	fs.StringVar(&o.layers, "layers", "both", "use: the input embeddings (input), the encoder's output (output) or both concatenated")
 	fs.IntVar(&o.dim, "dim", 256, "use: reduce the vectors to this many dimensions by PCA (0 = keep all)")
 	base := fs.String("base", "", "start from this table, built by the same flags, instead of building it again (to iterate on tuning)")
-	tuneDir := fs.String("tune-dir", "", "a directory holding the tuning corpora's tarballs as `npm pack` names them; empty runs `npm pack`")
+	tuneDir := fs.String("tune-dir", "", "a directory holding the tuning corpora's tarballs and .deb files as `npm pack` and `apt-get download` name them; empty or missing ones are fetched")
+	knownItem := fs.String("knownitem", "", "instead of a table, write a known-item search set in BEIR format to this directory, from the source and markdown files under the arguments (knownitem.go)")
+	var ko knownItemOptions
+	fs.IntVar(&ko.docs, "knownitem-docs", 6000, "known-item set: documents at most")
+	fs.IntVar(&ko.queries, "knownitem-queries", 2000, "known-item set: queries at most")
 	use := fs.String("corpora", "", "tuning: the comma-separated package names to tune on (default all)")
 	fs.IntVar(&o.tune.epochs, "epochs", 0, "epochs of contrastive tuning on the doc comment and code pairs of the corpora (0 = none)")
 	fs.IntVar(&o.tune.batch, "batch", 256, "tuning: pairs a batch")
@@ -138,8 +149,15 @@ func run(args []string) error {
 	fs.Float64Var(&o.tune.temp, "temp", 0.05, "tuning: softmax temperature")
 	fs.Float64Var(&o.tune.l2, "l2", 0, "tuning: pull towards the starting vectors")
 	fs.IntVar(&o.tune.holdout, "holdout", 1000, "tuning: pairs held out to report on")
+	fs.Uint64Var(&o.tune.seed, "seed", 1, "tuning: seed of the shuffles (another seed measures how much a result owes to the order of the pairs)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *knownItem != "" {
+		if fs.NArg() == 0 {
+			return fmt.Errorf("usage: gen -knownitem DIR [-knownitem-docs N] [-knownitem-queries N] SOURCEDIR...")
+		}
+		return writeKnownItem(*knownItem, fs.Args(), ko)
 	}
 	src, ok := sources[*name]
 	if !ok || *out == "" {
@@ -188,6 +206,9 @@ func run(args []string) error {
 	if o.tune.epochs > 0 {
 		t.Generator += fmt.Sprintf(" -epochs %d -batch %d -lr %g -temp %g -l2 %g -holdout %d",
 			o.tune.epochs, o.tune.batch, o.tune.lr, o.tune.temp, o.tune.l2, o.tune.holdout)
+		if o.tune.seed != 1 {
+			t.Generator += fmt.Sprintf(" -seed %d", o.tune.seed)
+		}
 		if *use != "" {
 			t.Generator += " -corpora " + *use
 		}
@@ -229,8 +250,14 @@ func untar(data []byte) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return tarFiles(zr, "package/")
+}
+
+// tarFiles returns the regular files of the tar stream r by path, without
+// prefix.
+func tarFiles(r io.Reader, prefix string) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	tr := tar.NewReader(zr)
+	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -246,7 +273,7 @@ func untar(data []byte) (map[string][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		files[strings.TrimPrefix(h.Name, "package/")] = b
+		files[strings.TrimPrefix(h.Name, prefix)] = b
 	}
 }
 

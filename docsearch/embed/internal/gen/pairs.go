@@ -20,6 +20,7 @@ import (
 // sentence of its doc comment, and its source without the doc comment.
 type pair struct {
 	query, code string
+	name        string // the function's name, for the title of a known-item set's document
 }
 
 // A corpus is a pinned npm package whose documented functions give pairs.
@@ -30,6 +31,7 @@ type corpus struct {
 	// package whose files are read instead.
 	keep func(name string) bool
 	zip  string
+	deb  bool // pkg is a Debian package, name=version (deb.go)
 }
 
 // corpora are the packages the vectors are tuned on: Python's standard
@@ -111,22 +113,29 @@ var corpora = []corpus{
 	},
 }
 
-// gatherPairs returns the pairs of the corpora (only those named in the
-// comma-separated only, when set), and a description of each corpus
-// used: name, integrity and licence. The tarballs are read from dir as
-// `npm pack` names them, or fetched by `npm pack` when dir is empty.
+// gatherPairs returns the pairs of the corpora and the Debian corpora
+// (only those named in the comma-separated only, when set), and a
+// description of each corpus used: name, integrity and licence. The
+// packages are read from dir as `npm pack` and `apt-get download` name
+// them, or fetched by those commands when dir is empty or lacks them.
 func gatherPairs(dir, only string) ([]pair, []string, error) {
 	var pairs []pair
 	var used []string
-	for _, c := range corpora {
-		if only != "" && !slices.Contains(strings.Split(only, ","), c.pkg[:strings.LastIndex(c.pkg, "@")]) {
+	for _, c := range slices.Concat(corpora, debCorpora) {
+		if only != "" && !slices.Contains(strings.Split(only, ","), c.name()) {
 			continue
 		}
-		tgz := ""
-		if dir != "" {
-			tgz = filepath.Join(dir, packName(c.pkg))
+		var files map[string][]byte
+		var err error
+		if c.deb {
+			files, err = fetchDeb(c.pkg, c.integrity, dir)
+		} else {
+			tgz := ""
+			if dir != "" {
+				tgz = filepath.Join(dir, packName(c.pkg))
+			}
+			files, err = fetch(c.pkg, c.integrity, tgz)
 		}
-		files, err := fetch(c.pkg, c.integrity, tgz)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -139,6 +148,15 @@ func gatherPairs(dir, only string) ([]pair, []string, error) {
 		used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
 	}
 	return pairs, used, nil
+}
+
+// name returns the package name of c, without its version.
+func (c corpus) name() string {
+	if c.deb {
+		name, _, _ := strings.Cut(c.pkg, "=")
+		return name
+	}
+	return c.pkg[:strings.LastIndex(c.pkg, "@")]
 }
 
 // corpusPairs returns the pairs of c's package, whose files are files:
@@ -235,7 +253,7 @@ func filePairs(f *extract.File, src []byte) []pair {
 		if f.Language == "python" {
 			code = withoutDocstring(body)
 		}
-		out = append(out, pair{query: q, code: code})
+		out = append(out, pair{query: q, code: code, name: s.Name})
 	}
 	return out
 }

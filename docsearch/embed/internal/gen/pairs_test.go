@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,7 +64,7 @@ def undocumented(x):
 		t.Fatal(err)
 	}
 	got := filePairs(f, py)
-	want := pair{"Return the md5 hash of a string as hex.", "def md5_hex(text):\n    import hashlib\n    return hashlib.md5(text.encode()).hexdigest()"}
+	want := pair{"Return the md5 hash of a string as hex.", "def md5_hex(text):\n    import hashlib\n    return hashlib.md5(text.encode()).hexdigest()", "md5_hex"}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("python pairs = %q, want [%q]", got, want)
 	}
@@ -79,7 +82,7 @@ def undocumented(x):
 		t.Fatal(err)
 	}
 	got = filePairs(f, dts)
-	want = pair{"Returns the index of the first occurrence of a value in an array.", "    indexOf(searchElement: T): number;"}
+	want = pair{"Returns the index of the first occurrence of a value in an array.", "    indexOf(searchElement: T): number;", "indexOf"}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("declaration pairs = %q, want [%q]", got, want)
 	}
@@ -103,6 +106,103 @@ func TestIsTestPath(t *testing.T) {
 	} {
 		if got := isTestPath(name); got != want {
 			t.Errorf("isTestPath(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestDebFileGlob(t *testing.T) {
+	for pkg, want := range map[string]string{
+		"python3-numpy=1:1.24.2-1+deb12u1": "python3-numpy_1%3a1.24.2-1+deb12u1_*.deb",
+		"python3-scipy=1.10.1-2":           "python3-scipy_1.10.1-2_*.deb",
+	} {
+		if got := debFileGlob(pkg); got != want {
+			t.Errorf("debFileGlob(%q) = %q, want %q", pkg, got, want)
+		}
+	}
+}
+
+// TestDebCorpora checks the pins of the Debian corpora and which of a
+// package's files they read: its Python modules, not its tests or data.
+func TestDebCorpora(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range debCorpora {
+		name, version, ok := strings.Cut(c.pkg, "=")
+		if !ok || version == "" || !strings.HasPrefix(name, "python3-") || c.name() != name {
+			t.Errorf("%q: want python3-NAME=VERSION", c.pkg)
+		}
+		if seen[name] {
+			t.Errorf("%s pinned twice", name)
+		}
+		seen[name] = true
+		if !strings.HasPrefix(c.integrity, "sha256-") || len(c.integrity) != len("sha256-")+44 || c.license == "" || !c.deb {
+			t.Errorf("%s: integrity %q, licence %q", c.pkg, c.integrity, c.license)
+		}
+	}
+	keep := debCorpora[0].keep
+	for name, want := range map[string]bool{
+		"usr/lib/python3/dist-packages/numpy/linalg/linalg.py":            true,
+		"usr/lib/python3/dist-packages/numpy/linalg/tests/test_linalg.py": false,
+		"usr/lib/python3/dist-packages/numpy/core/_methods.pyi":           false,
+		"usr/share/doc/python3-numpy/examples/example.py":                 false,
+	} {
+		if got := keep(name); got != want {
+			t.Errorf("keep(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if c := corpora[0]; c.name() != "pyodide" {
+		t.Errorf("npm corpus name %q, want pyodide", c.name())
+	}
+}
+
+func TestSectionItems(t *testing.T) {
+	rest := strings.Repeat("More about the cache and how it expires entries. ", 6)
+	page := "# Title\n\nShort.\n\n## Caching results\n\nThe cache keeps every response for ten minutes by default. " +
+		"It is shared.\n\n" + rest + "\n\n```sh\n# not a heading\n```\n\n## Install\n\n```sh\nnpm i x\n```\n" + rest + "\n"
+	got := sectionItems(page)
+	if len(got) != 1 {
+		t.Fatalf("items = %q, want one, of the caching section", got)
+	}
+	it := got[0]
+	if it.name != "Caching results" || it.query != "The cache keeps every response for ten minutes by default." {
+		t.Errorf("item %q: %q", it.name, it.query)
+	}
+	if strings.Contains(it.code, "ten minutes") || !strings.HasPrefix(it.code, "It is shared.") || !strings.Contains(it.code, "# not a heading") {
+		t.Errorf("document %q: want the section without its first sentence, fences whole", it.code)
+	}
+}
+
+func TestWriteKnownItem(t *testing.T) {
+	src := t.TempDir()
+	var b strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&b, "// F%d returns the sum of a list of %d integer values.\nfunc F%d(xs []int) int {\n\ts := %d\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n\n", i, i, i, i)
+	}
+	if err := os.WriteFile(filepath.Join(src, "sum.go"), []byte("package sum\n\n"+b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeKnownItem(dir, []string{src}, knownItemOptions{docs: 4, queries: 2}); err != nil {
+		t.Fatal(err)
+	}
+	lines := func(name string) []string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSpace(string(data)), "\n")
+	}
+	corpus, queries, qrels := lines("corpus.jsonl"), lines("queries.jsonl"), lines("qrels/test.tsv")
+	if len(corpus) != 4 || len(queries) != 2 || len(qrels) != 3 || qrels[1] != "q0\tc0\t1" {
+		t.Fatalf("corpus %d, queries %d, qrels %q", len(corpus), len(queries), qrels)
+	}
+	var q struct{ Text string }
+	if err := json.Unmarshal([]byte(queries[0]), &q); err != nil || !strings.HasPrefix(q.Text, "returns the sum") {
+		t.Errorf("query %s: want the doc sentence without the function's name", queries[0])
+	}
+	for _, c := range corpus {
+		if strings.Contains(c, "// F") {
+			t.Errorf("document %s keeps its doc comment", c)
 		}
 	}
 }

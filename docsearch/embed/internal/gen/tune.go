@@ -17,6 +17,7 @@ type tuneOptions struct {
 	temp    float64 // softmax temperature of the similarity logits
 	l2      float64 // pull of each vector towards where it started
 	holdout int     // pairs kept out of training to report retrieval on
+	seed    uint64  // of the shuffles
 	log     io.Writer
 }
 
@@ -37,8 +38,8 @@ type example struct{ q, c bag }
 // embeds it at run time (the same tokens and weights, t's principal
 // directions projected out, unit length), so what is trained is what is
 // served. Training starts from t's vectors; l2 pulls them back towards
-// where they started. Pairs are shuffled by a fixed seed and every sum runs
-// in a fixed order, so the result is a function of t, pairs and o.
+// where they started. Pairs are shuffled by o.seed and every sum runs in a
+// fixed order, so the result is a function of t, pairs and o.
 func tune(t *embed.Table, pairs []pair, o tuneOptions) error {
 	tr, err := newTrainer(t, o)
 	if err != nil {
@@ -51,7 +52,7 @@ func tune(t *embed.Table, pairs []pair, o tuneOptions) error {
 			data = append(data, e)
 		}
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := rand.New(rand.NewPCG(o.seed, 2))
 	rng.Shuffle(len(data), func(i, j int) { data[i], data[j] = data[j], data[i] })
 	hold := data[:min(o.holdout, len(data)/10)]
 	train := data[len(hold):]

@@ -34,14 +34,14 @@ func toyTable(t *testing.T, words []string, dim int) *embed.Table {
 var toyWords = []string{"erase", "remove", "delete", "entry", "item", "open", "file", "load", "read", "path", "sort", "order", "list"}
 
 var toyPairs = []pair{
-	{"erase an entry", "delete item"},
-	{"remove the entry", "delete item"},
-	{"open a file", "load path"},
-	{"read the file", "load path"},
-	{"sort the list", "order list"},
-	{"erase the list", "delete list"},
-	{"read a path", "load file"},
-	{"remove a file", "delete path"},
+	{query: "erase an entry", code: "delete item"},
+	{query: "remove the entry", code: "delete item"},
+	{query: "open a file", code: "load path"},
+	{query: "read the file", code: "load path"},
+	{query: "sort the list", code: "order list"},
+	{query: "erase the list", code: "delete list"},
+	{query: "read a path", code: "load file"},
+	{query: "remove a file", code: "delete path"},
 }
 
 // TestTuneGradient checks the analytic gradient of the loss against
