@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"os"
 	"os/exec"
@@ -107,9 +105,8 @@ func fetchDeb(pkg, integrity, dir string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	if got := "sha256-" + base64.StdEncoding.EncodeToString(sum[:]); got != integrity {
-		return nil, fmt.Errorf("%s: integrity %s, want the pinned %s", pkg, got, integrity)
+	if err := checkIntegrity(pkg, data, integrity); err != nil {
+		return nil, err
 	}
 	files, err := undeb(data)
 	if err != nil {

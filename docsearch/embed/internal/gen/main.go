@@ -47,6 +47,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
 	"flag"
@@ -108,15 +109,36 @@ func fetch(pkg, integrity, tgz string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := sha512.Sum512(data)
-	if got := "sha512-" + base64.StdEncoding.EncodeToString(sum[:]); got != integrity {
-		return nil, fmt.Errorf("%s: integrity %s, want the pinned %s", pkg, got, integrity)
+	if err := checkIntegrity(pkg, data, integrity); err != nil {
+		return nil, err
 	}
 	files, err := untar(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", pkg, err)
 	}
 	return files, nil
+}
+
+// checkIntegrity checks data against integrity, a subresource-integrity
+// string: "sha512-" (npm's) or "sha256-" (Debian's digest), then the
+// base64 of the digest.
+func checkIntegrity(pkg string, data []byte, integrity string) error {
+	var sum []byte
+	alg, _, _ := strings.Cut(integrity, "-")
+	switch alg {
+	case "sha512":
+		s := sha512.Sum512(data)
+		sum = s[:]
+	case "sha256":
+		s := sha256.Sum256(data)
+		sum = s[:]
+	default:
+		return fmt.Errorf("%s: integrity %q: want sha512- or sha256-", pkg, integrity)
+	}
+	if got := alg + "-" + base64.StdEncoding.EncodeToString(sum); got != integrity {
+		return fmt.Errorf("%s: integrity %s, want the pinned %s", pkg, got, integrity)
+	}
+	return nil
 }
 
 func main() {

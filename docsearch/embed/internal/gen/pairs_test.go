@@ -1,6 +1,9 @@
 package main
 
 import (
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -203,6 +206,26 @@ func TestWriteKnownItem(t *testing.T) {
 	for _, c := range corpus {
 		if strings.Contains(c, "// F") {
 			t.Errorf("document %s keeps its doc comment", c)
+		}
+	}
+}
+
+func TestCheckIntegrity(t *testing.T) {
+	data := []byte("package bytes")
+	s256, s512 := sha256.Sum256(data), sha512.Sum512(data)
+	for _, c := range []struct {
+		integrity string
+		ok        bool
+	}{
+		{"sha256-" + base64.StdEncoding.EncodeToString(s256[:]), true},
+		{"sha512-" + base64.StdEncoding.EncodeToString(s512[:]), true},
+		{"sha256-" + base64.StdEncoding.EncodeToString(s512[:]), false},
+		{"sha512-" + base64.StdEncoding.EncodeToString(s256[:]), false},
+		{"md5-" + base64.StdEncoding.EncodeToString(s256[:16]), false},
+		{"", false},
+	} {
+		if err := checkIntegrity("pkg", data, c.integrity); (err == nil) != c.ok {
+			t.Errorf("checkIntegrity(%q) = %v, want ok %v", c.integrity, err, c.ok)
 		}
 	}
 }
