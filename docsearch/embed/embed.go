@@ -65,7 +65,8 @@ type Model struct {
 	name   string
 	dim    int
 	pieces bool             // KindPieces: segment words into pieces
-	ids    map[string]int32 // token → row
+	ids    map[string]int32 // token → row; KindPieces: -1 for a prefix of a piece
+	whole  int32            // KindPieces: the first row of a whole word, not a piece
 	toks   []string         // row → token
 	sif    []float32        // row → smooth-inverse-frequency weight
 	coef   []float32        // row → sif × dequantisation scale
@@ -102,6 +103,7 @@ func New(t *Table, o Options) (*Model, error) {
 		vecs:   t.Vectors[:n*t.Dim],
 		toks:   t.Tokens[:n],
 	}
+	m.whole = int32(t.Count - t.Whole)
 	for i, tok := range t.Tokens[:n] {
 		m.ids[tok] = int32(i)
 		w := 1.0
@@ -112,14 +114,16 @@ func New(t *Table, o Options) (*Model, error) {
 		m.coef[i] = m.sif[i] * t.Scales[i]
 		if m.pieces {
 			m.logp = append(m.logp, float32(math.Log(float64(t.Probs[i]))))
-			m.maxLen = max(m.maxLen, len(tok))
+			if int32(i) < m.whole {
+				m.maxLen = max(m.maxLen, len(tok))
+			}
 		}
 	}
 	if m.pieces {
-		// Every proper prefix of a piece maps to -1 unless it is a piece
+		// Every proper prefix of a piece maps to -1 unless it is a token
 		// itself, so segmentation stops extending a match at the first
 		// byte no piece continues with.
-		for _, tok := range m.toks {
+		for _, tok := range m.toks[:min(n, int(m.whole))] {
 			for k := 1; k < len(tok); k++ {
 				if _, ok := m.ids[tok[:k]]; !ok {
 					m.ids[tok[:k]] = -1
@@ -256,6 +260,19 @@ func (m *Model) putEmbedder(e *embedder) {
 	m.pool.Put(e)
 }
 
+// Words returns the words of text that Embed looks up, lowercased, in
+// order: its words less Keywords. It is for the generator, which picks
+// the words to add to a table from them.
+func (m *Model) Words(text string) []string {
+	var words []string
+	splitWords(text, make([]byte, 0, 4*maxWord), func(w []byte) {
+		if !m.stop[string(w)] {
+			words = append(words, string(w))
+		}
+	})
+	return words
+}
+
 // Bag returns the rows of the table text maps onto, in first-seen order,
 // and the weight Embed sums each row's vector with, before dequantisation:
 // its smooth inverse frequency times its damped count. It is for the
@@ -358,14 +375,14 @@ func (e *embedder) word(w []byte) {
 	}
 }
 
-// pieces adds the pieces of the most probable segmentation of
-// PieceMark+w, by the Viterbi algorithm over the pieces' log
-// probabilities. Bytes no piece covers are skipped. Segmentations are
+// pieces adds w's whole-word token if the table has one, and otherwise
+// the pieces of the most probable segmentation of PieceMark+w, by the
+// Viterbi algorithm over the pieces' log probabilities. Bytes no piece covers are skipped. Segmentations are
 // cached by the embedder: words repeat.
 func (e *embedder) pieces(w []byte) {
 	m := e.m
 	key := append(append(e.key[:0], PieceMark...), w...)
-	if row, ok := m.ids[string(key)]; ok && row >= 0 { // the common case: a whole-word piece
+	if row, ok := m.ids[string(key)]; ok && row >= 0 { // the common case: a whole-word piece or whole word
 		if m.isStop == nil || !m.isStop[row] {
 			e.add(row)
 		}
@@ -398,8 +415,8 @@ func (e *embedder) pieces(w []byte) {
 			if !ok {
 				break
 			}
-			if row < 0 {
-				continue
+			if row < 0 || row >= m.whole {
+				continue // a prefix of a piece, or a whole word: not a piece
 			}
 			if s := e.best[i] + m.logp[row]; s > e.best[j] {
 				e.best[j], e.from[j] = s, row<<8|int32(j-i)

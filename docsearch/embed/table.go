@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -24,10 +25,16 @@ import (
 //	crc      uint32            CRC-32 (IEEE) of every byte before it
 //
 // Tokens are distinct and in the order the generator wrote them (by
-// descending probability). A Header's Kind says how text maps onto tokens:
-// KindWords looks each word up whole; KindPieces segments each word into
-// pieces (the first prefixed with PieceMark) by the most probable
-// segmentation under the unigram probabilities.
+// descending probability, then a KindPieces table's Whole words). A
+// Header's Kind says how text maps onto tokens: KindWords looks each word
+// up whole; KindPieces takes a word's whole-word token if it has one, and
+// otherwise segments the word into pieces (the first prefixed with
+// PieceMark) by the most probable segmentation under the unigram
+// probabilities. A whole-word token (the last Whole, each PieceMark and a
+// word) is looked up only as the whole of a word, never as a piece of a
+// segmentation: they are words the generator added to a vocabulary of
+// pieces (internal/gen/vocab.go), so adding them changes no other word's
+// segmentation.
 
 // Magic opens every table.
 const Magic = "FIEMBED1"
@@ -55,15 +62,16 @@ const (
 // Header describes a table: its model, where it came from and how it was
 // built. It is stored as JSON, so fields can be added without a new magic.
 type Header struct {
-	Name      string `json:"name"`      // model name and version, e.g. "glove-6b-100d-sif/1"
-	Kind      string `json:"kind"`      // KindWords or KindPieces
-	Dim       int    `json:"dim"`       // vector length
-	Count     int    `json:"count"`     // number of tokens
-	PCs       int    `json:"pcs"`       // number of principal directions stored
-	Package   string `json:"package"`   // npm package the data came from, name@version
-	Integrity string `json:"integrity"` // that package's npm integrity string (sha512 of the tarball)
-	License   string `json:"license"`   // licence of the data
-	Generator string `json:"generator"` // how the table was made (command and options)
+	Name      string `json:"name"`            // model name and version, e.g. "glove-6b-100d-sif/1"
+	Kind      string `json:"kind"`            // KindWords or KindPieces
+	Dim       int    `json:"dim"`             // vector length
+	Count     int    `json:"count"`           // number of tokens
+	PCs       int    `json:"pcs"`             // number of principal directions stored
+	Whole     int    `json:"whole,omitempty"` // KindPieces: how many of the last tokens are whole words
+	Package   string `json:"package"`         // npm package the data came from, name@version
+	Integrity string `json:"integrity"`       // that package's npm integrity string (sha512 of the tarball)
+	License   string `json:"license"`         // licence of the data
+	Generator string `json:"generator"`       // how the table was made (command and options)
 	Notes     string `json:"notes,omitempty"`
 }
 
@@ -129,6 +137,9 @@ func (t *Table) check() error {
 	if h.PCs < 0 || h.PCs > maxPCs {
 		return fmt.Errorf("pcs %d out of range (0..%d)", h.PCs, maxPCs)
 	}
+	if h.Whole < 0 || h.Whole > h.Count || h.Whole > 0 && h.Kind != KindPieces {
+		return fmt.Errorf("whole %d out of range (0..%d, and only in a table of pieces)", h.Whole, h.Count)
+	}
 	if len(t.Tokens) != h.Count || len(t.Probs) != h.Count || len(t.Scales) != h.Count ||
 		len(t.Vectors) != h.Count*h.Dim || len(t.PCs) != h.PCs {
 		return errors.New("section lengths disagree with the header")
@@ -142,6 +153,9 @@ func (t *Table) check() error {
 			return fmt.Errorf("token %q repeated", tok)
 		}
 		seen[tok] = true
+		if i >= h.Count-h.Whole && (!strings.HasPrefix(tok, PieceMark) || len(tok) == len(PieceMark)) {
+			return fmt.Errorf("whole word %q does not start with %q", tok, PieceMark)
+		}
 	}
 	for i := range h.Count {
 		p, s := float64(t.Probs[i]), float64(t.Scales[i])

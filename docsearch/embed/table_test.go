@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/crc32"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,6 +122,87 @@ func TestFingerprint(t *testing.T) {
 		c.change(tab)
 		if got := name(tab); got == want {
 			t.Errorf("a changed %s leaves the model's name %q", c.what, got)
+		}
+	}
+}
+
+// piecesTable is a hand-made table of pieces whose last token is a whole
+// word, more probable than the pieces it could replace.
+func piecesTable() *Table {
+	return &Table{
+		Header: Header{Name: "test/1", Kind: KindPieces, Dim: 2, Count: 6, Whole: 1, Package: "none", Integrity: "sha512-x", License: "none", Generator: "test"},
+		Tokens: []string{PieceMark + "read", PieceMark + "re", "ad", "s", "file", PieceMark + "reads"},
+		Probs:  []float32{0.3, 0.2, 0.2, 0.1, 0.1, 0.5},
+		Scales: []float32{0.01, 0.01, 0.01, 0.01, 0.01, 0.01},
+		Vectors: []int8{
+			100, 0,
+			90, 10,
+			80, 20,
+			0, 100,
+			10, 90,
+			50, 50,
+		},
+	}
+}
+
+// TestWholeWords checks that a whole-word token stands for its word and
+// for nothing else: it is not a piece of other words' segmentations,
+// whatever its probability.
+func TestWholeWords(t *testing.T) {
+	b, err := piecesTable().Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Whole != 1 {
+		t.Fatalf("Whole = %d after a round trip, want 1", tab.Whole)
+	}
+	m, err := New(tab, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"reads", []string{PieceMark + "reads"}},
+		{"read", []string{PieceMark + "read"}},
+		{"readsfile", []string{PieceMark + "read", "s", "file"}},
+		{"Reads the file", []string{PieceMark + "reads", "file"}}, // no piece covers "the"
+	} {
+		if got := m.Tokens(tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+	cut, err := New(tab, Options{Words: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cut.Tokens("reads"), []string{PieceMark + "read", "s"}; !slices.Equal(got, want) {
+		t.Errorf("without the whole words, Tokens(reads) = %q, want %q", got, want)
+	}
+}
+
+func TestWholeWordsChecked(t *testing.T) {
+	for name, mutate := range map[string]func(*Table){
+		"more than count": func(t *Table) { t.Whole = 7 },
+		"negative":        func(t *Table) { t.Whole = -1 },
+		"in a words table": func(t *Table) {
+			t.Kind = KindWords
+		},
+		"without the mark": func(t *Table) { t.Tokens[5] = "reads" },
+		"a bare mark":      func(t *Table) { t.Tokens[5] = PieceMark },
+	} {
+		tab := piecesTable()
+		mutate(tab)
+		if _, err := tab.Encode(); err == nil {
+			t.Errorf("%s: Encode accepted the table", name)
+		}
+		if _, err := New(tab, Options{}); err == nil {
+			t.Errorf("%s: New accepted the table", name)
 		}
 	}
 }
