@@ -92,6 +92,7 @@ type options struct {
 	layers string // use: input, output or both
 	dim    int    // use: reduce to this many dimensions by PCA; 0 keeps them all
 	tune   tuneOptions
+	vocab  vocabOptions
 }
 
 // packName is the file name `npm pack` gives the tarball of pkg
@@ -168,9 +169,12 @@ func run(args []string) error {
 	fs.IntVar(&o.tune.epochs, "epochs", 0, "epochs of contrastive tuning on the doc comment and code pairs of the corpora (0 = none)")
 	fs.IntVar(&o.tune.batch, "batch", 256, "tuning: pairs a batch")
 	fs.Float64Var(&o.tune.lr, "lr", 1e-3, "tuning: Adam step size")
+	fs.BoolVar(&o.tune.decay, "decay", false, "tuning: decay the step size linearly to 0")
 	fs.Float64Var(&o.tune.temp, "temp", 0.05, "tuning: softmax temperature")
 	fs.Float64Var(&o.tune.l2, "l2", 0, "tuning: pull towards the starting vectors")
 	fs.IntVar(&o.tune.holdout, "holdout", 1000, "tuning: pairs held out to report on")
+	fs.IntVar(&o.vocab.words, "vocab", 0, "tuning: add up to N of the tuning pairs' words as whole-word tokens before tuning (vocab.go)")
+	fs.IntVar(&o.vocab.minDF, "vocab-min", 20, "tuning: pairs a word added by -vocab must occur in")
 	fs.Uint64Var(&o.tune.seed, "seed", 1, "tuning: seed of the shuffles (another seed measures how much a result owes to the order of the pairs)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -210,12 +214,22 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
+		added, err := extendVocab(t, pairs, o.vocab)
+		if err != nil {
+			return err
+		}
+		if added > 0 {
+			fmt.Fprintf(os.Stderr, "vocab: %d whole words added, from %q to %q\n", added, t.Tokens[t.Count-added], t.Tokens[t.Count-1])
+		}
 		o.tune.log = os.Stderr
 		if err := tune(t, pairs, o.tune); err != nil {
 			return err
 		}
 		name, version, _ := strings.Cut(t.Name, "/")
 		t.Name = name + "-tuned/" + version
+		if added > 0 {
+			t.Notes += fmt.Sprintf("; %d whole words added, those of the tuning pairs in at least %d pairs", added, o.vocab.minDF)
+		}
 		t.Notes += fmt.Sprintf("; tuned for %d epochs on %d pairs of doc comment and code from %s", o.tune.epochs, len(pairs), strings.Join(used, ", "))
 	}
 	t.Package, t.Integrity, t.License = src.pkg, src.integrity, src.license
@@ -228,6 +242,12 @@ func run(args []string) error {
 	if o.tune.epochs > 0 {
 		t.Generator += fmt.Sprintf(" -epochs %d -batch %d -lr %g -temp %g -l2 %g -holdout %d",
 			o.tune.epochs, o.tune.batch, o.tune.lr, o.tune.temp, o.tune.l2, o.tune.holdout)
+		if o.tune.decay {
+			t.Generator += " -decay"
+		}
+		if o.vocab.words > 0 {
+			t.Generator += fmt.Sprintf(" -vocab %d -vocab-min %d", o.vocab.words, o.vocab.minDF)
+		}
 		if o.tune.seed != 1 {
 			t.Generator += fmt.Sprintf(" -seed %d", o.tune.seed)
 		}

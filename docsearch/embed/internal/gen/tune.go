@@ -14,6 +14,7 @@ type tuneOptions struct {
 	epochs  int
 	batch   int
 	lr      float64 // Adam step size
+	decay   bool    // decay the step size linearly to 0 over the tuning
 	temp    float64 // softmax temperature of the similarity logits
 	l2      float64 // pull of each vector towards where it started
 	holdout int     // pairs kept out of training to report retrieval on
@@ -57,6 +58,7 @@ func tune(t *embed.Table, pairs []pair, o tuneOptions) error {
 	hold := data[:min(o.holdout, len(data)/10)]
 	train := data[len(hold):]
 	tr.logf("tune: %d pairs, %d held out; held-out MRR@10 %.4f", len(train), len(hold), tr.mrr(hold))
+	tr.of = o.epochs * (len(train) / o.batch)
 	for epoch := range o.epochs {
 		rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
 		var loss float64
@@ -87,6 +89,7 @@ type trainer struct {
 	m1   []float32 // Adam's first moment
 	m2   []float32 // Adam's second moment
 	n    int       // Adam steps taken
+	of   int       // Adam steps in all
 }
 
 func newTrainer(t *embed.Table, o tuneOptions) (*trainer, error) {
@@ -185,6 +188,9 @@ func (tr *trainer) step(batch []example) float64 {
 	c1 := 1 - math.Pow(b1, float64(tr.n))
 	c2 := 1 - math.Pow(b2, float64(tr.n))
 	lr := float32(tr.o.lr * math.Sqrt(c2) / c1)
+	if tr.o.decay {
+		lr *= float32(tr.of-tr.n+1) / float32(tr.of)
+	}
 	l2 := float32(tr.o.l2)
 	for i := range tr.E {
 		g := tr.grad[i] + l2*(tr.E[i]-tr.E0[i])

@@ -130,3 +130,46 @@ func TestTuneLearnsPairs(t *testing.T) {
 		t.Error("tuning the same table on the same pairs gave different vectors")
 	}
 }
+
+// TestTuneDecay checks that decaying the step size still learns the pairs,
+// and takes smaller steps than not decaying it: the vectors move less
+// from where they started.
+func TestTuneDecay(t *testing.T) {
+	moved := func(decay bool) (float64, float64) {
+		tab := toyTable(t, toyWords, 8)
+		at := func(i int) float64 { return float64(tab.Scales[i/tab.Dim]) * float64(tab.Vectors[i]) }
+		start := make([]float64, len(tab.Vectors))
+		for i := range start {
+			start[i] = at(i)
+		}
+		o := tuneOptions{epochs: 60, batch: 4, lr: 0.05, temp: 0.1, decay: decay}
+		tr, err := newTrainer(tab, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var data []example
+		for _, p := range toyPairs {
+			data = append(data, example{tr.bag(p.query), tr.bag(p.code)})
+		}
+		before := tr.loss(data, false)
+		if err := tune(tab, toyPairs, o); err != nil {
+			t.Fatal(err)
+		}
+		after, err := newTrainer(tab, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dist float64
+		for i, x := range start {
+			dist += math.Abs(at(i) - x)
+		}
+		return after.loss(data, false) / before, dist
+	}
+	ratio, dist := moved(true)
+	if ratio > 0.7 {
+		t.Errorf("with decay, the loss fell to %.2f of what it was; want at most 0.7", ratio)
+	}
+	if _, full := moved(false); dist >= full {
+		t.Errorf("with decay the vectors moved %.3f, without %.3f; want less", dist, full)
+	}
+}
