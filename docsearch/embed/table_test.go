@@ -50,6 +50,11 @@ func FuzzDecode(f *testing.F) {
 	small := smallTable(f)
 	f.Add(small[:len(small)-4])
 	f.Add([]byte(Magic))
+	pieces, err := piecesTable().Encode()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(pieces[:len(pieces)-4])
 	f.Fuzz(func(t *testing.T, body []byte) {
 		b := binary.LittleEndian.AppendUint32(bytes.Clone(body), crc32.ChecksumIEEE(body))
 		tab, err := Decode(b)
