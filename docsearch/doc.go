@@ -42,7 +42,8 @@
 // chunk. The query's type (classify) sets the default limit, the
 // preferred content type and how far hits expand; a Reranker can reorder
 // the result. Each result has a 0-1 relevance; DefaultMinScore drops the
-// weakest.
+// weakest, and every result of a query that matched nothing (made-up
+// words: matchedNothing), so such a query finds no documents.
 //
 // # Persistence and updates
 //
