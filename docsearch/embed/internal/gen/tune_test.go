@@ -82,32 +82,46 @@ func TestTuneGradient(t *testing.T) {
 	}
 }
 
+// tuneToy tunes the toy table on its pairs with o. It returns the table,
+// its vectors (dequantised) before tuning, and the loss over the pairs
+// before and after.
+func tuneToy(t *testing.T, o tuneOptions) (tab *embed.Table, start []float64, before, after float64) {
+	t.Helper()
+	tab = toyTable(t, toyWords, 8)
+	start = dequantised(tab)
+	tr, err := newTrainer(tab, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data []example
+	for _, p := range toyPairs {
+		data = append(data, example{tr.bag(p.query), tr.bag(p.code)})
+	}
+	before = tr.loss(data, false)
+	if err := tune(tab, toyPairs, o); err != nil {
+		t.Fatal(err)
+	}
+	tuned, err := newTrainer(tab, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab, start, before, tuned.loss(data, false)
+}
+
+func dequantised(tab *embed.Table) []float64 {
+	out := make([]float64, len(tab.Vectors))
+	for i, q := range tab.Vectors {
+		out[i] = float64(tab.Scales[i/tab.Dim]) * float64(q)
+	}
+	return out
+}
+
 // TestTuneLearnsPairs trains the toy table on its pairs: each query's
 // code must rank higher than before, the loss must fall, and the same
 // inputs must give the same bytes.
 func TestTuneLearnsPairs(t *testing.T) {
-	run := func() (*embed.Table, float64, float64) {
-		tab := toyTable(t, toyWords, 8)
-		o := tuneOptions{epochs: 60, batch: 4, lr: 0.05, temp: 0.1}
-		tr, err := newTrainer(tab, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var data []example
-		for _, p := range toyPairs {
-			data = append(data, example{tr.bag(p.query), tr.bag(p.code)})
-		}
-		before := tr.loss(data, false)
-		if err := tune(tab, toyPairs, o); err != nil {
-			t.Fatal(err)
-		}
-		after, err := newTrainer(tab, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tab, before, after.loss(data, false)
-	}
-	tab, before, after := run()
+	o := tuneOptions{epochs: 60, batch: 4, lr: 0.05, temp: 0.1}
+	tab, _, before, after := tuneToy(t, o)
 	if after >= before*0.7 {
 		t.Errorf("loss %.4f before tuning, %.4f after; want it to fall by 30%%", before, after)
 	}
@@ -125,7 +139,7 @@ func TestTuneLearnsPairs(t *testing.T) {
 	if c, o := cos("erase entry", "delete item"), cos("erase entry", "load path"); c <= o {
 		t.Errorf("cos(erase entry, delete item) %.3f <= cos(erase entry, load path) %.3f after tuning", c, o)
 	}
-	again, _, _ := run()
+	again, _, _, _ := tuneToy(t, o)
 	if !slices.Equal(tab.Vectors, again.Vectors) || !slices.Equal(tab.Scales, again.Scales) {
 		t.Error("tuning the same table on the same pairs gave different vectors")
 	}
@@ -136,34 +150,12 @@ func TestTuneLearnsPairs(t *testing.T) {
 // from where they started.
 func TestTuneDecay(t *testing.T) {
 	moved := func(decay bool) (float64, float64) {
-		tab := toyTable(t, toyWords, 8)
-		at := func(i int) float64 { return float64(tab.Scales[i/tab.Dim]) * float64(tab.Vectors[i]) }
-		start := make([]float64, len(tab.Vectors))
-		for i := range start {
-			start[i] = at(i)
-		}
-		o := tuneOptions{epochs: 60, batch: 4, lr: 0.05, temp: 0.1, decay: decay}
-		tr, err := newTrainer(tab, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var data []example
-		for _, p := range toyPairs {
-			data = append(data, example{tr.bag(p.query), tr.bag(p.code)})
-		}
-		before := tr.loss(data, false)
-		if err := tune(tab, toyPairs, o); err != nil {
-			t.Fatal(err)
-		}
-		after, err := newTrainer(tab, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tab, start, before, after := tuneToy(t, tuneOptions{epochs: 60, batch: 4, lr: 0.05, temp: 0.1, decay: decay})
 		var dist float64
-		for i, x := range start {
-			dist += math.Abs(at(i) - x)
+		for i, x := range dequantised(tab) {
+			dist += math.Abs(x - start[i])
 		}
-		return after.loss(data, false) / before, dist
+		return after / before, dist
 	}
 	ratio, dist := moved(true)
 	if ratio > 0.7 {
