@@ -377,8 +377,9 @@ func (e *embedder) word(w []byte) {
 
 // pieces adds w's whole-word token if the table has one, and otherwise
 // the pieces of the most probable segmentation of PieceMark+w, by the
-// Viterbi algorithm over the pieces' log probabilities. Bytes no piece covers are skipped. Segmentations are
-// cached by the embedder: words repeat.
+// Viterbi algorithm over the pieces' log probabilities. Bytes no piece
+// covers are skipped. Segmentations are cached by the embedder: words
+// repeat.
 func (e *embedder) pieces(w []byte) {
 	m := e.m
 	key := append(append(e.key[:0], PieceMark...), w...)

@@ -52,7 +52,8 @@ func extendVocab(t *embed.Table, pairs []pair, o vocabOptions) (int, error) {
 		clear(seen)
 		for _, text := range []string{p.query, p.code} {
 			for _, w := range m.Words(text) {
-				if !seen[w] && wordWorthAdding(w) && !has(row, embed.PieceMark+w) {
+				_, piece := row[embed.PieceMark+w]
+				if !seen[w] && !piece && wordWorthAdding(w) {
 					seen[w] = true
 					df[w]++
 				}
@@ -105,11 +106,6 @@ func extendVocab(t *embed.Table, pairs []pair, o vocabOptions) (int, error) {
 	}
 	t.Count, t.Whole = len(t.Tokens), added
 	return added, nil
-}
-
-func has(m map[string]int, k string) bool {
-	_, ok := m[k]
-	return ok
 }
 
 // wordWorthAdding reports whether w may become a whole-word token: at
