@@ -1,0 +1,246 @@
+package docsearch
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// queryTerm is a term of the query with its weight; group numbers the
+// query word it came from, so that a chunk matching a word through
+// several expansions counts the word once for coverage and for scoring.
+type queryTerm struct {
+	id     uint32
+	weight float64
+	group  int
+}
+
+// queryWord is a word of the query: its weight (wholeWeight for the whole
+// of a compound, else 1) and its coverage weight (its IDF times its
+// weight).
+type queryWord struct {
+	weight float64
+	cover  float64
+}
+
+// Weights of the ways a query word reaches a term: the whole of a
+// compound (the exact-literal path) above its parts; prefix and typo
+// expansions below exact matches, as MiniSearch weighs them.
+const (
+	wholeWeight  = 1.5
+	prefixWeight = 0.375
+	fuzzyWeight  = 0.45
+)
+
+// scratch is the per-search accumulator, pooled: a score per chunk and
+// the chunks touched, and the frequency of the current query word per
+// chunk and the chunks it touched.
+type scratch struct {
+	score   []float32
+	cov     []float32
+	stamp   []int32
+	touched []uint32
+	freq    []float32
+	inWord  []uint32
+}
+
+var scratchPool sync.Pool
+
+// lexicalSearch scores chunks by BM25 over the query's words and returns
+// the best candidates with each one's coverage of the query.
+//
+// The terms one word reaches (its stem, its literal, its joining with
+// the next word, abbreviations, prefix and typo expansions) are scored
+// as one term, as Lucene's SynonymQuery does: their frequencies in a
+// chunk are added, each times its weight relative to the word's, and the
+// IDF is that of the most frequent of them. A rare spelling then counts
+// as an occurrence of the word, not as a rarer and so heavier word of its
+// own: on CoSQA-test this takes BM25 nDCG@10 from 0.403 to 0.413 (hybrid
+// 0.418 to 0.419).
+func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, map[uint32]float64) {
+	lex := ix.lex
+	terms, words := ix.queryTerms(text)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	var total float64
+	for _, w := range words {
+		total += w.cover
+	}
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	n := len(ix.chunks)
+	if len(sc.score) < n {
+		sc.score = make([]float32, n)
+		sc.cov = make([]float32, n)
+		sc.stamp = make([]int32, n)
+		sc.freq = make([]float32, n)
+	}
+	for i := range sc.stamp[:n] {
+		sc.stamp[i] = -1
+	}
+	avg := lex.avgLen()
+	// Terms come grouped by word, in word order.
+	for i := 0; i < len(terms); {
+		g := terms[i].group
+		word := words[g]
+		df, j := 0, i
+		for ; j < len(terms) && terms[j].group == g; j++ {
+			df = max(df, len(lex.post[terms[j].id]))
+		}
+		for _, t := range terms[i:j] {
+			rel := float32(t.weight / word.weight)
+			for _, p := range lex.post[t.id] {
+				c := p.chunk
+				if sc.freq[c] == 0 {
+					sc.inWord = append(sc.inWord, c)
+				}
+				sc.freq[c] += rel * float32(p.tf)
+				if sc.stamp[c] != int32(g) {
+					sc.stamp[c] = int32(g)
+					sc.cov[c] += float32(word.cover * min(t.weight, 1))
+				}
+			}
+		}
+		idf := lex.idf(df)
+		for _, c := range sc.inWord {
+			tf := float64(sc.freq[c])
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(lex.lens[c])/avg)
+			if sc.score[c] == 0 {
+				sc.touched = append(sc.touched, c)
+			}
+			sc.score[c] += float32(word.weight * idf * tf * (bm25K1 + 1) / (tf + norm))
+			sc.freq[c] = 0
+		}
+		sc.inWord = sc.inWord[:0]
+		i = j
+	}
+	top := topK{k: candidates}
+	cov := map[uint32]float64{}
+	for _, c := range sc.touched {
+		if keep(c) {
+			top.push(c, sc.score[c])
+		}
+	}
+	hits := top.sorted()
+	for _, h := range hits {
+		cov[h.chunk] = min(float64(sc.cov[h.chunk])/total, 1)
+	}
+	for _, c := range sc.touched {
+		sc.score[c], sc.cov[c] = 0, 0
+	}
+	sc.touched = sc.touched[:0]
+	scratchPool.Put(sc)
+	return hits, cov
+}
+
+// queryTerms analyses the query and expands each word to the terms it
+// reaches: itself, its joining with the next word (see joinedTerms), its
+// abbreviations or what it abbreviates (see aliases), its unstemmed
+// literal, prefixes and typos. It returns the terms, grouped by word in
+// word order, and the words.
+func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
+	lex := ix.lex
+	an := newAnalyzer()
+	var terms []queryTerm
+	var groups []queryWord
+	seenWord := map[string]bool{}
+	maxIDF := lex.idf(0)
+	var sorted []uint32
+	joined := joinedTerms(lex, text)
+	an.analyze(text, func(t string, whole bool) {
+		if seenWord[t] {
+			return
+		}
+		t = strings.Clone(t)
+		seenWord[t] = true
+		g := len(groups)
+		w := 1.0
+		if whole {
+			w = wholeWeight
+		}
+		if qualifierStems[t] {
+			w *= qualifierWeight
+		}
+		reached := map[uint32]bool{}
+		add := func(id uint32, weight float64) {
+			if !reached[id] {
+				reached[id] = true
+				terms = append(terms, queryTerm{id: id, weight: weight, group: g})
+			}
+		}
+		idf := maxIDF
+		exact := false
+		// spelling adds a term that spells the word itself, another way:
+		// the first one found gives the word its IDF, and the word needs
+		// no prefix or typo expansion.
+		spelling := func(id uint32, weight float64) {
+			add(id, weight)
+			if !exact {
+				idf, exact = lex.idf(len(lex.post[id])), true
+			}
+		}
+		if id, ok := lex.id(t); ok {
+			spelling(id, w)
+		}
+		for _, id := range joined[t] {
+			spelling(id, w)
+		}
+		for _, a := range aliases[t] {
+			if id, ok := lex.id(a); ok {
+				spelling(id, w*aliasWeight)
+			}
+		}
+		if !whole {
+			// The literal path: a lower-case query word matches the whole
+			// of a compound ("mapby" finds mapBy).
+			if raw := strings.ToLower(rawWordFor(text, t)); raw != "" && raw != t {
+				if id, ok := lex.id(raw); ok {
+					add(id, wholeWeight)
+					idf = min(idf, lex.idf(len(lex.post[id])))
+				}
+			}
+		}
+		if r := utf8.RuneCountInString(t); r >= 3 && !whole && !exact {
+			if sorted == nil {
+				sorted = lex.sortedTerms()
+			}
+			for _, id := range lex.withPrefix(sorted, t) {
+				add(id, w*prefixWeight*float64(r)/float64(utf8.RuneCountInString(lex.terms[id])))
+			}
+			if d := fuzzyDistance(r); d > 0 {
+				ids, dists := lex.fuzzy(sorted, t, d)
+				for i, id := range ids {
+					add(id, w*fuzzyWeight*(1-float64(dists[i])/float64(r+1)))
+				}
+			}
+		}
+		if len(reached) == 0 {
+			idf = maxIDF
+		}
+		groups = append(groups, queryWord{weight: w, cover: idf * w})
+	})
+	return terms, groups
+}
+
+// fuzzyDistance is the edit distance tolerated in a word of n runes: 20%
+// of its length, at most 2 (MiniSearch's fuzzy 0.2).
+func fuzzyDistance(n int) int {
+	return min(n/5, 2)
+}
+
+// rawWordFor returns the word of text whose stem is stem, lower-cased
+// and unstemmed, or "": the word as typed, for the literal path.
+func rawWordFor(text, stem string) string {
+	an := newAnalyzer()
+	found := ""
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) }) {
+		w := strings.ToLower(f)
+		if found == "" && an.stem(w) == stem {
+			found = w
+		}
+	}
+	return found
+}
