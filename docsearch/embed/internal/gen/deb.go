@@ -105,14 +105,7 @@ func fetchDeb(pkg, integrity, dir string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkIntegrity(pkg, data, integrity); err != nil {
-		return nil, err
-	}
-	files, err := undeb(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", pkg, err)
-	}
-	return files, nil
+	return unpackPinned(pkg, integrity, data, undeb)
 }
 
 // debFile returns the bytes of pkg's .deb, from dir or downloaded.

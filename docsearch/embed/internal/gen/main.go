@@ -110,10 +110,16 @@ func fetch(pkg, integrity, tgz string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return unpackPinned(pkg, integrity, data, untar)
+}
+
+// unpackPinned checks data, the package file of pkg, against its pinned
+// integrity and returns the files unpack finds in it.
+func unpackPinned(pkg, integrity string, data []byte, unpack func([]byte) (map[string][]byte, error)) (map[string][]byte, error) {
 	if err := checkIntegrity(pkg, data, integrity); err != nil {
 		return nil, err
 	}
-	files, err := untar(data)
+	files, err := unpack(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", pkg, err)
 	}
