@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"syscall"
 	"time"
@@ -39,6 +40,7 @@ func runBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs := newFlags("bench index", "DIR", stderr)
 	runs := fs.Int("runs", 3, "timed runs; the median is reported")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to `FILE`")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -50,6 +52,13 @@ func runBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 	dir, err := filepath.Abs(pos[0])
 	if err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	var done []indexRun
 	for range *runs {
@@ -131,6 +140,23 @@ func benchIndexOnce(ctx context.Context, ws, dir string, stderr io.Writer) (r in
 	r.wall, r.cpu = time.Since(start), cpuTime()-cpu0
 	r.st = ix.Stats()
 	return r, nil
+}
+
+// startCPUProfile starts writing a CPU profile to path; the returned
+// function stops it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // cpuTime is the user and system CPU time the process has used.

@@ -51,3 +51,27 @@ func TestBenchIndex(t *testing.T) {
 		t.Error("bench index of a missing directory succeeded")
 	}
 }
+
+// TestBenchIndexCPUProfile checks that -cpuprofile leaves a profile that
+// go tool pprof can read: a gzipped protocol buffer.
+func TestBenchIndexCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n\nSome text to index.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	var out, errb bytes.Buffer
+	if err := runBenchIndex(t.Context(), []string{"--runs", "1", "--cpuprofile", prof, dir}, &out, &errb); err != nil {
+		t.Fatalf("bench index: %v\n%s", err, errb.String())
+	}
+	data, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Errorf("profile of %d bytes does not start as gzip", len(data))
+	}
+	if err := runBenchIndex(t.Context(), []string{"--cpuprofile", filepath.Join(dir, "no", "such", "dir", "p"), dir}, &out, &errb); err == nil {
+		t.Error("a profile path that cannot be created did not fail")
+	}
+}
