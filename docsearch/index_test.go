@@ -279,6 +279,9 @@ func TestClassify(t *testing.T) {
 	if p := PlanFor(QueryConcept); p.Limit != 15 || p.Prefer != Prose || p.Adjacent[Prose] != 3 {
 		t.Errorf("concept plan = %+v", p)
 	}
+	if p := PlanFor(QueryAPIReference); p.Prefer != "" || p.Limit != 8 {
+		t.Errorf("api reference plan = %+v; want no preferred content type (see plans)", p)
+	}
 	if p := PlanFor(QueryCodeLookup); len(p.Adjacent) != 0 {
 		t.Errorf("code lookups expand: %+v", p)
 	}
