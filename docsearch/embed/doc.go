@@ -2,7 +2,8 @@
 // static embedding table shipped in the binary. Text goes in; out come
 // vectors of Dim() float32s, unit length (or zero for text with no known
 // word), whose cosine says how alike two texts are. It needs no network,
-// no model runtime and no GPU, and imports only the standard library.
+// no model runtime and no GPU, and imports only the standard library and,
+// on amd64, golang.org/x/sys/cpu (to find AVX2 for its one assembly loop).
 //
 //	m := embed.Default()                  // decoded once, on first use
 //	vecs, err := m.Embed(ctx, []string{"read a file line by line", src})

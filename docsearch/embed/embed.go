@@ -460,24 +460,3 @@ func (e *embedder) add(row int32) {
 	}
 	e.count[row]++
 }
-
-// addScaled adds c·v to acc, eight elements a step: the loop that most of
-// Embed's time goes to.
-func addScaled(acc []float32, c float32, v []int8) {
-	acc = acc[:len(v)]
-	j := 0
-	for ; j+8 <= len(v); j += 8 {
-		a, w := acc[j:j+8:j+8], v[j:j+8:j+8]
-		a[0] += c * float32(w[0])
-		a[1] += c * float32(w[1])
-		a[2] += c * float32(w[2])
-		a[3] += c * float32(w[3])
-		a[4] += c * float32(w[4])
-		a[5] += c * float32(w[5])
-		a[6] += c * float32(w[6])
-		a[7] += c * float32(w[7])
-	}
-	for ; j < len(v); j++ {
-		acc[j] += c * float32(v[j])
-	}
-}

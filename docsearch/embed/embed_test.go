@@ -275,27 +275,6 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-// TestAddScaled checks the unrolled loop against the plain one, bit for
-// bit (each element is summed in the same order), for lengths around the
-// unrolling.
-func TestAddScaled(t *testing.T) {
-	for n := range 20 {
-		v := make([]int8, n)
-		got, want := make([]float32, n), make([]float32, n)
-		for j := range v {
-			v[j] = int8(j*37 - 100)
-			got[j], want[j] = float32(j)/3, float32(j)/3
-		}
-		addScaled(got, 0.37, v)
-		for j, q := range v {
-			want[j] += 0.37 * float32(q)
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("n=%d: addScaled %v, want %v", n, got, want)
-		}
-	}
-}
-
 // TestBagMatchesEmbed checks that Bag gives what Embed sums: the
 // weighted sum of the bag's dequantised rows, projected and scaled to
 // unit length, is Embed's vector. The generator tunes vectors through
