@@ -365,8 +365,11 @@ func TestLanguageQualifier(t *testing.T) {
 		"docs/lines.md":   "# Lines\n\nRead each line of a file into a list.\n",
 		"docs/support.md": "# Support\n\nThe library supports Python 3.9 and later, on every platform.\n",
 		"docs/py.md":      "# Python client\n\nOpen a stream from Python.\n",
-		"docs/js.md":      "# Client\n\nOpen a stream from the browser.\n",
+		"docs/js.md":      "# Browser client\n\nOpen a stream from the browser.\n",
 	}
+	// py.md and js.md are of one length: BM25 normalizes length fully,
+	// and the qualifier, weighing a quarter of a word, is not to outweigh
+	// a page's being longer.
 	// Read, file and line are common words here, two to a page; Python
 	// is rare, and so weighs most unless it counts as a qualifier.
 	common := []string{"Read the file's name.", "Read until the line ends.", "A line of the file."}
