@@ -45,7 +45,7 @@ type doc struct {
 type processed struct {
 	doc    *doc
 	chunks []chunk
-	terms  [][]termFreq // per chunk, sorted by term
+	terms  [][]termFreq // per chunk, in the order of first occurrence
 }
 
 // termFreq is a term's weighted frequency in a chunk.
@@ -149,10 +149,9 @@ func (w *worker) analyze(title, lead, text string) []termFreq {
 	w.an.analyze(text, add(1))
 	w.terms = out
 	// The list is kept until the chunk enters the index: one allocation
-	// of its size, not the ones of growing it.
-	out = slices.Clone(out)
-	slices.SortFunc(out, func(a, b termFreq) int { return strings.Compare(a.term, b.term) })
-	return out
+	// of its size, not the ones of growing it. It stays in text order:
+	// the lexicon needs no order, and the saved index sorts its terms.
+	return slices.Clone(out)
 }
 
 // firstTitle returns the first heading of level 1, else the first heading,
