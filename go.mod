@@ -3,6 +3,7 @@ module github.com/fileinfo/fileinfo
 go 1.26.8
 
 require (
+	github.com/dlclark/regexp2 v1.10.0
 	github.com/dominikbraun/graph v0.23.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/kljensen/snowball v0.10.0
@@ -17,7 +18,6 @@ require (
 )
 
 require (
-	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -37,11 +37,22 @@ type chunker struct {
 	tc    *tokenCounter
 }
 
-// tokens returns the token count of s. Callers count only text longer in
-// bytes than the room left: a token is at least one byte, so shorter text
-// fits uncounted.
+// tokens returns the token count of s, counted in full.
 func (c *chunker) tokens(s string) int {
 	return c.tc.count(s)
+}
+
+// tokensUpTo returns the token count of s when it is at most limit, and
+// else some count over limit (see countUpTo). That is all chunks and split
+// need: a count over the limit only sends a block to split, and split only
+// compares counts with the limit, so the chunks are those exact counts
+// make (TestChunksCappedCountsMatchExact checks). Stopping past the limit
+// spares split, which halves a block until the halves fit, from counting
+// every half in full: a block of n bytes costs O(n) instead of
+// O(n log n). Callers count only text longer in bytes than the room left:
+// a token is at least one byte, so shorter text fits uncounted.
+func (c *chunker) tokensUpTo(s string, limit int) int {
+	return c.tc.countUpTo(s, limit)
 }
 
 // chunks cuts a parsed document into chunks.
@@ -62,13 +73,13 @@ func (c *chunker) chunks(secs []section, docTitle string) []chunk {
 			cur, curTokens = nil, 0
 		}
 		for _, b := range s.blocks {
-			n := len(b.text) // an upper bound, exact when counted
-			if curTokens+n > c.limit {
-				n = c.tokens(b.text)
-			}
 			limit := c.limit
 			if b.code {
 				limit *= codeLimitFactor
+			}
+			n := len(b.text) // an upper bound, exact when counted (up to limit)
+			if curTokens+n > c.limit {
+				n = c.tokensUpTo(b.text, limit)
 			}
 			if n > limit {
 				emit()
@@ -90,10 +101,11 @@ func (c *chunker) chunks(secs []section, docTitle string) []chunk {
 
 // split cuts a block over limit tokens in halves at line breaks, or at
 // spaces for a single long line, until every piece is within it. n is the
-// block's token count, or -1 when it has not been counted.
+// block's token count (exact only up to limit), or -1 when it has not been
+// counted.
 func (c *chunker) split(b block, n, limit int) []block {
 	if n < 0 && len(b.text) > limit {
-		n = c.tokens(b.text)
+		n = c.tokensUpTo(b.text, limit)
 	}
 	if n <= limit { // or not counted: no longer in bytes than the limit
 		return []block{b}

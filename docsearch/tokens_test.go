@@ -2,10 +2,12 @@ package docsearch
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/dlclark/regexp2"
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
@@ -24,6 +26,15 @@ var tokenSamples = []string{
 	" 1 2  3   ... !!! \r\n\r\n ''' '\n'",
 	"a\u0085b \u2028 c",
 	"invalid \xff\xfe bytes",
+	// ASCII next to non-ASCII of every class, where pieceLen leaves its
+	// byte table for decoding runes: letters, a combining mark (not a
+	// letter), digits, spaces and symbols.
+	"caf\u00e9s na\u00efve \u00e9t\u00e9 abc\u0301def x\u0301 \u0301y",
+	"12\u0663\u0664\u0665\u0666 \u00bd1 \u2167x \u00b2\u00b3",
+	"a\u00a0b\u00a0\u00a0c \u3000 \u3000d\u2003\n\u2003e \u2028\n",
+	"x\u2014y \u2014z!\u00bf\u00a1w \u20ac5 \u2192 \U0001F600a\U0001F600 \n",
+	" \t\v\f\r\n \x00\x01\x7f a\x1fb",
+	"'S'T'Re'VE'M'LL'D 'x '",
 }
 
 // tiktokenEncoding is tiktoken-go's own cl100k_base encoder, which counts
@@ -33,16 +44,52 @@ var tiktokenEncoding = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
 	return tiktoken.GetEncoding(tiktoken.MODEL_CL100K_BASE)
 })
 
+// tiktokenPattern is the pre-tokenizing expression of cl100k_base, as
+// tiktoken-go compiles it.
+var tiktokenPattern = regexp2.MustCompile(`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`, regexp2.None)
+
+// tiktokenPieces returns the pieces tiktoken-go's expression cuts valid
+// UTF-8 text into.
+func tiktokenPieces(t *testing.T, text string) []string {
+	t.Helper()
+	runes := []rune(text)
+	var pieces []string
+	m, err := tiktokenPattern.FindStringMatch(text)
+	for ; m != nil && err == nil; m, err = tiktokenPattern.FindNextMatch(m) {
+		pieces = append(pieces, string(runes[m.Index:m.Index+m.Length]))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pieces
+}
+
+// splitPieces returns the pieces pieceLen cuts valid UTF-8 text into.
+func splitPieces(s string) []string {
+	var pieces []string
+	for i := 0; i < len(s); {
+		n := pieceLen(s[i:])
+		pieces = append(pieces, s[i:i+n])
+		i += n
+	}
+	return pieces
+}
+
+// expectSameCount checks that text has the pieces and the count tiktoken
+// gives it.
 func expectSameCount(t *testing.T, c *tokenCounter, text string) {
 	t.Helper()
 	enc, err := tiktokenEncoding()
 	if err != nil {
 		t.Fatal(err)
 	}
+	valid := toValidRunes(text)
+	pieces := splitPieces(valid)
+	if want := tiktokenPieces(t, valid); !slices.Equal(pieces, want) {
+		t.Errorf("pieces of %q:\n%q\ntiktoken's:\n%q", text, pieces, want)
+	}
 	want := len(enc.EncodeOrdinary(text))
 	if got := c.count(text); got != want {
-		var pieces []string
-		splitPieces(toValidRunes(text), func(p string) { pieces = append(pieces, p) })
 		t.Errorf("count(%q) = %d, tiktoken %d; pieces %q", text, got, want, pieces)
 	}
 }
@@ -98,6 +145,21 @@ func newTestCounter(b *testing.B) *tokenCounter {
 		b.Fatal(err)
 	}
 	return c
+}
+
+// BenchmarkPieceLen cuts the repository's README into pieces.
+func BenchmarkPieceLen(b *testing.B) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := string(readme)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		for i := 0; i < len(text); {
+			i += pieceLen(text[i:])
+		}
+	}
 }
 
 // BenchmarkTokenCount counts with one counter, so that after the first
