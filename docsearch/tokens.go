@@ -28,6 +28,7 @@ var ranks = sync.OnceValues(func() (*rankTable, error) {
 		t.pairs[i] = noRank
 	}
 	for tok, rank := range r {
+		t.maxLen = max(t.maxLen, len(tok))
 		switch {
 		case len(tok) == 2:
 			t.pairs[pairKey(tok)] = int32(rank)
@@ -52,6 +53,9 @@ type rankTable struct {
 	pairs [1 << 16]int32   // by pairKey; noRank when not a token
 	short map[uint64]int32 // 3 to maxPacked bytes, by packKey
 	long  map[string]int32
+	// maxLen is the longest token's length in bytes: a piece of n bytes
+	// is at least n/maxLen tokens.
+	maxLen int
 }
 
 // rank returns the rank of the token tok of two bytes or more, or noRank
@@ -140,6 +144,11 @@ func (c *tokenCounter) countUpTo(text string, limit int) int {
 	n := 0
 	for i := 0; i < len(text) && n <= limit; {
 		k := pieceLen(text[i:])
+		if minTokens := (k + c.ranks.maxLen - 1) / c.ranks.maxLen; minTokens > limit-n {
+			// Over the limit whatever its merges: a long run of letters
+			// (text with no spaces) need not be merged to know it.
+			return limit + 1
+		}
 		n += c.pieceCount(text[i : i+k])
 		i += k
 	}
@@ -195,6 +204,15 @@ func (c *tokenCounter) bpeCount(p string) int {
 	if c.ranks.rank(p) != noRank {
 		return 1
 	}
+	if len(p) >= bpeHeapMin {
+		return c.bpeCountLong(p)
+	}
+	return c.bpeCountScan(p)
+}
+
+// bpeCountScan is bpeCount by scanning the parts for the best pair before
+// each merge, which is fastest for short pieces.
+func (c *tokenCounter) bpeCountScan(p string) int {
 	parts := c.parts[:0]
 	for i := 0; i+1 < len(p); i++ {
 		parts = append(parts, bpePart{start: i, rank: c.ranks.pairs[pairKey(p[i:])]})

@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -174,4 +175,63 @@ func BenchmarkTokenCount(b *testing.B) {
 // (URLs, hashes, identifiers).
 func BenchmarkTokenCountCold(b *testing.B) {
 	benchmarkCount(b, func() *tokenCounter { return newTestCounter(b) })
+}
+
+// TestBPECountLong checks the heap merge against the scanning one on
+// pieces of every kind that can be long, at lengths around bpeHeapMin and
+// far over it, and the whole count against tiktoken on long runs.
+func TestBPECountLong(t *testing.T) {
+	c, err := newTokenCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabets := [][]rune{
+		[]rune("abcdefghijklmnopqrstuvwxyz"),
+		[]rune("aab"), // few letters: long merges of repeats
+		[]rune("的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现分将外但身些与高意进此"),
+		[]rune("😀😁😂🤣😃😄😅😆🎉👍🏽"),
+		[]rune("éèêëàâäôöûüçÉÀ"),
+		[]rune("абвгдежзийклмнопрстуфхцчшщъыьэюя"),
+	}
+	for _, alpha := range alphabets {
+		for _, n := range []int{2, 3, 7, 40, bpeHeapMin/4 - 1, bpeHeapMin / 4, bpeHeapMin, 1000, 5000} {
+			runes := make([]rune, n)
+			for i := range runes {
+				runes[i] = alpha[r.IntN(len(alpha))]
+			}
+			p := string(runes)
+			if len(p) < 2 {
+				continue
+			}
+			if got, want := c.bpeCountLong(p), c.bpeCountScan(p); got != want {
+				t.Errorf("%d runes of %q: heap merge %d tokens, scanning %d", n, string(alpha[:min(3, len(alpha))]), got, want)
+			}
+			if n == 1000 {
+				expectSameCount(t, c, p)
+			}
+		}
+	}
+}
+
+// TestCountUpToLongPiece checks that a piece too long to fit the limit is
+// not merged: 4 MB of emoji, one piece, would take hours to merge by
+// scanning and a second by heap; the limit knows it is over at once.
+func TestCountUpToLongPiece(t *testing.T) {
+	c, err := newTokenCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("😀", 1<<20)
+	if got := c.countUpTo(text, 512); got <= 512 {
+		t.Errorf("countUpTo(4 MB of emoji, 512) = %d; want over 512", got)
+	}
+	if len(c.cache) != 0 {
+		t.Errorf("the piece was merged: %d pieces cached", len(c.cache))
+	}
+	// Just within reach of the limit, the count is exact.
+	short := strings.Repeat("😀", 100)
+	if got, want := c.countUpTo(short, 512), c.count(short); got != want {
+		t.Errorf("countUpTo(100 emoji, 512) = %d, count %d", got, want)
+	}
 }
