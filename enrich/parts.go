@@ -261,14 +261,14 @@ func (p *plan) cut(l, room int) (*cutLine, error) {
 	}
 	text := p.lines[l-1]
 	num := len(e.EncodeOrdinary(strconv.Itoa(l)))
-	tokens := e.EncodeOrdinary("\t" + text)
+	tokens := encode(e, "\t"+text)
 	shown := func(n int) (string, int) {
 		prefix := strings.TrimPrefix(e.Decode(tokens[:n]), "\t")
 		for len(prefix) > 0 && !utf8.ValidString(prefix) {
 			prefix = prefix[:len(prefix)-1] // a rune split between tokens
 		}
 		s := prefix + fmt.Sprintf(" …[line cut: %d of %d bytes shown; it is longer than the budget]", len(prefix), len(text))
-		return s, num + len(e.EncodeOrdinary("\t"+s+"\n"))
+		return s, num + len(encode(e, "\t"+s+"\n"))
 	}
 	_, marker := shown(0)
 	n := min(len(tokens), max(room-marker, 0))

@@ -118,7 +118,7 @@ func encodeAll(e *tiktoken.Tiktoken, texts []string) []int {
 	workers := runtime.GOMAXPROCS(0)
 	if total < parallelBytes || workers < 2 {
 		for i, t := range texts {
-			out[i] = len(e.EncodeOrdinary(t))
+			out[i] = len(encode(e, t))
 		}
 		return out
 	}
@@ -134,7 +134,7 @@ func encodeAll(e *tiktoken.Tiktoken, texts []string) []int {
 			go func(lo, hi int) {
 				defer wg.Done()
 				for j := lo; j < hi; j++ {
-					out[j] = len(e.EncodeOrdinary(texts[j]))
+					out[j] = len(encode(e, texts[j]))
 				}
 			}(start, i+1)
 			start, size = i+1, 0
