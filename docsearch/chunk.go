@@ -35,6 +35,9 @@ const codeLimitFactor = 4
 type chunker struct {
 	limit int
 	tc    *tokenCounter
+	// uncapped counts in full, past the limit: tests check that capping
+	// changes no chunk.
+	uncapped bool
 }
 
 // tokens returns the token count of s, counted in full.
@@ -52,6 +55,9 @@ func (c *chunker) tokens(s string) int {
 // O(n log n). Callers count only text longer in bytes than the room left:
 // a token is at least one byte, so shorter text fits uncounted.
 func (c *chunker) tokensUpTo(s string, limit int) int {
+	if c.uncapped {
+		return c.tc.count(s)
+	}
 	return c.tc.countUpTo(s, limit)
 }
 

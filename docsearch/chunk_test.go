@@ -9,70 +9,12 @@ import (
 	"unicode/utf8"
 )
 
-// exactChunks is chunks as it was before counting stopped at the limit:
-// every block it counts is counted in full. It is the reference the
-// capped counts are checked against.
+// exactChunks chunks secs as c does, but with every count in full: the
+// reference the capped counts are checked against.
 func exactChunks(c *chunker, secs []section, docTitle string) []chunk {
-	var out []chunk
-	for _, s := range secs {
-		title := strings.Join(s.path, " > ")
-		if title == "" {
-			title = docTitle
-		}
-		var cur []block
-		curTokens := 0
-		emit := func() {
-			if len(cur) > 0 {
-				out = append(out, makeChunk(title, cur))
-			}
-			cur, curTokens = nil, 0
-		}
-		for _, b := range s.blocks {
-			n := len(b.text)
-			if curTokens+n > c.limit {
-				n = c.tokens(b.text)
-			}
-			limit := c.limit
-			if b.code {
-				limit *= codeLimitFactor
-			}
-			if n > limit {
-				emit()
-				for _, piece := range exactSplit(c, b, n, limit) {
-					out = append(out, makeChunk(title, []block{piece}))
-				}
-				continue
-			}
-			if curTokens+n > c.limit {
-				emit()
-			}
-			cur = append(cur, b)
-			curTokens += n
-		}
-		emit()
-	}
-	return out
-}
-
-// exactSplit is split with every count in full.
-func exactSplit(c *chunker, b block, n, limit int) []block {
-	if n < 0 && len(b.text) > limit {
-		n = c.tokens(b.text)
-	}
-	if n <= limit {
-		return []block{b}
-	}
-	cut := cutNear(b.text, len(b.text)/2)
-	if cut <= 0 || cut >= len(b.text) {
-		return []block{b}
-	}
-	first := block{text: b.text[:cut], line: b.line, code: b.code}
-	first.end = b.line + strings.Count(first.text[:len(first.text)-1], "\n")
-	second := block{text: b.text[cut:], line: first.end, end: b.end, code: b.code}
-	if strings.HasSuffix(first.text, "\n") {
-		second.line = first.end + 1
-	}
-	return append(exactSplit(c, first, -1, limit), exactSplit(c, second, -1, limit)...)
+	full := *c
+	full.uncapped = true
+	return full.chunks(secs, docTitle)
 }
 
 // expectExactChunks checks that chunking secs with counts capped at the
