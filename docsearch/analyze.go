@@ -86,6 +86,15 @@ func isWordRune(r rune) bool {
 	return r == '_' || isLetter(r) || isNumber(r)
 }
 
+// asciiWord says which ASCII bytes are word runes: the loops over text
+// test bytes against it before they decode a rune.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isWordRune(rune(c))
+	}
+	return t
+}()
+
 // analyze calls emit with each term of text, in order. whole is set for
 // the whole form of a compound. Terms come from the analyzer's cache of
 // compounds, which owns copies of them: a caller may keep a term without
@@ -93,8 +102,12 @@ func isWordRune(r rune) bool {
 // cached, so kept terms share memory).
 func (a *analyzer) analyze(text string, emit func(term string, whole bool)) {
 	for i := 0; i < len(text); {
-		r, n := runeAt(text, i)
-		if !isWordRune(r) {
+		if c := text[i]; c < utf8.RuneSelf {
+			if !asciiWord[c] {
+				i++
+				continue
+			}
+		} else if r, n := runeAt(text, i); !isWordRune(r) {
 			i += n
 			continue
 		}
@@ -146,6 +159,13 @@ func symbolName(c, rest string) (string, int) {
 func compoundEnd(s string, i int) int {
 	for {
 		for i < len(s) {
+			if c := s[i]; c < utf8.RuneSelf {
+				if !asciiWord[c] {
+					break
+				}
+				i++
+				continue
+			}
 			r, n := runeAt(s, i)
 			if !isWordRune(r) {
 				break
