@@ -12,7 +12,7 @@ import (
 type parsedDoc struct {
 	title string
 	secs  []section
-	bytes int
+	bytes int // of the document as read
 }
 
 func parseDoc(name, text string) parsedDoc {
@@ -20,12 +20,8 @@ func parseDoc(name, text string) parsedDoc {
 	if !ok {
 		f = formatText
 	}
-	body, _, fmLines := stripFrontMatter(text)
-	if f == formatHTML {
-		body, _ = htmlToMarkdown(body)
-		f, fmLines = formatMarkdown, 0
-	}
-	return parsedDoc{title: name, secs: parse(body, f, fmLines+1), bytes: len(body)}
+	secs, _, _ := readSections(text, f)
+	return parsedDoc{title: name, secs: secs, bytes: len(text)}
 }
 
 // repoDocs returns the repository's markdown and, as documents of one

@@ -78,15 +78,13 @@ func newWorker(limit int) (*worker, error) {
 // process cuts text, read as format f, into an analysed document. title
 // overrides the document's own title when not empty.
 func (w *worker) process(d *doc, text string, f format, title string) processed {
-	body, fm, fmLines := stripFrontMatter(text)
+	secs, fm, pageTitle := readSections(text, f)
 	page := f == formatHTML
 	if page {
-		var t string
-		body, t = htmlToMarkdown(body)
-		if title == "" {
-			title = t
-		}
-		f, fmLines = formatMarkdown, 0
+		f = formatMarkdown
+	}
+	if title == "" {
+		title = pageTitle
 	}
 	if title == "" && fm != "" {
 		title = frontMatterValue(fm, "title")
@@ -96,7 +94,6 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 			d.updated = t.UTC()
 		}
 	}
-	secs := parse(body, f, fmLines+1)
 	d.headings = d.headings[:0]
 	for _, s := range secs {
 		if s.level > 0 {

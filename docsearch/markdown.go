@@ -301,6 +301,19 @@ func linkEnd(s string, i int) int {
 	return i + j + k + 1
 }
 
+// readSections cuts a document's text, read as format f, into sections:
+// without its front matter, and an HTML page converted to markdown first.
+// It returns the front matter and an HTML page's title too; the sections
+// of an HTML page are of markdown.
+func readSections(text string, f format) (secs []section, fm, pageTitle string) {
+	body, fm, fmLines := stripFrontMatter(text)
+	if f == formatHTML {
+		body, pageTitle = htmlToMarkdown(body)
+		f, fmLines = formatMarkdown, 0
+	}
+	return parse(body, f, fmLines+1), fm, pageTitle
+}
+
 // stripFrontMatter returns text without a YAML front matter block (a
 // first line "---" up to the next line "---" or "..."), the block, and the
 // number of lines removed.
