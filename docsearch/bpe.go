@@ -37,7 +37,7 @@ func (c *tokenCounter) bpeCountLong(p string) int {
 	for len(pairs) > 0 {
 		m := heap.Pop(&pairs).(merge)
 		mid := next[m.start]
-		if mid < 0 || int(mid) >= n || endOf(next, mid, n) != m.end {
+		if mid < 0 || int(mid) >= n || next[mid] != m.end {
 			continue // a part of it has merged with another since
 		}
 		// The part at mid joins the one at start.
@@ -52,21 +52,13 @@ func (c *tokenCounter) bpeCountLong(p string) int {
 			}
 		}
 		if int(m.end) < n {
-			e := endOf(next, m.end, n)
+			e := next[m.end]
 			if r := c.ranks.rank(p[m.start:e]); r != noRank {
 				heap.Push(&pairs, merge{rank: r, start: m.start, end: e})
 			}
 		}
 	}
 	return parts
-}
-
-// endOf returns the end of the part starting at i.
-func endOf(next []int32, i int32, n int) int32 {
-	if int(i) >= n {
-		return int32(n)
-	}
-	return next[i]
 }
 
 // merge is a candidate merge of the parts p[start:x] and p[x:end].

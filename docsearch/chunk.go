@@ -40,11 +40,6 @@ type chunker struct {
 	uncapped bool
 }
 
-// tokens returns the token count of s, counted in full.
-func (c *chunker) tokens(s string) int {
-	return c.tc.count(s)
-}
-
 // tokensUpTo returns the token count of s when it is at most limit, and
 // else some count over limit (see countUpTo). That is all chunks and split
 // need: a count over the limit only sends a block to split, and split only

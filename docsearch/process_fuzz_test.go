@@ -55,7 +55,7 @@ func FuzzProcess(f *testing.F) {
 			if !utf8.ValidString(c.text) || !utf8.ValidString(c.title) {
 				t.Errorf("chunk %d: invalid UTF-8", i)
 			}
-			if n := w.ch.tokens(c.text); n > limit*codeLimitFactor && utf8.RuneCountInString(c.text) > 1 {
+			if n := w.ch.tc.count(c.text); n > limit*codeLimitFactor && utf8.RuneCountInString(c.text) > 1 {
 				t.Errorf("chunk %d: %d tokens, over %d", i, n, limit*codeLimitFactor)
 			}
 		}
