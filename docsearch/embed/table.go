@@ -10,6 +10,7 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The table format. All integers and floats are little-endian.
@@ -258,13 +259,7 @@ func (t *Table) fingerprint() string {
 			h.Write(b[:])
 		}
 	}
-	buf := make([]byte, 0, 4096)
-	for i, v := range t.Vectors {
-		buf = append(buf, byte(v))
-		if len(buf) == cap(buf) || i == len(t.Vectors)-1 {
-			h.Write(buf)
-			buf = buf[:0]
-		}
-	}
+	// The int8 vectors, as the bytes they are.
+	h.Write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.Vectors))), len(t.Vectors)))
 	return fmt.Sprintf("%08x", h.Sum32())
 }
