@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,8 @@ type fileInfo struct {
 	// state is a language's per-file scratch space for hooks that need a
 	// whole-file view (JS export lists); one goroutine uses a fileInfo.
 	state any
+	// exprs builds the file's Exprs, made on first use.
+	exprs *exprBuilder
 }
 
 // text returns the source text of n, valid UTF-8.
@@ -215,12 +218,14 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			// f()() or d["k"](): the expression itself is called.
 			pos := c.callee.StartPoint()
 			out.Calls = append(out.Calls, Call{
-				Caller:   callerOf(decls, c.at, f.module),
-				Name:     "()",
-				Receiver: collapseSpace(f.text(c.callee), 200),
-				Line:     int(pos.Row) + 1,
-				Column:   int(pos.Column) + 1,
-				Args:     splitArgs(f.text(c.args)),
+				Caller:       callerOf(decls, c.at, f.module),
+				Name:         "()",
+				Receiver:     f.short(c.callee, 200),
+				Line:         int(pos.Row) + 1,
+				Column:       int(pos.Column) + 1,
+				Args:         f.args(c.args),
+				ReceiverExpr: f.expr(c.callee),
+				ArgExprs:     f.argExprs(c.args),
 			})
 			continue
 		}
@@ -229,26 +234,32 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			continue
 		}
 		out.Calls = append(out.Calls, Call{
-			Caller:   callerOf(decls, c.at, f.module),
-			Name:     name,
-			Receiver: collapseSpace(f.text(c.receiver), 200),
-			Line:     int(pos.Row) + 1,
-			Column:   int(pos.Column) + 1,
-			Args:     splitArgs(f.text(c.args)),
+			Caller:       callerOf(decls, c.at, f.module),
+			Name:         name,
+			Receiver:     f.short(c.receiver, 200),
+			Line:         int(pos.Row) + 1,
+			Column:       int(pos.Column) + 1,
+			Args:         f.args(c.args),
+			ReceiverExpr: f.expr(c.receiver),
+			ArgExprs:     f.argExprs(c.args),
 		})
 	}
 	for _, b := range binds {
-		value := collapseSpace(f.text(b.value), 200)
+		value := f.short(b.value, 200)
 		if b.decorator {
 			value = "@" + value
 		}
-		typ := collapseSpace(f.text(b.typ), 200)
+		typ := f.short(b.typ, 200)
 		scope := callerOf(decls, b.at, f.module)
+		vx := f.expr(b.value)
 		if len(b.targets) == 0 {
-			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: "<return>", Value: value, Line: b.line, Type: typ})
+			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: "<return>", Value: value, Line: b.line, Type: typ, ValueExpr: vx})
 		}
 		for _, t := range b.targets {
-			out.Bindings = append(out.Bindings, Binding{Scope: scope, Target: collapseSpace(f.text(t), 200), Value: value, Line: b.line, Type: typ, Iter: b.iter})
+			out.Bindings = append(out.Bindings, Binding{
+				Scope: scope, Target: f.short(t, 200), Value: value, Line: b.line, Type: typ, Iter: b.iter,
+				ValueExpr: vx, TargetExpr: f.expr(t),
+			})
 		}
 	}
 	if f.lang.bindings != nil {
@@ -273,46 +284,86 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		return a.Column < b.Column
 	})
 	out.Calls = dedupeCalls(out.Calls)
+	if f.exprs != nil {
+		// The slice grew by doubling: keep what is used.
+		f.exprs.x.nodes = slices.Clone(f.exprs.x.nodes)
+	}
 	sort.SliceStable(out.Imports, func(i, j int) bool { return out.Imports[i].Line < out.Imports[j].Line })
 	sort.SliceStable(out.Bindings, func(i, j int) bool { return out.Bindings[i].Line < out.Bindings[j].Line })
 	return out
 }
 
-// splitArgs splits "(a, f(b, c), *d)" at its top-level commas; nil for
-// no arguments.
-func splitArgs(s string) []string {
-	s = strings.TrimSpace(s)
-	if len(s) < 2 || s[0] != '(' {
+// args returns the argument expressions of an argument list node as
+// text, each cut at 200 bytes; nil for none. A call whose parentheses are
+// its one argument's (Python's `f(x for x in xs)`) has that argument.
+func (f *fileInfo) args(n *sitter.Node) []string {
+	if n == nil {
 		return nil
 	}
-	s = s[1 : len(s)-1]
-	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case quote != 0:
-			if ch == '\\' {
-				i++
-			} else if ch == quote {
-				quote = 0
+	if t := n.Type(); !strings.HasSuffix(t, "argument_list") && !strings.HasSuffix(t, "arguments") {
+		if cnt := int(n.ChildCount()); cnt > 2 {
+			start, end := n.Child(0).EndByte(), n.Child(cnt-1).StartByte()
+			if a := f.shortRange(start, end, 200); a != "" {
+				return []string{a}
 			}
-		case ch == '"' || ch == '\'':
-			quote = ch
-		case ch == '(' || ch == '[' || ch == '{':
-			depth++
-		case ch == ')' || ch == ']' || ch == '}':
-			depth--
-		case ch == ',' && depth == 0:
-			out = append(out, collapseSpace(s[start:i], 200))
-			start = i + 1
+		}
+		return nil
+	}
+	var out []string
+	for i, cnt := 0, int(n.NamedChildCount()); i < cnt; i++ {
+		if c := n.NamedChild(i); c != nil && c.Type() != "comment" {
+			if a := f.short(c, 200); a != "" {
+				out = append(out, a)
+			}
 		}
 	}
-	if last := collapseSpace(s[start:], 200); last != "" {
-		out = append(out, last)
-	}
 	return out
+}
+
+// argExprs returns the structure of an argument list, an ExprTuple of
+// the arguments, for languages with an expression hook.
+func (f *fileInfo) argExprs(n *sitter.Node) Expr {
+	if n == nil || f.lang.expr == nil {
+		return Expr{}
+	}
+	if t := n.Type(); !strings.HasSuffix(t, "argument_list") && !strings.HasSuffix(t, "arguments") {
+		// f(x for x in xs): the call's parentheses are its argument's.
+		if f.exprs == nil {
+			f.exprs = newExprBuilder(f)
+		}
+		x := f.exprs
+		x.left, x.deepest = MaxExprNodes, 0
+		return x.root(x.with(ExprTuple, "", x.sub(n, 1)))
+	}
+	return f.expr(n)
+}
+
+// short returns the text of n on one line, cut at max bytes.
+func (f *fileInfo) short(n *sitter.Node, max int) string {
+	if n == nil {
+		return ""
+	}
+	return f.shortRange(n.StartByte(), n.EndByte(), max)
+}
+
+// shortRange returns src[start:end] on one line, cut at max bytes, reading
+// no more of the source than that needs: a call nested 100,000 deep must
+// not copy its whole argument list once per level.
+func (f *fileInfo) shortRange(start, end uint32, max int) string {
+	if end <= start {
+		return ""
+	}
+	// Runs of spaces collapse to one, so a cut needs more than max bytes
+	// of source; 8×max covers all but deeply indented code, which is
+	// then cut early but still marked.
+	if limit := start + uint32(8*max); end > limit {
+		s := collapseSpace(validUTF8(string(f.src[start:limit])), max)
+		if !strings.HasSuffix(s, "…") {
+			s += "…"
+		}
+		return s
+	}
+	return collapseSpace(validUTF8(string(f.src[start:end])), max)
 }
 
 // callName trims whitespace a grammar lexed into a name node (go-tree-sitter's

@@ -31,6 +31,9 @@ func init() {
 		doc:          pythonDocstring,
 		exported:     pythonExported,
 		bases:        pythonBases,
+		expr:         pythonExpr,
+		exprShared:   pythonShared,
+		params:       pythonParams,
 	})
 }
 
@@ -207,6 +210,33 @@ func pythonBases(d *decl, f *fileInfo) []string {
 	for i, cnt := 0, int(args.NamedChildCount()); i < cnt; i++ {
 		if a := args.NamedChild(i); a.Type() != "keyword_argument" && a.Type() != "comment" {
 			out = append(out, collapseSpace(f.text(a), 200))
+		}
+	}
+	return out
+}
+
+// pythonParams lists the parameter names of a def: `def f(a, b=1, *c,
+// d: int, **e)` has a, b, c, d and e; the markers * and / are not
+// parameters.
+func pythonParams(d *decl, f *fileInfo) []string {
+	ps := d.node.ChildByFieldName("parameters")
+	if ps == nil {
+		return nil
+	}
+	var out []string
+	for i, cnt := 0, int(ps.NamedChildCount()); i < cnt; i++ {
+		p := ps.NamedChild(i)
+		switch p.Type() {
+		case "default_parameter", "typed_default_parameter":
+			p = p.ChildByFieldName("name")
+		case "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+			p = firstNamed(p)
+			if p != nil && (p.Type() == "list_splat_pattern" || p.Type() == "dictionary_splat_pattern") {
+				p = firstNamed(p) // typed *args: T
+			}
+		}
+		if p != nil && p.Type() == "identifier" {
+			out = append(out, f.text(p))
 		}
 	}
 	return out

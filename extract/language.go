@@ -62,6 +62,15 @@ type Language struct {
 	bindings func(n *sitter.Node, f *fileInfo) []Binding
 	// bases lists the base types of a class-like declaration.
 	bases func(d *decl, f *fileInfo) []string
+	// params lists a function's parameter names, for flow tracking.
+	params func(d *decl, f *fileInfo) []string
+	// expr converts an expression (a binding's value or target, a call's
+	// receiver, callee or argument list) into an Expr, within the
+	// builder's bounds; without it calls and bindings carry text only.
+	expr func(x *exprBuilder, n *sitter.Node, depth int) exprNode
+	// exprShared reports the node types whose Exprs recur (a call site's
+	// arguments inside an assignment): the builder stores them once.
+	exprShared func(n *sitter.Node) bool
 	// detect, for a shared extension, reports whether src is this language.
 	detect func(src []byte) bool
 	// docOnly makes the doc hook's answer final: "" means no doc, without

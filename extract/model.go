@@ -89,6 +89,12 @@ type Binding struct {
 	// Iter marks a loop's binding (Python's `for x in v`): Target takes
 	// the items of Value, not Value itself.
 	Iter bool `json:"iter,omitempty"`
+	// ValueExpr and TargetExpr are the structure of Value and Target,
+	// for languages whose values a call graph follows (Python); a
+	// decorator's ValueExpr is the decorator expression, without "@".
+	// Like every Expr they stay out of the JSON, which shows the text.
+	ValueExpr  Expr `json:"-"`
+	TargetExpr Expr `json:"-"`
 }
 
 // Kind is the kind of a symbol. The set is closed; see the constants.
@@ -142,6 +148,10 @@ type Symbol struct {
 	// Bases are the base classes, implemented interfaces or embedded types
 	// as written (class-like symbols only).
 	Bases []string `json:"bases,omitempty"`
+	// Params are a function's parameter names in order, stars dropped
+	// (`*args` is "args"), where a call graph passes arguments to them
+	// (Python); the signature shows them in the JSON.
+	Params []string `json:"-"`
 }
 
 // Import is one imported module or package.
@@ -180,9 +190,15 @@ type Call struct {
 	// Line and Column (1-based, in bytes) locate Name.
 	Line   int `json:"line"`
 	Column int `json:"column"`
-	// Args are the argument expressions as source text, where the
-	// language's query captures them (Python); omitted when empty.
+	// Args are the argument expressions as source text (each cut at 200
+	// bytes), where the language's query captures them (Python, Java,
+	// C#, Kotlin); omitted when empty.
 	Args []string `json:"args,omitempty"`
+	// ReceiverExpr and ArgExprs are the structure of Receiver and Args
+	// (an ExprTuple of the arguments), for languages whose values a call
+	// graph follows (Python); not in the JSON.
+	ReceiverExpr Expr `json:"-"`
+	ArgExprs     Expr `json:"-"`
 }
 
 // SyntaxError is a range the parser could not make sense of. Lines and

@@ -69,6 +69,9 @@ func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
 	if f.lang.bases != nil && (d.kind.isTypeLike() || d.kind == KindModule) {
 		sym.Bases = f.lang.bases(d, f)
 	}
+	if f.lang.params != nil && (d.kind == KindFunction || d.kind == KindMethod) {
+		sym.Params = f.lang.params(d, f)
+	}
 	return sym, true
 }
 
