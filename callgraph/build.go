@@ -20,6 +20,7 @@ func Build(files []extract.File) *Graph {
 		bindings:  map[gscopeKey][]gbinding{},
 		importers: map[string]map[string]bool{},
 		parsed:    map[string]ast.Expr{},
+		failed:    map[string]string{},
 	}
 	for i := range files {
 		f := files[i]
@@ -59,13 +60,19 @@ func (g *Graph) resolve(paths []string) {
 	r := newResolver(g, g.ix)
 	r.gotypes = newGoTypes(r, g.bindings, g.parsed)
 	for _, p := range paths {
+		delete(g.failed, p) // a file re-resolved gets a new verdict
+	}
+	for _, p := range paths {
 		if languageTraits[g.files[p].Language].flow {
 			all := g.Files()
 			ordered := make([]*extract.File, len(all))
 			for i, q := range all {
 				ordered[i] = g.files[q]
 			}
-			r.flow = runFlow(r, ordered, g.ix.sigs)
+			r.flow = runFlow(r, ordered, g.ix.params)
+			for p, reason := range r.flow.failed {
+				g.failed[p] = reason
+			}
 			break
 		}
 	}
@@ -73,7 +80,12 @@ func (g *Graph) resolve(paths []string) {
 		r.flow = &flow{r: r, vars: map[varKey]valueSet{}, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}}
 	}
 	for _, p := range paths {
-		g.results[p] = r.resolveFile(g.files[p])
+		if _, ok := g.failed[p]; ok {
+			// Flow tracking panicked on p: its values are suspect.
+			g.results[p] = &fileResult{unique: map[string]bool{}}
+			continue
+		}
+		g.results[p] = g.resolveSafe(r, g.files[p])
 	}
 }
 
@@ -171,11 +183,11 @@ type index struct {
 	byName map[string][]SymbolID // callables and types by simple name
 	module map[string]SymbolID   // module nodes by qualified name
 	bases  map[SymbolID][]string // base types as written, by class
-	sigs   map[SymbolID]string   // signatures of the functions of flow-tracked languages
+	params map[SymbolID][]string // parameter names of the functions of flow-tracked languages
 }
 
 func newIndex(g *Graph) *index {
-	return &index{g: g, byName: map[string][]SymbolID{}, module: map[string]SymbolID{}, bases: map[SymbolID][]string{}, sigs: map[SymbolID]string{}}
+	return &index{g: g, byName: map[string][]SymbolID{}, module: map[string]SymbolID{}, bases: map[SymbolID][]string{}, params: map[SymbolID][]string{}}
 }
 
 func (ix *index) add(n Node) SymbolID {
@@ -207,8 +219,8 @@ func (ix *index) addFile(f *extract.File) {
 		if len(s.Bases) > 0 {
 			ix.bases[id] = s.Bases
 		}
-		if flow {
-			ix.sigs[id] = s.Signature
+		if flow && len(s.Params) > 0 {
+			ix.params[id] = s.Params
 		}
 	}
 }

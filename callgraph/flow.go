@@ -28,14 +28,17 @@ type valueSet map[value]bool
 type varKey struct{ scope, name string }
 
 type flow struct {
-	r    *resolver
-	vars map[varKey]valueSet
-	sigs map[SymbolID]string
-	grew bool
+	r      *resolver
+	vars   map[varKey]valueSet
+	params map[SymbolID][]string // by function
+	grew   bool
 	// decorated are the definitions a decorator rebinds: calling their
 	// name calls what the decorator returned.
 	decorated map[SymbolID]bool
 	ext       map[varKey]extSet // see flow_external.go
+	// failed are the files whose tracking panicked, with the reason;
+	// they take no further part.
+	failed map[string]string
 }
 
 // maxFlowRounds bounds the fixpoint iteration; sets only grow, so it
@@ -43,8 +46,8 @@ type flow struct {
 const maxFlowRounds = 12
 
 // runFlow computes the variables of every file with bindings.
-func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow {
-	fl := &flow{r: r, vars: map[varKey]valueSet{}, sigs: sigs, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}}
+func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *flow {
+	fl := &flow{r: r, vars: map[varKey]valueSet{}, params: params, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}, failed: map[string]string{}}
 	var withBindings []*extract.File
 	for _, f := range files {
 		if hasFlow(f) {
@@ -57,18 +60,8 @@ func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow
 	for round := 0; round < maxFlowRounds; round++ {
 		fl.grew = false
 		for _, f := range withBindings {
-			r.enter(f)
-			for i := 0; i < len(f.Bindings); {
-				if n := decoratorStack(f.Bindings[i:]); n > 0 {
-					fl.decorate(f.Bindings[i : i+n])
-					i += n
-					continue
-				}
-				fl.bind(f.Bindings[i])
-				i++
-			}
-			for _, c := range f.Calls {
-				fl.passArgs(c)
+			if _, ok := fl.failed[f.Path]; !ok {
+				fl.round(f)
 			}
 		}
 		if !fl.grew {
@@ -76,6 +69,32 @@ func runFlow(r *resolver, files []*extract.File, sigs map[SymbolID]string) *flow
 		}
 	}
 	return fl
+}
+
+// round applies f's bindings and passes its calls' arguments once; a
+// panic puts f in fl.failed.
+func (fl *flow) round(f *extract.File) {
+	defer func() {
+		if v := recover(); v != nil {
+			fl.failed[f.Path] = panicReason("tracking values", v)
+		}
+	}()
+	if testHookFile != nil {
+		testHookFile(f.Path)
+	}
+	fl.r.enter(f)
+	for i := 0; i < len(f.Bindings); {
+		if n := decoratorStack(f.Bindings[i:]); n > 0 {
+			fl.decorate(f.Bindings[i : i+n])
+			i += n
+			continue
+		}
+		fl.bind(f.Bindings[i])
+		i++
+	}
+	for _, c := range f.Calls {
+		fl.passArgs(c)
+	}
 }
 
 // hasFlow reports whether f carries what flow tracking reads: bindings or
@@ -88,34 +107,60 @@ func hasFlow(f *extract.File) bool {
 		return true
 	}
 	for _, c := range f.Calls {
-		if len(c.Args) > 0 {
+		if c.ArgExprs.Len() > 0 {
 			return true
 		}
 	}
 	return false
 }
 
+// maxValues bounds what one variable may hold. A variable that could
+// hold more (the parameter of an identity decorator applied across a
+// package, a registry every plugin is appended to) is saturated: it
+// holds nothing from then on, and calls through it stay unresolved. An
+// edge to each of a hundred candidates tells an agent nothing, and
+// without the bound the values of such variables flow into everything
+// they touch: on the Python standard library with its tests the sets grew
+// to 175 million members in four rounds, past 14 GB.
+const maxValues = 64
+
 func (fl *flow) add(k varKey, vs valueSet) {
-	addSet(&fl.grew, fl.vars, k, vs, nil)
+	addSet(&fl.grew, fl.vars, k, vs, maxValues)
 }
 
-// addSet adds to sets[k] the members of vs that admit takes (all, when
-// admit is nil), and sets *grew when it added one.
-func addSet[S ~map[V]bool, V comparable](grew *bool, sets map[varKey]S, k varKey, vs S, admit func(set S, v V) bool) {
+// addSet adds the members of vs to sets[k], and sets *grew when it added
+// one. A set that would pass limit members is saturated instead: emptied
+// for good, present so that lookups stop at it. Whether a set saturates
+// does not depend on the order of its members, so neither does the graph.
+func addSet[S ~map[V]bool, V comparable](grew *bool, sets map[varKey]S, k varKey, vs S, limit int) {
 	if len(vs) == 0 {
 		return
 	}
-	set := sets[k]
-	if set == nil {
-		set = S{}
+	set, ok := sets[k]
+	if ok && set == nil {
+		return // saturated
+	}
+	n := len(set)
+	for v := range vs {
+		if !set[v] {
+			n++
+		}
+	}
+	switch {
+	case n == len(set):
+		return
+	case n > limit:
+		sets[k] = nil
+		*grew = true
+		return
+	case set == nil:
+		set = make(S, len(vs))
 		sets[k] = set
 	}
 	for v := range vs {
-		if !set[v] && (admit == nil || admit(set, v)) {
-			set[v] = true
-			*grew = true
-		}
+		set[v] = true
 	}
+	*grew = true
 }
 
 // scopeID returns the node of a scope's qualified name in the current file.
@@ -130,16 +175,18 @@ func (fl *flow) scopeID(scope string) (SymbolID, bool) {
 // bind applies one binding.
 func (fl *flow) bind(b extract.Binding) {
 	scope, ok := fl.scopeID(b.Scope)
-	if !ok {
-		return
-	}
-	parts := splitTop(b.Value, '=')
-	fl.destructure(scope, b.Scope, b.Target, parts[len(parts)-1])
-	if b.Iter {
-		// for x in obj: x also takes what obj's iterator's __next__
-		// returns.
-		_, next := fl.iteration(fl.eval(scope, b.Value))
-		fl.bindAll(scope, b.Scope, b.Target, fl.callResult(next))
+	switch {
+	case !ok || !b.ValueExpr.Valid():
+	case b.Target == "<return>":
+		fl.add(varKey{b.Scope, b.Target}, fl.eval(scope, b.ValueExpr))
+	case b.TargetExpr.Valid():
+		fl.destructure(scope, b.Scope, b.TargetExpr, b.ValueExpr)
+		if b.Iter {
+			// for x in obj: x also takes what obj's iterator's
+			// __next__ returns.
+			_, next := fl.iteration(fl.eval(scope, b.ValueExpr))
+			fl.bindAll(scope, b.Scope, b.TargetExpr, fl.callResult(next))
+		}
 	}
 }
 
@@ -169,7 +216,7 @@ func (fl *flow) iteration(vs valueSet) (iters, nexts valueSet) {
 }
 
 // bindAll binds every name in target to vs.
-func (fl *flow) bindAll(scope SymbolID, scopeQ, target string, vs valueSet) {
+func (fl *flow) bindAll(scope SymbolID, scopeQ string, target extract.Expr, vs valueSet) {
 	if len(vs) == 0 {
 		return
 	}
@@ -183,8 +230,11 @@ func (fl *flow) bindAll(scope SymbolID, scopeQ, target string, vs valueSet) {
 }
 
 // unstar returns a target without the star of a starred one (`*rest`).
-func unstar(target string) string {
-	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "*"))
+func unstar(target extract.Expr) extract.Expr {
+	if target.Kind() == extract.ExprSplat {
+		return target.Sub(0)
+	}
+	return target
 }
 
 // destructure binds target to value, element by element where both are
@@ -192,19 +242,19 @@ func unstar(target string) string {
 // starred target takes the elements the others leave, as a list (`a, *b
 // = f, g, h` binds b to [g, h]). Where the value is not written out,
 // every name in the target may hold any of its values.
-func (fl *flow) destructure(scope SymbolID, scopeQ, target, value string) {
+func (fl *flow) destructure(scope SymbolID, scopeQ string, target, value extract.Expr) {
 	targets := sequence(target)
 	if targets == nil {
 		t := unstar(target)
-		fl.assign(scope, scopeQ, t, fl.eval(scope, value))
-		if isIdent(t) {
-			fl.bindFields(scope, scopeQ, t, value)
-			fl.addExt(varKey{scopeQ, t}, fl.evalExt(scope, value))
+		if t.Kind() == extract.ExprName {
+			fl.bindName(scope, scopeQ, t.Name(), value)
+		} else {
+			fl.assign(scope, scopeQ, t, fl.eval(scope, value))
 		}
 		return
 	}
 	values := sequence(value)
-	star := slices.IndexFunc(targets, func(t string) bool { return strings.HasPrefix(t, "*") })
+	star := slices.IndexFunc(targets, func(t extract.Expr) bool { return t.Kind() == extract.ExprSplat })
 	switch {
 	case values != nil && star < 0 && len(values) == len(targets):
 		for i, t := range targets {
@@ -216,7 +266,15 @@ func (fl *flow) destructure(scope SymbolID, scopeQ, target, value string) {
 			fl.destructure(scope, scopeQ, targets[i], values[i])
 		}
 		rest := values[star : len(values)-after]
-		fl.destructure(scope, scopeQ, targets[star][1:], "["+strings.Join(rest, ", ")+"]")
+		if t := unstar(targets[star]); t.Kind() == extract.ExprName {
+			fl.bindList(scope, scopeQ, t.Name(), rest)
+		} else {
+			vs := valueSet{}
+			for _, r := range rest {
+				fl.evalInto(vs, scope, r)
+			}
+			fl.assign(scope, scopeQ, t, vs)
+		}
 		for i := range after {
 			fl.destructure(scope, scopeQ, targets[star+1+i], values[len(values)-after+i])
 		}
@@ -225,29 +283,36 @@ func (fl *flow) destructure(scope SymbolID, scopeQ, target, value string) {
 	}
 }
 
-// sequence returns the elements of a tuple or list written out in s
-// (`a, b`, `(a, b)`, `[a, b]`, `a,`), or nil when s is one expression.
-func sequence(s string) []string {
-	s = strings.TrimSpace(s)
-	inner := s
-	wrapped := len(s) >= 2 && (s[0] == '(' || s[0] == '[') && matchingParen(s[1:]) == len(s)-2
-	if wrapped {
-		inner = s[1 : len(s)-1]
+// bindName binds variable name to the value of v: what it holds, its
+// elements under literal keys, what it holds from outside.
+func (fl *flow) bindName(scope SymbolID, scopeQ, name string, v extract.Expr) {
+	fl.add(varKey{scopeQ, name}, fl.eval(scope, v))
+	fl.bindFields(scope, scopeQ, name, v)
+	fl.addExt(varKey{scopeQ, name}, fl.evalExt(scope, v))
+}
+
+// bindList binds variable name to a list of the elements written out:
+// `*b` in `a, *b = f, g, h` holds [g, h].
+func (fl *flow) bindList(scope SymbolID, scopeQ, name string, elems []extract.Expr) {
+	k := varKey{scopeQ, name}
+	for i, e := range elems {
+		vs := fl.eval(scope, e)
+		fl.add(k, vs)
+		fl.add(varKey{scopeQ, name + "[" + strconv.Itoa(i) + "]"}, vs)
 	}
-	parts := splitTop(inner, ',')
-	var out []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
+}
+
+// sequence returns the elements of a tuple or list written out (`a, b`,
+// `(a, b)`, `[a, b]`, `a,`), or nil for any other expression.
+func sequence(e extract.Expr) []extract.Expr {
+	if k := e.Kind(); k != extract.ExprTuple && k != extract.ExprList {
+		return nil
 	}
-	switch {
-	case len(parts) > 1:
-		return out
-	case wrapped && s[0] == '[':
-		return out // a list of one element
+	out := make([]extract.Expr, e.Len())
+	for i := range out {
+		out[i] = e.Sub(i)
 	}
-	return nil
+	return out
 }
 
 // decoratorStack returns how many bindings at the start of bs are the
@@ -278,74 +343,67 @@ func (fl *flow) decorate(stack []extract.Binding) {
 		fl.decorated[id] = true
 	}
 	for i := len(stack) - 1; i >= 0; i-- {
-		decs := fl.eval(scope, strings.TrimPrefix(stack[i].Value, "@"))
+		decs := fl.eval(scope, stack[i].ValueExpr)
 		for v := range decs {
-			if params := fl.params(v.id); len(params) > 0 && !v.instance {
+			if params := fl.paramsOf(v.id); len(params) > 0 && !v.instance {
 				fl.add(varKey{fl.r.g.nodes[v.id].Qualified, params[0]}, inner)
 			}
 		}
 		inner = fl.callResult(decs)
 	}
-	fl.assign(scope, b.Scope, b.Target, inner)
+	fl.add(varKey{b.Scope, b.Target}, inner)
 }
 
 // bindFields keeps the elements of a container literal apart by literal
 // key or index, so that d["a"] and l[0] find only their own element.
-func (fl *flow) bindFields(scope SymbolID, scopeQ, name, lit string) {
-	lit = strings.TrimSpace(lit)
-	if len(lit) < 2 || matchingParen(lit[1:]) != len(lit)-2 {
-		return
-	}
-	for i, el := range splitTop(lit[1:len(lit)-1], ',') {
-		if el == "" {
-			continue
-		}
-		key := ""
-		switch lit[0] {
-		case '{':
-			k, v, ok := cutTop(el, ':')
-			if !ok || !isLiteralKey(k) {
-				continue
+func (fl *flow) bindFields(scope SymbolID, scopeQ, name string, lit extract.Expr) {
+	switch lit.Kind() {
+	case extract.ExprDict:
+		for i := 0; i+1 < lit.Len(); i += 2 {
+			if key, ok := literalKey(lit.Sub(i)); ok {
+				fl.add(varKey{scopeQ, name + "[" + key + "]"}, fl.eval(scope, lit.Sub(i+1)))
 			}
-			key, el = normKey(k), v
-		case '[', '(':
-			key = strconvItoa(i)
-		default:
-			return
 		}
-		fl.add(varKey{scopeQ, name + "[" + key + "]"}, fl.eval(scope, el))
+	case extract.ExprList, extract.ExprTuple:
+		for i := range lit.Len() {
+			if lit.Sub(i).Kind() == extract.ExprSplat {
+				return // the indexes after *xs are unknown
+			}
+			fl.add(varKey{scopeQ, name + "[" + strconv.Itoa(i) + "]"}, fl.eval(scope, lit.Sub(i)))
+		}
 	}
 }
 
 // assign stores vs into a target expression seen from scope.
-func (fl *flow) assign(scope SymbolID, scopeQ, target string, vs valueSet) {
-	target = strings.Trim(target, "() ")
-	if i := strings.IndexByte(target, '['); i > 0 && strings.HasSuffix(target, "]") {
+func (fl *flow) assign(scope SymbolID, scopeQ string, target extract.Expr, vs valueSet) {
+	if target.Kind() == extract.ExprIndex {
 		// d[k] = v: the container holds v, and so does its key k.
-		if k := target[i+1 : len(target)-1]; isLiteralKey(k) && isIdent(target[:i]) {
-			fl.add(varKey{scopeQ, target[:i] + "[" + normKey(k) + "]"}, vs)
+		obj := target.Sub(0)
+		if key, ok := literalKey(target.Sub(1)); ok && obj.Kind() == extract.ExprName {
+			fl.add(varKey{scopeQ, obj.Name() + "[" + key + "]"}, vs)
 		}
-		target = target[:i]
+		target = obj
 	}
-	base, attr, ok := cutLastTop(target, '.')
-	if !ok {
-		fl.add(varKey{scopeQ, target}, vs)
-		return
-	}
-	if fl.r.isSelf(base) {
-		if cls, ok := fl.r.enclosingClass(scope); ok {
-			fl.add(varKey{fl.r.g.nodes[cls].Qualified, attr}, vs)
+	switch target.Kind() {
+	case extract.ExprName:
+		fl.add(varKey{scopeQ, target.Name()}, vs)
+	case extract.ExprAttr:
+		base, attr := target.Sub(0), target.Name()
+		if base.Kind() == extract.ExprName && fl.r.isSelf(base.Name()) {
+			if cls, ok := fl.r.enclosingClass(scope); ok {
+				fl.add(varKey{fl.r.g.nodes[cls].Qualified, attr}, vs)
+			}
+			return
 		}
-		return
-	}
-	for v := range fl.eval(scope, base) {
-		fl.add(varKey{fl.r.g.nodes[v.id].Qualified, attr}, vs)
+		for v := range fl.eval(scope, base) {
+			fl.add(varKey{fl.r.g.nodes[v.id].Qualified, attr}, vs)
+		}
 	}
 }
 
 // passArgs binds a call's arguments to the parameters of its targets.
 func (fl *flow) passArgs(c extract.Call) {
-	if len(c.Args) == 0 {
+	if c.ArgExprs.Len() == 0 {
 		return
 	}
 	scope, ok := fl.scopeID(c.Caller)
@@ -366,20 +424,20 @@ func (fl *flow) passArgs(c extract.Call) {
 			// not among the arguments.
 			skip = 1
 		}
-		params := fl.params(fn)
+		params := fl.paramsOf(fn)
 		q := fl.r.g.nodes[fn].Qualified
-		for i, a := range c.Args {
-			if strings.HasPrefix(a, "*") {
-				continue
-			}
-			if name, val, ok := strings.Cut(a, "="); ok && isIdent(strings.TrimSpace(name)) {
-				fl.add(varKey{q, strings.TrimSpace(name)}, fl.eval(scope, val))
-				fl.addExt(varKey{q, strings.TrimSpace(name)}, fl.evalExt(scope, val))
-				continue
-			}
-			if i+skip < len(params) {
-				fl.add(varKey{q, params[i+skip]}, fl.eval(scope, a))
-				fl.addExt(varKey{q, params[i+skip]}, fl.evalExt(scope, a))
+		for i := range c.ArgExprs.Len() {
+			a := c.ArgExprs.Sub(i)
+			switch a.Kind() {
+			case extract.ExprSplat:
+			case extract.ExprKeyword:
+				fl.add(varKey{q, a.Name()}, fl.eval(scope, a.Sub(0)))
+				fl.addExt(varKey{q, a.Name()}, fl.evalExt(scope, a.Sub(0)))
+			default:
+				if i+skip < len(params) {
+					fl.add(varKey{q, params[i+skip]}, fl.eval(scope, a))
+					fl.addExt(varKey{q, params[i+skip]}, fl.evalExt(scope, a))
+				}
 			}
 		}
 	}
@@ -423,34 +481,12 @@ func (fl *flow) callResult(vs valueSet) valueSet {
 // takesSelf reports whether a method's first parameter is self or cls:
 // not a static method.
 func (fl *flow) takesSelf(fn SymbolID) bool {
-	params := fl.params(fn)
+	params := fl.paramsOf(fn)
 	return len(params) > 0 && contains(fl.r.tr.self, params[0])
 }
 
-// params returns the parameter names of a function from its signature.
-func (fl *flow) params(id SymbolID) []string {
-	sig := fl.sigs[id]
-	open := strings.IndexByte(sig, '(')
-	if open < 0 {
-		return nil
-	}
-	inner := sig[open+1:]
-	if close := matchingParen(inner); close >= 0 {
-		inner = inner[:close]
-	}
-	var out []string
-	for _, p := range splitTop(inner, ',') {
-		p = strings.TrimSpace(p)
-		if i := strings.IndexAny(p, ":="); i >= 0 {
-			p = strings.TrimSpace(p[:i])
-		}
-		p = strings.TrimLeft(p, "*")
-		if p != "" && p != "/" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+// paramsOf returns the parameter names of a function.
+func (fl *flow) paramsOf(id SymbolID) []string { return fl.params[id] }
 
 func isIdent(s string) bool {
 	if s == "" {
@@ -463,23 +499,3 @@ func isIdent(s string) bool {
 	}
 	return true
 }
-
-// isLiteralKey reports whether k is a string or integer literal.
-func isLiteralKey(k string) bool {
-	k = strings.TrimSpace(k)
-	if len(k) >= 2 && (k[0] == '"' || k[0] == '\'') && k[len(k)-1] == k[0] {
-		return true
-	}
-	return k != "" && strings.Trim(k, "-0123456789") == ""
-}
-
-// normKey writes a literal key one way: "a" and 'a' are the same key.
-func normKey(k string) string {
-	k = strings.TrimSpace(k)
-	if len(k) >= 2 && k[0] == '\'' {
-		return "\"" + k[1:len(k)-1] + "\""
-	}
-	return k
-}
-
-func strconvItoa(i int) string { return strconv.Itoa(i) }

@@ -1,74 +1,75 @@
 package callgraph
 
 import (
-	"strings"
-
 	"github.com/fileinfo/fileinfo/extract"
 )
 
-// eval returns the values an expression (source text) may have, seen from
-// scope.
-func (fl *flow) eval(scope SymbolID, expr string) valueSet {
-	expr = strings.TrimSpace(expr)
-	for _, p := range []string{"await ", "yield from ", "yield "} {
-		expr = strings.TrimPrefix(expr, p)
-	}
+// eval returns the values an expression may have, seen from scope. The
+// expression is the structure extract carried out of the parse tree, so
+// nothing here re-reads source text; the zero or an unfollowed
+// expression has no values.
+func (fl *flow) eval(scope SymbolID, e extract.Expr) valueSet {
 	out := valueSet{}
-	if expr == "" || strings.HasPrefix(expr, "lambda") {
-		return out
-	}
-	// a or b, a if c else b: either side.
-	for _, sep := range []string{" or ", " if ", " else ", " and "} {
-		if parts := splitTopString(expr, sep); len(parts) > 1 {
-			for _, p := range parts {
-				union(out, fl.eval(scope, p))
-			}
-			return out
+	fl.evalInto(out, scope, e)
+	return out
+}
+
+// evalInto adds the values of e to out.
+func (fl *flow) evalInto(out valueSet, scope SymbolID, e extract.Expr) {
+	switch e.Kind() {
+	case extract.ExprName:
+		union(out, fl.name(scope, e.Name()))
+	case extract.ExprAttr:
+		union(out, fl.attr(scope, e.Sub(0), e.Name()))
+	case extract.ExprCall:
+		if isSuper(e.Sub(0)) {
+			return // super(): the class hierarchy resolves it, not values
 		}
-	}
-	switch expr[0] {
-	case '[', '(', '{':
-		if close := matchingParen(expr[1:]); close == len(expr)-2 {
-			// A container literal: its elements (dict: its values).
-			for _, el := range splitTop(expr[1:len(expr)-1], ',') {
-				if _, v, ok := cutTop(el, ':'); ok && expr[0] == '{' {
-					el = v
+		union(out, fl.callResult(fl.eval(scope, e.Sub(0))))
+	case extract.ExprIndex:
+		// An element of a container: by literal key where the literal
+		// was seen, else any element.
+		if obj := e.Sub(0); obj.Kind() == extract.ExprName {
+			if key, ok := literalKey(e.Sub(1)); ok {
+				if vs, ok := fl.field(scope, obj.Name(), key); ok {
+					union(out, vs)
+					return
 				}
-				if strings.Contains(el, " for ") {
-					el = el[:strings.Index(el, " for ")]
-				}
-				union(out, fl.eval(scope, el))
 			}
-			return out
 		}
-	}
-	last := expr[len(expr)-1]
-	if last == ')' || last == ']' {
-		if open := openingParen(expr); open > 0 {
-			head := expr[:open]
-			if last == ']' {
-				// An element of a container: by literal key where the
-				// literal was seen, else any element.
-				if k := expr[open+1 : len(expr)-1]; isIdent(head) && isLiteralKey(k) {
-					if vs, ok := fl.field(scope, head, normKey(k)); ok {
-						return vs
-					}
-				}
-				return fl.eval(scope, head)
-			}
-			if head == "super" || strings.HasSuffix(head, ".super") {
-				return out
-			}
-			return fl.callResult(fl.eval(scope, head))
+		fl.evalInto(out, scope, e.Sub(0))
+	case extract.ExprTuple, extract.ExprList, extract.ExprSet, extract.ExprAlt:
+		// A container is flattened: it holds what its elements hold.
+		for i := range e.Len() {
+			fl.evalInto(out, scope, e.Sub(i))
 		}
+	case extract.ExprDict:
+		for i := 1; i < e.Len(); i += 2 {
+			fl.evalInto(out, scope, e.Sub(i))
+		}
+	case extract.ExprComp:
+		fl.evalInto(out, scope, e.Sub(e.Len()-1)) // a dict's: the value
+	case extract.ExprSplat:
+		fl.evalInto(out, scope, e.Sub(0))
 	}
-	if base, attr, ok := cutLastTop(expr, '.'); ok {
-		return fl.attr(scope, base, attr)
+}
+
+// isSuper reports whether a callee is super or x.super.
+func isSuper(callee extract.Expr) bool {
+	k := callee.Kind()
+	return (k == extract.ExprName || k == extract.ExprAttr) && callee.Name() == "super"
+}
+
+// literalKey returns the key a string or integer literal stands for, one
+// way for both quotes: "a" and 'a' are the key `"a"`.
+func literalKey(e extract.Expr) (string, bool) {
+	switch e.Kind() {
+	case extract.ExprString:
+		return `"` + e.Name() + `"`, true
+	case extract.ExprNumber:
+		return e.Name(), true
 	}
-	if !isIdent(expr) {
-		return out
-	}
-	return fl.name(scope, expr)
+	return "", false
 }
 
 // name looks an identifier up: variables of the enclosing scopes, then
@@ -116,7 +117,7 @@ func (fl *flow) field(scope SymbolID, n, key string) (valueSet, bool) {
 
 // attr evaluates base.attr: a module's member, a class's method or
 // attribute, an instance's (bound) method or attribute.
-func (fl *flow) attr(scope SymbolID, base, attr string) valueSet {
+func (fl *flow) attr(scope SymbolID, base extract.Expr, attr string) valueSet {
 	out := valueSet{}
 	for v := range fl.eval(scope, base) {
 		q := fl.r.g.nodes[v.id].Qualified
@@ -167,126 +168,23 @@ func (fl *flow) targets(scope SymbolID, c extract.Call) []SymbolID {
 	return out
 }
 
-// callees evaluates what a call site calls.
+// callees evaluates what a call site calls: its receiver for a call of
+// an expression (`f()()`), receiver.name for a method call, the name
+// otherwise. A receiver without structure is not followed.
 func (fl *flow) callees(scope SymbolID, c extract.Call) valueSet {
 	switch {
 	case c.Name == "()":
-		return fl.eval(scope, c.Receiver)
+		return fl.eval(scope, c.ReceiverExpr)
+	case c.ReceiverExpr.Valid():
+		return fl.attr(scope, c.ReceiverExpr, c.Name)
 	case c.Receiver != "":
-		return fl.eval(scope, c.Receiver+"."+c.Name)
+		return valueSet{}
 	}
-	return fl.eval(scope, c.Name)
+	return fl.name(scope, c.Name)
 }
 
 func union(dst, src valueSet) {
 	for v := range src {
 		dst[v] = true
 	}
-}
-
-// splitTop splits s at sep outside brackets and strings.
-func splitTop(s string, sep byte) []string {
-	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case c == sep && depth == 0:
-			if sep == '=' && (i > 0 && strings.ContainsRune("=!<>:+-*/%&|^", rune(s[i-1])) || i+1 < len(s) && s[i+1] == '=') {
-				continue // ==, !=, <=, :=, += are not assignments
-			}
-			out = append(out, strings.TrimSpace(s[start:i]))
-			start = i + 1
-		}
-	}
-	return append(out, strings.TrimSpace(s[start:]))
-}
-
-// splitTopString splits s at sep (a word like " or ") outside brackets.
-func splitTopString(s, sep string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case '"', '\'':
-			return []string{s} // strings: give up rather than misparse
-		}
-		if depth == 0 && strings.HasPrefix(s[i:], sep) {
-			out = append(out, s[start:i])
-			start = i + len(sep)
-			i += len(sep) - 1
-		}
-	}
-	return append(out, s[start:])
-}
-
-// cutTop cuts s at the first sep outside brackets.
-func cutTop(s string, sep byte) (string, string, bool) {
-	parts := splitTop(s, sep)
-	if len(parts) < 2 {
-		return s, "", false
-	}
-	return parts[0], strings.Join(parts[1:], string(sep)), true
-}
-
-// cutLastTop cuts s at the last sep outside brackets.
-func cutLastTop(s string, sep byte) (string, string, bool) {
-	parts := splitTop(s, sep)
-	if len(parts) < 2 {
-		return s, "", false
-	}
-	return strings.Join(parts[:len(parts)-1], string(sep)), parts[len(parts)-1], true
-}
-
-// matchingParen returns the index in s of the bracket closing one opened
-// just before s, or -1.
-func matchingParen(s string) int {
-	depth := 1
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
-// openingParen returns the index of the bracket that the last byte of s
-// closes, or -1.
-func openingParen(s string) int {
-	depth := 0
-	for i := len(s) - 1; i >= 0; i-- {
-		switch s[i] {
-		case ')', ']', '}':
-			depth++
-		case '(', '[', '{':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }

@@ -3,6 +3,8 @@ package callgraph
 import (
 	"sort"
 	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // External values: what a name may hold that comes from outside the
@@ -17,7 +19,8 @@ type extSet map[string]bool
 
 // A variable holds at most maxExt external names of at most maxExtDots
 // dots: `n = n.next` in a loop would otherwise grow them every round of
-// the fixpoint, and `n = n.left; n = n.right` double them.
+// the fixpoint, and `n = n.left; n = n.right` double them. One that
+// would hold more is saturated, as in addSet.
 const (
 	maxExt     = 8
 	maxExtDots = 6
@@ -25,34 +28,38 @@ const (
 
 // addExt adds es to what variable k may hold from outside.
 func (fl *flow) addExt(k varKey, es extSet) {
-	addSet(&fl.grew, fl.ext, k, es, func(set extSet, e string) bool {
-		return len(set) < maxExt && strings.Count(e, ".") <= maxExtDots
-	})
+	short := make(extSet, len(es))
+	for e := range es {
+		if strings.Count(e, ".") <= maxExtDots {
+			short[e] = true
+		}
+	}
+	addSet(&fl.grew, fl.ext, k, short, maxExt)
 }
 
-// evalExt returns the external names expr may stand for in scope.
-func (fl *flow) evalExt(scope SymbolID, expr string) extSet {
-	expr = strings.TrimSpace(expr)
-	if i := strings.IndexByte(expr, '('); i > 0 && strings.HasSuffix(expr, ")") && matchingParen(expr[i+1:]) == len(expr)-i-2 {
+// evalExt returns the external names e may stand for in scope.
+func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
+	switch e.Kind() {
+	case extract.ExprCall:
 		// A call: an external class gives an instance, named by the class.
-		return fl.evalExt(scope, expr[:i])
+		return fl.evalExt(scope, e.Sub(0))
+	case extract.ExprAttr:
+		return fl.attrExt(scope, e.Sub(0), e.Name())
+	case extract.ExprName:
+		return fl.extName(scope, e.Name())
 	}
-	if base, attr, ok := cutLastTop(expr, '.'); ok {
-		if !isIdent(attr) {
-			return nil
+	return nil
+}
+
+// attrExt returns the external names base.attr may stand for.
+func (fl *flow) attrExt(scope SymbolID, base extract.Expr, attr string) extSet {
+	out := extSet{}
+	for x := range fl.evalExt(scope, base) {
+		if strings.Count(x, ".") < maxExtDots {
+			out[x+"."+attr] = true
 		}
-		out := extSet{}
-		for e := range fl.evalExt(scope, base) {
-			if strings.Count(e, ".") < maxExtDots {
-				out[e+"."+attr] = true
-			}
-		}
-		return out
 	}
-	if !isIdent(expr) {
-		return nil
-	}
-	return fl.extName(scope, expr)
+	return out
 }
 
 // extName returns the external names variable n may hold in scope: the
@@ -89,12 +96,14 @@ func (fl *flow) extName(scope SymbolID, n string) extSet {
 // externalCallee names what call c in scope calls outside the
 // repository, or "": the names its callee may hold, sorted, comma
 // separated.
-func (fl *flow) externalCallee(scope SymbolID, name, receiver string) string {
-	expr := name
-	if receiver != "" {
-		expr = receiver + "." + name
+func (fl *flow) externalCallee(scope SymbolID, c extract.Call) string {
+	var es extSet
+	switch {
+	case c.ReceiverExpr.Valid():
+		es = fl.attrExt(scope, c.ReceiverExpr, c.Name)
+	case c.Receiver == "":
+		es = fl.extName(scope, c.Name)
 	}
-	es := fl.evalExt(scope, expr)
 	names := make([]string, 0, len(es))
 	for e := range es {
 		names = append(names, e)

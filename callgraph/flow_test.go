@@ -55,36 +55,6 @@ K().run()
 	expectCallees(t, g, "m.K.run", "m.other:receiver")
 }
 
-func TestFlowTextHelpers(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		sep  byte
-		want []string
-	}{
-		{"a, f(b, c), [d, e]", ',', []string{"a", "f(b, c)", "[d, e]"}},
-		{"a = b = f", '=', []string{"a", "b", "f"}},
-		{"x == y", '=', []string{"x == y"}},
-		{`"a,b", c`, ',', []string{`"a,b"`, "c"}},
-	} {
-		got := splitTop(tc.in, tc.sep)
-		if len(got) != len(tc.want) {
-			t.Errorf("splitTop(%q) = %q, want %q", tc.in, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("splitTop(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-		}
-	}
-	if openingParen("f(a)(b)") != 4 || matchingParen("a(b)c)d") != 5 {
-		t.Errorf("bracket matching")
-	}
-	if !isLiteralKey(`'a'`) || !isLiteralKey("12") || isLiteralKey("k") || normKey(`'a'`) != `"a"` {
-		t.Errorf("literal keys")
-	}
-}
-
 // TestPythonDecoratorStack checks that stacked decorators apply bottom up:
 // `@outer @inner def f` is outer(inner(f)).
 func TestPythonDecoratorStack(t *testing.T) {

@@ -81,6 +81,8 @@ type Graph struct {
 
 	prefixes map[string]bool // proper prefixes of every qualified name, built on first use
 
+	failed map[string]string // files whose resolution panicked, with the reason (see Skipped)
+
 	lastResolved int // files the last Update re-resolved, for tests and benchmarks
 }
 

@@ -66,7 +66,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		}
 		targets, how, reason := r.resolveCall(caller, c)
 		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && c.Name != "()" {
-			if ext := r.flow.externalCallee(caller, c.Name, c.Receiver); ext != "" {
+			if ext := r.flow.externalCallee(caller, c); ext != "" {
 				reason = "external: " + ext
 			}
 		}
@@ -90,7 +90,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		if !ok {
 			continue
 		}
-		iters, nexts := r.flow.iteration(r.flow.eval(caller, b.Value))
+		iters, nexts := r.flow.iteration(r.flow.eval(caller, b.ValueExpr))
 		for _, vs := range []valueSet{iters, nexts} {
 			ids := make([]SymbolID, 0, len(vs))
 			for v := range vs {

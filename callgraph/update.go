@@ -234,6 +234,7 @@ func (res *fileResult) renumber(oldToNew []int32) bool {
 // setFile puts f at path (nil removes it) and keeps the Go bindings and
 // the token index current.
 func (g *Graph) setFile(path string, f *extract.File) {
+	delete(g.failed, path)
 	if old := g.files[path]; old != nil {
 		removeBindings(g.bindings, old)
 		for _, t := range g.tokens[path] {
