@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fileinfo/fileinfo/secret"
 )
 
 // HTTPOptions configure an embedder served over HTTP.
@@ -31,11 +33,15 @@ type HTTPOptions struct {
 	// errors, 429 and 5xx answers), with doubling back-off from 500 ms;
 	// 0 means 3, negative none.
 	Retries int
-	Client  *http.Client // nil: http.DefaultClient
+	// Client sends the requests; nil means http.DefaultClient. Either way
+	// a redirect to another origin than BaseURL's is refused, so the key
+	// and the texts go nowhere else.
+	Client *http.Client
 }
 
 // httpEmbedder embeds through Ollama's /api/embed or an OpenAI-compatible
-// /v1/embeddings.
+// /v1/embeddings. Its errors mask the API key and the credentials in
+// BaseURL, and quote at most maxQuote bytes of a server's answer.
 type httpEmbedder struct {
 	kind string // "ollama" or "openai"
 	o    HTTPOptions
@@ -61,9 +67,7 @@ func newHTTPEmbedder(kind string, o HTTPOptions) *httpEmbedder {
 	if o.Retries == 0 {
 		o.Retries = 3
 	}
-	if o.Client == nil {
-		o.Client = http.DefaultClient
-	}
+	o.Client = secret.Client(o.Client)
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
 	return &httpEmbedder{kind: kind, o: o, dim: o.Dim, wait: time.Sleep}
 }
@@ -132,12 +136,19 @@ func (e *httpEmbedder) embedBatch(ctx context.Context, batch []string) ([][]floa
 			return vs, nil
 		}
 		if !errors.Is(err, errRetry) || attempt >= e.o.Retries || ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+			return nil, secret.Error(fmt.Errorf("%s: %w", e.Name(), err), e.secrets()...)
 		}
 		e.wait(backoff)
 		backoff *= 2
 	}
 }
+
+// secrets returns what no error may hold: the key and the credentials in
+// the server's URL.
+func (e *httpEmbedder) secrets() []string { return append(secret.InURL(e.o.BaseURL), e.o.APIKey) }
+
+// maxQuote is the most an error quotes of a server's answer.
+const maxQuote = 300
 
 // post makes one request and decodes the vectors.
 func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([][]float32, error) {
@@ -152,6 +163,9 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 		req.Header.Set("Authorization", "Bearer "+e.o.APIKey)
 	}
 	resp, err := e.o.Client.Do(req)
+	if errors.Is(err, secret.ErrOtherOrigin) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errRetry, err)
 	}
@@ -161,8 +175,7 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 		return nil, fmt.Errorf("%w: %v", errRetry, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		msg := strings.TrimSpace(string(data[:min(len(data), 300)]))
-		err := fmt.Errorf("POST %s: %s: %s", url, resp.Status, msg)
+		err := fmt.Errorf("POST %s: %d %s: %s", url, resp.StatusCode, http.StatusText(resp.StatusCode), secret.Quote(data, maxQuote, e.secrets()...))
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 			err = fmt.Errorf("%w: %v", errRetry, err)
 		}
