@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -115,23 +116,22 @@ func (e *httpEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 var errRetry = errors.New("retryable")
 
 func (e *httpEmbedder) embedBatch(ctx context.Context, batch []string) ([][]float32, error) {
-	var url string
-	var body any
-	switch e.kind {
-	case "ollama":
-		url = e.o.BaseURL + "/api/embed"
-		body = map[string]any{"model": e.o.Model, "input": batch}
-	default:
-		url = e.o.BaseURL + "/v1/embeddings"
-		body = map[string]any{"model": e.o.Model, "input": batch}
+	path := "v1/embeddings"
+	if e.kind == "ollama" {
+		path = "api/embed"
 	}
-	payload, err := json.Marshal(body)
+	// Joined as a path, so a query in BaseURL stays the query.
+	endpoint, err := url.JoinPath(e.o.BaseURL, path)
+	if err != nil {
+		return nil, secret.Error(fmt.Errorf("%s: %w", e.Name(), err), e.secrets()...)
+	}
+	payload, err := json.Marshal(map[string]any{"model": e.o.Model, "input": batch})
 	if err != nil {
 		return nil, err
 	}
 	backoff := 500 * time.Millisecond
 	for attempt := 0; ; attempt++ {
-		vs, err := e.post(ctx, url, payload)
+		vs, err := e.post(ctx, endpoint, payload)
 		if err == nil {
 			return vs, nil
 		}
@@ -151,10 +151,10 @@ func (e *httpEmbedder) secrets() []string { return append(secret.InURL(e.o.BaseU
 const maxQuote = 300
 
 // post makes one request and decodes the vectors.
-func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([][]float32, error) {
+func (e *httpEmbedder) post(ctx context.Context, endpoint string, payload []byte) ([][]float32, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.o.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(payload))
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 		return nil, fmt.Errorf("%w: %v", errRetry, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		err := fmt.Errorf("POST %s: %d %s: %s", url, resp.StatusCode, http.StatusText(resp.StatusCode), secret.Quote(data, maxQuote, e.secrets()...))
+		err := fmt.Errorf("POST %s: %d %s: %s", endpoint, resp.StatusCode, http.StatusText(resp.StatusCode), secret.Quote(data, maxQuote, e.secrets()...))
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 			err = fmt.Errorf("%w: %v", errRetry, err)
 		}
@@ -186,7 +186,7 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 			Embeddings [][]float32 `json:"embeddings"`
 		}
 		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, fmt.Errorf("decode %s: %w", url, err)
+			return nil, fmt.Errorf("decode %s: %w", endpoint, err)
 		}
 		return r.Embeddings, nil
 	}
@@ -197,12 +197,12 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("decode %s: %w", url, err)
+		return nil, fmt.Errorf("decode %s: %w", endpoint, err)
 	}
 	out := make([][]float32, len(r.Data))
 	for _, d := range r.Data {
 		if d.Index < 0 || d.Index >= len(out) || out[d.Index] != nil {
-			return nil, fmt.Errorf("decode %s: bad index %d", url, d.Index)
+			return nil, fmt.Errorf("decode %s: bad index %d", endpoint, d.Index)
 		}
 		out[d.Index] = d.Embedding
 	}

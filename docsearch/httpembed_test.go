@@ -204,3 +204,26 @@ func TestHTTPEmbedderRedirects(t *testing.T) {
 		t.Errorf("the other origin got %d requests", n)
 	}
 }
+
+// TestHTTPEmbedderKeepsTheQuery checks that a query in BaseURL stays a
+// query after the endpoint's path is added.
+func TestHTTPEmbedderKeepsTheQuery(t *testing.T) {
+	var requests atomic.Int32
+	embeds := fakeEmbedServer(t, 0, &requests)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("api-version") != "1" {
+			http.Error(w, "no api-version in "+r.URL.String(), http.StatusBadRequest)
+			return
+		}
+		embeds.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	for _, kind := range []string{"ollama", "openai"} {
+		t.Run(kind, func(t *testing.T) {
+			e := newHTTPEmbedder(kind, HTTPOptions{BaseURL: srv.URL + "/?api-version=1", Model: "m", Retries: -1})
+			if _, err := e.Embed(t.Context(), []string{"x"}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

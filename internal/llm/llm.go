@@ -140,7 +140,12 @@ func (c *Client) once(ctx context.Context, body []byte) (text string, retry bool
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "POST", c.BaseURL+"/chat/completions", bytes.NewReader(body))
+	// Joined as a path, so a query in BaseURL stays the query.
+	endpoint, err := url.JoinPath(c.BaseURL, "chat/completions")
+	if err != nil {
+		return "", false, err
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", endpoint, bytes.NewReader(body))
 	if err != nil {
 		return "", false, err
 	}

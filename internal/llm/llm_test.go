@@ -238,3 +238,28 @@ func expectNoSecret(t *testing.T, text string, secrets ...string) {
 		}
 	}
 }
+
+// TestCompleteKeepsTheQuery checks that a query in the endpoint's URL
+// (Azure's api-version, a key some servers take there) stays a query
+// after the path is added.
+func TestCompleteKeepsTheQuery(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" || r.URL.Query().Get("api-version") != "2024-02-15" {
+			http.Error(w, "wrong URL "+r.URL.String(), http.StatusNotFound)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"content": "ok"}}}})
+	}))
+	defer srv.Close()
+	for _, base := range []string{srv.URL + "?api-version=2024-02-15", srv.URL + "/v1/?api-version=2024-02-15"} {
+		t.Run(base, func(t *testing.T) {
+			c, err := Parse("openai:m@"+base, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := c.Complete(t.Context(), "s", "u"); err != nil || got != "ok" {
+				t.Errorf("Complete = %q, %v", got, err)
+			}
+		})
+	}
+}
