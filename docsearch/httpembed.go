@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fileinfo/fileinfo/secret"
 )
 
 // HTTPOptions configure an embedder served over HTTP.
@@ -31,11 +34,15 @@ type HTTPOptions struct {
 	// errors, 429 and 5xx answers), with doubling back-off from 500 ms;
 	// 0 means 3, negative none.
 	Retries int
-	Client  *http.Client // nil: http.DefaultClient
+	// Client sends the requests; nil means http.DefaultClient. Either way
+	// a redirect to another origin than BaseURL's is refused, so the key
+	// and the texts go nowhere else.
+	Client *http.Client
 }
 
 // httpEmbedder embeds through Ollama's /api/embed or an OpenAI-compatible
-// /v1/embeddings.
+// /v1/embeddings. Its errors mask the API key and the credentials in
+// BaseURL, and quote at most maxQuote bytes of a server's answer.
 type httpEmbedder struct {
 	kind string // "ollama" or "openai"
 	o    HTTPOptions
@@ -61,9 +68,7 @@ func newHTTPEmbedder(kind string, o HTTPOptions) *httpEmbedder {
 	if o.Retries == 0 {
 		o.Retries = 3
 	}
-	if o.Client == nil {
-		o.Client = http.DefaultClient
-	}
+	o.Client = secret.Client(o.Client)
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
 	return &httpEmbedder{kind: kind, o: o, dim: o.Dim, wait: time.Sleep}
 }
@@ -111,39 +116,45 @@ func (e *httpEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 var errRetry = errors.New("retryable")
 
 func (e *httpEmbedder) embedBatch(ctx context.Context, batch []string) ([][]float32, error) {
-	var url string
-	var body any
-	switch e.kind {
-	case "ollama":
-		url = e.o.BaseURL + "/api/embed"
-		body = map[string]any{"model": e.o.Model, "input": batch}
-	default:
-		url = e.o.BaseURL + "/v1/embeddings"
-		body = map[string]any{"model": e.o.Model, "input": batch}
+	path := "v1/embeddings"
+	if e.kind == "ollama" {
+		path = "api/embed"
 	}
-	payload, err := json.Marshal(body)
+	// Joined as a path, so a query in BaseURL stays the query.
+	endpoint, err := url.JoinPath(e.o.BaseURL, path)
+	if err != nil {
+		return nil, secret.Error(fmt.Errorf("%s: %w", e.Name(), err), e.secrets()...)
+	}
+	payload, err := json.Marshal(map[string]any{"model": e.o.Model, "input": batch})
 	if err != nil {
 		return nil, err
 	}
 	backoff := 500 * time.Millisecond
 	for attempt := 0; ; attempt++ {
-		vs, err := e.post(ctx, url, payload)
+		vs, err := e.post(ctx, endpoint, payload)
 		if err == nil {
 			return vs, nil
 		}
 		if !errors.Is(err, errRetry) || attempt >= e.o.Retries || ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+			return nil, secret.Error(fmt.Errorf("%s: %w", e.Name(), err), e.secrets()...)
 		}
 		e.wait(backoff)
 		backoff *= 2
 	}
 }
 
+// secrets returns what no error may hold: the key and the credentials in
+// the server's URL.
+func (e *httpEmbedder) secrets() []string { return append(secret.InURL(e.o.BaseURL), e.o.APIKey) }
+
+// maxQuote is the most an error quotes of a server's answer.
+const maxQuote = 300
+
 // post makes one request and decodes the vectors.
-func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([][]float32, error) {
+func (e *httpEmbedder) post(ctx context.Context, endpoint string, payload []byte) ([][]float32, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.o.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(payload))
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +163,9 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 		req.Header.Set("Authorization", "Bearer "+e.o.APIKey)
 	}
 	resp, err := e.o.Client.Do(req)
+	if errors.Is(err, secret.ErrOtherOrigin) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errRetry, err)
 	}
@@ -161,8 +175,7 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 		return nil, fmt.Errorf("%w: %v", errRetry, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		msg := strings.TrimSpace(string(data[:min(len(data), 300)]))
-		err := fmt.Errorf("POST %s: %s: %s", url, resp.Status, msg)
+		err := fmt.Errorf("POST %s: %d %s: %s", endpoint, resp.StatusCode, http.StatusText(resp.StatusCode), secret.Quote(data, maxQuote, e.secrets()...))
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 			err = fmt.Errorf("%w: %v", errRetry, err)
 		}
@@ -173,7 +186,7 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 			Embeddings [][]float32 `json:"embeddings"`
 		}
 		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, fmt.Errorf("decode %s: %w", url, err)
+			return nil, fmt.Errorf("decode %s: %w", endpoint, err)
 		}
 		return r.Embeddings, nil
 	}
@@ -184,12 +197,12 @@ func (e *httpEmbedder) post(ctx context.Context, url string, payload []byte) ([]
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("decode %s: %w", url, err)
+		return nil, fmt.Errorf("decode %s: %w", endpoint, err)
 	}
 	out := make([][]float32, len(r.Data))
 	for _, d := range r.Data {
 		if d.Index < 0 || d.Index >= len(out) || out[d.Index] != nil {
-			return nil, fmt.Errorf("decode %s: bad index %d", url, d.Index)
+			return nil, fmt.Errorf("decode %s: bad index %d", endpoint, d.Index)
 		}
 		out[d.Index] = d.Embedding
 	}

@@ -120,3 +120,110 @@ func TestHTTPEmbedderTimeout(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// TestHTTPEmbedderNeverPrintsCredentials makes requests fail in ways a
+// hostile or broken server can choose, with credentials in the key and in
+// the URL, and checks that no error names any of them.
+func TestHTTPEmbedderNeverPrintsCredentials(t *testing.T) {
+	const key = "sk-env-0123456789abcdefKEY"
+	const inURL = "sk-url-9876543210fedcbaURL"
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "invalid key "+r.Header.Get("Authorization")+" for "+r.URL.String()+strings.Repeat(" pad", 1<<18), http.StatusUnauthorized)
+	}))
+	defer echo.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close() // connections are refused: the error comes from net/http and names the URL
+	for _, tc := range []struct{ name, base string }{
+		{"401 body echoing the key", echo.URL},
+		{"key in a query", echo.URL + "/?api_key=" + inURL},
+		{"key in a path segment", echo.URL + "/" + inURL},
+		{"env key in a path segment", echo.URL + "/" + key},
+		{"key in userinfo", "http://user:" + inURL + "@" + strings.TrimPrefix(echo.URL, "http://")},
+		{"refused connection, key in a query", closed.URL + "/?key=" + inURL},
+		{"refused connection, key in userinfo", "http://" + inURL + "@" + strings.TrimPrefix(closed.URL, "http://")},
+	} {
+		for _, kind := range []string{"ollama", "openai"} {
+			t.Run(tc.name+"/"+kind, func(t *testing.T) {
+				e := newHTTPEmbedder(kind, HTTPOptions{BaseURL: tc.base, Model: "m", APIKey: key, Retries: -1})
+				_, err := e.Embed(t.Context(), []string{"x"})
+				if err == nil {
+					t.Fatal("no error")
+				}
+				if len(err.Error()) > 1000 {
+					t.Errorf("error of %d bytes", len(err.Error()))
+				}
+				for _, s := range []string{key, inURL} {
+					if strings.Contains(err.Error(), s) {
+						t.Errorf("%.300q holds the secret %q", err, s)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestHTTPEmbedderRedirects checks that a redirect within the server's
+// origin is followed with the key, and one to another port of the same
+// host is refused before anything is sent there.
+func TestHTTPEmbedderRedirects(t *testing.T) {
+	var requests, otherSaw atomic.Int32
+	embeds := fakeEmbedServer(t, 0, &requests)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		otherSaw.Add(1)
+		if r.Header.Get("Authorization") != "" {
+			t.Errorf("the other origin saw Authorization %q", r.Header.Get("Authorization"))
+		}
+		embeds.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p, ok := strings.CutPrefix(r.URL.Path, "/same/"); ok {
+			http.Redirect(w, r, "/"+p, http.StatusPermanentRedirect)
+			return
+		}
+		if p, ok := strings.CutPrefix(r.URL.Path, "/away/"); ok {
+			http.Redirect(w, r, other.URL+"/"+p, http.StatusTemporaryRedirect)
+			return
+		}
+		if r.Header.Get("Authorization") != "Bearer k" {
+			http.Error(w, "no key", http.StatusUnauthorized)
+			return
+		}
+		embeds.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	same := newHTTPEmbedder("openai", HTTPOptions{BaseURL: srv.URL + "/same", Model: "m", APIKey: "k", Retries: -1})
+	if _, err := same.Embed(t.Context(), []string{"x"}); err != nil {
+		t.Errorf("same-origin redirect: %v", err)
+	}
+	away := newHTTPEmbedder("openai", HTTPOptions{BaseURL: srv.URL + "/away", Model: "m", APIKey: "k", Retries: -1})
+	if vs, err := away.Embed(t.Context(), []string{"x"}); err == nil || !strings.Contains(err.Error(), "another origin") {
+		t.Errorf("redirect to %s: %d vectors, %v; want it refused", other.URL, len(vs), err)
+	}
+	if n := otherSaw.Load(); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
+	}
+}
+
+// TestHTTPEmbedderKeepsTheQuery checks that a query in BaseURL stays a
+// query after the endpoint's path is added.
+func TestHTTPEmbedderKeepsTheQuery(t *testing.T) {
+	var requests atomic.Int32
+	embeds := fakeEmbedServer(t, 0, &requests)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("api-version") != "1" {
+			http.Error(w, "no api-version in "+r.URL.String(), http.StatusBadRequest)
+			return
+		}
+		embeds.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	for _, kind := range []string{"ollama", "openai"} {
+		t.Run(kind, func(t *testing.T) {
+			e := newHTTPEmbedder(kind, HTTPOptions{BaseURL: srv.URL + "/?api-version=1", Model: "m", Retries: -1})
+			if _, err := e.Embed(t.Context(), []string{"x"}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

@@ -52,3 +52,45 @@ func TestEnrichCommand(t *testing.T) {
 		t.Errorf("enrich without --all or paths: exit %d, want 2", code)
 	}
 }
+
+// TestEnrichCommandKeepsCredentialsSecret runs `fileinfo enrich` against an
+// endpoint that refuses the key and echoes every credential it was sent,
+// and with credentials in the URL, and checks that nothing printed holds
+// them.
+func TestEnrichCommandKeepsCredentialsSecret(t *testing.T) {
+	const key = "sk-env-0123456789abcdefKEY"
+	const inURL = "sk-url-9876543210fedcbaURL"
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.py"), []byte("def main():\n    return 1\n"), 0o644)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{
+			"message": "Incorrect API key provided: " + r.Header.Get("Authorization") + " at " + r.URL.String(),
+		}})
+	}))
+	defer srv.Close()
+	t.Setenv("FILEINFO_LLM_KEY", key)
+	for _, tc := range []struct {
+		name, url string
+		code      int
+	}{
+		{"401 echoing the key", srv.URL + "/v1", 1},
+		{"key in a query", srv.URL + "/v1?api_key=" + inURL, 1},
+		{"key in a path", srv.URL + "/" + inURL + "/v1", 1},
+		{"key in userinfo", "http://user:" + inURL + "@" + strings.TrimPrefix(srv.URL, "http://") + "/v1", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb strings.Builder
+			code := run(t.Context(), []string{"enrich", "--root", root, "--all", "--llm", "openai:fake@" + tc.url}, &out, &errb)
+			printed := out.String() + errb.String()
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", code, tc.code, printed)
+			}
+			for _, s := range []string{key, inURL} {
+				if strings.Contains(printed, s) {
+					t.Errorf("printed %q:\n%s", s, printed)
+				}
+			}
+		})
+	}
+}

@@ -2,7 +2,8 @@
 // (/v1/chat/completions), for headless enrichment: one system and one user
 // message in, the answer's text out. Requests time out, and rate limits
 // and server errors are retried with backoff. The API key is sent as a
-// bearer token and never appears in an error or a log.
+// bearer token, only to the endpoint's origin (a redirect elsewhere is
+// refused); neither it nor a credential in the URL appears in an error.
 package llm
 
 import (
@@ -16,6 +17,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/fileinfo/fileinfo/secret"
 )
 
 // Client is one model at one endpoint.
@@ -36,23 +39,26 @@ type Client struct {
 
 // Parse reads a model spec "openai:MODEL@URL", where URL is the endpoint's
 // base (https://api.openai.com/v1, http://localhost:11434/v1); /v1 is
-// added when the URL has no path.
+// added when the URL has no path. A URL with credentials in it
+// (user:password@) is refused; its errors name the spec with key and any
+// credential in it masked.
 func Parse(spec, key string) (*Client, error) {
 	rest, ok := strings.CutPrefix(spec, "openai:")
 	if !ok {
-		return nil, fmt.Errorf("--llm %q: want openai:MODEL@URL (an OpenAI-compatible endpoint)", spec)
+		return nil, fmt.Errorf("--llm %q: want openai:MODEL@URL (an OpenAI-compatible endpoint)", secret.Redact(spec, key))
 	}
 	at := strings.Index(rest, "@")
 	if at <= 0 || at == len(rest)-1 {
-		return nil, fmt.Errorf("--llm %q: want openai:MODEL@URL, e.g. openai:gpt-4o-mini@https://api.openai.com/v1", spec)
+		return nil, fmt.Errorf("--llm %q: want openai:MODEL@URL, e.g. openai:gpt-4o-mini@https://api.openai.com/v1", secret.Redact(spec, key))
 	}
 	model, base := rest[:at], rest[at+1:]
+	shown := secret.Redact("openai:"+model+"@"+secret.RedactURL(base), key)
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("--llm %q: %q is not an http(s) URL", spec, base)
+		return nil, fmt.Errorf("--llm %q: %q is not an http(s) URL", shown, secret.Redact(secret.RedactURL(base), key))
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("--llm %q: put credentials in the environment, not in the URL", spec)
+		return nil, fmt.Errorf("--llm %q: put credentials in the environment, not in the URL", shown)
 	}
 	if strings.Trim(u.Path, "/") == "" {
 		u.Path = "/v1"
@@ -81,7 +87,9 @@ type response struct {
 	} `json:"error"`
 }
 
-// Complete sends one chat and returns the answer's text.
+// Complete sends one chat and returns the answer's text. Its error names
+// the model and the endpoint, with c.Key and the URL's credentials
+// masked, and quotes at most maxQuote bytes of the endpoint's answer.
 func (c *Client) Complete(ctx context.Context, system, user string) (string, error) {
 	body, err := json.Marshal(request{Model: c.Model, Messages: []message{{"system", system}, {"user", user}}})
 	if err != nil {
@@ -113,8 +121,16 @@ func (c *Client) Complete(ctx context.Context, system, user string) (string, err
 			break
 		}
 	}
-	return "", fmt.Errorf("%s at %s: %w", c.Model, c.BaseURL, last)
+	return "", secret.Error(fmt.Errorf("%s at %s: %w", c.Model, c.BaseURL, last), c.secrets()...)
 }
+
+// secrets returns what no error may hold: the key and the credentials in
+// the endpoint's URL.
+func (c *Client) secrets() []string { return append(secret.InURL(c.BaseURL), c.Key) }
+
+// maxQuote is the most an error quotes of an endpoint's message: enough
+// for "Incorrect API key provided…", not a page of HTML.
+const maxQuote = 300
 
 // once sends one request; retry says whether a failure is worth retrying.
 func (c *Client) once(ctx context.Context, body []byte) (text string, retry bool, err error) {
@@ -124,7 +140,12 @@ func (c *Client) once(ctx context.Context, body []byte) (text string, retry bool
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "POST", c.BaseURL+"/chat/completions", bytes.NewReader(body))
+	// Joined as a path, so a query in BaseURL stays the query.
+	endpoint, err := url.JoinPath(c.BaseURL, "chat/completions")
+	if err != nil {
+		return "", false, err
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", endpoint, bytes.NewReader(body))
 	if err != nil {
 		return "", false, err
 	}
@@ -132,14 +153,10 @@ func (c *Client) once(ctx context.Context, body []byte) (text string, retry bool
 	if c.Key != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Key)
 	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
+	resp, err := secret.Client(c.HTTP).Do(req)
 	if err != nil {
-		// The error names the URL, which holds no credentials (Parse refuses them).
-		return "", true, err
+		// The error names the URL; Complete masks what it holds.
+		return "", !errors.Is(err, secret.ErrOtherOrigin), err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
@@ -151,7 +168,7 @@ func (c *Client) once(ctx context.Context, body []byte) (text string, retry bool
 	if resp.StatusCode != http.StatusOK {
 		msg := http.StatusText(resp.StatusCode)
 		if jerr == nil && r.Error != nil && r.Error.Message != "" {
-			msg = r.Error.Message
+			msg = secret.Quote([]byte(r.Error.Message), maxQuote, c.secrets()...)
 		}
 		retry := resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500
 		return "", retry, fmt.Errorf("HTTP %d: %s", resp.StatusCode, msg)
