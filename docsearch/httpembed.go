@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fileinfo/fileinfo/secret"
+	"github.com/fileinfo/fileinfo/internal/secret"
 )
 
 // HTTPOptions configure an embedder served over HTTP.

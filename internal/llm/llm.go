@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fileinfo/fileinfo/secret"
+	"github.com/fileinfo/fileinfo/internal/secret"
 )
 
 // Client is one model at one endpoint.
