@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/enrich"
 	"github.com/fileinfo/fileinfo/internal/server"
@@ -80,7 +78,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	}
 	defer s.Close()
 	if listen == "" {
-		err := s.Run(ctx, &mcp.StdioTransport{})
+		err := s.Run(ctx, &server.LineTransport{In: os.Stdin, Out: os.Stdout, Logger: log})
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 			return nil
 		}
