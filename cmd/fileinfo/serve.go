@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,7 +117,7 @@ func serveHTTP(ctx context.Context, s *server.Server, addr, token string, log *s
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: s.Handler(token), ReadHeaderTimeout: 10 * time.Second}
+	srv := s.HTTPServer(token, server.HTTPLimits{})
 	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+server.HTTPPath, "auth", token != "")
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
