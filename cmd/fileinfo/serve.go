@@ -7,13 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/enrich"
@@ -80,7 +77,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	}
 	defer s.Close()
 	if listen == "" {
-		err := s.Run(ctx, &mcp.StdioTransport{})
+		err := s.Run(ctx, &server.LineTransport{In: os.Stdin, Out: os.Stdout, Logger: log})
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 			return nil
 		}
@@ -120,7 +117,7 @@ func serveHTTP(ctx context.Context, s *server.Server, addr, token string, log *s
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: s.Handler(token), ReadHeaderTimeout: 10 * time.Second}
+	srv := s.HTTPServer(token, server.HTTPLimits{})
 	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+server.HTTPPath, "auth", token != "")
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

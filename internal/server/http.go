@@ -17,11 +17,17 @@ const HTTPPath = "/mcp"
 // DNS-rebinding protection (a request reaching a loopback address must
 // name a loopback Host) and adds cross-origin protection (a browser page
 // of another origin cannot post to it). With a token, every request must
-// carry it as "Authorization: Bearer <token>".
+// carry it as "Authorization: Bearer <token>". A body over DefaultMaxLine
+// is refused with 413; HTTPServer bounds the rest of a request.
 func (s *Server) Handler(token string) http.Handler {
+	return s.handler(token, DefaultMaxLine)
+}
+
+// handler is Handler with a limit on a request's body.
+func (s *Server) handler(token string, maxBody int64) http.Handler {
 	var h http.Handler = mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Logger: s.log},
+		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: maxBody},
 	)
 	h = http.NewCrossOriginProtection().Handler(h)
 	if token != "" {

@@ -119,6 +119,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 			SubscribeHandler:   checkSubscription,
 			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 		})
+	s.mcp.AddReceivingMiddleware(guard(log))
 	s.addTools()
 	s.addResources()
 	return s, nil
