@@ -60,11 +60,14 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 		for _, s := range b.sk {
 			removed = append(removed, s.Path) // a file that became binary leaves
 		}
-		c, err := ix.commit(ctx, b.ps, nil, nil, false)
-		if err != nil {
-			firstErr = err
+		for _, part := range commitParts(b.ps) {
+			c, err := ix.commit(ctx, part, nil, nil, false)
+			if err != nil {
+				firstErr = err
+				break
+			}
+			changed = changed || c
 		}
-		changed = changed || c
 	}
 	if firstErr != nil {
 		return firstErr
@@ -80,6 +83,29 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 		return ix.save()
 	}
 	return nil
+}
+
+// commitChunks is about the most chunks one commit adds while searches
+// wait: a batch of documents enters the index in parts of at most this
+// many chunks, or one document (which maxDocChunks bounds).
+const commitChunks = 8192
+
+// commitParts cuts ps into parts of at most commitChunks chunks, or one
+// document.
+func commitParts(ps []processed) [][]processed {
+	var parts [][]processed
+	start, n := 0, 0
+	for i, p := range ps {
+		if i > start && n+len(p.chunks) > commitChunks {
+			parts = append(parts, ps[start:i])
+			start, n = i, 0
+		}
+		n += len(p.chunks)
+	}
+	if start < len(ps) {
+		parts = append(parts, ps[start:])
+	}
+	return parts
 }
 
 // worker returns a worker from the pool, whose caches of words, stems

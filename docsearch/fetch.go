@@ -339,11 +339,21 @@ func editDistance(a, b string) int {
 // Scopes returns every scope name, sorted.
 func (ix *Index) Scopes() []string { return ix.scopes.names() }
 
-// Skipped returns the files the last scan passed over, with reasons.
+// Skipped returns, sorted by path, the files the last scan passed over,
+// and the documents indexed
+// in part only, over the budget of a document (maxDocHeadings,
+// maxDocChunks), each with a reason.
 func (ix *Index) Skipped() []Skipped {
 	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	return slices.Clone(ix.skipped)
+	out := slices.Clone(ix.skipped)
+	for _, d := range ix.docs {
+		if d != nil && d.note != "" {
+			out = append(out, Skipped{d.path, "partly indexed: " + d.note})
+		}
+	}
+	ix.mu.RUnlock()
+	slices.SortStableFunc(out, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }
 
 // Stats counts what an index holds.
@@ -370,6 +380,9 @@ func (ix *Index) Stats() Stats {
 	for _, d := range ix.docs {
 		if d != nil {
 			s.Bytes += d.size
+			if d.note != "" {
+				s.Skipped++
+			}
 		}
 	}
 	return s

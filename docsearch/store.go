@@ -24,7 +24,12 @@ package docsearch
 //	             size, mtime                  uv, uv (mtime in Unix ns)
 //	             hash                         16 bytes
 //	             format                       1 byte (0 markdown, 1 text, 2 rst)
-//	             put                          1 byte; if 1, text string follows
+//	             flags                        1 byte: 1 if the document was Put,
+//	                                          then its text string follows;
+//	                                          2 if a note string follows (what
+//	                                          of it was not indexed; since 5,
+//	                                          read as corrupt by the first
+//	                                          readers of 5, which rebuild)
 //	             chunks                       uv count (they follow the previous
 //	                                          document's, in order)
 //	chunks     uv count (the sum of the documents'), then per chunk:
@@ -88,6 +93,12 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// A document's flags.
+const (
+	flagPut  = 1 // its text follows
+	flagNote = 2 // its note follows
+)
 
 var ctypeCodes = []ContentType{Prose, Code, APIReference}
 
@@ -204,11 +215,19 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		uv(uint64(max(d.mtime, 0)))
 		b = append(b, d.hash[:]...)
 		b = append(b, byte(d.format))
+		var flags byte
 		if d.put {
-			b = append(b, 1)
+			flags |= flagPut
+		}
+		if d.note != "" {
+			flags |= flagNote
+		}
+		b = append(b, flags)
+		if d.put {
 			str(d.text)
-		} else {
-			b = append(b, 0)
+		}
+		if d.note != "" {
+			str(d.note)
 		}
 		uv(uint64(d.count))
 	}

@@ -253,12 +253,17 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			r.fail("format")
 		}
 		d.format = format(f)
-		switch r.byte1("put") {
-		case 0:
-		case 1:
+		flags := r.byte1("flags")
+		if flags&^(flagPut|flagNote) != 0 {
+			r.fail("flags")
+		}
+		if flags&flagPut != 0 {
 			d.put, d.text = true, r.str("text")
-		default:
-			r.fail("put")
+		}
+		if flags&flagNote != 0 {
+			if d.note = r.str("note"); d.note == "" {
+				r.fail("note") // one spelling: no flag for no note
+			}
 		}
 		counts[i] = r.uv("chunk count")
 		st.docs[i] = d
