@@ -80,9 +80,30 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	ix.vec.extendSketch()
 	ix.mu.Unlock()
 	if (changed || c) && ix.opts.Dir != "" {
-		return ix.save()
+		ix.saved(ix.save())
 	}
 	return nil
+}
+
+// saved records how a save that a change made went. A failed one is not
+// the change's error: the index serves searches from memory, logs why it
+// is not saved (once per reason) and says it in Stats.Unsaved; the next
+// change tries again.
+func (ix *Index) saved(err error) {
+	reason := ""
+	if err != nil {
+		reason = err.Error()
+	}
+	ix.mu.Lock()
+	was := ix.unsaved
+	ix.unsaved = reason
+	ix.mu.Unlock()
+	switch {
+	case reason != "" && reason != was:
+		ix.opts.Logger.Warn("docsearch: the index cannot be saved; it is kept in memory", "dir", ix.opts.Dir, "reason", reason)
+	case reason == "" && was != "":
+		ix.opts.Logger.Info("docsearch: the index is saved again", "dir", ix.opts.Dir)
+	}
 }
 
 // commitChunks is about the most chunks one commit adds while searches

@@ -365,7 +365,10 @@ type Stats struct {
 	Postings int    `json:"postings"`
 	Vectors  int    `json:"vectors"`
 	Embedder string `json:"embedder,omitempty"`
-	Skipped  int    `json:"skipped"`
+	Skipped  int    `json:"skipped"` // entries of Skipped()
+	// Unsaved is why the index could not be saved to Options.Dir the
+	// last time it tried; "" when it was, or has no Dir.
+	Unsaved string `json:"unsaved,omitempty"`
 }
 
 // Stats returns the index's counts.
@@ -373,7 +376,7 @@ func (ix *Index) Stats() Stats {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	s := Stats{Docs: len(ix.byPath), Chunks: len(ix.chunks) - ix.dead, Terms: len(ix.lex.terms),
-		Vectors: ix.vec.chunks(), Embedder: ix.embName, Skipped: len(ix.skipped)}
+		Vectors: ix.vec.chunks(), Embedder: ix.embName, Skipped: len(ix.skipped), Unsaved: ix.unsaved}
 	for _, p := range ix.lex.post {
 		s.Postings += len(p)
 	}

@@ -30,6 +30,9 @@ type Options struct {
 	ChunkTokens int
 	// Dir is the OS directory the index is saved in and loaded from
 	// (conventionally <root>/.artifacts/.index); "" keeps it in memory.
+	// When the root is a RootFS and Dir lies in its directory, Dir is
+	// opened through the root: a symbolic link cannot lead the index out
+	// of it.
 	Dir string
 	// LinkBase is prefixed to the root-relative target of a relative link
 	// when Fetch makes links absolute; "" means "/".
@@ -87,6 +90,7 @@ type Index struct {
 	dead    int    // chunks of removed documents
 	holes   int    // removed documents (nil in docs)
 	skipped []Skipped
+	unsaved string // why the last save failed; "" if it did not
 	// unmap releases the mapped index file the arrays were loaded from
 	// (see load); nil when nothing is mapped. compact, which copies the
 	// arrays, calls it.
@@ -105,8 +109,9 @@ type chunkRec struct {
 // Open returns the index of root's documents. It loads the index saved in
 // opts.Dir if there is one, brings it up to date with the files (only
 // changed files are read again), and saves it back. An index that cannot
-// be read, or was written by another format version, is rebuilt; that is
-// logged, never an error.
+// be read, or was written by another format version, is rebuilt; one that
+// cannot be saved is kept in memory (Stats.Unsaved); both are logged,
+// never an error.
 func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 	opts.defaults()
 	ss, err := newScopeSet(root, opts.Scopes)
@@ -287,7 +292,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	ix.vec.extendSketch()
 	ix.mu.Unlock()
 	if err == nil && changed && ix.opts.Dir != "" {
-		err = ix.save()
+		ix.saved(ix.save())
 	}
 	return err
 }

@@ -14,11 +14,15 @@ import (
 // took 0.59-0.70 s against 0.38-0.45 s. The walk follows no symbolic link
 // (fs.WalkDir lists one as a link and does not enter it; the index skips
 // it), and what it finds is read through r.
-func RootFS(r *os.Root) fs.FS { return rootFS{r.FS(), os.DirFS(r.Name())} }
+//
+// When the index's Options.Dir lies in r's directory, the index is
+// loaded and saved through r too (indexDir).
+func RootFS(r *os.Root) fs.FS { return rootFS{r.FS(), os.DirFS(r.Name()), r} }
 
 type rootFS struct {
-	fs.FS       // r's: every read
-	list  fs.FS // r's directory by path: the walk
+	fs.FS          // r's: every read
+	list  fs.FS    // r's directory by path: the walk
+	root  *os.Root // r
 }
 
 func (f rootFS) ReadFile(name string) ([]byte, error)       { return fs.ReadFile(f.FS, name) }

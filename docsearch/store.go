@@ -69,7 +69,6 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 )
 
@@ -113,11 +112,14 @@ func ctypeCode(c ContentType) byte {
 
 // Save writes the index to opts.Dir atomically. It streams the index to
 // a temporary file, so a large index is never held twice in memory;
-// searches go on meanwhile, changes wait.
+// searches go on meanwhile, changes wait. Its error is also
+// Stats.Unsaved.
 func (ix *Index) Save() error {
 	ix.update.Lock()
 	defer ix.update.Unlock()
-	return ix.save()
+	err := ix.save()
+	ix.saved(err)
+	return err
 }
 
 // save is Save for callers that hold ix.update, so that no change comes
@@ -131,13 +133,16 @@ func (ix *Index) save() error {
 		ix.compact()
 	}
 	ix.mu.Unlock()
-	if err := os.MkdirAll(ix.opts.Dir, 0o755); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	f, err := os.CreateTemp(ix.opts.Dir, ".docsearch-*.tmp")
+	d, err := ix.indexDir(true)
 	if err != nil {
-		return fmt.Errorf("save index: %w", err)
+		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
 	}
+	defer d.Close()
+	f, err := createTemp(d)
+	if err != nil {
+		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
+	}
+	tmp := filepath.Base(f.Name())
 	bw := bufio.NewWriterSize(f, 1<<20)
 	ix.mu.RLock()
 	err = ix.encodeTo(bw)
@@ -152,11 +157,11 @@ func (ix *Index) save() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(ix.opts.Dir, storeFile))
+		err = replace(d, tmp)
 	}
 	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("save index: %w", err)
+		d.Remove(tmp)
+		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
 	}
 	return nil
 }
