@@ -2,7 +2,6 @@ package docsearch
 
 import (
 	"context"
-	"io/fs"
 	"sync"
 	"time"
 
@@ -198,7 +197,7 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 					return err
 				}
 				s := srcs[i]
-				data, err := fs.ReadFile(s.fsys, s.name)
+				data, err := readFile(s.fsys, s.name, ix.opts.MaxFileBytes)
 				if err != nil {
 					skip[i] = err.Error()
 					continue

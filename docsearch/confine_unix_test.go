@@ -94,6 +94,42 @@ func TestIndexDirLinkedOutOfRoot(t *testing.T) {
 	}
 }
 
+// TestWalkRefusesSwappedLink swaps a directory of the workspace for a
+// symbolic link out of it while the walk is listing the workspace: the
+// walk enters nothing outside, lists nothing there, reads nothing there.
+func TestWalkRefusesSwappedLink(t *testing.T) {
+	dir := t.TempDir()
+	root, outside := filepath.Join(dir, "ws"), filepath.Join(dir, "outside")
+	writeTree(t, root, workspace)
+	writeTree(t, outside, map[string]string{"secret.md": "# Secret\n\nplutonium recipe\n"})
+	swapped := false
+	walkHook = func(p string) {
+		if p != "docs" || swapped {
+			return
+		}
+		swapped = true
+		if err := os.Rename(filepath.Join(root, "docs"), filepath.Join(dir, "moved")); err != nil {
+			t.Error(err)
+		}
+		if err := os.Symlink(outside, filepath.Join(root, "docs")); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { walkHook = nil }()
+	ix := openTest(t, RootFS(openRoot(t, root)), Options{})
+	if !swapped {
+		t.Fatal("the walk never reached docs")
+	}
+	if res, _ := ix.Search(ctx, Query{Text: "plutonium", MinScore: zero()}); len(res.Results) != 0 {
+		t.Errorf("a document from outside the root was indexed: %+v", res.Results)
+	}
+	for _, s := range ix.Skipped() {
+		if strings.Contains(s.Path, "secret") {
+			t.Errorf("the walk listed a file outside the root: %+v", s)
+		}
+	}
+}
+
 // TestIndexFileNotRegular puts something other than a regular file
 // where the saved index goes: a link to /dev/zero, a FIFO, a directory.
 // Opening reads none of it, rebuilds the index, and, where the thing
@@ -142,6 +178,38 @@ func TestIndexFileNotRegular(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDocNotRegular puts a FIFO where a document would be: the walk,
+// Update and Fetch pass over it with a reason, without blocking.
+func TestDocNotRegular(t *testing.T) {
+	for _, confined := range []bool{true, false} {
+		root := t.TempDir()
+		writeTree(t, root, workspace)
+		mkfifo(t, filepath.Join(root, "docs", "pipe.md"))
+		fsys := os.DirFS(root)
+		if confined {
+			fsys = RootFS(openRoot(t, root))
+		}
+		var ix *Index
+		within(t, 5*time.Second, "Open", func() { ix = openTest(t, fsys, Options{}) })
+		if r := skippedReason(ix, "docs/pipe.md"); !strings.Contains(r, "named pipe") {
+			t.Errorf("skipped reason for a FIFO = %q", r)
+		}
+		within(t, 5*time.Second, "Update", func() {
+			if err := ix.Update(ctx, []string{"docs/pipe.md"}); err != nil {
+				t.Error(err)
+			}
+		})
+		// A document that turns into a FIFO after it was indexed.
+		os.Remove(filepath.Join(root, "docs", "guide.md"))
+		mkfifo(t, filepath.Join(root, "docs", "guide.md"))
+		within(t, 5*time.Second, "Fetch", func() {
+			if _, err := ix.Fetch("docs/guide.md", ""); err == nil || !strings.Contains(err.Error(), "named pipe") {
+				t.Errorf("Fetch of a FIFO: err = %v", err)
+			}
+		})
 	}
 }
 

@@ -2,7 +2,6 @@ package docsearch
 
 import (
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -114,11 +113,11 @@ func (ix *Index) Fetch(p, heading string) (Doc, error) {
 	}
 	text := dd.text
 	if !dd.put {
-		src, err := ix.scopes.resolve(dd.path)
+		src, _, err := ix.scopes.resolve(dd.path)
 		if err != nil {
 			return Doc{}, err
 		}
-		data, err := fs.ReadFile(src.fsys, src.name)
+		data, err := readFile(src.fsys, src.name, ix.opts.MaxFileBytes)
 		if err != nil {
 			return Doc{}, fmt.Errorf("fetch %s: %w", dd.path, err)
 		}
@@ -339,8 +338,8 @@ func editDistance(a, b string) int {
 // Scopes returns every scope name, sorted.
 func (ix *Index) Scopes() []string { return ix.scopes.names() }
 
-// Skipped returns, sorted by path, the files the last scan passed over,
-// and the documents indexed
+// Skipped returns, sorted by path, the files and directories (their
+// paths end in "/") the last scan passed over, and the documents indexed
 // in part only, over the budget of a document (maxDocHeadings,
 // maxDocChunks), each with a reason.
 func (ix *Index) Skipped() []Skipped {

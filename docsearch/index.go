@@ -202,8 +202,12 @@ func (ix *Index) rescan(ctx context.Context, srcs []source, skipped []Skipped) e
 // Update brings the documents at paths up to date: a path whose file is
 // gone, or is no longer a document, leaves the index; any other is read
 // again if it changed. Paths are document paths (slash paths from the
-// root, or "scope:path" for a scope with a file system of its own); a
-// path outside every scope is an error. It is what a file watcher calls.
+// root, or "scope:path" for a scope with a file system of its own). A
+// path that no scope would index (a source file, a file in node_modules)
+// is passed over quietly, as the walk would: Update is what a file
+// watcher calls, with every change.
+// A path that is not a clean relative path, or leaves the root or its
+// scope, is an error.
 func (ix *Index) Update(ctx context.Context, paths []string) error {
 	ix.update.Lock()
 	defer ix.update.Unlock()
@@ -211,9 +215,13 @@ func (ix *Index) Update(ctx context.Context, paths []string) error {
 	var removed []string
 	var skipped []Skipped
 	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
-		src, err := ix.scopes.resolve(p)
+		src, ok, err := ix.scopes.resolve(p)
 		if err != nil {
 			return fmt.Errorf("update %s: %w", p, err)
+		}
+		if !ok {
+			ix.opts.Logger.Debug("docsearch: not a document of any scope; passed over", "path", p)
+			continue
 		}
 		info, err := fs.Lstat(src.fsys, src.name)
 		switch {
@@ -222,16 +230,13 @@ func (ix *Index) Update(ctx context.Context, paths []string) error {
 			continue
 		case err != nil:
 			return fmt.Errorf("update %s: %w", p, err)
-		case info.Mode()&fs.ModeSymlink != 0: // as the walk: links are not followed
+		case !info.Mode().IsRegular(): // as the walk: links are not followed
 			removed = append(removed, p)
-			skipped = append(skipped, Skipped{p, "symbolic link"})
-			continue
-		case !info.Mode().IsRegular():
-			removed = append(removed, p)
+			skipped = append(skipped, Skipped{p, irregular(info.Mode())})
 			continue
 		case info.Size() > ix.opts.MaxFileBytes:
 			removed = append(removed, p)
-			skipped = append(skipped, Skipped{p, fmt.Sprintf("%d bytes, over the %d limit", info.Size(), ix.opts.MaxFileBytes)})
+			skipped = append(skipped, Skipped{p, errTooBig(info.Size(), ix.opts.MaxFileBytes).Error()})
 			continue
 		}
 		src.size, src.mtime = info.Size(), info.ModTime().UnixNano()
