@@ -203,9 +203,9 @@ func (ix *Index) rescan(ctx context.Context, srcs []source, skipped []Skipped) e
 // gone, or is no longer a document, leaves the index; any other is read
 // again if it changed. Paths are document paths (slash paths from the
 // root, or "scope:path" for a scope with a file system of its own). A
-// path that no scope would index (a source file, a file in node_modules)
-// is passed over quietly, as the walk would: Update is what a file
-// watcher calls, with every change.
+// path that no scope would index (a source file, a file in node_modules
+// or in build output, a git-ignored one) is passed over quietly, as the
+// walk would: Update is what a file watcher calls, with every change.
 // A path that is not a clean relative path, or leaves the root or its
 // scope, is an error.
 func (ix *Index) Update(ctx context.Context, paths []string) error {
@@ -238,6 +238,21 @@ func (ix *Index) Update(ctx context.Context, paths []string) error {
 			removed = append(removed, p)
 			skipped = append(skipped, Skipped{p, errTooBig(info.Size(), ix.opts.MaxFileBytes).Error()})
 			continue
+		}
+		if src.scope == ScopeDocs {
+			reason, err := ix.scopes.excluded(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				removed = append(removed, p)
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("update %s: %w", p, err)
+			}
+			if reason != "" {
+				removed = append(removed, p)
+				skipped = append(skipped, Skipped{p, reason})
+				continue
+			}
 		}
 		src.size, src.mtime = info.Size(), info.ModTime().UnixNano()
 		srcs = append(srcs, src)

@@ -129,7 +129,8 @@ func (ss *scopeSet) errUnknownScope(name string) error {
 // out of the root or a scope. ok is false, without an error, for a path
 // that no scope would index: not a document, inside the index directory
 // or in a directory the walk never enters whatever it holds (skipDirs,
-// hidden ones).
+// hidden ones). Whether git ignores it, or it is in build output, is for
+// excluded to say.
 func (ss *scopeSet) resolve(p string) (src source, ok bool, err error) {
 	if name, rest, found := strings.Cut(p, ":"); found && !strings.Contains(name, "/") {
 		for _, s := range ss.extra {

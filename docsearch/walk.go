@@ -15,7 +15,34 @@ var skipDirs = map[string]string{
 	"node_modules": "dependencies", "vendor": "dependencies", "site-packages": "dependencies",
 	".venv": "virtual environment", "venv": "virtual environment",
 	"__pycache__": "cache", ".tox": "cache", "testdata": "test data",
-	"dist": "build output", "build": "build output", "target": "build output", "out": "build output",
+}
+
+// buildDirs are the names build tools give their output, and projects
+// their sources too (SQLAlchemy's Sphinx sources are in doc/build). Such
+// a directory is entered when it holds a document source (isSource)
+// directly inside it, and passed over, as build output, when it holds
+// none there: generated HTML, the .txt copies of Sphinx's _sources, the
+// package directories docs are copied into all sit deeper. Like any
+// directory, it is passed over when git-ignored.
+var buildDirs = map[string]bool{"build": true, "dist": true, "target": true, "out": true}
+
+// isSource reports whether a file is a document written by hand:
+// markdown, reStructuredText or AsciiDoc. HTML is often generated, and
+// build tools write .txt files (CMakeCache.txt, install_manifest.txt).
+func isSource(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".md", ".markdown", ".mdx", ".mdown", ".rst", ".adoc":
+		return true
+	}
+	return false
+}
+
+// buildOutput is the reason a directory named like build output is
+// passed over.
+const buildOutput = "build output: no document source (markdown, reStructuredText, AsciiDoc) directly inside"
+
+func holdsSource(entries []fs.DirEntry) bool {
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return !e.IsDir() && isSource(e.Name()) })
 }
 
 // walkHook, when set by a test, is called with the path of each
@@ -33,7 +60,8 @@ type walker struct {
 func (w *walker) skip(p, reason string) { w.skipped = append(w.skipped, Skipped{p, reason}) }
 
 // walk lists every document of every scope, sorted by path, and the
-// files passed over with a reason.
+// files and directories (their paths ending in "/") passed over, with a
+// reason.
 func (ss *scopeSet) walk(maxBytes int64) ([]source, []Skipped, error) {
 	w := &walker{ss: ss, maxBytes: maxBytes}
 	top, err := openDir(ss.root, ".")
@@ -42,7 +70,7 @@ func (ss *scopeSet) walk(maxBytes int64) ([]source, []Skipped, error) {
 	}
 	entries, err := top.list()
 	if err == nil {
-		w.root(top, ".", entries)
+		w.root(top, ".", entries, nil)
 	}
 	top.close()
 	if err != nil {
@@ -71,8 +99,10 @@ func (ss *scopeSet) walk(maxBytes int64) ([]source, []Skipped, error) {
 }
 
 // root walks the directory p of the root, open as h and holding entries:
-// the artifacts, the docs and the extra scopes in the root.
-func (w *walker) root(h dirHandle, p string, entries []fs.DirEntry) {
+// the artifacts, the docs and the extra scopes in the root. ign are the
+// ignore files of p's parents.
+func (w *walker) root(h dirHandle, p string, entries []fs.DirEntry, ign ignoreStack) {
+	ign = w.ignoreFiles(h, p, entries, ign)
 	for _, e := range entries {
 		cp := path.Join(p, e.Name())
 		if !e.IsDir() {
@@ -80,10 +110,18 @@ func (w *walker) root(h dirHandle, p string, entries []fs.DirEntry) {
 			if err != nil || !ok {
 				continue
 			}
+			if src.scope == ScopeDocs {
+				if rules := ign.ignored(cp, false); rules != nil {
+					w.skip(cp, "git-ignored by "+rules.file)
+					continue
+				}
+			}
 			w.file(h, e, src)
 			continue
 		}
-		if w.ss.dirRule(cp) != "" {
+		reason, check := w.ss.dirRule(cp, ign)
+		if reason != "" {
+			w.skip(cp+"/", reason)
 			continue
 		}
 		if cp == indexDir {
@@ -94,25 +132,77 @@ func (w *walker) root(h dirHandle, p string, entries []fs.DirEntry) {
 			w.skip(cp+"/", err.Error())
 			continue
 		}
-		w.root(sub, cp, entries)
+		if check && !holdsSource(entries) {
+			w.skip(cp+"/", buildOutput)
+		} else {
+			w.root(sub, cp, entries, ign)
+		}
 		sub.close()
 	}
 }
 
 // dirRule returns why the walk of the root does not enter the directory
-// p, or "".
-func (ss *scopeSet) dirRule(p string) string {
+// p, or "", and whether p is named like build output and is entered only
+// if it holds a document source (buildDirs).
+func (ss *scopeSet) dirRule(p string, ign ignoreStack) (reason string, check bool) {
 	if p == artifactsDir || ss.holdsExtra(p) {
-		return ""
+		return "", false
 	}
 	name := path.Base(p)
 	switch {
 	case skipDirs[name] != "":
-		return skipDirs[name]
+		return skipDirs[name], false
 	case strings.HasPrefix(name, ".") && p != indexDir:
-		return "hidden directory"
+		return "hidden directory", false
+	case strings.HasPrefix(p, artifactsDir+"/"):
+		return "", false
 	}
-	return ""
+	if rules := ign.ignored(p, true); rules != nil {
+		return "git-ignored by " + rules.file, false
+	}
+	return "", buildDirs[name]
+}
+
+// excluded returns why the walk would pass over p, a document of the docs
+// scope, or "" if it would not: a directory on its way is git-ignored or
+// build output (dirRule), or p itself is git-ignored. It reads the
+// directories on the way as the walk does.
+func (ss *scopeSet) excluded(p string) (string, error) {
+	h, err := openDir(ss.root, ".")
+	if err != nil {
+		return "", err
+	}
+	defer func() { h.close() }()
+	entries, err := h.list()
+	if err != nil {
+		return "", err
+	}
+	w := &walker{ss: ss}
+	var ign ignoreStack
+	dir := "."
+	elems := strings.Split(p, "/")
+	for _, name := range elems[:len(elems)-1] {
+		ign = w.ignoreFiles(h, dir, entries, ign)
+		dir = path.Join(dir, name)
+		reason, check := ss.dirRule(dir, ign)
+		if reason != "" {
+			return "in " + dir + "/: " + reason, nil
+		}
+		sub, subEntries, err := w.enter(h, name, dir)
+		if err != nil {
+			return "", err
+		}
+		h.close()
+		h, entries = sub, subEntries
+		if check && !holdsSource(entries) {
+			return "in " + dir + "/: " + buildOutput, nil
+		}
+	}
+	ign = w.ignoreFiles(h, dir, entries, ign)
+	if rules := ign.ignored(p, false); rules != nil {
+		return "git-ignored by " + rules.file, nil
+	}
+	return "", nil
 }
 
 // scope walks the directory p of an extra scope with a file system of
@@ -132,7 +222,8 @@ func (w *walker) scope(s Scope, h dirHandle, p string, entries []fs.DirEntry) {
 			}
 			continue
 		}
-		if skipDirs[e.Name()] == "version control" {
+		if r := skipDirs[e.Name()]; r == "version control" {
+			w.skip(s.Name+":"+rel(cp)+"/", r)
 			continue
 		}
 		sub, entries, err := w.enter(h, e.Name(), cp)
@@ -180,6 +271,36 @@ func (w *walker) file(h dirHandle, e fs.DirEntry, src source) {
 		src.size, src.mtime = info.size, info.mtime
 		w.out = append(w.out, src)
 	}
+}
+
+// maxIgnoreBytes bounds an ignore file.
+const maxIgnoreBytes = 1 << 20
+
+// ignoreFiles returns ign and the ignore files of directory p, open as
+// h and holding entries: its .gitignore and, at the root,
+// .git/info/exclude (which comes before it).
+func (w *walker) ignoreFiles(h dirHandle, p string, entries []fs.DirEntry, ign ignoreStack) ignoreStack {
+	dir := p
+	if p == "." {
+		dir = ""
+	}
+	// Entries are sorted: .git, whose exclude file comes first, before
+	// .gitignore.
+	for _, e := range entries {
+		switch {
+		case e.Name() == ".git" && p == "." && e.IsDir():
+			if data, err := h.read(".git/info/exclude", maxIgnoreBytes); err == nil {
+				rules := parseIgnore("", string(data))
+				rules.file = ".git/info/exclude"
+				ign = append(ign[:len(ign):len(ign)], rules)
+			}
+		case e.Name() == ".gitignore" && e.Type().IsRegular():
+			if data, err := h.read(".gitignore", maxIgnoreBytes); err == nil {
+				ign = append(ign[:len(ign):len(ign)], parseIgnore(dir, string(data)))
+			}
+		}
+	}
+	return ign
 }
 
 // dirHandle is a directory a walk has open.
