@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -46,5 +48,50 @@ func TestDocsIgnoreSourceChanges(t *testing.T) {
 	})
 	if l := logs.String(); strings.Contains(l, "level=WARN") {
 		t.Errorf("a change of source files logged a warning:\n%s", l)
+	}
+}
+
+// TestIndexStatusDocsSkipped checks that index_status says what the doc
+// index passed over, and why.
+func TestIndexStatusDocsSkipped(t *testing.T) {
+	files := docsRepo()
+	files["node_modules/x/README.md"] = "# x\n"
+	files["docs/binary.md"] = "\x00\x01"
+	s := connect(t, files, Options{})
+	var st indexStatusOut
+	res := s.ok("index_status", map[string]any{}, &st)
+	want := map[string]string{"node_modules/": "dependencies", "docs/binary.md": "binary"}
+	for _, sk := range st.DocsSkippedPaths {
+		if r, ok := want[sk.Path]; ok && strings.Contains(sk.Reason, r) {
+			delete(want, sk.Path)
+		}
+	}
+	if len(want) > 0 || st.DocsSkipped != len(st.DocsSkippedPaths) {
+		t.Errorf("docs skipped %d: %+v; missing %v", st.DocsSkipped, st.DocsSkippedPaths, want)
+	}
+	if !strings.Contains(text(res), "paths skipped") {
+		t.Errorf("text: %s", text(res))
+	}
+}
+
+// TestDocsIndexUnsaved makes the doc index's file a directory that
+// holds something: the server still searches docs, from memory, and
+// index_status says the index is not saved.
+func TestDocsIndexUnsaved(t *testing.T) {
+	files := docsRepo()
+	files[".artifacts/.index/docsearch.idx/keep"] = "mine"
+	s := connect(t, files, Options{})
+	var out searchDocsOut
+	s.ok("search_docs", map[string]any{"query": "negative price"}, &out)
+	if len(out.Results) == 0 {
+		t.Error("no doc search from memory")
+	}
+	var st indexStatusOut
+	s.ok("index_status", map[string]any{}, &st)
+	if !strings.Contains(st.DocsUnsaved, "not empty") {
+		t.Errorf("docs_unsaved = %q", st.DocsUnsaved)
+	}
+	if _, err := os.Stat(filepath.Join(s.root, ".artifacts/.index/docsearch.idx/keep")); err != nil {
+		t.Errorf("the directory's file is gone: %v", err)
 	}
 }
