@@ -2,7 +2,6 @@ package docsearch
 
 import (
 	"context"
-	"io/fs"
 	"sync"
 	"time"
 
@@ -60,11 +59,14 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 		for _, s := range b.sk {
 			removed = append(removed, s.Path) // a file that became binary leaves
 		}
-		c, err := ix.commit(ctx, b.ps, nil, nil, false)
-		if err != nil {
-			firstErr = err
+		for _, part := range commitParts(b.ps) {
+			c, err := ix.commit(ctx, part, nil, nil, false)
+			if err != nil {
+				firstErr = err
+				break
+			}
+			changed = changed || c
 		}
-		changed = changed || c
 	}
 	if firstErr != nil {
 		return firstErr
@@ -77,9 +79,53 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	ix.vec.extendSketch()
 	ix.mu.Unlock()
 	if (changed || c) && ix.opts.Dir != "" {
-		return ix.save()
+		ix.saved(ix.save())
 	}
 	return nil
+}
+
+// saved records how a save that a change made went. A failed one is not
+// the change's error: the index serves searches from memory, logs why it
+// is not saved (once per reason) and says it in Stats.Unsaved; the next
+// change tries again.
+func (ix *Index) saved(err error) {
+	reason := ""
+	if err != nil {
+		reason = err.Error()
+	}
+	ix.mu.Lock()
+	was := ix.unsaved
+	ix.unsaved = reason
+	ix.mu.Unlock()
+	switch {
+	case reason != "" && reason != was:
+		ix.opts.Logger.Warn("docsearch: the index cannot be saved; it is kept in memory", "dir", ix.opts.Dir, "reason", reason)
+	case reason == "" && was != "":
+		ix.opts.Logger.Info("docsearch: the index is saved again", "dir", ix.opts.Dir)
+	}
+}
+
+// commitChunks is about the most chunks one commit adds while searches
+// wait: a batch of documents enters the index in parts of at most this
+// many chunks, or one document (which maxDocChunks bounds).
+const commitChunks = 8192
+
+// commitParts cuts ps into parts of at most commitChunks chunks, or one
+// document.
+func commitParts(ps []processed) [][]processed {
+	var parts [][]processed
+	start, n := 0, 0
+	for i, p := range ps {
+		if i > start && n+len(p.chunks) > commitChunks {
+			parts = append(parts, ps[start:i])
+			start, n = i, 0
+		}
+		n += len(p.chunks)
+	}
+	if start < len(ps) {
+		parts = append(parts, ps[start:])
+	}
+	return parts
 }
 
 // worker returns a worker from the pool, whose caches of words, stems
@@ -151,7 +197,7 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 					return err
 				}
 				s := srcs[i]
-				data, err := fs.ReadFile(s.fsys, s.name)
+				data, err := readFile(s.fsys, s.name, ix.opts.MaxFileBytes)
 				if err != nil {
 					skip[i] = err.Error()
 					continue

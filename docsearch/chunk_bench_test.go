@@ -20,7 +20,7 @@ func parseDoc(name, text string) parsedDoc {
 	if !ok {
 		f = formatText
 	}
-	secs, _, _ := readSections(text, f)
+	secs, _, _, _ := readSections(text, f)
 	return parsedDoc{title: name, secs: secs, bytes: len(text)}
 }
 

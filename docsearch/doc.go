@@ -9,11 +9,18 @@
 //
 // The artifacts scope is .artifacts/**/*.md; the docs scope is every other
 // markdown, text, reStructuredText and HTML file (README*, docs/, ...)
-// outside version control, dependency and build directories; Options.Scopes
-// add named scopes, each a directory of the root or a file system of its
-// own. YAML front matter is not indexed. Binary or undecodable files, files
-// over the size limit and symbolic links are skipped with a reason
-// (Skipped).
+// outside version control, dependency and hidden directories, what git
+// ignores (.gitignore files, .git/info/exclude; ignore.go), and build
+// output: a directory named build, dist, target or out is entered only
+// when it holds a document source directly inside it (walk.go), as
+// SQLAlchemy's doc/build does. Options.Scopes add named scopes, each a
+// directory of the root or a file system of its own. YAML front matter is
+// not indexed. Every directory and document passed over is listed with a
+// reason (Skipped): binary or undecodable files, files over the size
+// limit, symbolic links, FIFOs and devices (never opened to wait or read
+// without end), and documents over the budget of one (5,000 headings,
+// 10,000 chunks), indexed in part. Through RootFS, nothing outside the
+// root is read or written, even when links are swapped in meanwhile.
 //
 // # Chunks
 //
@@ -50,6 +57,8 @@
 // With Options.Dir the index is saved in one checksummed file (the format
 // is written down in store.go) and reopened without reading unchanged
 // files again; vectors are reused by the hash of the text they embed and
-// made again when the Embedder's Name changes. A corrupt or old index is
-// rebuilt. Update takes changed or removed paths, for a file watcher.
+// made again when the Embedder's Name changes. A corrupt or old index, or
+// anything but a regular file where it should be, is rebuilt; temporary
+// files that killed saves left are removed (storedir.go). An index that
+// cannot be saved is kept in memory, and Stats.Unsaved says why. Update takes changed or removed paths, for a file watcher.
 package docsearch

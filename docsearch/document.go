@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -36,6 +37,7 @@ type doc struct {
 	format   format
 	text     string // a Put document's text, which has no file to read again
 	put      bool
+	note     string // what of it was not indexed, over the budget of a document; "" for nothing
 	first    uint32 // its chunks are [first, first+count)
 	count    uint32
 }
@@ -75,10 +77,16 @@ func newWorker(limit int) (*worker, error) {
 	return &worker{an: newAnalyzer(), ch: chunker{limit: limit, tc: tc}, counts: map[string]uint32{}}, nil
 }
 
+// maxDocChunks bounds the chunks of a document: past them, its text is
+// not indexed. With the file size limit (Options.MaxFileBytes) and
+// maxDocHeadings, it bounds what one document costs, whatever it holds.
+const maxDocChunks = 10000
+
 // process cuts text, read as format f, into an analysed document. title
-// overrides the document's own title when not empty.
+// overrides the document's own title when not empty. A document over the
+// budget (maxDocHeadings, maxDocChunks) is cut to it, and d.note says so.
 func (w *worker) process(d *doc, text string, f format, title string) processed {
-	secs, fm, pageTitle := readSections(text, f)
+	secs, fm, pageTitle, over := readSections(text, f)
 	page := f == formatHTML
 	if page {
 		f = formatMarkdown
@@ -111,6 +119,15 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 	d.entities = entities(secs)
 	d.format = f
 	chunks := w.ch.chunks(secs, title)
+	var notes []string
+	if over > 0 {
+		notes = append(notes, fmt.Sprintf("%d headings: past the first %d, headings are read as text", len(d.headings)+over, len(d.headings)))
+	}
+	if len(chunks) > maxDocChunks {
+		notes = append(notes, fmt.Sprintf("truncated: the first %d chunks of %d are indexed", maxDocChunks, len(chunks)))
+		chunks = chunks[:maxDocChunks:maxDocChunks]
+	}
+	d.note = strings.Join(notes, "; ")
 	p := processed{doc: d, chunks: chunks, terms: make([][]termFreq, len(chunks))}
 	for i := range chunks {
 		c := &p.chunks[i]

@@ -2,7 +2,6 @@ package docsearch
 
 import (
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -114,11 +113,11 @@ func (ix *Index) Fetch(p, heading string) (Doc, error) {
 	}
 	text := dd.text
 	if !dd.put {
-		src, err := ix.scopes.resolve(dd.path)
+		src, _, err := ix.scopes.resolve(dd.path)
 		if err != nil {
 			return Doc{}, err
 		}
-		data, err := fs.ReadFile(src.fsys, src.name)
+		data, err := readFile(src.fsys, src.name, ix.opts.MaxFileBytes)
 		if err != nil {
 			return Doc{}, fmt.Errorf("fetch %s: %w", dd.path, err)
 		}
@@ -339,11 +338,21 @@ func editDistance(a, b string) int {
 // Scopes returns every scope name, sorted.
 func (ix *Index) Scopes() []string { return ix.scopes.names() }
 
-// Skipped returns the files the last scan passed over, with reasons.
+// Skipped returns, sorted by path, the files and directories (their
+// paths end in "/") the last scan passed over, and the documents indexed
+// in part only, over the budget of a document (maxDocHeadings,
+// maxDocChunks), each with a reason.
 func (ix *Index) Skipped() []Skipped {
 	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	return slices.Clone(ix.skipped)
+	out := slices.Clone(ix.skipped)
+	for _, d := range ix.docs {
+		if d != nil && d.note != "" {
+			out = append(out, Skipped{d.path, "partly indexed: " + d.note})
+		}
+	}
+	ix.mu.RUnlock()
+	slices.SortStableFunc(out, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }
 
 // Stats counts what an index holds.
@@ -355,7 +364,10 @@ type Stats struct {
 	Postings int    `json:"postings"`
 	Vectors  int    `json:"vectors"`
 	Embedder string `json:"embedder,omitempty"`
-	Skipped  int    `json:"skipped"`
+	Skipped  int    `json:"skipped"` // entries of Skipped()
+	// Unsaved is why the index could not be saved to Options.Dir the
+	// last time it tried; "" when it was, or has no Dir.
+	Unsaved string `json:"unsaved,omitempty"`
 }
 
 // Stats returns the index's counts.
@@ -363,13 +375,16 @@ func (ix *Index) Stats() Stats {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	s := Stats{Docs: len(ix.byPath), Chunks: len(ix.chunks) - ix.dead, Terms: len(ix.lex.terms),
-		Vectors: ix.vec.chunks(), Embedder: ix.embName, Skipped: len(ix.skipped)}
+		Vectors: ix.vec.chunks(), Embedder: ix.embName, Skipped: len(ix.skipped), Unsaved: ix.unsaved}
 	for _, p := range ix.lex.post {
 		s.Postings += len(p)
 	}
 	for _, d := range ix.docs {
 		if d != nil {
 			s.Bytes += d.size
+			if d.note != "" {
+				s.Skipped++
+			}
 		}
 	}
 	return s

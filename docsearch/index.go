@@ -30,6 +30,9 @@ type Options struct {
 	ChunkTokens int
 	// Dir is the OS directory the index is saved in and loaded from
 	// (conventionally <root>/.artifacts/.index); "" keeps it in memory.
+	// When the root is a RootFS and Dir lies in its directory, Dir is
+	// opened through the root: a symbolic link cannot lead the index out
+	// of it.
 	Dir string
 	// LinkBase is prefixed to the root-relative target of a relative link
 	// when Fetch makes links absolute; "" means "/".
@@ -87,6 +90,7 @@ type Index struct {
 	dead    int    // chunks of removed documents
 	holes   int    // removed documents (nil in docs)
 	skipped []Skipped
+	unsaved string // why the last save failed; "" if it did not
 	// unmap releases the mapped index file the arrays were loaded from
 	// (see load); nil when nothing is mapped. compact, which copies the
 	// arrays, calls it.
@@ -105,8 +109,9 @@ type chunkRec struct {
 // Open returns the index of root's documents. It loads the index saved in
 // opts.Dir if there is one, brings it up to date with the files (only
 // changed files are read again), and saves it back. An index that cannot
-// be read, or was written by another format version, is rebuilt; that is
-// logged, never an error.
+// be read, or was written by another format version, is rebuilt; one that
+// cannot be saved is kept in memory (Stats.Unsaved); both are logged,
+// never an error.
 func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 	opts.defaults()
 	ss, err := newScopeSet(root, opts.Scopes)
@@ -197,8 +202,12 @@ func (ix *Index) rescan(ctx context.Context, srcs []source, skipped []Skipped) e
 // Update brings the documents at paths up to date: a path whose file is
 // gone, or is no longer a document, leaves the index; any other is read
 // again if it changed. Paths are document paths (slash paths from the
-// root, or "scope:path" for a scope with a file system of its own); a
-// path outside every scope is an error. It is what a file watcher calls.
+// root, or "scope:path" for a scope with a file system of its own). A
+// path that no scope would index (a source file, a file in node_modules
+// or in build output, a git-ignored one) is passed over quietly, as the
+// walk would: Update is what a file watcher calls, with every change.
+// A path that is not a clean relative path, or leaves the root or its
+// scope, is an error.
 func (ix *Index) Update(ctx context.Context, paths []string) error {
 	ix.update.Lock()
 	defer ix.update.Unlock()
@@ -206,9 +215,13 @@ func (ix *Index) Update(ctx context.Context, paths []string) error {
 	var removed []string
 	var skipped []Skipped
 	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
-		src, err := ix.scopes.resolve(p)
+		src, ok, err := ix.scopes.resolve(p)
 		if err != nil {
 			return fmt.Errorf("update %s: %w", p, err)
+		}
+		if !ok {
+			ix.opts.Logger.Debug("docsearch: not a document of any scope; passed over", "path", p)
+			continue
 		}
 		info, err := fs.Lstat(src.fsys, src.name)
 		switch {
@@ -217,17 +230,29 @@ func (ix *Index) Update(ctx context.Context, paths []string) error {
 			continue
 		case err != nil:
 			return fmt.Errorf("update %s: %w", p, err)
-		case info.Mode()&fs.ModeSymlink != 0: // as the walk: links are not followed
+		case !info.Mode().IsRegular(): // as the walk: links are not followed
 			removed = append(removed, p)
-			skipped = append(skipped, Skipped{p, "symbolic link"})
-			continue
-		case !info.Mode().IsRegular():
-			removed = append(removed, p)
+			skipped = append(skipped, Skipped{p, irregular(info.Mode())})
 			continue
 		case info.Size() > ix.opts.MaxFileBytes:
 			removed = append(removed, p)
-			skipped = append(skipped, Skipped{p, fmt.Sprintf("%d bytes, over the %d limit", info.Size(), ix.opts.MaxFileBytes)})
+			skipped = append(skipped, Skipped{p, errTooBig(info.Size(), ix.opts.MaxFileBytes).Error()})
 			continue
+		}
+		if src.scope == ScopeDocs {
+			reason, err := ix.scopes.excluded(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				removed = append(removed, p)
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("update %s: %w", p, err)
+			}
+			if reason != "" {
+				removed = append(removed, p)
+				skipped = append(skipped, Skipped{p, reason})
+				continue
+			}
 		}
 		src.size, src.mtime = info.Size(), info.ModTime().UnixNano()
 		srcs = append(srcs, src)
@@ -287,7 +312,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	ix.vec.extendSketch()
 	ix.mu.Unlock()
 	if err == nil && changed && ix.opts.Dir != "" {
-		err = ix.save()
+		ix.saved(ix.save())
 	}
 	return err
 }

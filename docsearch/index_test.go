@@ -61,8 +61,11 @@ func TestScopesAndFormats(t *testing.T) {
 	if _, err := ix.List("nope"); err == nil || !strings.Contains(err.Error(), "artifacts, docs") {
 		t.Errorf("unknown scope: err = %v", err)
 	}
+	// The binary file, and the dependencies' directory, which the walk
+	// does not enter.
 	sk := ix.Skipped()
-	if len(sk) != 1 || sk[0].Path != "docs/binary.md" || !strings.Contains(sk[0].Reason, "binary") {
+	if len(sk) != 2 || sk[0].Path != "docs/binary.md" || !strings.Contains(sk[0].Reason, "binary") ||
+		sk[1] != (Skipped{"node_modules/", "dependencies"}) {
 		t.Errorf("skipped = %+v", sk)
 	}
 	for _, d := range docs {

@@ -9,7 +9,9 @@ import (
 
 // TestRootFS indexes a workspace through RootFS and through the root's
 // own FS: the same documents and the same skipped files, and no document
-// from outside, whether a file or a directory links there.
+// from outside, whether a file or a directory links there. (That the
+// walk goes through the root even when a link is swapped in midway is
+// TestWalkRefusesSwappedLink.)
 func TestRootFS(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "ws")
@@ -26,9 +28,6 @@ func TestRootFS(t *testing.T) {
 	}
 	defer r.Close()
 	fsys := RootFS(r)
-	if listing(fsys) == fsys {
-		t.Error("RootFS walks through the root")
-	}
 	a := openTest(t, fsys, Options{})
 	b := openTest(t, r.FS(), Options{})
 	if sa, sb := a.Stats(), b.Stats(); sa != sb {

@@ -44,14 +44,6 @@ const (
 	indexDir     = ".artifacts/.index"
 )
 
-// skipDirs are directories of the root that hold no project docs:
-// version control, dependencies, virtual environments and build output.
-var skipDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, "node_modules": true, "vendor": true,
-	"testdata": true, "__pycache__": true, ".venv": true, "venv": true, ".tox": true,
-	"dist": true, "build": true, "target": true, "out": true, "site-packages": true,
-}
-
 // docFormat returns how a file is read from its name, and whether it is
 // a document at all.
 func docFormat(name string) (format, bool) {
@@ -132,151 +124,54 @@ func (ss *scopeSet) errUnknownScope(name string) error {
 	return fmt.Errorf("unknown scope %q; valid scopes: %s", name, strings.Join(ss.names(), ", "))
 }
 
-// resolve maps a document path to its scope, file system and name in it.
-// It refuses paths that are not clean relative slash paths, or lead out of
-// the root. ok is false for a path that no scope would index.
-func (ss *scopeSet) resolve(p string) (src source, err error) {
-	if name, rest, ok := strings.Cut(p, ":"); ok && !strings.Contains(name, "/") {
+// resolve maps a document path to its scope, file system and name in
+// it. It refuses paths that are not clean relative slash paths, or lead
+// out of the root or a scope. ok is false, without an error, for a path
+// that no scope would index: not a document, inside the index directory
+// or in a directory the walk never enters whatever it holds (skipDirs,
+// hidden ones). Whether git ignores it, or it is in build output, is for
+// excluded to say.
+func (ss *scopeSet) resolve(p string) (src source, ok bool, err error) {
+	if name, rest, found := strings.Cut(p, ":"); found && !strings.Contains(name, "/") {
 		for _, s := range ss.extra {
 			if s.Name == name && s.FS != nil {
 				rel := path.Join(s.Dir, rest)
 				if !fs.ValidPath(rest) || !fs.ValidPath(rel) {
-					return src, fmt.Errorf("path %q leaves scope %s", p, name)
+					return src, false, fmt.Errorf("path %q leaves scope %s", p, name)
 				}
 				f, ok := docFormat(rest)
-				if !ok {
-					return src, fmt.Errorf("%s is not a document (markdown, text, reStructuredText or HTML)", p)
-				}
-				return source{path: p, scope: name, fsys: s.FS, name: rel, format: f}, nil
+				return source{path: p, scope: name, fsys: s.FS, name: rel, format: f}, ok, nil
 			}
 		}
 	}
 	if !fs.ValidPath(p) || p == "." {
-		return src, fmt.Errorf("path %q is not a slash path inside the root", p)
+		return src, false, fmt.Errorf("path %q is not a slash path inside the root", p)
 	}
 	f, ok := docFormat(p)
 	if !ok {
-		return src, fmt.Errorf("%s is not a document (markdown, text, reStructuredText or HTML)", p)
+		return src, false, nil
 	}
 	src = source{path: p, fsys: ss.root, name: p, format: f}
 	switch {
 	case p == indexDir || strings.HasPrefix(p, indexDir+"/"):
-		return src, fmt.Errorf("%s is inside the index directory", p)
+		return src, false, nil
 	case strings.HasPrefix(p, artifactsDir+"/"):
-		if src.format != formatMarkdown {
-			return src, fmt.Errorf("%s: artifacts are markdown", p)
-		}
 		src.scope = ScopeArtifacts
-		return src, nil
+		return src, src.format == formatMarkdown, nil
 	}
 	for _, s := range ss.extra {
 		if s.FS == nil && (s.Dir == "." || p == s.Dir || strings.HasPrefix(p, s.Dir+"/")) {
 			src.scope = s.Name
-			return src, nil
+			return src, true, nil
 		}
 	}
 	for _, dir := range strings.Split(path.Dir(p), "/") {
-		if skipDirs[dir] || strings.HasPrefix(dir, ".") && dir != "." {
-			return src, fmt.Errorf("%s is in a directory that is not indexed (%s)", p, dir)
+		if skipDirs[dir] != "" || strings.HasPrefix(dir, ".") && dir != "." {
+			return src, false, nil
 		}
 	}
 	src.scope = ScopeDocs
-	return src, nil
-}
-
-// walk lists every document of every scope, sorted by path, and the files
-// passed over with a reason.
-func (ss *scopeSet) walk(maxBytes int64) ([]source, []Skipped, error) {
-	var out []source
-	var skipped []Skipped
-	add := func(fsys fs.FS, name, docPath, scope string, d fs.DirEntry) {
-		f, ok := docFormat(name)
-		if !ok {
-			return
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			skipped = append(skipped, Skipped{docPath, "symbolic link"})
-			return
-		}
-		if !d.Type().IsRegular() {
-			return
-		}
-		info, err := d.Info()
-		if err != nil {
-			skipped = append(skipped, Skipped{docPath, err.Error()})
-			return
-		}
-		if info.Size() > maxBytes {
-			skipped = append(skipped, Skipped{docPath, fmt.Sprintf("%d bytes, over the %d limit", info.Size(), maxBytes)})
-			return
-		}
-		out = append(out, source{path: docPath, scope: scope, fsys: fsys, name: name,
-			size: info.Size(), mtime: info.ModTime().UnixNano(), format: f})
-	}
-	// The root: artifacts, docs, and extra scopes inside it.
-	err := fs.WalkDir(listing(ss.root), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == "." {
-				return err
-			}
-			skipped = append(skipped, Skipped{p, err.Error()})
-			return nil
-		}
-		if d.IsDir() {
-			if p == indexDir {
-				return fs.SkipDir
-			}
-			name := d.Name()
-			if p != "." && p != artifactsDir && (skipDirs[name] || strings.HasPrefix(name, ".")) && !ss.holdsExtra(p) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		src, err := ss.resolve(p)
-		if err != nil || src.scope == "" {
-			return nil
-		}
-		if src.scope == ScopeArtifacts && !strings.HasSuffix(p, ".md") {
-			return nil
-		}
-		add(ss.root, p, p, src.scope, d)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("walk root: %w", err)
-	}
-	for _, s := range ss.extra {
-		if s.FS == nil {
-			continue
-		}
-		err := fs.WalkDir(listing(s.FS), s.Dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == s.Dir {
-					return err
-				}
-				skipped = append(skipped, Skipped{s.Name + ":" + p, err.Error()})
-				return nil
-			}
-			if d.IsDir() {
-				if p != s.Dir && (d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			rel := strings.TrimPrefix(strings.TrimPrefix(p, s.Dir), "/")
-			if s.Dir == "." {
-				rel = p
-			}
-			add(s.FS, p, s.Name+":"+rel, s.Name, d)
-			return nil
-		})
-		if err != nil {
-			return nil, nil, fmt.Errorf("walk scope %s: %w", s.Name, err)
-		}
-	}
-	slices.SortFunc(out, func(a, b source) int { return strings.Compare(a.path, b.path) })
-	slices.SortFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
-	return out, skipped, nil
+	return src, true, nil
 }
 
 // holdsExtra reports whether dir is, or holds, the directory of an extra

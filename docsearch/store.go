@@ -24,7 +24,12 @@ package docsearch
 //	             size, mtime                  uv, uv (mtime in Unix ns)
 //	             hash                         16 bytes
 //	             format                       1 byte (0 markdown, 1 text, 2 rst)
-//	             put                          1 byte; if 1, text string follows
+//	             flags                        1 byte: 1 if the document was Put,
+//	                                          then its text string follows;
+//	                                          2 if a note string follows (what
+//	                                          of it was not indexed; since 5,
+//	                                          read as corrupt by the first
+//	                                          readers of 5, which rebuild)
 //	             chunks                       uv count (they follow the previous
 //	                                          document's, in order)
 //	chunks     uv count (the sum of the documents'), then per chunk:
@@ -64,7 +69,6 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 )
 
@@ -89,6 +93,12 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// A document's flags.
+const (
+	flagPut  = 1 // its text follows
+	flagNote = 2 // its note follows
+)
+
 var ctypeCodes = []ContentType{Prose, Code, APIReference}
 
 func ctypeCode(c ContentType) byte {
@@ -102,11 +112,14 @@ func ctypeCode(c ContentType) byte {
 
 // Save writes the index to opts.Dir atomically. It streams the index to
 // a temporary file, so a large index is never held twice in memory;
-// searches go on meanwhile, changes wait.
+// searches go on meanwhile, changes wait. Its error is also
+// Stats.Unsaved.
 func (ix *Index) Save() error {
 	ix.update.Lock()
 	defer ix.update.Unlock()
-	return ix.save()
+	err := ix.save()
+	ix.saved(err)
+	return err
 }
 
 // save is Save for callers that hold ix.update, so that no change comes
@@ -120,13 +133,16 @@ func (ix *Index) save() error {
 		ix.compact()
 	}
 	ix.mu.Unlock()
-	if err := os.MkdirAll(ix.opts.Dir, 0o755); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	f, err := os.CreateTemp(ix.opts.Dir, ".docsearch-*.tmp")
+	d, err := ix.indexDir(true)
 	if err != nil {
-		return fmt.Errorf("save index: %w", err)
+		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
 	}
+	defer d.Close()
+	f, err := createTemp(d)
+	if err != nil {
+		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
+	}
+	tmp := filepath.Base(f.Name())
 	bw := bufio.NewWriterSize(f, 1<<20)
 	ix.mu.RLock()
 	err = ix.encodeTo(bw)
@@ -141,11 +157,11 @@ func (ix *Index) save() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(ix.opts.Dir, storeFile))
+		err = replace(d, tmp)
 	}
 	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("save index: %w", err)
+		d.Remove(tmp)
+		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
 	}
 	return nil
 }
@@ -204,11 +220,19 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		uv(uint64(max(d.mtime, 0)))
 		b = append(b, d.hash[:]...)
 		b = append(b, byte(d.format))
+		var flags byte
 		if d.put {
-			b = append(b, 1)
+			flags |= flagPut
+		}
+		if d.note != "" {
+			flags |= flagNote
+		}
+		b = append(b, flags)
+		if d.put {
 			str(d.text)
-		} else {
-			b = append(b, 0)
+		}
+		if d.note != "" {
+			str(d.note)
 		}
 		uv(uint64(d.count))
 	}

@@ -243,8 +243,8 @@ func TestReopenWithSkippedFileDoesNotSave(t *testing.T) {
 	dir := filepath.Join(root, ".artifacts", ".index")
 	emb := &trigramEmbedder{}
 	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
-	if len(ix.skipped) != 2 {
-		t.Fatalf("skipped %v; want the binary and the Latin-1 file", ix.skipped)
+	if len(ix.skipped) != 3 {
+		t.Fatalf("skipped %v; want node_modules/, the binary and the Latin-1 file", ix.skipped)
 	}
 	before, err := os.Stat(filepath.Join(dir, storeFile))
 	if err != nil {

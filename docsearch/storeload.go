@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -23,12 +22,27 @@ import (
 // compaction has copied everything out of it, or else as long as the
 // index. Pages of the mapping are touched only as they are used, so a
 // vector nobody searches costs nothing.
+//
+// Only a regular file is read, of at most maxIndexBytes (see
+// storedir.go); temporary files that killed saves left are removed
+// first.
 func (ix *Index) load() error {
-	f, err := os.Open(filepath.Join(ix.opts.Dir, storeFile))
+	d, err := ix.indexDir(false)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if n := removeStale(d); n > 0 {
+		ix.opts.Logger.Info("docsearch: removed temporary files of unfinished saves", "dir", ix.opts.Dir, "files", n)
+	}
+	f, info, err := openRegular(d, storeFile)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	if info.Size() > maxIndexBytes {
+		return fmt.Errorf("%w: %d bytes, over the %d an index may have", errCorrupt, info.Size(), maxIndexBytes)
+	}
 	data, release, err := mapFile(f)
 	if err != nil {
 		return err
@@ -253,12 +267,17 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			r.fail("format")
 		}
 		d.format = format(f)
-		switch r.byte1("put") {
-		case 0:
-		case 1:
+		flags := r.byte1("flags")
+		if flags&^(flagPut|flagNote) != 0 {
+			r.fail("flags")
+		}
+		if flags&flagPut != 0 {
 			d.put, d.text = true, r.str("text")
-		default:
-			r.fail("put")
+		}
+		if flags&flagNote != 0 {
+			if d.note = r.str("note"); d.note == "" {
+				r.fail("note") // one spelling: no flag for no note
+			}
 		}
 		counts[i] = r.uv("chunk count")
 		st.docs[i] = d
@@ -452,9 +471,13 @@ func postings(b []byte) []posting {
 // littleEndian reports whether the machine stores integers low byte first.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
-// readAll reads f from its start, for a system or a file that cannot be
-// mapped.
+// readAll reads f from its start to its size, for a system or a file
+// that cannot be mapped.
 func readAll(f *os.File) (data []byte, release func(), err error) {
-	data, err = io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err = io.ReadAll(io.NewSectionReader(f, 0, st.Size()))
 	return data, func() {}, err
 }

@@ -126,6 +126,9 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, s := range ix.Skipped() {
 		fmt.Fprintf(stdout, "skipped %s: %s\n", s.Path, s.Reason)
 	}
+	if st.Unsaved != "" {
+		fmt.Fprintf(stdout, "not saved: %s; the index was built in memory only\n", st.Unsaved)
+	}
 	return nil
 }
 

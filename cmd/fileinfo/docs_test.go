@@ -102,3 +102,34 @@ func TestBenchSearchCommand(t *testing.T) {
 		t.Errorf("per-query file:\n%s\nwant:\n%s", data, want)
 	}
 }
+
+// TestIndexFileUnusable makes the saved index a directory: index and
+// search rebuild the index in memory and work, saying why it is not
+// saved; an empty directory is replaced by the index.
+func TestIndexFileUnusable(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"README.md":                            "# Tool\n\nThe tool renders sparkline charts.\n",
+		"node_modules/x/README.md":             "# x\n",
+		".artifacts/.index/docsearch.idx/keep": "mine",
+	})
+	code, stdout, stderr := runCLI(t, "index", "--root", root)
+	if code != 0 || !strings.Contains(stdout, "indexed 1 docs") || !strings.Contains(stdout, "not saved:") || !strings.Contains(stdout, "docsearch.idx is a directory that is not empty") {
+		t.Errorf("index: exit %d, %q %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "skipped node_modules/: dependencies") {
+		t.Errorf("index does not list the directory it skipped: %q", stdout)
+	}
+	code, stdout, stderr = runCLI(t, "search", "--root", root, "sparkline")
+	if code != 0 || !strings.Contains(stdout, "README.md") {
+		t.Errorf("search: exit %d, %q %s", code, stdout, stderr)
+	}
+	os.Remove(filepath.Join(root, ".artifacts/.index/docsearch.idx/keep"))
+	code, stdout, stderr = runCLI(t, "index", "--root", root)
+	if code != 0 || strings.Contains(stdout, "not saved") {
+		t.Errorf("index over an empty directory: exit %d, %q %s", code, stdout, stderr)
+	}
+	if info, err := os.Stat(filepath.Join(root, ".artifacts/.index/docsearch.idx")); err != nil || !info.Mode().IsRegular() {
+		t.Errorf("the index was not saved over the empty directory: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -12,22 +13,18 @@ import (
 const docsDebounce = 50 * time.Millisecond
 
 // openDocs opens the workspace's doc index (saved under
-// .artifacts/.index), reading only what changed since it was saved. A
-// workspace where the index cannot be saved gets one in memory.
+// .artifacts/.index), reading only what changed since it was saved. It is
+// read and saved through the workspace's root handle: nothing of it is
+// written outside the root, whatever links .artifacts holds. A workspace
+// where the index cannot be saved gets one in memory (docsearch logs why,
+// and index_status shows it).
 func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index, error) {
-	o := docsearch.Options{
+	return docsearch.Open(ctx, docsearch.RootFS(w.dir), docsearch.Options{
 		Scopes:   opt.DocScopes,
 		Embedder: opt.Embedder,
-		Dir:      w.root + "/.artifacts/.index",
+		Dir:      filepath.Join(w.root, ".artifacts", ".index"),
 		Logger:   w.log,
-	}
-	ix, err := docsearch.Open(ctx, docsearch.RootFS(w.dir), o)
-	if err != nil && ctx.Err() == nil {
-		w.log.Warn("the doc index cannot be kept on disk; keeping it in memory", "err", err)
-		o.Dir = ""
-		ix, err = docsearch.Open(ctx, docsearch.RootFS(w.dir), o)
-	}
-	return ix, err
+	})
 }
 
 // docsChanged tells the doc index, in the background, that the files at

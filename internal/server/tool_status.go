@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fileinfo/fileinfo/artifacts"
+	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/watch"
 )
 
@@ -29,7 +30,15 @@ type indexStatusOut struct {
 	Docs       int            `json:"docs" jsonschema:"documents in the doc index"`
 	Chunks     int            `json:"chunks"`
 	Embedder   string         `json:"embedder" jsonschema:"what makes the doc index's vectors; none: lexical search only"`
+	// DocsSkipped counts what the doc index passed over, or indexed in
+	// part; DocsSkippedPaths lists the first maxDocsSkipped, by path.
+	DocsSkipped      int                 `json:"docs_skipped" jsonschema:"files and directories the doc index passed over, and documents it indexed in part"`
+	DocsSkippedPaths []docsearch.Skipped `json:"docs_skipped_paths,omitempty" jsonschema:"the first 50 of them by path (a directory's ends in /), each with the reason"`
+	DocsUnsaved      string              `json:"docs_unsaved,omitempty" jsonschema:"why the doc index is kept in memory only, not saved"`
 }
+
+// maxDocsSkipped caps the skipped paths index_status lists.
+const maxDocsSkipped = 50
 
 func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ indexStatusIn) (*mcp.CallToolResult, indexStatusOut, error) {
 	ws := s.workspace()
@@ -64,6 +73,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		if st.Embedder != "" {
 			out.Embedder = st.Embedder
 		}
+		skipped := ws.docs.Skipped()
+		out.DocsSkipped, out.DocsUnsaved = len(skipped), st.Unsaved
+		out.DocsSkippedPaths = skipped[:min(len(skipped), maxDocsSkipped)]
 	}
 
 	var b strings.Builder
@@ -75,7 +87,10 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		out.Files, out.Skipped, out.Symbols, out.Edges, out.Unresolved, out.LastUpdate.Format(time.RFC3339))
 	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale.\n",
 		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)])
-	fmt.Fprintf(&b, "Docs: %d documents, %d chunks; embedder %s.\n", out.Docs, out.Chunks, out.Embedder)
+	fmt.Fprintf(&b, "Docs: %d documents, %d chunks; embedder %s; %d paths skipped (docs_skipped_paths).\n", out.Docs, out.Chunks, out.Embedder, out.DocsSkipped)
+	if out.DocsUnsaved != "" {
+		fmt.Fprintf(&b, "The doc index is not saved (%s); it is kept in memory.\n", out.DocsUnsaved)
+	}
 	fmt.Fprintf(&b, "Watching: %s (%d directories, %d batches applied).", out.Watch.Mode, out.Watch.Dirs, out.Watch.Batches)
 	return textResult(b.String()), out, nil
 }
