@@ -10,11 +10,13 @@
 //
 // A Basic artifact holds the file's structure without model prose; it is
 // written on the first file_info. An Enriched one holds the model's
-// report and replaces it. Two statuses are computed, never written: Missing
-// (no artifact) and Stale (the artifact's Fingerprint — the SourceDigest
-// of the source and the CallersDigest of its callers when it was made —
-// differs from the source's now). Both digests are in the front matter, so
-// Status decides staleness from the first few hundred bytes of the file.
+// report and replaces it; a Partial one holds reports that leave some
+// symbols without prose, so documenting the file is not done. Two
+// statuses are computed, never written: Missing (no artifact) and Stale
+// (the artifact's Fingerprint — the SourceDigest of the source and the
+// CallersDigest of its callers when it was made — differs from the
+// source's now). Both digests are in the front matter, so Status decides
+// staleness from the first few hundred bytes of the file.
 //
 // # Front matter
 //

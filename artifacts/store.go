@@ -61,7 +61,8 @@ func (s *Store) Path(source string) (string, error) {
 // and so is an artifact path that would leave the artifact directory
 // through a symbolic link. m.Source is set to the cleaned source (if it was
 // set, it must name the same file); a zero m.ExtractedAt means now; the time
-// is stored in UTC to the second. m.Status must be Basic or Enriched.
+// is stored in UTC to the second. m.Status must be Basic, Partial or
+// Enriched.
 //
 // The artifact is written to a temporary file in its directory, synced and
 // renamed into place; on failure the temporary file is removed and an
