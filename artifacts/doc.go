@@ -34,7 +34,9 @@
 // directory. Every access goes through an os.Root, so the check holds at
 // the moment of the access, not only at a check before it; symbolic links
 // inside .artifacts may point elsewhere inside it, but only by a relative
-// target. Writes are atomic: a temporary file in the artifact's
+// target. Only regular files of at most MaxSize bytes are read, opened
+// without blocking: a FIFO or a device put where an artifact belongs is
+// refused, never waited on or read without end. Writes are atomic: a temporary file in the artifact's
 // directory is written, synced, closed and renamed into place, so a reader
 // sees the old artifact or the new one, never part of one, and a failed
 // write leaves no temporary file behind.

@@ -185,7 +185,7 @@ func mustEscape(r rune) bool {
 // readMeta reads the front matter of key's artifact, the file name in r,
 // stopping at the end of the front matter.
 func readMeta(r *os.Root, name, key string) (Meta, error) {
-	f, err := r.Open(name)
+	f, err := openRegular(r, name)
 	if err != nil {
 		return Meta{}, err
 	}
