@@ -39,7 +39,8 @@
 // refused, never waited on or read without end. Writes are atomic: a temporary file in the artifact's
 // directory is written, synced, closed and renamed into place, so a reader
 // sees the old artifact or the new one, never part of one, and a failed
-// write leaves no temporary file behind.
+// write leaves no temporary file behind. A process killed mid-write does
+// leave one; Open removes those of its naming once they are StaleTemp old.
 //
 // A Store is safe for concurrent use by the goroutines of one process:
 // writers of one artifact are serialized. Separate processes writing the

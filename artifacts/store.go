@@ -34,6 +34,12 @@ type Store struct {
 
 // Open returns the store of the workspace rooted at root, which must be a
 // directory. The artifact directory is created by the first Write.
+//
+// Open removes the temporary files that writes interrupted by a crash or
+// a kill left under the artifact directory: only files named as Write
+// names them, and only those last modified over StaleTemp ago, so that a
+// write under way in another process keeps its file. Failing to remove
+// them is not an error.
 func Open(root string) (*Store, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -46,7 +52,9 @@ func Open(root string) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("artifacts: open %s: not a directory", root)
 	}
-	return &Store{dir: filepath.Join(abs, Dir)}, nil
+	s := &Store{dir: filepath.Join(abs, Dir)}
+	s.removeStaleTemps(time.Now().Add(-StaleTemp))
+	return s, nil
 }
 
 // Path returns the file that holds source's artifact:

@@ -237,3 +237,66 @@ func TestRemove(t *testing.T) {
 		t.Error("Remove(../x.go) succeeded")
 	}
 }
+
+func TestOpenRemovesStaleTemps(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, Dir)
+	outside := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	files := map[string]bool{ // slash path under dir → whether Open removes it
+		".artifact-3k9z2.tmp":               true,
+		"a/b/.artifact-0.tmp":               true,
+		".index/.artifact-zzzz.tmp":         true,
+		"a/.artifact-fresh1.tmp":            false, // a concurrent writer's
+		"a/.artifact-ABC.tmp":               false, // not a name createTemp makes
+		".artifact-.tmp":                    false,
+		".artifact-x.tmp.md":                false,
+		"x.tmp":                             false,
+		".index/.docsearch-123.tmp":         false,
+		"a.go.md":                           false,
+		".artifact-dir.tmp/keep.go.md":      false,
+		"a/.artifact-toolongforauint64.tmp": false,
+	}
+	for p := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(p, "fresh") {
+			os.Chtimes(full, old, old)
+		}
+	}
+	os.Chtimes(filepath.Join(dir, ".artifact-dir.tmp"), old, old)
+	// A link to a directory outside: nothing is removed through it.
+	os.WriteFile(filepath.Join(outside, ".artifact-abc.tmp"), nil, 0o644)
+	os.Chtimes(filepath.Join(outside, ".artifact-abc.tmp"), old, old)
+	symlink(t, outside, filepath.Join(dir, "out"))
+	symlink(t, filepath.Join(outside, ".artifact-abc.tmp"), filepath.Join(dir, ".artifact-link.tmp"))
+
+	if _, err := Open(root); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for p, removed := range files {
+		if !removed {
+			want = append(want, p)
+		}
+	}
+	want = append(want, "out", ".artifact-link.tmp")
+	expectFiles(t, root, want...)
+	if _, err := os.Stat(filepath.Join(outside, ".artifact-abc.tmp")); err != nil {
+		t.Errorf("a temporary file outside was removed: %v", err)
+	}
+}
+
+func TestOpenWithoutArtifactDir(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, Dir), []byte("a file"), 0o644)
+	if _, err := Open(root); err != nil {
+		t.Errorf("Open with %s a file: %v", Dir, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, Dir)); string(b) != "a file" {
+		t.Errorf("%s changed to %q", Dir, b)
+	}
+}
