@@ -82,7 +82,7 @@ type doc struct {
 }
 
 func (d doc) empty() bool {
-	return strings.TrimSpace(d.purpose) == "" && strings.TrimSpace(d.implementation) == ""
+	return blank(d.purpose) && blank(d.implementation)
 }
 
 // Validate checks r against f before anything is written: the report is
@@ -127,9 +127,10 @@ func cleanPath(p string) string {
 	return strings.TrimPrefix(path.Clean(p), "./")
 }
 
-// Undocumented returns the local names of f's functions and methods that r
-// gives no purpose or no implementation summary, in line order. Names r
-// does not resolve are ignored; a nil r documents nothing.
+// Undocumented returns the local names of f's symbols that r leaves
+// without prose, in line order: functions and methods without a purpose
+// or without an implementation summary, and types without a purpose.
+// Names r does not resolve are ignored; a nil r documents nothing.
 func Undocumented(r *Report, f *extract.File) []string {
 	if r == nil {
 		r = &Report{}
@@ -139,17 +140,103 @@ func Undocumented(r *Report, f *extract.File) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range fs.syms {
-		if s.role != roleCallable || seen[s.Qualified] {
+		if s.role == roleContainer || seen[s.local] {
 			continue
 		}
-		seen[s.Qualified] = true
+		seen[s.local] = true
 		d := docs[s.Qualified]
-		if strings.TrimSpace(d.purpose) == "" || strings.TrimSpace(d.implementation) == "" {
+		if blank(d.purpose) || s.role == roleCallable && blank(d.implementation) {
 			out = append(out, s.local)
 		}
 	}
 	return out
 }
+
+// Update returns the prose of f once r is reported over prev, the prose
+// recorded before (see Recorded); either may be nil. Each symbol r gives
+// a purpose or an implementation summary gets it; every other symbol
+// keeps what prev says of it, and prose in r that is blank replaces
+// nothing. The overview, inputs and outputs of a report of the whole file
+// or of its first part replace earlier ones; those of a later part only
+// fill gaps. What prev says of symbols f no longer has is dropped.
+//
+// The result is in canonical form, as an artifact records it: for f's
+// path, part 0, each symbol with prose once, by its local name, in line
+// order — functions (with methods of types declared elsewhere) under
+// functions, and types with their methods under classes.
+func Update(prev, r *Report, f *extract.File) *Report {
+	fs := newFacts(f, nil)
+	out := &Report{}
+	docs := map[string]doc{}
+	if prev != nil {
+		docs, _ = resolve(prev, fs)
+		out.Overview, out.Inputs, out.Outputs = prev.Overview, prev.Inputs, prev.Outputs
+	}
+	if r != nil {
+		// r was validated: names it gets wrong were refused before.
+		news, _ := resolve(r, fs)
+		for q, d := range news {
+			old := docs[q]
+			if !blank(d.purpose) {
+				old.purpose = d.purpose
+			}
+			if !blank(d.implementation) {
+				old.implementation = d.implementation
+			}
+			docs[q] = old
+		}
+		pick := func(old *string, new string) {
+			if !blank(new) && (r.Part <= 1 || blank(*old)) {
+				*old = new
+			}
+		}
+		pick(&out.Overview, r.Overview)
+		pick(&out.Inputs, r.Inputs)
+		pick(&out.Outputs, r.Outputs)
+	}
+	return canonical(fs, out, docs)
+}
+
+// canonical returns the report of fs's file with r's overview, inputs
+// and outputs and the prose docs, in the form Update describes.
+func canonical(fs *facts, r *Report, docs map[string]doc) *Report {
+	out := &Report{Path: fs.f.Path, Overview: r.Overview, Inputs: r.Inputs, Outputs: r.Outputs, Functions: []Function{}}
+	fn := func(s *symbol) (Function, bool) {
+		d := docs[s.Qualified]
+		return Function{Name: s.local, Purpose: d.purpose, Implementation: d.implementation}, !d.empty()
+	}
+	methods := map[int][]Function{} // by the index of their type
+	seen := map[string]bool{}
+	for i := range fs.syms {
+		s := &fs.syms[i]
+		if s.role != roleCallable || seen[s.Qualified] {
+			continue
+		}
+		seen[s.Qualified] = true
+		f, ok := fn(s)
+		switch {
+		case !ok:
+		case s.owner >= 0:
+			methods[s.owner] = append(methods[s.owner], f)
+		default:
+			out.Functions = append(out.Functions, f)
+		}
+	}
+	clear(seen)
+	for i := range fs.syms {
+		s := &fs.syms[i]
+		if s.role != roleType || seen[s.Qualified] {
+			continue
+		}
+		seen[s.Qualified] = true
+		if p := docs[s.Qualified].purpose; !blank(p) || len(methods[i]) > 0 {
+			out.Classes = append(out.Classes, Class{Name: s.local, Purpose: p, Methods: methods[i]})
+		}
+	}
+	return out
+}
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // Merge combines the reports of two parts of one file, b after a. The
 // overview, inputs and outputs of a first part (or a whole-file report)

@@ -168,7 +168,8 @@ func TestUndocumented(t *testing.T) {
 	f := storeFile(t)
 	r := valid()
 	got := Undocumented(r, f)
-	want := []string{"Store.__init__", "Store.add", "Store.total"}
+	// Store.Error is a type without a purpose: not documented either.
+	want := []string{"Store.Error", "Store.__init__", "Store.add", "Store.total"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Undocumented = %v, want %v", got, want)
 	}
@@ -177,6 +178,7 @@ func TestUndocumented(t *testing.T) {
 		Function{Name: "add", Purpose: "Adds.", Implementation: "1. Store."}, // documented
 		Function{Name: "nope", Purpose: "Ignored."},                          // unknown: ignored
 	)
+	r.Classes = append(r.Classes, Class{Name: "Store.Error", Purpose: "Raised."})
 	if got, want := Undocumented(r, f), []string{"Store.__init__", "Store.total"}; !slices.Equal(got, want) {
 		t.Errorf("Undocumented = %v, want %v", got, want)
 	}
@@ -243,7 +245,7 @@ func TestNilReport(t *testing.T) {
 	if err := Validate(nil, f); err == nil {
 		t.Error("Validate(nil) passed")
 	}
-	if got := Undocumented(nil, f); len(got) != 5 {
+	if got := Undocumented(nil, f); len(got) != 7 { // 5 functions and methods, 2 types
 		t.Errorf("Undocumented(nil) = %v", got)
 	}
 	if md, err := RenderEnriched(f, nil, nil); err != nil || !strings.Contains(string(md), "Structure only") {
