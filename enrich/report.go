@@ -105,7 +105,7 @@ func Validate(r *Report, f *extract.File) error {
 		return fmt.Errorf("report for %s is %d bytes; the limit is %d: shorten the prose, or send the file in parts", f.Path, len(data), MaxReportSize)
 	}
 	var problems []error
-	if p := cleanPath(r.Path); p != f.Path {
+	if !samePath(r.Path, f.Path) {
 		problems = append(problems, fmt.Errorf("report is for %q but the file is %q", r.Path, f.Path))
 	}
 	if r.Part < 0 {
@@ -118,13 +118,17 @@ func Validate(r *Report, f *extract.File) error {
 	return errors.Join(append(problems, nameProblems...)...)
 }
 
-// cleanPath normalises a path the way extract names files.
-func cleanPath(p string) string {
-	p = strings.ReplaceAll(strings.TrimSpace(p), "\\", "/")
-	if p == "" {
-		return ""
+// samePath reports whether p, a path as a model wrote it, names the file
+// at want: exactly, once cleaned ("./a//b.go"), or read forgivingly, with
+// surrounding space trimmed and backslashes taken for separators. The
+// forgiving reading comes last, so that a file whose name starts with a
+// space or holds a backslash is still named by its exact path.
+func samePath(p, want string) bool {
+	if p == want || path.Clean(p) == want {
+		return true
 	}
-	return strings.TrimPrefix(path.Clean(p), "./")
+	p = strings.ReplaceAll(strings.TrimSpace(p), "\\", "/")
+	return p != "" && path.Clean(p) == want
 }
 
 // Undocumented returns the local names of f's symbols that r leaves

@@ -150,6 +150,29 @@ func TestValidateRefuses(t *testing.T) {
 	})
 }
 
+func TestValidateOddPaths(t *testing.T) {
+	// Names a file system allows, which a report must be able to name.
+	for _, p := range []string{` lead.py`, `back\slash.py`, `-dash.py`, `ünï/😀.py`, `a#b.py`, `a%41.py`, `trail .py`, "end.py ", "tab\there.py", "\tlead-tab.py"} {
+		t.Run(p, func(t *testing.T) {
+			f := *storeFile(t)
+			f.Path = p
+			r := valid()
+			r.Path = p
+			if err := Validate(r, &f); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	// The forgiving forms still name an ordinary path.
+	for _, p := range []string{" shop/store.py ", `shop\store.py`, "./shop//store.py"} {
+		r := valid()
+		r.Path = p
+		if err := Validate(r, storeFile(t)); err != nil {
+			t.Errorf("%q: %v", p, err)
+		}
+	}
+}
+
 func TestValidateAmbiguous(t *testing.T) {
 	f := storeFile(t)
 	g := *f
