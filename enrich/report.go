@@ -242,57 +242,6 @@ func canonical(fs *facts, r *Report, docs map[string]doc) *Report {
 
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
-// Merge combines the reports of two parts of one file, b after a. The
-// overview, inputs and outputs of a first part (or a whole-file report)
-// replace earlier ones; those of a later part only fill gaps. Entries are
-// matched by name as written, less backticks and parentheses (Merge does
-// not see the file, so "get" and "Store.get" stay two entries, which
-// resolve to one symbol, the later winning): b's replace a's, and new ones
-// are appended in b's order. The result's Part is 0: it stands for the file.
-func Merge(a, b Report) Report {
-	out := Report{Path: a.Path, Overview: a.Overview, Inputs: a.Inputs, Outputs: a.Outputs}
-	if b.Path != "" {
-		out.Path = b.Path
-	}
-	pick := func(old, new string) string {
-		if strings.TrimSpace(new) != "" && (b.Part <= 1 || strings.TrimSpace(old) == "") {
-			return new
-		}
-		return old
-	}
-	out.Overview = pick(a.Overview, b.Overview)
-	out.Inputs = pick(a.Inputs, b.Inputs)
-	out.Outputs = pick(a.Outputs, b.Outputs)
-	out.Functions = mergeFunctions(a.Functions, b.Functions)
-	out.Classes = slices.Clone(a.Classes)
-	for _, cb := range b.Classes {
-		i := slices.IndexFunc(out.Classes, func(c Class) bool { return normName(c.Name) == normName(cb.Name) })
-		if i < 0 {
-			out.Classes = append(out.Classes, Class{Name: cb.Name, Purpose: cb.Purpose, Methods: slices.Clone(cb.Methods)})
-			continue
-		}
-		c := &out.Classes[i]
-		if strings.TrimSpace(cb.Purpose) != "" {
-			c.Purpose = cb.Purpose
-		}
-		c.Methods = mergeFunctions(c.Methods, cb.Methods)
-	}
-	return out
-}
-
-func mergeFunctions(a, b []Function) []Function {
-	out := slices.Clone(a)
-	for _, fb := range b {
-		i := slices.IndexFunc(out, func(fa Function) bool { return normName(fa.Name) == normName(fb.Name) })
-		if i < 0 {
-			out = append(out, fb)
-		} else {
-			out[i] = fb
-		}
-	}
-	return out
-}
-
 // normName undoes the ways a model may dress a name: backticks, a call's
 // parentheses or parameter list, "::" or "#" for ".".
 func normName(n string) string {

@@ -207,37 +207,6 @@ func TestUndocumented(t *testing.T) {
 	}
 }
 
-func TestMerge(t *testing.T) {
-	a := Report{Path: "shop/store.py", Overview: "First.", Part: 1,
-		Functions: []Function{{Name: "load", Purpose: "Old."}},
-		Classes:   []Class{{Name: "Store", Purpose: "Holds.", Methods: []Function{{Name: "get", Purpose: "Gets."}}}},
-	}
-	b := Report{Path: "shop/store.py", Overview: "Second.", Inputs: "Files.", Part: 2,
-		Functions: []Function{{Name: "load", Purpose: "New."}},
-		Classes: []Class{
-			{Name: "Store", Methods: []Function{{Name: "total", Purpose: "Sums."}}},
-			{Name: "Store.Error", Purpose: "Raised."},
-		},
-	}
-	m := Merge(a, b)
-	if m.Overview != "First." || m.Inputs != "Files." || m.Part != 0 {
-		t.Errorf("overview %q, inputs %q, part %d", m.Overview, m.Inputs, m.Part)
-	}
-	if len(m.Functions) != 1 || m.Functions[0].Purpose != "New." {
-		t.Errorf("functions %+v", m.Functions)
-	}
-	if len(m.Classes) != 2 || m.Classes[0].Purpose != "Holds." || len(m.Classes[0].Methods) != 2 {
-		t.Errorf("classes %+v", m.Classes)
-	}
-	// A first part sent again replaces the overview.
-	if m := Merge(m, Report{Overview: "Again.", Part: 1}); m.Overview != "Again." || m.Path != "shop/store.py" {
-		t.Errorf("overview %q, path %q", m.Overview, m.Path)
-	}
-	if got := Undocumented(&m, storeFile(t)); !slices.Equal(got, []string{"Store.__init__", "Store.add", "Store.get", "Store.total", "load"}) {
-		t.Errorf("Undocumented = %v", got) // no implementation anywhere
-	}
-}
-
 func TestImplementationForms(t *testing.T) {
 	for _, tc := range []struct {
 		json string

@@ -20,7 +20,7 @@ const (
 // artifactEntry is one artifact in the fileinfo://artifacts listing.
 type artifactEntry struct {
 	Path     string `json:"path"`     // the source file
-	Status   string `json:"status"`   // basic, enriched or stale
+	Status   string `json:"status"`   // basic, partial, enriched or stale
 	URI      string `json:"uri"`      // read it here
 	Artifact string `json:"artifact"` // the markdown file, relative to the root
 	Error    string `json:"error,omitempty"`
@@ -31,7 +31,7 @@ func (s *Server) addResources() {
 		URI:         artifactsURI,
 		Name:        "artifacts",
 		Title:       "Artifacts",
-		Description: "Every file's artifact under .artifacts/ with its status: basic (structure only), enriched (documented) or stale (source or callers changed since).",
+		Description: "Every file's artifact under .artifacts/ with its status: basic (structure only), partial (some symbols documented), enriched (documented) or stale (source or callers changed since).",
 		MIMEType:    "application/json",
 	}, s.readArtifactList)
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{

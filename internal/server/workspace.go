@@ -44,7 +44,9 @@ type workspace struct {
 	graph   *callgraph.Graph
 	skipped int
 	loaded  time.Time
-	pending map[string]*partial // reports of some parts of a split file
+
+	// saveMu serializes report saves: each reads the artifact it rewrites.
+	saveMu sync.Mutex
 
 	digestMu sync.Mutex
 	digests  map[string]string // filled by the first load's extraction
@@ -73,13 +75,6 @@ type workspace struct {
 type source struct {
 	file   *extract.File
 	digest string
-}
-
-// partial is the merged report of the parts of a file received so far,
-// for the source it was written against.
-type partial struct {
-	digest string
-	report enrich.Report
 }
 
 // openWorkspace checks root and prepares its workspace; load fills it.
@@ -112,7 +107,6 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		root: abs, dir: dir, store: store, maxSize: maxSize, log: log,
 		ready:   make(chan struct{}),
 		files:   map[string]*source{},
-		pending: map[string]*partial{},
 		digests: map[string]string{},
 	}
 	w.docsCtx, w.stopDocs = context.WithCancel(context.Background())
@@ -324,7 +318,6 @@ func (w *workspace) forget(rel string) {
 	if w.files[rel] != nil {
 		w.graph.Update(nil, []string{rel})
 		delete(w.files, rel)
-		delete(w.pending, rel)
 	}
 }
 
