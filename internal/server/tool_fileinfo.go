@@ -93,6 +93,9 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	if err != nil {
 		return nil, out, err
 	}
+	if p != nil {
+		ws.sawParts(rel, src.digest, p.Parts)
+	}
 	note := ""
 	if status == artifacts.Partial {
 		note = ws.missingNote(rel, src, &out)

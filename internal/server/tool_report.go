@@ -33,8 +33,11 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, out, err
 	}
-	src, _, err := ws.current(ctx, rel)
+	src, text, err := ws.current(ctx, rel)
 	if err != nil {
+		return nil, out, err
+	}
+	if err := s.checkPart(ws, rel, src, text, in.Part); err != nil {
 		return nil, out, err
 	}
 	out, note, err := ws.saveReport(rel, src, in, s.opt.Version)
@@ -125,4 +128,58 @@ func (ws *workspace) recorded(rel string) (*enrich.Report, error) {
 		return nil, err
 	}
 	return enrich.Recorded(body)
+}
+
+// checkPart refuses a report's part number past the number of parts
+// file_info splits rel into: at the server's budget, or at whatever
+// budget file_info last split the source as it is now.
+func (s *Server) checkPart(ws *workspace, rel string, src *source, text []byte, part int) error {
+	seen := ws.partsOf(rel, src.digest)
+	if part <= max(1, seen) {
+		return nil
+	}
+	budget := s.opt.MaxTokens
+	if budget == 0 {
+		budget = enrich.DefaultMaxTokens
+	}
+	ws.mu.RLock()
+	p, err := s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget})
+	ws.mu.RUnlock()
+	n := max(seen, 1)
+	if err == nil {
+		n = max(n, p.Parts)
+	}
+	if part <= n {
+		return nil
+	}
+	parts := "1 part"
+	if n > 1 {
+		parts = fmt.Sprintf("%d parts", n)
+	}
+	return fmt.Errorf("part %d is out of range: %s has %s (at max_tokens %d, or as file_info last split it). "+
+		"Give the part number file_info returned with the prompt you answered, or leave part out to report the whole file; nothing was written",
+		part, rel, parts, budget)
+}
+
+// sawParts records that file_info split rel, as digest, into n parts.
+func (ws *workspace) sawParts(rel, digest string, n int) {
+	if n <= 1 {
+		return
+	}
+	ws.partsMu.Lock()
+	defer ws.partsMu.Unlock()
+	if p := ws.parts[rel]; p.digest != digest || p.n < n {
+		ws.parts[rel] = partsSeen{digest: digest, n: n}
+	}
+}
+
+// partsOf returns the most parts file_info split rel into as digest, or
+// 0 if it did not split it.
+func (ws *workspace) partsOf(rel, digest string) int {
+	ws.partsMu.Lock()
+	defer ws.partsMu.Unlock()
+	if p := ws.parts[rel]; p.digest == digest {
+		return p.n
+	}
+	return 0
 }

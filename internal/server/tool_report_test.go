@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -226,4 +227,33 @@ func TestPartsAcrossRestart(t *testing.T) {
 	if strings.Count(md, "**Purpose**: Adds.") != len(names) || !strings.Contains(md, "Many adders.") || !strings.Contains(md, "status: enriched") {
 		t.Errorf("merged artifact:\n%s", md)
 	}
+}
+
+func TestReportPartOutOfRange(t *testing.T) {
+	src, _ := bigFile()
+	files := maps.Clone(shop)
+	files["big/big.go"] = src
+	s := connect(t, files, Options{})
+	var rep reportOut
+	for _, part := range []int64{1_000_000_000_000_000_000, 2, 1 << 40} {
+		r := storeReport()
+		r["part"] = part
+		msg := s.fails("report_file_info", r, "out of range", "lib/store.go has 1 part", "nothing was written")
+		t.Logf("part %v: %s", part, msg)
+	}
+	if s.exists(".artifacts/lib/store.go.md") {
+		t.Error("a report of a part out of range was written")
+	}
+	s.ok("report_file_info", map[string]any{"path": "lib/store.go", "overview": "x", "functions": []any{}, "part": 1}, &rep)
+
+	// A part file_info gave at a smaller budget is accepted; one past it
+	// is not.
+	var fi fileInfoOut
+	s.ok("file_info", map[string]any{"path": "big/big.go", "max_tokens": 1500}, &fi)
+	if fi.Parts < 3 {
+		t.Fatalf("%d parts", fi.Parts)
+	}
+	s.ok("file_info", map[string]any{"path": "big/big.go", "max_tokens": 1500, "part": fi.Parts}, &fi)
+	s.ok("report_file_info", partReport(fi.Parts, fi.Symbols), &rep)
+	s.fails("report_file_info", partReport(fi.Parts+1, nil), "out of range", fmt.Sprintf("has %d parts", fi.Parts))
 }

@@ -46,7 +46,9 @@ type workspace struct {
 	loaded  time.Time
 
 	// saveMu serializes report saves: each reads the artifact it rewrites.
-	saveMu sync.Mutex
+	saveMu  sync.Mutex
+	partsMu sync.Mutex
+	parts   map[string]partsSeen // by slash path, for files file_info split
 
 	digestMu sync.Mutex
 	digests  map[string]string // filled by the first load's extraction
@@ -75,6 +77,13 @@ type workspace struct {
 type source struct {
 	file   *extract.File
 	digest string
+}
+
+// partsSeen is the most parts file_info split a file into, for the source
+// with digest.
+type partsSeen struct {
+	digest string
+	n      int
 }
 
 // openWorkspace checks root and prepares its workspace; load fills it.
@@ -107,6 +116,7 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		root: abs, dir: dir, store: store, maxSize: maxSize, log: log,
 		ready:   make(chan struct{}),
 		files:   map[string]*source{},
+		parts:   map[string]partsSeen{},
 		digests: map[string]string{},
 	}
 	w.docsCtx, w.stopDocs = context.WithCancel(context.Background())
