@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -299,4 +300,55 @@ func TestOpenWithoutArtifactDir(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(root, Dir)); string(b) != "a file" {
 		t.Errorf("%s changed to %q", Dir, b)
 	}
+}
+
+// oddNames are legal file names that quoting, escaping or path mapping
+// could mangle.
+var oddNames = []string{
+	" lead.go", "trail.go ", `back\slash.go`, `dir\with\backslashes/x.go`, "-dash.go", "--.go",
+	"ünïcödé/😀.go", "a#b.go", "a%41.go", "100%.go", "a b/c d.go", "quote\"s.go", "tab\tx.go",
+	"new\nline.go", "colon:x.go", "star*?.go", "[x].go", "{a,b}.go", "~home.go", "$VAR.go",
+	".hidden.go", "..dots.go", "x.go.md", "\u2028sep.go", "\u00a0nbsp.go",
+}
+
+func TestOddNames(t *testing.T) {
+	s, root := newStore(t)
+	now := Fingerprint{SourceSHA256: "s", CallersDigest: "c"}
+	var want []string
+	for i, name := range oddNames {
+		body := fmt.Sprintf("# %d\n", i)
+		if err := s.Write(name, Meta{Fingerprint: now, Status: Enriched}, []byte(body)); err != nil {
+			t.Errorf("Write(%q): %v", name, err)
+			continue
+		}
+		want = append(want, name)
+		m, got, err := s.Read(name)
+		if err != nil || string(got) != body || m.Source != name {
+			t.Errorf("Read(%q) = %+v, %q, %v", name, m, got, err)
+		}
+		if st, err := s.Status(name, now); st != Enriched || err != nil {
+			t.Errorf("Status(%q) = %q, %v", name, st, err)
+		}
+		p, _ := s.Path(name)
+		if _, err := os.Stat(p); err != nil || p != filepath.Join(root, Dir, filepath.FromSlash(name)+".md") {
+			t.Errorf("Path(%q) = %q: %v", name, p, err)
+		}
+	}
+	slices.Sort(want)
+	var got []string
+	for _, e := range list(t, s) {
+		if e.Err != nil || e.Meta.Status != Enriched {
+			t.Errorf("List: %q: %+v, %v", e.Source, e.Meta, e.Err)
+		}
+		got = append(got, e.Source)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("List = %q\nwant %q", got, want)
+	}
+	for _, name := range oddNames {
+		if err := s.Remove(name); err != nil {
+			t.Errorf("Remove(%q): %v", name, err)
+		}
+	}
+	expectFiles(t, root)
 }
