@@ -120,7 +120,7 @@ func TestUpdateCanonicalForm(t *testing.T) {
 	got, _ := json.Marshal(Update(nil, r, f))
 	want := `{"path":"shop/store.py","overview":"O.",` +
 		`"functions":[{"name":"load","purpose":"Loads.","implementation":""}],` +
-		`"classes":[{"name":"Store","purpose":"","methods":[` +
+		`"classes":[{"name":"Store","methods":[` +
 		`{"name":"Store.get","purpose":"","implementation":"1. Look up."},` +
 		`{"name":"Store.total","purpose":"Sums.","implementation":"1. Add."}]},` +
 		`{"name":"Store.Error","purpose":"Raised."}]}`

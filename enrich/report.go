@@ -72,7 +72,7 @@ func (fn *Function) UnmarshalJSON(data []byte) error {
 // Class is the prose for one class-like type and its methods.
 type Class struct {
 	Name    string     `json:"name" jsonschema:"the name exactly as listed in the prompt"`
-	Purpose string     `json:"purpose" jsonschema:"one sentence saying what it is for"`
+	Purpose string     `json:"purpose,omitempty" jsonschema:"one sentence saying what it is for (may be left out when only its methods are reported: the purpose saved before is kept)"`
 	Methods []Function `json:"methods,omitempty" jsonschema:"its methods"`
 }
 

@@ -66,17 +66,23 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 // answer should add: the earlier prose could not be read, and is lost.
 func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, version string) (out reportOut, note string, err error) {
 	in.Path = rel
-	if err := enrich.Validate(&in, src.file); err != nil {
-		return reportOut{}, "", fmt.Errorf("%w; nothing was written", err)
-	}
 	// The artifact is read, merged into and written again: one report at
 	// a time, or two parts sent together would each drop the other's.
 	ws.saveMu.Lock()
 	defer ws.saveMu.Unlock()
-	prev, err := ws.recorded(rel)
-	if err != nil {
-		ws.log.Warn("earlier prose unreadable; the report replaces it", "path", rel, "err", err)
-		note = fmt.Sprintf("\n\n(Note: the prose the old artifact recorded could not be read: %v. Only this report's prose is in the artifact now.)", err)
+	prev, rerr := ws.recorded(rel)
+	// A report that adds to the prose saved may leave the overview to the
+	// one saved.
+	check := in
+	if strings.TrimSpace(check.Overview) == "" && prev != nil {
+		check.Overview = prev.Overview
+	}
+	if err := enrich.Validate(&check, src.file); err != nil {
+		return reportOut{}, "", fmt.Errorf("%w; nothing was written", err)
+	}
+	if rerr != nil {
+		ws.log.Warn("earlier prose unreadable; the report replaces it", "path", rel, "err", rerr)
+		note = fmt.Sprintf("\n\n(Note: the prose the old artifact recorded could not be read: %v. Only this report's prose is in the artifact now.)", rerr)
 	}
 	report := enrich.Update(prev, &in, src.file)
 	status, missing := docStatus(report, src.file)

@@ -109,12 +109,17 @@ func TestPartialArtifact(t *testing.T) {
 		t.Errorf("index_status = %v\n%s", st.Artifacts, text(res))
 	}
 
-	// Reporting what is missing completes it.
-	s.ok("report_file_info", storeReportOf("Store.Get"), &rep)
+	// Reporting only what is missing completes it: the overview and
+	// Store's purpose saved before stand.
+	s.ok("report_file_info", map[string]any{"path": "lib/store.go", "functions": []any{}, "classes": []map[string]any{{
+		"name": "Store", "methods": []map[string]any{{"name": "Get", "purpose": "Returns a key's value.", "implementation": "1. Index m."}},
+	}}}, &rep)
 	if len(rep.Undocumented) != 0 || rep.Status != "written" || rep.ArtifactStatus != "enriched" {
 		t.Errorf("report = %+v", rep)
 	}
-	s.expectDocumented(0, "Returns an empty Store.", "Sets a key's value.", "Returns a key's value.")
+	if md := s.expectDocumented(0, "Returns an empty Store.", "Sets a key's value.", "Returns a key's value.", "Holds integers by key."); !strings.Contains(md, "Defines Store, an in-memory map") {
+		t.Errorf("the overview was lost:\n%s", md)
+	}
 	s.ok("file_info", map[string]any{"path": "lib/store.go"}, &fi)
 	if fi.Status != statusUpToDate || fi.Artifact != "enriched" || len(fi.Missing) != 0 {
 		t.Errorf("file_info = %+v", fi)
