@@ -107,11 +107,10 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	if basic != nil {
 		// A workspace that cannot be written (a read-only checkout) still
 		// gets its prompt; the answer says what went wrong.
-		m := artifacts.Meta{Fingerprint: fp, ToolVersion: s.opt.Version, Status: artifacts.Basic}
-		if err := ws.store.Write(rel, m, basic); err != nil {
+		if written, err := ws.writeBasic(rel, fp, s.opt.Version, basic); err != nil {
 			s.log.Warn("basic artifact not written", "path", rel, "err", err)
 			note = fmt.Sprintf("\n\n(Note: the basic artifact could not be written: %v. report_file_info will fail the same way until that is fixed.)", err)
-		} else {
+		} else if written {
 			status = artifacts.Basic
 			ws.docsChanged([]string{out.ArtifactPath})
 		}
@@ -160,6 +159,23 @@ func (w *workspace) missingNote(rel string, src *source, out *fileInfoOut) strin
 	}
 	b.WriteString(" A report may name only what is missing; the prose already saved is kept.)")
 	return b.String()
+}
+
+// writeBasic writes body as rel's basic artifact, made from fp, unless an
+// artifact with prose appeared since the caller looked: it checks again,
+// holding saveMu as report saves do, so a report saved meanwhile is never
+// replaced. written says whether it wrote.
+func (w *workspace) writeBasic(rel string, fp artifacts.Fingerprint, version string, body []byte) (written bool, err error) {
+	w.saveMu.Lock()
+	defer w.saveMu.Unlock()
+	if st, err := w.artifactStatus(rel, fp); err != nil || st != artifacts.Missing && !(st == artifacts.Stale && w.isBasic(rel)) {
+		return false, err
+	}
+	m := artifacts.Meta{Fingerprint: fp, ToolVersion: version, Status: artifacts.Basic}
+	if err := w.store.Write(rel, m, body); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // isBasic reports whether rel's artifact was written as a basic one, so

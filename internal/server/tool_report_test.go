@@ -262,3 +262,26 @@ func TestReportPartOutOfRange(t *testing.T) {
 	s.ok("report_file_info", partReport(fi.Parts, fi.Symbols), &rep)
 	s.fails("report_file_info", partReport(fi.Parts+1, nil), "out of range", fmt.Sprintf("has %d parts", fi.Parts))
 }
+
+func TestBasicNeverReplacesProse(t *testing.T) {
+	// file_info decides to write the basic artifact when there is none,
+	// then writes it; a report saved in between must survive.
+	s := connect(t, shop, Options{})
+	ws := s.srv.workspace()
+	src, _, err := ws.current(context.Background(), "lib/store.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.mu.RLock()
+	fp := ws.fingerprint(src)
+	ws.mu.RUnlock()
+	var rep reportOut
+	s.ok("report_file_info", storeReport(), &rep)
+	if written, err := ws.writeBasic("lib/store.go", fp, "test", []byte("# basic\n")); written || err != nil {
+		t.Errorf("writeBasic over an enriched artifact = %v, %v", written, err)
+	}
+	s.expectDocumented(0, "Returns an empty Store.", "Sets a key's value.")
+	if written, err := ws.writeBasic("main.go", fp, "test", []byte("# basic\n")); !written || err != nil {
+		t.Errorf("writeBasic with no artifact = %v, %v", written, err)
+	}
+}
