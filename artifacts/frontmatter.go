@@ -24,7 +24,7 @@ package artifacts
 //     (C0 and C1 controls, DEL, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF);
 //     every other character is literal and the text is valid UTF-8;
 //   - extracted_at is RFC 3339 in UTC, to the second, with a "Z";
-//   - status is basic or enriched, unquoted.
+//   - status is basic, partial or enriched, unquoted.
 //
 // The body is every byte after the closing "---\n", unchanged.
 //
@@ -56,7 +56,7 @@ type Meta struct {
 	Fingerprint        // the source and callers the artifact was made from
 	ExtractedAt time.Time
 	ToolVersion string // version of fileinfo that wrote the artifact
-	Status      Status // Basic or Enriched
+	Status      Status // Basic, Partial or Enriched
 }
 
 const delim = "---\n"
@@ -65,12 +65,12 @@ const delim = "---\n"
 var keys = [...]string{"source", "source_sha256", "callers_digest", "extracted_at", "tool_version", "status"}
 
 // encode returns m's front matter block. It fails if a string is not valid
-// UTF-8, if m.Status is not Basic or Enriched, or if m.ExtractedAt is outside
+// UTF-8, if m.Status is not Basic, Partial or Enriched, or if m.ExtractedAt is outside
 // the years 0 to 9999, which RFC 3339 cannot write. Sub-second precision and
 // the time zone are dropped: the time is written in UTC to the second.
 func encode(m Meta) ([]byte, error) {
-	if m.Status != Basic && m.Status != Enriched {
-		return nil, fmt.Errorf("status %q: want %s or %s", m.Status, Basic, Enriched)
+	if m.Status != Basic && m.Status != Partial && m.Status != Enriched {
+		return nil, fmt.Errorf("status %q: want %s, %s or %s", m.Status, Basic, Partial, Enriched)
 	}
 	t := m.ExtractedAt.UTC()
 	if y := t.Year(); y < 0 || y > 9999 {
@@ -185,7 +185,7 @@ func mustEscape(r rune) bool {
 // readMeta reads the front matter of key's artifact, the file name in r,
 // stopping at the end of the front matter.
 func readMeta(r *os.Root, name, key string) (Meta, error) {
-	f, err := r.Open(name)
+	f, err := openRegular(r, name)
 	if err != nil {
 		return Meta{}, err
 	}

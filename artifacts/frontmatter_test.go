@@ -50,6 +50,7 @@ func TestEncodeDecode(t *testing.T) {
 	}{
 		{"sample", func(*Meta) {}, `source: "src/graph/builder.ts"`},
 		{"basic", func(m *Meta) { m.Status = Basic }, "status: basic"},
+		{"partial", func(m *Meta) { m.Status = Partial }, "status: partial"},
 		{"empty strings", func(m *Meta) { *m = Meta{Status: Basic} }, `source_sha256: ""`},
 		{"quote and backslash", func(m *Meta) { m.Source = `a "b" \c.go` }, `source: "a \"b\" \\c.go"`},
 		{"newline", func(m *Meta) { m.Source = "a\nb.go" }, `source: "a\u000ab.go"`},

@@ -16,20 +16,17 @@ import (
 //	go test ./artifacts -run '^$' -fuzz '^FuzzFrontMatter$' -fuzztime 60s
 func FuzzFrontMatter(f *testing.F) {
 	m := sampleMeta()
-	f.Add(m.Source, m.SourceSHA256, m.CallersDigest, m.ToolVersion, m.ExtractedAt.Unix(), true, []byte(sampleHead+"# body\n"))
-	f.Add("", "", "", "", int64(0), false, []byte(""))
-	f.Add("a\"\\\n\u2028.go", "\xff", "\x00", "v\t1", int64(-62167219200), false, []byte("---\n---\n"))
-	f.Add("x", "y", "z", "w", int64(253402300800), true, []byte(sampleHead[:40]))
-	f.Fuzz(func(t *testing.T, source, sha, callers, version string, sec int64, enriched bool, raw []byte) {
+	f.Add(m.Source, m.SourceSHA256, m.CallersDigest, m.ToolVersion, m.ExtractedAt.Unix(), uint8(1), []byte(sampleHead+"# body\n"))
+	f.Add("", "", "", "", int64(0), uint8(0), []byte(""))
+	f.Add("a\"\\\n\u2028.go", "\xff", "\x00", "v\t1", int64(-62167219200), uint8(2), []byte("---\n---\n"))
+	f.Add("x", "y", "z", "w", int64(253402300800), uint8(1), []byte(sampleHead[:40]))
+	f.Fuzz(func(t *testing.T, source, sha, callers, version string, sec int64, status uint8, raw []byte) {
 		m := Meta{
 			Source:      source,
 			Fingerprint: Fingerprint{SourceSHA256: sha, CallersDigest: callers},
 			ExtractedAt: time.Unix(sec, 0).UTC(),
 			ToolVersion: version,
-			Status:      Basic,
-		}
-		if enriched {
-			m.Status = Enriched
+			Status:      [...]Status{Basic, Enriched, Partial}[status%3],
 		}
 		encodable := utf8.ValidString(source) && utf8.ValidString(sha) && utf8.ValidString(callers) &&
 			utf8.ValidString(version) && m.ExtractedAt.Year() >= 0 && m.ExtractedAt.Year() <= 9999

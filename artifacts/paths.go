@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -49,11 +50,22 @@ func (s *Store) openRoot(create bool) (*os.Root, error) {
 	return r, nil
 }
 
+// Temporary files are named tempPrefix + a random uint64 in base 36 +
+// tempSuffix.
+const (
+	tempPrefix = ".artifact-"
+	tempSuffix = ".tmp"
+)
+
+// StaleTemp is how long after its last change a temporary file of the
+// store counts as left behind: far longer than a write takes.
+const StaleTemp = time.Minute
+
 // createTemp creates a new file in dir of r, with a name that List ignores
 // and no artifact can have (it does not end in ".md").
 func createTemp(r *os.Root, dir string) (string, *os.File, error) {
 	for range 100 {
-		tmp := filepath.Join(dir, ".artifact-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		tmp := filepath.Join(dir, tempPrefix+strconv.FormatUint(rand.Uint64(), 36)+tempSuffix)
 		f, err := r.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -61,6 +73,39 @@ func createTemp(r *os.Root, dir string) (string, *os.File, error) {
 		return tmp, f, err
 	}
 	return "", nil, errors.New("no unused temporary file name in 100 tries")
+}
+
+// isTemp reports whether name is one createTemp makes.
+func isTemp(name string) bool {
+	n, ok := strings.CutPrefix(name, tempPrefix)
+	if !ok {
+		return false
+	}
+	if n, ok = strings.CutSuffix(n, tempSuffix); !ok {
+		return false
+	}
+	_, err := strconv.ParseUint(n, 36, 64)
+	return err == nil && n == strings.ToLower(n)
+}
+
+// removeStaleTemps removes the regular files under the artifact directory
+// that createTemp named and that were last modified before cutoff. It
+// enters no symbolic link and gives up quietly on any error.
+func (s *Store) removeStaleTemps(cutoff time.Time) {
+	r, err := s.openRoot(false)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !isTemp(d.Name()) {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			r.Remove(filepath.FromSlash(p))
+		}
+		return nil
+	})
 }
 
 // lock returns the mutex that serializes writers of key's artifact.

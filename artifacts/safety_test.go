@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -161,5 +162,27 @@ func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("symlinks unavailable: %v", err)
+	}
+}
+
+func TestOversizedArtifactIsRefused(t *testing.T) {
+	s, root := newStore(t)
+	mustWrite(t, s, "big.go", Enriched, "# big.go\n")
+	// Sparse: the file claims the size without the disk holding it.
+	if err := os.Truncate(filepath.Join(root, Dir, "big.go.md"), MaxSize+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, body, err := s.Read("big.go"); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("Read of an oversized artifact = %d bytes, %v; want too large", len(body), err)
+	}
+	if _, err := s.ReadMeta("big.go"); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("ReadMeta of an oversized artifact: %v; want too large", err)
+	}
+	if got := list(t, s); len(got) != 1 || got[0].Err == nil {
+		t.Errorf("List = %+v, want big.go with an error", got)
+	}
+	big := make([]byte, MaxSize)
+	if err := s.Write("big.go", Meta{Status: Basic}, big); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("Write of an oversized artifact: %v; want too large", err)
 	}
 }

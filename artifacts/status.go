@@ -7,8 +7,8 @@ import (
 	"slices"
 )
 
-// Status is the state of a source file's artifact. Basic and Enriched are
-// written; Missing and Stale are computed.
+// Status is the state of a source file's artifact. Basic, Partial and
+// Enriched are written; Missing and Stale are computed.
 type Status string
 
 const (
@@ -16,8 +16,13 @@ const (
 	Missing Status = "missing"
 	// Basic: the artifact holds the structure only, no model prose.
 	Basic Status = "basic"
-	// Enriched: the artifact holds the model's report.
+	// Enriched: the artifact holds the model's report, with prose for
+	// every symbol.
 	Enriched Status = "enriched"
+	// Partial: the artifact holds the model's reports, but some symbols
+	// have no prose yet (never reported, or new since the last report):
+	// documenting the file is work still to do.
+	Partial Status = "partial"
 	// Stale: the source or its callers changed since the artifact was made.
 	Stale Status = "stale"
 )

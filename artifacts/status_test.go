@@ -28,6 +28,8 @@ func TestStatusTransitions(t *testing.T) {
 	expect("no artifact", Missing)
 	write(Basic)
 	expect("first file_info", Basic)
+	write(Partial)
+	expect("report_file_info of some symbols", Partial)
 	write(Enriched)
 	expect("report_file_info", Enriched)
 
@@ -73,6 +75,8 @@ func TestStatusFor(t *testing.T) {
 		{Meta{Fingerprint: fp, Status: Enriched}, fp, Enriched},
 		{Meta{Fingerprint: fp, Status: Enriched}, Fingerprint{SourceSHA256: "s2", CallersDigest: "c"}, Stale},
 		{Meta{Fingerprint: fp, Status: Basic}, Fingerprint{SourceSHA256: "s", CallersDigest: "c2"}, Stale},
+		{Meta{Fingerprint: fp, Status: Partial}, fp, Partial},
+		{Meta{Fingerprint: fp, Status: Partial}, Fingerprint{SourceSHA256: "s2", CallersDigest: "c"}, Stale},
 	} {
 		if got := tc.m.StatusFor(tc.now); got != tc.want {
 			t.Errorf("%+v.StatusFor(%+v) = %q, want %q", tc.m, tc.now, got, tc.want)

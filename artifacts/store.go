@@ -13,6 +13,11 @@ import (
 // Dir is the name of the artifact directory under a workspace root.
 const Dir = ".artifacts"
 
+// MaxSize is the largest artifact, front matter included, that the store
+// writes or reads (32 MiB). An artifact renders at most a few times its
+// source, which extraction caps at 2 MiB by default.
+const MaxSize = 32 << 20
+
 // Store is the artifact directory of one workspace. It is safe for
 // concurrent use: writes and removals of one artifact are serialized, and a
 // reader sees a whole artifact or none, never a partial one.
@@ -29,6 +34,12 @@ type Store struct {
 
 // Open returns the store of the workspace rooted at root, which must be a
 // directory. The artifact directory is created by the first Write.
+//
+// Open removes the temporary files that writes interrupted by a crash or
+// a kill left under the artifact directory: only files named as Write
+// names them, and only those last modified over StaleTemp ago, so that a
+// write under way in another process keeps its file. Failing to remove
+// them is not an error.
 func Open(root string) (*Store, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -41,7 +52,9 @@ func Open(root string) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("artifacts: open %s: not a directory", root)
 	}
-	return &Store{dir: filepath.Join(abs, Dir)}, nil
+	s := &Store{dir: filepath.Join(abs, Dir)}
+	s.removeStaleTemps(time.Now().Add(-StaleTemp))
+	return s, nil
 }
 
 // Path returns the file that holds source's artifact:
@@ -61,7 +74,8 @@ func (s *Store) Path(source string) (string, error) {
 // and so is an artifact path that would leave the artifact directory
 // through a symbolic link. m.Source is set to the cleaned source (if it was
 // set, it must name the same file); a zero m.ExtractedAt means now; the time
-// is stored in UTC to the second. m.Status must be Basic or Enriched.
+// is stored in UTC to the second. m.Status must be Basic, Partial or
+// Enriched, and the artifact at most MaxSize bytes.
 //
 // The artifact is written to a temporary file in its directory, synced and
 // renamed into place; on failure the temporary file is removed and an
@@ -84,6 +98,9 @@ func (s *Store) Write(source string, m Meta, body []byte) error {
 	head, err := encode(m)
 	if err != nil {
 		return fmt.Errorf("artifacts: write %s: %w", source, err)
+	}
+	if n := len(head) + len(body); n > MaxSize {
+		return fmt.Errorf("artifacts: write %s: artifact of %d bytes is too large (the limit is %d)", source, n, MaxSize)
 	}
 
 	mu := s.lock(key)
@@ -140,7 +157,8 @@ func (s *Store) write(key string, head, body []byte) (err error) {
 // is no artifact the error satisfies errors.Is(err, fs.ErrNotExist); when
 // the front matter is not what Write writes, errors.Is(err, ErrMalformed).
 // An artifact reached through a symbolic link that leaves the artifact
-// directory is refused.
+// directory is refused, and so is anything but a regular file of at most
+// MaxSize bytes (a FIFO is opened without blocking, and refused).
 func (s *Store) Read(source string) (Meta, []byte, error) {
 	key, err := clean(source)
 	if err != nil {
@@ -151,7 +169,7 @@ func (s *Store) Read(source string) (Meta, []byte, error) {
 		return Meta{}, nil, fmt.Errorf("artifacts: read %s: %w", source, err)
 	}
 	defer r.Close()
-	b, err := r.ReadFile(name(key))
+	b, err := readFile(r, name(key))
 	if err != nil {
 		return Meta{}, nil, fmt.Errorf("artifacts: read %s: %w", source, err)
 	}

@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -236,4 +237,118 @@ func TestRemove(t *testing.T) {
 	if err := s.Remove("../x.go"); err == nil {
 		t.Error("Remove(../x.go) succeeded")
 	}
+}
+
+func TestOpenRemovesStaleTemps(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, Dir)
+	outside := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	files := map[string]bool{ // slash path under dir → whether Open removes it
+		".artifact-3k9z2.tmp":               true,
+		"a/b/.artifact-0.tmp":               true,
+		".index/.artifact-zzzz.tmp":         true,
+		"a/.artifact-fresh1.tmp":            false, // a concurrent writer's
+		"a/.artifact-ABC.tmp":               false, // not a name createTemp makes
+		".artifact-.tmp":                    false,
+		".artifact-x.tmp.md":                false,
+		"x.tmp":                             false,
+		".index/.docsearch-123.tmp":         false,
+		"a.go.md":                           false,
+		".artifact-dir.tmp/keep.go.md":      false,
+		"a/.artifact-toolongforauint64.tmp": false,
+	}
+	for p := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(p, "fresh") {
+			os.Chtimes(full, old, old)
+		}
+	}
+	os.Chtimes(filepath.Join(dir, ".artifact-dir.tmp"), old, old)
+	// A link to a directory outside: nothing is removed through it.
+	os.WriteFile(filepath.Join(outside, ".artifact-abc.tmp"), nil, 0o644)
+	os.Chtimes(filepath.Join(outside, ".artifact-abc.tmp"), old, old)
+	symlink(t, outside, filepath.Join(dir, "out"))
+	symlink(t, filepath.Join(outside, ".artifact-abc.tmp"), filepath.Join(dir, ".artifact-link.tmp"))
+
+	if _, err := Open(root); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for p, removed := range files {
+		if !removed {
+			want = append(want, p)
+		}
+	}
+	want = append(want, "out", ".artifact-link.tmp")
+	expectFiles(t, root, want...)
+	if _, err := os.Stat(filepath.Join(outside, ".artifact-abc.tmp")); err != nil {
+		t.Errorf("a temporary file outside was removed: %v", err)
+	}
+}
+
+func TestOpenWithoutArtifactDir(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, Dir), []byte("a file"), 0o644)
+	if _, err := Open(root); err != nil {
+		t.Errorf("Open with %s a file: %v", Dir, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, Dir)); string(b) != "a file" {
+		t.Errorf("%s changed to %q", Dir, b)
+	}
+}
+
+// oddNames are legal file names that quoting, escaping or path mapping
+// could mangle.
+var oddNames = []string{
+	" lead.go", "trail.go ", `back\slash.go`, `dir\with\backslashes/x.go`, "-dash.go", "--.go",
+	"ünïcödé/😀.go", "a#b.go", "a%41.go", "100%.go", "a b/c d.go", "quote\"s.go", "tab\tx.go",
+	"new\nline.go", "colon:x.go", "star*?.go", "[x].go", "{a,b}.go", "~home.go", "$VAR.go",
+	".hidden.go", "..dots.go", "x.go.md", "\u2028sep.go", "\u00a0nbsp.go",
+}
+
+func TestOddNames(t *testing.T) {
+	s, root := newStore(t)
+	now := Fingerprint{SourceSHA256: "s", CallersDigest: "c"}
+	var want []string
+	for i, name := range oddNames {
+		body := fmt.Sprintf("# %d\n", i)
+		if err := s.Write(name, Meta{Fingerprint: now, Status: Enriched}, []byte(body)); err != nil {
+			t.Errorf("Write(%q): %v", name, err)
+			continue
+		}
+		want = append(want, name)
+		m, got, err := s.Read(name)
+		if err != nil || string(got) != body || m.Source != name {
+			t.Errorf("Read(%q) = %+v, %q, %v", name, m, got, err)
+		}
+		if st, err := s.Status(name, now); st != Enriched || err != nil {
+			t.Errorf("Status(%q) = %q, %v", name, st, err)
+		}
+		p, _ := s.Path(name)
+		if _, err := os.Stat(p); err != nil || p != filepath.Join(root, Dir, filepath.FromSlash(name)+".md") {
+			t.Errorf("Path(%q) = %q: %v", name, p, err)
+		}
+	}
+	slices.Sort(want)
+	var got []string
+	for _, e := range list(t, s) {
+		if e.Err != nil || e.Meta.Status != Enriched {
+			t.Errorf("List: %q: %+v, %v", e.Source, e.Meta, e.Err)
+		}
+		got = append(got, e.Source)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("List = %q\nwant %q", got, want)
+	}
+	for _, name := range oddNames {
+		if err := s.Remove(name); err != nil {
+			t.Errorf("Remove(%q): %v", name, err)
+		}
+	}
+	expectFiles(t, root)
 }

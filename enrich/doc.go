@@ -41,8 +41,11 @@
 // Validate checks a report before anything is written: at most
 // MaxReportSize (256 KB) as JSON, the right path, an overview (optional
 // after part 1), and only names of real symbols, with an error that lists
-// the names the model could have used. Undocumented lists the functions
-// still lacking prose; Merge combines the reports of parts.
+// the names the model could have used. Undocumented lists the symbols
+// still lacking prose. Update merges a report into the prose recorded
+// before, so that a report naming some symbols (a part of a split file,
+// or a model's second try) keeps every other symbol's prose, and drops
+// the prose of symbols the file no longer has.
 //
 // # Artifacts
 //
@@ -51,5 +54,7 @@
 // Connections (from the graph, never from the model); "---"; "## Functions"
 // with a "### `signature`" per function, its Purpose, numbered
 // Implementation Summary and Called by (from the graph); "## Classes" with
-// "#### Methods" under each. Output is deterministic.
+// "#### Methods" under each. An enriched artifact ends with the record of
+// its prose, a JSON report in an HTML comment, which Recorded reads back
+// (the format is in record.go). Output is deterministic.
 package enrich

@@ -10,9 +10,11 @@ import (
 )
 
 // FuzzReport decodes arbitrary JSON as a report: validating, listing what
-// is undocumented, merging and rendering it never panic; a report that
+// is undocumented, updating and rendering it never panic; a report that
 // validates survives a JSON round trip unchanged and renders the same
-// after it; prose never adds a heading to the artifact's layout.
+// after it; prose never adds a heading to the artifact's layout; the
+// record at the end of the artifact reads back as a report that renders
+// the same artifact.
 func FuzzReport(f *testing.F) {
 	r := loadArchive(f, "repo.txtar")
 	file, _ := r.file(f, "shop/store.py")
@@ -35,8 +37,8 @@ func FuzzReport(f *testing.F) {
 		}
 		err := Validate(&rep, file)
 		Undocumented(&rep, file)
-		m := Merge(rep, rep)
-		Undocumented(&m, file)
+		m := Update(&rep, &rep, file)
+		Undocumented(m, file)
 		md, rerr := RenderEnriched(file, r.graph, &rep)
 		if err != nil {
 			return
@@ -45,6 +47,19 @@ func FuzzReport(f *testing.F) {
 			t.Fatalf("valid report does not render: %v", rerr)
 		}
 		checkHeadings(t, md)
+
+		// The artifact records the report exactly: rendering the record
+		// gives the same artifact, and updating with it changes nothing.
+		rec, err := Recorded(md)
+		if err != nil || rec == nil {
+			t.Fatalf("Recorded = %+v, %v\n%s", rec, err, md)
+		}
+		if md2, err := RenderEnriched(file, r.graph, rec); err != nil || !bytes.Equal(md, md2) {
+			t.Fatalf("rendering the record differs: %v\n%s", err, lineDiff(string(md), string(md2)))
+		}
+		if u := Update(rec, rec, file); !reflectEqual(t, u, rec) {
+			t.Fatalf("Update(rec, rec) = %+v, want %+v", u, rec)
+		}
 
 		enc, err := json.Marshal(rep)
 		if err != nil {
@@ -94,4 +109,36 @@ func checkHeadings(t *testing.T, md []byte) {
 			t.Fatalf("line %q from prose\n%s", l, md)
 		}
 	}
+}
+
+// FuzzRecorded reads arbitrary bytes as an artifact's body: Recorded never
+// panics, and a record it reads renders an artifact whose record reads
+// back the same.
+func FuzzRecorded(f *testing.F) {
+	r := loadArchive(f, "repo.txtar")
+	file, _ := r.file(f, "shop/store.py")
+	md, err := RenderEnriched(file, r.graph, valid())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(md)
+	f.Add(RenderBasic(file, r.graph))
+	f.Add([]byte("# x\n\n<!-- fileinfo:report v1\n{\"functions\":[{\"name\":\"load\",\"implementation\":[\"a\"]}]}\n-->\n"))
+	f.Add([]byte("\n<!-- fileinfo:report v1\nnull\n-->"))
+	f.Add([]byte("\n<!-- fileinfo:report v2\n{}\n-->\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rec, err := Recorded(body)
+		if err != nil || rec == nil {
+			return
+		}
+		u := Update(rec, nil, file)
+		md, err := RenderEnriched(file, r.graph, u)
+		if err != nil {
+			t.Fatalf("the canonical form of a record does not render: %v", err)
+		}
+		back, err := Recorded(md)
+		if err != nil || !reflectEqual(t, back, u) {
+			t.Fatalf("Recorded(RenderEnriched(%+v)) = %+v, %v", u, back, err)
+		}
+	})
 }

@@ -21,14 +21,15 @@ const maxCalledBy = 10
 // callers and connections from g (which may be nil) — and no prose from a
 // model. It has no front matter.
 func RenderBasic(f *extract.File, g *callgraph.Graph) []byte {
-	return render(newFacts(f, g), nil, nil)
+	return render(newFacts(f, g), nil, nil).Bytes()
 }
 
 // RenderEnriched renders the enriched artifact of f with the prose of r.
 // Connections and callers still come from g, not from r. It fails, writing
 // nothing, if r names a symbol f does not have; symbols r leaves out are
 // marked as not documented yet; a nil r gives the basic artifact. It has no
-// front matter.
+// front matter. The artifact ends with the record of r's prose (see
+// record.go), which Recorded reads back for Update.
 func RenderEnriched(f *extract.File, g *callgraph.Graph, r *Report) ([]byte, error) {
 	if r == nil {
 		return RenderBasic(f, g), nil
@@ -38,11 +39,13 @@ func RenderEnriched(f *extract.File, g *callgraph.Graph, r *Report) ([]byte, err
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("render %s: %w", f.Path, problems[0])
 	}
-	return render(fs, r, docs), nil
+	b := render(fs, r, docs)
+	appendRecord(b, canonical(fs, r, docs))
+	return b.Bytes(), nil
 }
 
 // render lays out an artifact; r == nil renders the basic one.
-func render(fs *facts, r *Report, docs map[string]doc) []byte {
+func render(fs *facts, r *Report, docs map[string]doc) *bytes.Buffer {
 	var b bytes.Buffer
 	p := func(format string, args ...any) {
 		fmt.Fprintf(&b, format, args...)
@@ -125,7 +128,7 @@ func render(fs *facts, r *Report, docs map[string]doc) []byte {
 			}
 		}
 	}
-	return b.Bytes()
+	return &b
 }
 
 // renderSymbol renders one function, method or type under a heading of
@@ -159,7 +162,12 @@ func renderSymbol(b *bytes.Buffer, fs *facts, s *symbol, level string, r *Report
 		} else {
 			p("**Purpose**: %s", inline(d.purpose))
 		}
-		if steps := stepsOf(d.implementation); s.role == roleCallable && len(steps) > 0 {
+		switch steps := stepsOf(d.implementation); {
+		case s.role != roleCallable:
+		case len(steps) == 0:
+			p("")
+			p("**Implementation Summary**: *not documented yet.*")
+		default:
 			p("")
 			p("**Implementation Summary**:")
 			for i, st := range steps {

@@ -72,7 +72,7 @@ func (fn *Function) UnmarshalJSON(data []byte) error {
 // Class is the prose for one class-like type and its methods.
 type Class struct {
 	Name    string     `json:"name" jsonschema:"the name exactly as listed in the prompt"`
-	Purpose string     `json:"purpose" jsonschema:"one sentence saying what it is for"`
+	Purpose string     `json:"purpose,omitempty" jsonschema:"one sentence saying what it is for (may be left out when only its methods are reported: the purpose saved before is kept)"`
 	Methods []Function `json:"methods,omitempty" jsonschema:"its methods"`
 }
 
@@ -82,7 +82,7 @@ type doc struct {
 }
 
 func (d doc) empty() bool {
-	return strings.TrimSpace(d.purpose) == "" && strings.TrimSpace(d.implementation) == ""
+	return blank(d.purpose) && blank(d.implementation)
 }
 
 // Validate checks r against f before anything is written: the report is
@@ -105,7 +105,7 @@ func Validate(r *Report, f *extract.File) error {
 		return fmt.Errorf("report for %s is %d bytes; the limit is %d: shorten the prose, or send the file in parts", f.Path, len(data), MaxReportSize)
 	}
 	var problems []error
-	if p := cleanPath(r.Path); p != f.Path {
+	if !samePath(r.Path, f.Path) {
 		problems = append(problems, fmt.Errorf("report is for %q but the file is %q", r.Path, f.Path))
 	}
 	if r.Part < 0 {
@@ -118,18 +118,23 @@ func Validate(r *Report, f *extract.File) error {
 	return errors.Join(append(problems, nameProblems...)...)
 }
 
-// cleanPath normalises a path the way extract names files.
-func cleanPath(p string) string {
-	p = strings.ReplaceAll(strings.TrimSpace(p), "\\", "/")
-	if p == "" {
-		return ""
+// samePath reports whether p, a path as a model wrote it, names the file
+// at want: exactly, once cleaned ("./a//b.go"), or read forgivingly, with
+// surrounding space trimmed and backslashes taken for separators. The
+// forgiving reading comes last, so that a file whose name starts with a
+// space or holds a backslash is still named by its exact path.
+func samePath(p, want string) bool {
+	if p == want || path.Clean(p) == want {
+		return true
 	}
-	return strings.TrimPrefix(path.Clean(p), "./")
+	p = strings.ReplaceAll(strings.TrimSpace(p), "\\", "/")
+	return p != "" && path.Clean(p) == want
 }
 
-// Undocumented returns the local names of f's functions and methods that r
-// gives no purpose or no implementation summary, in line order. Names r
-// does not resolve are ignored; a nil r documents nothing.
+// Undocumented returns the local names of f's symbols that r leaves
+// without prose, in line order: functions and methods without a purpose
+// or without an implementation summary, and types without a purpose.
+// Names r does not resolve are ignored; a nil r documents nothing.
 func Undocumented(r *Report, f *extract.File) []string {
 	if r == nil {
 		r = &Report{}
@@ -139,68 +144,103 @@ func Undocumented(r *Report, f *extract.File) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range fs.syms {
-		if s.role != roleCallable || seen[s.Qualified] {
+		if s.role == roleContainer || seen[s.local] {
 			continue
 		}
-		seen[s.Qualified] = true
+		seen[s.local] = true
 		d := docs[s.Qualified]
-		if strings.TrimSpace(d.purpose) == "" || strings.TrimSpace(d.implementation) == "" {
+		if blank(d.purpose) || s.role == roleCallable && blank(d.implementation) {
 			out = append(out, s.local)
 		}
 	}
 	return out
 }
 
-// Merge combines the reports of two parts of one file, b after a. The
-// overview, inputs and outputs of a first part (or a whole-file report)
-// replace earlier ones; those of a later part only fill gaps. Entries are
-// matched by name as written, less backticks and parentheses (Merge does
-// not see the file, so "get" and "Store.get" stay two entries, which
-// resolve to one symbol, the later winning): b's replace a's, and new ones
-// are appended in b's order. The result's Part is 0: it stands for the file.
-func Merge(a, b Report) Report {
-	out := Report{Path: a.Path, Overview: a.Overview, Inputs: a.Inputs, Outputs: a.Outputs}
-	if b.Path != "" {
-		out.Path = b.Path
+// Update returns the prose of f once r is reported over prev, the prose
+// recorded before (see Recorded); either may be nil. Each symbol r gives
+// a purpose or an implementation summary gets it; every other symbol
+// keeps what prev says of it, and prose in r that is blank replaces
+// nothing. The overview, inputs and outputs of a report of the whole file
+// or of its first part replace earlier ones; those of a later part only
+// fill gaps. What prev says of symbols f no longer has is dropped.
+//
+// The result is in canonical form, as an artifact records it: for f's
+// path, part 0, each symbol with prose once, by its local name, in line
+// order — functions (with methods of types declared elsewhere) under
+// functions, and types with their methods under classes.
+func Update(prev, r *Report, f *extract.File) *Report {
+	fs := newFacts(f, nil)
+	out := &Report{}
+	docs := map[string]doc{}
+	if prev != nil {
+		docs, _ = resolve(prev, fs)
+		out.Overview, out.Inputs, out.Outputs = prev.Overview, prev.Inputs, prev.Outputs
 	}
-	pick := func(old, new string) string {
-		if strings.TrimSpace(new) != "" && (b.Part <= 1 || strings.TrimSpace(old) == "") {
-			return new
+	if r != nil {
+		// r was validated: names it gets wrong were refused before.
+		news, _ := resolve(r, fs)
+		for q, d := range news {
+			old := docs[q]
+			if !blank(d.purpose) {
+				old.purpose = d.purpose
+			}
+			if !blank(d.implementation) {
+				old.implementation = d.implementation
+			}
+			docs[q] = old
 		}
-		return old
+		pick := func(old *string, new string) {
+			if !blank(new) && (r.Part <= 1 || blank(*old)) {
+				*old = new
+			}
+		}
+		pick(&out.Overview, r.Overview)
+		pick(&out.Inputs, r.Inputs)
+		pick(&out.Outputs, r.Outputs)
 	}
-	out.Overview = pick(a.Overview, b.Overview)
-	out.Inputs = pick(a.Inputs, b.Inputs)
-	out.Outputs = pick(a.Outputs, b.Outputs)
-	out.Functions = mergeFunctions(a.Functions, b.Functions)
-	out.Classes = slices.Clone(a.Classes)
-	for _, cb := range b.Classes {
-		i := slices.IndexFunc(out.Classes, func(c Class) bool { return normName(c.Name) == normName(cb.Name) })
-		if i < 0 {
-			out.Classes = append(out.Classes, Class{Name: cb.Name, Purpose: cb.Purpose, Methods: slices.Clone(cb.Methods)})
+	return canonical(fs, out, docs)
+}
+
+// canonical returns the report of fs's file with r's overview, inputs
+// and outputs and the prose docs, in the form Update describes.
+func canonical(fs *facts, r *Report, docs map[string]doc) *Report {
+	out := &Report{Path: fs.f.Path, Overview: r.Overview, Inputs: r.Inputs, Outputs: r.Outputs, Functions: []Function{}}
+	fn := func(s *symbol) (Function, bool) {
+		d := docs[s.Qualified]
+		return Function{Name: s.local, Purpose: d.purpose, Implementation: d.implementation}, !d.empty()
+	}
+	methods := map[int][]Function{} // by the index of their type
+	seen := map[string]bool{}
+	for i := range fs.syms {
+		s := &fs.syms[i]
+		if s.role != roleCallable || seen[s.Qualified] {
 			continue
 		}
-		c := &out.Classes[i]
-		if strings.TrimSpace(cb.Purpose) != "" {
-			c.Purpose = cb.Purpose
+		seen[s.Qualified] = true
+		f, ok := fn(s)
+		switch {
+		case !ok:
+		case s.owner >= 0:
+			methods[s.owner] = append(methods[s.owner], f)
+		default:
+			out.Functions = append(out.Functions, f)
 		}
-		c.Methods = mergeFunctions(c.Methods, cb.Methods)
+	}
+	clear(seen)
+	for i := range fs.syms {
+		s := &fs.syms[i]
+		if s.role != roleType || seen[s.Qualified] {
+			continue
+		}
+		seen[s.Qualified] = true
+		if p := docs[s.Qualified].purpose; !blank(p) || len(methods[i]) > 0 {
+			out.Classes = append(out.Classes, Class{Name: s.local, Purpose: p, Methods: methods[i]})
+		}
 	}
 	return out
 }
 
-func mergeFunctions(a, b []Function) []Function {
-	out := slices.Clone(a)
-	for _, fb := range b {
-		i := slices.IndexFunc(out, func(fa Function) bool { return normName(fa.Name) == normName(fb.Name) })
-		if i < 0 {
-			out = append(out, fb)
-		} else {
-			out[i] = fb
-		}
-	}
-	return out
-}
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // normName undoes the ways a model may dress a name: backticks, a call's
 // parentheses or parameter list, "::" or "#" for ".".

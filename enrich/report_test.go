@@ -150,6 +150,29 @@ func TestValidateRefuses(t *testing.T) {
 	})
 }
 
+func TestValidateOddPaths(t *testing.T) {
+	// Names a file system allows, which a report must be able to name.
+	for _, p := range []string{` lead.py`, `back\slash.py`, `-dash.py`, `ünï/😀.py`, `a#b.py`, `a%41.py`, `trail .py`, "end.py ", "tab\there.py", "\tlead-tab.py"} {
+		t.Run(p, func(t *testing.T) {
+			f := *storeFile(t)
+			f.Path = p
+			r := valid()
+			r.Path = p
+			if err := Validate(r, &f); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	// The forgiving forms still name an ordinary path.
+	for _, p := range []string{" shop/store.py ", `shop\store.py`, "./shop//store.py"} {
+		r := valid()
+		r.Path = p
+		if err := Validate(r, storeFile(t)); err != nil {
+			t.Errorf("%q: %v", p, err)
+		}
+	}
+}
+
 func TestValidateAmbiguous(t *testing.T) {
 	f := storeFile(t)
 	g := *f
@@ -168,7 +191,8 @@ func TestUndocumented(t *testing.T) {
 	f := storeFile(t)
 	r := valid()
 	got := Undocumented(r, f)
-	want := []string{"Store.__init__", "Store.add", "Store.total"}
+	// Store.Error is a type without a purpose: not documented either.
+	want := []string{"Store.Error", "Store.__init__", "Store.add", "Store.total"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Undocumented = %v, want %v", got, want)
 	}
@@ -177,39 +201,9 @@ func TestUndocumented(t *testing.T) {
 		Function{Name: "add", Purpose: "Adds.", Implementation: "1. Store."}, // documented
 		Function{Name: "nope", Purpose: "Ignored."},                          // unknown: ignored
 	)
+	r.Classes = append(r.Classes, Class{Name: "Store.Error", Purpose: "Raised."})
 	if got, want := Undocumented(r, f), []string{"Store.__init__", "Store.total"}; !slices.Equal(got, want) {
 		t.Errorf("Undocumented = %v, want %v", got, want)
-	}
-}
-
-func TestMerge(t *testing.T) {
-	a := Report{Path: "shop/store.py", Overview: "First.", Part: 1,
-		Functions: []Function{{Name: "load", Purpose: "Old."}},
-		Classes:   []Class{{Name: "Store", Purpose: "Holds.", Methods: []Function{{Name: "get", Purpose: "Gets."}}}},
-	}
-	b := Report{Path: "shop/store.py", Overview: "Second.", Inputs: "Files.", Part: 2,
-		Functions: []Function{{Name: "load", Purpose: "New."}},
-		Classes: []Class{
-			{Name: "Store", Methods: []Function{{Name: "total", Purpose: "Sums."}}},
-			{Name: "Store.Error", Purpose: "Raised."},
-		},
-	}
-	m := Merge(a, b)
-	if m.Overview != "First." || m.Inputs != "Files." || m.Part != 0 {
-		t.Errorf("overview %q, inputs %q, part %d", m.Overview, m.Inputs, m.Part)
-	}
-	if len(m.Functions) != 1 || m.Functions[0].Purpose != "New." {
-		t.Errorf("functions %+v", m.Functions)
-	}
-	if len(m.Classes) != 2 || m.Classes[0].Purpose != "Holds." || len(m.Classes[0].Methods) != 2 {
-		t.Errorf("classes %+v", m.Classes)
-	}
-	// A first part sent again replaces the overview.
-	if m := Merge(m, Report{Overview: "Again.", Part: 1}); m.Overview != "Again." || m.Path != "shop/store.py" {
-		t.Errorf("overview %q, path %q", m.Overview, m.Path)
-	}
-	if got := Undocumented(&m, storeFile(t)); !slices.Equal(got, []string{"Store.__init__", "Store.add", "Store.get", "Store.total", "load"}) {
-		t.Errorf("Undocumented = %v", got) // no implementation anywhere
 	}
 }
 
@@ -243,7 +237,7 @@ func TestNilReport(t *testing.T) {
 	if err := Validate(nil, f); err == nil {
 		t.Error("Validate(nil) passed")
 	}
-	if got := Undocumented(nil, f); len(got) != 5 {
+	if got := Undocumented(nil, f); len(got) != 7 { // 5 functions and methods, 2 types
 		t.Errorf("Undocumented(nil) = %v", got)
 	}
 	if md, err := RenderEnriched(f, nil, nil); err != nil || !strings.Contains(string(md), "Structure only") {

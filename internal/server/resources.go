@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,10 +18,33 @@ const (
 	artifactPattern = artifactPrefix + "{+path}"
 )
 
+// artifactURI is the URI of the artifact of the source rel: each path
+// segment percent-encoded, so that a name with a space, "#", "%", a
+// backslash or non-ASCII letters makes a valid URI that the template
+// matches and that reads back as rel.
+func artifactURI(rel string) string {
+	segs := strings.Split(rel, "/")
+	for i, seg := range segs {
+		segs[i] = url.PathEscape(seg)
+	}
+	return artifactPrefix + strings.Join(segs, "/")
+}
+
+// artifactSource returns the source path an artifact URI names, undoing
+// artifactURI's encoding.
+func artifactSource(uri string) (string, bool) {
+	rest, ok := strings.CutPrefix(uri, artifactPrefix)
+	if !ok || rest == "" {
+		return "", false
+	}
+	rel, err := url.PathUnescape(rest)
+	return rel, err == nil && rel != ""
+}
+
 // artifactEntry is one artifact in the fileinfo://artifacts listing.
 type artifactEntry struct {
 	Path     string `json:"path"`     // the source file
-	Status   string `json:"status"`   // basic, enriched or stale
+	Status   string `json:"status"`   // basic, partial, enriched or stale
 	URI      string `json:"uri"`      // read it here
 	Artifact string `json:"artifact"` // the markdown file, relative to the root
 	Error    string `json:"error,omitempty"`
@@ -31,7 +55,7 @@ func (s *Server) addResources() {
 		URI:         artifactsURI,
 		Name:        "artifacts",
 		Title:       "Artifacts",
-		Description: "Every file's artifact under .artifacts/ with its status: basic (structure only), enriched (documented) or stale (source or callers changed since).",
+		Description: "Every file's artifact under .artifacts/ with its status: basic (structure only), partial (some symbols documented), enriched (documented) or stale (source or callers changed since).",
 		MIMEType:    "application/json",
 	}, s.readArtifactList)
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
@@ -96,8 +120,8 @@ func (s *Server) readArtifactList(ctx context.Context, req *mcp.ReadResourceRequ
 
 func (s *Server) readArtifact(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	rel, ok := strings.CutPrefix(uri, artifactPrefix)
-	if !ok || rel == "" {
+	rel, ok := artifactSource(uri)
+	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	ws, err := s.ready(ctx, req)
@@ -128,7 +152,7 @@ func (ws *workspace) artifactEntries(ctx context.Context) ([]artifactEntry, erro
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
 	for _, e := range entries {
-		a := artifactEntry{Path: e.Source, URI: artifactPrefix + e.Source, Artifact: artifacts.Dir + "/" + e.Source + ".md"}
+		a := artifactEntry{Path: e.Source, URI: artifactURI(e.Source), Artifact: artifacts.Dir + "/" + e.Source + ".md"}
 		switch src := ws.files[e.Source]; {
 		case e.Err != nil:
 			a.Status, a.Error = string(artifacts.Stale), e.Err.Error()

@@ -127,11 +127,11 @@ func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *works
 	} else {
 		r.Part = 0
 	}
-	rep, err := ws.saveReport(out.Path, src, *r, s.opt.Version)
+	rep, note, err := ws.saveReport(out.Path, src, *r, s.opt.Version)
 	if err != nil {
 		return fallback("its report was refused: " + err.Error())
 	}
-	out.Status, out.Artifact = statusEnriched, statusEnriched
+	out.Status, out.Artifact = statusEnriched, rep.ArtifactStatus
 	msg := fmt.Sprintf("The client's model documented %s; saved to %s.", out.Path, rep.Artifact)
 	if p.Parts > 1 {
 		msg += fmt.Sprintf(" This was part %d of %d; call file_info with mode sampling for the others.", p.Part, p.Parts)
@@ -139,7 +139,7 @@ func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *works
 	if len(rep.Undocumented) > 0 {
 		msg += " Still undocumented: " + strings.Join(rep.Undocumented, ", ") + "."
 	}
-	return textResult(msg), out, nil
+	return textResult(msg + note), out, nil
 }
 
 // multiRoundTrip reports whether the client speaks a protocol on which a

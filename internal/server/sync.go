@@ -127,7 +127,6 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	}
 	for _, p := range c.removed {
 		delete(w.files, p)
-		delete(w.pending, p)
 	}
 	w.loaded = time.Now()
 	w.mu.Unlock()

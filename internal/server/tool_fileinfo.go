@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -41,8 +42,9 @@ type fileInfoOut struct {
 	StartLine    int      `json:"start_line" jsonschema:"first source line in this part"`
 	EndLine      int      `json:"end_line" jsonschema:"last source line in this part"`
 	Symbols      []string `json:"symbols" jsonschema:"the names this part asks to document"`
-	Artifact     string   `json:"artifact" jsonschema:"the artifact's status: missing, basic, enriched or stale"`
+	Artifact     string   `json:"artifact" jsonschema:"the artifact's status: missing, basic, partial (some symbols have no prose yet), enriched or stale"`
 	ArtifactPath string   `json:"artifact_path" jsonschema:"where the artifact is, relative to the workspace root"`
+	Missing      []string `json:"missing,omitempty" jsonschema:"when artifact is partial: the symbols it has no prose for yet; a report may name only these, and the prose already saved is kept"`
 	Prompt       string   `json:"prompt,omitempty"`
 	Content      string   `json:"content,omitempty" jsonschema:"the enriched artifact, when status is up_to_date"`
 }
@@ -91,7 +93,13 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	if err != nil {
 		return nil, out, err
 	}
+	if p != nil {
+		ws.sawParts(rel, src.digest, p.Parts)
+	}
 	note := ""
+	if status == artifacts.Partial {
+		note = ws.missingNote(rel, src, &out)
+	}
 	if serr != nil {
 		s.log.Warn("artifact unreadable", "path", rel, "err", serr)
 		note = fmt.Sprintf("\n\n(Note: the artifact cannot be read: %v.)", serr)
@@ -99,11 +107,10 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	if basic != nil {
 		// A workspace that cannot be written (a read-only checkout) still
 		// gets its prompt; the answer says what went wrong.
-		m := artifacts.Meta{Fingerprint: fp, ToolVersion: s.opt.Version, Status: artifacts.Basic}
-		if err := ws.store.Write(rel, m, basic); err != nil {
+		if written, err := ws.writeBasic(rel, fp, s.opt.Version, basic); err != nil {
 			s.log.Warn("basic artifact not written", "path", rel, "err", err)
 			note = fmt.Sprintf("\n\n(Note: the basic artifact could not be written: %v. report_file_info will fail the same way until that is fixed.)", err)
-		} else {
+		} else if written {
 			status = artifacts.Basic
 			ws.docsChanged([]string{out.ArtifactPath})
 		}
@@ -131,6 +138,44 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	}
 	out.Prompt = p.Text
 	return textResult(p.Text + note), out, nil
+}
+
+// missingNote sets out.Missing to the symbols rel's partial artifact has
+// no prose for, and returns the note that tells the model so.
+func (w *workspace) missingNote(rel string, src *source, out *fileInfoOut) string {
+	prev, err := w.recorded(rel)
+	if err != nil {
+		return fmt.Sprintf("\n\n(Note: the artifact of %s is partial, and the prose it records cannot be read: %v. Document every symbol.)", rel, err)
+	}
+	report := enrich.Update(prev, nil, src.file)
+	_, out.Missing = docStatus(report, src.file)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\n(Note: the artifact of %s is partial.", rel)
+	if len(out.Missing) > 0 {
+		fmt.Fprintf(&b, " Not documented yet (%d): %s.", len(out.Missing), strings.Join(out.Missing, ", "))
+	}
+	if strings.TrimSpace(report.Overview) == "" {
+		b.WriteString(" It has no overview yet: part 1 asks for it.")
+	}
+	b.WriteString(" A report may name only what is missing; the prose already saved is kept.)")
+	return b.String()
+}
+
+// writeBasic writes body as rel's basic artifact, made from fp, unless an
+// artifact with prose appeared since the caller looked: it checks again,
+// holding saveMu as report saves do, so a report saved meanwhile is never
+// replaced. written says whether it wrote.
+func (w *workspace) writeBasic(rel string, fp artifacts.Fingerprint, version string, body []byte) (written bool, err error) {
+	w.saveMu.Lock()
+	defer w.saveMu.Unlock()
+	if st, err := w.artifactStatus(rel, fp); err != nil || st != artifacts.Missing && !(st == artifacts.Stale && w.isBasic(rel)) {
+		return false, err
+	}
+	m := artifacts.Meta{Fingerprint: fp, ToolVersion: version, Status: artifacts.Basic}
+	if err := w.store.Write(rel, m, body); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // isBasic reports whether rel's artifact was written as a basic one, so

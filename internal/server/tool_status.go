@@ -23,7 +23,7 @@ type indexStatusOut struct {
 	Symbols    int            `json:"symbols"`
 	Edges      int            `json:"edges" jsonschema:"resolved calls"`
 	Unresolved int            `json:"unresolved"`
-	Artifacts  map[string]int `json:"artifacts" jsonschema:"artifacts by status: basic, enriched, stale"`
+	Artifacts  map[string]int `json:"artifacts" jsonschema:"artifacts by status: basic, partial, enriched, stale"`
 	Commit     string         `json:"commit,omitempty" jsonschema:"the git commit checked out in the root"`
 	LastUpdate time.Time      `json:"last_update,omitzero" jsonschema:"when the index last changed"`
 	Watch      watch.State    `json:"watch"`
@@ -85,8 +85,8 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	}
 	fmt.Fprintf(&b, ": %d files (%d skipped), %d symbols, %d resolved calls, %d unresolved; updated %s.\n",
 		out.Files, out.Skipped, out.Symbols, out.Edges, out.Unresolved, out.LastUpdate.Format(time.RFC3339))
-	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale.\n",
-		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)])
+	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale, %d partial.\n",
+		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)], out.Artifacts[string(artifacts.Partial)])
 	fmt.Fprintf(&b, "Docs: %d documents, %d chunks; embedder %s; %d paths skipped (docs_skipped_paths).\n", out.Docs, out.Chunks, out.Embedder, out.DocsSkipped)
 	if out.DocsUnsaved != "" {
 		fmt.Fprintf(&b, "The doc index is not saved (%s); it is kept in memory.\n", out.DocsUnsaved)

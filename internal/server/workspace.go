@@ -44,7 +44,11 @@ type workspace struct {
 	graph   *callgraph.Graph
 	skipped int
 	loaded  time.Time
-	pending map[string]*partial // reports of some parts of a split file
+
+	// saveMu serializes report saves: each reads the artifact it rewrites.
+	saveMu  sync.Mutex
+	partsMu sync.Mutex
+	parts   map[string]partsSeen // by slash path, for files file_info split
 
 	digestMu sync.Mutex
 	digests  map[string]string // filled by the first load's extraction
@@ -75,11 +79,11 @@ type source struct {
 	digest string
 }
 
-// partial is the merged report of the parts of a file received so far,
-// for the source it was written against.
-type partial struct {
+// partsSeen is the most parts file_info split a file into, for the source
+// with digest.
+type partsSeen struct {
 	digest string
-	report enrich.Report
+	n      int
 }
 
 // openWorkspace checks root and prepares its workspace; load fills it.
@@ -112,7 +116,7 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		root: abs, dir: dir, store: store, maxSize: maxSize, log: log,
 		ready:   make(chan struct{}),
 		files:   map[string]*source{},
-		pending: map[string]*partial{},
+		parts:   map[string]partsSeen{},
 		digests: map[string]string{},
 	}
 	w.docsCtx, w.stopDocs = context.WithCancel(context.Background())
@@ -324,7 +328,6 @@ func (w *workspace) forget(rel string) {
 	if w.files[rel] != nil {
 		w.graph.Update(nil, []string{rel})
 		delete(w.files, rel)
-		delete(w.pending, rel)
 	}
 }
 

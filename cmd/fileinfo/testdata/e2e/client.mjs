@@ -13,6 +13,7 @@
 // "FAIL <step>: <what>" on stderr and exits 1; success exits 0.
 
 import { parseArgs } from 'node:util';
+import fs from 'node:fs';
 import path from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -231,6 +232,38 @@ async function exercise(client, root, outside) {
       `reading ${uri}: want resource not found (-32602 with the uri)`, { code: err.code, message: err.message, data: err.data });
   }
   report({ artifacts: list.artifacts, artifactBytes: md.length });
+
+  await partial(client, root);
+}
+
+// partial checks that a report naming some symbols keeps the prose of the
+// others, and that a symbol without prose makes the artifact partial,
+// which file_info treats as work to do.
+async function partial(client, root) {
+  step = 'report keeps earlier prose';
+  const put = { name: 'Put', purpose: 'Stores v under key.', implementation: '1. Assign v to m[key].' };
+  let { out } = await ok(client, 'report_file_info', { ...storeReport, functions: [], classes: [{ name: 'Store', purpose: 'Holds integers by key.', methods: [put] }] });
+  expect(out.artifact_status === 'enriched' && out.undocumented.length === 0, 'a report of one method lost the others', out);
+  let md = (await client.readResource({ uri: 'fileinfo://artifacts/lib/store.go' })).contents[0].text;
+  for (const want of ['**Purpose**: Returns an empty Store.', '**Purpose**: Stores v under key.', "**Purpose**: Returns a key's value."]) {
+    expect(md.includes(want), `artifact lacks ${JSON.stringify(want)}`, md);
+  }
+  report({ artifact_status: out.artifact_status });
+
+  step = 'partial artifact';
+  fs.appendFileSync(path.join(root, 'lib', 'store.go'), '\nfunc (s *Store) Len() int { return len(s.m) }\n');
+  ({ out } = await ok(client, 'report_file_info', { path: 'lib/store.go', functions: [], classes: [{ name: 'Store', methods: [put] }] }));
+  expect(out.artifact_status === 'partial' && JSON.stringify(out.undocumented) === '["Store.Len"]', 'a new method without prose should make the artifact partial', out);
+  ({ out } = await ok(client, 'file_info', { path: 'lib/store.go' }));
+  expect(out.status === 'prompt_ready' && out.artifact === 'partial' && JSON.stringify(out.missing) === '["Store.Len"]', 'file_info on a partial artifact should ask for what is missing', out);
+  const list = JSON.parse((await client.readResource({ uri: 'fileinfo://artifacts' })).contents[0].text);
+  expect(list.artifacts.find((a) => a.path === 'lib/store.go')?.status === 'partial', 'the listing does not say partial', list);
+  await refused(client, 'report_file_info', { ...storeReport, part: 1e15 }, 'out of range', 'nothing was written');
+  ({ out } = await ok(client, 'report_file_info', { path: 'lib/store.go', functions: [], classes: [{ name: 'Store', methods: [{ name: 'Len', purpose: 'Counts the keys.', implementation: '1. Return len(m).' }] }] }));
+  expect(out.artifact_status === 'enriched' && out.undocumented.length === 0, 'reporting what was missing should complete the artifact', out);
+  ({ out } = await ok(client, 'file_info', { path: 'lib/store.go' }));
+  expect(out.status === 'up_to_date' && out.content.includes('**Purpose**: Stores v under key.') && out.content.includes('**Purpose**: Counts the keys.'), 'the completed artifact', out);
+  report({ status: out.status });
 }
 
 // mainReport is what the sampling client's "model" answers: the report of

@@ -1,0 +1,89 @@
+package enrich
+
+// The record. An enriched artifact ends with the prose it shows, as
+// report_file_info's arguments in JSON, inside an HTML comment that
+// markdown viewers hide:
+//
+//	<!-- fileinfo:report v1
+//	{
+//	  "path": "lib/store.go",
+//	  "overview": "Defines Store, ...",
+//	  "functions": [
+//	    {
+//	      "name": "NewStore",
+//	      "purpose": "Returns an empty Store.",
+//	      "implementation": "1. Allocate a Store.\n2. Return it."
+//	    }
+//	  ],
+//	  "classes": [...]
+//	}
+//	-->
+//
+// The rendered prose is not read back: it is cut to one line, renumbered
+// and escaped, so the record is what a later report is merged with
+// (Update), exactly. The JSON is the report in canonical form (see
+// Update), indented by two spaces; "-->" inside a string is written
+// "--\u003e", and JSON holds no raw newline inside a string, so the
+// comment ends only at the line "-->". The record is the last thing
+// RenderEnriched writes, and the last line "<!-- fileinfo:report ..."
+// starts it: prose that imitates one comes earlier. A hand edit of the
+// prose above the record is lost at the next report; an edit inside it is
+// kept.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+const (
+	recordMarker  = "<!-- fileinfo:report "
+	recordVersion = "v1"
+	recordClose   = "-->"
+)
+
+// appendRecord appends the record of r, in canonical form, to b.
+func appendRecord(b *bytes.Buffer, r *Report) {
+	var j bytes.Buffer
+	enc := json.NewEncoder(&j)
+	enc.SetEscapeHTML(false) // prose keeps its < and &: only "-->" must go
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		// A Report of strings always encodes.
+		panic(fmt.Sprintf("enrich: encode record: %v", err))
+	}
+	b.WriteString("\n" + recordMarker + recordVersion + "\n")
+	b.Write(bytes.ReplaceAll(bytes.TrimSuffix(j.Bytes(), []byte("\n")), []byte("-->"), []byte(`--\u003e`)))
+	b.WriteString("\n" + recordClose + "\n")
+}
+
+// Recorded returns the prose an enriched artifact's body records, as
+// RenderEnriched wrote it, or nil and no error when the body has no
+// record (a basic artifact, or one from before records). It fails on a
+// record it cannot read: damaged, unclosed, or of another version. Text
+// after the record is ignored. The report is not checked against any
+// file; Update drops what names no symbol.
+func Recorded(body []byte) (*Report, error) {
+	i := bytes.LastIndex(body, []byte("\n"+recordMarker))
+	if i < 0 {
+		return nil, nil
+	}
+	rest := body[i+1+len(recordMarker):]
+	line, rest, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok {
+		return nil, errors.New("the artifact's record is cut short")
+	}
+	if v := string(bytes.TrimSpace(line)); v != recordVersion {
+		return nil, fmt.Errorf("the artifact's record is of version %q; this fileinfo reads %s", v, recordVersion)
+	}
+	j := bytes.Index(rest, []byte("\n"+recordClose))
+	if j < 0 {
+		return nil, errors.New("the artifact's record is not closed")
+	}
+	var r Report
+	if err := json.Unmarshal(rest[:j], &r); err != nil {
+		return nil, fmt.Errorf("the artifact's record does not parse: %w", err)
+	}
+	return &r, nil
+}
