@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -21,6 +22,9 @@ type fileInfo struct {
 	state any
 	// exprs builds the file's Exprs, made on first use.
 	exprs *exprBuilder
+	// deadline bounds the query; overBudget says run stopped at it.
+	deadline   time.Time
+	overBudget bool
 }
 
 // text returns the source text of n, valid UTF-8.
@@ -40,6 +44,7 @@ type decl struct {
 	kind       Kind
 	container  bool
 	start, end uint32
+	depth      int // declarations enclosing it
 
 	name       string
 	parent     *decl  // lexically enclosing declaration
@@ -83,7 +88,14 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		seen     = map[[2]uint32]bool{}
 	)
 	qc.Exec(cq.q, root)
-	for {
+	for n := 0; ; n++ {
+		// tree-sitter's cursor slows down with the nesting depth (100,000
+		// nested calls took minutes): past the deadline the file is
+		// given up.
+		if n%256 == 255 && !f.deadline.IsZero() && time.Now().After(f.deadline) {
+			f.overBudget = true
+			return nil
+		}
 		m, ok := qc.NextMatch()
 		if !ok {
 			break
@@ -394,6 +406,7 @@ func nest(decls []*decl) {
 		}
 		if len(stack) > 0 {
 			d.parent = stack[len(stack)-1]
+			d.depth = d.parent.depth + 1
 		}
 		stack = append(stack, d)
 	}

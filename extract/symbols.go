@@ -6,6 +6,12 @@ import (
 	"unicode/utf8"
 )
 
+// maxNesting is the deepest a declaration may sit inside others and still
+// be a symbol. Real code nests a few levels; 20,000 nested functions made
+// qualified names of 20,000 segments each (8.6 GB). A deeper declaration
+// is dropped, and its calls belong to the deepest symbol kept.
+const maxNesting = 64
+
 // symbolOf completes d — name, parent, kind, qualified name — and returns
 // its Symbol. Containers are completed but not returned.
 func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
@@ -17,7 +23,7 @@ func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
 		d.dropped = true
 		return Symbol{}, false
 	}
-	if d.name == "" {
+	if d.name == "" || d.depth > maxNesting {
 		d.dropped = true
 		return Symbol{}, false
 	}
