@@ -53,7 +53,8 @@ func (e *SkipError) Error() string { return fmt.Sprintf("skip %s: %s", e.Path, e
 // An Extractor extracts files under one root. It is safe for concurrent
 // use; Close releases its parsers.
 type Extractor struct {
-	root string // absolute, symlinks resolved
+	root string   // absolute, symlinks resolved
+	dir  *os.Root // root, through which every file is read
 	opt  Options
 	proj *project
 	free chan *worker
@@ -99,7 +100,11 @@ func New(root string, opt Options) (*Extractor, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	e := &Extractor{root: abs, opt: opt, proj: newProject(abs), free: make(chan *worker, opt.Workers)}
+	dir, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("extract root %s: %w", root, err)
+	}
+	e := &Extractor{root: abs, dir: dir, opt: opt, proj: newProject(abs, dir), free: make(chan *worker, opt.Workers)}
 	if len(opt.Languages) > 0 {
 		e.only = map[*Language]bool{}
 		for _, name := range opt.Languages {
@@ -138,7 +143,9 @@ func (e *Extractor) getWorker() *worker {
 	case w := <-e.free:
 		return w
 	default:
-		return &worker{parsers: map[*Language]*sitter.Parser{}, qc: sitter.NewQueryCursor()}
+		qc := sitter.NewQueryCursor()
+		limitCursor(qc)
+		return &worker{parsers: map[*Language]*sitter.Parser{}, qc: qc}
 	}
 }
 
@@ -202,20 +209,20 @@ func (e *Extractor) file(ctx context.Context, rel string) (*File, error) {
 	return f, err
 }
 
-// read loads a file, refusing non-regular, oversized and binary files.
+// read loads a file, refusing non-regular, oversized and binary files. It
+// reads through the root handle (see openRegular): a symbolic link
+// swapped in after the walk cannot lead outside the root, and a FIFO
+// does not block.
 func (e *Extractor) read(rel string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(e.root, filepath.FromSlash(rel)))
+	f, st, err := openRegular(e.dir, rel)
 	if err != nil {
+		var skip *SkipError
+		if errors.As(err, &skip) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("extract %s: %w", rel, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("extract %s: %w", rel, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &SkipError{Path: rel, Reason: "not a regular file"}
-	}
 	if st.Size() > e.opt.MaxFileSize {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), e.opt.MaxFileSize)}
 	}
@@ -326,8 +333,11 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("the %s parser did not finish within %v (%v)", lang.Name, parseTimeout(len(src)), err)}
 	}
 	defer tree.Close()
-	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj}
+	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, deadline: time.Now().Add(parseTimeout(len(src)))}
 	f = run(tree, w.qc, cq, fi)
+	if fi.overBudget {
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v", parseTimeout(len(src)))}
+	}
 	e.stats.add(lang.Name, len(src), time.Since(start))
 	return f, nil
 }

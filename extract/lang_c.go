@@ -44,7 +44,6 @@ package extract
 // are not reported. Calls of function-like macros are calls.
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -525,7 +524,7 @@ func resolveInclude(f *fileInfo, inc string) string {
 		if p == ".." || strings.HasPrefix(p, "../") {
 			continue
 		}
-		st, err := os.Stat(filepath.Join(f.proj.root, filepath.FromSlash(p)))
+		st, err := f.proj.dir.Stat(filepath.FromSlash(p))
 		if err == nil && st.Mode().IsRegular() {
 			return pathModule(p)
 		}

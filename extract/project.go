@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 )
@@ -14,6 +13,7 @@ import (
 // modules (go.mod files) that own each directory. Safe for concurrent use.
 type project struct {
 	root string
+	dir  *os.Root // root, through which go.mod files are read
 
 	mu    sync.Mutex
 	goMod map[string]goModule // by slash dir relative to root
@@ -24,8 +24,8 @@ type goModule struct {
 	path string // module path; "" when there is no go.mod up to the root
 }
 
-func newProject(root string) *project {
-	return &project{root: root, goMod: map[string]goModule{}}
+func newProject(root string, dir *os.Root) *project {
+	return &project{root: root, dir: dir, goMod: map[string]goModule{}}
 }
 
 // goImportPath returns the Go import path of the package in slash dir
@@ -63,7 +63,7 @@ func (p *project) goModuleLocked(dir string) goModule {
 		return m
 	}
 	var m goModule
-	if mp := readModulePath(filepath.Join(p.root, filepath.FromSlash(dir), "go.mod")); mp != "" {
+	if mp := readModulePath(p.dir, path.Join(dir, "go.mod")); mp != "" {
 		m = goModule{dir: dir, path: mp}
 	} else if dir != "." && dir != "" && dir != "/" {
 		m = p.goModuleLocked(path.Dir(dir))
@@ -72,10 +72,10 @@ func (p *project) goModuleLocked(dir string) goModule {
 	return m
 }
 
-// readModulePath returns the module path declared in the go.mod at file,
-// or "" if there is none.
-func readModulePath(file string) string {
-	data, err := os.ReadFile(file)
+// readModulePath returns the module path declared in the go.mod at slash
+// path file inside dir, or "" if there is none.
+func readModulePath(dir *os.Root, file string) string {
+	data, err := readSide(dir, file)
 	if err != nil {
 		return ""
 	}

@@ -98,7 +98,16 @@ func Walk(ctx context.Context, root string, opt WalkOptions) (files []string, sk
 			w.skipDirs[name] = true
 		}
 	}
-	if err := w.dir(abs, "", nil); err != nil {
+	top, err := os.Open(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("walk %s: %w", root, err)
+	}
+	defer top.Close()
+	if w.rootDir, err = os.OpenRoot(abs); err != nil {
+		return nil, nil, fmt.Errorf("walk %s: %w", root, err)
+	}
+	defer w.rootDir.Close()
+	if err := w.dir(top, abs, "", nil); err != nil {
 		return nil, nil, fmt.Errorf("walk %s: %w", root, err)
 	}
 	slices.Sort(w.files)
@@ -111,7 +120,8 @@ func Walk(ctx context.Context, root string, opt WalkOptions) (files []string, sk
 // walker holds the state of one Walk.
 type walker struct {
 	ctx       context.Context
-	root      string // absolute, symlinks resolved
+	root      string   // absolute, symlinks resolved
+	rootDir   *os.Root // root, for the ignore files
 	skipDirs  map[string]bool
 	useIgnore bool
 	onDir     func(rel string)
@@ -119,26 +129,20 @@ type walker struct {
 	skipped   []Skipped
 }
 
-// dir walks the directory at path, whose slash path relative to the root is
-// rel, under the ignore files in stack. It returns an error only for ctx or
-// an unreadable root; other problems become Skipped records.
-func (w *walker) dir(path, rel string, stack ignoreStack) error {
+// dir walks the open directory d at path, whose slash path relative to
+// the root is rel, under the ignore files in stack. Subdirectories are
+// opened relative to d without following a symbolic link, so a directory
+// swapped for a link during the walk is skipped, not followed. It returns
+// an error only for ctx or an unreadable root; other problems become
+// Skipped records.
+func (w *walker) dir(d *os.File, path, rel string, stack ignoreStack) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
 	if w.onDir != nil {
 		w.onDir(rel)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		if rel == "" {
-			return err
-		}
-		w.skip(rel, reasonUnreadable, err)
-		return nil
-	}
-	entries, err := f.ReadDir(-1) // unsorted: Walk sorts the full paths at the end
-	f.Close()
+	entries, err := d.ReadDir(-1) // unsorted: Walk sorts the full paths at the end
 	if err != nil {
 		if rel == "" {
 			return err
@@ -147,7 +151,7 @@ func (w *walker) dir(path, rel string, stack ignoreStack) error {
 		return nil
 	}
 	if w.useIgnore {
-		stack = w.loadIgnores(path, rel, entries, stack)
+		stack = w.loadIgnores(rel, entries, stack)
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -160,7 +164,14 @@ func (w *walker) dir(path, rel string, stack ignoreStack) error {
 			if w.skipDirs[name] || stack.ignored(erel, true) {
 				continue
 			}
-			if err := w.dir(filepath.Join(path, name), erel, stack); err != nil {
+			sub, err := openDir(d, path, name)
+			if err != nil {
+				w.skip(erel, reasonUnreadable, err)
+				continue
+			}
+			err = w.dir(sub, filepath.Join(path, name), erel, stack)
+			sub.Close()
+			if err != nil {
 				return err
 			}
 		case typ.IsRegular():
@@ -179,23 +190,23 @@ func (w *walker) dir(path, rel string, stack ignoreStack) error {
 }
 
 // loadIgnores returns stack extended with the ignore files of the directory
-// at path: .git/info/exclude for the root, then .gitignore.
-func (w *walker) loadIgnores(path, rel string, entries []fs.DirEntry, stack ignoreStack) ignoreStack {
+// at rel: .git/info/exclude for the root, then .gitignore.
+func (w *walker) loadIgnores(rel string, entries []fs.DirEntry, stack ignoreStack) ignoreStack {
 	for _, e := range entries {
 		name := e.Name()
-		var file, relFile string
+		var relFile string
 		switch {
 		case rel == "" && name == ".git" && e.IsDir():
-			file, relFile = filepath.Join(path, ".git", "info", "exclude"), ".git/info/exclude"
+			relFile = ".git/info/exclude"
 		case name == ".gitignore" && e.Type().IsRegular(): // git does not follow a symlinked .gitignore
-			file, relFile = filepath.Join(path, name), name
+			relFile = name
 			if rel != "" {
 				relFile = rel + "/" + name
 			}
 		default:
 			continue
 		}
-		data, err := os.ReadFile(file)
+		data, err := readSide(w.rootDir, relFile)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				w.skip(relFile, reasonBadIgnore, err)

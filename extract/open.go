@@ -1,0 +1,77 @@
+package extract
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// maxSideFile bounds the files extraction reads beside sources: go.mod,
+// .gitignore, .git/info/exclude.
+const maxSideFile = 1 << 20
+
+// openRegular opens the regular file at slash path rel through dir: a
+// symbolic link may lead only to a file inside dir, however it was
+// swapped in after a check, and a FIFO, socket or device is refused
+// without blocking (the open does not wait for a writer).
+func openRegular(dir *os.Root, rel string) (*os.File, os.FileInfo, error) {
+	name := filepath.FromSlash(rel)
+	f, err := dir.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// os.Root refuses every absolute symbolic link, even one to a
+		// file inside the root: resolve it, and open what it names,
+		// still through the root.
+		if real, rerr := filepath.EvalSymlinks(filepath.Join(dir.Name(), name)); rerr == nil {
+			if inner, rerr := filepath.Rel(dir.Name(), real); rerr == nil && filepath.IsLocal(inner) {
+				f, err = dir.OpenFile(inner, os.O_RDONLY|oNonblock, 0)
+			}
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, st, &SkipError{Path: rel, Reason: "not a regular file (" + fileType(st.Mode()) + ")"}
+	}
+	return f, st, nil
+}
+
+// readSide returns the bytes of a regular file of at most maxSideFile
+// bytes at slash path rel inside dir (see openRegular).
+func readSide(dir *os.Root, rel string) ([]byte, error) {
+	f, st, err := openRegular(dir, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st.Size() > maxSideFile {
+		return nil, fmt.Errorf("%s: %d bytes, over the limit of %d", rel, st.Size(), maxSideFile)
+	}
+	return io.ReadAll(io.LimitReader(f, maxSideFile))
+}
+
+// fileType names the type of a file that is not regular.
+func fileType(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeDevice != 0:
+		return "device"
+	case m&os.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return m.Type().String()
+}
