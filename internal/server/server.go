@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,6 +21,11 @@ import (
 type Options struct {
 	// Root is the workspace root. Default ".".
 	Root string
+	// AllowRoots are more directories set_workspace_root may switch to,
+	// besides Root: each, and any directory inside it. Each must exist;
+	// a symbolic link counts as its target. See roots.go for the roots a
+	// client declares.
+	AllowRoots []string
 	// MaxTokens is the default budget of one file_info prompt, in
 	// cl100k_base tokens; a call's max_tokens overrides it. Default
 	// enrich.DefaultMaxTokens (24,000).
@@ -70,6 +76,10 @@ type Server struct {
 	builder *enrich.Builder
 	ctx     context.Context // bounds background loads
 
+	start    string      // the starting root, resolved
+	allowed  []string    // start and Options.AllowRoots, resolved
+	overHTTP atomic.Bool // set by Handler: client roots are ignored
+
 	mu sync.Mutex // serializes workspace switches
 	ws *workspace // the current workspace; read with workspace()
 	wm sync.RWMutex
@@ -100,7 +110,15 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.ws = ws
+	s.ws, s.start, s.allowed = ws, ws.root, []string{ws.root}
+	for _, r := range opt.AllowRoots {
+		dir, err := resolveDir("allowed root", r)
+		if err != nil {
+			ws.close()
+			return nil, err
+		}
+		s.allowed = append(s.allowed, dir)
+	}
 	go func() {
 		if ws.load(ctx, opt) == nil && !opt.NoWatch {
 			s.startWatch(ws)
@@ -114,10 +132,11 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	}
 	s.mcp = mcp.NewServer(info,
 		&mcp.ServerOptions{
-			Instructions:       instructions,
-			Logger:             slog.New(quiet{log.Handler()}),
-			SubscribeHandler:   checkSubscription,
-			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+			Instructions:            instructions,
+			Logger:                  slog.New(quiet{log.Handler()}),
+			SubscribeHandler:        checkSubscription,
+			UnsubscribeHandler:      func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+			RootsListChangedHandler: s.rootsChanged,
 		})
 	s.mcp.AddReceivingMiddleware(guard(log))
 	s.addTools()
@@ -172,14 +191,21 @@ func (s *Server) locate(ctx context.Context, req mcp.Request, p string) (*worksp
 }
 
 // switchTo loads the workspace at root, waiting for the load, and makes it
-// current; the old one is closed.
-func (s *Server) switchTo(ctx context.Context, req mcp.Request, root string) (*workspace, error) {
+// current; the old one is closed. via is the session whose client roots
+// allowed root, nil when the server's own do.
+func (s *Server) switchTo(ctx context.Context, req mcp.Request, root string, via *mcp.ServerSession) (*workspace, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.switchLocked(ctx, req, root, via)
+}
+
+// switchLocked is switchTo; the caller holds mu.
+func (s *Server) switchLocked(ctx context.Context, req mcp.Request, root string, via *mcp.ServerSession) (*workspace, error) {
 	ws, err := openWorkspace(root, s.opt.MaxFileSize, s.log)
 	if err != nil {
 		return nil, err
 	}
+	ws.viaClient = via
 	if req != nil {
 		pctx, cancel := context.WithCancel(ctx)
 		defer cancel()

@@ -36,8 +36,16 @@ func (s *Server) setWorkspaceRoot(ctx context.Context, req *mcp.CallToolRequest,
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.workspace().root, p)
 	}
+	dir, viaClient, pending, err := s.admit(ctx, req, p)
+	if err != nil || pending != nil {
+		return pending, out, err
+	}
+	var via *mcp.ServerSession
+	if viaClient {
+		via = req.Session
+	}
 	start := time.Now()
-	ws, err := s.switchTo(ctx, req, p)
+	ws, err := s.switchTo(ctx, req, dir, via)
 	if err != nil {
 		return nil, out, err
 	}

@@ -90,7 +90,14 @@ func diffLines(got, want string) string {
 // watched starts a server with a fast watcher and waits for its load.
 func watched(t *testing.T, files map[string]string) *session {
 	t.Helper()
-	s := connect(t, files, Options{Debounce: 20 * time.Millisecond})
+	return watchedWith(t, files, Options{})
+}
+
+// watchedWith is watched with more options.
+func watchedWith(t *testing.T, files map[string]string, opt Options) *session {
+	t.Helper()
+	opt.Debounce = 20 * time.Millisecond
+	s := connect(t, files, opt)
 	if _, err := s.srv.ready(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -240,8 +247,8 @@ func randomOp(t *testing.T, rng *rand.Rand, root string) {
 // TestNoLeaksAcrossSwitches switches the workspace back and forth and
 // checks that goroutines and inotify instances do not pile up.
 func TestNoLeaksAcrossSwitches(t *testing.T) {
-	s := watched(t, shop)
 	other := t.TempDir()
+	s := watchedWith(t, shop, Options{AllowRoots: []string{other}})
 	writeTree(t, other, map[string]string{"a/x.py": "def f():\n    pass\n"})
 	switchTo := func(root string) {
 		var out setRootOut

@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/docsearch"
@@ -35,6 +37,9 @@ type workspace struct {
 	store   *artifacts.Store
 	maxSize int64
 	log     *slog.Logger
+	// viaClient is the session whose declared roots allowed this root;
+	// nil when the server's own roots do.
+	viaClient *mcp.ServerSession
 
 	ready chan struct{} // closed when the first load ends
 	err   error         // the first load's error, set before ready closes
