@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,6 +60,8 @@ type Options struct {
 	// SamplingTimeout bounds how long file_info's sampling mode waits for
 	// the client's model before falling back to a prompt. Default 2 min.
 	SamplingTimeout time.Duration
+
+	hooks *testHooks // tests only
 }
 
 // instructions teach a client's model the loop, in three sentences.
@@ -119,11 +122,8 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		}
 		s.allowed = append(s.allowed, dir)
 	}
-	go func() {
-		if ws.load(ctx, opt) == nil && !opt.NoWatch {
-			s.startWatch(ws)
-		}
-	}()
+	ws.hooks = opt.hooks
+	go s.loadFirst(ctx, ws)
 
 	info := &mcp.Implementation{Name: "fileinfo", Title: "fileinfo", Version: opt.Version,
 		Description: "Indexed " + ws.root + " at " + time.Now().UTC().Format(time.RFC3339)}
@@ -142,6 +142,21 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	s.addTools()
 	s.addResources()
 	return s, nil
+}
+
+// loadFirst loads the server's first workspace and watches it. A panic
+// fails the workspace with an internal error, which its tools report,
+// instead of ending the process.
+func (s *Server) loadFirst(ctx context.Context, ws *workspace) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("loading the workspace panicked", "root", ws.root, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			ws.finish(internalError("loading", v))
+		}
+	}()
+	if ws.load(ctx, s.opt) == nil && !s.opt.NoWatch {
+		s.startWatch(ws)
+	}
 }
 
 // MCP returns the underlying MCP server, for transports.
@@ -205,7 +220,7 @@ func (s *Server) switchLocked(ctx context.Context, req mcp.Request, root string,
 	if err != nil {
 		return nil, err
 	}
-	ws.viaClient = via
+	ws.viaClient, ws.hooks = via, s.opt.hooks
 	if req != nil {
 		pctx, cancel := context.WithCancel(ctx)
 		defer cancel()

@@ -39,6 +39,9 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	known := make(map[string]string, len(w.files)) // path → digest
 	for p, s := range w.files {
 		known[p] = s.digest
+		if s.suspect {
+			known[p] = "" // extract it again
+		}
 	}
 	w.mu.RUnlock()
 
@@ -119,20 +122,43 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 		return c, nil
 	}
 
+	w.commit(updated, digests, c.removed)
+	w.log.Info("workspace updated", "changed", len(c.changed), "removed", len(c.removed),
+		"walked", walk, "elapsed", time.Since(start).Round(time.Millisecond))
+	return c, nil
+}
+
+// commit puts a batch's extractions and removals into the files and the
+// graph, under the write lock.
+func (w *workspace) commit(updated []extract.File, digests map[string]string, removed []string) {
 	w.mu.Lock()
-	w.graph.Update(updated, c.removed)
+	defer w.mu.Unlock()
+	w.graph.Update(updated, removed)
 	for i := range updated {
 		f := &updated[i]
 		w.files[f.Path] = &source{file: f, digest: digests[f.Path]}
 	}
-	for _, p := range c.removed {
+	for _, p := range removed {
 		delete(w.files, p)
 	}
 	w.loaded = time.Now()
-	w.mu.Unlock()
-	w.log.Info("workspace updated", "changed", len(c.changed), "removed", len(c.removed),
-		"walked", walk, "elapsed", time.Since(start).Round(time.Millisecond))
-	return c, nil
+}
+
+// suspect marks the known files that batch b named, or that are inside a
+// directory it named (all of them for a rescan), to be extracted again
+// when next read or changed: applying b failed midway.
+func (w *workspace) suspect(b watch.Batch) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for p, s := range w.files {
+		hit := b.Rescan
+		for _, q := range b.Paths {
+			hit = hit || p == q || strings.HasPrefix(p, q+"/")
+		}
+		if hit && !s.suspect {
+			w.files[p] = &source{file: s.file, digest: s.digest, suspect: true}
+		}
+	}
 }
 
 // walk lists the workspace's files and directories as the first load does.

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -28,20 +30,36 @@ func (s *Server) startWatch(ws *workspace) {
 	ws.watcher, ws.stopWatch, ws.watchDone = wt, cancel, done
 	go func() {
 		defer close(done)
-		wt.Run(ctx, func(ctx context.Context, b watch.Batch) {
-			c, err := ws.apply(ctx, b)
-			if err != nil {
-				if ctx.Err() == nil {
-					s.log.Warn("applying changes failed", "err", err)
-				}
-				return
-			}
-			if c.walked {
-				wt.SetDirs(c.dirs)
-			}
-			s.notify(ctx, c)
-		})
+		defer s.recoverBackground("watching " + ws.root)
+		wt.Run(ctx, func(ctx context.Context, b watch.Batch) { s.applyBatch(ctx, ws, wt, b) })
 	}()
+}
+
+// applyBatch applies one batch of changes to ws and tells subscribed
+// clients. A panic skips the batch: it is logged, and the files it named
+// are extracted again when next read or changed.
+func (s *Server) applyBatch(ctx context.Context, ws *workspace, wt *watch.Watcher, b watch.Batch) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("applying changes panicked: the batch is skipped; its files are extracted again when next read",
+				"root", ws.root, "paths", len(b.Paths), "rescan", b.Rescan, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			ws.suspect(b)
+		}
+	}()
+	if ws.hooks != nil && ws.hooks.batch != nil {
+		ws.hooks.batch(b)
+	}
+	c, err := ws.apply(ctx, b)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("applying changes failed", "err", err)
+		}
+		return
+	}
+	if c.walked {
+		wt.SetDirs(c.dirs)
+	}
+	s.notify(ctx, c)
 }
 
 // watchState reports how ws notices changes.

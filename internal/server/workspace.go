@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,8 +42,11 @@ type workspace struct {
 	// nil when the server's own roots do.
 	viaClient *mcp.ServerSession
 
-	ready chan struct{} // closed when the first load ends
-	err   error         // the first load's error, set before ready closes
+	hooks *testHooks // nil but in tests; set before any goroutine starts
+
+	ready     chan struct{} // closed when the first load ends
+	readyOnce sync.Once
+	err       error // the first load's error, set before ready closes
 
 	mu      sync.RWMutex
 	files   map[string]*source // by slash path
@@ -78,10 +82,19 @@ type workspace struct {
 }
 
 // source is one extracted file and the digest of the bytes it was
-// extracted from.
+// extracted from. A suspect one is extracted again when next read or
+// watched: a batch that touched it failed.
 type source struct {
-	file   *extract.File
-	digest string
+	file    *extract.File
+	digest  string
+	suspect bool
+}
+
+// testHooks let tests pause or break background work at fixed points.
+type testHooks struct {
+	load  func(root string)    // after the first load's extraction, before its graph
+	batch func(watch.Batch)    // before a watched batch is applied
+	docs  func(paths []string) // before the doc index applies changes (nil: a rescan)
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
@@ -174,12 +187,27 @@ func (w *workspace) close() {
 
 // load extracts every file under the root and builds the graph, and
 // opens the doc index meanwhile (unless opt.NoDocs), then closes ready.
-func (w *workspace) load(ctx context.Context, opt Options) error {
-	defer close(w.ready)
+// A panic is recovered, logged, and returned as an internal error, which
+// the workspace's tools then report.
+func (w *workspace) load(ctx context.Context, opt Options) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			w.log.Error("loading the workspace panicked", "root", w.root, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			err = internalError("loading", v)
+		}
+		w.finish(err)
+	}()
 	start := time.Now()
 	docsDone := make(chan struct{})
+	defer func() { <-docsDone }() // also when the load panics: nothing writes after it
 	go func() {
 		defer close(docsDone)
+		defer func() {
+			if v := recover(); v != nil {
+				w.log.Error("opening the doc index panicked: no doc search in this workspace", "root", w.root,
+					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			}
+		}()
 		if opt.NoDocs {
 			return
 		}
@@ -195,8 +223,10 @@ func (w *workspace) load(ctx context.Context, opt Options) error {
 	files, skipped, err := w.ex.All(ctx)
 	<-docsDone
 	if err != nil {
-		w.err = err
 		return err
+	}
+	if w.hooks != nil && w.hooks.load != nil {
+		w.hooks.load(w.root)
 	}
 	g := callgraph.Build(files)
 	w.mu.Lock()
@@ -214,6 +244,21 @@ func (w *workspace) load(ctx context.Context, opt Options) error {
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
 		"skipped", len(skipped), "elapsed", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// finish ends the first load with err: tools stop waiting, and report
+// err if it is not nil. Only the first call counts.
+func (w *workspace) finish(err error) {
+	w.readyOnce.Do(func() {
+		w.err = err
+		close(w.ready)
+	})
+}
+
+// internalError is the error for a panic v recovered while doing
+// something: a bug in fileinfo, which the caller may retry.
+func internalError(doing string, v any) error {
+	return fmt.Errorf("internal error while %s (a bug in fileinfo; the server is still running): %v", doing, v)
 }
 
 // wait blocks until the first load has ended, returning its error.
@@ -304,7 +349,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	w.mu.RLock()
 	s := w.files[rel]
 	w.mu.RUnlock()
-	if s != nil && s.digest == d {
+	if s != nil && s.digest == d && !s.suspect {
 		return s, src, nil
 	}
 	f, err := w.ex.Source(ctx, rel, src)
@@ -317,7 +362,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if cur := w.files[rel]; cur == nil || cur.digest != d {
+	if cur := w.files[rel]; cur == nil || cur.digest != d || cur.suspect {
 		start := time.Now()
 		w.graph.Update([]extract.File{*f}, nil)
 		w.files[rel] = &source{file: f, digest: d}
