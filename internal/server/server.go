@@ -144,9 +144,9 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	return s, nil
 }
 
-// loadFirst loads the server's first workspace and watches it. A panic
-// fails the workspace with an internal error, which its tools report,
-// instead of ending the process.
+// loadFirst loads the server's first workspace, watching it from before
+// the load's walk (see startWatch). A panic fails the workspace with an
+// internal error, which its tools report, instead of ending the process.
 func (s *Server) loadFirst(ctx context.Context, ws *workspace) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -154,8 +154,11 @@ func (s *Server) loadFirst(ctx context.Context, ws *workspace) {
 			ws.finish(internalError("loading", v))
 		}
 	}()
-	if ws.load(ctx, s.opt) == nil && !s.opt.NoWatch {
+	if !s.opt.NoWatch {
 		s.startWatch(ws)
+	}
+	if ws.load(ctx, s.opt) != nil {
+		ws.stopWatching(false)
 	}
 }
 
@@ -226,15 +229,15 @@ func (s *Server) switchLocked(ctx context.Context, req mcp.Request, root string,
 		defer cancel()
 		go reportLoad(pctx, req, ws)
 	}
+	if !s.opt.NoWatch {
+		s.startWatch(ws)
+	}
 	if err := ws.load(ctx, s.opt); err != nil {
 		ws.close()
 		if errors.Is(err, context.Canceled) {
 			return nil, fmt.Errorf("loading %s was cancelled; the workspace is still %s", root, s.workspace().root)
 		}
 		return nil, err
-	}
-	if !s.opt.NoWatch {
-		s.startWatch(ws)
 	}
 	s.wm.Lock()
 	old := s.ws

@@ -12,7 +12,9 @@ import (
 
 // startWatch watches ws for changes, applying each batch and telling
 // subscribed clients, until ws is closed. A closed workspace is not
-// watched.
+// watched. It is called before ws's first load: the load's walk adds each
+// directory to the watch before reading it (sawDir), and batches wait for
+// the load to end, so that nothing changed meanwhile is lost.
 func (s *Server) startWatch(ws *workspace) {
 	ws.watchMu.Lock()
 	defer ws.watchMu.Unlock()
@@ -24,7 +26,6 @@ func (s *Server) startWatch(ws *workspace) {
 		s.log.Warn("not watching the workspace for changes", "root", ws.root, "err", err)
 		return
 	}
-	wt.SetDirs(ws.dirs)
 	ctx, cancel := context.WithCancel(s.ctx)
 	done := make(chan struct{})
 	ws.watcher, ws.stopWatch, ws.watchDone = wt, cancel, done
@@ -39,6 +40,14 @@ func (s *Server) startWatch(ws *workspace) {
 // clients. A panic skips the batch: it is logged, and the files it named
 // are extracted again when next read or changed.
 func (s *Server) applyBatch(ctx context.Context, ws *workspace, wt *watch.Watcher, b watch.Batch) {
+	select {
+	case <-ws.ready: // a batch during the first load is applied after it
+	case <-ctx.Done():
+		return
+	}
+	if ws.err != nil {
+		return
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.Error("applying changes panicked: the batch is skipped; its files are extracted again when next read",

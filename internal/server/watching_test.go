@@ -287,3 +287,35 @@ func inotifyFDs(t *testing.T) int {
 	}
 	return n
 }
+
+// TestChangesDuringLoadAreApplied creates, changes and adds files while
+// the first load runs, after its walk: they are in the graph once the load
+// has ended, without any tool reading them.
+func TestChangesDuringLoadAreApplied(t *testing.T) {
+	during := map[string]string{
+		"late.go":      "package main\n\nfunc late() { main() }\n",
+		"lib/store.go": shop["lib/store.go"] + "\nfunc (s *Store) Len() int { return len(s.m) }\n",
+		"newdir/x.go":  "package newdir\n\nimport \"example.com/shop/lib\"\n\nfunc X() { lib.NewStore() }\n",
+	}
+	hook := func(root string) {
+		for p, content := range during {
+			full := filepath.Join(root, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Error(err)
+			}
+			if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	s := connect(t, shop, Options{Debounce: 20 * time.Millisecond, hooks: &testHooks{load: hook}})
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, s, "changes made during the first load")
+	var st indexStatusOut
+	s.ok("index_status", map[string]any{}, &st)
+	if st.Files != 4 { // main.go, lib/store.go, late.go, newdir/x.go
+		t.Errorf("index_status counts %d files, want 4", st.Files)
+	}
+}

@@ -61,7 +61,6 @@ type workspace struct {
 
 	digestMu sync.Mutex
 	digests  map[string]string // filled by the first load's extraction
-	dirs     []string          // the directories the first load walked
 	done     atomic.Int64      // files the first load has extracted so far
 
 	docs        *docsearch.Index // nil until loaded, or when it could not be
@@ -141,13 +140,28 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 	w.ex, err = extract.New(abs, extract.Options{
 		MaxFileSize: maxSize,
 		Read:        w.sawSource,
-		Walk:        extract.WalkOptions{Dir: func(rel string) { w.dirs = append(w.dirs, rel) }},
+		Walk:        extract.WalkOptions{Dir: w.sawDir},
 	})
 	if err != nil {
 		dir.Close()
 		return nil, err
 	}
 	return w, nil
+}
+
+// stopWatching stops the workspace's watcher and waits for it; closing
+// also keeps it from starting again.
+func (w *workspace) stopWatching(closing bool) {
+	w.watchMu.Lock()
+	w.closed = w.closed || closing
+	stop, done, wt := w.stopWatch, w.watchDone, w.watcher
+	w.watcher, w.stopWatch, w.watchDone = nil, nil, nil
+	w.watchMu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+		wt.Close()
+	}
 }
 
 // sawSource records the digest of a file the first load extracted.
@@ -161,19 +175,23 @@ func (w *workspace) sawSource(rel string, src []byte) {
 	w.digestMu.Unlock()
 }
 
+// sawDir watches the directory the first load's walk is entering, before
+// the walk reads it, if the workspace is watched: what is created there
+// from then on is seen, by the walk or by the watcher.
+func (w *workspace) sawDir(rel string) {
+	w.watchMu.Lock()
+	wt := w.watcher
+	w.watchMu.Unlock()
+	if wt != nil {
+		wt.AddDir(rel)
+	}
+}
+
 // close stops the workspace's watcher, waiting for it, and releases its
 // parsers and its directory handle. Calls still running on it fail with
 // an error rather than reading another directory.
 func (w *workspace) close() {
-	w.watchMu.Lock()
-	w.closed = true
-	stop, done, wt := w.stopWatch, w.watchDone, w.watcher
-	w.watchMu.Unlock()
-	if stop != nil {
-		stop()
-		<-done
-		wt.Close()
-	}
+	w.stopWatching(true)
 	// An update under way may be saving the index under .artifacts:
 	// cancel it and wait, so that nothing writes there after close.
 	w.docsMu.Lock()
