@@ -17,7 +17,8 @@ import (
 )
 
 // snapshot renders what a workspace knows — files and digests, the
-// graph's nodes, edges and unresolved calls — as sorted text.
+// graph's nodes, edges and unresolved calls, the files left out and why —
+// as sorted text.
 func snapshot(ws *workspace) string {
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
@@ -35,6 +36,9 @@ func snapshot(ws *workspace) string {
 	}
 	for _, u := range g.Unresolved() {
 		lines = append(lines, fmt.Sprintf("unresolved %+v", u))
+	}
+	for _, sk := range ws.skippedNow() {
+		lines = append(lines, "skipped "+sk.Path+": "+sk.Reason)
 	}
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")

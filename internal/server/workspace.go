@@ -51,7 +51,8 @@ type workspace struct {
 	mu      sync.RWMutex
 	files   map[string]*source // by slash path
 	graph   *callgraph.Graph
-	skipped int
+	skipped map[string]string // files extraction left out: path → reason (see skips.go)
+	warned  map[string]string // internal-error skips already logged: path → reason
 	loaded  time.Time
 
 	// saveMu serializes report saves: each reads the artifact it rewrites.
@@ -91,9 +92,10 @@ type source struct {
 
 // testHooks let tests pause or break background work at fixed points.
 type testHooks struct {
-	load  func(root string)    // after the first load's extraction, before its graph
-	batch func(watch.Batch)    // before a watched batch is applied
-	docs  func(paths []string) // before the doc index applies changes (nil: a rescan)
+	load         func(root string)                         // after the first load's extraction, before its graph
+	batch        func(watch.Batch)                         // before a watched batch is applied
+	docs         func(paths []string)                      // before the doc index applies changes
+	graphSkipped func([]extract.Skipped) []extract.Skipped // edits what the call graph says it skipped
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
@@ -133,6 +135,7 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		root: abs, dir: dir, store: store, maxSize: maxSize, log: log,
 		ready:   make(chan struct{}),
 		files:   map[string]*source{},
+		skipped: map[string]string{},
 		parts:   map[string]partsSeen{},
 		digests: map[string]string{},
 	}
@@ -257,10 +260,13 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.digests = nil
 	w.digestMu.Unlock()
 	w.graph = g
-	w.skipped = len(skipped)
+	for _, sk := range skipped {
+		w.skipped[sk.Path] = sk.Reason
+	}
+	w.noteSkips()
 	w.loaded = time.Now()
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
-		"skipped", len(skipped), "elapsed", time.Since(start).Round(time.Millisecond))
+		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -384,6 +390,8 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 		start := time.Now()
 		w.graph.Update([]extract.File{*f}, nil)
 		w.files[rel] = &source{file: f, digest: d}
+		delete(w.skipped, rel)
+		w.noteSkips()
 		w.log.Debug("file updated", "path", rel, "elapsed", time.Since(start))
 	}
 	return w.files[rel], src, nil
@@ -393,9 +401,11 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 func (w *workspace) forget(rel string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	delete(w.skipped, rel)
 	if w.files[rel] != nil {
 		w.graph.Update(nil, []string{rel})
 		delete(w.files, rel)
+		w.noteSkips()
 	}
 }
 
