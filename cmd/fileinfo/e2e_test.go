@@ -30,7 +30,9 @@ var e2eDir = filepath.Join("testdata", "e2e")
 // TestE2ETypeScriptClient runs the built fileinfo binary against the
 // official MCP TypeScript SDK, a client we did not write, over stdio and
 // over streamable HTTP with a bearer token (see testdata/e2e/client.mjs for
-// what it checks). Without node or the installed client it is skipped,
+// what it checks: among others that set_workspace_root stays inside the
+// allowed roots, and that a watched save of code that used to crash the
+// call graph leaves the server answering). Without node or the installed client it is skipped,
 // except under CI=true, where it fails: CI must not pass by skipping it.
 // It takes a few seconds, most of them linking the binary.
 func TestE2ETypeScriptClient(t *testing.T) {
@@ -42,14 +44,15 @@ func TestE2ETypeScriptClient(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
 		root, outside := e2eWorkspace(t)
-		runClient(t, node, "stdio", "--bin", bin, "--root", root, "--outside", outside)
+		runClient(t, node, "stdio", append([]string{"--bin", bin, "--root", root, "--outside", outside}, otherRoots(root)...)...)
 	})
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
 		root, outside := e2eWorkspace(t)
 		token := rand.Text()
-		url := startServer(t, bin, "serve", "--root", root, "--http", "127.0.0.1:0", "--token", token)
-		runClient(t, node, "http", "--url", url, "--token", token, "--root", root, "--outside", outside)
+		extra := filepath.Join(filepath.Dir(root), "extra")
+		url := startServer(t, bin, "serve", "--root", root, "--allow-root", extra, "--http", "127.0.0.1:0", "--token", token)
+		runClient(t, node, "http", append([]string{"--url", url, "--token", token, "--root", root, "--outside", outside}, otherRoots(root)...)...)
 	})
 }
 
@@ -168,6 +171,13 @@ func e2eWorkspace(t *testing.T) (root, outside string) {
 		t.Fatal(err)
 	}
 	return root, outside
+}
+
+// otherRoots returns the client's arguments naming the workspace's other
+// roots, next to root: extra/ and declared/ (see shop.txtar).
+func otherRoots(root string) []string {
+	dir := filepath.Dir(root)
+	return []string{"--extra", filepath.Join(dir, "extra"), "--declared", filepath.Join(dir, "declared")}
 }
 
 // runClient runs client.mjs in mode and fails the test, showing all it

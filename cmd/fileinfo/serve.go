@@ -26,6 +26,8 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	addr := fs.String("http", "", "serve streamable HTTP at `addr` (host:port, path /mcp) instead of stdio; a bare :port binds loopback")
 	token := fs.String("token", "", "bearer `token` HTTP clients must send (default $"+tokenEnv+"); required to bind a non-loopback address")
 	maxTokens := fs.Int("max-tokens", enrich.DefaultMaxTokens, "default token budget of one file_info prompt")
+	var allowRoots stringsFlag
+	fs.Var(&allowRoots, "allow-root", "another `dir` set_workspace_root may switch to, with what is inside it (repeatable); --root always is")
 	noWatch := fs.Bool("no-watch", false, "do not watch the workspace for changes (files a tool reads are still re-extracted when changed)")
 	var docs scopeFlags
 	fs.Var(&docs, "docs", "an extra scope of docs to search, `NAME=DIR` (repeatable)")
@@ -69,7 +71,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		scopes = append(scopes, sc)
 	}
 	s, err := server.New(ctx, server.Options{
-		Root: *root, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch,
+		Root: *root, AllowRoots: allowRoots, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch,
 		DocScopes: scopes, Embedder: defaultEmbedder(), NoDocs: *noDocs, SamplingRerank: *rerank,
 	})
 	if err != nil {

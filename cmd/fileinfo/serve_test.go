@@ -41,6 +41,11 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		t.Errorf("serve --root missing: exit %d, %s", code, errb.String())
 	}
 	errb.Reset()
+	if code := run(t.Context(), []string{"serve", "--root", t.TempDir(), "--allow-root", "/does/not/exist"}, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "allowed root /does/not/exist") {
+		t.Errorf("serve --allow-root missing: exit %d, %s", code, errb.String())
+	}
+	errb.Reset()
 	if code := run(t.Context(), []string{"serve", "--log-level", "loud"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "log-level") {
 		t.Errorf("serve --log-level loud: exit %d, %s", code, errb.String())
 	}

@@ -19,7 +19,9 @@
 // tools wait for it. A tool that reads a file notices when it changed
 // (by its SHA-256) and re-extracts it, updating the graph under a write
 // lock, so callers of a just-edited file are current without a watcher.
-// set_workspace_root loads another root and then swaps it in.
+// set_workspace_root loads another root and then swaps it in; it accepts
+// only a directory inside an allowed root (see roots.go), checked before
+// anything there is read or written.
 //
 // # Paths
 //

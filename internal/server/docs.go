@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -70,15 +72,30 @@ func (w *workspace) docsLoop() {
 			return
 		}
 		w.docsMu.Unlock()
-		var err error
-		if rescan {
-			err = w.docs.Rescan(ctx)
-		} else {
-			slices.Sort(paths)
-			err = w.docs.Update(ctx, slices.Compact(paths))
+		w.applyDocs(ctx, paths, rescan)
+	}
+}
+
+// applyDocs hands the doc index a batch of changes: paths, or a rescan.
+// A panic is logged and the batch dropped; the loop goes on.
+func (w *workspace) applyDocs(ctx context.Context, paths []string, rescan bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			w.log.Error("updating the doc index panicked; the change is skipped", "paths", len(paths), "rescan", rescan,
+				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
-		if err != nil && ctx.Err() == nil {
-			w.log.Warn("updating the doc index failed", "err", err)
-		}
+	}()
+	if w.hooks != nil && w.hooks.docs != nil {
+		w.hooks.docs(paths)
+	}
+	var err error
+	if rescan {
+		err = w.docs.Rescan(ctx)
+	} else {
+		slices.Sort(paths)
+		err = w.docs.Update(ctx, slices.Compact(paths))
+	}
+	if err != nil && ctx.Err() == nil {
+		w.log.Warn("updating the doc index failed", "err", err)
 	}
 }

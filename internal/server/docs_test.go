@@ -58,6 +58,9 @@ func TestIndexStatusDocsSkipped(t *testing.T) {
 	files["node_modules/x/README.md"] = "# x\n"
 	files["docs/binary.md"] = "\x00\x01"
 	s := connect(t, files, Options{})
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err) // index_status answers "loading" without waiting
+	}
 	var st indexStatusOut
 	res := s.ok("index_status", map[string]any{}, &st)
 	want := map[string]string{"node_modules/": "dependencies", "docs/binary.md": "binary"}

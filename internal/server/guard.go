@@ -98,3 +98,12 @@ func encodable(req mcp.Request, err error) error {
 	}
 	return &fixed
 }
+
+// recoverBackground, deferred first thing in a background goroutine, logs
+// a panic of the work it names, with the stack, instead of letting it end
+// the process.
+func (s *Server) recoverBackground(doing string) {
+	if v := recover(); v != nil {
+		s.log.Error("background work panicked", "doing", doing, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	}
+}

@@ -18,13 +18,17 @@ const HTTPPath = "/mcp"
 // name a loopback Host) and adds cross-origin protection (a browser page
 // of another origin cannot post to it). With a token, every request must
 // carry it as "Authorization: Bearer <token>". A body over DefaultMaxLine
-// is refused with 413; HTTPServer bounds the rest of a request.
+// is refused with 413; HTTPServer bounds the rest of a request. From the
+// first call on, the roots clients declare no longer allow a workspace
+// (see roots.go): only Options.Root and Options.AllowRoots do.
 func (s *Server) Handler(token string) http.Handler {
 	return s.handler(token, DefaultMaxLine)
 }
 
 // handler is Handler with a limit on a request's body.
 func (s *Server) handler(token string, maxBody int64) http.Handler {
+	// Anyone holding the token could declare "/" a root.
+	s.overHTTP.Store(true)
 	var h http.Handler = mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: maxBody},

@@ -17,8 +17,8 @@ func TestSetWorkspaceRootReportsProgress(t *testing.T) {
 	for i := range 300 {
 		big[fmt.Sprintf("pkg%d/m%d.py", i%10, i)] = fmt.Sprintf("def f%d():\n    return g%d()\n\ndef g%d():\n    return %d\n", i, i, i, i)
 	}
-	s := connect(t, shop, Options{NoWatch: true})
 	other := t.TempDir()
+	s := connect(t, shop, Options{NoWatch: true, AllowRoots: []string{other}})
 	writeTree(t, other, big)
 
 	var mu sync.Mutex

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,6 +22,11 @@ import (
 type Options struct {
 	// Root is the workspace root. Default ".".
 	Root string
+	// AllowRoots are more directories set_workspace_root may switch to,
+	// besides Root: each, and any directory inside it. Each must exist;
+	// a symbolic link counts as its target. See roots.go for the roots a
+	// client declares.
+	AllowRoots []string
 	// MaxTokens is the default budget of one file_info prompt, in
 	// cl100k_base tokens; a call's max_tokens overrides it. Default
 	// enrich.DefaultMaxTokens (24,000).
@@ -53,6 +60,8 @@ type Options struct {
 	// SamplingTimeout bounds how long file_info's sampling mode waits for
 	// the client's model before falling back to a prompt. Default 2 min.
 	SamplingTimeout time.Duration
+
+	hooks *testHooks // tests only
 }
 
 // instructions teach a client's model the loop, in three sentences.
@@ -69,6 +78,10 @@ type Server struct {
 	log     *slog.Logger
 	builder *enrich.Builder
 	ctx     context.Context // bounds background loads
+
+	start    string      // the starting root, resolved
+	allowed  []string    // start and Options.AllowRoots, resolved
+	overHTTP atomic.Bool // set by Handler: client roots are ignored
 
 	mu sync.Mutex // serializes workspace switches
 	ws *workspace // the current workspace; read with workspace()
@@ -100,12 +113,17 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.ws = ws
-	go func() {
-		if ws.load(ctx, opt) == nil && !opt.NoWatch {
-			s.startWatch(ws)
+	s.ws, s.start, s.allowed = ws, ws.root, []string{ws.root}
+	for _, r := range opt.AllowRoots {
+		dir, err := resolveDir("allowed root", r)
+		if err != nil {
+			ws.close()
+			return nil, err
 		}
-	}()
+		s.allowed = append(s.allowed, dir)
+	}
+	ws.hooks = opt.hooks
+	go s.loadFirst(ctx, ws)
 
 	info := &mcp.Implementation{Name: "fileinfo", Title: "fileinfo", Version: opt.Version,
 		Description: "Indexed " + ws.root + " at " + time.Now().UTC().Format(time.RFC3339)}
@@ -114,15 +132,34 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	}
 	s.mcp = mcp.NewServer(info,
 		&mcp.ServerOptions{
-			Instructions:       instructions,
-			Logger:             slog.New(quiet{log.Handler()}),
-			SubscribeHandler:   checkSubscription,
-			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+			Instructions:            instructions,
+			Logger:                  slog.New(quiet{log.Handler()}),
+			SubscribeHandler:        checkSubscription,
+			UnsubscribeHandler:      func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+			RootsListChangedHandler: s.rootsChanged,
 		})
 	s.mcp.AddReceivingMiddleware(guard(log))
 	s.addTools()
 	s.addResources()
 	return s, nil
+}
+
+// loadFirst loads the server's first workspace, watching it from before
+// the load's walk (see startWatch). A panic fails the workspace with an
+// internal error, which its tools report, instead of ending the process.
+func (s *Server) loadFirst(ctx context.Context, ws *workspace) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("loading the workspace panicked", "root", ws.root, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			ws.finish(internalError("loading", v))
+		}
+	}()
+	if !s.opt.NoWatch {
+		s.startWatch(ws)
+	}
+	if ws.load(ctx, s.opt) != nil {
+		ws.stopWatching(false)
+	}
 }
 
 // MCP returns the underlying MCP server, for transports.
@@ -172,18 +209,28 @@ func (s *Server) locate(ctx context.Context, req mcp.Request, p string) (*worksp
 }
 
 // switchTo loads the workspace at root, waiting for the load, and makes it
-// current; the old one is closed.
-func (s *Server) switchTo(ctx context.Context, req mcp.Request, root string) (*workspace, error) {
+// current; the old one is closed. via is the session whose client roots
+// allowed root, nil when the server's own do.
+func (s *Server) switchTo(ctx context.Context, req mcp.Request, root string, via *mcp.ServerSession) (*workspace, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.switchLocked(ctx, req, root, via)
+}
+
+// switchLocked is switchTo; the caller holds mu.
+func (s *Server) switchLocked(ctx context.Context, req mcp.Request, root string, via *mcp.ServerSession) (*workspace, error) {
 	ws, err := openWorkspace(root, s.opt.MaxFileSize, s.log)
 	if err != nil {
 		return nil, err
 	}
+	ws.viaClient, ws.hooks = via, s.opt.hooks
 	if req != nil {
 		pctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		go reportLoad(pctx, req, ws)
+	}
+	if !s.opt.NoWatch {
+		s.startWatch(ws)
 	}
 	if err := ws.load(ctx, s.opt); err != nil {
 		ws.close()
@@ -191,9 +238,6 @@ func (s *Server) switchTo(ctx context.Context, req mcp.Request, root string) (*w
 			return nil, fmt.Errorf("loading %s was cancelled; the workspace is still %s", root, s.workspace().root)
 		}
 		return nil, err
-	}
-	if !s.opt.NoWatch {
-		s.startWatch(ws)
 	}
 	s.wm.Lock()
 	old := s.ws

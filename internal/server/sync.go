@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"slices"
@@ -39,6 +41,9 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	known := make(map[string]string, len(w.files)) // path → digest
 	for p, s := range w.files {
 		known[p] = s.digest
+		if s.suspect {
+			known[p] = "" // extract it again
+		}
 	}
 	w.mu.RUnlock()
 
@@ -60,12 +65,19 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	} else {
 		w.docsChanged(b.Paths)
 	}
+	var skips skipChange
 	if walk {
-		files, dirs, err := w.walk(ctx)
+		files, walkSkips, dirs, err := w.walk(ctx)
 		if err != nil {
 			return c, err
 		}
 		c.walked, c.dirs = true, dirs
+		// Every file the walk finds that is not extracted is a candidate:
+		// the skipped list is made anew, as by a fresh load.
+		skips.replace = true
+		for _, sk := range walkSkips {
+			skips.set(sk.Path, sk.Reason)
+		}
 		present := make(map[string]bool, len(files))
 		for _, p := range files {
 			present[p] = true
@@ -89,6 +101,14 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	var updated []extract.File
 	digests := map[string]string{}
 	for p := range candidates {
+		if unknownByName(p) {
+			// As the first load does: not read, not extracted.
+			skips.set(p, "unknown language")
+			if _, ok := known[p]; ok {
+				c.removed = append(c.removed, p)
+			}
+			continue
+		}
 		src, err := w.readRaw(p)
 		if err == nil && known[p] == artifacts.SourceDigest(src) {
 			continue
@@ -102,12 +122,18 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 				return c, ctx.Err()
 			}
 			// Gone, unreadable, or not extractable (any more): as a fresh
-			// load would, leave it out.
+			// load would, leave it out, saying why unless it is gone.
 			if _, ok := known[p]; ok {
 				c.removed = append(c.removed, p)
 			}
+			if errors.Is(err, fs.ErrNotExist) {
+				skips.drop(p)
+			} else {
+				skips.set(p, skipReason(err))
+			}
 			continue
 		}
+		skips.drop(p)
 		updated = append(updated, *f)
 		digests[p] = artifacts.SourceDigest(src)
 		c.changed = append(c.changed, p)
@@ -115,30 +141,62 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	slices.Sort(c.changed)
 	slices.Sort(c.removed)
 	c.removed = slices.Compact(c.removed)
+	for _, p := range c.removed {
+		if _, ok := skips.reasons[p]; !ok {
+			skips.drop(p)
+		}
+	}
+	w.commit(updated, digests, c.removed, skips)
 	if c.empty() {
 		return c, nil
 	}
-
-	w.mu.Lock()
-	w.graph.Update(updated, c.removed)
-	for i := range updated {
-		f := &updated[i]
-		w.files[f.Path] = &source{file: f, digest: digests[f.Path]}
-	}
-	for _, p := range c.removed {
-		delete(w.files, p)
-	}
-	w.loaded = time.Now()
-	w.mu.Unlock()
 	w.log.Info("workspace updated", "changed", len(c.changed), "removed", len(c.removed),
 		"walked", walk, "elapsed", time.Since(start).Round(time.Millisecond))
 	return c, nil
 }
 
-// walk lists the workspace's files and directories as the first load does.
-func (w *workspace) walk(ctx context.Context) (files, dirs []string, err error) {
-	files, _, err = extract.Walk(ctx, w.root, extract.WalkOptions{Dir: func(rel string) { dirs = append(dirs, rel) }})
-	return files, dirs, err
+// commit puts a batch's extractions, removals and skips into the files,
+// the graph and the skipped list, under the write lock.
+func (w *workspace) commit(updated []extract.File, digests map[string]string, removed []string, skips skipChange) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	skips.applyTo(w.skipped)
+	if len(updated) > 0 || len(removed) > 0 {
+		w.graph.Update(updated, removed)
+		for i := range updated {
+			f := &updated[i]
+			w.files[f.Path] = &source{file: f, digest: digests[f.Path]}
+		}
+		for _, p := range removed {
+			delete(w.files, p)
+		}
+		w.loaded = time.Now()
+	}
+	w.noteSkips()
+}
+
+// suspect marks the known files that batch b named, or that are inside a
+// directory it named (all of them for a rescan), to be extracted again
+// when next read or changed: applying b failed midway.
+func (w *workspace) suspect(b watch.Batch) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for p, s := range w.files {
+		hit := b.Rescan
+		for _, q := range b.Paths {
+			hit = hit || p == q || strings.HasPrefix(p, q+"/")
+		}
+		if hit && !s.suspect {
+			w.files[p] = &source{file: s.file, digest: s.digest, suspect: true}
+		}
+	}
+}
+
+// walk lists the workspace's files, what it skipped and its directories,
+// as the first load does.
+func (w *workspace) walk(ctx context.Context) (files []string, skipped []extract.Skipped, dirs []string, err error) {
+	files, skipped, err = extract.Walk(ctx, w.root, extract.WalkOptions{Dir: func(rel string) { dirs = append(dirs, rel) }})
+	return files, skipped, dirs, err
 }
 
 // readRaw returns the bytes of the file at rel as the first load reads
@@ -150,14 +208,18 @@ func (w *workspace) readRaw(rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", rel)
+		return nil, &extract.SkipError{Path: rel, Reason: "not a regular file"}
+	}
+	if st.Size() > w.maxSize {
+		return nil, &extract.SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), w.maxSize)}
 	}
 	src, err := io.ReadAll(io.LimitReader(f, w.maxSize+1))
 	if err == nil && int64(len(src)) > w.maxSize {
-		err = fmt.Errorf("%s is larger than %d bytes", rel, w.maxSize)
+		err = &extract.SkipError{Path: rel, Reason: fmt.Sprintf("file too large (limit %d bytes)", w.maxSize)}
 	}
 	return src, err
 }

@@ -17,7 +17,7 @@ type setRootIn struct {
 type setRootOut struct {
 	Root       string `json:"root" jsonschema:"the new root, absolute"`
 	Files      int    `json:"files" jsonschema:"source files extracted"`
-	Skipped    int    `json:"skipped" jsonschema:"files not extracted (unknown language, binary, too large)"`
+	Skipped    int    `json:"skipped" jsonschema:"files left out: not extracted (unknown language, binary, too large...) or calls not resolved (internal error); index_status lists them"`
 	Symbols    int    `json:"symbols"`
 	Edges      int    `json:"edges" jsonschema:"resolved calls"`
 	Unresolved int    `json:"unresolved" jsonschema:"calls with no target in the workspace"`
@@ -36,8 +36,16 @@ func (s *Server) setWorkspaceRoot(ctx context.Context, req *mcp.CallToolRequest,
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.workspace().root, p)
 	}
+	dir, viaClient, pending, err := s.admit(ctx, req, p)
+	if err != nil || pending != nil {
+		return pending, out, err
+	}
+	var via *mcp.ServerSession
+	if viaClient {
+		via = req.Session
+	}
 	start := time.Now()
-	ws, err := s.switchTo(ctx, req, p)
+	ws, err := s.switchTo(ctx, req, dir, via)
 	if err != nil {
 		return nil, out, err
 	}
@@ -45,7 +53,7 @@ func (s *Server) setWorkspaceRoot(ctx context.Context, req *mcp.CallToolRequest,
 	out = setRootOut{
 		Root:       ws.root,
 		Files:      len(ws.files),
-		Skipped:    ws.skipped,
+		Skipped:    len(ws.skippedNow()),
 		Symbols:    ws.graph.Len(),
 		Edges:      len(ws.graph.Edges()),
 		Unresolved: ws.graph.NumUnresolved(),

@@ -10,26 +10,30 @@ import (
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/watch"
 )
 
 type indexStatusIn struct{}
 
 type indexStatusOut struct {
-	Root       string         `json:"root"`
-	Loading    bool           `json:"loading" jsonschema:"the first load is still running"`
-	Files      int            `json:"files" jsonschema:"source files extracted"`
-	Skipped    int            `json:"skipped"`
-	Symbols    int            `json:"symbols"`
-	Edges      int            `json:"edges" jsonschema:"resolved calls"`
-	Unresolved int            `json:"unresolved"`
-	Artifacts  map[string]int `json:"artifacts" jsonschema:"artifacts by status: basic, partial, enriched, stale"`
-	Commit     string         `json:"commit,omitempty" jsonschema:"the git commit checked out in the root"`
-	LastUpdate time.Time      `json:"last_update,omitzero" jsonschema:"when the index last changed"`
-	Watch      watch.State    `json:"watch"`
-	Docs       int            `json:"docs" jsonschema:"documents in the doc index"`
-	Chunks     int            `json:"chunks"`
-	Embedder   string         `json:"embedder" jsonschema:"what makes the doc index's vectors; none: lexical search only"`
+	Root    string `json:"root"`
+	Loading bool   `json:"loading" jsonschema:"the first load is still running"`
+	Files   int    `json:"files" jsonschema:"source files extracted"`
+	Skipped int    `json:"skipped" jsonschema:"files left out: not extracted, or their calls not resolved"`
+	// SkippedPaths lists the first maxSkipped of them, internal errors
+	// first.
+	SkippedPaths []extract.Skipped `json:"skipped_paths,omitempty" jsonschema:"the first 50 files left out, internal errors first, each with the reason"`
+	Symbols      int               `json:"symbols"`
+	Edges        int               `json:"edges" jsonschema:"resolved calls"`
+	Unresolved   int               `json:"unresolved"`
+	Artifacts    map[string]int    `json:"artifacts" jsonschema:"artifacts by status: basic, partial, enriched, stale"`
+	Commit       string            `json:"commit,omitempty" jsonschema:"the git commit checked out in the root"`
+	LastUpdate   time.Time         `json:"last_update,omitzero" jsonschema:"when the index last changed"`
+	Watch        watch.State       `json:"watch"`
+	Docs         int               `json:"docs" jsonschema:"documents in the doc index"`
+	Chunks       int               `json:"chunks"`
+	Embedder     string            `json:"embedder" jsonschema:"what makes the doc index's vectors; none: lexical search only"`
 	// DocsSkipped counts what the doc index passed over, or indexed in
 	// part; DocsSkippedPaths lists the first maxDocsSkipped, by path.
 	DocsSkipped      int                 `json:"docs_skipped" jsonschema:"files and directories the doc index passed over, and documents it indexed in part"`
@@ -37,7 +41,7 @@ type indexStatusOut struct {
 	DocsUnsaved      string              `json:"docs_unsaved,omitempty" jsonschema:"why the doc index is kept in memory only, not saved"`
 }
 
-// maxDocsSkipped caps the skipped paths index_status lists.
+// maxDocsSkipped caps the skipped docs index_status lists.
 const maxDocsSkipped = 50
 
 func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ indexStatusIn) (*mcp.CallToolResult, indexStatusOut, error) {
@@ -62,7 +66,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		out.Artifacts[e.Status]++
 	}
 	ws.mu.RLock()
-	out.Files, out.Skipped, out.Symbols = len(ws.files), ws.skipped, ws.graph.Len()
+	skipped := ws.skippedNow()
+	out.Files, out.Skipped, out.Symbols = len(ws.files), len(skipped), ws.graph.Len()
+	out.SkippedPaths = skipped[:min(len(skipped), maxSkipped)]
 	out.Edges, out.Unresolved = len(ws.graph.Edges()), ws.graph.NumUnresolved()
 	out.LastUpdate = ws.loaded
 	ws.mu.RUnlock()
@@ -73,9 +79,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		if st.Embedder != "" {
 			out.Embedder = st.Embedder
 		}
-		skipped := ws.docs.Skipped()
-		out.DocsSkipped, out.DocsUnsaved = len(skipped), st.Unsaved
-		out.DocsSkippedPaths = skipped[:min(len(skipped), maxDocsSkipped)]
+		docsSkipped := ws.docs.Skipped()
+		out.DocsSkipped, out.DocsUnsaved = len(docsSkipped), st.Unsaved
+		out.DocsSkippedPaths = docsSkipped[:min(len(docsSkipped), maxDocsSkipped)]
 	}
 
 	var b strings.Builder
@@ -85,6 +91,12 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	}
 	fmt.Fprintf(&b, ": %d files (%d skipped), %d symbols, %d resolved calls, %d unresolved; updated %s.\n",
 		out.Files, out.Skipped, out.Symbols, out.Edges, out.Unresolved, out.LastUpdate.Format(time.RFC3339))
+	for _, sk := range out.SkippedPaths {
+		if !isInternal(sk.Reason) {
+			break
+		}
+		fmt.Fprintf(&b, "Not resolved or not extracted because of a bug in fileinfo: %s: %s\n", sk.Path, sk.Reason)
+	}
 	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale, %d partial.\n",
 		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)], out.Artifacts[string(artifacts.Partial)])
 	fmt.Fprintf(&b, "Docs: %d documents, %d chunks; embedder %s; %d paths skipped (docs_skipped_paths).\n", out.Docs, out.Chunks, out.Embedder, out.DocsSkipped)

@@ -1,11 +1,16 @@
 package server
 
 import (
+	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/fileinfo/fileinfo/extract"
 
 	"github.com/fileinfo/fileinfo/internal/watch"
 )
@@ -74,4 +79,76 @@ func TestGitHead(t *testing.T) {
 	if got := gitHead(root); got != want {
 		t.Errorf("gitHead detached = %q, want %q", got, want)
 	}
+}
+
+// skippedReason returns the reason index_status gives for skipping p, or
+// "" when it does not list p.
+func skippedReason(st indexStatusOut, p string) string {
+	for _, sk := range st.SkippedPaths {
+		if sk.Path == p {
+			return sk.Reason
+		}
+	}
+	return ""
+}
+
+// TestSkippedFollowsWatchedChanges: index_status lists the files left
+// out, with reasons, as the watcher sees them come and go; internal
+// errors come first and are logged once per change.
+func TestSkippedFollowsWatchedChanges(t *testing.T) {
+	var logs logBuffer
+	var broken atomic.Bool
+	hooks := &testHooks{graphSkipped: func(sk []extract.Skipped) []extract.Skipped {
+		if broken.Load() {
+			sk = append(sk, extract.Skipped{Path: "main.go", Reason: "internal error while resolving calls: test"})
+		}
+		return sk
+	}}
+	files := map[string]string{"notes.txt": "notes\n", "z/blob.go": "package z\n\x00\x01"}
+	maps.Copy(files, shop)
+	s := watchedWith(t, files, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), hooks: hooks})
+	status := func() indexStatusOut {
+		var st indexStatusOut
+		s.ok("index_status", map[string]any{}, &st)
+		return st
+	}
+	st := status()
+	if skippedReason(st, "notes.txt") != "unknown language" || !strings.Contains(skippedReason(st, "z/blob.go"), "binary") || st.Skipped != len(st.SkippedPaths) {
+		t.Fatalf("skipped at start: %d %+v", st.Skipped, st.SkippedPaths)
+	}
+
+	writeTree(t, s.root, map[string]string{"z/blob.go": "package z\n\nfunc B() {}\n", "lib/bad.go": "package lib\n\x00"})
+	if err := os.Remove(filepath.Join(s.root, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the skipped list to follow", func() bool {
+		st = status()
+		return skippedReason(st, "z/blob.go") == "" && skippedReason(st, "notes.txt") == "" && strings.Contains(skippedReason(st, "lib/bad.go"), "binary")
+	})
+	if st.Skipped != len(st.SkippedPaths) {
+		t.Errorf("skipped %d, listed %+v", st.Skipped, st.SkippedPaths)
+	}
+
+	// A file the call graph could not resolve: listed first, logged once
+	// when a change brings it, not on every look nor on other changes.
+	broken.Store(true)
+	writeTree(t, s.root, map[string]string{"main.go": shop["main.go"] + "\n// touched\n"})
+	const warning = "level=WARN msg=\"file skipped for an internal error\" path=main.go"
+	waitFor(t, "the warning", func() bool { return strings.Contains(logs.String(), warning) })
+	res := s.ok("index_status", map[string]any{}, &st)
+	if len(st.SkippedPaths) == 0 || st.SkippedPaths[0].Path != "main.go" {
+		t.Errorf("the internal error is not listed first: %+v", st.SkippedPaths)
+	}
+	if !strings.Contains(text(res), "main.go: internal error while resolving calls: test") {
+		t.Errorf("the text does not show the internal error:\n%s", text(res))
+	}
+	writeTree(t, s.root, map[string]string{"lib/store.go": shop["lib/store.go"] + "\n// touched\n"})
+	waitFor(t, "another batch", func() bool { return strings.Count(logs.String(), "workspace updated") >= 3 })
+	status()
+	if n := strings.Count(logs.String(), warning); n != 1 {
+		t.Errorf("%d warnings for main.go, want 1:\n%s", n, logs.String())
+	}
+	broken.Store(false)
+	writeTree(t, s.root, map[string]string{"main.go": shop["main.go"]})
+	waitFor(t, "the internal error to go", func() bool { return skippedReason(status(), "main.go") == "" })
 }

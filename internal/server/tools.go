@@ -26,8 +26,9 @@ func (s *Server) addTools() {
 		Annotations: &mcp.ToolAnnotations{Title: "Inspect source", ReadOnlyHint: true, OpenWorldHint: &no},
 	}, s.inspectSource)
 	mcp.AddTool(s.mcp, &mcp.Tool{
-		Name:        "set_workspace_root",
-		Description: "Switch fileinfo to another project directory: extracts it and builds its call graph, then reports the counts.",
+		Name: "set_workspace_root",
+		Description: "Switch fileinfo to another project directory: extracts it and builds its call graph, then reports the counts. " +
+			"Only directories inside an allowed root are accepted (the server's starting root, its --allow-root directories, and over stdio the roots your client declares); a refusal lists them.",
 		Annotations: &mcp.ToolAnnotations{Title: "Set workspace root", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.setWorkspaceRoot)
 	mcp.AddTool(s.mcp, &mcp.Tool{

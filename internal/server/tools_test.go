@@ -100,7 +100,9 @@ func TestSetWorkspaceRoot(t *testing.T) {
 	s.fails("file_info", map[string]any{"path": "main.go"}, "no such file")
 
 	s.fails("set_workspace_root", map[string]any{"path": filepath.Join(other, "x.py")}, "not a directory")
-	s.fails("set_workspace_root", map[string]any{"path": "/does/not/exist"}, "no such file")
+	s.fails("set_workspace_root", map[string]any{"path": filepath.Join(s.root, "does/not/exist")}, "no such file")
+	// Outside the allowed roots, whether it exists is not told.
+	s.fails("set_workspace_root", map[string]any{"path": "/does/not/exist"}, "not inside an allowed root")
 	s.fails("set_workspace_root", map[string]any{"path": ""}, "empty")
 	s.fails("set_workspace_root", map[string]any{"path": "~/src"}, "absolute")
 	// A refused switch keeps the workspace.

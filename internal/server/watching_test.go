@@ -17,7 +17,8 @@ import (
 )
 
 // snapshot renders what a workspace knows — files and digests, the
-// graph's nodes, edges and unresolved calls — as sorted text.
+// graph's nodes, edges and unresolved calls, the files left out and why —
+// as sorted text.
 func snapshot(ws *workspace) string {
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
@@ -35,6 +36,9 @@ func snapshot(ws *workspace) string {
 	}
 	for _, u := range g.Unresolved() {
 		lines = append(lines, fmt.Sprintf("unresolved %+v", u))
+	}
+	for _, sk := range ws.skippedNow() {
+		lines = append(lines, "skipped "+sk.Path+": "+sk.Reason)
 	}
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")
@@ -90,7 +94,14 @@ func diffLines(got, want string) string {
 // watched starts a server with a fast watcher and waits for its load.
 func watched(t *testing.T, files map[string]string) *session {
 	t.Helper()
-	s := connect(t, files, Options{Debounce: 20 * time.Millisecond})
+	return watchedWith(t, files, Options{})
+}
+
+// watchedWith is watched with more options.
+func watchedWith(t *testing.T, files map[string]string, opt Options) *session {
+	t.Helper()
+	opt.Debounce = 20 * time.Millisecond
+	s := connect(t, files, opt)
 	if _, err := s.srv.ready(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -240,8 +251,8 @@ func randomOp(t *testing.T, rng *rand.Rand, root string) {
 // TestNoLeaksAcrossSwitches switches the workspace back and forth and
 // checks that goroutines and inotify instances do not pile up.
 func TestNoLeaksAcrossSwitches(t *testing.T) {
-	s := watched(t, shop)
 	other := t.TempDir()
+	s := watchedWith(t, shop, Options{AllowRoots: []string{other}})
 	writeTree(t, other, map[string]string{"a/x.py": "def f():\n    pass\n"})
 	switchTo := func(root string) {
 		var out setRootOut
@@ -279,4 +290,36 @@ func inotifyFDs(t *testing.T) int {
 		}
 	}
 	return n
+}
+
+// TestChangesDuringLoadAreApplied creates, changes and adds files while
+// the first load runs, after its walk: they are in the graph once the load
+// has ended, without any tool reading them.
+func TestChangesDuringLoadAreApplied(t *testing.T) {
+	during := map[string]string{
+		"late.go":      "package main\n\nfunc late() { main() }\n",
+		"lib/store.go": shop["lib/store.go"] + "\nfunc (s *Store) Len() int { return len(s.m) }\n",
+		"newdir/x.go":  "package newdir\n\nimport \"example.com/shop/lib\"\n\nfunc X() { lib.NewStore() }\n",
+	}
+	hook := func(root string) {
+		for p, content := range during {
+			full := filepath.Join(root, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Error(err)
+			}
+			if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	s := connect(t, shop, Options{Debounce: 20 * time.Millisecond, hooks: &testHooks{load: hook}})
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, s, "changes made during the first load")
+	var st indexStatusOut
+	s.ok("index_status", map[string]any{}, &st)
+	if st.Files != 4 { // main.go, lib/store.go, late.go, newdir/x.go
+		t.Errorf("index_status counts %d files, want 4", st.Files)
+	}
 }

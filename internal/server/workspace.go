@@ -10,11 +10,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -35,14 +38,21 @@ type workspace struct {
 	store   *artifacts.Store
 	maxSize int64
 	log     *slog.Logger
+	// viaClient is the session whose declared roots allowed this root;
+	// nil when the server's own roots do.
+	viaClient *mcp.ServerSession
 
-	ready chan struct{} // closed when the first load ends
-	err   error         // the first load's error, set before ready closes
+	hooks *testHooks // nil but in tests; set before any goroutine starts
+
+	ready     chan struct{} // closed when the first load ends
+	readyOnce sync.Once
+	err       error // the first load's error, set before ready closes
 
 	mu      sync.RWMutex
 	files   map[string]*source // by slash path
 	graph   *callgraph.Graph
-	skipped int
+	skipped map[string]string // files extraction left out: path → reason (see skips.go)
+	warned  map[string]string // internal-error skips already logged: path → reason
 	loaded  time.Time
 
 	// saveMu serializes report saves: each reads the artifact it rewrites.
@@ -52,7 +62,6 @@ type workspace struct {
 
 	digestMu sync.Mutex
 	digests  map[string]string // filled by the first load's extraction
-	dirs     []string          // the directories the first load walked
 	done     atomic.Int64      // files the first load has extracted so far
 
 	docs        *docsearch.Index // nil until loaded, or when it could not be
@@ -73,10 +82,20 @@ type workspace struct {
 }
 
 // source is one extracted file and the digest of the bytes it was
-// extracted from.
+// extracted from. A suspect one is extracted again when next read or
+// watched: a batch that touched it failed.
 type source struct {
-	file   *extract.File
-	digest string
+	file    *extract.File
+	digest  string
+	suspect bool
+}
+
+// testHooks let tests pause or break background work at fixed points.
+type testHooks struct {
+	load         func(root string)                         // after the first load's extraction, before its graph
+	batch        func(watch.Batch)                         // before a watched batch is applied
+	docs         func(paths []string)                      // before the doc index applies changes
+	graphSkipped func([]extract.Skipped) []extract.Skipped // edits what the call graph says it skipped
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
@@ -116,6 +135,7 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		root: abs, dir: dir, store: store, maxSize: maxSize, log: log,
 		ready:   make(chan struct{}),
 		files:   map[string]*source{},
+		skipped: map[string]string{},
 		parts:   map[string]partsSeen{},
 		digests: map[string]string{},
 	}
@@ -123,13 +143,28 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 	w.ex, err = extract.New(abs, extract.Options{
 		MaxFileSize: maxSize,
 		Read:        w.sawSource,
-		Walk:        extract.WalkOptions{Dir: func(rel string) { w.dirs = append(w.dirs, rel) }},
+		Walk:        extract.WalkOptions{Dir: w.sawDir},
 	})
 	if err != nil {
 		dir.Close()
 		return nil, err
 	}
 	return w, nil
+}
+
+// stopWatching stops the workspace's watcher and waits for it; closing
+// also keeps it from starting again.
+func (w *workspace) stopWatching(closing bool) {
+	w.watchMu.Lock()
+	w.closed = w.closed || closing
+	stop, done, wt := w.stopWatch, w.watchDone, w.watcher
+	w.watcher, w.stopWatch, w.watchDone = nil, nil, nil
+	w.watchMu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+		wt.Close()
+	}
 }
 
 // sawSource records the digest of a file the first load extracted.
@@ -143,19 +178,23 @@ func (w *workspace) sawSource(rel string, src []byte) {
 	w.digestMu.Unlock()
 }
 
+// sawDir watches the directory the first load's walk is entering, before
+// the walk reads it, if the workspace is watched: what is created there
+// from then on is seen, by the walk or by the watcher.
+func (w *workspace) sawDir(rel string) {
+	w.watchMu.Lock()
+	wt := w.watcher
+	w.watchMu.Unlock()
+	if wt != nil {
+		wt.AddDir(rel)
+	}
+}
+
 // close stops the workspace's watcher, waiting for it, and releases its
 // parsers and its directory handle. Calls still running on it fail with
 // an error rather than reading another directory.
 func (w *workspace) close() {
-	w.watchMu.Lock()
-	w.closed = true
-	stop, done, wt := w.stopWatch, w.watchDone, w.watcher
-	w.watchMu.Unlock()
-	if stop != nil {
-		stop()
-		<-done
-		wt.Close()
-	}
+	w.stopWatching(true)
 	// An update under way may be saving the index under .artifacts:
 	// cancel it and wait, so that nothing writes there after close.
 	w.docsMu.Lock()
@@ -169,12 +208,27 @@ func (w *workspace) close() {
 
 // load extracts every file under the root and builds the graph, and
 // opens the doc index meanwhile (unless opt.NoDocs), then closes ready.
-func (w *workspace) load(ctx context.Context, opt Options) error {
-	defer close(w.ready)
+// A panic is recovered, logged, and returned as an internal error, which
+// the workspace's tools then report.
+func (w *workspace) load(ctx context.Context, opt Options) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			w.log.Error("loading the workspace panicked", "root", w.root, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			err = internalError("loading", v)
+		}
+		w.finish(err)
+	}()
 	start := time.Now()
 	docsDone := make(chan struct{})
+	defer func() { <-docsDone }() // also when the load panics: nothing writes after it
 	go func() {
 		defer close(docsDone)
+		defer func() {
+			if v := recover(); v != nil {
+				w.log.Error("opening the doc index panicked: no doc search in this workspace", "root", w.root,
+					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			}
+		}()
 		if opt.NoDocs {
 			return
 		}
@@ -190,8 +244,10 @@ func (w *workspace) load(ctx context.Context, opt Options) error {
 	files, skipped, err := w.ex.All(ctx)
 	<-docsDone
 	if err != nil {
-		w.err = err
 		return err
+	}
+	if w.hooks != nil && w.hooks.load != nil {
+		w.hooks.load(w.root)
 	}
 	g := callgraph.Build(files)
 	w.mu.Lock()
@@ -204,11 +260,29 @@ func (w *workspace) load(ctx context.Context, opt Options) error {
 	w.digests = nil
 	w.digestMu.Unlock()
 	w.graph = g
-	w.skipped = len(skipped)
+	for _, sk := range skipped {
+		w.skipped[sk.Path] = sk.Reason
+	}
+	w.noteSkips()
 	w.loaded = time.Now()
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
-		"skipped", len(skipped), "elapsed", time.Since(start).Round(time.Millisecond))
+		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// finish ends the first load with err: tools stop waiting, and report
+// err if it is not nil. Only the first call counts.
+func (w *workspace) finish(err error) {
+	w.readyOnce.Do(func() {
+		w.err = err
+		close(w.ready)
+	})
+}
+
+// internalError is the error for a panic v recovered while doing
+// something: a bug in fileinfo, which the caller may retry.
+func internalError(doing string, v any) error {
+	return fmt.Errorf("internal error while %s (a bug in fileinfo; the server is still running): %v", doing, v)
 }
 
 // wait blocks until the first load has ended, returning its error.
@@ -299,7 +373,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	w.mu.RLock()
 	s := w.files[rel]
 	w.mu.RUnlock()
-	if s != nil && s.digest == d {
+	if s != nil && s.digest == d && !s.suspect {
 		return s, src, nil
 	}
 	f, err := w.ex.Source(ctx, rel, src)
@@ -312,10 +386,12 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if cur := w.files[rel]; cur == nil || cur.digest != d {
+	if cur := w.files[rel]; cur == nil || cur.digest != d || cur.suspect {
 		start := time.Now()
 		w.graph.Update([]extract.File{*f}, nil)
 		w.files[rel] = &source{file: f, digest: d}
+		delete(w.skipped, rel)
+		w.noteSkips()
 		w.log.Debug("file updated", "path", rel, "elapsed", time.Since(start))
 	}
 	return w.files[rel], src, nil
@@ -325,9 +401,11 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 func (w *workspace) forget(rel string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	delete(w.skipped, rel)
 	if w.files[rel] != nil {
 		w.graph.Update(nil, []string{rel})
 		delete(w.files, rel)
+		w.noteSkips()
 	}
 }
 

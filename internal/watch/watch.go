@@ -22,8 +22,10 @@ package watch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -162,30 +164,54 @@ func (w *Watcher) SetDirs(dirs []string) {
 		}
 	}
 	for _, d := range dirs {
-		if w.dirs[d] {
-			continue
-		}
-		err := w.add(w.abs(d))
-		switch {
-		case err == nil:
-			w.dirs[d] = true
-		case errors.Is(err, syscall.ENOSPC):
-			w.log.Warn("out of inotify watches: watching changes by polling instead; raise the limit with "+
-				"`sudo sysctl fs.inotify.max_user_watches=524288` (and in /etc/sysctl.conf to keep it)",
-				"watched", len(w.dirs), "wanted", len(dirs), "poll", w.opt.Poll)
-			for d := range w.dirs {
-				_ = w.remove(w.abs(d))
-			}
-			w.dirs = map[string]bool{}
-			w.polling = true
-			close(w.poll)
+		if !w.addLocked(d, len(dirs)) {
 			return
-		default:
-			// The directory went away between the walk and now: the next
-			// batch sees that.
-			w.log.Debug("watch failed", "dir", d, "err", err)
 		}
 	}
+}
+
+// AddDir adds dir (a slash path relative to the root, "" for the root) to
+// the watched directories. A walk calls it on entering each directory,
+// before reading it, so that nothing created there while the walk runs
+// goes unseen. Running out of watches switches the watcher to polling.
+func (w *Watcher) AddDir(dir string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed || w.polling {
+		return
+	}
+	w.addLocked(dir, len(w.dirs)+1)
+}
+
+// addLocked watches d, unless it is watched already; wanted is how many
+// directories the caller wants watched, for the log. It returns false
+// when the watcher ran out of watches and fell back to polling. The
+// caller holds mu.
+func (w *Watcher) addLocked(d string, wanted int) bool {
+	if w.dirs[d] {
+		return true
+	}
+	err := w.add(w.abs(d))
+	switch {
+	case err == nil:
+		w.dirs[d] = true
+	case errors.Is(err, syscall.ENOSPC):
+		w.log.Warn("out of inotify watches: watching changes by polling instead; raise the limit with "+
+			"`sudo sysctl fs.inotify.max_user_watches=524288` (and in /etc/sysctl.conf to keep it)",
+			"watched", len(w.dirs), "wanted", wanted, "poll", w.opt.Poll)
+		for d := range w.dirs {
+			_ = w.remove(w.abs(d))
+		}
+		w.dirs = map[string]bool{}
+		w.polling = true
+		close(w.poll)
+		return false
+	default:
+		// The directory went away between the walk and now: the next
+		// batch sees that.
+		w.log.Debug("watch failed", "dir", d, "err", err)
+	}
+	return true
 }
 
 func (w *Watcher) abs(rel string) string {
@@ -207,7 +233,8 @@ func (w *Watcher) rel(name string) (string, bool) {
 
 // Run sends batches to flush until ctx is done or the watcher is closed.
 // flush runs on Run's goroutine; events that arrive meanwhile go into the
-// next batch.
+// next batch. A panic in flush is recovered and logged, and drops that
+// batch only.
 func (w *Watcher) Run(ctx context.Context, flush func(context.Context, Batch)) error {
 	pending := map[string]bool{}
 	rescan := false
@@ -233,7 +260,7 @@ func (w *Watcher) Run(ctx context.Context, flush func(context.Context, Batch)) e
 		w.batches++
 		w.last = time.Now()
 		w.mu.Unlock()
-		flush(ctx, b)
+		w.flush(ctx, flush, b)
 	}
 	note := func() {
 		quiet.Reset(w.opt.Debounce)
@@ -282,6 +309,19 @@ func (w *Watcher) Run(ctx context.Context, flush func(context.Context, Batch)) e
 			send()
 		}
 	}
+}
+
+// flush calls f with b. A panic in f is logged and the batch dropped:
+// watching goes on, and the caller's next batch or read of the files
+// catches up.
+func (w *Watcher) flush(ctx context.Context, f func(context.Context, Batch), b Batch) {
+	defer func() {
+		if v := recover(); v != nil {
+			w.log.Error("handling a batch of changes panicked; the batch is dropped", "paths", len(b.Paths),
+				"rescan", b.Rescan, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		}
+	}()
+	f(ctx, b)
 }
 
 // Temporary reports whether the file at slash path p is an editor's

@@ -188,3 +188,58 @@ func TestOverflowAsksForRescan(t *testing.T) {
 		t.Errorf("after an overflow: %+v", b)
 	}
 }
+
+// TestFlushPanicIsRecovered makes the first flush panic: Run logs it and
+// goes on, and the next change still arrives.
+func TestFlushPanicIsRecovered(t *testing.T) {
+	root := t.TempDir()
+	w, err := New(root, Options{Debounce: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetDirs([]string{""})
+	ch := make(chan Batch, 4)
+	calls := 0
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(ctx, func(_ context.Context, b Batch) {
+			calls++
+			if calls == 1 {
+				panic("flush bug")
+			}
+			ch <- b
+		})
+	}()
+	defer func() { cancel(); <-done }()
+	write(t, filepath.Join(root, "a.go"), "package a\n")
+	time.Sleep(200 * time.Millisecond) // the first batch, which panics
+	write(t, filepath.Join(root, "b.go"), "package a\n")
+	if b := next(t, ch); !slices.Contains(b.Paths, "b.go") {
+		t.Errorf("after a panicking flush: %+v", b)
+	}
+}
+
+// TestAddDir adds directories one at a time, as a walk enters them: each
+// is watched from then on, and SetDirs later keeps them.
+func TestAddDir(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "sub", "x.go"), "package sub\n")
+	w, ch := run(t, root, nil, Options{Debounce: 10 * time.Millisecond})
+	w.AddDir("")
+	w.AddDir("sub")
+	w.AddDir("sub") // twice is once
+	if st := w.State(); st.Dirs != 2 {
+		t.Errorf("state after AddDir: %+v", st)
+	}
+	write(t, filepath.Join(root, "sub", "y.go"), "package sub\n")
+	if b := next(t, ch); !slices.Equal(b.Paths, []string{"sub/y.go"}) {
+		t.Errorf("batch: %+v", b)
+	}
+	w.SetDirs([]string{"", "sub"})
+	if st := w.State(); st.Dirs != 2 {
+		t.Errorf("state after SetDirs: %+v", st)
+	}
+}

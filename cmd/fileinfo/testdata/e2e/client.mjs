@@ -2,12 +2,13 @@
 // TypeScript SDK, a client the project did not write, and checks every
 // answer. cmd/fileinfo/e2e_test.go runs it against the built binary:
 //
-//	node client.mjs stdio --bin BIN --root WS --outside FILE
-//	node client.mjs http  --url URL --token T --root WS --outside FILE
+//	node client.mjs stdio --bin BIN --root WS --outside FILE --extra DIR --declared DIR
+//	node client.mjs http  --url URL --token T --root WS --outside FILE --extra DIR --declared DIR
 //
 // stdio spawns `BIN serve --root WS`; http connects to a server the caller
-// started with `serve --http ... --token T`. WS is a fresh copy of the
-// workspace in shop.txtar (ws/); FILE is a source file outside it.
+// started with `serve --http ... --token T --allow-root EXTRA`. WS is a
+// fresh copy of the workspace in shop.txtar (ws/); FILE is a source file
+// outside it; the client declares EXTRA and DECLARED as its roots.
 //
 // Each step prints one JSON line. The first failed expectation prints
 // "FAIL <step>: <what>" on stderr and exits 1; success exits 0.
@@ -19,7 +20,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ErrorCode, ListRootsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
 
 // The whole run must end well within the Go test's budget.
 const deadline = setTimeout(() => fail('run', 'not finished after 30 s'), 30_000);
@@ -266,6 +268,92 @@ async function partial(client, root) {
   report({ status: out.status });
 }
 
+// declareRoots makes client declare extra and declared as its roots.
+function declareRoots(client, opts) {
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({
+    roots: [opts.extra, opts.declared].map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) })),
+  }));
+}
+
+// roots checks that set_workspace_root stays inside the allowed roots: the
+// starting root, extra (a client root; over HTTP an --allow-root), and
+// over stdio declared; that nothing is written where it refuses; and that
+// switching back to the starting root works.
+async function roots(client, opts, overHTTP) {
+  step = 'set_workspace_root refusals';
+  const start = fs.realpathSync(opts.root);
+  const outsideDir = path.dirname(opts.outside);
+  const etcHad = fs.existsSync('/etc/.artifacts');
+  const refusedDirs = ['/etc', outsideDir, ...(overHTTP ? [opts.declared] : [])];
+  const refusals = {};
+  for (const dir of refusedDirs) {
+    refusals[dir] = await refused(client, 'set_workspace_root', { path: dir }, 'not inside an allowed root', start, fs.realpathSync(opts.extra));
+  }
+  await refused(client, 'set_workspace_root', { path: path.relative(opts.root, outsideDir) }, 'not inside an allowed root');
+  expect(etcHad || !fs.existsSync('/etc/.artifacts'), '/etc/.artifacts was created');
+  for (const dir of [outsideDir, opts.declared]) {
+    expect(!fs.existsSync(path.join(dir, '.artifacts')), `${dir}/.artifacts was created`);
+  }
+  let { out } = await ok(client, 'file_info', { path: 'lib/store.go' });
+  expect(out.path === 'lib/store.go', 'after the refusals the workspace changed', out);
+  report({ refusals });
+
+  step = 'set_workspace_root allowed';
+  ({ out } = await ok(client, 'set_workspace_root', { path: opts.extra }));
+  expect(out.root === fs.realpathSync(opts.extra) && out.files === 1, 'switching to an allowed root', out);
+  ({ out } = await ok(client, 'file_info', { path: 'tool.py' }));
+  expect(out.prompt.includes('called by: `run` (tool.py:2)'), 'the allowed root is not the workspace', out.prompt);
+  ({ out } = await ok(client, 'set_workspace_root', { path: opts.root }));
+  expect(out.root === start && out.files === 2, 'switching back to the starting root', out);
+  report({ back: out.root, files: out.files });
+}
+
+// shapes holds Python shapes that used to crash the call graph: nested
+// comprehensions in parentheses and lists.
+const shapes = `def keys(d):
+    x = ([(k) for k in d])
+    return x
+
+
+def grid(xs, ys):
+    m = [[[0, 0] for i in xs] for j in ys]
+    return m
+
+
+def pairs(a):
+    return ([(s, o) for s, o in a if s])
+
+
+def main():
+    keys({})
+    grid([1], [2])
+    pairs([])
+`;
+
+// watchedSave saves a Python file with those shapes into the workspace,
+// waits for the watcher to take it in (index_status counts it without any
+// tool reading it), and checks that the server still answers about it.
+async function watchedSave(client, root) {
+  step = 'watched save of crash shapes';
+  let { out } = await ok(client, 'index_status', {});
+  const before = out.files;
+  fs.writeFileSync(path.join(root, 'shapes.py'), shapes);
+  const until = Date.now() + 10_000;
+  while (out.files !== before + 1) {
+    expect(Date.now() < until, `index_status still counts ${out.files} files 10 s after the save, want ${before + 1}`, out);
+    await new Promise((r) => setTimeout(r, 50));
+    ({ out } = await ok(client, 'index_status', {}));
+  }
+  const counted = out.files;
+  const internal = (out.skipped_paths ?? []).filter((s) => s.reason.includes('internal error'));
+  expect(internal.length === 0, 'files skipped for an internal error', internal);
+  ({ out } = await ok(client, 'file_info', { path: 'shapes.py' }));
+  for (const want of ['def pairs(a):', 'called by: `main` (shapes.py:16)', 'called by: `main` (shapes.py:18)']) {
+    expect(out.prompt.includes(want), `the prompt of shapes.py lacks ${JSON.stringify(want)}`, out.prompt);
+  }
+  report({ files: counted, internalErrors: internal.length });
+}
+
 // mainReport is what the sampling client's "model" answers: the report of
 // main.go.
 const mainReport = {
@@ -299,7 +387,8 @@ async function runStdio(opts) {
     // and HOME; GORACE is the Go test's, for a server built with -race.
     env: { ...getDefaultEnvironment(), ...(process.env.GORACE && { GORACE: process.env.GORACE }) },
   });
-  const client = new Client({ name: 'fileinfo-e2e', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  const client = new Client({ name: 'fileinfo-e2e', version: '1.0.0' }, { capabilities: { sampling: {}, roots: { listChanged: true } } });
+  declareRoots(client, opts);
   let sampled = 0;
   client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
     sampled++;
@@ -309,6 +398,8 @@ async function runStdio(opts) {
   });
   const protocolVersion = await connect(client, transport);
   await exercise(client, opts.root, opts.outside);
+  await roots(client, opts, false);
+  await watchedSave(client, opts.root);
   await sampling(client, true);
   expect(sampled === 1, `the server sent ${sampled} sampling requests, want 1`);
 
@@ -355,10 +446,13 @@ async function runHTTP(opts) {
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: { Authorization: `Bearer ${opts.token}` } },
   });
-  const client = new Client({ name: 'fileinfo-e2e', version: '1.0.0' });
+  const client = new Client({ name: 'fileinfo-e2e', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+  declareRoots(client, opts);
   const protocolVersion = await connect(client, transport);
   expect(transport.sessionId, 'the server did not assign a session id');
   await exercise(client, opts.root, opts.outside);
+  await roots(client, opts, true);
+  await watchedSave(client, opts.root);
   await sampling(client, false);
 
   step = 'close';
@@ -387,12 +481,14 @@ const { positionals, values } = parseArgs({
     token: { type: 'string' },
     root: { type: 'string' },
     outside: { type: 'string' },
+    extra: { type: 'string' },
+    declared: { type: 'string' },
   },
 });
 const mode = positionals[0];
-const need = { stdio: ['bin', 'root', 'outside'], http: ['url', 'token', 'root', 'outside'] }[mode];
+const need = { stdio: ['bin', 'root', 'outside', 'extra', 'declared'], http: ['url', 'token', 'root', 'outside', 'extra', 'declared'] }[mode];
 if (!need || positionals.length !== 1 || need.some((k) => !values[k])) {
-  fail('usage', 'node client.mjs stdio --bin BIN --root WS --outside FILE | http --url URL --token T --root WS --outside FILE');
+  fail('usage', 'node client.mjs stdio --bin BIN --root WS --outside FILE --extra DIR --declared DIR | http --url URL --token T --root WS --outside FILE --extra DIR --declared DIR');
 }
 
 try {
