@@ -429,7 +429,7 @@ func (e *Extractor) All(ctx context.Context) (files []File, skipped []Skipped, e
 	var todo []string
 	for _, p := range paths {
 		switch l := LanguageOf(p, nil); {
-		case l == nil && !maybeScript(p):
+		case UnknownByName(p):
 			skipped = append(skipped, Skipped{Path: p, Reason: "unknown language"})
 		case l != nil && !e.selected(l):
 			skipped = append(skipped, Skipped{Path: p, Reason: "language " + l.Name + " not selected"})
@@ -447,11 +447,16 @@ func (e *Extractor) All(ctx context.Context) (files []File, skipped []Skipped, e
 	return files, skipped, nil
 }
 
-// maybeScript reports whether p could be a script recognised by its
-// shebang: no extension.
-func maybeScript(p string) bool {
+// UnknownByName reports whether All leaves the file at slash path p out
+// by its name alone, without reading it: no language claims the name, and
+// it has an extension (a file without one may be a script with a
+// shebang).
+func UnknownByName(p string) bool {
+	if LanguageOf(p, nil) != nil {
+		return false
+	}
 	base := p[strings.LastIndexByte(p, '/')+1:]
-	return !strings.Contains(strings.TrimPrefix(base, "."), ".")
+	return strings.Contains(strings.TrimPrefix(base, "."), ".")
 }
 
 func sortSkipped(s []Skipped) {

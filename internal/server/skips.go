@@ -58,18 +58,6 @@ func skipReason(err error) string {
 	return err.Error()
 }
 
-// unknownByName reports whether the file at p is left out by its name
-// alone, without being read, as extract.Extractor.All does: no language
-// claims its name, and it has an extension (a file without one may be a
-// script with a shebang).
-func unknownByName(p string) bool {
-	if extract.LanguageOf(p, nil) != nil {
-		return false
-	}
-	base := p[strings.LastIndexByte(p, '/')+1:]
-	return strings.Contains(strings.TrimPrefix(base, "."), ".")
-}
-
 // internalError reports whether a skip's reason is a bug in fileinfo.
 func isInternal(reason string) bool { return strings.Contains(reason, "internal error") }
 

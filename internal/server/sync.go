@@ -101,7 +101,7 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	var updated []extract.File
 	digests := map[string]string{}
 	for p := range candidates {
-		if unknownByName(p) {
+		if extract.UnknownByName(p) {
 			// As the first load does: not read, not extracted.
 			skips.set(p, "unknown language")
 			if _, ok := known[p]; ok {
