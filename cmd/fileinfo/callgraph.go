@@ -16,18 +16,29 @@ import (
 	"github.com/fileinfo/fileinfo/extract"
 )
 
-// loadGraph extracts the whole root and builds its call graph.
-func loadGraph(ctx context.Context, root string) (*callgraph.Graph, error) {
+// loadGraph extracts the whole root and builds its call graph. skipped
+// are the files left out, by extraction or by the graph, sorted by path;
+// those left out for an internal error (a bug in fileinfo, recovered) are
+// also written to stderr, so that no output format hides them.
+func loadGraph(ctx context.Context, root string, stderr io.Writer) (g *callgraph.Graph, skipped []extract.Skipped, err error) {
 	ex, err := extract.New(root, extract.Options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer ex.Close()
-	files, _, err := ex.All(ctx)
+	files, skipped, err := ex.All(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return callgraph.Build(files), nil
+	g = callgraph.Build(files)
+	skipped = append(skipped, g.Skipped()...)
+	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	for _, s := range skipped {
+		if strings.Contains(s.Reason, "internal error") {
+			fmt.Fprintf(stderr, "fileinfo: skipped %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	return g, skipped, nil
 }
 
 func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -47,7 +58,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "fileinfo callgraph: at most one directory argument")
 		return errUsage
 	}
-	write, ok := map[string]func(io.Writer, *callgraph.Graph, *callgraph.Subgraph) error{
+	write, ok := map[string]func(io.Writer, *callgraph.Graph, *callgraph.Subgraph, []extract.Skipped) error{
 		"json": writeGraphJSON, "pycg": writePyCG, "dot": writeDOT, "mermaid": writeMermaid,
 	}[*format]
 	if !ok {
@@ -59,7 +70,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "fileinfo callgraph: %v\n", err)
 		return errUsage
 	}
-	g, err := loadGraph(ctx, *root)
+	g, skipped, err := loadGraph(ctx, *root, stderr)
 	if err != nil {
 		return err
 	}
@@ -72,7 +83,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		sub = g.Neighbourhood(ids, *depth, dir)
 	}
 	w := bufio.NewWriterSize(stdout, 1<<16)
-	if err := write(w, g, sub); err != nil {
+	if err := write(w, g, sub, skipped); err != nil {
 		return err
 	}
 	return w.Flush()
@@ -124,13 +135,18 @@ type jsonEdge struct {
 }
 
 // writeGraphJSON prints sub's nodes and edges, and the unresolved calls
-// out of its nodes; a nil sub is the whole graph.
-func writeGraphJSON(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph) error {
+// out of its nodes, and the files the graph left out; a nil sub is the
+// whole graph.
+func writeGraphJSON(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, skipped []extract.Skipped) error {
 	out := struct {
 		Nodes      []jsonNode             `json:"nodes"`
 		Edges      []jsonEdge             `json:"edges"`
 		Unresolved []callgraph.Unresolved `json:"unresolved"`
-	}{Nodes: []jsonNode{}, Edges: []jsonEdge{}, Unresolved: []callgraph.Unresolved{}}
+		Skipped    []extract.Skipped      `json:"skipped"`
+	}{Nodes: []jsonNode{}, Edges: []jsonEdge{}, Unresolved: []callgraph.Unresolved{}, Skipped: skipped}
+	if out.Skipped == nil {
+		out.Skipped = []extract.Skipped{}
+	}
 	whole := sub == nil
 	if whole {
 		all := make([]callgraph.SymbolID, g.Len())
@@ -168,7 +184,7 @@ func callable(n callgraph.Node) bool {
 // writePyCG prints {"caller": ["callee", ...]}: every module, function and
 // method a key; callees are functions and methods, sorted and unique. It
 // is always the whole graph: runCallgraph refuses a subgraph.
-func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph) error {
+func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extract.Skipped) error {
 	out := map[string][]string{}
 	for id := range g.Len() {
 		n := g.Node(callgraph.SymbolID(id))
@@ -211,7 +227,7 @@ func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph) error {
 
 // writeDOT draws sub, or the nodes of g with calls, through
 // Subgraph.WriteDOT.
-func writeDOT(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph) error {
+func writeDOT(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, _ []extract.Skipped) error {
 	if sub == nil {
 		sub = withEdges(g)
 	}
@@ -221,7 +237,7 @@ func writeDOT(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph) error {
 // writeMermaid draws sub, or the nodes of g with calls, as a flowchart:
 // node n<ID> labelled with its qualified name, one arrow per caller and
 // callee labelled with the first call's resolution.
-func writeMermaid(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph) error {
+func writeMermaid(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, _ []extract.Skipped) error {
 	if sub == nil {
 		sub = withEdges(g)
 	}
@@ -250,7 +266,7 @@ func runCallers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintln(stderr, "usage: fileinfo callers [--root DIR] [--depth N] SYMBOL (a qualified name or path:Name)")
 		return errUsage
 	}
-	g, err := loadGraph(ctx, *root)
+	g, _, err := loadGraph(ctx, *root, stderr)
 	if err != nil {
 		return err
 	}

@@ -223,3 +223,29 @@ func TestCallgraphBadNeighbourhood(t *testing.T) {
 		})
 	}
 }
+
+// TestCallgraphSurvivesCrashShapes runs the commands on the Python shapes
+// that made the flow evaluator panic (exit 2): both exit 0, and the JSON
+// lists what was left out with the reason, here a binary file.
+func TestCallgraphSurvivesCrashShapes(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"shapes.py": "def target():\n    pass\n\ndef f(d, y, a):\n    x = ([(k) for k in d])\n    m = [[[0,0] for i in x] for j in y]\n    return ([(s, o) for s, o in a if s])\n\ndef g():\n    f(1, 2, 3)\n",
+		"blob.py":   "\x00\x01binary",
+	})
+	code, stdout, stderr := runCLI(t, "callgraph", "--root", root)
+	if code != 0 {
+		t.Fatalf("callgraph: exit %d: %s", code, stderr)
+	}
+	var js struct {
+		Skipped []struct{ Path, Reason string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &js); err != nil {
+		t.Fatal(err)
+	}
+	if len(js.Skipped) != 1 || js.Skipped[0].Path != "blob.py" || js.Skipped[0].Reason != "binary file" {
+		t.Errorf("skipped = %+v, want blob.py as a binary file", js.Skipped)
+	}
+	if code, stdout, stderr := runCLI(t, "callers", "--root", root, "shapes.f"); code != 0 || !strings.Contains(stdout, "shapes.g") {
+		t.Errorf("callers: exit %d: %s%s", code, stdout, stderr)
+	}
+}
