@@ -210,11 +210,11 @@ func (e *Extractor) file(ctx context.Context, rel string) (*File, error) {
 }
 
 // read loads a file, refusing non-regular, oversized and binary files. It
-// reads through the root handle (see openRegular): a symbolic link
+// reads through the root handle (see OpenRegular): a symbolic link
 // swapped in after the walk cannot lead outside the root, and a FIFO
 // does not block.
 func (e *Extractor) read(rel string) ([]byte, error) {
-	f, st, err := openRegular(e.dir, rel)
+	f, st, err := OpenRegular(e.dir, rel)
 	if err != nil {
 		var skip *SkipError
 		if errors.As(err, &skip) {

@@ -13,11 +13,12 @@ import (
 // .gitignore, .git/info/exclude.
 const maxSideFile = 1 << 20
 
-// openRegular opens the regular file at slash path rel through dir: a
+// OpenRegular opens the regular file at slash path rel through dir: a
 // symbolic link may lead only to a file inside dir, however it was
-// swapped in after a check, and a FIFO, socket or device is refused
-// without blocking (the open does not wait for a writer).
-func openRegular(dir *os.Root, rel string) (*os.File, os.FileInfo, error) {
+// swapped in after a check, and a FIFO, socket or device is refused with
+// a *SkipError without blocking (the open does not wait for a writer).
+// Every read of a source file goes through it.
+func OpenRegular(dir *os.Root, rel string) (*os.File, os.FileInfo, error) {
 	name := filepath.FromSlash(rel)
 	f, err := dir.OpenFile(name, os.O_RDONLY|oNonblock, 0)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -46,9 +47,9 @@ func openRegular(dir *os.Root, rel string) (*os.File, os.FileInfo, error) {
 }
 
 // readSide returns the bytes of a regular file of at most maxSideFile
-// bytes at slash path rel inside dir (see openRegular).
+// bytes at slash path rel inside dir (see OpenRegular).
 func readSide(dir *os.Root, rel string) ([]byte, error) {
-	f, st, err := openRegular(dir, rel)
+	f, st, err := OpenRegular(dir, rel)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -203,17 +202,11 @@ func (w *workspace) walk(ctx context.Context) (files []string, skipped []extract
 // them: through the root handle, at most maxSize bytes. Whether they are
 // text is for the extractor to say.
 func (w *workspace) readRaw(rel string) ([]byte, error) {
-	f, err := w.dir.Open(filepath.FromSlash(rel))
+	f, st, err := extract.OpenRegular(w.dir, rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, &extract.SkipError{Path: rel, Reason: "not a regular file"}
-	}
 	if st.Size() > w.maxSize {
 		return nil, &extract.SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), w.maxSize)}
 	}

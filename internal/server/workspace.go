@@ -318,27 +318,21 @@ func (w *workspace) rel(p string) (string, error) {
 
 // read returns the bytes of the file at rel, read through the root
 // handle (so a symbolic link cannot lead outside the root at the moment
-// of reading): a regular file of at most maxSize bytes, holding UTF-8
-// text.
+// of reading) without blocking on a FIFO: a regular file of at most
+// maxSize bytes, holding UTF-8 text.
 func (w *workspace) read(rel string) ([]byte, error) {
-	f, err := w.dir.Open(filepath.FromSlash(rel))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such file in the workspace: %w", rel, fs.ErrNotExist)
-		}
+	f, st, err := extract.OpenRegular(w.dir, rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: no such file in the workspace: %w", rel, fs.ErrNotExist)
+	case st != nil && st.IsDir():
+		return nil, fmt.Errorf("%s is a directory, not a file", rel)
+	case st != nil && !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (%v)", rel, st.Mode().Type())
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file", rel)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", rel)
-	}
 	if st.Size() > w.maxSize {
 		return nil, fmt.Errorf("%s is too large (%d bytes; the limit is %d)", rel, st.Size(), w.maxSize)
 	}
