@@ -226,33 +226,22 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		}
 	}
 	for _, c := range calls {
+		name, recv := "", c.receiver
+		var pos sitter.Point
 		if c.callee != nil {
 			// f()() or d["k"](): the expression itself is called.
-			pos := c.callee.StartPoint()
-			out.Calls = append(out.Calls, Call{
-				Caller:       callerOf(decls, c.at, f.module),
-				Name:         "()",
-				Receiver:     f.short(c.callee, 200),
-				Line:         int(pos.Row) + 1,
-				Column:       int(pos.Column) + 1,
-				Args:         f.args(c.args),
-				ReceiverExpr: f.expr(c.callee),
-				ArgExprs:     f.argExprs(c.args),
-			})
-			continue
-		}
-		name, pos := callName(f.text(c.name), c.name.StartPoint())
-		if name == "" || f.lang.ignoreCalls[name] {
+			name, recv, pos = "()", c.callee, c.callee.StartPoint()
+		} else if name, pos = callName(f.text(c.name), c.name.StartPoint()); name == "" || f.lang.ignoreCalls[name] {
 			continue
 		}
 		out.Calls = append(out.Calls, Call{
 			Caller:       callerOf(decls, c.at, f.module),
 			Name:         name,
-			Receiver:     f.short(c.receiver, 200),
+			Receiver:     f.short(recv, 200),
 			Line:         int(pos.Row) + 1,
 			Column:       int(pos.Column) + 1,
 			Args:         f.args(c.args),
-			ReceiverExpr: f.expr(c.receiver),
+			ReceiverExpr: f.expr(recv),
 			ArgExprs:     f.argExprs(c.args),
 		})
 	}
