@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -137,20 +138,43 @@ func TestArtifactProseOnce(t *testing.T) {
 // reading quadratic: many unclosed openings in one paragraph and on one
 // line, and backtick runs that close nothing.
 func TestHideCommentsLinear(t *testing.T) {
-	var ticks strings.Builder
-	for n := 1; ticks.Len() < 1<<20; n++ {
-		ticks.WriteString(strings.Repeat("`", n) + " <!-- ")
-	}
-	for name, text := range map[string]string{
-		"paragraph": strings.Repeat("a <!-- b\n", 1<<17),
-		"line":      "a " + strings.Repeat("<!-- ", 1<<18) + "\n",
-		"ticks":     ticks.String(),
+	for name, text := range map[string]func(n int) string{
+		"paragraph": func(n int) string { return strings.Repeat("a <!-- b\n", n) },
+		"line":      func(n int) string { return "a " + strings.Repeat("<!-- ", n) + "\n" },
+		"ticks": func(n int) string {
+			var b strings.Builder
+			for i := 1; b.Len() < 8*n; i++ {
+				b.WriteString(strings.Repeat("`", i) + " <!-- ")
+			}
+			return b.String()
+		},
 	} {
-		start := time.Now()
-		out := hideComments(text, false)
-		if d := time.Since(start); d > 5*time.Second || out != text {
-			t.Errorf("%s: %v, changed %v", name, d, out != text)
+		expectLinear(t, name, func(n int) {
+			if in := text(n); hideComments(in, false) != in {
+				t.Errorf("%s: text changed", name)
+			}
+		})
+	}
+}
+
+// expectLinear fails if f(n) takes more than four times as long per unit
+// of n at 16 times the size: a quadratic f takes sixteen times as long,
+// a linear one as long, give or take the noise of shared machines. Each
+// size runs three times; the fastest counts.
+func expectLinear(t *testing.T, name string, f func(n int)) {
+	t.Helper()
+	perUnit := func(n int) time.Duration {
+		best := time.Duration(math.MaxInt64)
+		for range 3 {
+			start := time.Now()
+			f(n)
+			best = min(best, time.Since(start)/time.Duration(n))
 		}
+		return best
+	}
+	small, big := perUnit(1<<12), perUnit(1<<16)
+	if big > 4*small+time.Microsecond/10 {
+		t.Errorf("%s: %v per unit at 65,536 units, %v at 4,096: not linear", name, big, small)
 	}
 }
 

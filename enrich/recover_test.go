@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -299,16 +300,39 @@ func TestRecoverHandEdits(t *testing.T) {
 // symbol.
 func TestRecoverLinear(t *testing.T) {
 	f := storeFile(t)
-	for name, md := range map[string]string{
-		"wrapped purpose": "## Functions\n### `def load(path)`\n**Purpose**: a\n" + strings.Repeat("b b b b\n", 1<<17),
-		"wrapped step":    "## Functions\n### `def load(path)`\n**Implementation Summary**:\n1. a\n" + strings.Repeat("b b b b\n", 1<<17),
-		"headings":        "## Classes\n" + strings.Repeat("### `class Store`\n**Purpose**: p\n##### `def get(self, add)`\n**Purpose**: q\n", 1<<15),
-		"words":           "## Functions\n### `" + strings.Repeat("load ", 1<<18) + "`\n**Purpose**: p\n",
+	for name, md := range map[string]func(n int) string{
+		"wrapped purpose": func(n int) string {
+			return "## Functions\n### `def load(path)`\n**Purpose**: a\n" + strings.Repeat("b b b b\n", n)
+		},
+		"wrapped step": func(n int) string {
+			return "## Functions\n### `def load(path)`\n**Implementation Summary**:\n1. a\n" + strings.Repeat("b b b b\n", n)
+		},
+		"headings": func(n int) string {
+			return "## Classes\n" + strings.Repeat("### `class Store`\n**Purpose**: p\n##### `def get(self, add)`\n**Purpose**: q\n", n/4)
+		},
+		"words": func(n int) string { return "## Functions\n### `" + strings.Repeat("load ", n) + "`\n**Purpose**: p\n" },
 	} {
-		start := time.Now()
-		Recover([]byte(md), f)
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("%s: %v", name, d)
+		expectLinear(t, name, func(n int) { Recover([]byte(md(n)), f) })
+	}
+}
+
+// expectLinear fails if f(n) takes more than four times as long per unit
+// of n at 16 times the size: a quadratic f takes sixteen times as long,
+// a linear one as long, give or take the noise of shared machines. Each
+// size runs three times; the fastest counts.
+func expectLinear(t *testing.T, name string, f func(n int)) {
+	t.Helper()
+	perUnit := func(n int) time.Duration {
+		best := time.Duration(math.MaxInt64)
+		for range 3 {
+			start := time.Now()
+			f(n)
+			best = min(best, time.Since(start)/time.Duration(n))
 		}
+		return best
+	}
+	small, big := perUnit(1<<12), perUnit(1<<16)
+	if big > 4*small+time.Microsecond/10 {
+		t.Errorf("%s: %v per unit at 65,536 units, %v at 4,096: not linear", name, big, small)
 	}
 }
