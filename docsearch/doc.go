@@ -15,7 +15,8 @@
 // when it holds a document source directly inside it (walk.go), as
 // SQLAlchemy's doc/build does. Options.Scopes add named scopes, each a
 // directory of the root or a file system of its own. YAML front matter is
-// not indexed. Every directory and document passed over is listed with a
+// not indexed, nor are markdown's HTML comments, which Fetch does not show
+// either (comment.go). Every directory and document passed over is listed with a
 // reason (Skipped): binary or undecodable files, files over the size
 // limit, symbolic links, FIFOs and devices (never opened to wait or read
 // without end), and documents over the budget of one (5,000 headings,

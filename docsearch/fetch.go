@@ -99,7 +99,8 @@ func (ix *Index) Outline(p string) ([]Heading, error) {
 // under one of its headings (up to the next heading of the same or a
 // higher level) when heading is not "". A heading is matched by its text,
 // its heading path ("Guide > Install"), or its anchor ("#install"),
-// ignoring case.
+// ignoring case. The HTML comments of markdown are not shown (see
+// comment.go).
 func (ix *Index) Fetch(p, heading string) (Doc, error) {
 	ix.mu.RLock()
 	d, err := ix.lookup(p)
@@ -129,6 +130,8 @@ func (ix *Index) Fetch(p, heading string) (Doc, error) {
 	if f, _ := docFormat(dd.path); f == formatHTML && !dd.put {
 		body, _ = htmlToMarkdown(body)
 		fmLines = 0
+	} else if dd.format == formatMarkdown {
+		body = hideComments(body, true) // not text: not indexed, not shown
 	}
 	if heading != "" {
 		body, err = sectionText(body, dd.format, fmLines, heading)

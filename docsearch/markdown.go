@@ -323,15 +323,19 @@ func linkEnd(s string, i int) int {
 }
 
 // readSections cuts a document's text, read as format f, into sections:
-// without its front matter, and an HTML page converted to markdown first.
-// It returns the front matter and an HTML page's title too; the sections
-// of an HTML page are of markdown. over counts the heading lines read as
-// text, past maxDocHeadings.
+// without its front matter or, in markdown, its HTML comments (see
+// comment.go), and an HTML page converted to markdown first. It returns
+// the front matter and an HTML page's title too; the sections of an HTML
+// page are of markdown. over counts the heading lines read as text, past
+// maxDocHeadings.
 func readSections(text string, f format) (secs []section, fm, pageTitle string, over int) {
 	body, fm, fmLines := stripFrontMatter(text)
-	if f == formatHTML {
+	switch f {
+	case formatHTML:
 		body, pageTitle = htmlToMarkdown(body)
 		f, fmLines = formatMarkdown, 0
+	case formatMarkdown:
+		body = hideComments(body, false)
 	}
 	secs, over = parseCounting(body, f, fmLines+1)
 	return secs, fm, pageTitle, over

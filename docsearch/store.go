@@ -82,9 +82,10 @@ const (
 	// inside its main element, without nav, headings lose permalink marks
 	// C++, C# and F# are terms, British spellings are read as American,
 	// vectors are int8 with a scale per row, and chunks no longer record
-	// a token count nothing read. An index of another version is
-	// rebuilt.
-	storeVersion = 5
+	// a token count nothing read; since 6, markdown's HTML comments are
+	// not indexed (an artifact's record of its prose was). An index of
+	// another version is rebuilt.
+	storeVersion = 6
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in
 	// parallel at load.

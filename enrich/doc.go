@@ -56,5 +56,8 @@
 // Implementation Summary and Called by (from the graph); "## Classes" with
 // "#### Methods" under each. An enriched artifact ends with the record of
 // its prose, a JSON report in an HTML comment, which Recorded reads back
-// (the format is in record.go). Output is deterministic.
+// (the format is in record.go). Artifacts written before records have
+// none: Recover reads their prose back from the markdown, matching
+// symbols by their headings (recover.go), and Prose, the prose a report
+// is merged into, takes the record or else that. Output is deterministic.
 package enrich

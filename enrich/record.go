@@ -28,7 +28,8 @@ package enrich
 // RenderEnriched writes, and the last line "<!-- fileinfo:report ..."
 // starts it: prose that imitates one comes earlier. A hand edit of the
 // prose above the record is lost at the next report; an edit inside it is
-// kept.
+// kept. Without a readable record, Prose reads the prose above instead
+// (recover.go).
 
 import (
 	"bytes"

@@ -63,14 +63,15 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 // report leaves out keep theirs), and writes the artifact: Enriched when
 // every symbol and the overview have prose, Partial otherwise. Nothing is
 // written when the report is refused. note, when not empty, says what the
-// answer should add: the earlier prose could not be read, and is lost.
+// answer should add: the earlier prose's record could not be read, and
+// only what the artifact shows of it, if anything, is kept.
 func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, version string) (out reportOut, note string, err error) {
 	in.Path = rel
 	// The artifact is read, merged into and written again: one report at
 	// a time, or two parts sent together would each drop the other's.
 	ws.saveMu.Lock()
 	defer ws.saveMu.Unlock()
-	prev, rerr := ws.recorded(rel)
+	prev, rerr := ws.prose(rel, src.file)
 	// A report that adds to the prose saved may leave the overview to the
 	// one saved.
 	check := in
@@ -80,7 +81,11 @@ func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, versi
 	if err := enrich.Validate(&check, src.file); err != nil {
 		return reportOut{}, "", fmt.Errorf("%w; nothing was written", err)
 	}
-	if rerr != nil {
+	switch {
+	case rerr != nil && prev != nil:
+		ws.log.Warn("earlier prose record unreadable; the prose the artifact shows is kept", "path", rel, "err", rerr)
+		note = fmt.Sprintf("\n\n(Note: the prose the old artifact recorded could not be read: %v. The prose it shows is kept instead.)", rerr)
+	case rerr != nil:
 		ws.log.Warn("earlier prose unreadable; the report replaces it", "path", rel, "err", rerr)
 		note = fmt.Sprintf("\n\n(Note: the prose the old artifact recorded could not be read: %v. Only this report's prose is in the artifact now.)", rerr)
 	}
@@ -120,6 +125,22 @@ func docStatus(r *enrich.Report, f *extract.File) (artifacts.Status, []string) {
 		return artifacts.Partial, missing
 	}
 	return artifacts.Enriched, missing
+}
+
+// prose returns the prose rel's artifact holds for f, as enrich.Prose
+// reads it: what its record says or, for an artifact from before records,
+// what its markdown shows. It is nil when there is no artifact, or one
+// without prose (basic). An error says the artifact or its record could
+// not be read; the prose is then what the markdown shows, if anything.
+func (ws *workspace) prose(rel string, f *extract.File) (*enrich.Report, error) {
+	_, body, err := ws.store.Read(rel)
+	if notExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return enrich.Prose(body, f)
 }
 
 // recorded returns the prose rel's artifact records: nil when there is no
