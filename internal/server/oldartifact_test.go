@@ -56,3 +56,20 @@ func TestReportOverDamagedRecord(t *testing.T) {
 	}
 	s.expectDocumented(0, "Returns an empty Store.", "Sets a key's value.", "Returns a key's value.", "Holds integers by key.")
 }
+
+// TestFileInfoOverDamagedPartialRecord: file_info on a partial artifact
+// whose record a hand edit broke still lists what is missing, from the
+// prose the markdown shows, instead of asking for every symbol again.
+func TestFileInfoOverDamagedPartialRecord(t *testing.T) {
+	s := connect(t, shop, Options{})
+	var rep reportOut
+	s.ok("report_file_info", storeReportOf("NewStore", "Store.Put"), &rep)
+	p := ".artifacts/lib/store.go.md"
+	writeTree(t, s.root, map[string]string{p: strings.Replace(s.read(p), `"overview":`, `"overview"`, 1)})
+
+	var fi fileInfoOut
+	res := s.ok("file_info", map[string]any{"path": "lib/store.go"}, &fi)
+	if fi.Artifact != "partial" || len(fi.Missing) != 1 || fi.Missing[0] != "Store.Get" || strings.Contains(text(res), "Document every symbol") {
+		t.Errorf("file_info = %+v\n%s", fi, text(res)[max(0, len(text(res))-400):])
+	}
+}

@@ -143,8 +143,8 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 // missingNote sets out.Missing to the symbols rel's partial artifact has
 // no prose for, and returns the note that tells the model so.
 func (w *workspace) missingNote(rel string, src *source, out *fileInfoOut) string {
-	prev, err := w.recorded(rel)
-	if err != nil {
+	prev, err := w.prose(rel, src.file)
+	if err != nil && prev == nil {
 		return fmt.Sprintf("\n\n(Note: the artifact of %s is partial, and the prose it records cannot be read: %v. Document every symbol.)", rel, err)
 	}
 	report := enrich.Update(prev, nil, src.file)

@@ -143,20 +143,6 @@ func (ws *workspace) prose(rel string, f *extract.File) (*enrich.Report, error) 
 	return enrich.Prose(body, f)
 }
 
-// recorded returns the prose rel's artifact records: nil when there is no
-// artifact, or one without prose (basic). An error says the artifact or
-// its record could not be read.
-func (ws *workspace) recorded(rel string) (*enrich.Report, error) {
-	_, body, err := ws.store.Read(rel)
-	if notExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return enrich.Recorded(body)
-}
-
 // checkPart refuses a report's part number past the number of parts
 // file_info splits rel into: at the server's budget, or at whatever
 // budget file_info last split the source as it is now.
