@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -183,15 +182,8 @@ func TestReportRefusals(t *testing.T) {
 }
 
 func TestParts(t *testing.T) {
-	var src strings.Builder
-	src.WriteString("package big\n")
-	var names []string
-	for i := range 40 {
-		name := fmt.Sprintf("F%02d", i)
-		names = append(names, name)
-		fmt.Fprintf(&src, "\n// %s adds %d.\nfunc %s(x int) int {\n\ty := x + %d\n\treturn y * 2\n}\n", name, i, name, i)
-	}
-	s := connect(t, map[string]string{"big/big.go": src.String()}, Options{MaxTokens: 1500})
+	src, names := bigFile()
+	s := connect(t, map[string]string{"big/big.go": src}, Options{MaxTokens: 1500})
 	var fi fileInfoOut
 	s.ok("file_info", map[string]any{"path": "big/big.go"}, &fi)
 	if fi.Parts < 2 || fi.Tokens > 1500 {
