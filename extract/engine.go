@@ -324,19 +324,14 @@ func (f *fileInfo) args(n *sitter.Node) []string {
 // argExprs returns the structure of an argument list, an ExprTuple of
 // the arguments, for languages with an expression hook.
 func (f *fileInfo) argExprs(n *sitter.Node) Expr {
-	if n == nil || f.lang.expr == nil {
+	x := f.builder()
+	if n == nil || x == nil {
 		return Expr{}
 	}
 	if t := n.Type(); !strings.HasSuffix(t, "argument_list") && !strings.HasSuffix(t, "arguments") {
-		// f(x for x in xs): the call's parentheses are its argument's.
-		if f.exprs == nil {
-			f.exprs = newExprBuilder(f)
-		}
-		x := f.exprs
-		x.left, x.deepest = MaxExprNodes, 0
-		return x.root(x.with(ExprTuple, "", x.sub(n, 1)))
+		return x.tuple(n) // f(x for x in xs): the call's parentheses are its argument's
 	}
-	return f.expr(n)
+	return x.expr(n)
 }
 
 // short returns the text of n on one line, cut at max bytes.

@@ -251,10 +251,39 @@ func newExprBuilder(f *fileInfo) *exprBuilder {
 	}
 }
 
+// expr returns the structure of the expression at n, or the zero Expr
+// when n is nil or the language has no expression hook.
+func (f *fileInfo) expr(n *sitter.Node) Expr {
+	x := f.builder()
+	if n == nil || x == nil {
+		return Expr{}
+	}
+	return x.expr(n)
+}
+
+// builder returns the builder of f's expressions, made on first use,
+// or nil when the language has no expression hook.
+func (f *fileInfo) builder() *exprBuilder {
+	if f.lang.expr == nil {
+		return nil
+	}
+	if f.exprs == nil {
+		f.exprs = newExprBuilder(f)
+	}
+	return f.exprs
+}
+
 // expr converts the expression at n as a whole, with a fresh budget.
 func (x *exprBuilder) expr(n *sitter.Node) Expr {
 	x.left, x.deepest = MaxExprNodes, 0
 	return x.root(x.sub(n, 0))
+}
+
+// tuple converts the expression at n as a whole, with a fresh budget, as
+// the one element of an ExprTuple.
+func (x *exprBuilder) tuple(n *sitter.Node) Expr {
+	x.left, x.deepest = MaxExprNodes, 0
+	return x.root(x.with(ExprTuple, "", x.sub(n, 1)))
 }
 
 // sub converts the subexpression at n, at depth levels below the top,

@@ -8,18 +8,6 @@ import (
 // one (a docstring, a template) is no key anyone looks up.
 const maxLiteral = 256
 
-// expr returns the structure of the expression at n, or the zero Expr
-// when n is nil or the language has no expression hook.
-func (f *fileInfo) expr(n *sitter.Node) Expr {
-	if n == nil || f.lang.expr == nil {
-		return Expr{}
-	}
-	if f.exprs == nil {
-		f.exprs = newExprBuilder(f)
-	}
-	return f.exprs.expr(n)
-}
-
 // pythonShared are the node types a Python file's expressions share:
 // the receivers and argument lists of call sites, which the assignments
 // and calls around them contain again.
