@@ -6,9 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
+	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/depindex"
 	"github.com/fileinfo/fileinfo/internal/deps"
 )
@@ -116,4 +120,42 @@ func depRows(ctx context.Context, c depindex.Cache, ds []deps.Dep, build bool, s
 		rows = append(rows, r)
 	}
 	return rows, errors.Join(errs...)
+}
+
+// searchDeps searches the workspace's dependency index (the one serve
+// keeps under .artifacts/.index/deps), first bringing it up to date with
+// the lockfiles from the per-user cache. Every scope of q must be a deps
+// scope.
+func searchDeps(ctx context.Context, root string, q docsearch.Query, stderr io.Writer) (docsearch.Results, error) {
+	for _, s := range q.Scopes {
+		if !depindex.IsScope(s) {
+			return docsearch.Results{}, fmt.Errorf("--scope %s: search dependencies (deps, deps:NAME) and the project's scopes in separate runs", s)
+		}
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return docsearch.Results{}, err
+	}
+	ds, rerr := deps.Resolve(abs, deps.Options{})
+	cache, err := depindex.DefaultDir(nil)
+	if err != nil {
+		return docsearch.Results{}, err
+	}
+	dir := depindex.IndexDir(filepath.Join(abs, ".artifacts", ".index"))
+	if _, err := os.Stat(filepath.Join(abs, ".artifacts")); err != nil {
+		dir = "" // no .artifacts yet: none is made for a search
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ix, err := depindex.OpenIndex(ctx, dir, defaultEmbedder(), docsearch.Options{Logger: logger})
+	if err != nil {
+		return docsearch.Results{}, err
+	}
+	counts, err := depindex.Sync(ctx, ix, ds, depindex.Cache{Dir: cache}, depindex.Options{}, nil)
+	if err = errors.Join(rerr, err); err != nil {
+		fmt.Fprintf(stderr, "fileinfo search: dependencies: %v\n", err)
+	}
+	if len(counts) == 0 {
+		return docsearch.Results{}, fmt.Errorf("no dependency of %s is on disk to search; fileinfo deps lists them", abs)
+	}
+	return depindex.Search(ctx, ix, counts, q, q.Scopes)
 }

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/deps"
@@ -62,7 +64,7 @@ func Build(ctx context.Context, d deps.Dep, opts Options) (*API, error) {
 	api.Files, api.Skipped = len(files), api.Skipped+len(skipped)
 	for _, f := range files {
 		for _, s := range f.Symbols {
-			if !s.Exported || s.Kind == extract.KindModule || s.Kind == extract.KindNamespace {
+			if !s.Exported || s.Kind == extract.KindModule || s.Kind == extract.KindNamespace || privateParent(f.Language, s.Parent) {
 				continue
 			}
 			api.Symbols = append(api.Symbols, Symbol{Qualified: s.Qualified, Kind: string(s.Kind),
@@ -78,6 +80,19 @@ func Build(ctx context.Context, d deps.Dep, opts Options) (*API, error) {
 	})
 	api.Docs = readDocs(d, all, opts.MaxDocBytes)
 	return api, nil
+}
+
+// privateParent reports whether a member's enclosing type is private:
+// a Go type of lower-case name, or any name with a leading underscore.
+func privateParent(lang, parent string) bool {
+	if parent == "" {
+		return false
+	}
+	if strings.HasPrefix(parent, "_") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(parent)
+	return lang == "go" && !unicode.IsUpper(r)
 }
 
 // listFiles lists d's files relative to d.Dir: the whole directory, or

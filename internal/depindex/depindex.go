@@ -32,7 +32,7 @@ import (
 )
 
 // Format is the version of the cached API encoding.
-const Format = 1
+const Format = 2
 
 // API is what a dependency version offers a project.
 type API struct {

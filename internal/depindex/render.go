@@ -22,7 +22,11 @@ func (a *API) DocPath(rel string) string { return Prefix + a.Name + "@" + a.Vers
 func Documents(a *API, scope string) []docsearch.Document {
 	var out []docsearch.Document
 	for _, d := range a.Docs {
-		out = append(out, docsearch.Document{Path: a.DocPath(d.Path), Scope: scope, Format: d.Format, Text: d.Text,
+		p := d.Path
+		if path.Base(p) == "METADATA" { // a Python distribution's description
+			p += ".md"
+		}
+		out = append(out, docsearch.Document{Path: a.DocPath(p), Scope: scope, Format: d.Format, Text: d.Text,
 			Title: fmt.Sprintf("%s@%s %s", a.Name, a.Version, d.Path)})
 	}
 	for i := 0; i < len(a.Symbols); {
@@ -43,7 +47,7 @@ func apiPage(a *API, syms []Symbol, scope string) docsearch.Document {
 	if path.Dir(p) == "." {
 		title = fmt.Sprintf("%s@%s %s", a.Name, a.Version, p)
 	}
-	fmt.Fprintf(&b, "# %s\n\nAPI of %s at version %s, from %s.\n", title, a.Name, a.Version, p)
+	fmt.Fprintf(&b, "# %s\n", title)
 	for _, s := range syms {
 		fmt.Fprintf(&b, "\n## %s\n\n", s.Qualified)
 		if s.Signature != "" {
@@ -55,4 +59,23 @@ func apiPage(a *API, syms []Symbol, scope string) docsearch.Document {
 		fmt.Fprintf(&b, "%s %s at %s:%d\n", a.Name+"@"+a.Version, s.Kind, s.Path, s.Line)
 	}
 	return docsearch.Document{Path: a.DocPath(p + ".md"), Scope: scope, Title: title, Text: b.String()}
+}
+
+// Lead is the first sentence of a doc comment, at most 200 bytes.
+func Lead(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for i := 0; i+1 < len(doc); i++ {
+		if doc[i] == '.' && doc[i+1] == ' ' {
+			doc = doc[:i+1]
+			break
+		}
+	}
+	if len(doc) > 200 {
+		cut := strings.LastIndexByte(doc[:200], ' ')
+		if cut < 100 {
+			cut = 200
+		}
+		doc = strings.ToValidUTF8(doc[:cut], "") + "…"
+	}
+	return doc
 }

@@ -51,8 +51,15 @@ type Options struct {
 	DocScopes []docsearch.Scope
 	// Embedder makes the doc index's vectors; nil searches lexically.
 	Embedder docsearch.Embedder
-	// NoDocs turns the doc index off.
+	// NoDocs turns the doc index off, and with it the dependency index.
 	NoDocs bool
+	// NoDeps turns off indexing the dependencies the lockfiles name.
+	NoDeps bool
+	// AllDeps indexes transitive dependencies too, not only direct ones.
+	AllDeps bool
+	// DepsCache is the per-user cache of dependency APIs. Default
+	// depindex.DefaultDir ($XDG_CACHE_HOME/fileinfo/deps).
+	DepsCache string
 	// SamplingRerank has the client's model reorder the sources of
 	// ask_docs, get_working_example and explain_error through sampling
 	// before it answers. Default off.
