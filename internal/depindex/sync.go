@@ -45,6 +45,8 @@ type Count struct {
 	Locations map[string]string `json:"-"`
 	// Leads maps each documented API symbol to its doc's first sentence.
 	Leads map[string]string `json:"-"`
+	// API is the version's API, as the cache holds it.
+	API *API `json:"-"`
 }
 
 // Key is a Count's name@version, the first element of its documents'
@@ -88,7 +90,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, ds []deps.Dep, c Cache, opts
 					}
 				}
 				counts[key] = Count{Ecosystem: d.Ecosystem, Name: d.Name, Version: d.Version, Dir: d.Dir,
-					Symbols: len(api.Symbols), Docs: len(docs), Locations: locs, Leads: leads}
+					Symbols: len(api.Symbols), Docs: len(docs), Locations: locs, Leads: leads, API: api}
 			}
 		}
 		if err != nil {

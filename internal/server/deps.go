@@ -17,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/enrich"
+	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/depindex"
 	"github.com/fileinfo/fileinfo/internal/deps"
 )
@@ -406,4 +408,31 @@ func (s *Server) readSource(ctx context.Context, req mcp.Request, p string) (str
 	}
 	src, err := ws.read(rel)
 	return rel, src, err
+}
+
+// maxUsed caps the dependency symbols one file_info prompt lists.
+const maxUsed = 25
+
+// used lists the indexed dependency API symbols f calls, for file_info's
+// prompt; nil before the index is built.
+func (d *depsIndex) used(f *extract.File) []enrich.DepSymbol {
+	d.mu.Lock()
+	counts := d.counts
+	d.mu.Unlock()
+	if len(counts) == 0 || f == nil {
+		return nil
+	}
+	apis := make([]*depindex.API, 0, len(counts))
+	for _, c := range counts {
+		if c.API != nil {
+			apis = append(apis, c.API)
+		}
+	}
+	slices.SortFunc(apis, func(a, b *depindex.API) int { return strings.Compare(a.ID(), b.ID()) })
+	var out []enrich.DepSymbol
+	for _, u := range depindex.Used(f, apis, maxUsed) {
+		out = append(out, enrich.DepSymbol{Dep: u.Dep, Qualified: u.Qualified, Signature: u.Signature,
+			Lead: depindex.Lead(u.Doc), Location: fmt.Sprintf("%s:%d", u.Path, u.Line)})
+	}
+	return out
 }

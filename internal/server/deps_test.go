@@ -63,7 +63,8 @@ func TestDependencySearch(t *testing.T) {
 	sync := lockedSync(t)
 	s := connect(t, map[string]string{
 		"go.mod":  fmt.Sprintf("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgolang.org/x/sync %s\n\texample.com/gone v1.0.0\n)\n", sync.Version),
-		"main.go": "package main\n\nfunc main() {}\n",
+		"main.go": "package main\n\nimport (\n\t\"context\"\n\n\t\"golang.org/x/sync/errgroup\"\n)\n\n" +
+			"func main() {\n\tg, _ := errgroup.WithContext(context.Background())\n\tg.Go(func() error { return nil })\n\t_ = g.Wait()\n}\n",
 	}, Options{})
 	st := s.waitDeps(1)
 	if st.Deps.Resolved != 2 || st.Deps.Missing != 1 {
@@ -113,6 +114,17 @@ func TestDependencySearch(t *testing.T) {
 	s.ok("list_docs", map[string]any{"scope": "deps"}, &list)
 	if len(list.Deps) != 1 || list.Deps[0].Name != "golang.org/x/sync" || list.Deps[0].Symbols == 0 {
 		t.Errorf("list_docs deps = %+v", list.Deps)
+	}
+
+	// file_info's prompt shows what the file's calls into it do.
+	var fi struct{ Prompt string }
+	res := s.ok("file_info", map[string]any{"path": "main.go"}, &fi)
+	prompt := text(res) + fi.Prompt
+	for _, want := range []string{"### Dependency APIs called (at the locked versions)",
+		"- `golang.org/x/sync/errgroup.WithContext` from " + key, "`golang.org/x/sync/errgroup.Group.Go` from " + key} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("file_info prompt lacks %q", want)
+		}
 	}
 
 	// Dropping the dependency from go.mod drops it from the index.
