@@ -62,7 +62,7 @@ func (s *session) waitDeps(want int) indexStatusOut {
 func TestDependencySearch(t *testing.T) {
 	sync := lockedSync(t)
 	s := connect(t, map[string]string{
-		"go.mod":  fmt.Sprintf("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgolang.org/x/sync %s\n\texample.com/gone v1.0.0\n)\n", sync.Version),
+		"go.mod": fmt.Sprintf("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgolang.org/x/sync %s\n\texample.com/gone v1.0.0\n)\n", sync.Version),
 		"main.go": "package main\n\nimport (\n\t\"context\"\n\n\t\"golang.org/x/sync/errgroup\"\n)\n\n" +
 			"func main() {\n\tg, _ := errgroup.WithContext(context.Background())\n\tg.Go(func() error { return nil })\n\t_ = g.Wait()\n}\n",
 	}, Options{})
