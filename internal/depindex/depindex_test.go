@@ -148,3 +148,23 @@ func TestGetRefusesMissing(t *testing.T) {
 		t.Error("a missing dependency was built")
 	}
 }
+
+// TestLockedVersionWins: with two versions in the module cache, the API
+// is the one go.sum locks.
+func TestLockedVersionWins(t *testing.T) {
+	dir := unpack(t, "gotwo.txtar")
+	env := map[string]string{"GOMODCACHE": filepath.Join(dir, "cache")}
+	ds, err := deps.Resolve(filepath.Join(dir, "project"), deps.Options{Getenv: func(k string) string { return env[k] }})
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("Resolve: %v, %v", ds, err)
+	}
+	a, _, err := Cache{Dir: t.TempDir()}.Get(context.Background(), ds[0], Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(symbols(a), " ")
+	if a.Version != "v0.18.0" || !strings.Contains(got, "OnlyIn018") || strings.Contains(got, "OnlyIn020") {
+		t.Errorf("%s: symbols %q; want v0.18.0's", a.ID(), got)
+	}
+	t.Logf("found %s with %s", a.ID(), got)
+}
