@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
@@ -144,15 +145,21 @@ func goModCache(opts Options) string {
 	return ""
 }
 
+// goEnvCache remembers runGoEnv's answers: the go command's settings do
+// not change under a running process, and starting it costs ~50 ms.
+var goEnvCache sync.Map // key → string
+
 // runGoEnv asks the go command for one setting; "" if go is not installed.
 func runGoEnv(key string) string {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		return ""
+	if v, ok := goEnvCache.Load(key); ok {
+		return v.(string)
 	}
-	out, err := exec.Command(gobin, "env", key).Output()
-	if err != nil {
-		return ""
+	v := ""
+	if gobin, err := exec.LookPath("go"); err == nil {
+		if out, err := exec.Command(gobin, "env", key).Output(); err == nil {
+			v = strings.TrimSpace(string(out))
+		}
 	}
-	return strings.TrimSpace(string(out))
+	goEnvCache.Store(key, v)
+	return v
 }
