@@ -118,8 +118,8 @@ func TestFindDetails(t *testing.T) {
 func TestFindErrors(t *testing.T) {
 	ix := load(t, "app.txtar")
 	for q, want := range map[string]string{
-		"":             "empty query",
-		"zzzzqqq":      "no symbol matches",
+		"":        "empty query",
+		"zzzzqqq": "no symbol matches",
 	} {
 		if _, err := ix.Find(q, ""); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Find(%q): %v; want %q", q, err, want)
