@@ -111,6 +111,9 @@ func Save(file string, st *State) error {
 	}
 	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
+	if werr == nil && cerr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("save %s: %w", file, err)

@@ -166,25 +166,25 @@ func expectTree(t *testing.T, ix *Index, sym string, callers bool, depth int, wa
 func TestTree(t *testing.T) {
 	ix := load(t, "app.txtar")
 	expectTree(t, ix, "url_for", true, 1,
-		"<- pkg.app.App.preprocess_request (pkg/app.py:5) at pkg/app.py:6 [import]",
-		"<- pkg.helpers.Response.send (pkg/helpers.py:9) at pkg/helpers.py:10 [local]",
-		"<- tests.test_helpers.test_url_for (tests/test_helpers.py:3) at tests/test_helpers.py:4 [import]")
+		"<- pkg.app.App.preprocess_request (pkg/app.py:6) [import]",
+		"<- pkg.helpers.Response.send (pkg/helpers.py:10) [local]",
+		"<- tests.test_helpers.test_url_for (tests/test_helpers.py:4) [import]")
 	expectTree(t, ix, "url_for", true, 2,
-		"<- pkg.app.App.preprocess_request (pkg/app.py:5) at pkg/app.py:6 [import]",
-		"<- pkg.app.Flask.run (pkg/app.py:9) at pkg/app.py:10 [inherited]",
-		"<- pkg.helpers.Response.send (pkg/helpers.py:9) at pkg/helpers.py:10 [local]",
-		"<- tests.test_helpers.test_url_for (tests/test_helpers.py:3) at tests/test_helpers.py:4 [import]")
+		"<- pkg.app.App.preprocess_request (pkg/app.py:6) [import]",
+		"<- pkg.app.Flask.run (pkg/app.py:10) [inherited]",
+		"<- pkg.helpers.Response.send (pkg/helpers.py:10) [local]",
+		"<- tests.test_helpers.test_url_for (tests/test_helpers.py:4) [import]")
 	expectTree(t, ix, "pkg.app.Flask.run", false, 2,
-		"-> pkg.app.App.preprocess_request (pkg/app.py:5) at pkg/app.py:10 [inherited]",
-		"-> pkg.helpers.url_for (pkg/helpers.py:1) at pkg/app.py:6 [import]",
-		"-> pkg.scaffold.Scaffold.register_blueprint (pkg/scaffold.py:2) at pkg/app.py:11 [inherited]",
-		"-> pkg.scaffold.Scaffold.record (pkg/scaffold.py:6) at pkg/scaffold.py:4 [receiver]")
+		"-> pkg.app.App.preprocess_request (pkg/app.py:10) [inherited] def pkg/app.py:5",
+		"-> pkg.helpers.url_for (pkg/app.py:6) [import] def pkg/helpers.py:1",
+		"-> pkg.scaffold.Scaffold.register_blueprint (pkg/app.py:11) [inherited] def pkg/scaffold.py:2",
+		"-> pkg.scaffold.Scaffold.record (pkg/scaffold.py:4) [receiver] def pkg/scaffold.py:6")
 	expectTree(t, ix, "Flask.run", false, 3,
-		"-> pkg.app.App.preprocess_request (pkg/app.py:5) at pkg/app.py:10 [inherited]",
-		"-> pkg.helpers.url_for (pkg/helpers.py:1) at pkg/app.py:6 [import]",
-		"-> pkg.helpers._join (pkg/helpers.py:5) at pkg/helpers.py:3 [local]",
-		"-> pkg.scaffold.Scaffold.register_blueprint (pkg/scaffold.py:2) at pkg/app.py:11 [inherited]",
-		"-> pkg.scaffold.Scaffold.record (pkg/scaffold.py:6) at pkg/scaffold.py:4 [receiver]")
+		"-> pkg.app.App.preprocess_request (pkg/app.py:10) [inherited] def pkg/app.py:5",
+		"-> pkg.helpers.url_for (pkg/app.py:6) [import] def pkg/helpers.py:1",
+		"-> pkg.helpers._join (pkg/helpers.py:3) [local] def pkg/helpers.py:5",
+		"-> pkg.scaffold.Scaffold.register_blueprint (pkg/app.py:11) [inherited] def pkg/scaffold.py:2",
+		"-> pkg.scaffold.Scaffold.record (pkg/scaffold.py:4) [receiver] def pkg/scaffold.py:6")
 }
 
 func TestWords(t *testing.T) {

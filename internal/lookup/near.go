@@ -158,7 +158,7 @@ type Ambiguous struct {
 
 func (e *Ambiguous) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q names %d symbols; give one's qualified name or path:Name:", e.Query, len(e.Candidates))
+	fmt.Fprintf(&b, "ambiguous symbol %q names %d definitions; give one's qualified name or path:Name; candidates:", e.Query, len(e.Candidates))
 	for _, c := range e.Candidates {
 		fmt.Fprintf(&b, "\n  %s (%s) %s:%d", c.Qualified, c.Kind, c.Path, c.Line)
 	}

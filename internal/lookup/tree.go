@@ -120,14 +120,14 @@ func (ix *Index) Tree(root []callgraph.SymbolID, callers bool, depth int) (rows 
 	return rows, truncated
 }
 
-// Text renders r as one line of an indented tree: "<-" for a caller,
-// "->" for a callee.
+// Text renders r as one line of an indented tree: "<- caller (site)
+// [resolution]" for a caller, "-> callee (site) [resolution] def
+// path:line" for a callee (a caller's definition is in the site's file).
 func (r Row) Text(callers bool) string {
-	arrow := "->"
-	if callers {
-		arrow = "<-"
+	s := fmt.Sprintf("%*s<- %s (%s) [%s]", 2*r.Depth, "", r.Symbol, r.Site, r.Resolution)
+	if !callers {
+		s = fmt.Sprintf("%*s-> %s (%s) [%s] def %s:%d", 2*r.Depth, "", r.Symbol, r.Site, r.Resolution, r.Path, r.Line)
 	}
-	s := fmt.Sprintf("%*s%s %s (%s:%d) at %s [%s]", 2*r.Depth, "", arrow, r.Symbol, r.Path, r.Line, r.Site, r.Resolution)
 	switch r.Repeat {
 	case "recursive":
 		s += " (recursive)"
