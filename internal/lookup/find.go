@@ -126,16 +126,18 @@ func (ix *Index) Find(query, kind string) ([]Match, error) {
 	if kind != "" && !slices.Contains(Kinds, kind) {
 		return nil, fmt.Errorf("unknown kind %q; kinds: %s", kind, strings.Join(Kinds, ", "))
 	}
-	keep := func(ms []Match) []Match {
-		if kind == "" {
-			return ms
-		}
-		return slices.DeleteFunc(ms, func(m Match) bool { return string(ix.g.Node(m.ID).Kind) != kind })
+	var ofKind func(callgraph.SymbolID) bool
+	if kind != "" {
+		ofKind = func(id callgraph.SymbolID) bool { return string(ix.g.Node(id).Kind) == kind }
 	}
-	if ms := keep(ix.matches(query)); len(ms) > 0 {
+	ms := ix.matches(query)
+	if ofKind != nil {
+		ms = slices.DeleteFunc(ms, func(m Match) bool { return !ofKind(m.ID) })
+	}
+	if len(ms) > 0 {
 		return ms, nil
 	}
-	if ms := keep(ix.near(query)); len(ms) > 0 {
+	if ms := ix.near(query, ofKind); len(ms) > 0 {
 		return ms, nil
 	}
 	return nil, &NotFound{Query: query, Kind: kind}

@@ -199,3 +199,17 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+// TestNearKeepsKind checks a kind filter applies before the near names
+// are cut to maxNear, and a qualifier ranks its own near names first.
+func TestNearKeepsKind(t *testing.T) {
+	ix := load(t, "app.txtar")
+	ms, err := ix.Find("Respons", "class")
+	if err != nil || ix.Node(ms[0].ID).Qualified != "pkg.helpers.Response" || ms[0].How != Fuzzy {
+		t.Errorf("Find(Respons, class) = %v, %v", ms, err)
+	}
+	ms, err = ix.Find("Request.sendd", "")
+	if err != nil || ix.Node(ms[0].ID).Qualified != "pkg.helpers.Request.send" {
+		t.Errorf("Find(Request.sendd): first %v, %v; want Request.send", ix.Node(ms[0].ID).Qualified, err)
+	}
+}

@@ -29,8 +29,9 @@ func (e *NotFound) Error() string {
 // near returns the symbols whose names are near the query's last part:
 // within an edit distance of a third of its length, or sharing most of
 // its words (register_blueprint, registerBlueprint and RegisterBlueprints
-// share "register" and "blueprint"). Closest first, at most maxNear.
-func (ix *Index) near(q string) []Match {
+// share "register" and "blueprint"). Closest first, at most maxNear, of
+// those keep accepts (nil: all).
+func (ix *Index) near(q string, keep func(callgraph.SymbolID) bool) []Match {
 	last := strings.ToLower(q[strings.LastIndexAny(q, "./:")+1:])
 	if last == "" {
 		return nil
@@ -69,22 +70,41 @@ func (ix *Index) near(q string) []Match {
 			cands = append(cands, cand{name, score})
 		}
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].score != cands[j].score {
-			return cands[i].score > cands[j].score
-		}
-		return cands[i].name < cands[j].name
-	})
-	var out []Match
+	// Each symbol of a near name scores as its name, and better when its
+	// qualified name holds the query's qualifier (the "Command" of
+	// "Command.Fnd").
+	qual := ""
+	if cut := strings.LastIndexAny(q, "./:"); cut > 0 {
+		qual = strings.ToLower(q[:cut])
+		qual = qual[strings.LastIndexAny(qual, "./:")+1:]
+	}
+	type scored struct {
+		id    callgraph.SymbolID
+		score float64
+	}
+	var all []scored
 	for _, c := range cands {
-		ids := append([]callgraph.SymbolID(nil), ix.byName[c.name]...)
-		ix.rank(ids)
-		for _, id := range ids {
-			if len(out) == maxNear {
-				return out
+		for _, id := range ix.byName[c.name] {
+			if keep != nil && !keep(id) {
+				continue
 			}
-			out = append(out, Match{ID: id, How: Fuzzy})
+			sc := c.score
+			if qual != "" && strings.Contains(strings.ToLower(ix.g.Node(id).Qualified), qual) {
+				sc += 0.5
+			}
+			all = append(all, scored{id, sc})
 		}
+	}
+	ids := make([]callgraph.SymbolID, len(all))
+	score := map[callgraph.SymbolID]float64{}
+	for i, a := range all {
+		ids[i], score[a.id] = a.id, a.score
+	}
+	ix.rank(ids)
+	sort.SliceStable(ids, func(i, j int) bool { return score[ids[i]] > score[ids[j]] })
+	var out []Match
+	for _, id := range ids[:min(len(ids), maxNear)] {
+		out = append(out, Match{ID: id, How: Fuzzy})
 	}
 	return out
 }
@@ -199,7 +219,7 @@ func (ix *Index) Resolve(spec string) ([]callgraph.SymbolID, error) {
 	ms := ix.matches(spec)
 	if len(ms) == 0 {
 		e := &Unknown{Query: spec}
-		for _, m := range ix.near(spec) {
+		for _, m := range ix.near(spec, nil) {
 			e.Near = append(e.Near, ix.Symbol(m))
 		}
 		return nil, e
