@@ -95,8 +95,8 @@ type Symbol struct {
 	Line      int    `json:"line"`
 	EndLine   int    `json:"end_line"`
 	Signature string `json:"signature,omitempty"`
-	Doc       string `json:"doc,omitempty" jsonschema:"the first sentence of its doc comment"`
-	Match     string `json:"match" jsonschema:"exact, partial, inherited (via a base class of the class named) or fuzzy"`
+	Doc       string `json:"doc,omitempty"` // the first sentence of its doc comment
+	Match     string `json:"match"`         // Exact, Partial, Inherited or Fuzzy
 	Via       string `json:"via,omitempty"`
 }
 

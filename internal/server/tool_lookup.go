@@ -62,9 +62,9 @@ type findSymbolIn struct {
 
 type findSymbolOut struct {
 	Symbols    []lookup.Symbol `json:"symbols"`
-	Total      int             `json:"total" jsonschema:"matches in all pages"`
-	Fuzzy      bool            `json:"fuzzy,omitempty" jsonschema:"no exact or partial match: these are near names"`
-	NextCursor string          `json:"next_cursor,omitempty" jsonschema:"pass as cursor for the next page"`
+	Total      int             `json:"total"`
+	Fuzzy      bool            `json:"fuzzy,omitempty" jsonschema:"near names only"`
+	NextCursor string          `json:"next_cursor,omitempty"`
 }
 
 type treeIn struct {
@@ -75,10 +75,11 @@ type treeIn struct {
 }
 
 type treeOut struct {
-	Symbol     lookup.Symbol `json:"symbol"`
-	Calls      []lookup.Row  `json:"calls" jsonschema:"depth-first; depth 1 is a direct call; repeat: listed before (above) or on its own path (recursive), not expanded"`
-	Total      int           `json:"total" jsonschema:"calls in all pages"`
-	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"pass as cursor for the next page"`
+	Symbol     string       `json:"symbol" jsonschema:"qualified name"`
+	At         string       `json:"at" jsonschema:"path:line"`
+	Calls      []lookup.Row `json:"calls" jsonschema:"depth-first; repeat: not expanded again"`
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
 }
 
 // lookupIndex indexes the workspace's current graph; the caller holds
@@ -222,9 +223,10 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 	ix := lookupIndex(ws)
 	ids, err := ix.Resolve(in.Symbol)
 	var rows []lookup.Row
+	var sym lookup.Symbol
 	truncated := false
 	if err == nil {
-		out.Symbol = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact})
+		sym = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact})
 		rows, truncated = ix.Tree(ids, callers, depth)
 	}
 	ws.mu.RUnlock()
@@ -236,8 +238,8 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 	}
 	end := page(len(rows), offset, limit, func(i int) int { return len(rows[i].Text(callers)) + jsonLen(rows[i]) })
 	out.Calls, out.Total = rows[offset:end], len(rows)
+	out.Symbol, out.At = sym.Qualified, fmt.Sprintf("%s:%d", sym.Path, sym.Line)
 	var b strings.Builder
-	sym := out.Symbol
 	fmt.Fprintf(&b, "%s (%s) %s:%d\n", sym.Qualified, sym.Kind, sym.Path, sym.Line)
 	if len(rows) == 0 {
 		what := "callers"
