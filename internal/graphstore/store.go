@@ -3,6 +3,7 @@ package graphstore
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,7 +11,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,8 +51,8 @@ type State struct {
 type Entry struct {
 	Path    string
 	Size    int64
-	ModTime int64 // Unix nanoseconds
-	Hash    string
+	ModTime int64  // Unix nanoseconds
+	Hash    string // lower-case hex SHA-256 of the content; "" if not read
 	File    *extract.File
 	Skip    string
 }
@@ -61,7 +64,8 @@ type Options struct {
 	Dir string
 	// Key, see State.Key.
 	Key string
-	// Extract configures extraction; its Read hook is Sync's own.
+	// Extract configures extraction; its Read hook, if any, is called for
+	// the files Sync extracts (not those it reuses).
 	Extract extract.Options
 	// ReadOnly loads and refreshes the state without saving it.
 	ReadOnly bool
@@ -71,10 +75,16 @@ type Options struct {
 
 // Snapshot is the extraction and graph of a root, fresh as of Sync.
 type Snapshot struct {
-	Files   []extract.File    // in walk order
-	Skipped []extract.Skipped // by extraction and by the graph, sorted by path
-	Nodes   []callgraph.Node
-	Edges   []callgraph.Edge
+	Files []extract.File // in walk order
+	// Digests are the files' content digests (lower-case hex SHA-256),
+	// by path, as of their extraction.
+	Digests map[string]string
+	// Skipped are the files extraction left out, sorted by path;
+	// GraphSkipped those the graph did.
+	Skipped      []extract.Skipped
+	GraphSkipped []extract.Skipped
+	Nodes        []callgraph.Node
+	Edges        []callgraph.Edge
 	// Graph is the graph Sync built, or nil when nothing changed and the
 	// saved nodes and edges were used.
 	Graph *callgraph.Graph
@@ -138,6 +148,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	file := filepath.Join(dir, FileName)
 	start := time.Now()
+	key := fmt.Sprintf("%s; build %s; max %d bytes; languages %v", opt.Key, buildKey(), opt.Extract.MaxFileSize, opt.Extract.Languages)
 	old, err := Load(file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -145,16 +156,18 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	case err != nil:
 		log.Warn("graphstore: rebuilding the saved graph", "file", file, "reason", err)
 		old = &State{}
-	case old.Key != opt.Key:
-		log.Info("graphstore: rebuilding the saved graph", "file", file, "reason", "saved for "+old.Key)
+	case old.Key != key:
+		log.Info("graphstore: rebuilding the saved graph", "file", file, "reason", "saved for "+old.Key+", now "+key)
 		old = &State{}
 	}
 
 	var hashes sync.Map // path → hash of the bytes extraction read
 	xo := opt.Extract
 	xo.Read = func(rel string, src []byte) {
-		sum := sha256.Sum256(src)
-		hashes.Store(rel, string(sum[:]))
+		hashes.Store(rel, digest(src))
+		if opt.Extract.Read != nil {
+			opt.Extract.Read(rel, src)
+		}
 	}
 	ex, err := extract.New(opt.Root, xo)
 	if err != nil {
@@ -166,7 +179,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		return nil, err
 	}
 	root := ex.Root()
-	st := &State{Key: opt.Key}
+	st := &State{Key: key}
 	configChanged := false
 	oldConfig := byPath(old.Config)
 	for _, p := range paths {
@@ -217,7 +230,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	for _, s := range more {
 		reasons[s.Path] = s.Reason
 	}
-	snap := &Snapshot{Extracted: len(todo), Reused: len(st.Files) - len(todo)}
+	snap := &Snapshot{Extracted: len(todo), Reused: len(st.Files) - len(todo), Digests: make(map[string]string, len(st.Files))}
 	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Nodes == nil
 	for i := range st.Files {
 		e := &st.Files[i]
@@ -234,6 +247,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 		if e.File != nil {
 			snap.Files = append(snap.Files, *e.File)
+			snap.Digests[e.Path] = e.Hash
 		} else {
 			skipped = append(skipped, extract.Skipped{Path: e.Path, Reason: e.Skip})
 		}
@@ -250,8 +264,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	} else {
 		st.GraphSkipped, st.Nodes, st.Edges = old.GraphSkipped, old.Nodes, old.Edges
 	}
-	snap.Nodes, snap.Edges = st.Nodes, st.Edges
-	skipped = append(skipped, st.GraphSkipped...)
+	snap.Nodes, snap.Edges, snap.GraphSkipped = st.Nodes, st.Edges, st.GraphSkipped
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	snap.Skipped = skipped
 	// A file written within racyWindow of now may change again with the
@@ -269,11 +282,57 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 	}
 	if !opt.ReadOnly && (changed || statChanged(st, old)) {
-		if err := Save(file, st); err != nil {
+		if err := noLinks(root, dir); err != nil {
+			log.Warn("graphstore: not saving the graph", "error", err)
+		} else if err := Save(file, st); err != nil {
 			log.Warn("graphstore: could not save the graph", "error", err)
 		}
 	}
 	return snap, nil
+}
+
+// buildKey names the running binary: its module version and VCS
+// revision, marked when built from a modified tree (whose saved states a
+// rebuilt binary still reuses).
+func buildKey() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	k := bi.Main.Version
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			k += " " + s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			k += " modified"
+		}
+	}
+	return k
+}
+
+// noLinks refuses a dir inside root reached through a symbolic link
+// (.artifacts linked elsewhere): nothing is written outside the root.
+func noLinks(root, dir string) error {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil // a directory of the caller's choosing, outside the root
+	}
+	p := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link: the saved graph stays inside the root", p)
+		}
+	}
+	return nil
 }
 
 func byPath(es []Entry) map[string]*Entry {
@@ -316,8 +375,13 @@ func hashFile(full string) string {
 	if err != nil {
 		return ""
 	}
-	sum := sha256.Sum256(data)
-	return string(sum[:])
+	return digest(data)
+}
+
+// digest is the lower-case hex SHA-256 of src, as artifacts.SourceDigest.
+func digest(src []byte) string {
+	sum := sha256.Sum256(src)
+	return hex.EncodeToString(sum[:])
 }
 
 // statChanged reports whether only the stat data of some file changed

@@ -99,6 +99,12 @@ func TestSyncEqualsFresh(t *testing.T) {
 		if !reflect.DeepEqual(snap.Nodes, nodes) || !reflect.DeepEqual(snap.Edges, edges) {
 			t.Fatalf("step %d: graph differs from a fresh build: %d/%d nodes, %d/%d edges", step, len(snap.Nodes), len(nodes), len(snap.Edges), len(edges))
 		}
+		for _, f := range files {
+			src, _ := os.ReadFile(filepath.Join(root, f.Path))
+			if snap.Digests[f.Path] != digest(src) {
+				t.Fatalf("step %d: digest of %s is %q, want that of its content", step, f.Path, snap.Digests[f.Path])
+			}
+		}
 		if step%6 != 0 && snap.Extracted == len(files) { // step 6 follows a go.mod change
 			t.Errorf("step %d: all %d files extracted again", step, len(files))
 		}
@@ -218,4 +224,21 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("a decoded state does not decode after encoding: %v", err)
 		}
 	})
+}
+
+// TestNoSaveThroughLink checks nothing is written through a .artifacts
+// that links outside the root.
+func TestNoSaveThroughLink(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	write(t, root, "a.py", "def f():\n    pass\n")
+	if err := os.Symlink(outside, filepath.Join(root, ".artifacts")); err != nil {
+		t.Skip(err)
+	}
+	var logs bytes.Buffer
+	if _, err := Sync(context.Background(), Options{Root: root, Log: slog.New(slog.NewTextHandler(&logs, nil))}); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) > 0 || !strings.Contains(logs.String(), "symbolic link") {
+		t.Errorf("wrote %v outside the root; log %q", ents, logs.String())
+	}
 }
