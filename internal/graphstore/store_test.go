@@ -211,6 +211,15 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(data[headerSize:])
 	f.Add([]byte{})
+	// A real Python file, whose expression table the decoder checks.
+	root := f.TempDir()
+	os.WriteFile(filepath.Join(root, "m.py"), []byte("import os\n\ndef f(a):\n    x = g(a, k=[a.b, *a])\n    return os.path.join(x)\n"), 0o644)
+	if _, err := Sync(context.Background(), Options{Root: root}); err != nil {
+		f.Fatal(err)
+	}
+	if saved, err := os.ReadFile(filepath.Join(root, ".artifacts", ".index", FileName)); err == nil {
+		f.Add(saved[headerSize:])
+	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		st, err := decodePayload(payload)
 		if err != nil {
