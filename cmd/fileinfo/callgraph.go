@@ -70,7 +70,11 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "fileinfo callgraph: %v\n", err)
 		return errUsage
 	}
-	g, skipped, err := loadGraph(ctx, *root, stderr)
+	load := loadGraph
+	if *symbol != "" {
+		load = loadSavedGraph // a neighbourhood is a lookup: read the saved extraction
+	}
+	g, skipped, err := load(ctx, *root, stderr)
 	if err != nil {
 		return err
 	}

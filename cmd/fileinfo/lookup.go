@@ -7,21 +7,32 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sort"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/callgraph"
 
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 	"github.com/fileinfo/fileinfo/internal/lookup"
 )
 
-// loadLookup brings the saved extraction and graph of root up to date
-// (extracting only the files that changed since the last run, see
-// graphstore) and indexes it for lookups.
-func loadLookup(ctx context.Context, root string, stderr io.Writer) (*lookup.Index, error) {
-	snap, err := graphstore.Sync(ctx, graphstore.Options{
+// syncSaved brings the saved extraction and graph of root up to date
+// (see graphstore) and returns them; a rebuilt or unsaved state is
+// reported on stderr.
+func syncSaved(ctx context.Context, root string, stderr io.Writer) (*graphstore.Snapshot, error) {
+	return graphstore.Sync(ctx, graphstore.Options{
 		Root: root,
 		Key:  "fileinfo " + version(),
 		Log:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
+}
+
+// loadLookup brings the saved extraction and graph of root up to date
+// (extracting only the files that changed since the last run, see
+// graphstore) and indexes it for lookups.
+func loadLookup(ctx context.Context, root string, stderr io.Writer) (*lookup.Index, error) {
+	snap, err := syncSaved(ctx, root, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -30,6 +41,28 @@ func loadLookup(ctx context.Context, root string, stderr io.Writer) (*lookup.Ind
 		byPath[snap.Files[i].Path] = &snap.Files[i]
 	}
 	return lookup.New(lookup.NewStatic(snap.Nodes, snap.Edges), func(p string) *extract.File { return byPath[p] }), nil
+}
+
+// loadSavedGraph is loadGraph through the saved extraction: only files
+// changed since the last run are extracted, and the graph is built from
+// the saved extractions (or taken as Sync built it).
+func loadSavedGraph(ctx context.Context, root string, stderr io.Writer) (*callgraph.Graph, []extract.Skipped, error) {
+	snap, err := syncSaved(ctx, root, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := snap.Graph
+	if g == nil {
+		g = callgraph.Build(snap.Files)
+	}
+	skipped := append(append([]extract.Skipped(nil), snap.Skipped...), g.Skipped()...)
+	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	for _, s := range skipped {
+		if strings.Contains(s.Reason, "internal error") {
+			fmt.Fprintf(stderr, "fileinfo: skipped %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	return g, skipped, nil
 }
 
 func writeJSON(w io.Writer, v any) error {
