@@ -23,7 +23,6 @@ import (
 func syncSaved(ctx context.Context, root string, stderr io.Writer) (*graphstore.Snapshot, error) {
 	return graphstore.Sync(ctx, graphstore.Options{
 		Root: root,
-		Key:  "fileinfo " + version(),
 		Log:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 }

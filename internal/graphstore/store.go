@@ -62,7 +62,10 @@ type Options struct {
 	Root string
 	// Dir holds the saved state. Default Root/.artifacts/.index.
 	Dir string
-	// Key, see State.Key.
+	// Key is what the extraction depends on beyond the files, the
+	// binary's build and the options (which Sync adds itself); see
+	// State.Key. Writers of one root should agree on it: serve and the
+	// CLI both leave it empty, and so share the saved state.
 	Key string
 	// Extract configures extraction; its Read hook, if any, is called for
 	// the files Sync extracts (not those it reuses).
@@ -148,7 +151,11 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	file := filepath.Join(dir, FileName)
 	start := time.Now()
-	key := fmt.Sprintf("%s; build %s; max %d bytes; languages %v", opt.Key, buildKey(), opt.Extract.MaxFileSize, opt.Extract.Languages)
+	maxSize := opt.Extract.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = extract.DefaultMaxFileSize
+	}
+	key := fmt.Sprintf("%s; build %s; max %d bytes; languages %v", opt.Key, buildKey(), maxSize, opt.Extract.Languages)
 	old, err := Load(file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

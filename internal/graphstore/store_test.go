@@ -251,3 +251,18 @@ func TestNoSaveThroughLink(t *testing.T) {
 		t.Errorf("wrote %v outside the root; log %q", ents, logs.String())
 	}
 }
+
+// TestDefaultSizeSharesState checks the default and the explicit default
+// file size share one saved state (serve passes it, the CLI does not).
+func TestDefaultSizeSharesState(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.py", "def f():\n    pass\n")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "a.py"), old, old)
+	ctx := context.Background()
+	Sync(ctx, Options{Root: root})
+	snap, err := Sync(ctx, Options{Root: root, Extract: extract.Options{MaxFileSize: extract.DefaultMaxFileSize}})
+	if err != nil || snap.Extracted != 0 {
+		t.Errorf("extracted %d, err %v; want the saved state reused", snap.Extracted, err)
+	}
+}

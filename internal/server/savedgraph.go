@@ -17,7 +17,6 @@ import (
 func (w *workspace) extractSaved(ctx context.Context) ([]extract.File, []extract.Skipped, *callgraph.Graph, error) {
 	snap, err := graphstore.Sync(ctx, graphstore.Options{
 		Root: w.root,
-		Key:  "serve",
 		Extract: extract.Options{
 			MaxFileSize: w.maxSize,
 			Read:        w.sawSource,
