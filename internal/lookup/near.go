@@ -78,33 +78,42 @@ func (ix *Index) near(q string, keep func(callgraph.SymbolID) bool) []Match {
 		qual = strings.ToLower(q[:cut])
 		qual = qual[strings.LastIndexAny(qual, "./:")+1:]
 	}
-	type scored struct {
-		id    callgraph.SymbolID
-		score float64
+	// Names come best first; the symbols of the next name can only rank
+	// among the first maxNear if its score, plus the qualifier's bonus,
+	// reaches theirs: stop before a name that cannot.
+	bonus := 0.0
+	if qual != "" {
+		bonus = 0.5
 	}
-	var all []scored
-	for _, c := range cands {
+	var all []ranked
+	for k, c := range cands {
+		if k > 0 && len(all) >= maxNear && c.score+bonus < cands[k-1].score {
+			reach := 0
+			for _, r := range all {
+				if r.score > c.score+bonus {
+					reach++
+				}
+			}
+			if reach >= maxNear {
+				break
+			}
+		}
 		for _, id := range ix.byName[c.name] {
 			if keep != nil && !keep(id) {
 				continue
 			}
-			sc := c.score
-			if qual != "" && strings.Contains(strings.ToLower(ix.g.Node(id).Qualified), qual) {
-				sc += 0.5
+			r := ix.key(id)
+			r.score = c.score
+			if qual != "" && strings.Contains(strings.ToLower(r.qualified), qual) {
+				r.score += 0.5
 			}
-			all = append(all, scored{id, sc})
+			all = append(all, r)
 		}
 	}
-	ids := make([]callgraph.SymbolID, len(all))
-	score := map[callgraph.SymbolID]float64{}
-	for i, a := range all {
-		ids[i], score[a.id] = a.id, a.score
-	}
-	ix.rank(ids)
-	sort.SliceStable(ids, func(i, j int) bool { return score[ids[i]] > score[ids[j]] })
+	sort.Slice(all, func(i, j int) bool { return all[i].less(all[j]) })
 	var out []Match
-	for _, id := range ids[:min(len(ids), maxNear)] {
-		out = append(out, Match{ID: id, How: Fuzzy})
+	for _, r := range all[:min(len(all), maxNear)] {
+		out = append(out, Match{ID: r.id, How: Fuzzy})
 	}
 	return out
 }
