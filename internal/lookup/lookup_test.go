@@ -15,7 +15,7 @@ import (
 // load extracts the files of testdata/name (a txtar archive: "-- path --"
 // lines start files) and indexes their graph, through Static as the CLI
 // does after loading the saved graph.
-func load(t *testing.T, name string) *Index {
+func load(t testing.TB, name string) *Index {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -212,4 +212,30 @@ func TestNearKeepsKind(t *testing.T) {
 	if err != nil || ix.Node(ms[0].ID).Qualified != "pkg.helpers.Request.send" {
 		t.Errorf("Find(Request.sendd): first %v, %v; want Request.send", ix.Node(ms[0].ID).Qualified, err)
 	}
+}
+
+// FuzzFind checks any query and kind either match or fail with an error,
+// never panic, and that matches carry a known How.
+func FuzzFind(f *testing.F) {
+	ix := load(f, "app.txtar")
+	for _, q := range []string{"url_for", "Flask.register_blueprint", "pkg/app.py:Flask.run", "a.b.c.", ":", "./", "ÅÄ.ö", "send"} {
+		f.Add(q, "")
+	}
+	f.Add("Flask", "class")
+	f.Fuzz(func(t *testing.T, q, kind string) {
+		ms, err := ix.Find(q, kind)
+		if err == nil && len(ms) == 0 {
+			t.Fatal("no matches and no error")
+		}
+		for _, m := range ms {
+			if m.How != Exact && m.How != Partial && m.How != Inherited && m.How != Fuzzy {
+				t.Fatalf("match %+v", m)
+			}
+			_ = ix.Symbol(m).Text()
+		}
+		if ids, err := ix.Resolve(q); err == nil {
+			ix.Tree(ids, true, 3)
+		}
+		Words(q)
+	})
 }
