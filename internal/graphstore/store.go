@@ -289,7 +289,11 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 	}
 	if !opt.ReadOnly && (changed || statChanged(st, old)) {
-		if err := noLinks(root, dir); err != nil {
+		if fi, err := os.Stat(root); err == nil && fi.Mode().Perm()&0o200 == 0 {
+			// A read-only tree such as Go's module cache: root may write it
+			// anyway, but must not.
+			log.Info("graphstore: not saving the graph: the root is read-only", "root", root)
+		} else if err := noLinks(root, dir); err != nil {
 			log.Warn("graphstore: not saving the graph", "error", err)
 		} else if err := Save(file, st); err != nil {
 			log.Warn("graphstore: could not save the graph", "error", err)

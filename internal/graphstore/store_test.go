@@ -266,3 +266,19 @@ func TestDefaultSizeSharesState(t *testing.T) {
 		t.Errorf("extracted %d, err %v; want the saved state reused", snap.Extracted, err)
 	}
 }
+
+// TestReadOnlyRootNotWritten checks a root without write permission (Go's
+// module cache) gets no saved graph, even when the user could write it.
+func TestReadOnlyRootNotWritten(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.py", "def f():\n    pass\n")
+	os.Chmod(root, 0o555)
+	defer os.Chmod(root, 0o755)
+	snap, err := Sync(context.Background(), Options{Root: root})
+	if err != nil || len(snap.Files) != 1 {
+		t.Fatalf("Sync: %v, %d files", err, len(snap.Files))
+	}
+	if _, err := os.Stat(filepath.Join(root, ".artifacts")); err == nil {
+		t.Error("wrote .artifacts into a read-only root")
+	}
+}
