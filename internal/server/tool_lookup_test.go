@@ -80,7 +80,7 @@ func TestLookupPages(t *testing.T) {
 				t.Fatalf("%s: %s", tc.tool, text(res))
 			}
 			js, _ := json.Marshal(res.StructuredContent)
-			if n := len(text(res)) + len(js); n > 9000 {
+			if n := len(text(res)) + len(js); n > 8000 {
 				t.Errorf("%s page %d: %d bytes, over the ~2,000-token budget", tc.tool, pages, n)
 			}
 			var out struct {
