@@ -274,30 +274,10 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	snap.Nodes, snap.Edges, snap.GraphSkipped = st.Nodes, st.Edges, st.GraphSkipped
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	snap.Skipped = skipped
-	// A file written within racyWindow of now may change again with the
-	// same size and time stamp (file systems stamp at clock-tick
-	// granularity): its saved time is left out, so next time its content
-	// is hashed, as git does for racily clean files.
-	for i := range st.Files {
-		if st.Files[i].ModTime > start.Add(-racyWindow).UnixNano() {
-			st.Files[i].ModTime = 0
-		}
-	}
-	for i := range st.Config {
-		if st.Config[i].ModTime > start.Add(-racyWindow).UnixNano() {
-			st.Config[i].ModTime = 0
-		}
-	}
+	forgetRacy(st.Files, start)
+	forgetRacy(st.Config, start)
 	if !opt.ReadOnly && (changed || statChanged(st, old)) {
-		if fi, err := os.Stat(root); err == nil && fi.Mode().Perm()&0o200 == 0 {
-			// A read-only tree such as Go's module cache: root may write it
-			// anyway, but must not.
-			log.Info("graphstore: not saving the graph: the root is read-only", "root", root)
-		} else if err := noLinks(root, dir); err != nil {
-			log.Warn("graphstore: not saving the graph", "error", err)
-		} else if err := Save(file, st); err != nil {
-			log.Warn("graphstore: could not save the graph", "error", err)
-		}
+		save(log, root, dir, file, st)
 	}
 	return snap, nil
 }
@@ -320,6 +300,32 @@ func buildKey() string {
 		}
 	}
 	return k
+}
+
+// forgetRacy clears the saved time of the entries modified within
+// racyWindow of start: such a file may change again with the same size
+// and time stamp (file systems stamp at clock-tick granularity), so next
+// time its content is hashed, as git does for racily clean files.
+func forgetRacy(es []Entry, start time.Time) {
+	for i := range es {
+		if es[i].ModTime > start.Add(-racyWindow).UnixNano() {
+			es[i].ModTime = 0
+		}
+	}
+}
+
+// save writes st to file in dir under root, unless the root is read-only
+// (a tree such as Go's module cache, which root may write anyway but
+// must not) or dir is reached through a symbolic link; failures are
+// logged.
+func save(log *slog.Logger, root, dir, file string, st *State) {
+	if fi, err := os.Stat(root); err == nil && fi.Mode().Perm()&0o200 == 0 {
+		log.Info("graphstore: not saving the graph: the root is read-only", "root", root)
+	} else if err := noLinks(root, dir); err != nil {
+		log.Warn("graphstore: not saving the graph", "error", err)
+	} else if err := Save(file, st); err != nil {
+		log.Warn("graphstore: could not save the graph", "error", err)
+	}
 }
 
 // noLinks refuses a dir inside root reached through a symbolic link
