@@ -63,6 +63,11 @@ func pySource(r *rand.Rand, mod, n int) string {
 	return b.String()
 }
 
+func jsSource(r *rand.Rand, name, other string) string {
+	return fmt.Sprintf("import { %s%d } from './%s';\nconst util = require('./%s');\n\nexport function %s%d(x) {\n  return %s%d(x) + util.%s%d(x);\n}\n\nmodule.exports.helper = function helper() { return %s%d(1); };\n",
+		other, r.IntN(3), other, other, name, r.IntN(3), other, r.IntN(3), other, r.IntN(3), name, r.IntN(3))
+}
+
 func goSource(r *rand.Rand, n int) string {
 	var b strings.Builder
 	b.WriteString("package lib\n\ntype T struct{}\n\nfunc (T) M() int { return G0() }\n\n")
@@ -86,6 +91,8 @@ func TestSyncEqualsFresh(t *testing.T) {
 		write(t, root, fmt.Sprintf("pkg/m%d.py", i), pySource(r, i, n))
 	}
 	write(t, root, "pkg/__init__.py", "")
+	write(t, root, "web/a.js", jsSource(r, "a", "b"))
+	write(t, root, "web/b.js", jsSource(r, "b", "a"))
 	ctx := context.Background()
 	for step := range 12 {
 		snap, err := Sync(ctx, Options{Root: root, Key: "test"})
@@ -114,6 +121,7 @@ func TestSyncEqualsFresh(t *testing.T) {
 		switch step % 6 {
 		case 0:
 			write(t, root, p, pySource(r, i, n))
+			write(t, root, "web/b.js", jsSource(r, "b", "a"))
 		case 1:
 			write(t, root, fmt.Sprintf("pkg/new%d.py", step), pySource(r, n+step, n))
 		case 2:
