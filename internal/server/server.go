@@ -74,7 +74,8 @@ type Options struct {
 // instructions teach a client's model the loop, in three sentences.
 const instructions = `Call file_info with a source file's path to get a prompt holding the file's structure, its callers and callees, and its numbered source; answer that prompt by calling report_file_info, and fileinfo saves the result as enriched markdown under .artifacts/. ` +
 	`When file_info reports several parts, call it again with each part and report each one; when it says the enriched artifact is up to date, use it instead of redoing the work (refresh: true forces a new prompt). ` +
-	`Use inspect_source to read exact line ranges, set_workspace_root to switch to another project, and the fileinfo://artifacts resource to see which files are documented.`
+	`Use inspect_source to read exact line ranges, set_workspace_root to switch to another project, and the fileinfo://artifacts resource to see which files are documented.` +
+	` To locate one function, method or class by name, call find_symbol; callers and callees give its call tree with call sites, far cheaper than file_info on a whole file.`
 
 // A Server is fileinfo's MCP server for one workspace at a time (see
 // set_workspace_root). Its libraries hold no MCP types; this package turns

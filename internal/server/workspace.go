@@ -243,7 +243,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		}
 		w.docs = ix
 	}()
-	files, skipped, err := w.ex.All(ctx)
+	files, skipped, g, err := w.extractSaved(ctx)
 	<-docsDone
 	if err != nil {
 		return err
@@ -251,7 +251,9 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	if w.hooks != nil && w.hooks.load != nil {
 		w.hooks.load(w.root)
 	}
-	g := callgraph.Build(files)
+	if g == nil {
+		g = callgraph.Build(files)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.digestMu.Lock()
