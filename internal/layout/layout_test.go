@@ -23,6 +23,8 @@ var forbidden = map[string][]string{
 	"artifacts":           {"extract", "callgraph", "enrich", "docsearch", "internal/", "cmd/", "!github.com/"},
 	"internal/graphstore": {"enrich", "docsearch", "artifacts", "internal/server", "internal/lookup", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
 	"internal/lookup":     {"enrich", "docsearch", "artifacts", "internal/server", "internal/graphstore", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"internal/deps":       {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
+	"internal/depindex":   {"callgraph", "enrich", "artifacts", "internal/server", "internal/lookup", "internal/graphstore", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
 	"internal/secret":     {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/server", "internal/llm", "internal/watch", "cmd/", "!github.com/", "!golang.org/"},
 }
 
