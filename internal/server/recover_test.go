@@ -54,9 +54,9 @@ func TestBatchPanicSkipsTheBatch(t *testing.T) {
 		return ws.files["main.go"] != nil && ws.files["main.go"].suspect
 	})
 	var fi fileInfoOut
-	s.ok("file_info", map[string]any{"path": "main.go"}, &fi)
-	if !strings.Contains(fi.Prompt, "extra") {
-		t.Errorf("main.go was not extracted again: %s", fi.Prompt)
+	res := s.ok("file_info", map[string]any{"path": "main.go"}, &fi)
+	if !strings.Contains(text(res), "extra") {
+		t.Errorf("main.go was not extracted again: %s", text(res))
 	}
 	writeTree(t, s.root, map[string]string{"lib/more.go": "package lib\n\nfunc More() { NewStore() }\n"})
 	settle(t, s, "a batch after the one that panicked")

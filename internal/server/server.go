@@ -64,10 +64,13 @@ type Options struct {
 	hooks *testHooks // tests only
 }
 
-// instructions teach a client's model the loop, in three sentences.
-const instructions = `Call file_info with a source file's path to get a prompt holding the file's structure, its callers and callees, and its numbered source; answer that prompt by calling report_file_info, and fileinfo saves the result as enriched markdown under .artifacts/. ` +
-	`When file_info reports several parts, call it again with each part and report each one; when it says the enriched artifact is up to date, use it instead of redoing the work (refresh: true forces a new prompt). ` +
-	`Use inspect_source to read exact line ranges, set_workspace_root to switch to another project, and the fileinfo://artifacts resource to see which files are documented.`
+// instructions teach a client's model every tool family, in a few
+// sentences (TestToolList checks that each tool is named).
+const instructions = `fileinfo knows this repository's structure and call graph, and keeps documentation of its source files as markdown under .artifacts/. ` +
+	`To document a file, call file_info with its path and answer the prompt it returns by calling report_file_info (once per part when it reports several parts); when it says the enriched artifact is up to date, use that instead (refresh: true forces a new prompt). ` +
+	`inspect_source reads exact line ranges, index_status says what is indexed and documented, and set_workspace_root switches to another project. ` +
+	`To answer questions from the project's docs and the artifacts, search_docs finds documents and fetch_doc reads one or one section (a heading or a symbol's name); list_docs and doc_outline browse them. ` +
+	`ask_docs, get_working_example and explain_error gather sources and answer with [Source N] citations, or return a prompt for you to answer.`
 
 // A Server is fileinfo's MCP server for one workspace at a time (see
 // set_workspace_root). Its libraries hold no MCP types; this package turns
