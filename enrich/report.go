@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -398,6 +399,9 @@ func (fs *facts) known(idx []int, simple bool) string {
 		n := fs.syms[i].local
 		if simple {
 			n = fs.syms[i].Name
+			if s := fs.syms[i]; s.graphName != s.Qualified {
+				n += "@" + strconv.Itoa(s.StartLine) // one of two getter/setter-like methods
+			}
 		}
 		if !seen[n] {
 			seen[n] = true
