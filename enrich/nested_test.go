@@ -58,3 +58,27 @@ func TestSameNamedNested(t *testing.T) {
 		t.Errorf("the shared names alone: err %v, want the names with lines", err)
 	}
 }
+
+// TestUsedAsValue checks that a function whose name is passed or stored
+// rather than called says so, in the prompt and the artifact, instead of
+// only "none found" (testdata/refs.txtar).
+func TestUsedAsValue(t *testing.T) {
+	r := loadArchive(t, "refs.txtar")
+	f, src := r.file(t, "flaskish/logging.py")
+	p, err := NewBuilder().Prompt(f, r.graph, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "  - used as a value, not called, in: `flaskish.app.make` (flaskish/app.py:4), `flaskish.logging.create_logger` (flaskish/logging.py:5)"; !strings.Contains(p.Text, want) {
+		t.Errorf("prompt lacks %q:\n%s", want, p.Text)
+	}
+	md := string(RenderBasic(f, r.graph))
+	for _, want := range []string{"**Called by:** none found in the call graph.\n\n**Used as a value, not called** (found by name):\n- in `flaskish.app.make` at `flaskish/app.py:4`\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("artifact lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Count(md, "Used as a value") != 1 {
+		t.Errorf("create_logger, used nowhere, has a Used as a value list:\n%s", md)
+	}
+}

@@ -186,6 +186,7 @@ func renderSymbol(b *bytes.Buffer, fs *facts, s *symbol, level string, r *Report
 	}
 	p("")
 	callers := calledBy(fs, s)
+	defer renderReferences(b, fs, s)
 	if len(callers) == 0 {
 		p("**Called by:** none found in the call graph.")
 		return

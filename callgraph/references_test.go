@@ -1,0 +1,42 @@
+package callgraph
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestReferences(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "refs", "refs.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := buildArchive(t, string(data))
+	for _, tc := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"example.com/app/cobra.NoArgs", []string{"cobra/command.go:3", "main.go:5"}},
+		{"example.com/app/cobra.Never", nil},
+		{"flaskish.logging.wsgi_errors_stream", []string{"flaskish/app.py:4", "flaskish/logging.py:5"}},
+		{"web.handler.handler", []string{"web/app.js:2"}},
+	} {
+		ids := g.Lookup(tc.symbol)
+		if len(ids) != 1 {
+			var names []string
+			for i := range g.Len() {
+				names = append(names, g.Node(SymbolID(i)).Qualified)
+			}
+			t.Fatalf("%s: %d nodes; have %q", tc.symbol, len(ids), names)
+		}
+		var got []string
+		for _, r := range g.References(ids[0]) {
+			got = append(got, fmt.Sprintf("%s:%d", r.File, r.Line))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s is used as a value at %q, want %q", tc.symbol, got, tc.want)
+		}
+	}
+}
