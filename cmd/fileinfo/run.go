@@ -27,6 +27,7 @@ func commands() []command {
 		{"index", "index the workspace's docs and artifacts for search", runIndex},
 		{"search", "search the workspace's docs and artifacts", runSearch},
 		{"serve", "serve the MCP tools over stdio, or streamable HTTP with --http", runServe},
+		{"info", "print the file_info tool's answer for one file (the prompt an agent gets)", runInfo},
 		{"bench", "measure extraction (bench extract) or doc retrieval on a BEIR set (bench search)", runBench},
 		{"version", "print the version", runVersion},
 	}
