@@ -348,9 +348,9 @@ async function watchedSave(client, root) {
   const counted = out.files;
   const internal = (out.skipped_paths ?? []).filter((s) => s.reason.includes('internal error'));
   expect(internal.length === 0, 'files skipped for an internal error', internal);
-  const shapes = await ok(client, 'file_info', { path: 'shapes.py' });
+  const saved = await ok(client, 'file_info', { path: 'shapes.py' });
   for (const want of ['def pairs(a):', 'called by: `main` (shapes.py:16)', 'called by: `main` (shapes.py:18)']) {
-    expect(text(shapes.res).includes(want), `the prompt of shapes.py lacks ${JSON.stringify(want)}`, text(shapes.res));
+    expect(text(saved.res).includes(want), `the prompt of shapes.py lacks ${JSON.stringify(want)}`, text(saved.res));
   }
   report({ files: counted, internalErrors: internal.length });
 }
