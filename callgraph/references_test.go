@@ -40,3 +40,23 @@ func TestReferences(t *testing.T) {
 		}
 	}
 }
+
+// TestReferencesConcurrent has readers gather the reference index at
+// once, as the server's tools do (run with -race).
+func TestReferencesConcurrent(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "refs", "refs.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := buildArchive(t, string(data))
+	id := g.Lookup("flaskish.logging.wsgi_errors_stream")[0]
+	done := make(chan int)
+	for range 4 {
+		go func() { done <- len(g.References(id)) }()
+	}
+	for range 4 {
+		if n := <-done; n != 2 {
+			t.Errorf("%d references, want 2", n)
+		}
+	}
+}

@@ -108,3 +108,14 @@ func expectSentOnce(t *testing.T, res *mcp.CallToolResult, want string) {
 		t.Errorf("response is %d bytes for a %d-byte text: more than 1 KB besides it", len(whole), len(bodyJSON))
 	}
 }
+
+// TestArtifactsGitignore checks that a served workspace's .artifacts/
+// ignores the search index, so its markdown can be committed.
+func TestArtifactsGitignore(t *testing.T) {
+	s := connect(t, shop, Options{})
+	var fi fileInfoOut
+	s.ok("file_info", map[string]any{"path": "lib/store.go"}, &fi)
+	if got := s.read(".artifacts/.gitignore"); !strings.Contains(got, "\n.index/\n") {
+		t.Errorf(".artifacts/.gitignore = %q", got)
+	}
+}

@@ -126,7 +126,6 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		s.allowed = append(s.allowed, dir)
 	}
 	ws.hooks = opt.hooks
-	go s.loadFirst(ctx, ws)
 
 	info := &mcp.Implementation{Name: "fileinfo", Title: "fileinfo", Version: opt.Version,
 		Description: "Indexed " + ws.root + " at " + time.Now().UTC().Format(time.RFC3339)}
@@ -144,6 +143,9 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(guard(log))
 	s.addTools()
 	s.addResources()
+	// The load starts once s.mcp is set: a batch the watcher applies
+	// early notifies through it.
+	go s.loadFirst(ctx, ws)
 	return s, nil
 }
 

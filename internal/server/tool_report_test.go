@@ -267,7 +267,10 @@ func TestBasicNeverReplacesProse(t *testing.T) {
 	// file_info decides to write the basic artifact when there is none,
 	// then writes it; a report saved in between must survive.
 	s := connect(t, shop, Options{})
-	ws := s.srv.workspace()
+	ws, err := s.srv.ready(context.Background(), nil) // current needs the loaded graph
+	if err != nil {
+		t.Fatal(err)
+	}
 	src, _, err := ws.current(context.Background(), "lib/store.go")
 	if err != nil {
 		t.Fatal(err)
