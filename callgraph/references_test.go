@@ -60,3 +60,21 @@ func TestReferencesConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReferencesXTools asks for the value references of every
+// function of golang.org/x/tools@v0.39.0, as documenting the whole module
+// does: the first call gathers the index, the others look names up.
+func BenchmarkReferencesXTools(b *testing.B) {
+	g := Build(xtoolsFiles(b))
+	b.ReportAllocs()
+	refs := 0
+	for b.Loop() {
+		g.refs = &refIndex{} // each iteration gathers the index again
+		refs = 0
+		for id := range g.Len() {
+			refs += len(g.References(SymbolID(id)))
+		}
+	}
+	b.ReportMetric(float64(refs), "refs")
+	b.ReportMetric(float64(g.Len()), "nodes")
+}
