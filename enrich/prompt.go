@@ -318,6 +318,9 @@ func (p *plan) entry(s *symbol) []string {
 	if s.role == roleCallable || len(callers) > 0 {
 		out = append(out, "  - called by: "+refList(callers, p.opt.MaxCallers, "(none found)")+"\n")
 	}
+	if refs := p.fs.references(s); len(refs) > 0 {
+		out = append(out, "  - used as a value, not called, in: "+refList(refs, p.opt.MaxCallers, "")+"\n")
+	}
 	if s.role == roleCallable || len(callees) > 0 {
 		out = append(out, "  - calls: "+refList(callees, p.opt.MaxCallers, "(none resolved)")+"\n")
 	}

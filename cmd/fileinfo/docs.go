@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/depindex"
+	"github.com/fileinfo/fileinfo/internal/server"
 )
 
 // scopeFlags collects repeated --docs NAME=DIR flags.
@@ -51,6 +53,9 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress bo
 	r, err := os.OpenRoot(root) // every read stays inside the root, symbolic links too
 	if err != nil {
 		return nil, err
+	}
+	if store, err := artifacts.Open(root); err == nil {
+		store.WriteGitignore() // keeps the index saved below out of commits; best effort
 	}
 	var scopes []docsearch.Scope
 	for _, spec := range f.extra {
@@ -140,7 +145,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var scopes stringsFlag
 	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): artifacts, docs or a --docs name")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
-	limit := fs.Int("limit", 0, "results wanted (default: by query type)")
+	limit := fs.Int("limit", server.DefaultSearchLimit, "results wanted (per scope with --scope), as many as the search_docs tool returns by default")
 	minScore := fs.Float64("min-score", docsearch.DefaultMinScore, "drop results of lower relevance (0-1)")
 	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
 	pos, err := parseInterspersed(fs, args)

@@ -30,6 +30,7 @@ func commands() []command {
 		{"search", "search the workspace's docs and artifacts", runSearch},
 		{"serve", "serve the MCP tools over stdio, or streamable HTTP with --http", runServe},
 		{"deps", "list the dependencies at their locked versions, and whether their source is on disk", runDeps},
+		{"info", "print the file_info tool's answer for one file (the prompt an agent gets)", runInfo},
 		{"bench", "measure extraction (bench extract) or doc retrieval on a BEIR set (bench search)", runBench},
 		{"version", "print the version", runVersion},
 	}

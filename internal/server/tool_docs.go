@@ -12,14 +12,19 @@ import (
 	"github.com/fileinfo/fileinfo/internal/depindex"
 )
 
+// DefaultSearchLimit is how many results search_docs returns unless asked
+// for more; the CLI's search returns as many, so that a user sees what a
+// model is shown.
+const DefaultSearchLimit = 5
+
 // maxQueryBytes bounds a search query.
 const maxQueryBytes = 4 << 10
 
 type searchDocsIn struct {
 	Query       string   `json:"query" jsonschema:"what to look for: words, an error message, an identifier"`
-	Scopes      []string `json:"scopes,omitempty" jsonschema:"scopes to search (artifacts, docs, or a named one); given, results are also grouped by scope"`
-	Limit       int      `json:"limit,omitempty" jsonschema:"results to return (per scope when scopes are given); default 5"`
-	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"drop results under this relevance, 0 to 1; default 0.5"`
+	Scopes      []string `json:"scopes,omitempty" jsonschema:"artifacts, docs or a named scope; results are then grouped by scope"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"results (per scope with scopes); default 5"`
+	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"least relevance, 0-1; default 0.5"`
 	ContentType string   `json:"content_type,omitempty" jsonschema:"only chunks of this type: prose, code or api-reference"`
 }
 
@@ -61,7 +66,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 	}
 	limit := in.Limit
 	if limit == 0 {
-		limit = 5
+		limit = DefaultSearchLimit
 	}
 	q := docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)}
 	res, err := s.search(ctx, req, q)
@@ -94,7 +99,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 
 type fetchDocIn struct {
 	Path    string `json:"path" jsonschema:"the document, as search_docs or list_docs named it"`
-	Heading string `json:"heading,omitempty" jsonschema:"only this section (a heading's text)"`
+	Heading string `json:"heading,omitempty" jsonschema:"only this section: a heading's text, or a symbol's name in an artifact"`
 }
 
 func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetchDocIn) (*mcp.CallToolResult, docsearch.Doc, error) {

@@ -15,7 +15,7 @@ const maxInspectLines = 400
 type inspectIn struct {
 	Path      string `json:"path" jsonschema:"the file, relative to the workspace root; deps:NAME@VERSION/PATH for a dependency's"`
 	StartLine int    `json:"start_line" jsonschema:"first line to show, from 1"`
-	EndLine   int    `json:"end_line" jsonschema:"last line to show, inclusive; at most 400 lines are shown per call"`
+	EndLine   int    `json:"end_line" jsonschema:"last line to show, inclusive"`
 }
 
 type inspectOut struct {

@@ -32,32 +32,30 @@ const (
 
 // addLookupTools registers find_symbol, callers and callees.
 func (s *Server) addLookupTools() {
-	no := false
-	ro := func(title string) *mcp.ToolAnnotations {
-		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}
-	}
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "find_symbol",
-		Description: "Find where functions, methods, classes or types are defined, by name: exact, partial " +
-			"(url_for, Flask.register_blueprint, inherited members too) or, failing those, near names. " +
-			"Each with path:line, kind, signature and doc lead.",
-		Annotations: ro("Find symbol"),
+		Description: "Where functions, methods, classes or types are defined, by exact, partial (url_for, " +
+			"Flask.register_blueprint, inherited members) or near name: path:line, kind, signature, doc lead.",
+		OutputSchema: objectSchema,
+		Annotations:  readOnly("Find symbol"),
 	}, s.findSymbol)
 	mcp.AddTool(s.mcp, &mcp.Tool{
-		Name:        "callers",
-		Description: "Who calls a symbol, as a tree depth levels deep: each caller with its call site file:line and how the call was resolved.",
-		Annotations: ro("Callers"),
+		Name:         "callers",
+		Description:  "Who calls a symbol, as a tree: each caller with its call site and how the call was resolved.",
+		OutputSchema: objectSchema,
+		Annotations:  readOnly("Callers"),
 	}, s.callers)
 	mcp.AddTool(s.mcp, &mcp.Tool{
-		Name:        "callees",
-		Description: "What a symbol calls, as a tree depth levels deep: each callee with its definition's path:line, the call site and how it was resolved.",
-		Annotations: ro("Callees"),
+		Name:         "callees",
+		Description:  "What a symbol calls, as a tree: each callee with its definition, the call site and how it was resolved.",
+		OutputSchema: objectSchema,
+		Annotations:  readOnly("Callees"),
 	}, s.callees)
 }
 
 type findSymbolIn struct {
 	Query  string `json:"query" jsonschema:"a name, Class.member, a qualified name or path:Name"`
-	Kind   string `json:"kind,omitempty" jsonschema:"only this kind: function, method, class, struct, interface, trait, enum, type, module, namespace or object"`
+	Kind   string `json:"kind,omitempty" jsonschema:"only this kind: function, method, class, type..."`
 	Limit  int    `json:"limit,omitempty" jsonschema:"results per page, 1-100; default 20"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }

@@ -90,8 +90,8 @@ func TestSetWorkspaceRoot(t *testing.T) {
 		t.Errorf("set_workspace_root(sub/other) = %+v", out)
 	}
 	var fi fileInfoOut
-	s.ok("file_info", map[string]any{"path": "x.py"}, &fi)
-	if fi.Language != "python" || !strings.Contains(fi.Prompt, "called by: `h` (y.py:4)") {
+	res := s.ok("file_info", map[string]any{"path": "x.py"}, &fi)
+	if fi.Language != "python" || !strings.Contains(text(res), "called by: `h` (y.py:4)") {
 		t.Errorf("file_info(x.py) in the new root: %+v", fi)
 	}
 	if !s.exists("sub/other/.artifacts/x.py.md") || s.exists(".artifacts/x.py.md") {
