@@ -21,6 +21,7 @@ var forbidden = map[string][]string{
 	"docsearch":       {"extract", "callgraph", "enrich", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
 	"docsearch/embed": {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/"},
 	"artifacts":       {"extract", "callgraph", "enrich", "docsearch", "internal/", "cmd/", "!github.com/"},
+	"internal/view":   {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
 	"internal/secret": {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/server", "internal/llm", "internal/watch", "cmd/", "!github.com/", "!golang.org/"},
 }
 

@@ -86,6 +86,8 @@ type Server struct {
 	mu sync.Mutex // serializes workspace switches
 	ws *workspace // the current workspace; read with workspace()
 	wm sync.RWMutex
+
+	view viewState // the web view, once started (see tool_view.go)
 }
 
 // New returns a server for opt.Root and starts loading it in the
@@ -172,6 +174,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 
 // Close releases the current workspace.
 func (s *Server) Close() {
+	s.stopView()
 	s.workspace().close()
 }
 

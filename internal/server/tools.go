@@ -76,4 +76,5 @@ func (s *Server) addTools() {
 		Description: "Explain an error message and how to fix it, from the project's docs and artifacts, with [Source N] citations (sampling, or prompt_ready).",
 		Annotations: ro,
 	}, s.explainError)
+	s.addViewTool()
 }
