@@ -100,7 +100,7 @@ function openTo(path) {
 
 async function loadTree() {
   state.tree = await api("/api/tree");
-  $("#root").textContent = state.tree.root;
+  $("#root").textContent = "\u200e" + state.tree.root + "\u200e"; // keeps the slashes in place under direction: rtl
   $("#root").title = state.tree.root;
   const c = state.tree.counts || {};
   $("#counts").textContent = state.tree.loading ? "loading…" :
@@ -182,7 +182,7 @@ function hitRow(h) {
   let link, extra = null;
   if (h.kind === "code" && h.symbol) {
     link = href("file", { path: h.symbol.file, line: h.symbol.line });
-    extra = el("a", { href: href("graph", { file: h.symbol.file, line: h.symbol.line, symbol: h.symbol.qualified }) }, " callers/callees");
+    extra = el("a", { class: "more", href: href("graph", { file: h.symbol.file, line: h.symbol.line, symbol: h.symbol.qualified }) }, "callers/callees");
   } else if (h.kind === "artifacts" && h.source) link = href("file", { path: h.source });
   else link = href("doc", { path: h.path });
   return el("div", { class: "hit" },
@@ -244,7 +244,8 @@ async function poll() {
       const first = !state.version;
       state.version = v;
       await loadTree();
-      document.body.dataset.ready = "1";
+      if (first && !state.tree.loading) performance.mark("fileinfo-tree");
+      document.body.dataset.ready = state.tree.loading ? "" : "1";
       if (!first && /^#\/(file|graph)/.test(location.hash)) await route();
       document.body.dataset.version = v;
     }

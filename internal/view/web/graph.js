@@ -52,14 +52,14 @@ window.fiGraph = function (container, g, on) {
   const pos = place(g.nodes);
   const elements = [];
   g.nodes.forEach((n, i) => {
-    elements.push({ group: "nodes", data: { id: "n" + i, label: n.name, i }, position: pos[i], classes: i === 0 ? "center" : (n.side < 0 ? "caller" : "callee") });
+    elements.push({ group: "nodes", data: { id: "n" + i, label: n.name, i, w: 16 + 7.3 * n.name.length }, position: pos[i], classes: i === 0 ? "center" : (n.side < 0 ? "caller" : "callee") });
   });
   g.edges.forEach((e, k) => {
     elements.push({ group: "edges", data: { id: "e" + k, source: "n" + e.from, target: "n" + e.to, res: e.resolution } });
   });
   const style = [
     { selector: "node", style: {
-      "label": "data(label)", "shape": "round-rectangle", "width": "label", "height": 24, "padding": "6px",
+      "label": "data(label)", "shape": "round-rectangle", "width": "data(w)", "height": 26,
       "background-color": "#f6f8fa", "border-width": 1, "border-color": "#d0d7de", "color": "#1f2328",
       "font-size": 12, "font-family": "ui-monospace, Menlo, monospace", "text-valign": "center", "text-halign": "center" } },
     { selector: "node.center", style: { "background-color": "#ddf4ff", "border-color": "#0969da", "border-width": 2, "font-weight": "bold" } },
