@@ -16,7 +16,7 @@ window.fiGraphStyles = [
 
 // columnHeight is the most nodes stacked in one column before it wraps
 // into another beside it.
-const columnHeight = 18;
+const columnHeight = 24;
 
 // place returns preset positions: x by side (callers < 0 < callees), the
 // nodes of a side in rows sorted by name, wrapped every columnHeight.
