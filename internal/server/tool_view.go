@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -49,7 +50,7 @@ func (s *Server) StartView(ctx context.Context, addr, token string) (string, err
 		IdleTimeout:       lim.IdleTimeout,
 		MaxHeaderBytes:    lim.MaxHeaderBytes,
 	}
-	v.srv, v.base, v.token = srv, "http://"+ln.Addr().String(), token
+	v.srv, v.base, v.token = srv, "http://"+urlHost(ln.Addr()), token
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Warn("web view stopped", "err", err)
@@ -61,6 +62,21 @@ func (s *Server) StartView(ctx context.Context, addr, token string) (string, err
 	}()
 	s.log.Info("serving the web view", "url", v.base+"/", "auth", token != "")
 	return v.base, nil
+}
+
+// urlHost is the host:port to link to a listener at: an unspecified
+// address (all interfaces) is named by the machine's host name.
+func urlHost(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		if name, err := os.Hostname(); err == nil && name != "" {
+			host = name
+		}
+	}
+	return net.JoinHostPort(host, port)
 }
 
 // stopView stops the web view, if one runs.

@@ -105,13 +105,25 @@ func TestViewBrowser(t *testing.T) {
 	s := connect(t, files, Options{Debounce: 20 * time.Millisecond})
 	s.call("file_info", map[string]any{"path": "lib/store.go"})
 	s.call("report_file_info", storeReport())
-	base, _ := s.openView(nil)
+	// With a token, open_view's link carries it once; the page keeps it
+	// in a cookie and drops it from the address bar.
+	if _, err := s.srv.StartView(context.Background(), "127.0.0.1:0", "s3cret"); err != nil {
+		t.Fatal(err)
+	}
+	var out openViewOut
+	s.ok("open_view", nil, &out)
+	if !strings.Contains(out.URL, "?token=s3cret#/") {
+		t.Fatalf("open_view URL %q lacks the token", out.URL)
+	}
 
 	// The tree, with each file's status and language.
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(out.URL)); err != nil {
 		t.Fatal(err)
 	}
 	waitPage(t, ctx, "the tree", `document.body.dataset.ready === "1" && !!document.querySelector('#treebody a.file[data-path="main.go"] .dot.missing')`)
+	if search := evalJS[string](t, ctx, `location.search`); search != "" {
+		t.Errorf("the token stays in the address bar: %q", search)
+	}
 	if got := evalJS[string](t, ctx, `document.querySelector('#counts').textContent`); !strings.Contains(got, "1 enriched") || !strings.Contains(got, "2 files") {
 		t.Errorf("counts %q", got)
 	}

@@ -42,8 +42,10 @@ func noRebinding(h http.Handler) http.Handler {
 
 // requireToken lets through requests that carry token: as a bearer
 // header, as the cookie, or as ?token= on the page, which then sets the
-// cookie and redirects to the page without it (so it leaves the address
-// bar and the history).
+// cookie (the page drops the token from the address bar). The page is
+// served at once rather than through a redirect: a browser does not send
+// a SameSite=Strict cookie on a redirect that a link from another site
+// started.
 func requireToken(h http.Handler, token string) http.Handler {
 	same := func(got string) bool { return subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1 }
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -53,11 +55,7 @@ func requireToken(h http.Handler, token string) http.Handler {
 				return
 			}
 			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			u := *r.URL
-			q := u.Query()
-			q.Del("token")
-			u.RawQuery = q.Encode()
-			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			h.ServeHTTP(w, r)
 			return
 		}
 		if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && same(auth) {

@@ -256,6 +256,8 @@ async function poll() {
 }
 
 window.addEventListener("DOMContentLoaded", () => {
+  // A ?token= link has set the cookie: drop the token from the address bar.
+  if (location.search) history.replaceState(null, "", location.pathname + location.hash);
   $("#search").addEventListener("submit", (e) => {
     e.preventDefault();
     const q = $("#q").value.trim();
