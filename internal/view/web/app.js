@@ -104,7 +104,7 @@ async function loadTree() {
   $("#root").title = state.tree.root;
   const c = state.tree.counts || {};
   $("#counts").textContent = state.tree.loading ? "loading…" :
-    `${state.tree.files.length} files · ${c.enriched || 0} enriched · ${c.basic || 0} basic · ${c.stale || 0} stale · ${c.missing || 0} missing`;
+    `${state.tree.files.length} files · ${c.enriched || 0} enriched · ${c.partial || 0} partial · ${c.basic || 0} basic · ${c.stale || 0} stale · ${c.missing || 0} missing`;
   renderTree();
 }
 
@@ -118,6 +118,7 @@ async function fileView(p) {
   state.selected = path;
   openTo(path);
   renderTree();
+  document.querySelector("#treebody a.file.sel")?.scrollIntoView({ block: "nearest" });
   const f = await api("/api/file", { path });
   const syms = el("div", { class: "symbols" });
   for (const s of f.symbols) {
@@ -140,8 +141,9 @@ async function fileView(p) {
     a.closest("span").classList.add("target");
   });
   code.append(src);
-  show(el("div", { class: "filehead" }, el("h2", { text: f.path }), el("span", { class: "badge " + f.status, text: f.status }), el("span", { class: "lang", text: f.language })),
-    el("div", { class: "split" }, art, code));
+  show(el("div", { class: "fileview" },
+    el("div", { class: "filehead" }, el("h2", { text: f.path }), el("span", { class: "badge " + f.status, text: f.status }), el("span", { class: "lang", text: f.language })),
+    el("div", { class: "split" }, art, code)));
   if (line) {
     const target = document.getElementById("L" + line);
     if (target) {
