@@ -123,7 +123,7 @@ func (h *handler) file(ctx context.Context, r *http.Request) (any, error) {
 	if out.Symbols == nil {
 		out.Symbols = []Symbol{}
 	}
-	if out.SourceHTML, err = highlight(f.Path, f.Language, f.Text); err != nil {
+	if out.SourceHTML, err = highlightCached(f.Path, f.Language, f.Text); err != nil {
 		return nil, err
 	}
 	if f.Artifact != "" {

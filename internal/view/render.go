@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"html"
 	"strings"
@@ -17,9 +18,12 @@ import (
 )
 
 // maxHighlight is the largest source highlighted; a larger one is shown
-// as plain numbered text. Chroma highlights about 1 MB/s of Go (measured
-// on golang.org/x/tools), so this bounds a file view to ~0.3 s.
-const maxHighlight = 300 << 10
+// as plain numbered text. Chroma's regexp lexers are the cost: on the
+// shared 2-core test machine (load ~19) a 33 KB Go file tokenised in
+// 85-185 ms and formatted in 17-24 ms (BenchmarkHighlight: 0.08 MB/s end
+// to end), so 256 KB takes 0.7-1.4 s under such load; the page asks
+// again on every change, so results are cached (see highlightCache).
+const maxHighlight = 256 << 10
 
 // chromaStyle is the highlighting style the page's stylesheet carries.
 const chromaStyle = "github"
@@ -55,6 +59,47 @@ func renderMarkdown(md string) (string, error) {
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
 	return b.String(), nil
+}
+
+// highlightCache keeps the last files highlighted, by path, language and
+// content: the page fetches its file again on every workspace change.
+var highlightCache = struct {
+	sync.Mutex
+	m map[cacheKey]string
+}{m: map[cacheKey]string{}}
+
+// maxCached bounds highlightCache: at most 64 files of at most
+// maxHighlight bytes, ~20× that in HTML.
+const maxCached = 64
+
+type cacheKey struct {
+	path, language string
+	sum            [sha256.Size]byte
+}
+
+// highlightCached is highlight through highlightCache.
+func highlightCached(path, language, text string) (string, error) {
+	k := cacheKey{path, language, sha256.Sum256([]byte(text))}
+	highlightCache.Lock()
+	out, ok := highlightCache.m[k]
+	highlightCache.Unlock()
+	if ok {
+		return out, nil
+	}
+	out, err := highlight(path, language, text)
+	if err != nil {
+		return "", err
+	}
+	highlightCache.Lock()
+	defer highlightCache.Unlock()
+	if len(highlightCache.m) >= maxCached {
+		for old := range highlightCache.m { // any one: maps iterate at random
+			delete(highlightCache.m, old)
+			break
+		}
+	}
+	highlightCache.m[k] = out
+	return out, nil
 }
 
 // highlight returns text, the content of the file at path in language,

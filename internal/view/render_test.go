@@ -36,6 +36,24 @@ func TestHighlight(t *testing.T) {
 	}
 }
 
+func TestHighlightCache(t *testing.T) {
+	a, err := highlightCached("c.go", "go", "package c\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := highlightCached("c.go", "go", "package c\n")
+	c, _ := highlightCached("c.go", "go", "package c // changed\n")
+	if a != b || a == c || !strings.Contains(c, "changed") {
+		t.Errorf("cache: %q %q %q", a, b, c)
+	}
+	for i := range maxCached * 2 {
+		highlightCached("c.go", "go", strings.Repeat("\n", i))
+	}
+	if n := len(highlightCache.m); n > maxCached {
+		t.Errorf("%d files cached; the bound is %d", n, maxCached)
+	}
+}
+
 // FuzzMarkdown checks that no markdown, whatever an artifact holds, gets
 // a script or a javascript: link onto the page.
 func FuzzMarkdown(f *testing.F) {
