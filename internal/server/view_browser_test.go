@@ -152,11 +152,20 @@ func TestViewBrowser(t *testing.T) {
 	}
 	waitPage(t, ctx, "the graph", `window.fiCy && fiCy.nodes().length >= 2 && fiCy.nodes()[0].data('label') === "NewStore"`)
 	screenshot(t, ctx, "4-graph")
+	// Depth and direction are selectable.
+	evalJS[any](t, ctx, `(() => { const s = document.querySelector('select[aria-label="dir"]'); s.value = "callees"; s.dispatchEvent(new Event("change")); })()`)
+	waitPage(t, ctx, "the callees-only graph", `location.hash.includes("dir=callees") && window.fiCy && fiCy.nodes().length === 1`)
+	evalJS[any](t, ctx, `(() => { const s = document.querySelector('select[aria-label="dir"]'); s.value = "both"; s.dispatchEvent(new Event("change")); })()`)
+	waitPage(t, ctx, "the graph again", `location.hash.includes("dir=both") && window.fiCy && fiCy.nodes().length >= 2`)
 	xy := evalJS[[]float64](t, ctx, `(() => { const n = fiCy.nodes().filter(n => n.data('label') === "main")[0], r = fiCy.container().getBoundingClientRect(), p = n.renderedPosition(); return [r.left + p.x, r.top + p.y]; })()`)
 	if err := chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
 		t.Fatal(err)
 	}
 	waitPage(t, ctx, "the graph of main after a click", `location.hash.includes("symbol=") && fiCy.nodes()[0].data('label') === "main"`)
+
+	// A document of the doc index, rendered.
+	evalJS[any](t, ctx, `location.hash = "#/doc?path=README.md"`)
+	waitPage(t, ctx, "the README", `!!document.querySelector('.markdown h1') && document.querySelector('.markdown h1').textContent === "Shop"`)
 
 	// The page follows changes the watcher sees.
 	writeTree(t, s.root, map[string]string{"lib/extra.go": "package lib\n\nfunc Extra() int { return NewStore().Get(\"x\") }\n"})
