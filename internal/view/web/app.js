@@ -37,6 +37,8 @@ function buildTree(files) {
   for (const f of files) {
     const parts = f.path.split("/");
     let d = root;
+    const tally = (d) => { d.total = (d.total || 0) + 1; if (f.status === "enriched") d.enriched = (d.enriched || 0) + 1; if (f.status === "stale") d.stale = (d.stale || 0) + 1; };
+    tally(d);
     for (let i = 0; i < parts.length - 1; i++) {
       let next = d.dirs.get(parts[i]);
       if (!next) {
@@ -44,6 +46,7 @@ function buildTree(files) {
         d.dirs.set(parts[i], next);
       }
       d = next;
+      tally(d);
     }
     d.files.push(f);
   }
@@ -63,7 +66,9 @@ function renderDir(d, into) {
     // A chain of single directories shows as one row: a/b/c.
     let s = sub, label = sub.name;
     while (s.files.length === 0 && s.dirs.size === 1) { s = [...s.dirs.values()][0]; label += "/" + s.name; }
-    const det = el("details", { class: "dir" }, el("summary", { text: label, title: s.path }));
+    const tip = `${s.path}: ${s.enriched || 0} of ${s.total} files enriched` + (s.stale ? `, ${s.stale} stale` : "");
+    const det = el("details", { class: "dir" }, el("summary", { title: tip }, el("span", { class: "name", text: label }),
+      el("span", { class: "tally" + (s.stale ? " stale" : ""), text: `${s.enriched || 0}/${s.total}` })));
     const kids = el("div", { class: "kids" });
     det.append(kids);
     const fill = () => { if (!kids.hasChildNodes()) renderDir(s, kids); };
