@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/depindex"
 )
 
 // scopeFlags collects repeated --docs NAME=DIR flags.
@@ -149,13 +151,16 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	ix, err := df.openIndex(ctx, stderr, false)
-	if err != nil {
-		return err
+	q := docsearch.Query{Text: strings.Join(pos, " "), Scopes: scopes, Limit: *limit, MinScore: minScore, Mode: docsearch.Mode(*mode)}
+	var res docsearch.Results
+	if slices.ContainsFunc(scopes, depindex.IsScope) {
+		res, err = searchDeps(ctx, *df.root, q, stderr)
+	} else {
+		var ix *docsearch.Index
+		if ix, err = df.openIndex(ctx, stderr, false); err == nil {
+			res, err = ix.Search(ctx, q)
+		}
 	}
-	res, err := ix.Search(ctx, docsearch.Query{
-		Text: strings.Join(pos, " "), Scopes: scopes, Limit: *limit, MinScore: minScore, Mode: docsearch.Mode(*mode),
-	})
 	if err != nil {
 		return err
 	}

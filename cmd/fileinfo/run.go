@@ -23,10 +23,13 @@ func commands() []command {
 		{"extract", "print the structure (symbols, imports, calls) of files as JSON", runExtract},
 		{"callgraph", "print the call graph as json, pycg, dot or mermaid", runCallgraph},
 		{"callers", "print the callers of a symbol as a tree", runCallers},
+		{"callees", "print the callees of a symbol as a tree", runCallees},
+		{"symbols", "find definitions by exact, partial or near name", runSymbols},
 		{"enrich", "document files headless with an OpenAI-compatible model, callee-first", runEnrich},
 		{"index", "index the workspace's docs and artifacts for search", runIndex},
 		{"search", "search the workspace's docs and artifacts", runSearch},
 		{"serve", "serve the MCP tools over stdio, or streamable HTTP with --http", runServe},
+		{"deps", "list the dependencies at their locked versions, and whether their source is on disk", runDeps},
 		{"bench", "measure extraction (bench extract) or doc retrieval on a BEIR set (bench search)", runBench},
 		{"version", "print the version", runVersion},
 	}

@@ -51,8 +51,15 @@ type Options struct {
 	DocScopes []docsearch.Scope
 	// Embedder makes the doc index's vectors; nil searches lexically.
 	Embedder docsearch.Embedder
-	// NoDocs turns the doc index off.
+	// NoDocs turns the doc index off, and with it the dependency index.
 	NoDocs bool
+	// NoDeps turns off indexing the dependencies the lockfiles name.
+	NoDeps bool
+	// AllDeps indexes transitive dependencies too, not only direct ones.
+	AllDeps bool
+	// DepsCache is the per-user cache of dependency APIs. Default
+	// depindex.DefaultDir ($XDG_CACHE_HOME/fileinfo/deps).
+	DepsCache string
 	// SamplingRerank has the client's model reorder the sources of
 	// ask_docs, get_working_example and explain_error through sampling
 	// before it answers. Default off.
@@ -67,7 +74,8 @@ type Options struct {
 // instructions teach a client's model the loop, in three sentences.
 const instructions = `Call file_info with a source file's path to get a prompt holding the file's structure, its callers and callees, and its numbered source; answer that prompt by calling report_file_info, and fileinfo saves the result as enriched markdown under .artifacts/. ` +
 	`When file_info reports several parts, call it again with each part and report each one; when it says the enriched artifact is up to date, use it instead of redoing the work (refresh: true forces a new prompt). ` +
-	`Use inspect_source to read exact line ranges, set_workspace_root to switch to another project, and the fileinfo://artifacts resource to see which files are documented.`
+	`Use inspect_source to read exact line ranges, set_workspace_root to switch to another project, and the fileinfo://artifacts resource to see which files are documented.` +
+	` To locate one function, method or class by name, call find_symbol; callers and callees give its call tree with call sites, far cheaper than file_info on a whole file.`
 
 // A Server is fileinfo's MCP server for one workspace at a time (see
 // set_workspace_root). Its libraries hold no MCP types; this package turns

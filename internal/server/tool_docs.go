@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/depindex"
 )
 
 // maxQueryBytes bounds a search query.
@@ -58,15 +59,12 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 	default:
 		return nil, out, fmt.Errorf("content_type %q: want prose, code or api-reference", in.ContentType)
 	}
-	ix, err := s.docsIndex(ctx, req)
-	if err != nil {
-		return nil, out, err
-	}
 	limit := in.Limit
 	if limit == 0 {
 		limit = 5
 	}
-	res, err := ix.Search(ctx, docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)})
+	q := docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)}
+	res, err := s.search(ctx, req, q)
 	if err != nil {
 		return nil, out, err
 	}
@@ -100,7 +98,7 @@ type fetchDocIn struct {
 }
 
 func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetchDocIn) (*mcp.CallToolResult, docsearch.Doc, error) {
-	ix, err := s.docsIndex(ctx, req)
+	ix, err := s.docsIndexFor(ctx, req, in.Path)
 	if err != nil {
 		return nil, docsearch.Doc{}, err
 	}
@@ -117,9 +115,14 @@ type listDocsIn struct {
 
 type listDocsOut struct {
 	Docs []docsearch.DocInfo `json:"docs"`
+	// Deps lists the indexed dependency versions, for scope deps.
+	Deps []depindex.Count `json:"deps,omitempty"`
 }
 
 func (s *Server) listDocs(ctx context.Context, req *mcp.CallToolRequest, in listDocsIn) (*mcp.CallToolResult, listDocsOut, error) {
+	if isDepsScope(in.Scope) {
+		return s.listDeps(ctx, req, in.Scope)
+	}
 	ix, err := s.docsIndex(ctx, req)
 	if err != nil {
 		return nil, listDocsOut{}, err
@@ -149,7 +152,7 @@ type docOutlineOut struct {
 }
 
 func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in docOutlineIn) (*mcp.CallToolResult, docOutlineOut, error) {
-	ix, err := s.docsIndex(ctx, req)
+	ix, err := s.docsIndexFor(ctx, req, in.Path)
 	if err != nil {
 		return nil, docOutlineOut{}, err
 	}

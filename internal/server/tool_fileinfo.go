@@ -87,7 +87,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	// An up-to-date enriched artifact is handed back instead of a prompt,
 	// unless the call asks for a new one or for a given part.
 	if status != artifacts.Enriched || in.Refresh || in.Part > 0 {
-		p, err = s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget, Part: in.Part})
+		p, err = s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget, Part: in.Part, Dependencies: ws.deps.used(src.file)})
 	}
 	ws.mu.RUnlock()
 	if err != nil {

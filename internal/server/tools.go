@@ -77,4 +77,5 @@ func (s *Server) addTools() {
 		Annotations: ro,
 	}, s.explainError)
 	s.addViewTool()
+	s.addLookupTools()
 }

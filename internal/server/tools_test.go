@@ -19,7 +19,8 @@ func TestToolList(t *testing.T) {
 	}
 	want := map[string]bool{"file_info": false, "report_file_info": false, "inspect_source": true, "set_workspace_root": false, "index_status": true,
 		"search_docs": true, "fetch_doc": true, "list_docs": true, "doc_outline": true,
-		"ask_docs": true, "get_working_example": true, "explain_error": true}
+		"ask_docs": true, "get_working_example": true, "explain_error": true,
+		"find_symbol": true, "callers": true, "callees": true}
 	want["open_view"] = true
 	if len(res.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(res.Tools), len(want))

@@ -68,6 +68,9 @@ func (s *Server) applyBatch(ctx context.Context, ws *workspace, wt *watch.Watche
 	if c.walked {
 		wt.SetDirs(c.dirs)
 	}
+	if b.Rescan || touchesLockfile(b.Paths) {
+		ws.depsChanged(s.opt)
+	}
 	s.notify(ctx, c)
 }
 
