@@ -21,7 +21,8 @@ import (
 type viewState struct {
 	mu    sync.Mutex
 	srv   *http.Server
-	base  string // http://host:port
+	done  chan struct{} // closed when srv is stopped
+	base  string        // http://host:port
 	token string
 }
 
@@ -50,15 +51,19 @@ func (s *Server) StartView(ctx context.Context, addr, token string) (string, err
 		IdleTimeout:       lim.IdleTimeout,
 		MaxHeaderBytes:    lim.MaxHeaderBytes,
 	}
-	v.srv, v.base, v.token = srv, "http://"+urlHost(ln.Addr()), token
+	done := make(chan struct{})
+	v.srv, v.done, v.base, v.token = srv, done, "http://"+urlHost(ln.Addr()), token
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Warn("web view stopped", "err", err)
 		}
 	}()
 	go func() {
-		<-ctx.Done()
-		s.stopView()
+		select {
+		case <-ctx.Done():
+			s.stopView()
+		case <-done:
+		}
 	}()
 	s.log.Info("serving the web view", "url", v.base+"/", "auth", token != "")
 	return v.base, nil
@@ -83,10 +88,11 @@ func urlHost(a net.Addr) string {
 func (s *Server) stopView() {
 	v := &s.view
 	v.mu.Lock()
-	srv := v.srv
-	v.srv = nil
+	srv, done := v.srv, v.done
+	v.srv, v.done = nil, nil
 	v.mu.Unlock()
 	if srv != nil {
+		close(done)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(ctx)

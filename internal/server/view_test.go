@@ -115,3 +115,21 @@ func TestViewGraphAndSearch(t *testing.T) {
 
 	s.fails("open_view", map[string]any{"path": "../outside.go"}, "outside")
 }
+
+func TestViewStops(t *testing.T) {
+	s := connect(t, shop, Options{NoWatch: true})
+	base, _ := s.openView(nil)
+	again, _ := s.openView(nil)
+	if again != base {
+		t.Errorf("a second open_view started another view: %s, then %s", base, again)
+	}
+	s.srv.stopView()
+	if res, err := http.Get(base + "/api/version"); err == nil {
+		res.Body.Close()
+		t.Fatalf("the view still answers after it stopped: %s", res.Status)
+	}
+	// open_view starts a new one.
+	next, _ := s.openView(nil)
+	var v struct{ Version string }
+	viewGet(t, next, "/api/version", &v)
+}

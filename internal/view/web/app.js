@@ -259,6 +259,7 @@ async function poll() {
   } catch (err) {
     $("#live").classList.remove("on");
     $("#live").title = "not connected: " + err.message;
+    if (!state.tree) $("#treebody").replaceChildren(el("p", { class: "error", text: err.message }));
   }
 }
 
