@@ -32,20 +32,26 @@ func largeRepo(t *testing.T) string {
 	}
 	t.Log("golang.org/x/tools is not in the module cache: generating a repository")
 	dir := t.TempDir()
-	files := map[string]string{"go.mod": "module example.com/gen\n\ngo 1.22\n",
+	writeTree(t, dir, generatedRepo(40, 30))
+	return dir
+}
+
+// generatedRepo is a Go module of pkgs packages of files files, each of
+// eight functions that call the next one and hub.Log, the hub.
+func generatedRepo(pkgs, files int) map[string]string {
+	out := map[string]string{"go.mod": "module example.com/gen\n\ngo 1.22\n",
 		"hub/hub.go": "package hub\n\n// Log is called from everywhere.\nfunc Log(s string) {}\n"}
-	for p := range 40 {
-		for f := range 30 {
+	for p := range pkgs {
+		for f := range files {
 			var b strings.Builder
 			fmt.Fprintf(&b, "package p%d\n\nimport \"example.com/gen/hub\"\n\n", p)
 			for fn := range 8 {
 				fmt.Fprintf(&b, "func F%d_%d() {\n\thub.Log(\"x\")\n\tF%d_%d()\n}\n\n", f, fn, f, (fn+1)%8)
 			}
-			files[fmt.Sprintf("p%d/f%d.go", p, f)] = b.String()
+			out[fmt.Sprintf("p%d/f%d.go", p, f)] = b.String()
 		}
 	}
-	writeTree(t, dir, files)
-	return dir
+	return out
 }
 
 func TestViewBrowserLargeRepo(t *testing.T) {
