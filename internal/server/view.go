@@ -213,9 +213,12 @@ func (v viewSource) Search(ctx context.Context, query string, limit int) ([]view
 	}
 	for _, r := range res.Results {
 		h := view.Hit{Kind: view.HitDocs, Path: r.Path, Title: r.Title, Heading: r.Heading, Summary: r.Summary, Line: r.Lines[0], Score: r.Score}
-		if r.Scope == docsearch.ScopeArtifacts {
+		switch r.Scope {
+		case docsearch.ScopeArtifacts:
 			h.Kind = view.HitArtifacts
 			h.Source = strings.TrimSuffix(strings.TrimPrefix(r.Path, artifacts.Dir+"/"), ".md")
+		case "code": // a scope of source files, when the index has one
+			h.Kind = view.HitCode
 		}
 		hits = append(hits, h)
 	}

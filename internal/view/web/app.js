@@ -190,7 +190,8 @@ function hitRow(h) {
   if (h.kind === "code" && h.symbol) {
     link = href("file", { path: h.symbol.file, line: h.symbol.line });
     extra = el("a", { class: "more", href: href("graph", { file: h.symbol.file, line: h.symbol.line, symbol: h.symbol.qualified }) }, "callers/callees");
-  } else if (h.kind === "artifacts" && h.source) link = href("file", { path: h.source });
+  } else if (h.kind === "code") link = href("file", { path: h.path, line: h.line || "" });
+  else if (h.kind === "artifacts" && h.source) link = href("file", { path: h.source });
   else link = href("doc", { path: h.path });
   return el("div", { class: "hit" },
     el("a", { class: "t", href: link, text: h.title }), extra,
