@@ -76,7 +76,7 @@ type Options struct {
 const instructions = `fileinfo knows this repository's structure and call graph, and keeps documentation of its source files as markdown under .artifacts/. ` +
 	`To locate a function, method or class by name call find_symbol; callers and callees give its call tree with call sites, far cheaper than file_info on a whole file. ` +
 	`To document a file, call file_info with its path and answer the prompt it returns by calling report_file_info (once per part when it reports several parts); when it says the enriched artifact is up to date, use that instead (refresh: true forces a new prompt). ` +
-	`inspect_source reads exact line ranges, index_status says what is indexed and documented, and set_workspace_root switches to another project. ` +
+	`inspect_source reads exact line ranges, index_status says what is indexed and documented, set_workspace_root switches to another project, and open_view gives a person a web page of it all. ` +
 	`To answer questions from the project's docs and the artifacts, search_docs finds documents (scopes ["deps"] or ["deps:NAME"] search the dependencies at their locked versions) and fetch_doc reads one or one section (a heading or a symbol's name); list_docs and doc_outline browse them. ` +
 	`ask_docs, get_working_example and explain_error gather sources and answer with [Source N] citations, or return a prompt for you to answer.`
 
@@ -97,6 +97,8 @@ type Server struct {
 	mu sync.Mutex // serializes workspace switches
 	ws *workspace // the current workspace; read with workspace()
 	wm sync.RWMutex
+
+	view viewState // the web view, once started (see tool_view.go)
 }
 
 // New returns a server for opt.Root and starts loading it in the
@@ -185,6 +187,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 
 // Close releases the current workspace.
 func (s *Server) Close() {
+	s.stopView()
 	s.workspace().close()
 }
 

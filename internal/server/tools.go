@@ -83,6 +83,7 @@ func (s *Server) addTools() {
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Explain error"),
 	}, s.explainError)
+	s.addViewTool()
 	s.addLookupTools()
 }
 

@@ -21,6 +21,7 @@ func TestToolList(t *testing.T) {
 		"search_docs": true, "fetch_doc": true, "list_docs": true, "doc_outline": true,
 		"ask_docs": true, "get_working_example": true, "explain_error": true,
 		"find_symbol": true, "callers": true, "callees": true}
+	want["open_view"] = true
 	if len(res.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(res.Tools), len(want))
 	}
