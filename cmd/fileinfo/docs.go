@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/codeindex"
 )
 
 // scopeFlags collects repeated --docs NAME=DIR flags.
@@ -41,7 +43,10 @@ func addDocsFlags(fs *flag.FlagSet) *docsFlags {
 
 // openIndex opens the workspace's doc index, saved under
 // .artifacts/.index, reading only what changed since it was saved.
-func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress bool) (*docsearch.Index, error) {
+//
+// With code, the source files' symbols are indexed too (the code scope;
+// see codeindex.Sync): only files changed since the last run are read.
+func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, code bool) (*docsearch.Index, error) {
 	root, err := filepath.Abs(*f.root)
 	if err != nil {
 		return nil, err
@@ -78,7 +83,14 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress bo
 			}
 		}
 	}
-	return docsearch.Open(ctx, docsearch.RootFS(r), opts)
+	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
+	if err != nil || !code {
+		return ix, err
+	}
+	if _, err := codeindex.Sync(ctx, ix, root, opts.Dir); err != nil {
+		return nil, fmt.Errorf("index code: %w", err)
+	}
+	return ix, nil
 }
 
 // parseScope reads NAME=DIR. A DIR inside the root is a scope of the
@@ -113,7 +125,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return errUsage
 	}
 	start := time.Now()
-	ix, err := df.openIndex(ctx, stderr, true)
+	ix, err := df.openIndex(ctx, stderr, true, true)
 	if err != nil {
 		return err
 	}
@@ -136,7 +148,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("search", "QUERY", stderr)
 	df := addDocsFlags(fs)
 	var scopes stringsFlag
-	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): artifacts, docs or a --docs name")
+	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): code, docs, artifacts or a --docs name")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	limit := fs.Int("limit", 0, "results wanted (default: by query type)")
 	minScore := fs.Float64("min-score", docsearch.DefaultMinScore, "drop results of lower relevance (0-1)")
@@ -149,7 +161,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	ix, err := df.openIndex(ctx, stderr, false)
+	ix, err := df.openIndex(ctx, stderr, false, len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode))
 	if err != nil {
 		return err
 	}
@@ -169,6 +181,16 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return nil
 	}
 	for _, r := range res.Results {
+		if r.Scope == docsearch.ScopeCode {
+			fmt.Fprintf(stdout, "%.3f  %s:%d-%d  %s %s\n", r.Score, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol)
+			if r.Signature != "" {
+				fmt.Fprintf(stdout, "       %s\n", r.Signature)
+			}
+			if r.Summary != "" {
+				fmt.Fprintf(stdout, "       %s\n", r.Summary)
+			}
+			continue
+		}
 		fmt.Fprintf(stdout, "%.3f  %s:%d-%d  %s\n", r.Score, r.Path, r.Lines[0], r.Lines[1], r.Title)
 		if r.Heading != "" && r.Heading != r.Title {
 			fmt.Fprintf(stdout, "       § %s\n", r.Heading)
