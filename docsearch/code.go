@@ -358,3 +358,18 @@ func codeResult(r *Result, d *doc) {
 	r.Kind, r.Signature = codeMeta(d.text)
 	r.Heading = ""
 }
+
+// CodeFiles returns the paths of the source files the code scope holds
+// symbols of, sorted.
+func (ix *Index) CodeFiles() []string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []string
+	for key, id := range ix.byPath {
+		if ix.docs[id].scope == ScopeCode {
+			out = append(out, codeFileOf(key))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -16,7 +16,7 @@ const maxQueryBytes = 4 << 10
 
 type searchDocsIn struct {
 	Query       string   `json:"query" jsonschema:"what to look for: words, an error message, an identifier"`
-	Scopes      []string `json:"scopes,omitempty" jsonschema:"scopes to search (artifacts, docs, or a named one); given, results are also grouped by scope"`
+	Scopes      []string `json:"scopes,omitempty" jsonschema:"scopes to search (code, docs, artifacts, or a named one); default all; given, results are also grouped by scope"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"results to return (per scope when scopes are given); default 5"`
 	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"drop results under this relevance, 0 to 1; default 0.5"`
 	ContentType string   `json:"content_type,omitempty" jsonschema:"only chunks of this type: prose, code or api-reference"`
@@ -82,6 +82,10 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		b.WriteString(out.Message)
 	}
 	for i, r := range out.Results {
+		if r.Scope == docsearch.ScopeCode {
+			writeCodeResult(&b, i+1, r)
+			continue
+		}
 		fmt.Fprintf(&b, "%d. %s — %s (%s, score %.2f)", i+1, r.Title, r.Path, r.Scope, r.Score)
 		if r.Heading != "" {
 			fmt.Fprintf(&b, ", section %q", r.Heading)

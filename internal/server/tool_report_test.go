@@ -268,6 +268,10 @@ func TestBasicNeverReplacesProse(t *testing.T) {
 	// then writes it; a report saved in between must survive.
 	s := connect(t, shop, Options{})
 	ws := s.srv.workspace()
+	// current needs the loaded graph: wait for the load, as tools do.
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
 	src, _, err := ws.current(context.Background(), "lib/store.go")
 	if err != nil {
 		t.Fatal(err)

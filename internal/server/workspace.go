@@ -267,6 +267,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.loaded = time.Now()
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
 		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
+	w.indexAllCode() // starts once the lock is released
 	return nil
 }
 
