@@ -16,7 +16,7 @@ import (
 // "@LINE" when a file declares the name twice) and holds one chunk of
 // content type code, whose text is, line by line:
 //
-//	KIND QUALIFIED
+//	KIND QUALIFIED          (" (declaration)" after it for a Decl)
 //	SIGNATURE
 //	PATH:LINE-END
 //	Purpose: ...            (enriched prose, "(stale) " before it when the
@@ -47,6 +47,10 @@ type CodeSymbol struct {
 	// symbol; Stale says the artifact was made from other source.
 	Purpose, Implementation string
 	Stale                   bool
+	// Decl marks a declaration without a body (an interface's method, a
+	// type declaration file's function): it ranks under the
+	// implementations it declares.
+	Decl bool
 }
 
 // CodeFile is the symbols of one source file (a slash path from the root).
@@ -114,7 +118,7 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 			}
 			seen[key] = true
 			keep[key] = true
-			text := codeText(f.Path, s)
+			text := CodeText(f.Path, s)
 			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) {
 				continue
 			}
@@ -234,10 +238,15 @@ func localName(q string) string {
 	return q
 }
 
-// codeText is a symbol's indexed text (see the format above).
-func codeText(path string, s CodeSymbol) string {
+// CodeText is the text a symbol of the file at path is indexed by (see
+// the format above): what a peer ranking the same chunks should see.
+func CodeText(path string, s CodeSymbol) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n%s\n%s:%d-%d\n", oneLine(s.Kind), oneLine(s.Name), oneLine(s.Signature), path, s.Line, max(s.End, s.Line))
+	decl := ""
+	if s.Decl {
+		decl = declMark
+	}
+	fmt.Fprintf(&b, "%s %s%s\n%s\n%s:%d-%d\n", oneLine(s.Kind), oneLine(s.Name), decl, oneLine(s.Signature), path, s.Line, max(s.End, s.Line))
 	stale := ""
 	if s.Stale {
 		stale = "(stale) "
@@ -339,6 +348,15 @@ func sentence(p string) string {
 		}
 	}
 	return truncate(p, maxSummary)
+}
+
+// declMark ends the first line of a declaration's text.
+const declMark = " (declaration)"
+
+// isDecl reports whether a code document's text is a declaration's.
+func isDecl(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	return strings.HasSuffix(first, declMark)
 }
 
 // codeMeta reads a code document's kind and signature back from its text.

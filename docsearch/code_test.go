@@ -193,3 +193,19 @@ func TestTestCode(t *testing.T) {
 		}
 	}
 }
+
+func TestCodeDeclarationsRankUnder(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	sym := CodeSymbol{Name: "Router.Mount", Kind: "method", Signature: "Mount(pattern string, h http.Handler)",
+		Doc: "Mount attaches another handler along a pattern.", Line: 3, End: 3}
+	impl := sym
+	impl.Name, impl.Line, impl.End = "Mux.Mount", 10, 40
+	decl := sym
+	decl.Decl = true
+	putCode(t, ix, []CodeFile{
+		{Path: "chi.go", Symbols: []CodeSymbol{decl}},
+		{Path: "mux.go", Symbols: []CodeSymbol{impl}},
+		{Path: "types/index.d.ts", Symbols: []CodeSymbol{sym}},
+	})
+	expectFirst(t, ix, "mount a handler along a pattern", []string{ScopeCode}, "Mux.Mount")
+}

@@ -11,8 +11,13 @@ import (
 // copies, unless the query asks for tests.
 const auxDemote = 0.5
 
+// declDemote multiplies the fused score of a declaration without a body
+// (CodeSymbol.Decl): the implementation is the answer, the declaration
+// its echo.
+const declDemote = 0.7
+
 // demoteAuxCode lowers test, vendored and generated code in ranked (see
-// auxDemote) and sorts it again. A query with a word of testing in it
+// auxDemote), and declarations (declDemote), and sorts it again. A query with a word of testing in it
 // ("test", "tests", "spec", "fixture", "mock") demotes no tests.
 func (ix *Index) demoteAuxCode(ranked []hit, query string) []hit {
 	tests := asksForTests(query)
@@ -25,6 +30,10 @@ func (ix *Index) demoteAuxCode(ranked []hit, query string) []hit {
 		file := codeFileOf(d.path)
 		if auxiliaryCode(file) || !tests && testCode(file) {
 			ranked[i].fused *= auxDemote
+			moved = true
+		}
+		if isDecl(d.text) {
+			ranked[i].fused *= declDemote
 			moved = true
 		}
 	}
@@ -78,7 +87,7 @@ func testCode(file string) bool {
 func auxiliaryCode(file string) bool {
 	base := strings.ToLower(path.Base(file))
 	switch {
-	case strings.HasSuffix(base, ".pb.go"), strings.HasPrefix(base, "zz_generated"), strings.Contains(base, "_generated."),
+	case strings.HasSuffix(base, ".pb.go"), strings.HasSuffix(base, ".d.ts"), strings.HasPrefix(base, "zz_generated"), strings.Contains(base, "_generated."),
 		strings.Contains(base, ".generated."), strings.HasSuffix(base, ".min.js"), strings.HasSuffix(base, "_string.go"):
 		return true
 	}

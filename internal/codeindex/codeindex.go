@@ -42,6 +42,11 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 		}
 	}
 	members := map[string][]string{}
+	kinds := map[string]extract.Kind{}
+	for _, s := range f.Symbols {
+		kinds[s.Qualified] = s.Kind
+	}
+	declFile := strings.HasSuffix(f.Path, ".d.ts")
 	for _, s := range f.Symbols {
 		if s.Parent != "" {
 			parent := strings.TrimSuffix(s.Qualified, "."+s.Name)
@@ -56,9 +61,8 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 		if name == "" {
 			name = f.Path
 		}
-		head := string(src[:min(len(src), moduleHead)])
 		out.Symbols = append(out.Symbols, docsearch.CodeSymbol{
-			Name: name, Kind: "module", Signature: f.Path, Body: head, Calls: calls[f.Module],
+			Name: name, Kind: "module", Signature: f.Path, Body: topLevel(lines, f.Symbols), Calls: calls[f.Module],
 			Line: 1, End: len(lines),
 		})
 	}
@@ -68,6 +72,8 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 			Calls: calls[s.Qualified], Line: s.StartLine, End: max(s.EndLine, s.StartLine),
 		}
 		cs.Body = body(lines, s.StartLine, cs.End)
+		parent := strings.TrimSuffix(s.Qualified, "."+s.Name)
+		cs.Decl = declFile || parent != s.Qualified && (kinds[parent] == extract.KindInterface || kinds[parent] == extract.KindTrait && s.StartLine == s.EndLine)
 		if m := members[s.Qualified]; len(m) > 0 {
 			cs.Body = "members: " + strings.Join(m, " ") + "\n" + cs.Body
 		}
@@ -90,6 +96,30 @@ func body(lines [][]byte, start, end int) string {
 	var b strings.Builder
 	for i := start - 1; i < min(end, len(lines)) && b.Len() < 2000; i++ {
 		b.Write(lines[i])
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// topLevel returns the lines of a file outside its symbols (imports,
+// package doc, globals, top-level statements), at most moduleHead bytes:
+// a file's own code, which no symbol's document holds.
+func topLevel(lines [][]byte, syms []extract.Symbol) string {
+	covered := make([]bool, len(lines)+2)
+	for _, s := range syms {
+		for l := max(s.StartLine, 1); l <= min(s.EndLine, len(lines)); l++ {
+			covered[l] = true
+		}
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if covered[i+1] || len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		if b.Len()+len(l) > moduleHead {
+			break
+		}
+		b.Write(l)
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/fileinfo/fileinfo/artifacts"
@@ -153,4 +154,33 @@ func writeStamps(dir string, stamps map[string][3]int64) error {
 		return fmt.Errorf("code stamps %s: %w", dir, err)
 	}
 	return nil
+}
+
+// Files extracts every source file under root and returns their code
+// documents, sorted by path, with the prose of root's artifact store.
+func Files(ctx context.Context, root string) ([]docsearch.CodeFile, error) {
+	var mu sync.Mutex
+	srcs := map[string][]byte{}
+	ex, err := extract.New(root, extract.Options{Read: func(rel string, src []byte) {
+		mu.Lock()
+		srcs[rel] = src
+		mu.Unlock()
+	}})
+	if err != nil {
+		return nil, err
+	}
+	defer ex.Close()
+	files, _, err := ex.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	store, _ := artifacts.Open(root)
+	out := make([]docsearch.CodeFile, 0, len(files))
+	for i := range files {
+		f := &files[i]
+		src := srcs[f.Path]
+		out = append(out, File(f, src, ReadProse(store, f, artifacts.SourceDigest(src))))
+	}
+	slices.SortFunc(out, func(a, b docsearch.CodeFile) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
 }
