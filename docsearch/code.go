@@ -110,13 +110,9 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 	var jobs []job
 	keep := map[string]bool{}
 	for _, f := range files {
-		seen := map[string]bool{}
-		for _, s := range f.Symbols {
-			key := f.Path + "#" + s.Name
-			if seen[key] {
-				key += "@" + strconv.Itoa(s.Line)
-			}
-			seen[key] = true
+		keys := CodeKeys(f)
+		for i, s := range f.Symbols {
+			key := keys[i]
 			keep[key] = true
 			text := CodeText(f.Path, s)
 			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) {
@@ -195,6 +191,26 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 		ix.saved(ix.save())
 	}
 	return nil
+}
+
+// CodeKeys returns the document keys of f's symbols, in order:
+// "PATH#QUALIFIED", with "@LINE" (and ".N" after it) for a name the file
+// declares again.
+func CodeKeys(f CodeFile) []string {
+	keys := make([]string, len(f.Symbols))
+	seen := make(map[string]bool, len(f.Symbols))
+	for i, s := range f.Symbols {
+		key := f.Path + "#" + s.Name
+		if seen[key] {
+			key += "@" + strconv.Itoa(s.Line)
+			for n := 2; seen[key]; n++ {
+				key = f.Path + "#" + s.Name + "@" + strconv.Itoa(s.Line) + "." + strconv.Itoa(n)
+			}
+		}
+		seen[key] = true
+		keys[i] = key
+	}
+	return keys
 }
 
 // analyzeCode returns the term frequencies of a symbol's chunk: its own

@@ -209,3 +209,11 @@ func TestCodeDeclarationsRankUnder(t *testing.T) {
 	})
 	expectFirst(t, ix, "mount a handler along a pattern", []string{ScopeCode}, "Mux.Mount")
 }
+
+func TestCodeKeys(t *testing.T) {
+	f := CodeFile{Path: "a.js", Symbols: []CodeSymbol{{Name: "i", Line: 6}, {Name: "i", Line: 6}, {Name: "i", Line: 6}, {Name: "j", Line: 6}}}
+	got := strings.Join(CodeKeys(f), " ")
+	if want := "a.js#i a.js#i@6 a.js#i@6.2 a.js#j"; got != want {
+		t.Errorf("keys %s, want %s", got, want)
+	}
+}

@@ -75,6 +75,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	repos := fs.String("repos", "/tmp/fileinfo-bench-code", "`dir` holding the repositories the data set's fetch.sh fetched")
 	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
+	scale := fs.String("scale", "", "instead, measure the code scope's build time, memory and search latency on the repository `dir` (e.g. golang.org/x/tools), with the data set's queries")
 	perQuery := fs.String("per-query", "", "also write each query's first result and the rank of its first relevant function to this file (JSON lines)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -87,6 +88,13 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	queries, qrels, err := readCodeSet(pos[0])
 	if err != nil {
 		return err
+	}
+	if *scale != "" {
+		texts := make([]string, len(queries))
+		for i, q := range queries {
+			texts[i] = q.Text
+		}
+		return benchCodeScale(ctx, *scale, texts, stdout)
 	}
 	byRepo := map[string][]codeQuery{}
 	var names []string
@@ -126,13 +134,9 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		var docs []ftspeer.Doc
 		where := map[string]span{}
 		for _, f := range files {
-			seen := map[string]bool{}
-			for _, s := range f.Symbols {
-				id := f.Path + "#" + s.Name
-				if seen[id] {
-					id += "@" + strconv.Itoa(s.Line)
-				}
-				seen[id] = true
+			ids := docsearch.CodeKeys(f)
+			for i, s := range f.Symbols {
+				id := ids[i]
 				where[id] = span{f.Path, s.Line, max(s.End, s.Line)}
 				docs = append(docs, ftspeer.Doc{ID: id, Title: s.Name, Text: docsearch.CodeText(f.Path, s)})
 			}
