@@ -334,7 +334,7 @@ func symbolSentence(doc string) string {
 				return sentence(strings.Join(para, " "))
 			}
 			continue
-		case markupLine(t):
+		case markupLine(t), listItem(t):
 			if len(para) > 0 {
 				return sentence(strings.Join(para, " "))
 			}
@@ -350,6 +350,12 @@ func markupLine(t string) bool {
 	return strings.HasPrefix(t, "..") || strings.HasPrefix(t, ">>>") || strings.HasPrefix(t, "@") ||
 		strings.HasPrefix(t, ":") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "#") ||
 		strings.Trim(t, "=-~*^") == ""
+}
+
+// listItem reports whether a doc line starts a list item: a list ends
+// the paragraph before it.
+func listItem(t string) bool {
+	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ")
 }
 
 // sentence cuts p after its first full stop followed by a space.

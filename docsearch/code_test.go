@@ -175,6 +175,7 @@ func TestSymbolSentence(t *testing.T) {
 		{":param x: the x\n", ""},
 		{"Uses e.g. this. Then.", "Uses e.g. this."},
 		{"Line one\nline two.\n\nNext para.", "Line one line two."},
+		{"legacyArgs validation has the following behaviour:\n  - root commands take any\n  - subcommands check", "legacyArgs validation has the following behaviour:"},
 	} {
 		if got := symbolSentence(tc.doc); got != tc.want {
 			t.Errorf("symbolSentence(%q) = %q, want %q", tc.doc, got, tc.want)

@@ -40,9 +40,9 @@ func (s *Server) addTools() {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "search_docs",
-		Description: "Search the project's docs (README, docs/, markdown) and the enriched artifacts of its source files at once, " +
-			"by words, identifiers or error messages (hybrid lexical and semantic search). Returns paths, titles, summaries " +
-			"and 0-1 scores; read a hit with fetch_doc.",
+		Description: "Search the project's code (every function, method and type, with its signature, doc and enriched prose), docs (README, docs/, markdown) " +
+			"and enriched artifacts at once, by words, identifiers or error messages (hybrid lexical and semantic search); scopes [\"code\"] narrows it. " +
+			"Returns 0-1 scores, best first; a code hit gives path:start-end, symbol, kind and signature (read it with inspect_source), a doc hit its title and summary (read it with fetch_doc).",
 		Annotations: ro,
 	}, s.searchDocs)
 	mcp.AddTool(s.mcp, &mcp.Tool{
