@@ -319,7 +319,40 @@ func codeLead(s CodeSymbol) string {
 	if p := symbolSentence(s.Purpose); p != "" {
 		return p
 	}
-	return symbolSentence(s.Doc)
+	return stripRoles(symbolSentence(s.Doc))
+}
+
+// stripRoles turns reST roles into their text: ":class:`~flask.Blueprint`"
+// is "Blueprint", ":meth:`Flask.run`" is "Flask.run", as a reader sees them.
+func stripRoles(s string) string {
+	if !strings.Contains(s, ":`") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, ":`")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+2:], '`')
+		start := strings.LastIndexByte(s[:i], ':')
+		if j < 0 || start < 0 || strings.ContainsAny(s[start+1:i], " \t") {
+			b.WriteString(s[:i+2])
+			s = s[i+2:]
+			continue
+		}
+		b.WriteString(s[:start])
+		target := s[i+2 : i+2+j]
+		if k := strings.IndexByte(target, '<'); k > 0 && strings.HasSuffix(target, ">") {
+			target = strings.TrimSpace(target[:k]) // :ref:`text <label>`
+		} else if strings.HasPrefix(target, "~") {
+			target = target[strings.LastIndexByte(target, '.')+1:]
+		}
+		b.WriteString(target)
+		s = s[i+3+j:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // symbolSentence returns the first sentence of the first paragraph of

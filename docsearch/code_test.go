@@ -183,6 +183,20 @@ func TestSymbolSentence(t *testing.T) {
 	}
 }
 
+func TestStripRoles(t *testing.T) {
+	for in, want := range map[string]string{
+		"Register a :class:`~flask.Blueprint` on the app.":     "Register a Blueprint on the app.",
+		"Called by :meth:`Flask.register_blueprint` to do it.": "Called by Flask.register_blueprint to do it.",
+		"See :ref:`the guide <guide>`.":                        "See the guide.",
+		"No roles: a `code` span.":                             "No roles: a `code` span.",
+		"Odd :`x` and a: `y`.":                                 "Odd :`x` and a: `y`.",
+	} {
+		if got := stripRoles(in); got != want {
+			t.Errorf("stripRoles(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestTestCode(t *testing.T) {
 	for p, want := range map[string]bool{
 		"callgraph/build_test.go": true, "tests/test_app.py": true, "src/flask/app.py": false,
