@@ -46,20 +46,21 @@ func addDocsFlags(fs *flag.FlagSet) *docsFlags {
 //
 // With code, the source files' symbols are indexed too (the code scope;
 // see codeindex.Sync): only files changed since the last run are read.
-func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, code bool) (*docsearch.Index, error) {
+func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, code bool) (*docsearch.Index, codeindex.SyncStats, error) {
+	var cs codeindex.SyncStats
 	root, err := filepath.Abs(*f.root)
 	if err != nil {
-		return nil, err
+		return nil, cs, err
 	}
 	r, err := os.OpenRoot(root) // every read stays inside the root, symbolic links too
 	if err != nil {
-		return nil, err
+		return nil, cs, err
 	}
 	var scopes []docsearch.Scope
 	for _, spec := range f.extra {
 		s, err := parseScope(root, spec)
 		if err != nil {
-			return nil, err
+			return nil, cs, err
 		}
 		scopes = append(scopes, s)
 	}
@@ -85,12 +86,12 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	}
 	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
 	if err != nil || !code {
-		return ix, err
+		return ix, cs, err
 	}
-	if _, err := codeindex.Sync(ctx, ix, root, opts.Dir); err != nil {
-		return nil, fmt.Errorf("index code: %w", err)
+	if cs, err = codeindex.Sync(ctx, ix, root, opts.Dir); err != nil {
+		return nil, cs, fmt.Errorf("index code: %w", err)
 	}
-	return ix, nil
+	return ix, cs, nil
 }
 
 // parseScope reads NAME=DIR. A DIR inside the root is a scope of the
@@ -125,7 +126,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return errUsage
 	}
 	start := time.Now()
-	ix, err := df.openIndex(ctx, stderr, true, true)
+	ix, cs, err := df.openIndex(ctx, stderr, true, true)
 	if err != nil {
 		return err
 	}
@@ -135,6 +136,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, ", %d vectors (%s)", st.Vectors, st.Embedder)
 	}
 	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "code: %d source files, %d read again, %d removed since the last index\n", cs.Files, cs.Extracted, cs.Removed)
 	for _, s := range ix.Skipped() {
 		fmt.Fprintf(stdout, "skipped %s: %s\n", s.Path, s.Reason)
 	}
@@ -161,7 +163,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	ix, err := df.openIndex(ctx, stderr, false, len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode))
+	ix, _, err := df.openIndex(ctx, stderr, false, len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode))
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ const stampsFile = "code-stamps.json"
 
 // SyncStats says what a Sync did.
 type SyncStats struct {
-	Files     int // source files in the workspace
+	Files     int // source files of a known language in the workspace
 	Extracted int // read and extracted again
 	Removed   int
 }
@@ -40,7 +40,6 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string) (SyncStats
 	if err != nil {
 		return st, err
 	}
-	st.Files = len(paths)
 	old := map[string][3]int64{}
 	if dir != "" && hasCode(ix) {
 		if b, err := os.ReadFile(filepath.Join(dir, stampsFile)); err == nil {
@@ -71,6 +70,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string) (SyncStats
 			todo = append(todo, p)
 		}
 	}
+	st.Files = len(now)
 	var removed []string
 	for p := range old {
 		if _, ok := now[p]; !ok {
