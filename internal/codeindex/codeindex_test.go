@@ -99,6 +99,7 @@ func TestSyncReadsOnlyChanges(t *testing.T) {
 		}
 	}
 	write("shop.go", shopGo)
+	write("broken.py", "\x00\x01binary")
 	write("tax.py", "def tax(amount):\n    \"\"\"Adds the sales tax.\"\"\"\n    return amount * 1.2\n")
 	ctx := context.Background()
 	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
@@ -106,10 +107,10 @@ func TestSyncReadsOnlyChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := Sync(ctx, ix, root, dir)
-	if err != nil || st.Extracted != 2 {
+	if err != nil || st.Extracted != 2 || st.Read != 3 {
 		t.Fatalf("first sync: %+v, %v", st, err)
 	}
-	if st, err = Sync(ctx, ix, root, dir); err != nil || st.Extracted != 0 {
+	if st, err = Sync(ctx, ix, root, dir); err != nil || st.Read != 0 {
 		t.Fatalf("unchanged sync: %+v, %v", st, err)
 	}
 	write("tax.py", "def vat(amount):\n    \"\"\"Adds value added tax.\"\"\"\n    return amount * 1.2\n")

@@ -25,7 +25,8 @@ const stampsFile = "code-stamps.json"
 // SyncStats says what a Sync did.
 type SyncStats struct {
 	Files     int // source files of a known language in the workspace
-	Extracted int // read and extracted again
+	Read      int // new or changed since the stamps: read again
+	Extracted int // of them, extracted (the others are not source any more)
 	Removed   int
 }
 
@@ -96,7 +97,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string) (SyncStats
 			return st, err
 		}
 	}
-	st.Extracted = len(files)
+	st.Read, st.Extracted = len(todo), len(files)
 	extracted := map[string]bool{}
 	cfs := make([]docsearch.CodeFile, 0, len(files))
 	for i := range files {
@@ -105,11 +106,11 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string) (SyncStats
 		src := srcs[f.Path]
 		cfs = append(cfs, File(f, src, ReadProse(store, f, artifacts.SourceDigest(src))))
 	}
-	// A file that no longer extracts (binary now, too large) leaves too.
+	// A file that no longer extracts (binary now, too large) leaves too;
+	// its stamp is kept, so that it is tried again only when it changes.
 	for _, p := range todo {
 		if !extracted[p] {
 			removed = append(removed, p)
-			delete(now, p)
 		}
 	}
 	if err := ix.PutCode(ctx, cfs, removed); err != nil {
