@@ -232,3 +232,13 @@ func TestCodeKeys(t *testing.T) {
 		t.Errorf("keys %s, want %s", got, want)
 	}
 }
+
+func TestCodeFunctionsBeforeTheirFile(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{{Path: "middleware/strip.go", Symbols: []CodeSymbol{
+		{Name: "middleware", Kind: "module", Signature: "middleware/strip.go", Body: "package middleware\n// Strip slashes from paths: strip the slashes of paths.\nimport \"net/http\"", Line: 1, End: 70},
+		{Name: "middleware.Clean", Kind: "function", Signature: "func Clean(next http.Handler) http.Handler",
+			Doc: "Clean strips the slashes of paths.", Line: 10, End: 30},
+	}}})
+	expectFirst(t, ix, "strip slashes from paths", []string{ScopeCode}, "middleware.Clean")
+}

@@ -16,8 +16,16 @@ const auxDemote = 0.5
 // its echo.
 const declDemote = 0.7
 
+// moduleDemote multiplies the fused score of a file's top-level chunk
+// (imports, package doc, globals): where a function of it matches about
+// as well, the function is the answer to act on, the file the place it is
+// in. On docs/bench/code, 0.85 took function-level nDCG@10 0.664 -> 0.684
+// and file-level 0.909 -> 0.904; 0.7 and 0.5 did no better (0.679).
+const moduleDemote = 0.85
+
 // demoteAuxCode lowers test, vendored and generated code in ranked (see
-// auxDemote), and declarations (declDemote), and sorts it again. A query with a word of testing in it
+// auxDemote), declarations (declDemote) and top-level chunks
+// (moduleDemote), and sorts it again. A query with a word of testing in it
 // ("test", "tests", "spec", "fixture", "mock") demotes no tests.
 func (ix *Index) demoteAuxCode(ranked []hit, query string) []hit {
 	tests := asksForTests(query)
@@ -30,6 +38,10 @@ func (ix *Index) demoteAuxCode(ranked []hit, query string) []hit {
 		file := codeFileOf(d.path)
 		if auxiliaryCode(file) || !tests && testCode(file) {
 			ranked[i].fused *= auxDemote
+			moved = true
+		}
+		if strings.HasPrefix(d.text, "module ") {
+			ranked[i].fused *= moduleDemote
 			moved = true
 		}
 		if isDecl(d.text) {
