@@ -134,6 +134,12 @@ func TestCodeUpdateAndReload(t *testing.T) {
 	dir := filepath.Join(root, ".artifacts", ".index")
 	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
 	putCode(t, ix, flaskCode())
+	if all, _ := ix.List(""); len(all) != 0 {
+		t.Errorf("List(\"\") lists %d symbols; want documents only", len(all))
+	}
+	if code, _ := ix.List(ScopeCode); len(code) != 5 {
+		t.Errorf("List(code) = %d symbols, want 5", len(code))
+	}
 	n := ix.Stats().Docs
 	if n != 5 {
 		t.Fatalf("%d docs, want 5", n)
