@@ -285,6 +285,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		return a.Column < b.Column
 	})
 	out.Calls = dedupeCalls(out.Calls)
+	out.Refs = f.refs(root, decls, qc)
 	if f.exprs != nil {
 		// The slice grew by doubling: keep what is used.
 		f.exprs.x.nodes = slices.Clone(f.exprs.x.nodes)

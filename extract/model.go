@@ -19,6 +19,9 @@ type File struct {
 	// Exports are the names a JavaScript or TypeScript module exports,
 	// re-exports included; omitted when empty.
 	Exports []Export `json:"exports,omitempty"`
+	// Refs are the names used as values rather than called (see Ref);
+	// omitted when empty.
+	Refs []Ref `json:"refs,omitempty"`
 }
 
 // Export is one name a JavaScript or TypeScript module exports:

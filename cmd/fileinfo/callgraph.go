@@ -70,7 +70,11 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "fileinfo callgraph: %v\n", err)
 		return errUsage
 	}
-	g, skipped, err := loadGraph(ctx, *root, stderr)
+	load := loadGraph
+	if *symbol != "" {
+		load = loadSavedGraph // a neighbourhood is a lookup: read the saved extraction
+	}
+	g, skipped, err := load(ctx, *root, stderr)
 	if err != nil {
 		return err
 	}
@@ -253,58 +257,6 @@ func writeMermaid(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, _ []
 		}
 	}
 	return nil
-}
-
-func runCallers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("callers", "SYMBOL", stderr)
-	root := fs.String("root", ".", "workspace root `dir`")
-	depth := fs.Int("depth", 1, "levels of callers to show")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: fileinfo callers [--root DIR] [--depth N] SYMBOL (a qualified name or path:Name)")
-		return errUsage
-	}
-	g, _, err := loadGraph(ctx, *root, stderr)
-	if err != nil {
-		return err
-	}
-	ids, err := findSymbol(g, fs.Arg(0))
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(stdout)
-	for _, id := range ids {
-		n := g.Node(id)
-		fmt.Fprintf(w, "%s (%s:%d)\n", n.Qualified, n.File, n.Line)
-		printCallers(w, g, id, 1, *depth, map[callgraph.SymbolID]bool{id: true})
-	}
-	return w.Flush()
-}
-
-func printCallers(w io.Writer, g *callgraph.Graph, id callgraph.SymbolID, level, depth int, onPath map[callgraph.SymbolID]bool) {
-	if level > depth {
-		return
-	}
-	callers := g.Callers(id)
-	if level == 1 && len(callers) == 0 {
-		fmt.Fprintln(w, "  (no callers found)")
-	}
-	for _, e := range callers {
-		c := g.Node(e.Caller)
-		indent := strings.Repeat("  ", level)
-		cycle := ""
-		if onPath[e.Caller] {
-			cycle = " (recursive)"
-		}
-		fmt.Fprintf(w, "%s<- %s (%s:%d) [%s]%s\n", indent, c.Qualified, e.File, e.Line, e.Resolution, cycle)
-		if !onPath[e.Caller] {
-			onPath[e.Caller] = true
-			printCallers(w, g, e.Caller, level+1, depth, onPath)
-			delete(onPath, e.Caller)
-		}
-	}
 }
 
 // findSymbol resolves a qualified name, the end of one after a "." or

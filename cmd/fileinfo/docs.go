@@ -13,8 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/codeindex"
+	"github.com/fileinfo/fileinfo/internal/depindex"
+	"github.com/fileinfo/fileinfo/internal/server"
 )
 
 // scopeFlags collects repeated --docs NAME=DIR flags.
@@ -55,6 +58,9 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	r, err := os.OpenRoot(root) // every read stays inside the root, symbolic links too
 	if err != nil {
 		return nil, cs, err
+	}
+	if store, err := artifacts.Open(root); err == nil {
+		store.WriteGitignore() // keeps the index saved below out of commits; best effort
 	}
 	var scopes []docsearch.Scope
 	for _, spec := range f.extra {
@@ -152,7 +158,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var scopes stringsFlag
 	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): code, docs, artifacts or a --docs name")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
-	limit := fs.Int("limit", 0, "results wanted (default: by query type)")
+	limit := fs.Int("limit", server.DefaultSearchLimit, "results wanted (per scope with --scope), as many as the search_docs tool returns by default")
 	minScore := fs.Float64("min-score", docsearch.DefaultMinScore, "drop results of lower relevance (0-1)")
 	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
 	pos, err := parseInterspersed(fs, args)
@@ -163,13 +169,17 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	ix, _, err := df.openIndex(ctx, stderr, false, len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode))
-	if err != nil {
-		return err
+	q := docsearch.Query{Text: strings.Join(pos, " "), Scopes: scopes, Limit: *limit, MinScore: minScore, Mode: docsearch.Mode(*mode)}
+	var res docsearch.Results
+	if slices.ContainsFunc(scopes, depindex.IsScope) {
+		res, err = searchDeps(ctx, *df.root, q, stderr)
+	} else {
+		var ix *docsearch.Index
+		code := len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode)
+		if ix, _, err = df.openIndex(ctx, stderr, false, code); err == nil {
+			res, err = ix.Search(ctx, q)
+		}
 	}
-	res, err := ix.Search(ctx, docsearch.Query{
-		Text: strings.Join(pos, " "), Scopes: scopes, Limit: *limit, MinScore: minScore, Mode: docsearch.Mode(*mode),
-	})
 	if err != nil {
 		return err
 	}

@@ -157,7 +157,7 @@ func (s *Server) checkPart(ws *workspace, rel string, src *source, text []byte, 
 		budget = enrich.DefaultMaxTokens
 	}
 	ws.mu.RLock()
-	p, err := s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget})
+	p, err := s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget, Dependencies: ws.deps.used(src.file)})
 	ws.mu.RUnlock()
 	n := max(seen, 1)
 	if err == nil {
