@@ -66,8 +66,9 @@ func (ix *Index) lookup(p string) (*doc, error) {
 	return nil, &NotFoundError{Path: p, Similar: ix.similar(p, 5)}
 }
 
-// List returns the documents of a scope, or of every scope when scope is
-// "", sorted by path.
+// List returns the documents of a scope, or of every scope but code (one
+// document per symbol, which search finds) when scope is "", sorted by
+// path.
 func (ix *Index) List(scope string) ([]DocInfo, error) {
 	if scope != "" && !ix.scopes.has(scope) {
 		return nil, ix.scopes.errUnknownScope(scope)
@@ -76,7 +77,7 @@ func (ix *Index) List(scope string) ([]DocInfo, error) {
 	defer ix.mu.RUnlock()
 	out := []DocInfo{}
 	for _, d := range ix.docs {
-		if d != nil && (scope == "" || d.scope == scope) {
+		if d != nil && (scope == "" && d.scope != ScopeCode || d.scope == scope) {
 			out = append(out, info(d))
 		}
 	}

@@ -104,6 +104,7 @@ func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, versi
 		return reportOut{}, "", fmt.Errorf("write the artifact of %s: %w", rel, err)
 	}
 	ws.docsChanged([]string{path.Join(artifacts.Dir, rel+".md")})
+	ws.indexCode(ws.docsCtx, []string{rel}, nil) // its symbols with their new prose
 	return reportOut{
 		Status:         "written",
 		Path:           rel,

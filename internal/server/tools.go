@@ -41,8 +41,9 @@ func (s *Server) addTools() {
 	}, s.indexStatus)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "search_docs",
-		Description: "Search the project's docs and its files' artifacts by words, identifiers or error messages (hybrid lexical " +
-			"and semantic). Returns paths, titles, summaries and 0-1 scores; read a hit with fetch_doc.",
+		Description: "Search the project's code (functions, methods, types), docs and artifacts by words, identifiers or error " +
+			"messages (hybrid lexical and semantic). Code hits give path:start-end, symbol and signature (read with inspect_source), " +
+			"doc hits a title and summary (read with fetch_doc); 0-1 scores, best first.",
 		OutputSchema: outline[searchDocsOut](),
 		Annotations:  readOnly("Search docs"),
 	}, s.searchDocs)

@@ -272,6 +272,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
 		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	w.depsChanged(opt)
+	w.indexAllCode() // starts once the lock is released
 	return nil
 }
 
