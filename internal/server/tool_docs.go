@@ -22,7 +22,7 @@ const maxQueryBytes = 4 << 10
 
 type searchDocsIn struct {
 	Query       string   `json:"query" jsonschema:"what to look for: words, an error message, an identifier"`
-	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts or a named scope (default all); results are then grouped by scope"`
+	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts, deps, deps:NAME (default: all but deps); results are then grouped by scope"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"results (per scope with scopes); default 5"`
 	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"least relevance, 0-1; default 0.5"`
 	ContentType string   `json:"content_type,omitempty" jsonschema:"only chunks of this type: prose, code or api-reference"`

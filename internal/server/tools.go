@@ -7,16 +7,16 @@ func (s *Server) addTools() {
 	no, yes := false, true
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "file_info",
-		Description: "A prompt to document a source file: its imports, every symbol with signature, lines, callers and callees " +
-			"from the call graph, and the numbered source. Answer it with report_file_info. When parts > 1, call again with each part. " +
-			"An up-to-date enriched artifact is returned instead (status up_to_date).",
+		Description: "A prompt to document a source file: imports, every symbol with signature, callers and callees, and the " +
+			"numbered source. Answer it with report_file_info; when parts > 1, call again per part. An up-to-date artifact " +
+			"comes back instead (up_to_date).",
 		OutputSchema: outline[fileInfoOut](),
 		Annotations:  &mcp.ToolAnnotations{Title: "File info", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.fileInfo)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "report_file_info",
-		Description: "Save your answer to file_info's prompt as .artifacts/<path>.md: an overview, and per function or method listed a purpose " +
-			"and 3-5 implementation steps. An unknown name is refused with the known ones; lists what is still undocumented.",
+		Description: "Save your answer to file_info's prompt as .artifacts/<path>.md: an overview, and per function or method " +
+			"listed a purpose and 3-5 implementation steps. Unknown names are refused; lists what is still undocumented.",
 		OutputSchema: outline[reportOut](),
 		Annotations:  &mcp.ToolAnnotations{Title: "Report file info", IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no},
 	}, s.reportFileInfo)
@@ -42,8 +42,8 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "search_docs",
 		Description: "Search the project's code (functions, methods, types), docs and artifacts by words, identifiers or error " +
-			"messages (hybrid lexical and semantic). Code hits give path:start-end, symbol and signature (read with inspect_source), " +
-			"doc hits a title and summary (read with fetch_doc); 0-1 scores, best first.",
+			"messages. Code hits give path:start-end and signature (read with inspect_source), doc hits a summary (read with " +
+			"fetch_doc); 0-1 scores, best first.",
 		OutputSchema: outline[searchDocsOut](),
 		Annotations:  readOnly("Search docs"),
 	}, s.searchDocs)
