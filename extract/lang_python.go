@@ -1,8 +1,10 @@
 package extract
 
 // Python conventions:
-//   - module: the dotted path from the root without ".py"; a package's
-//     __init__.py names the package itself (pkg/__init__.py → "pkg").
+//   - module: the dotted path from the file's import root without ".py"
+//     (src/pkg/mod.py is pkg.mod in a src layout; see python_roots.go); a
+//     package's __init__.py names the package itself (pkg/__init__.py →
+//     "pkg").
 //   - qualified: module.Class.method, module.func.inner for nested defs.
 //   - kinds: class; function (method when directly in a class body).
 //   - exported: the name does not start with "_" (dunder names like
@@ -37,9 +39,15 @@ func init() {
 	})
 }
 
-// pythonModule is the dotted module path of f.
+// pythonModule is the dotted module path of f from its import root
+// (python_roots.go).
 func pythonModule(f *fileInfo, _ string) string {
 	p := f.path
+	if f.proj != nil {
+		if root := f.proj.pythonRoot(p); root != "." {
+			p = strings.TrimPrefix(p, root+"/")
+		}
+	}
 	for _, ext := range []string{".py", ".pyi", ".pyw"} {
 		p = strings.TrimSuffix(p, ext)
 	}
