@@ -137,7 +137,7 @@ func (fl *flow) attr(scope SymbolID, base extract.Expr, attr string) valueSet {
 			continue
 		}
 		if fl.r.g.nodes[v.id].Kind == KindModule {
-			for _, id := range fl.r.g.byQualified[q+"."+attr] {
+			for _, id := range fl.r.lookup(q + "." + attr) {
 				out[value{id, false}] = true
 			}
 			if id, ok := fl.r.ix.module[q+"."+attr]; ok {

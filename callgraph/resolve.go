@@ -201,7 +201,7 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 				return ms, how, ""
 			}
 		}
-		if ids := r.g.byQualified[target+"."+c.Name]; len(ids) > 0 {
+		if ids := r.lookup(target + "." + c.Name); len(ids) > 0 {
 			return r.instantiate(ids, how)
 		}
 	}
@@ -264,12 +264,12 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 		return ids, Local
 	}
 	if t, ok := r.scope.bind[name]; ok {
-		if ids := r.g.byQualified[t]; len(ids) > 0 {
+		if ids := r.lookup(t); len(ids) > 0 {
 			return ids, Import
 		}
 	}
 	for _, w := range r.scope.wildcards {
-		if ids := r.g.byQualified[joinQ(w, name)]; len(ids) > 0 {
+		if ids := r.lookup(joinQ(w, name)); len(ids) > 0 {
 			return ids, Import
 		}
 	}
@@ -293,7 +293,7 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 	if ids, h := r.resolveName(caller, head); len(ids) > 0 {
 		q, how = r.g.nodes[ids[0]].Qualified, h
 	} else if t, ok := r.scope.bind[head]; ok {
-		q, how = t, Import
+		q, how = r.canonical(t), Import
 	} else if id, ok := r.ix.module[head]; ok {
 		q, how = r.g.nodes[id].Qualified, Import
 	} else if mod := moduleName(r.f); r.known(joinQ(mod, head)) || r.hasMembers(joinQ(mod, head)) {
@@ -304,7 +304,7 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 		return "", "", false
 	}
 	for _, p := range parts[1:] {
-		q += "." + p
+		q = r.canonical(q + "." + p)
 	}
 	return q, how, r.known(q) || r.hasMembers(q)
 }
