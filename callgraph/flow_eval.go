@@ -96,7 +96,7 @@ func (fl *flow) name(scope SymbolID, n string) valueSet {
 				out[value{id, false}] = true
 			}
 		}
-	} else if t, ok := fl.r.scope.bind[n]; ok {
+	} else if t, _, ok := fl.r.importOf(scope, n); ok && t != "" {
 		if id, ok := fl.r.ix.module[t]; ok {
 			out[value{id, false}] = true
 		}

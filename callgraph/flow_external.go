@@ -74,7 +74,7 @@ func (fl *flow) extName(scope SymbolID, n string) extSet {
 			return es
 		}
 	}
-	if ext, ok := fl.r.scope.external[n]; ok {
+	if _, ext, ok := fl.r.importOf(scope, n); ok && ext != "" {
 		return extSet{ext: true}
 	}
 	if fl.r.isSelf(n) {

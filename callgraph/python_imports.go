@@ -5,6 +5,16 @@ package callgraph
 // has `from .sub import Foo` (or `from .sub import *`), the definition is
 // pkg.sub.Foo. canonical follows such chains through the import bindings
 // of each module on the way, as Python's import system does at run time.
+//
+// Imports are scoped: one in a function's body binds its names in that
+// function (and the functions nested in it) only, and a parameter or
+// variable of a function hides the module's import of the same name.
+
+import (
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
 
 // maxReexports bounds the chain of re-exports followed for one name
 // (a cycle of `from .a import x` in a and b ends there too).
@@ -54,4 +64,85 @@ func (r *resolver) lookup(q string) []SymbolID {
 		return ids
 	}
 	return r.g.byQualified[r.canonical(q)]
+}
+
+// boundIn reports whether function or class s binds name itself: by an
+// import in its body (target, and ext when the import is from outside
+// the repository), or as a parameter or variable (target ""). A class
+// binds only its own imports; the module's bindings are not asked.
+func (r *resolver) boundIn(s SymbolID, name string) (target, ext string, ok bool) {
+	sc := r.scope
+	if sc.local == nil && sc.shadow == nil {
+		return "", "", false
+	}
+	q := r.g.nodes[s].Qualified
+	if l := sc.local[q]; l != nil {
+		if t, ok := l.bind[name]; ok {
+			return t, l.external[name], true
+		}
+	}
+	if sc.shadow[q][name] {
+		return "", "", true
+	}
+	return "", "", false
+}
+
+// importOf returns what an import binds name to, seen from caller: the
+// import of the innermost function around caller that binds name, else
+// the module's. ok is false when nothing imports name, or a function on
+// the way binds it itself (a parameter shadows the module's import).
+func (r *resolver) importOf(caller SymbolID, name string) (target, ext string, ok bool) {
+	if r.scope.local != nil || r.scope.shadow != nil {
+		for s, more := caller, true; more; s, more = r.parentOf(s) {
+			if r.g.nodes[s].Kind == KindModule && r.isFileModule(s) {
+				break
+			}
+			if r.isClass(s) && s != caller {
+				continue // a class body is no enclosing scope of its methods
+			}
+			if t, e, bound := r.boundIn(s, name); bound {
+				return t, e, t != ""
+			}
+		}
+	}
+	t, ok := r.scope.bind[name]
+	ext, isExt := r.scope.external[name]
+	return t, ext, ok || isExt
+}
+
+// shadows fills s.shadow with the names each function of f binds itself:
+// its parameters and the names it assigns (for-loop targets included).
+func (r *resolver) shadows(f *extract.File, s *fileScope) {
+	add := func(scope, name string) {
+		if s.shadow == nil {
+			s.shadow = map[string]map[string]bool{}
+		}
+		if s.shadow[scope] == nil {
+			s.shadow[scope] = map[string]bool{}
+		}
+		s.shadow[scope][name] = true
+	}
+	for _, id := range r.g.byFile[f.Path] {
+		for _, p := range r.ix.params[id] {
+			add(r.g.nodes[id].Qualified, p)
+		}
+	}
+	var names func(scope string, t extract.Expr)
+	names = func(scope string, t extract.Expr) {
+		switch t.Kind() {
+		case extract.ExprName:
+			add(scope, t.Name())
+		case extract.ExprTuple, extract.ExprList, extract.ExprSplat:
+			for i := range t.Len() {
+				names(scope, t.Sub(i))
+			}
+		}
+	}
+	mod := moduleName(f)
+	for _, b := range f.Bindings {
+		if b.Scope == mod || b.Target == "<return>" || strings.HasPrefix(b.Value, "@") {
+			continue
+		}
+		names(b.Scope, b.TargetExpr)
+	}
 }

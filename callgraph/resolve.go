@@ -22,10 +22,11 @@ type resolver struct {
 	js      *jsModules // JavaScript modules and exports, built on first use
 
 	// per file
-	res   *fileResult
-	f     *extract.File
-	tr    traits
-	scope *fileScope
+	caller SymbolID // of the call being resolved
+	res    *fileResult
+	f      *extract.File
+	tr     traits
+	scope  *fileScope
 }
 
 func newResolver(g *Graph, ix *index) *resolver {
@@ -40,6 +41,9 @@ func (r *resolver) fileScope(f *extract.File) *fileScope {
 			s = r.jsScopeOf(f)
 		} else {
 			s = scopeOf(f, r.known)
+			if f.Language == "python" {
+				r.shadows(f, s)
+			}
 		}
 		r.scopes[f.Path] = s
 	}
@@ -64,6 +68,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		if !ok {
 			continue
 		}
+		r.caller = caller
 		targets, how, reason := r.resolveCall(caller, c)
 		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && c.Name != "()" {
 			if ext := r.flow.externalCallee(caller, c); ext != "" {
@@ -208,7 +213,7 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 	if ids := r.flowTargets(caller, c); len(ids) > 0 {
 		return r.instantiate(ids, Receiver)
 	}
-	if ext, ok := r.scope.external[strings.SplitN(recv, ".", 2)[0]]; ok {
+	if _, ext, ok := r.importOf(caller, strings.SplitN(recv, ".", 2)[0]); ok && ext != "" {
 		return nil, "", "external: " + ext + "." + c.Name
 	}
 	return r.unique(c.Name, true)
@@ -258,6 +263,13 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 		if ids := r.g.byQualified[n.Qualified+"."+name]; len(ids) > 0 {
 			return ids, Local
 		}
+		if t, _, bound := r.boundIn(s, name); bound {
+			// A function's own import, parameter or variable.
+			if ids := r.lookup(t); t != "" && len(ids) > 0 {
+				return ids, Import
+			}
+			return nil, ""
+		}
 	}
 	mod := moduleName(r.f)
 	if ids := r.g.byQualified[joinQ(mod, name)]; len(ids) > 0 {
@@ -292,7 +304,7 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 	var how Resolution
 	if ids, h := r.resolveName(caller, head); len(ids) > 0 {
 		q, how = r.g.nodes[ids[0]].Qualified, h
-	} else if t, ok := r.scope.bind[head]; ok {
+	} else if t, _, ok := r.importOf(caller, head); ok && t != "" {
 		q, how = r.canonical(t), Import
 	} else if id, ok := r.ix.module[head]; ok {
 		q, how = r.g.nodes[id].Qualified, Import
@@ -380,7 +392,7 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 }
 
 func (r *resolver) unknownName(name string) string {
-	if ext, ok := r.scope.external[name]; ok {
+	if _, ext, ok := r.importOf(r.caller, name); ok && ext != "" {
 		return "external: " + ext
 	}
 	if r.f.Language == "python" && pythonBuiltins[name] {

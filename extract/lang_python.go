@@ -36,6 +36,8 @@ func init() {
 		expr:         pythonExpr,
 		exprShared:   pythonShared,
 		params:       pythonParams,
+
+		scopedImports: true,
 	})
 }
 

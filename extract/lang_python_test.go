@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestPythonSymbols(t *testing.T) {
 	f := extractString(t, "pkg/mod.py", `"""Module."""
@@ -98,5 +101,16 @@ func TestPythonCalledExpressions(t *testing.T) {
 	)
 	if args := f.Calls[2].Args; len(args) != 2 || args[0] != "1" || args[1] != "x=2" {
 		t.Errorf("args = %q", args)
+	}
+}
+
+func TestPythonImportScope(t *testing.T) {
+	f := extractString(t, "m.py", "import os\n\nclass A:\n    import json\n\n    def f(self):\n        from .x import y as cls\n\n        def g():\n            import re\n")
+	var got []string
+	for _, im := range f.Imports {
+		got = append(got, im.Path+"@"+im.Scope)
+	}
+	if want := "os@ json@m.A .x@m.A.f re@m.A.f.g"; strings.Join(got, " ") != want {
+		t.Errorf("imports %v, want %s", got, want)
 	}
 }

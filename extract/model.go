@@ -167,6 +167,11 @@ type Import struct {
 	// Resolved is the module a relative import refers to, as a qualified
 	// module name, when it can be computed from the file's own path.
 	Resolved string `json:"resolved,omitempty"`
+	// Scope is the qualified name of the innermost function or class
+	// whose body holds the import (Python's `def f(): import x` binds x
+	// in f only); "" at module level, and in languages whose imports
+	// are all the file's.
+	Scope string `json:"scope,omitempty"`
 }
 
 // ImportName is one name of a from-import: `from m import Name as Alias`.
