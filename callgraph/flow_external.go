@@ -41,8 +41,17 @@ func (fl *flow) addExt(k varKey, es extSet) {
 func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 	switch e.Kind() {
 	case extract.ExprCall:
-		// A call: an external class gives an instance, named by the class.
-		return fl.evalExt(scope, e.Sub(0))
+		// A call: an external class gives an instance, named by the
+		// class. What a function returns is unknown: its name is no
+		// type to name methods by (re.match(...).group is no
+		// re.match.group).
+		out := extSet{}
+		for x := range fl.evalExt(scope, e.Sub(0)) {
+			if isClassName(lastSegment(x)) {
+				out[x] = true
+			}
+		}
+		return out
 	case extract.ExprAttr:
 		return fl.attrExt(scope, e.Sub(0), e.Name())
 	case extract.ExprName:
@@ -110,4 +119,35 @@ func (fl *flow) externalCallee(scope SymbolID, c extract.Call) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// isClassName reports whether an external name is a class by Python's
+// naming convention (CapWords), the one sign of a type an external name
+// carries.
+func isClassName(name string) bool {
+	return name != "" && name[0] >= 'A' && name[0] <= 'Z'
+}
+
+// externalReceiver names the callee of a method call whose receiver
+// starts with a name imported from outside the repository: the module
+// path and the attributes after it (os.path.basename, sys.stdout.write).
+// A receiver that is not a dotted name (re.match(p).group) calls a method
+// of what an external call returned, whose type is unknown: no name is
+// made up for it. ok is false when the receiver's head is no external
+// import.
+func (r *resolver) externalReceiver(caller SymbolID, recv, name string) (reason string, ok bool) {
+	head, rest, _ := strings.Cut(recv, ".")
+	_, ext, ok := r.importOf(caller, head)
+	if !ok || ext == "" {
+		return "", false
+	}
+	if rest == "" {
+		return "external: " + ext + "." + name, true
+	}
+	for _, p := range strings.Split(rest, ".") {
+		if !isIdent(p) {
+			return "method " + name + " on a value from " + ext + " of unknown type", true
+		}
+	}
+	return "external: " + ext + "." + rest + "." + name, true
 }

@@ -213,8 +213,8 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 	if ids := r.flowTargets(caller, c); len(ids) > 0 {
 		return r.instantiate(ids, Receiver)
 	}
-	if _, ext, ok := r.importOf(caller, strings.SplitN(recv, ".", 2)[0]); ok && ext != "" {
-		return nil, "", "external: " + ext + "." + c.Name
+	if reason, ok := r.externalReceiver(caller, recv, c.Name); ok {
+		return nil, "", reason
 	}
 	return r.unique(c.Name, true)
 }
