@@ -176,6 +176,8 @@ func (fl *flow) scopeID(scope string) (SymbolID, bool) {
 func (fl *flow) bind(b extract.Binding) {
 	scope, ok := fl.scopeID(b.Scope)
 	switch {
+	case ok && b.Type != "" && !b.ValueExpr.Valid():
+		fl.annotate(scope, b)
 	case !ok || !b.ValueExpr.Valid():
 	case b.Target == "<return>":
 		fl.add(varKey{b.Scope, b.Target}, fl.eval(scope, b.ValueExpr))

@@ -45,8 +45,12 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 		// class. What a function returns is unknown: its name is no
 		// type to name methods by (re.match(...).group is no
 		// re.match.group).
+		callee := e.Sub(0)
+		if callee.Kind() == extract.ExprName && builtinTypes[callee.Name()] && len(fl.name(scope, callee.Name())) == 0 {
+			return extSet{builtinPrefix + callee.Name(): true} // set(), dict(...)
+		}
 		out := extSet{}
-		for x := range fl.evalExt(scope, e.Sub(0)) {
+		for x := range fl.evalExt(scope, callee) {
 			if isClassName(lastSegment(x)) {
 				out[x] = true
 			}
@@ -56,6 +60,9 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 		return fl.attrExt(scope, e.Sub(0), e.Name())
 	case extract.ExprName:
 		return fl.extName(scope, e.Name())
+	}
+	if t := literalType(e); t != "" {
+		return extSet{builtinPrefix + t: true}
 	}
 	return nil
 }
@@ -115,7 +122,9 @@ func (fl *flow) externalCallee(scope SymbolID, c extract.Call) string {
 	}
 	names := make([]string, 0, len(es))
 	for e := range es {
-		names = append(names, e)
+		if !strings.HasPrefix(e, builtinPrefix) { // knownReceiver names those
+			names = append(names, e)
+		}
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")

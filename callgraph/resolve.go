@@ -70,7 +70,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		}
 		r.caller = caller
 		targets, how, reason := r.resolveCall(caller, c)
-		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && c.Name != "()" {
+		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && !strings.HasPrefix(reason, "builtin: ") && c.Name != "()" {
 			if ext := r.flow.externalCallee(caller, c); ext != "" {
 				reason = "external: " + ext
 			}
@@ -215,6 +215,14 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 	}
 	if reason, ok := r.externalReceiver(caller, recv, c.Name); ok {
 		return nil, "", reason
+	}
+	if r.tr.flow {
+		if ids, reason, ok := r.knownReceiver(caller, c); ok {
+			if len(ids) > 0 {
+				return r.instantiate(ids, Receiver)
+			}
+			return nil, "", reason // a known type is no guess by name
+		}
 	}
 	return r.unique(c.Name, true)
 }

@@ -48,7 +48,8 @@ type Export struct {
 //
 // Assignments (Python): `a = b = f` gives targets "a" and "b" with value
 // "f"; `return g` gives target "<return>"; `@dec def f` gives target "f"
-// and value "@dec".
+// and value "@dec"; an annotated parameter `def f(s: set)` gives scope f,
+// target "s" and type "set", with no value.
 //
 // Declarations set Type to the type as written, without modifiers:
 //

@@ -57,6 +57,15 @@
 (return_statement
   (_) @bind.value) @bind
 
+; An annotated parameter declares its type: `def f(seen: set)`.
+(typed_parameter
+  (identifier) @bind.target
+  type: (_) @bind.type) @bind
+
+(typed_default_parameter
+  name: (identifier) @bind.target
+  type: (_) @bind.type) @bind
+
 (yield
   (_) @bind.value) @bind
 
