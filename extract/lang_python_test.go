@@ -38,6 +38,7 @@ print(A.s())
 		"method pkg.mod.A.s parent=A line=10-11",
 		"method pkg.mod.A.run parent=A line=13-17",
 		"function pkg.mod.A.run.inner parent=run line=14-15",
+		"function pkg.mod.A.run.cb parent=run line=16-16", // a lambda bound to a name
 		"class pkg.mod.A.Nested parent=A line=19-20",
 		"method pkg.mod.A.Nested.m parent=Nested line=20-20",
 		"function pkg.mod._private parent= line=22-24",
@@ -47,7 +48,7 @@ print(A.s())
 		"pkg.mod.A -> staticmethod @9",
 		"pkg.mod.A.s -> h @11",
 		"pkg.mod.A.run.inner -> os.getcwd @15",
-		"pkg.mod.A.run -> self.s @16",
+		"pkg.mod.A.run.cb -> self.s @16",
 		"pkg.mod.A.run -> inner @17",
 		"pkg.mod -> print @26",
 		"pkg.mod -> A.s @26",

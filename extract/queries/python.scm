@@ -76,3 +76,10 @@
     (function_definition name: (identifier) @bind.target)
     (class_definition name: (identifier) @bind.target)
   ]) @bind
+
+; A lambda bound to a name (`f = lambda x: ...`, also a class attribute)
+; is a function named by its binding; other lambdas stay folded into the
+; function around them.
+(assignment
+  left: (identifier) @name
+  right: (lambda) @definition.function)
