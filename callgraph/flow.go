@@ -57,6 +57,7 @@ func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *
 	if len(withBindings) == 0 {
 		return fl
 	}
+	fixtures := fl.fixtureUses(withBindings)
 	for round := 0; round < maxFlowRounds; round++ {
 		fl.grew = false
 		for _, f := range withBindings {
@@ -64,6 +65,7 @@ func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *
 				fl.round(f)
 			}
 		}
+		fl.passFixtures(fixtures)
 		if !fl.grew {
 			break
 		}

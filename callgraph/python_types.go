@@ -144,10 +144,30 @@ func (r *resolver) knownReceiver(caller SymbolID, c extract.Call) (ids []SymbolI
 		return nil, "", true // named by flow's external callee
 	}
 	var names []string
+	outside := false
 	for v := range vs {
 		names = append(names, r.g.nodes[v.id].Name)
+		outside = outside || r.outsideBase(v.id)
 	}
 	sort.Strings(names)
 	names = slices.Compact(names)
-	return nil, "no method " + c.Name + " on " + strings.Join(names, ", "), true
+	reason = "no method " + c.Name + " on " + strings.Join(names, ", ")
+	if outside {
+		reason += " in the repository (a base class from outside may have it)"
+	}
+	return nil, reason, true
+}
+
+// outsideBase reports whether a class or one of its bases has a base
+// that is not in the repository.
+func (r *resolver) outsideBase(cls SymbolID) bool {
+	if !r.isClass(cls) {
+		return false
+	}
+	for _, c := range r.linearize(cls) {
+		if len(r.ix.bases[c]) > len(r.basesOf(c)) {
+			return true
+		}
+	}
+	return false
 }
