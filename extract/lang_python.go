@@ -45,19 +45,22 @@ func init() {
 // (python_roots.go).
 func pythonModule(f *fileInfo, _ string) string {
 	p := f.path
+	prefix := ""
 	if f.proj != nil {
 		if root := f.proj.pythonRoot(p); root != "." {
 			p = strings.TrimPrefix(p, root+"/")
+		} else {
+			prefix = f.proj.pythonRootPackage()
 		}
 	}
 	for _, ext := range []string{".py", ".pyi", ".pyw"} {
 		p = strings.TrimSuffix(p, ext)
 	}
 	if p == "__init__" {
-		return ""
+		return prefix
 	}
 	p = strings.TrimSuffix(p, "/__init__")
-	return strings.ReplaceAll(p, "/", ".")
+	return joinQualified(prefix, strings.ReplaceAll(p, "/", "."))
 }
 
 // pythonPackage is the package that relative imports in f start from.

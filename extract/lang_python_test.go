@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -113,5 +116,54 @@ func TestPythonImportScope(t *testing.T) {
 	}
 	if want := "os@ json@m.A .x@m.A.f re@m.A.f.g"; strings.Join(got, " ") != want {
 		t.Errorf("imports %v, want %s", got, want)
+	}
+}
+
+func TestPythonRootPackage(t *testing.T) {
+	for _, tc := range []struct {
+		dir, init string
+		want      []string
+	}{
+		{"flask", "", []string{"flask", "flask.app"}}, // a package directory
+		{"flask", "-", []string{"__init__", "app"}},   // no __init__.py: not a package
+		{"my-app", "", []string{"__init__", "app"}},   // not an identifier
+	} {
+		root := filepath.Join(t.TempDir(), tc.dir)
+		files := map[string]string{"app.py": "def f(): pass\n"}
+		if tc.init == "" {
+			files["__init__.py"] = "from .app import f\n"
+		}
+		for name, src := range files {
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ex, err := New(root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := ex.All(context.Background())
+		ex.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mods []string
+		for _, f := range got {
+			if f.Module == "" {
+				mods = append(mods, pathModule(f.Path))
+			} else {
+				mods = append(mods, f.Module)
+			}
+		}
+		want := tc.want
+		if tc.init == "-" {
+			want = want[1:]
+		}
+		if strings.Join(mods, " ") != strings.Join(want, " ") {
+			t.Errorf("%s (init %q): modules %v, want %v", tc.dir, tc.init, mods, want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ type project struct {
 	mu      sync.Mutex
 	goMod   map[string]goModule // by slash dir relative to root
 	pyRoots map[string][]pyRoot // Python import roots declared by dir; see python_roots.go
+	rootPkg *string             // the root's package name, once known; see python_roots.go
 }
 
 type goModule struct {

@@ -24,11 +24,14 @@ package extract
 //     of the src layout; flit and hatch do the same).
 //
 // A file belongs to the deepest root that holds it; its module is its
-// path from there. Directories without __init__.py (namespace packages)
+// path from there. An extraction root that is a package itself (it has
+// __init__.py: a package directory such as site-packages/flask) is named
+// by its directory: its modules are flask.app, flask.helpers. Directories without __init__.py (namespace packages)
 // are part of the module name like any other.
 
 import (
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -180,4 +183,30 @@ func (p *project) pythonRoot(file string) string {
 			return best
 		}
 	}
+}
+
+// pythonRootPackage returns the package name of the extraction root when
+// it is a package (it holds __init__.py and its directory's name is an
+// identifier), else "".
+func (p *project) pythonRootPackage() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rootPkg == nil {
+		name := ""
+		if base := filepath.Base(p.root); isPythonIdent(base) && p.isFile("__init__.py") {
+			name = base
+		}
+		p.rootPkg = &name
+	}
+	return *p.rootPkg
+}
+
+// isPythonIdent reports whether s is an ASCII identifier.
+func isPythonIdent(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
