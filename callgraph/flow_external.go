@@ -28,10 +28,19 @@ const (
 
 // addExt adds es to what variable k may hold from outside.
 func (fl *flow) addExt(k varKey, es extSet) {
-	short := make(extSet, len(es))
+	if len(es) == 0 {
+		return
+	}
+	short := es
 	for e := range es {
-		if strings.Count(e, ".") <= maxExtDots {
-			short[e] = true
+		if strings.Count(e, ".") > maxExtDots {
+			short = make(extSet, len(es)) // copy only when one is dropped
+			for e := range es {
+				if strings.Count(e, ".") <= maxExtDots {
+					short[e] = true
+				}
+			}
+			break
 		}
 	}
 	addSet(&fl.grew, fl.ext, k, short, maxExt)
@@ -47,7 +56,7 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 		// re.match.group).
 		callee := e.Sub(0)
 		if callee.Kind() == extract.ExprName && builtinTypes[callee.Name()] && len(fl.name(scope, callee.Name())) == 0 {
-			return extSet{builtinPrefix + callee.Name(): true} // set(), dict(...)
+			return builtinSets[callee.Name()] // set(), dict(...)
 		}
 		out := extSet{}
 		for x := range fl.evalExt(scope, callee) {
@@ -61,10 +70,7 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 	case extract.ExprName:
 		return fl.extName(scope, e.Name())
 	}
-	if t := literalType(e); t != "" {
-		return extSet{builtinPrefix + t: true}
-	}
-	return nil
+	return builtinSets[literalType(e)]
 }
 
 // attrExt returns the external names base.attr may stand for.

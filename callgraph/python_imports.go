@@ -23,7 +23,18 @@ const maxReexports = 8
 // canonical returns the qualified name of the definition q stands for
 // when q is a name a Python module binds by importing it; else q.
 func (r *resolver) canonical(q string) string {
-	return r.canonicalDepth(q, maxReexports)
+	if r.known(q) {
+		return q
+	}
+	if c, ok := r.canon[q]; ok {
+		return c
+	}
+	c := r.canonicalDepth(q, maxReexports)
+	if r.canon == nil {
+		r.canon = map[string]string{}
+	}
+	r.canon[q] = c
+	return c
 }
 
 func (r *resolver) canonicalDepth(q string, depth int) string {
@@ -72,16 +83,15 @@ func (r *resolver) lookup(q string) []SymbolID {
 // binds only its own imports; the module's bindings are not asked.
 func (r *resolver) boundIn(s SymbolID, name string) (target, ext string, ok bool) {
 	sc := r.scope
-	if sc.local == nil && sc.shadow == nil {
+	if sc.byID == nil && sc.shadow == nil {
 		return "", "", false
 	}
-	q := r.g.nodes[s].Qualified
-	if l := sc.local[q]; l != nil {
+	if l := sc.byID[s]; l != nil {
 		if t, ok := l.bind[name]; ok {
 			return t, l.external[name], true
 		}
 	}
-	if sc.shadow[q][name] {
+	if sc.shadow[s][name] {
 		return "", "", true
 	}
 	return "", "", false
@@ -92,7 +102,7 @@ func (r *resolver) boundIn(s SymbolID, name string) (target, ext string, ok bool
 // the module's. ok is false when nothing imports name, or a function on
 // the way binds it itself (a parameter shadows the module's import).
 func (r *resolver) importOf(caller SymbolID, name string) (target, ext string, ok bool) {
-	if r.scope.local != nil || r.scope.shadow != nil {
+	if r.scope.byID != nil || r.scope.shadow != nil {
 		for s, more := caller, true; more; s, more = r.parentOf(s) {
 			if r.g.nodes[s].Kind == KindModule && r.isFileModule(s) {
 				break
@@ -111,24 +121,42 @@ func (r *resolver) importOf(caller SymbolID, name string) (target, ext string, o
 }
 
 // shadows fills s.shadow with the names each function of f binds itself:
-// its parameters and the names it assigns (for-loop targets included).
+// its parameters and the names it assigns (for-loop targets included),
+// and s.byID with its function-local imports. Both are by node, so that
+// a lookup on the hot path of flow tracking hashes no qualified name.
 func (r *resolver) shadows(f *extract.File, s *fileScope) {
-	add := func(scope, name string) {
+	node := func(scope string) (SymbolID, bool) {
+		for _, id := range r.g.byQualified[scope] {
+			if r.g.nodes[id].File == f.Path {
+				return id, true
+			}
+		}
+		return 0, false
+	}
+	for scope, l := range s.local {
+		if id, ok := node(scope); ok {
+			if s.byID == nil {
+				s.byID = map[SymbolID]*fileScope{}
+			}
+			s.byID[id] = l
+		}
+	}
+	add := func(id SymbolID, name string) {
 		if s.shadow == nil {
-			s.shadow = map[string]map[string]bool{}
+			s.shadow = map[SymbolID]map[string]bool{}
 		}
-		if s.shadow[scope] == nil {
-			s.shadow[scope] = map[string]bool{}
+		if s.shadow[id] == nil {
+			s.shadow[id] = map[string]bool{}
 		}
-		s.shadow[scope][name] = true
+		s.shadow[id][name] = true
 	}
 	for _, id := range r.g.byFile[f.Path] {
 		for _, p := range r.ix.params[id] {
-			add(r.g.nodes[id].Qualified, p)
+			add(id, p)
 		}
 	}
-	var names func(scope string, t extract.Expr)
-	names = func(scope string, t extract.Expr) {
+	var names func(scope SymbolID, t extract.Expr)
+	names = func(scope SymbolID, t extract.Expr) {
 		switch t.Kind() {
 		case extract.ExprName:
 			add(scope, t.Name())
@@ -143,6 +171,8 @@ func (r *resolver) shadows(f *extract.File, s *fileScope) {
 		if b.Scope == mod || b.Target == "<return>" || strings.HasPrefix(b.Value, "@") {
 			continue
 		}
-		names(b.Scope, b.TargetExpr)
+		if id, ok := node(b.Scope); ok {
+			names(id, b.TargetExpr)
+		}
 	}
 }

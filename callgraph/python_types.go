@@ -25,6 +25,16 @@ var builtinTypes = setOf("bool", "bytearray", "bytes", "complex", "dict", "float
 	"frozenset", "int", "list", "memoryview", "object", "range", "set", "slice",
 	"str", "tuple")
 
+// builtinSets holds, by builtin type, the external set of its instances;
+// shared, never modified (addSet copies what it adds).
+var builtinSets = func() map[string]extSet {
+	out := map[string]extSet{}
+	for t := range builtinTypes {
+		out[t] = extSet{builtinPrefix + t: true}
+	}
+	return out
+}()
+
 // typingAliases are the typing module's names for builtin types.
 var typingAliases = map[string]string{
 	"Dict": "dict", "List": "list", "Set": "set", "FrozenSet": "frozenset",
@@ -83,7 +93,7 @@ func (fl *flow) annotate(scope SymbolID, b extract.Binding) {
 	}
 	k := varKey{b.Scope, b.Target}
 	if builtinTypes[t] {
-		fl.addExt(k, extSet{builtinPrefix + t: true})
+		fl.addExt(k, builtinSets[t])
 		return
 	}
 	if !isDotted(t) {

@@ -18,8 +18,9 @@ type resolver struct {
 	scopes  map[string]*fileScope // by file path
 	flow    *flow
 	gotypes *goTypes
-	jvm     *jvmIndex  // declared types, built on first use
-	js      *jsModules // JavaScript modules and exports, built on first use
+	jvm     *jvmIndex         // declared types, built on first use
+	js      *jsModules        // JavaScript modules and exports, built on first use
+	canon   map[string]string // canonical's answers (python_imports.go)
 
 	// per file
 	caller SymbolID // of the call being resolved

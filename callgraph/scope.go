@@ -72,11 +72,12 @@ type fileScope struct {
 	wildcards []string          // modules imported with *
 	external  map[string]string // local name → imported module outside the repository
 	// local are the bindings of imports in a function's or class's body,
-	// by its qualified name (Python); shadow are the names a function
-	// binds itself (parameters, assignments), which hide the module's
-	// (python_imports.go).
+	// by its qualified name (Python); byID holds them by the node of the
+	// function, and shadow the names a function binds itself (parameters,
+	// assignments), which hide the module's (python_imports.go).
 	local  map[string]*fileScope
-	shadow map[string]map[string]bool
+	byID   map[SymbolID]*fileScope
+	shadow map[SymbolID]map[string]bool
 }
 
 // scopeOf decodes the imports of f into bindings.

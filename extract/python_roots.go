@@ -104,8 +104,8 @@ func (p *project) pythonRootsIn(dir string) []string {
 	var out []string
 	for _, r := range rels {
 		r = path.Clean(path.Join(dir, r))
-		if r == dir || r == ".." || strings.HasPrefix(r, "../") || path.IsAbs(r) {
-			continue
+		if r == dir || r == ".." || strings.HasPrefix(r, "../") || path.IsAbs(r) || dir != "." && !strings.HasPrefix(r, dir+"/") {
+			continue // a project's packages lie inside it
 		}
 		out = append(out, r)
 	}
