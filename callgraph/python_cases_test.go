@@ -1,10 +1,15 @@
 package callgraph
 
 import (
+	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // TestPythonCases builds each archive in testdata/python and checks the
@@ -100,4 +105,69 @@ func calleeNames(g *Graph, caller string) []string {
 		}
 	}
 	return out
+}
+
+// TestPythonCasesUpdate edits the files of each case at random (delete,
+// duplicate or rename on a line) and checks that Update gives the graph
+// Build does: re-exports, scoped imports, fixtures and roots keep the
+// incremental path exact.
+func TestPythonCasesUpdate(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/python/*.txtar")
+	steps := 40
+	if testing.Short() {
+		steps = 8
+	}
+	for ci, p := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := writeArchive(t, string(data))
+			ex := newExtractor(t, root)
+			g := Build(extractAll(t, ex))
+			idents := identRE.FindAllString(string(data), -1)
+			rng := rand.New(rand.NewPCG(uint64(ci), 3))
+			for step := range steps {
+				files := g.Files()
+				rel := files[rng.IntN(len(files))]
+				full := filepath.Join(root, rel)
+				src, err := os.ReadFile(full)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := strings.Split(string(src), "\n")
+				i := rng.IntN(len(lines))
+				what := ""
+				switch rng.IntN(3) {
+				case 0:
+					what = fmt.Sprintf("delete line %d of %s", i+1, rel)
+					lines = append(lines[:i], lines[i+1:]...)
+				case 1:
+					what = fmt.Sprintf("duplicate line %d of %s", i+1, rel)
+					lines = append(lines[:i+1], lines[i:]...)
+				default:
+					ids := identRE.FindAllStringIndex(lines[i], -1)
+					if len(ids) == 0 {
+						continue
+					}
+					m := ids[rng.IntN(len(ids))]
+					repl := idents[rng.IntN(len(idents))]
+					what = fmt.Sprintf("rename %q to %q on line %d of %s", lines[i][m[0]:m[1]], repl, i+1, rel)
+					lines[i] = lines[i][:m[0]] + repl + lines[i][m[1]:]
+				}
+				if err := os.WriteFile(full, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				f, err := ex.File(context.Background(), rel)
+				if err != nil {
+					t.Fatalf("step %d (%s): %v", step, what, err)
+				}
+				g.Update([]extract.File{*f}, nil)
+				if diff := graphDiff(g, Build(extractAll(t, ex))); diff != "" {
+					t.Fatalf("step %d (%s): Update differs from Build:\n%s", step, what, diff)
+				}
+			}
+		})
+	}
 }
