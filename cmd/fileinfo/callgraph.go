@@ -190,20 +190,27 @@ func callable(n callgraph.Node) bool {
 // is always the whole graph: runCallgraph refuses a subgraph.
 func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extract.Skipped) error {
 	out := map[string][]string{}
+	names := pycgNames(g)
+	name := func(q string) string {
+		if n, ok := names[q]; ok {
+			return n
+		}
+		return q
+	}
 	for id := range g.Len() {
 		n := g.Node(callgraph.SymbolID(id))
 		if !callable(n) {
 			continue
 		}
-		if _, ok := out[n.Qualified]; !ok {
-			out[n.Qualified] = []string{}
+		if _, ok := out[name(n.Qualified)]; !ok {
+			out[name(n.Qualified)] = []string{}
 		}
 		seen := map[string]bool{}
 		for _, e := range g.Callees(callgraph.SymbolID(id)) {
 			c := g.Node(e.Callee)
 			if callable(c) && c.Kind != callgraph.KindModule && !seen[c.Qualified] {
 				seen[c.Qualified] = true
-				out[n.Qualified] = append(out[n.Qualified], c.Qualified)
+				out[name(n.Qualified)] = append(out[name(n.Qualified)], name(c.Qualified))
 			}
 		}
 	}
@@ -211,12 +218,13 @@ func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extra
 	// PyCG names them: the dotted import path.
 	for _, u := range g.Unresolved() {
 		exts, ok := strings.CutPrefix(u.Reason, "external: ")
-		if _, known := out[u.Caller]; !ok || !known {
+		caller := name(u.Caller)
+		if _, known := out[caller]; !ok || !known {
 			continue
 		}
 		for _, ext := range strings.Split(exts, ", ") { // what the callee may hold
-			if !slices.Contains(out[u.Caller], ext) {
-				out[u.Caller] = append(out[u.Caller], ext)
+			if !slices.Contains(out[caller], ext) {
+				out[caller] = append(out[caller], ext)
 			}
 		}
 	}
