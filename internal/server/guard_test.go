@@ -117,7 +117,11 @@ func TestPanicIsAnError(t *testing.T) {
 	if _, err := s.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "boom"}); !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInternalError || !strings.Contains(werr.Message, "prompt boom") {
 		t.Errorf("get a panicking prompt: %v; want an internal error", err)
 	}
-	// The session still serves.
+	// The session still serves, once the load (which the panics did not
+	// wait for) is done.
+	if _, err := s.srv.ready(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 	var st indexStatusOut
 	s.ok("index_status", nil, &st)
 	if st.Files == 0 {
