@@ -24,7 +24,7 @@ import (
 // goImplementers finds the module's types implementing an interface,
 // memoised per interface.
 type goImplementers struct {
-	types []*types.Named                    // the module's non-interface, non-generic named types
+	types []*types.Named                      // the module's non-interface, non-generic named types
 	memo  map[*types.Interface][]*types.Named // implementers per interface
 }
 
