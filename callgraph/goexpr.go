@@ -3,6 +3,7 @@ package callgraph
 import (
 	"go/ast"
 	"go/token"
+	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -107,6 +108,9 @@ func (gt *goTypes) selectorType(ctx gctx, e *ast.SelectorExpr) *gtype {
 	if ft := gt.field(t.repo, e.Sel.Name); ft != nil {
 		return ft
 	}
+	if et := gt.embeddedField(t.repo, e.Sel.Name); et != nil {
+		return et
+	}
 	if ms, _ := gt.r.method(t.repo, e.Sel.Name); len(ms) > 0 {
 		return gt.funcType(ms[0])
 	}
@@ -130,6 +134,23 @@ func (gt *goTypes) field(cls SymbolID, name string) *gtype {
 	for _, c := range gt.r.linearize(cls) {
 		if gb, ok := gt.member(gt.r.g.nodes[c].Qualified, name); ok {
 			return gt.bindingType(gb)
+		}
+	}
+	return nil
+}
+
+// embeddedField returns the type of the field an embedded type makes in
+// cls, or in a type cls embeds: `h.Core` where h's struct embeds
+// `zapcore.Core` or `*Core`. Nil when there is none.
+func (gt *goTypes) embeddedField(cls SymbolID, name string) *gtype {
+	for _, c := range gt.r.linearize(cls) {
+		for _, b := range gt.r.ix.bases[c] {
+			clean := cleanTypeName(b)
+			if clean[strings.LastIndexByte(clean, '.')+1:] != name {
+				continue
+			}
+			f := gt.r.g.files[gt.r.g.nodes[c].File]
+			return gt.typeExpr(f, gt.parse(strings.TrimLeft(b, "*")))
 		}
 	}
 	return nil

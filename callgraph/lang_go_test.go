@@ -176,7 +176,7 @@ func TestGoReceiverTypes(t *testing.T) {
 		"example.com/m.unknown:local",
 	)
 	expectUnresolved(t, g, "example.com/m.app.run", "WriteString", "external: strings.Builder.WriteString")
-	expectUnresolved(t, g, "example.com/m.app.run", "Error", "predeclared type error")
+	expectUnresolved(t, g, "example.com/m.app.run", "Error", "predeclared interface error: no implementation of Error")
 	expectUnresolved(t, g, "example.com/m.app.run", "Close", "external: os.Open")
 	expectUnresolved(t, g, "example.com/m.app.run", "cb", "function value")
 	expectUnresolved(t, g, "example.com/m.app.run", "Shape", "conversion")

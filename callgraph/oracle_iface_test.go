@@ -91,9 +91,9 @@ func (gi *goImplementers) addDynamic(o *goOracle, own map[string]bool, fn *ssa.F
 // TestGoOracleInterfaces compares Build's interface edges (resolution
 // interface, to methods of non-interface types) with the oracle's calls
 // through interfaces on the modules of TestGoOracleAgreement (plus
-// FILEINFO_ORACLE_MODULES). It reports precision and recall; the floor
-// it enforces is the one measured when interfaces declared outside the
-// module became visible (docs/go-interfaces.md).
+// FILEINFO_ORACLE_MODULES). Its floor, P ≥ 0.97 and R ≥ 0.95, is under
+// what was measured when interfaces declared outside the module became
+// visible (docs/go-interfaces.md; before: go-chi R 0.10, x/mod R 0.56).
 func TestGoOracleInterfaces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads real modules and their dependencies from source")
@@ -118,6 +118,9 @@ func TestGoOracleInterfaces(t *testing.T) {
 			}
 			for _, e := range missing[:min(len(missing), 15)] {
 				t.Logf("  missing %s", e)
+			}
+			if p < 0.97 || r < 0.95 {
+				t.Errorf("%s: interface dispatch precision %.3f recall %.3f, want ≥ 0.97 and ≥ 0.95", module, p, r)
 			}
 		})
 	}
