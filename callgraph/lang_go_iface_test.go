@@ -1,8 +1,12 @@
 package callgraph
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -301,4 +305,39 @@ func TestSigArity(t *testing.T) {
 			t.Errorf("sigArity(%q) = %d, %d; want %d, %d", tc.sig, p, r, tc.params, tc.results)
 		}
 	}
+}
+
+// FuzzTypeDecls: reducing any text to its type declarations never panics,
+// and a Go file that parses still parses reduced, with the same top-level
+// type names.
+func FuzzTypeDecls(f *testing.F) {
+	f.Add("package p\n\nimport \"io\"\n\ntype W interface {\n\tio.Writer\n\tSync() error\n}\n\nfunc f() { type local int }\n")
+	f.Add("package p\ntype (\n\tA = B\n\tB[T any] struct{ x T }\n)\nvar s = `type X interface{}`\n")
+	f.Add("package p\nimport (\n\t\"a\"\n\tb \"c/d\"\n)\n/* type Y int */ type Z func() (int, error)\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		out := typeDecls([]byte(src))
+		orig, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+		if err != nil {
+			return
+		}
+		red, err := parser.ParseFile(token.NewFileSet(), "", out, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("reduced file does not parse: %v\n%s", err, out)
+		}
+		if a, b := typeNames(orig), typeNames(red); !slices.Equal(a, b) {
+			t.Errorf("type names %v, reduced %v\n%s", a, b, out)
+		}
+	})
+}
+
+func typeNames(f *ast.File) []string {
+	var out []string
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, sp := range gd.Specs {
+				out = append(out, sp.(*ast.TypeSpec).Name.Name)
+			}
+		}
+	}
+	return out
 }
