@@ -296,9 +296,16 @@ func escapeModulePath(p string) (string, bool) {
 }
 
 // decl returns the declaration of type name in the package in dir with
-// the import names of its file, or nil. The package's files are read once:
-// their import and type declarations only (typeDecls), parsed together.
+// the import names of its file, or nil.
 func (s *goSource) decl(dir, name string) (*ast.TypeSpec, map[string]string) {
+	d := s.pkgDecls(dir)[name]
+	return d.spec, d.imports
+}
+
+// pkgDecls reads the package in dir once: the import, type and function
+// declarations of its files, bodies left out (typeDecls), by name ("F",
+// "T.M" for methods).
+func (s *goSource) pkgDecls(dir string) map[string]goDecl {
 	pkg, ok := s.pkgs[dir]
 	if !ok {
 		pkg = map[string]goDecl{}
@@ -317,8 +324,18 @@ func (s *goSource) decl(dir, name string) (*ast.TypeSpec, map[string]string) {
 			if af == nil {
 				continue
 			}
-			var imports map[string]string
+			imports := fileImports(af)
 			for _, d := range af.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					key := fd.Name.Name
+					if fd.Recv != nil && len(fd.Recv.List) == 1 {
+						key = recvTypeName(fd.Recv.List[0].Type) + "." + key
+					}
+					if _, dup := pkg[key]; !dup {
+						pkg[key] = goDecl{fn: fd.Type, imports: imports}
+					}
+					continue
+				}
 				gd, ok := d.(*ast.GenDecl)
 				if !ok || gd.Tok != token.TYPE {
 					continue
@@ -331,10 +348,7 @@ func (s *goSource) decl(dir, name string) (*ast.TypeSpec, map[string]string) {
 					if _, dup := pkg[ts.Name.Name]; dup {
 						continue // declared per build configuration: the first file's
 					}
-					if imports == nil {
-						imports = fileImports(af)
-					}
-					pkg[ts.Name.Name] = goDecl{ts, imports}
+					pkg[ts.Name.Name] = goDecl{spec: ts, imports: imports}
 				}
 			}
 		}
@@ -343,18 +357,99 @@ func (s *goSource) decl(dir, name string) (*ast.TypeSpec, map[string]string) {
 		}
 		s.pkgs[dir] = pkg
 	}
-	d := pkg[name]
-	return d.spec, d.imports
+	return pkg
 }
 
-// goDecl is a type declaration read from outside the repository.
+// goDecl is a type or function declaration read from outside the
+// repository, with the import names of its file.
 type goDecl struct {
 	spec    *ast.TypeSpec
+	fn      *ast.FuncType
 	imports map[string]string
 }
 
+// recvTypeName is the type name of a method receiver: "T" of "*T[K]".
+func recvTypeName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// goResultType is the index-th result of an external function or method,
+// named: "<import path>.<Name>" or a predeclared name; "" when it is no
+// named type (a slice, a map, a type parameter) or is not known.
+func (s *goSource) resultType(path, recv, name string, index int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dir := s.dir(path)
+	if dir == "" {
+		return ""
+	}
+	key := name
+	if recv != "" {
+		key = recv + "." + name
+	}
+	d := s.pkgDecls(dir)[key]
+	if d.fn == nil || d.fn.Results == nil {
+		return ""
+	}
+	i := 0
+	for _, f := range d.fn.Results.List {
+		for range max(len(f.Names), 1) {
+			if i == index {
+				return namedType(f.Type, path, d.imports)
+			}
+			i++
+		}
+	}
+	return ""
+}
+
+// namedType is the qualified name of a named type written in package path.
+func namedType(e ast.Expr, path string, imports map[string]string) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return namedType(e.X, path, imports)
+	case *ast.ParenExpr:
+		return namedType(e.X, path, imports)
+	case *ast.IndexExpr:
+		return namedType(e.X, path, imports)
+	case *ast.IndexListExpr:
+		return namedType(e.X, path, imports)
+	case *ast.Ident:
+		if predeclaredTypes[e.Name] {
+			return e.Name
+		}
+		if !isExportedName(e.Name) && len(e.Name) == 1 {
+			return "" // most likely a type parameter
+		}
+		return path + "." + e.Name
+	case *ast.SelectorExpr:
+		if pkg, ok := e.X.(*ast.Ident); ok {
+			if p, ok := imports[pkg.Name]; ok {
+				return p + "." + e.Sel.Name
+			}
+		}
+	}
+	return ""
+}
+
 // typeDecls returns a Go file reduced to its package clause, import
-// declarations and top-level type declarations, found with the scanner:
+// declarations, top-level type declarations and function signatures
+// (bodies emptied), found with the scanner:
 // parsing function bodies is most of the cost of parsing a file and
 // tells nothing about method sets.
 func typeDecls(src []byte) []byte {
@@ -362,9 +457,11 @@ func typeDecls(src []byte) []byte {
 	file := token.NewFileSet().AddFile("", -1, len(src))
 	sc.Init(file, src, nil, 0)
 	out := []byte("package p\n")
-	depth := 0
+	depth, last := 0, token.SEMICOLON
 	for {
 		pos, tok, _ := sc.Scan()
+		prevTok := last
+		last = tok
 		switch tok {
 		case token.EOF:
 			return out
@@ -372,6 +469,45 @@ func typeDecls(src []byte) []byte {
 			depth++
 		case token.RBRACE, token.RPAREN, token.RBRACK:
 			depth--
+		case token.FUNC:
+			if depth != 0 || prevTok != token.SEMICOLON { // a func literal in a var declaration
+				continue
+			}
+			// The signature, up to the body's '{' (a struct or interface
+			// literal's '{' follows its keyword).
+			start := file.Offset(pos)
+			end, d, prev, body := len(src), 0, token.FUNC, false
+		sig:
+			for {
+				p, t, _ := sc.Scan()
+				switch t {
+				case token.EOF:
+					break sig
+				case token.LBRACE:
+					if d == 0 && prev != token.STRUCT && prev != token.INTERFACE {
+						end, body = file.Offset(p), true
+						break sig
+					}
+					d++
+				case token.LPAREN, token.LBRACK:
+					d++
+				case token.RBRACE, token.RPAREN, token.RBRACK:
+					d--
+				case token.SEMICOLON:
+					if d == 0 {
+						end = file.Offset(p)
+						break sig
+					}
+				}
+				prev = t
+			}
+			last = token.SEMICOLON
+			out = append(out, src[start:end]...)
+			if body {
+				out = append(out, "{}"...)
+				depth++ // the body's braces are skipped by the outer loop
+			}
+			out = append(out, '\n')
 		case token.IMPORT, token.TYPE:
 			if depth != 0 {
 				continue
@@ -399,6 +535,7 @@ func typeDecls(src []byte) []byte {
 					}
 				}
 			}
+			last = token.SEMICOLON
 			out = append(out, src[start:end]...)
 			out = append(out, '\n')
 		}

@@ -123,7 +123,8 @@ func (r *resolver) goImplementations(iface SymbolID, name string) []SymbolID {
 func (r *resolver) goExternalCall(typeName string, ext *goIface, name string) ([]SymbolID, Resolution, string) {
 	switch {
 	case ext.unknown != "":
-		return nil, "", "external: " + typeName + "." + name + " (" + ext.unknown + ")"
+		// Not "external: …": the PyCG output reads those as callee names.
+		return nil, "", ext.unknown + " (calling " + typeName + "." + name + ")"
 	case ext.notIface || !hasMethod(ext.methods, name):
 		return nil, "", "external: " + typeName + "." + name
 	}

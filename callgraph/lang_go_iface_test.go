@@ -341,3 +341,47 @@ func typeNames(f *ast.File) []string {
 	}
 	return out
 }
+
+// The results of functions and methods declared outside the repository
+// are typed from their source: an error from fmt.Errorf, a context.Context
+// from (*http.Request).Context dispatch to the repository's implementers.
+func TestGoExternalResults(t *testing.T) {
+	withGoSource(t, realGOROOT(t), "")
+	g := buildArchive(t, `
+-- go.mod --
+module example.com/m
+-- m.go --
+package m
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+type Fail struct{}
+
+func (Fail) Error() string { return "" }
+
+type Ctx struct{}
+
+func (Ctx) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (Ctx) Done() <-chan struct{}       { return nil }
+func (Ctx) Err() error                  { return nil }
+func (Ctx) Value(key any) any           { return nil }
+
+func Serve(r *http.Request) {
+	err := fmt.Errorf("x")
+	err.Error()
+	ctx := r.Context()
+	ctx.Done()
+	context.Background().Err()
+}
+`)
+	expectCallees(t, g, "example.com/m.Serve",
+		"example.com/m.Fail.Error:interface",
+		"example.com/m.Ctx.Done:interface",
+		"example.com/m.Ctx.Err:interface",
+	)
+}
