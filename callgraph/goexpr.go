@@ -3,6 +3,7 @@ package callgraph
 import (
 	"go/ast"
 	"go/token"
+	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -107,6 +108,9 @@ func (gt *goTypes) selectorType(ctx gctx, e *ast.SelectorExpr) *gtype {
 	if ft := gt.field(t.repo, e.Sel.Name); ft != nil {
 		return ft
 	}
+	if et := gt.embeddedField(t.repo, e.Sel.Name); et != nil {
+		return et
+	}
 	if ms, _ := gt.r.method(t.repo, e.Sel.Name); len(ms) > 0 {
 		return gt.funcType(ms[0])
 	}
@@ -130,6 +134,23 @@ func (gt *goTypes) field(cls SymbolID, name string) *gtype {
 	for _, c := range gt.r.linearize(cls) {
 		if gb, ok := gt.member(gt.r.g.nodes[c].Qualified, name); ok {
 			return gt.bindingType(gb)
+		}
+	}
+	return nil
+}
+
+// embeddedField returns the type of the field an embedded type makes in
+// cls, or in a type cls embeds: `h.Core` where h's struct embeds
+// `zapcore.Core` or `*Core`. Nil when there is none.
+func (gt *goTypes) embeddedField(cls SymbolID, name string) *gtype {
+	for _, c := range gt.r.linearize(cls) {
+		for _, b := range gt.r.ix.bases[c] {
+			clean := cleanTypeName(b)
+			if clean[strings.LastIndexByte(clean, '.')+1:] != name {
+				continue
+			}
+			f := gt.r.g.files[gt.r.g.nodes[c].File]
+			return gt.typeExpr(f, gt.parse(strings.TrimLeft(b, "*")))
 		}
 	}
 	return nil
@@ -196,6 +217,9 @@ func (gt *goTypes) callType(ctx gctx, call *ast.CallExpr, index int) *gtype {
 		ft = gt.exprType(ctx, fun, 0) // a function value, or a function of another module
 	}
 	if isOutside(ft) {
+		if t := gt.externalResult(ctx, fun, index); t != nil {
+			return t
+		}
 		return outside(ft.origin() + "()")
 	}
 	ft = gt.underlying(ft)
@@ -203,6 +227,40 @@ func (gt *goTypes) callType(ctx gctx, call *ast.CallExpr, index int) *gtype {
 		return nil
 	}
 	return ft.results[index]
+}
+
+// externalResult is the type of the index-th result of a call of a
+// function or method declared outside the repository, read from its
+// source (goExternal) when the result is a named type: `errors.New(s)`
+// is an error, `r.Context()` a context.Context. Nil otherwise.
+func (gt *goTypes) externalResult(ctx gctx, fun ast.Expr, index int) *gtype {
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	var q string
+	if path, ok := gt.importOf(ctx, sel.X); ok {
+		if gt.r.hasMembers(path) {
+			return nil
+		}
+		q = goExternal.resultType(path, "", sel.Sel.Name, index)
+	} else if t := gt.exprType(ctx, sel.X, 0); t != nil && t.kind == gNamed && !t.declared && t.opaque == "" {
+		i := strings.LastIndexByte(t.name, '.')
+		if i <= 0 {
+			return nil
+		}
+		q = goExternal.resultType(t.name[:i], t.name[i+1:], sel.Sel.Name, index)
+	}
+	switch {
+	case q == "":
+		return nil
+	case predeclaredTypes[q]:
+		return predeclared(q)
+	}
+	if t := gt.named(q); t != nil {
+		return t
+	}
+	return &gtype{name: q}
 }
 
 // callees returns the declared functions or methods fun names, without

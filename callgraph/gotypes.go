@@ -48,26 +48,34 @@ type gtype struct {
 
 // goTypes types Go expressions for one graph build.
 type goTypes struct {
-	r        *resolver
-	bindings map[gscopeKey][]gbinding // sorted by line
-	parsed   map[string]ast.Expr      // source text → syntax, nil when it does not parse; kept across updates
-	typeMemo map[*extract.Binding]*gtype
-	visiting map[*extract.Binding]bool
-	ifaces   map[SymbolID][]SymbolID // implementers of interfaces, computed on demand
-	under    map[SymbolID]*gtype     // underlying types of named non-struct types
-	aliasing map[SymbolID]bool       // aliases being resolved
+	r         *resolver
+	bindings  map[gscopeKey][]gbinding // sorted by line
+	parsed    map[string]ast.Expr      // source text → syntax, nil when it does not parse; kept across updates
+	typeMemo  map[*extract.Binding]*gtype
+	visiting  map[*extract.Binding]bool
+	msets     map[SymbolID]goMsetMemo // method sets of the repository's interfaces, computed on demand
+	implBySet map[string][]SymbolID   // implementers by method set, computed on demand
+	arity     map[SymbolID][2]int     // parameter and result counts of methods
+	dispatch  map[goDispatchKey][]SymbolID
+	embedsExt *[]SymbolID           // types embedding a package-qualified type, computed on demand
+	embedders map[string][]SymbolID // Go types by the names of the types they embed, built on demand
+	under     map[SymbolID]*gtype   // underlying types of named non-struct types
+	aliasing  map[SymbolID]bool     // aliases being resolved
 }
 
 func newGoTypes(r *resolver, bindings map[gscopeKey][]gbinding, parsed map[string]ast.Expr) *goTypes {
 	return &goTypes{
-		r:        r,
-		bindings: bindings,
-		parsed:   parsed,
-		typeMemo: map[*extract.Binding]*gtype{},
-		visiting: map[*extract.Binding]bool{},
-		ifaces:   map[SymbolID][]SymbolID{},
-		under:    map[SymbolID]*gtype{},
-		aliasing: map[SymbolID]bool{},
+		r:         r,
+		bindings:  bindings,
+		parsed:    parsed,
+		typeMemo:  map[*extract.Binding]*gtype{},
+		visiting:  map[*extract.Binding]bool{},
+		msets:     map[SymbolID]goMsetMemo{},
+		implBySet: map[string][]SymbolID{},
+		arity:     map[SymbolID][2]int{},
+		dispatch:  map[goDispatchKey][]SymbolID{},
+		under:     map[SymbolID]*gtype{},
+		aliasing:  map[SymbolID]bool{},
 	}
 }
 

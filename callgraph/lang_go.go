@@ -3,7 +3,6 @@ package callgraph
 import (
 	"fmt"
 	"go/ast"
-	"sort"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -66,7 +65,10 @@ func (r *resolver) resolveGo(caller SymbolID, c extract.Call) ([]SymbolID, Resol
 		return r.unique(c.Name, true)
 	case t.declared:
 		return r.goMethod(t, c.Name, Receiver)
-	case isOutside(t):
+	case isOutside(t) || t.kind == gNamed && t.name == "error":
+		if ext := goExternalIface(t); ext != nil {
+			return r.goExternalCall(t.name, ext, c.Name)
+		}
 		return nil, "", "external: " + t.origin() + "." + c.Name
 	case t.kind == gNamed && predeclaredTypes[t.name]:
 		return nil, "", fmt.Sprintf("method %s of predeclared type %s", c.Name, t.name)
@@ -83,6 +85,9 @@ func (r *resolver) goMethod(t *gtype, name string, how Resolution) ([]SymbolID, 
 	cls := t.repo
 	ms, inherited := r.method(cls, name)
 	if len(ms) == 0 {
+		if ids, how, reason, ok := r.goPromotedExternal(cls, name); ok {
+			return ids, how, reason
+		}
 		if ft := r.gotypes.field(cls, name); ft != nil {
 			return nil, "", fmt.Sprintf("call of function-typed field %s of %s", name, t.name)
 		}
@@ -104,74 +109,62 @@ func (r *resolver) goMethod(t *gtype, name string, how Resolution) ([]SymbolID, 
 }
 
 // goImplementations returns the methods named name of the Go types that
-// implement interface iface: every method of its method set, by name
-// (signatures are not compared), on the type or promoted to it. Sorted by
-// ID.
+// implement interface iface (goMethodSet: its own methods and those of
+// every interface it embeds, inside the repository or not), on the type
+// or promoted to it. Sorted by ID.
 func (r *resolver) goImplementations(iface SymbolID, name string) []SymbolID {
-	var out []SymbolID
-	seen := map[SymbolID]bool{}
-	for _, cls := range r.goImplementers(iface) {
-		if ms, _ := r.method(cls, name); len(ms) > 0 && !seen[ms[0]] {
-			seen[ms[0]] = true
-			out = append(out, ms[0])
-		}
-	}
-	sortIDs(out)
-	return out
+	reqs, _ := r.goMethodSet(iface)
+	return r.goDispatch(iface, reqs, name)
 }
 
-// goImplementers returns the non-interface Go types whose method set covers
-// iface's, computed once per interface (class hierarchy analysis).
-func (r *resolver) goImplementers(iface SymbolID) []SymbolID {
-	gt := r.gotypes
-	if impl, ok := gt.ifaces[iface]; ok {
-		return impl
+// goExternalCall resolves a call of method name on a value of the type
+// typeName declared outside the repository, whose method set is ext: an
+// interface dispatches to the repository's implementers.
+func (r *resolver) goExternalCall(typeName string, ext *goIface, name string) ([]SymbolID, Resolution, string) {
+	switch {
+	case ext.unknown != "":
+		// Not "external: …": the PyCG output reads those as callee names.
+		return nil, "", ext.unknown + " (calling " + typeName + "." + name + ")"
+	case ext.notIface || !hasMethod(ext.methods, name):
+		return nil, "", "external: " + typeName + "." + name
 	}
-	var names []string
-	seen := map[string]bool{}
-	for _, c := range r.linearize(iface) {
-		for _, id := range r.g.byFile[r.g.nodes[c].File] {
-			n := r.g.nodes[id]
-			if n.Kind == extract.KindMethod && moduleOf(n.Qualified) == r.g.nodes[c].Qualified && !seen[n.Name] {
-				seen[n.Name] = true
-				names = append(names, n.Name)
-			}
+	if ids := r.goDispatch(ext, ext.methods, name); len(ids) > 0 {
+		return ids, Interface, ""
+	}
+	what := "external interface "
+	if typeName == "error" {
+		what = "predeclared interface "
+	}
+	return nil, "", what + typeName + ": no implementation of " + name + " in the repository"
+}
+
+// goPromotedExternal resolves method name that the repository type cls
+// does not declare but gets from an interface declared outside the
+// repository: one its interface embeds (`type WriteSyncer interface{
+// io.Writer; Sync() error }`) or its struct embeds (`struct{ io.Writer }`).
+// ok is false when no such interface has name.
+func (r *resolver) goPromotedExternal(cls SymbolID, name string) (ids []SymbolID, how Resolution, reason string, ok bool) {
+	for _, c := range r.linearize(cls) {
+		cn := r.g.nodes[c]
+		if cn.Language != "go" {
+			return nil, "", "", false
 		}
-	}
-	var impl []SymbolID
-	if len(names) > 0 {
-		sort.Strings(names)
-		// Candidates declare the first method or embed a type that does.
-		cands := map[SymbolID]bool{}
-		for _, id := range r.ix.byName[names[0]] {
-			n := r.g.nodes[id]
-			if n.Kind != extract.KindMethod || n.Language != "go" {
-				continue
-			}
-			if p, ok := r.parentOf(id); ok && r.isClass(p) {
-				cands[p] = true
-				for _, e := range r.subtypesOf(p) {
-					cands[e] = true
+		if cn.Kind == extract.KindInterface {
+			if reqs, _ := r.goMethodSet(c); hasMethod(reqs, name) {
+				if ids := r.goDispatch(c, reqs, name); len(ids) > 0 {
+					return ids, Interface, "", true
 				}
+				return nil, "", "interface " + cn.Qualified + ": no implementation of " + name + " in the repository", true
+			}
+			continue
+		}
+		f := r.g.files[cn.File]
+		for _, b := range r.ix.bases[c] {
+			if ext := r.goExternalType(f, b); ext != nil && (ext.unknown != "" || hasMethod(ext.methods, name)) {
+				ids, how, reason := r.goExternalCall(cleanTypeName(b), ext, name)
+				return ids, how, reason, true
 			}
 		}
-		for c := range cands {
-			if r.g.nodes[c].Kind == extract.KindInterface {
-				continue
-			}
-			all := true
-			for _, m := range names {
-				if ms, _ := r.method(c, m); len(ms) == 0 {
-					all = false
-					break
-				}
-			}
-			if all {
-				impl = append(impl, c)
-			}
-		}
-		sortIDs(impl)
 	}
-	gt.ifaces[iface] = impl
-	return impl
+	return nil, "", "", false
 }

@@ -176,8 +176,8 @@ func TestGoReceiverTypes(t *testing.T) {
 		"example.com/m.unknown:local",
 	)
 	expectUnresolved(t, g, "example.com/m.app.run", "WriteString", "external: strings.Builder.WriteString")
-	expectUnresolved(t, g, "example.com/m.app.run", "Error", "predeclared type error")
-	expectUnresolved(t, g, "example.com/m.app.run", "Close", "external: os.Open")
+	expectUnresolved(t, g, "example.com/m.app.run", "Error", "predeclared interface error: no implementation of Error")
+	expectUnresolved(t, g, "example.com/m.app.run", "Close", "external: os.File.Close") // os.Open's result, read from GOROOT
 	expectUnresolved(t, g, "example.com/m.app.run", "cb", "function value")
 	expectUnresolved(t, g, "example.com/m.app.run", "Shape", "conversion")
 	expectUnresolved(t, g, "example.com/m.app.run", "Label", "unnamed type")

@@ -62,6 +62,10 @@ type goOracle struct {
 	// Edges holds Static plus the static calls made in functions
 	// callgraph/static never visits (see the file comment).
 	Edges map[string]bool
+	// Dynamic holds the edges of calls through interfaces, each to every
+	// method of a module type implementing the interface
+	// (oracle_iface_test.go); Edges has none of them.
+	Dynamic map[string]bool
 
 	Load, Build time.Duration
 }
@@ -183,11 +187,14 @@ func loadGoOracle(t *testing.T, dir string) *goOracle {
 	// Every function the module declares, its package initialiser and the
 	// closures nested in them, with callgraph/static's rule for an edge.
 	o.Edges = make(map[string]bool)
+	o.Dynamic = make(map[string]bool)
+	impl := newGoImplementers(initial)
 	var walk func(fn *ssa.Function)
 	walk = func(fn *ssa.Function) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if site, ok := instr.(ssa.CallInstruction); ok {
+					impl.addDynamic(o, own, fn, site.Common())
 					if callee := site.Common().StaticCallee(); callee != nil {
 						if edge, ok := goOracleEdge(own, fn, callee); ok {
 							o.Edges[edge] = true

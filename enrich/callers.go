@@ -13,7 +13,8 @@ import (
 // when CallerKeys was different is stale (see artifacts.CallersDigest).
 // Lines are left out, so an edit that only moves a caller does not make
 // f's artifact stale; calls from f itself are covered by f's source. g
-// may be nil: no keys.
+// may be nil: no keys. A key whose calls were all resolved by name only
+// ends in " (by name only)", as the artifact shows it.
 func CallerKeys(f *extract.File, g *callgraph.Graph) []string {
 	if g == nil {
 		return nil
@@ -25,10 +26,19 @@ func CallerKeys(f *extract.File, g *callgraph.Graph) []string {
 			continue
 		}
 		local := localName(f, n.Qualified)
+		guess := map[string]bool{} // key → every call resolved by name only
 		for _, e := range g.Callers(id) {
 			if e.File != f.Path {
-				keys = append(keys, g.Node(e.Caller).Qualified+" ("+e.File+") -> "+local)
+				k := g.Node(e.Caller).Qualified + " (" + e.File + ") -> " + local
+				g, seen := guess[k]
+				guess[k] = (g || !seen) && e.Resolution == callgraph.Name
 			}
+		}
+		for k, g := range guess {
+			if g {
+				k += byNameOnly
+			}
+			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)

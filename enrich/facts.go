@@ -146,10 +146,20 @@ type ref struct {
 	// qualified is the symbol's qualified name, and note what it does
 	// (Options.Purposes), for callees.
 	qualified, note string
+	// guess says every call between the two ends was resolved by name
+	// only (callgraph.Name): a method of that name exists, nothing says
+	// it is the one called.
+	guess bool
 }
+
+// byNameOnly marks a call the graph guessed from a name alone.
+const byNameOnly = " (by name only)"
 
 func (r ref) String() string {
 	s := fmt.Sprintf("%s (%s:%d)", codeSpan(r.name), r.file, r.line)
+	if r.guess {
+		s += byNameOnly
+	}
 	if r.note != "" {
 		s += ": " + r.note
 	}
@@ -169,42 +179,86 @@ func display(n callgraph.Node) string {
 }
 
 // callers returns who calls s: one ref per calling symbol, at its first
-// call site, sorted by file, line and name.
+// call site, sorted by file, line and name; a guess when every call from
+// that symbol was resolved by name only.
 func (fs *facts) callers(s *symbol) []ref {
 	if !s.hasNode {
 		return nil
 	}
 	var out []ref
-	seen := map[callgraph.SymbolID]bool{}
+	at := map[callgraph.SymbolID]int{}
 	for _, e := range fs.g.Callers(s.node) {
-		if seen[e.Caller] {
+		guess := e.Resolution == callgraph.Name
+		if i, ok := at[e.Caller]; ok {
+			out[i].guess = out[i].guess && guess
 			continue
 		}
-		seen[e.Caller] = true
-		out = append(out, ref{name: display(fs.g.Node(e.Caller)), file: e.File, line: e.Line})
+		at[e.Caller] = len(out)
+		out = append(out, ref{name: display(fs.g.Node(e.Caller)), file: e.File, line: e.Line, guess: guess})
 	}
 	sortRefs(out)
 	return out
 }
 
 // callees returns what s calls: one ref per callee, at its declaration,
-// sorted by file, line and name.
+// sorted by file, line and name; a guess when every call of that callee
+// was resolved by name only.
 func (fs *facts) callees(s *symbol) []ref {
 	if !s.hasNode {
 		return nil
 	}
 	var out []ref
-	seen := map[callgraph.SymbolID]bool{}
+	at := map[callgraph.SymbolID]int{}
 	for _, e := range fs.g.Callees(s.node) {
-		if seen[e.Callee] {
+		guess := e.Resolution == callgraph.Name
+		if i, ok := at[e.Callee]; ok {
+			out[i].guess = out[i].guess && guess
 			continue
 		}
-		seen[e.Callee] = true
+		at[e.Callee] = len(out)
 		n := fs.g.Node(e.Callee)
-		out = append(out, ref{name: display(n), file: n.File, line: n.Line, qualified: n.Qualified})
+		out = append(out, ref{name: display(n), file: n.File, line: n.Line, qualified: n.Qualified, guess: guess})
 	}
 	sortRefs(out)
 	return out
+}
+
+// manyAmbiguous is how many ambiguous unresolved calls a symbol makes
+// before the prompt and the artifact say so: a few are normal, many mean
+// its list of calls is far from complete.
+const manyAmbiguous = 3
+
+// ambiguous returns the distinct names of the calls s makes that the graph
+// left unresolved because several symbols have the name, and how many
+// such calls there are.
+func (fs *facts) ambiguous(s *symbol) (names []string, calls int) {
+	if fs.g == nil {
+		return nil, 0
+	}
+	for _, u := range fs.g.UnresolvedIn(fs.f.Path) {
+		if u.Caller == s.Qualified && u.IsAmbiguous() {
+			calls++
+			if !slices.Contains(names, u.Name) {
+				names = append(names, u.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names, calls
+}
+
+// ambiguousNote says that s makes many calls the graph could not resolve
+// because their names are shared, or "" when it makes few.
+func (fs *facts) ambiguousNote(s *symbol) string {
+	names, calls := fs.ambiguous(s)
+	if calls < manyAmbiguous {
+		return ""
+	}
+	spans := make([]string, len(names))
+	for i, n := range names {
+		spans[i] = codeSpan(n)
+	}
+	return fmt.Sprintf("%d calls not resolved: several symbols are named %s", calls, capList(spans, 5))
 }
 
 func sortRefs(rs []ref) {
@@ -218,6 +272,8 @@ func sortRefs(rs []ref) {
 type link struct {
 	file  string
 	names []string // sorted, distinct
+	// guess holds the names whose calls were all resolved by name only.
+	guess map[string]bool
 }
 
 // connections returns the files that call into this one (in) and the files
@@ -227,19 +283,21 @@ func (fs *facts) connections() (in, out []link) {
 	if fs.g == nil {
 		return nil, nil
 	}
+	// file → name → every call was resolved by name only
 	ins, outs := map[string]map[string]bool{}, map[string]map[string]bool{}
-	add := func(m map[string]map[string]bool, file, name string) {
+	add := func(m map[string]map[string]bool, file, name string, how callgraph.Resolution) {
 		if m[file] == nil {
 			m[file] = map[string]bool{}
 		}
-		m[file][name] = true
+		guess, seen := m[file][name]
+		m[file][name] = (guess || !seen) && how == callgraph.Name
 	}
 	for _, id := range fs.g.InFile(fs.f.Path) {
 		module := fs.g.Node(id).Kind == callgraph.KindModule
 		if !module {
 			for _, e := range fs.g.Callers(id) {
 				if e.File != fs.f.Path {
-					add(ins, e.File, display(fs.g.Node(e.Caller)))
+					add(ins, e.File, display(fs.g.Node(e.Caller)), e.Resolution)
 				}
 			}
 		}
@@ -248,7 +306,7 @@ func (fs *facts) connections() (in, out []link) {
 		for _, e := range fs.g.Callees(id) {
 			n := fs.g.Node(e.Callee)
 			if e.File == fs.f.Path && n.File != fs.f.Path {
-				add(outs, n.File, display(n))
+				add(outs, n.File, display(n), e.Resolution)
 			}
 		}
 	}
@@ -259,8 +317,14 @@ func links(m map[string]map[string]bool) []link {
 	out := make([]link, 0, len(m))
 	for file, names := range m {
 		l := link{file: file}
-		for n := range names {
+		for n, guess := range names {
 			l.names = append(l.names, n)
+			if guess {
+				if l.guess == nil {
+					l.guess = map[string]bool{}
+				}
+				l.guess[n] = true
+			}
 		}
 		slices.Sort(l.names)
 		out = append(out, l)

@@ -324,6 +324,9 @@ func (p *plan) entry(s *symbol) []string {
 	if s.role == roleCallable || len(callees) > 0 {
 		out = append(out, "  - calls: "+refList(callees, p.opt.MaxCallers, "(none resolved)")+"\n")
 	}
+	if note := p.fs.ambiguousNote(s); note != "" {
+		out = append(out, "  - "+note+"\n")
+	}
 	return out
 }
 
@@ -434,6 +437,9 @@ func capLinks(ls []link, verb string) []string {
 		names := make([]string, len(l.names))
 		for j, n := range l.names {
 			names[j] = codeSpan(n)
+			if l.guess[n] {
+				names[j] += byNameOnly
+			}
 		}
 		out = append(out, fmt.Sprintf("- %s %s: %s", verb, codeSpan(l.file), capList(names, maxLinkNames)))
 	}

@@ -184,6 +184,10 @@ func renderSymbol(b *bytes.Buffer, fs *facts, s *symbol, level string, r *Report
 	if s.role != roleCallable {
 		return
 	}
+	if note := fs.ambiguousNote(s); note != "" {
+		p("")
+		p("**Unresolved calls:** %s.", note)
+	}
 	p("")
 	callers := calledBy(fs, s)
 	defer renderReferences(b, fs, s)
@@ -197,7 +201,11 @@ func renderSymbol(b *bytes.Buffer, fs *facts, s *symbol, level string, r *Report
 			p("- and %d more", len(callers)-i)
 			break
 		}
-		p("- %s in %s", codeSpan(c.name), codeSpan(c.file))
+		guess := ""
+		if c.guess {
+			guess = byNameOnly
+		}
+		p("- %s in %s%s", codeSpan(c.name), codeSpan(c.file), guess)
 	}
 }
 

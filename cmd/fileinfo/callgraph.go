@@ -261,10 +261,18 @@ func writeMermaid(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, _ []
 	for _, e := range sub.Edges {
 		if k := [2]callgraph.SymbolID{e.Caller, e.Callee}; !seen[k] {
 			seen[k] = true
-			fmt.Fprintf(w, "  n%d -->|%s| n%d\n", e.Caller, e.Resolution, e.Callee)
+			fmt.Fprintf(w, "  n%d -->|%s| n%d\n", e.Caller, mermaidLabel(e.Resolution), e.Callee)
 		}
 	}
 	return nil
+}
+
+// mermaidLabel labels an arrow with its resolution; a guess says so.
+func mermaidLabel(r callgraph.Resolution) string {
+	if r == callgraph.Name {
+		return "name (guess)"
+	}
+	return string(r)
 }
 
 // findSymbol resolves a qualified name, the end of one after a "." or

@@ -249,3 +249,28 @@ func TestCallgraphSurvivesCrashShapes(t *testing.T) {
 		t.Errorf("callers: exit %d: %s%s", code, stdout, stderr)
 	}
 }
+
+// TestCallersGuesses: callers and mermaid say which edges are guesses by
+// name.
+func TestCallersGuesses(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"lib.py":  "class K:\n    def finish(self):\n        pass\n",
+		"main.py": "def g(x):\n    x.finish()\n",
+	})
+	code, stdout, stderr := runCLI(t, "callers", "--root", root, "lib.K.finish")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"<- main.g (main.py:2) [name: by name only, a guess]",
+		"(1 of 1 direct calls resolved by name only",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("callers lib.K.finish lacks %q:\n%s", want, stdout)
+		}
+	}
+	_, stdout, _ = runCLI(t, "callgraph", "--root", root, "--format", "mermaid", "--symbol", "main.g")
+	if !strings.Contains(stdout, "-->|name (guess)|") {
+		t.Errorf("mermaid lacks -->|name (guess)|:\n%s", stdout)
+	}
+}

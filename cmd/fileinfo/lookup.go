@@ -181,5 +181,6 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	if truncated {
 		fmt.Fprintf(w, "(cut at %d calls; use a smaller --depth)\n", lookup.MaxRows)
 	}
+	printGuesses(w, rows)
 	return w.Flush()
 }

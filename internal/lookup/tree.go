@@ -123,10 +123,15 @@ func (ix *Index) Tree(root []callgraph.SymbolID, callers bool, depth int) (rows 
 // Text renders r as one line of an indented tree: "<- caller (site)
 // [resolution]" for a caller, "-> callee (site) [resolution] def
 // path:line" for a callee (a caller's definition is in the site's file).
+// A name-only resolution reads "[name: by name only, a guess]".
 func (r Row) Text(callers bool) string {
-	s := fmt.Sprintf("%*s<- %s (%s) [%s]", 2*r.Depth, "", r.Symbol, r.Site, r.Resolution)
+	how := r.Resolution
+	if how == string(callgraph.Name) {
+		how += ": by name only, a guess" // the receiver's type is unknown
+	}
+	s := fmt.Sprintf("%*s<- %s (%s) [%s]", 2*r.Depth, "", r.Symbol, r.Site, how)
 	if !callers {
-		s = fmt.Sprintf("%*s-> %s (%s) [%s] def %s:%d", 2*r.Depth, "", r.Symbol, r.Site, r.Resolution, r.Path, r.Line)
+		s = fmt.Sprintf("%*s-> %s (%s) [%s] def %s:%d", 2*r.Depth, "", r.Symbol, r.Site, how, r.Path, r.Line)
 	}
 	switch r.Repeat {
 	case "recursive":
