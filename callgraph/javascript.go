@@ -250,7 +250,9 @@ func (r *resolver) lookupExport(mod, name string) jsValue {
 				if !src.found() {
 					continue
 				}
-				if v := r.exportOf(src.q, name); v.found() && !containsValue(got, v) {
+				// A package's value passed on (exports.json =
+				// bodyParser.json) counts as much as a symbol.
+				if v := r.exportOf(src.q, name); (v.found() || v.ext != "") && !containsValue(got, v) {
 					got = append(got, v)
 				}
 			}
