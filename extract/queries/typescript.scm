@@ -201,20 +201,42 @@
 ; ---- Calls: f(), f<T>(), a.b.f(), this.#f(), super(), new F(), new a.F().
 
 (call_expression
-  function: (identifier) @call.name) @call
+  function: (identifier) @call.name
+  arguments: (_)? @call.args) @call
 
 (call_expression
   function: (member_expression
     object: (_) @call.receiver
-    property: [(property_identifier) (private_property_identifier)] @call.name)) @call
+    property: [(property_identifier) (private_property_identifier)] @call.name)
+  arguments: (_)? @call.args) @call
 
 (call_expression
-  function: (super) @call.name) @call
+  function: (super) @call.name
+  arguments: (_)? @call.args) @call
 
 (new_expression
-  constructor: (identifier) @call.name) @call
+  constructor: (identifier) @call.name
+  arguments: (_)? @call.args) @call
 
 (new_expression
   constructor: (member_expression
     object: (_) @call.receiver
-    property: (property_identifier) @call.name)) @call
+    property: (property_identifier) @call.name)
+  arguments: (_)? @call.args) @call
+
+; routes[0](), handlers[name](): the element is called.
+(call_expression
+  function: (subscript_expression) @call.callee
+  arguments: (_)? @call.args) @call
+
+; ---- Bindings a call graph follows: a name bound to an instance
+; (new C()), another name or path, an object literal or an array.
+; Functions and classes bound to names are declarations instead.
+
+(variable_declarator
+  name: (identifier) @bind.target
+  value: [(new_expression) (identifier) (member_expression) (object) (array)] @bind.value) @bind
+
+(assignment_expression
+  left: (identifier) @bind.target
+  right: [(new_expression) (identifier) (member_expression) (object) (array)] @bind.value) @bind
