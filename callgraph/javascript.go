@@ -82,7 +82,9 @@ type jsModules struct {
 	imports map[string]map[string]jsImportSpec
 	memo    map[[2]string]jsValue
 	busy    map[[2]string]bool
-	cut     int // busy hits: results computed across one are not memoised
+	cut     int                            // busy hits: results computed across one are not memoised
+	binds   map[string]map[[2]string][]int // by file: its bindings by scope and target
+	vals    map[jsVarKey][]jsVal           // values of local variables, computed once
 }
 
 // jsState returns the module table, built on first use.

@@ -1,6 +1,10 @@
 package callgraph
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // A package's function re-exported through `export *` (or CommonJS
 // `module.exports = require()`) is that package's: calling it through
@@ -23,4 +27,107 @@ function t() { express(); express.json(); }
 `)
 	expectCallees(t, g, "test.app.t", "lib.express.createApplication:import")
 	expectUnresolved(t, g, "test.app.t", "json", "external: body-parser.json")
+}
+
+// Functions handed to array, promise and timer builtins are called by
+// them: an edge labelled callback.
+func TestJavaScriptCallbacks(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function foo(x) { return x; }
+function bar() {}
+function baz() {}
+class C {
+  run(arr) { arr.forEach(this.step); }
+  step() {}
+}
+const api = { done() {} };
+function run(arr, p, el) {
+  arr.map(foo).filter(bar);
+  p.then(foo).catch(api.done).finally(baz);
+  setTimeout(bar, 10);
+  process.nextTick(baz);
+  el.addEventListener('click', foo);
+  arr.map(x => x);
+  arr.map(undefinedThing);
+}
+function setInterval(f) {}
+function own() { setInterval(bar); }
+`)
+	expectCallees(t, g, "a.run", "a.foo:callback", "a.bar:callback", "a.baz:callback", "a.api.done:callback")
+	expectCallees(t, g, "a.C.run", "a.C.step:callback")
+	// The repository's own setInterval is called, not a timer.
+	expectCallees(t, g, "a.own", "a.setInterval:local")
+}
+
+// new C() types its variable: x.m() is C's m or a base's, and a method
+// C lacks is no edge, not a guess by name.
+func TestJavaScriptNewTypesVariable(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+class C { m() {} }
+class D extends C { n() {} }
+class Other { m() {} other() {} }
+function Legacy() {}
+Legacy.prototype.go = function () {};
+function run() {
+  const x = new C();
+  x.m();
+  let y = new D();
+  y.m();
+  y.n();
+  y.other();
+  var l = new Legacy();
+  l.go();
+  const s = new Map();
+  s.get(1);
+}
+-- b.js --
+class Other2 { get() {} }
+`)
+	expectCallees(t, g, "a.run", "a.C:constructor", "a.D:constructor", "a.Legacy:local",
+		"a.C.m:receiver", "a.C.m:inherited", "a.D.n:receiver", "a.Legacy.go:receiver")
+	expectUnresolved(t, g, "a.run", "other", "no member other on D")
+	expectUnresolved(t, g, "a.run", "get", "builtin: Map.get")
+}
+
+// A name bound to a function, or to an object literal or array holding
+// functions, calls them.
+func TestJavaScriptFunctionValues(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function foo() {}
+function bar() {}
+const obj = { m() {} };
+function run(name) {
+  const g = foo;
+  g();
+  const h = obj.m;
+  h();
+  const handlers = { get: foo, post: bar };
+  handlers.get();
+  handlers[name]();
+  const routes = [foo, bar];
+  routes[1]();
+  routes.push(foo);
+  const pick = name ? foo : bar;
+  pick();
+}
+`)
+	expectCallees(t, g, "a.run", "a.foo:local", "a.obj.m:local", "a.bar:local")
+	expectUnresolved(t, g, "a.run", "push", "builtin: Array.push")
+}
+
+// A name bound many times in terms of itself, or names bound to each
+// other, cost one evaluation each: resolution stays linear.
+func TestJavaScriptValuesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("-- a.js --\nclass C { m() {} }\nfunction walk(n) {\n  let x = new C();\n  let a = b; let b = a;\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "  x = x.p%d || x;\n", i)
+	}
+	b.WriteString("  x.m();\n  a.m();\n}\n")
+	g := buildArchive(t, b.String())
+	// a and b hold nothing known: a.m() is left to the name.
+	expectCallees(t, g, "a.walk", "a.C:constructor", "a.C.m:receiver", "a.C.m:name")
 }

@@ -1,0 +1,489 @@
+package callgraph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// JavaScript values held by local names: what a call graph can know of a
+// variable without types, from the bindings extract records (a name
+// bound to `new C()`, another name or path, an object literal or an
+// array):
+//
+//   - `x = new C()` makes x an instance of C: x.m() is C's m (or a
+//     base's), and a method C does not have is no edge at all, not a
+//     guess by name;
+//   - `g = foo`, `h = obj.m` make g and h the function: g() calls foo;
+//   - `handlers = {get: foo}` and `routes = [foo, bar]` hold functions:
+//     handlers.get() and routes[0]() call foo;
+//   - a function passed to an array or promise builtin or a timer
+//     (`arr.map(foo)`, `p.then(foo)`, `setTimeout(foo)`) is called by
+//     it: an edge labelled Callback.
+//
+// Tracking is flow-insensitive (every binding of a name in a scope
+// counts) and local to a file: a name is looked up in the bindings of
+// the calling function, then of the functions around it, then of the
+// module, before the declarations and imports the rest of the resolver
+// knows.
+
+// Callback labels the edge from a function to a function it hands to a
+// builtin that calls it: `arr.map(foo)`, `p.then(foo)`, `setTimeout(foo)`.
+const Callback Resolution = "callback"
+
+// jsVal is one abstract value: a symbol (a function, class, object or
+// module), an instance of a class, or a literal container (an object or
+// array literal, to be looked into).
+type jsVal struct {
+	id       SymbolID
+	instance bool
+	lit      extract.Expr // ExprDict or ExprList; then id is unused
+	scope    SymbolID     // where lit's names are looked up
+	builtin  string       // an instance of a builtin class: "Map"; then id is unused
+}
+
+// plain reports whether v is a symbol itself.
+func (v jsVal) plain() bool { return !v.instance && !v.lit.Valid() && v.builtin == "" }
+
+// maxJSEval bounds the nesting of one evaluation: names bound to names
+// bound to containers; real chains are two or three long.
+const maxJSEval = 8
+
+// jsBindingsOf returns the bindings of f by scope and target, indexed on
+// first use.
+func (r *resolver) jsBindingsOf(f *extract.File) map[[2]string][]int {
+	st := r.jsState()
+	if st.binds == nil {
+		st.binds = map[string]map[[2]string][]int{}
+	}
+	m, ok := st.binds[f.Path]
+	if ok {
+		return m
+	}
+	m = map[[2]string][]int{}
+	for i, b := range f.Bindings {
+		if b.ValueExpr.Valid() {
+			k := [2]string{b.Scope, b.Target}
+			m[k] = append(m[k], i)
+		}
+	}
+	st.binds[f.Path] = m
+	return m
+}
+
+// jsLocal returns the bindings of name visible from caller: those of the
+// innermost scope (caller, the functions around it, the module) that
+// binds it, and that scope; ok is false when none does.
+func (r *resolver) jsLocal(caller SymbolID, name string) (bs []*extract.Binding, scope SymbolID, ok bool) {
+	m := r.jsBindingsOf(r.f)
+	if len(m) == 0 {
+		return nil, 0, false
+	}
+	for s, more := caller, true; more; s, more = r.parentOf(s) {
+		if r.isClass(s) {
+			continue // class bodies are no scope of their methods' names
+		}
+		q := r.g.nodes[s].Qualified
+		if r.g.nodes[s].Kind != KindModule && r.known(q+"."+name) {
+			return nil, 0, false // a declaration: the resolver's rules
+		}
+		idx := m[[2]string{q, name}]
+		if len(idx) == 0 {
+			continue
+		}
+		for _, i := range idx {
+			bs = append(bs, &r.f.Bindings[i])
+		}
+		return bs, s, true
+	}
+	return nil, 0, false
+}
+
+// jsEval returns the values e may have, seen from scope.
+func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
+	if depth > maxJSEval {
+		return nil
+	}
+	switch e.Kind() {
+	case extract.ExprName:
+		return r.jsEvalName(scope, e.Name(), depth)
+	case extract.ExprAttr:
+		var out []jsVal
+		for _, v := range r.jsEval(scope, e.Sub(0), depth+1) {
+			out = append(out, r.jsEvalMember(v, e.Name(), depth)...)
+		}
+		return out
+	case extract.ExprIndex:
+		var out []jsVal
+		key := e.Sub(1)
+		for _, v := range r.jsEval(scope, e.Sub(0), depth+1) {
+			if v.lit.Valid() && (key.Kind() == extract.ExprNumber || key.Kind() == extract.ExprString) {
+				out = append(out, r.jsElement(v, key.Name(), depth)...)
+			}
+		}
+		return out
+	case extract.ExprCall:
+		if e.Name() != "new" {
+			return nil // what a call returns is not tracked
+		}
+		if callee := e.Sub(0); callee.Kind() == extract.ExprName && jsGlobals[callee.Name()] {
+			if _, how := r.resolveName(scope, callee.Name()); how == "" {
+				return []jsVal{{builtin: callee.Name()}}
+			}
+		}
+		var out []jsVal
+		for _, v := range r.jsEval(scope, e.Sub(0), depth+1) {
+			if v.plain() && r.jsConstructible(v.id) {
+				out = append(out, jsVal{id: v.id, instance: true})
+			}
+		}
+		return out
+	case extract.ExprAlt:
+		var out []jsVal
+		for i := range e.Len() {
+			out = append(out, r.jsEval(scope, e.Sub(i), depth+1)...)
+		}
+		return out
+	case extract.ExprDict, extract.ExprList:
+		return []jsVal{{lit: e, scope: scope}}
+	}
+	return nil
+}
+
+// jsEvalName is the value of a name: its local bindings, `this` in a
+// class, or the symbol or import it names.
+func (r *resolver) jsEvalName(scope SymbolID, name string, depth int) []jsVal {
+	if bs, at, ok := r.jsLocal(scope, name); ok {
+		out := r.jsEvalBindings(at, name, bs)
+		if r.g.nodes[at].Kind != KindModule || len(out) > 0 {
+			return out
+		}
+	}
+	if name == "this" {
+		if cls, ok := r.enclosingClass(scope); ok {
+			return []jsVal{{id: cls, instance: true}}
+		}
+		return nil
+	}
+	v, _, ok := r.jsValueOf(scope, name)
+	if !ok || !v.found() {
+		return nil
+	}
+	if v.module {
+		if d := r.exportOf(v.q, "default"); d.found() && !d.module {
+			v = d
+		} else {
+			ids := r.g.byQualified[v.q]
+			if len(ids) == 0 {
+				return nil
+			}
+			return []jsVal{{id: r.symbolFirst(ids)}}
+		}
+	}
+	return r.jsSymbols(v.q)
+}
+
+// jsEvalBindings is the value of name bound by bs in scope, computed
+// once: a name bound many times in terms of itself (`n = n.next` in a
+// loop) would otherwise cost the number of bindings to the power of the
+// depth. A name met again while its value is being computed adds nothing
+// (`a = b; b = a`).
+func (r *resolver) jsEvalBindings(scope SymbolID, name string, bs []*extract.Binding) []jsVal {
+	st := r.jsState()
+	key := jsVarKey{r.f.Path, scope, name}
+	if vs, ok := st.vals[key]; ok {
+		return vs
+	}
+	if st.vals == nil {
+		st.vals = map[jsVarKey][]jsVal{}
+	}
+	st.vals[key] = nil // in progress
+	var out []jsVal
+	for _, b := range bs {
+		out = append(out, r.jsEval(scope, b.ValueExpr, 1)...)
+		if len(out) > maxJSValues {
+			out = nil // too many to be of use
+			break
+		}
+	}
+	st.vals[key] = out
+	return out
+}
+
+// jsVarKey names a local variable: its file, scope and name.
+type jsVarKey struct {
+	file  string
+	scope SymbolID
+	name  string
+}
+
+// maxJSValues bounds what one variable may hold; a name holding more
+// (a registry of every handler) stays unknown.
+const maxJSValues = 32
+
+// jsSymbols are the values of the symbols named q, sources before
+// declaration files.
+func (r *resolver) jsSymbols(q string) []jsVal {
+	var out []jsVal
+	for _, id := range r.jsSources(r.g.byQualified[q]) {
+		out = append(out, jsVal{id: id})
+	}
+	return out
+}
+
+// jsEvalMember is member name of v.
+func (r *resolver) jsEvalMember(v jsVal, name string, depth int) []jsVal {
+	switch {
+	case v.lit.Valid():
+		return r.jsElement(v, name, depth)
+	case v.builtin != "":
+		return nil
+	case v.instance:
+		ms, _ := r.method(v.id, name)
+		return idVals(r.jsSources(ms))
+	}
+	n := r.g.nodes[v.id]
+	m := r.jsMember(jsValue{q: n.Qualified, module: n.Kind == KindModule}, name)
+	if !m.found() || m.module {
+		return nil
+	}
+	return r.jsSymbols(m.q)
+}
+
+// jsElement is the entry key of a literal object or array.
+func (r *resolver) jsElement(v jsVal, key string, depth int) []jsVal {
+	e := v.lit
+	switch e.Kind() {
+	case extract.ExprDict:
+		for i := 0; i+1 < e.Len(); i += 2 {
+			if k := e.Sub(i); k.Kind() == extract.ExprString && k.Name() == key {
+				return r.jsEval(v.scope, e.Sub(i+1), depth+1)
+			}
+		}
+	case extract.ExprList:
+		var i int
+		if _, err := fmt.Sscan(key, &i); err != nil || i < 0 || i >= e.Len() {
+			return nil
+		}
+		for j := range i + 1 {
+			if e.Sub(j).Kind() == extract.ExprSplat {
+				return nil // [...a, f]: positions unknown
+			}
+		}
+		return r.jsEval(v.scope, e.Sub(i), depth+1)
+	}
+	return nil
+}
+
+// jsConstructible reports whether `new` of id makes an instance whose
+// members are id's: a class, or a function (ES5 constructors declare
+// their methods as Foo.prototype.m, members of Foo).
+func (r *resolver) jsConstructible(id SymbolID) bool {
+	switch r.g.nodes[id].Kind {
+	case extract.KindClass, extract.KindFunction:
+		return true
+	}
+	return false
+}
+
+func idVals(ids []SymbolID) []jsVal {
+	out := make([]jsVal, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, jsVal{id: id})
+	}
+	return out
+}
+
+// jsCallables returns the functions among vs, and the classes (which a
+// call instantiates), sorted and without duplicates.
+func (r *resolver) jsCallables(vs []jsVal) []SymbolID {
+	var ids []SymbolID
+	seen := map[SymbolID]bool{}
+	for _, v := range vs {
+		if !v.plain() || seen[v.id] {
+			continue
+		}
+		switch r.g.nodes[v.id].Kind {
+		case extract.KindFunction, extract.KindMethod, extract.KindClass:
+			seen[v.id] = true
+			ids = append(ids, v.id)
+		}
+	}
+	sortIDs(ids)
+	return ids
+}
+
+// jsValueCall resolves calls through local names whose values are known:
+// g() for `g = foo`, x.m() for `x = new C()`, handlers.get() for an
+// object literal holding functions, routes[0]() for an array of them.
+// handled is false to leave c to the rules of jsCall.
+func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID, how Resolution, reason string, handled bool) {
+	switch {
+	case c.Name == "()":
+		if ids := r.jsCallables(r.jsEval(caller, c.ReceiverExpr, 0)); len(ids) > 0 {
+			ids, how, reason = r.jsInstantiate(ids, Local)
+			return ids, how, reason, true
+		}
+		return nil, "", "", false
+	case c.Receiver == "":
+		bs, at, ok := r.jsLocal(caller, c.Name)
+		if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, c.Name)) {
+			return nil, "", "", false
+		}
+		if ids := r.jsCallables(r.jsEvalBindings(at, c.Name, bs)); len(ids) > 0 {
+			ids, how, reason = r.jsInstantiate(ids, Local)
+			return ids, how, reason, true
+		}
+		return nil, "", "", false
+	}
+	root := c.ReceiverExpr
+	for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
+		root = root.Sub(0)
+	}
+	if root.Kind() != extract.ExprName {
+		return nil, "", "", false
+	}
+	if _, at, ok := r.jsLocal(caller, root.Name()); !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
+		return nil, "", "", false
+	}
+	vs := r.jsEval(caller, c.ReceiverExpr, 0)
+	if len(vs) == 0 {
+		return nil, "", "", false
+	}
+	var types []string
+	unknown := false
+	how = Local
+	for _, v := range vs {
+		switch {
+		case v.builtin != "":
+			types = append(types, "builtin: "+v.builtin)
+		case v.instance:
+			ms, inherited := r.method(v.id, c.Name)
+			switch {
+			case len(ms) > 0:
+				ids = append(ids, r.jsSources(ms)...)
+				how = Receiver
+				if inherited {
+					how = Inherited
+				}
+			case r.g.nodes[v.id].Kind != extract.KindClass:
+				unknown = true // an ES5 constructor: members come by assignment
+			default:
+				if ext := r.jsExternalBase(v.id); ext != "" {
+					types = append(types, ext)
+				} else {
+					types = append(types, r.g.nodes[v.id].Name)
+				}
+			}
+		case v.lit.Kind() == extract.ExprList:
+			if got := r.jsCallables(r.jsElement(v, c.Name, 1)); len(got) > 0 {
+				ids = append(ids, got...)
+			} else {
+				types = append(types, "builtin: Array")
+			}
+		case v.lit.Valid():
+			// An object literal may gain properties by assignment: only
+			// the ones it holds are known.
+			if got := r.jsCallables(r.jsElement(v, c.Name, 1)); len(got) > 0 {
+				ids = append(ids, got...)
+			} else {
+				unknown = true
+			}
+		default:
+			got := r.jsCallables(r.jsEvalMember(v, c.Name, 1))
+			if len(got) == 0 {
+				unknown = true // a symbol's member: jsCall's rules
+			}
+			ids = append(ids, got...)
+		}
+	}
+	if len(ids) > 0 {
+		sortIDs(ids)
+		ids = dedupeIDs(ids)
+		out, h, reason := r.jsInstantiate(ids, how)
+		return out, h, reason, true
+	}
+	if unknown {
+		return nil, "", "", false
+	}
+	if types = dedupeStrings(types); len(types) == 1 && strings.HasPrefix(types[0], "builtin: ") {
+		return nil, "", types[0] + "." + c.Name, true // builtin: Map.get
+	}
+	return nil, "", fmt.Sprintf("no member %s on %s", c.Name, joinTypes(types)), true
+}
+
+// jsCallbackMethods are the builtin methods that call a function they
+// are given: of arrays, promises and event emitters.
+var jsCallbackMethods = map[string]bool{
+	"forEach": true, "map": true, "filter": true, "reduce": true, "reduceRight": true,
+	"some": true, "every": true, "find": true, "findIndex": true, "findLast": true,
+	"findLastIndex": true, "flatMap": true, "sort": true, "toSorted": true,
+	"then": true, "catch": true, "finally": true,
+	"nextTick": true, "addEventListener": true, "on": true, "once": true,
+	"addListener": true, "prependListener": true, "prependOnceListener": true,
+}
+
+// jsCallbackFunctions are the global functions that call a function
+// they are given.
+var jsCallbackFunctions = map[string]bool{
+	"setTimeout": true, "setInterval": true, "setImmediate": true,
+	"queueMicrotask": true, "requestAnimationFrame": true, "requestIdleCallback": true,
+}
+
+// jsCallbacks returns the edges from caller to the functions that call c
+// hands to a builtin that calls them (arr.map(foo), p.then(this.done),
+// setTimeout(tick)): their resolution is Callback.
+func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
+	if c.ArgExprs.Len() == 0 {
+		return nil
+	}
+	if c.Receiver == "" {
+		if !jsCallbackFunctions[c.Name] {
+			return nil
+		}
+		if _, how := r.resolveName(caller, c.Name); how != "" {
+			return nil // the repository's own setTimeout
+		}
+	} else if !jsCallbackMethods[c.Name] {
+		return nil
+	}
+	var vs []jsVal
+	for i := range c.ArgExprs.Len() {
+		switch a := c.ArgExprs.Sub(i); a.Kind() {
+		case extract.ExprName, extract.ExprAttr, extract.ExprIndex:
+			vs = append(vs, r.jsEval(caller, a, 0)...)
+		}
+	}
+	var out []Edge
+	for _, id := range r.jsCallables(vs) {
+		if k := r.g.nodes[id].Kind; k == extract.KindFunction || k == extract.KindMethod {
+			out = append(out, Edge{Caller: caller, Callee: id, File: r.f.Path, Line: c.Line, Resolution: Callback})
+		}
+	}
+	return out
+}
+
+// joinTypes lists the types of a receiver for a reason.
+func joinTypes(ts []string) string {
+	ts = dedupeStrings(ts)
+	switch len(ts) {
+	case 0:
+		return "its value"
+	case 1:
+		return ts[0]
+	}
+	return fmt.Sprintf("%s (or %d other types)", ts[0], len(ts)-1)
+}
+
+func dedupeStrings(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
