@@ -131,3 +131,26 @@ func TestJavaScriptValuesBounded(t *testing.T) {
 	// a and b hold nothing known: a.m() is left to the name.
 	expectCallees(t, g, "a.walk", "a.C:constructor", "a.C.m:receiver", "a.C.m:name")
 }
+
+// Functions of object literals bound to names, in functions too, are
+// nodes called through the object; so are functions assigned to names.
+func TestJavaScriptObjectMembers(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function foo() {}
+obj = { m() { foo(); }, n: function () {}, k: () => {} };
+handler = function () { foo(); };
+function run(req) {
+  const handlers = { get: function () { foo(); }, post() {} };
+  handlers.get(req);
+  handlers.post(req);
+  obj.m(); obj.n(); obj.k();
+  handler();
+}
+`)
+	expectCallees(t, g, "a.run", "a.run.handlers.get:local", "a.run.handlers.post:local",
+		"a.obj.m:local", "a.obj.n:local", "a.obj.k:local", "a.handler:local")
+	expectCallees(t, g, "a.run.handlers.get", "a.foo:local")
+	expectCallees(t, g, "a.obj.m", "a.foo:local")
+	expectCallees(t, g, "a.handler", "a.foo:local")
+}

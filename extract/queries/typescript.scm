@@ -156,6 +156,20 @@
       property: (property_identifier) @name)
     right: (class body: (_) @body)) @definition.class)
 
+; f = function () {}, obj = {m() {}}: a name assigned a function or an
+; object literal holding one (the refine hook applies the rules of const).
+(expression_statement
+  (assignment_expression
+    left: (identifier) @name
+    right: [(function_expression body: (_) @body)
+            (arrow_function body: (_) @body)
+            (generator_function body: (_) @body)]) @definition.function)
+
+(expression_statement
+  (assignment_expression
+    left: (identifier) @name
+    right: (object) @body) @definition.object)
+
 ; ---- Members of classes, interfaces, object types and objects. The refine
 ; hook drops members of a class or object that is not a symbol itself.
 
