@@ -82,9 +82,10 @@ type jsModules struct {
 	imports map[string]map[string]jsImportSpec
 	memo    map[[2]string]jsValue
 	busy    map[[2]string]bool
-	cut     int                            // busy hits: results computed across one are not memoised
-	binds   map[string]map[[2]string][]int // by file: its bindings by scope and target
-	vals    map[jsVarKey][]jsVal           // values of local variables, computed once
+	cut     int                               // busy hits: results computed across one are not memoised
+	binds   map[string]map[[2]string][]int    // by file: its bindings by scope and target
+	vals    map[jsVarKey][]jsVal              // values of local variables, computed once
+	params  map[string]map[jsDeclKey][]string // by file: its functions' parameters
 }
 
 // jsState returns the module table, built on first use.

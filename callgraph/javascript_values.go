@@ -72,32 +72,124 @@ func (r *resolver) jsBindingsOf(f *extract.File) map[[2]string][]int {
 	return m
 }
 
-// jsLocal returns the bindings of name visible from caller: those of the
-// innermost scope (caller, the functions around it, the module) that
-// binds it, and that scope; ok is false when none does.
-func (r *resolver) jsLocal(caller SymbolID, name string) (bs []*extract.Binding, scope SymbolID, ok bool) {
+// jsVar returns the values of the variable name visible from caller:
+// the bindings of the innermost scope (caller, the functions around it,
+// the module) that binds it, or the arguments passed to the parameter of
+// a function around it by the calls in its file; at is that scope. ok is
+// false when no scope binds it, or a scope declares a symbol by that name
+// (a declaration: the resolver's rules apply).
+func (r *resolver) jsVar(caller SymbolID, name string) (vals []jsVal, at SymbolID, ok bool) {
 	m := r.jsBindingsOf(r.f)
-	if len(m) == 0 {
-		return nil, 0, false
-	}
 	for s, more := caller, true; more; s, more = r.parentOf(s) {
+		n := r.g.nodes[s]
 		if r.isClass(s) {
 			continue // class bodies are no scope of their methods' names
 		}
-		q := r.g.nodes[s].Qualified
-		if r.g.nodes[s].Kind != KindModule && r.known(q+"."+name) {
-			return nil, 0, false // a declaration: the resolver's rules
+		q := n.Qualified
+		if n.Kind != KindModule && r.known(q+"."+name) {
+			return nil, 0, false
 		}
-		idx := m[[2]string{q, name}]
-		if len(idx) == 0 {
-			continue
+		if idx := m[[2]string{q, name}]; len(idx) > 0 {
+			bs := make([]*extract.Binding, 0, len(idx))
+			for _, i := range idx {
+				bs = append(bs, &r.f.Bindings[i])
+			}
+			return r.jsEvalBindings(s, name, bs), s, true
 		}
-		for _, i := range idx {
-			bs = append(bs, &r.f.Bindings[i])
+		if n.Kind == extract.KindFunction || n.Kind == extract.KindMethod {
+			for i, p := range r.jsParamsOf(s) {
+				if p == name {
+					return r.jsParamValues(s, i), s, true
+				}
+			}
 		}
-		return bs, s, true
 	}
 	return nil, 0, false
+}
+
+// jsParamsOf returns the parameters of the function id, declared in the
+// file being resolved.
+func (r *resolver) jsParamsOf(id SymbolID) []string {
+	st := r.jsState()
+	if st.params == nil {
+		st.params = map[string]map[jsDeclKey][]string{}
+	}
+	m, ok := st.params[r.f.Path]
+	if !ok {
+		m = map[jsDeclKey][]string{}
+		for _, sym := range r.f.Symbols {
+			if len(sym.Params) > 0 {
+				m[jsDeclKey{sym.Qualified, sym.StartLine}] = sym.Params
+			}
+		}
+		st.params[r.f.Path] = m
+	}
+	n := r.g.nodes[id]
+	if n.File != r.f.Path {
+		return nil
+	}
+	return m[jsDeclKey{n.Qualified, n.Line}]
+}
+
+// jsDeclKey identifies a symbol of a file: overloads share a name, not
+// a line.
+type jsDeclKey struct {
+	qualified string
+	line      int
+}
+
+// jsParamValues returns what the calls of fn in its own file pass as
+// its i-th parameter. Calls from other files are left out: a file's
+// edges then depend on nothing more than before, which keeps Update's
+// re-resolution of the files that changed sound.
+func (r *resolver) jsParamValues(fn SymbolID, i int) []jsVal {
+	st := r.jsState()
+	key := jsVarKey{r.f.Path, fn, "#" + fmt.Sprint(i)}
+	if vs, ok := st.vals[key]; ok {
+		return vs
+	}
+	if st.vals == nil {
+		st.vals = map[jsVarKey][]jsVal{}
+	}
+	st.vals[key] = nil // in progress: a recursive call adds nothing
+	name := r.g.nodes[fn].Name
+	var out []jsVal
+	for _, c := range r.f.Calls {
+		if c.Name != name || i >= c.ArgExprs.Len() {
+			continue
+		}
+		caller, ok := r.callerOf(c)
+		if !ok {
+			continue
+		}
+		if ids, _, _ := r.resolveCall(caller, c); !containsID(ids, fn) {
+			continue
+		}
+		args := c.ArgExprs
+		splat := false
+		for j := 0; j <= i; j++ {
+			splat = splat || args.Sub(j).Kind() == extract.ExprSplat
+		}
+		if splat {
+			continue // f(...xs): positions unknown
+		}
+		out = append(out, r.jsEval(caller, args.Sub(i), 1)...)
+		if len(out) > maxJSValues {
+			out = nil
+			break
+		}
+	}
+	st.vals[key] = out
+	return out
+}
+
+func containsID(ids []SymbolID, id SymbolID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
 }
 
 // jsEval returns the values e may have, seen from scope.
@@ -154,8 +246,7 @@ func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
 // jsEvalName is the value of a name: its local bindings, `this` in a
 // class, or the symbol or import it names.
 func (r *resolver) jsEvalName(scope SymbolID, name string, depth int) []jsVal {
-	if bs, at, ok := r.jsLocal(scope, name); ok {
-		out := r.jsEvalBindings(at, name, bs)
+	if out, at, ok := r.jsVar(scope, name); ok {
 		if r.g.nodes[at].Kind != KindModule || len(out) > 0 {
 			return out
 		}
@@ -327,11 +418,11 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		}
 		return nil, "", "", false
 	case c.Receiver == "":
-		bs, at, ok := r.jsLocal(caller, c.Name)
+		vs, at, ok := r.jsVar(caller, c.Name)
 		if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, c.Name)) {
 			return nil, "", "", false
 		}
-		if ids := r.jsCallables(r.jsEvalBindings(at, c.Name, bs)); len(ids) > 0 {
+		if ids := r.jsCallables(vs); len(ids) > 0 {
 			ids, how, reason = r.jsInstantiate(ids, Local)
 			return ids, how, reason, true
 		}
@@ -344,7 +435,7 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 	if root.Kind() != extract.ExprName {
 		return nil, "", "", false
 	}
-	if _, at, ok := r.jsLocal(caller, root.Name()); !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
+	if _, at, ok := r.jsVar(caller, root.Name()); !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
 		return nil, "", "", false
 	}
 	vs := r.jsEval(caller, c.ReceiverExpr, 0)

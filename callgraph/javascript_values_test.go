@@ -154,3 +154,28 @@ function run(req) {
 	expectCallees(t, g, "a.obj.m", "a.foo:local")
 	expectCallees(t, g, "a.handler", "a.foo:local")
 }
+
+// A function passed to a function of the same file is called through
+// its parameter; so is an instance's method.
+func TestJavaScriptParameterValues(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+class C { m() {} }
+function foo() {}
+function bar() {}
+function apply(f, x) { f(); x.m(); }
+function twice(g) { apply(g, new C()); }
+const each = (list, cb) => list.forEach(cb);
+function main() {
+  apply(foo, new C());
+  twice(bar);
+  each([], foo);
+}
+function rec(h) { rec(h); h(); }
+`)
+	expectCallees(t, g, "a.apply", "a.foo:local", "a.bar:local", "a.C.m:receiver")
+	expectCallees(t, g, "a.each", "a.foo:callback")
+	// A function calling itself with its own parameter adds nothing.
+	expectCallees(t, g, "a.rec", "a.rec:local")
+	expectUnresolved(t, g, "a.rec", "h", "")
+}

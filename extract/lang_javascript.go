@@ -146,6 +146,7 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 		bases:      jsBases,
 		expr:       jsExpr,
 		exprShared: jsShared,
+		params:     jsParams,
 	}
 }
 

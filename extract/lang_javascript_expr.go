@@ -164,3 +164,61 @@ func jsStringValue(n *sitter.Node, x *exprBuilder) (string, bool) {
 	}
 	return x.name(x.f.src[start:end]), true
 }
+
+// jsParams lists a function's parameters in order, for flow tracking:
+// names as written, "" for a destructuring pattern (which keeps the
+// positions of those after it), the name after "..." for a rest
+// parameter; TypeScript's `this` parameter is left out.
+func jsParams(d *decl, f *fileInfo) []string {
+	n := d.node
+	for range 3 {
+		if n == nil {
+			return nil
+		}
+		if n.ChildByFieldName("parameters") != nil || n.ChildByFieldName("parameter") != nil {
+			break
+		}
+		switch { // const f = () => …, a.f = function, k: () => …, f = …
+		case n.ChildByFieldName("value") != nil:
+			n = n.ChildByFieldName("value")
+		case n.ChildByFieldName("right") != nil:
+			n = n.ChildByFieldName("right")
+		default:
+			return nil
+		}
+	}
+	if p := n.ChildByFieldName("parameter"); p != nil { // x => …
+		return []string{f.text(p)}
+	}
+	ps := n.ChildByFieldName("parameters")
+	if ps == nil {
+		return nil
+	}
+	var out []string
+	for i, cnt := 0, int(ps.NamedChildCount()); i < cnt; i++ {
+		p := ps.NamedChild(i)
+		switch p.Type() {
+		case "comment", "decorator":
+			continue
+		case "required_parameter", "optional_parameter": // TypeScript
+			p = p.ChildByFieldName("pattern")
+		}
+		if p != nil && p.Type() == "this" {
+			continue
+		}
+		switch {
+		case p == nil:
+			out = append(out, "")
+		case p.Type() == "assignment_pattern":
+			p = p.ChildByFieldName("left")
+		case p.Type() == "rest_pattern":
+			p = firstNamed(p)
+		}
+		if p != nil && p.Type() == "identifier" {
+			out = append(out, f.text(p))
+		} else if p != nil {
+			out = append(out, "")
+		}
+	}
+	return out
+}

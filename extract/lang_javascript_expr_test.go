@@ -62,3 +62,24 @@ func TestTypeScriptExpr(t *testing.T) {
 		}
 	}
 }
+
+func TestJavaScriptParams(t *testing.T) {
+	for _, tc := range []struct{ path, src, want string }{
+		{"m.js", "function f(a, b = 1, {c}, [d], ...e) {}", "f(a, b, , , e)"},
+		{"m.js", "const g = x => x;", "g(x)"},
+		{"m.js", "const h = async (p, q) => p;", "h(p, q)"},
+		{"m.js", "exports.i = function (cb) {};", "i(cb)"},
+		{"m.js", "class C { m(fn) {} }", "C() m(fn)"},
+		{"m.js", "const o = { k: (v) => v, n(w) {} };", "o() k(v) n(w)"},
+		{"m.ts", "function t(this: Window, a: number, b?: string) {}", "t(a, b)"},
+	} {
+		f := extractString(t, tc.path, tc.src)
+		var got []string
+		for _, s := range f.Symbols {
+			got = append(got, s.Name+"("+strings.Join(s.Params, ", ")+")")
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.src, strings.Join(got, " "), tc.want)
+		}
+	}
+}
