@@ -41,6 +41,10 @@ type jsVal struct {
 	lit      extract.Expr // ExprDict or ExprList; then id is unused
 	scope    SymbolID     // where lit's names are looked up
 	builtin  string       // an instance of a builtin class: "Map"; then id is unused
+	// weak: a value known from what a function returns, which may be a
+	// callback's return instead; a member it lacks is not proof of a
+	// wrong guess.
+	weak bool
 }
 
 // plain reports whether v is a symbol itself.
@@ -88,6 +92,11 @@ func (r *resolver) jsVar(caller SymbolID, name string) (vals []jsVal, at SymbolI
 		q := n.Qualified
 		if n.Kind != KindModule && r.known(q+"."+name) {
 			return nil, 0, false
+		}
+		if n.Kind == KindModule {
+			if _, imported := r.jsImports(r.f)[name]; imported {
+				return nil, 0, false // const m = require("./m"): an import
+			}
 		}
 		if idx := m[[2]string{q, name}]; len(idx) > 0 {
 			bs := make([]*extract.Binding, 0, len(idx))
@@ -217,7 +226,7 @@ func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
 		return out
 	case extract.ExprCall:
 		if e.Name() != "new" {
-			return nil // what a call returns is not tracked
+			return r.jsReturns(scope, e.Sub(0), depth)
 		}
 		if callee := e.Sub(0); callee.Kind() == extract.ExprName && jsGlobals[callee.Name()] {
 			if _, how := r.resolveName(scope, callee.Name()); how == "" {
@@ -241,6 +250,36 @@ func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
 		return []jsVal{{lit: e, scope: scope}}
 	}
 	return nil
+}
+
+// jsReturns is what a call of callee returns: the values of the return
+// statements of the functions it names that are declared in the file
+// being resolved (a file's edges depend on no other file's bodies).
+func (r *resolver) jsReturns(scope SymbolID, callee extract.Expr, depth int) []jsVal {
+	var out []jsVal
+	m := r.jsBindingsOf(r.f)
+	for _, fn := range r.jsEval(scope, callee, depth+1) {
+		if !fn.plain() {
+			continue
+		}
+		n := r.g.nodes[fn.id]
+		if n.File != r.f.Path || n.Kind != extract.KindFunction && n.Kind != extract.KindMethod {
+			continue
+		}
+		idx := m[[2]string{n.Qualified, "<return>"}]
+		if len(idx) == 0 {
+			continue
+		}
+		bs := make([]*extract.Binding, 0, len(idx))
+		for _, i := range idx {
+			bs = append(bs, &r.f.Bindings[i])
+		}
+		for _, v := range r.jsEvalBindings(fn.id, "<return>", bs) {
+			v.weak = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // jsEvalName is the value of a name: its local bindings, `this` in a
@@ -458,8 +497,10 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 				if inherited {
 					how = Inherited
 				}
-			case r.g.nodes[v.id].Kind != extract.KindClass:
-				unknown = true // an ES5 constructor: members come by assignment
+			case r.g.nodes[v.id].Kind != extract.KindClass || v.weak:
+				// An ES5 constructor, whose members come by assignment, or
+				// a value that may be another.
+				unknown = true
 			default:
 				if ext := r.jsExternalBase(v.id); ext != "" {
 					types = append(types, ext)

@@ -179,3 +179,23 @@ function rec(h) { rec(h); h(); }
 	expectCallees(t, g, "a.rec", "a.rec:local")
 	expectUnresolved(t, g, "a.rec", "h", "")
 }
+
+// What a function of the file returns types the variable it is bound to.
+func TestJavaScriptReturnValues(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+class C { m() {} }
+class D { other() {} }
+function foo() {}
+function make() { return new C(); }
+function pick(flag) { return flag ? foo : make; }
+function run(flag) {
+  const x = make();
+  x.m();
+  x.other();
+  const f = pick(flag);
+  f();
+}
+`)
+	expectCallees(t, g, "a.run", "a.make:local", "a.pick:local", "a.C.m:receiver", "a.foo:local", "a.D.other:name")
+}

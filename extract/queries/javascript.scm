@@ -201,13 +201,24 @@
   arguments: (_)? @call.args) @call
 
 ; ---- Bindings a call graph follows: a name bound to an instance
-; (new C()), another name or path, an object literal or an array.
+; (new C()), another name or path, an object literal, an array, a call's
+; result or a choice among these; and what a function returns.
 ; Functions and classes bound to names are declarations instead.
 
 (variable_declarator
   name: (identifier) @bind.target
-  value: [(new_expression) (identifier) (member_expression) (object) (array)] @bind.value) @bind
+  value: [(new_expression) (identifier) (member_expression) (object) (array)
+          (call_expression) (await_expression) (ternary_expression)
+          (binary_expression) (parenthesized_expression)] @bind.value) @bind
 
 (assignment_expression
   left: (identifier) @bind.target
-  right: [(new_expression) (identifier) (member_expression) (object) (array)] @bind.value) @bind
+  right: [(new_expression) (identifier) (member_expression) (object) (array)
+          (call_expression) (await_expression) (ternary_expression)
+          (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
+; return new C(): what a factory returns ("<return>").
+(return_statement
+  [(new_expression) (identifier) (member_expression) (object) (array)
+   (call_expression) (await_expression) (ternary_expression)
+   (binary_expression) (parenthesized_expression)] @bind.value) @bind
