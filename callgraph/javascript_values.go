@@ -282,6 +282,61 @@ func (r *resolver) jsReturns(scope SymbolID, callee extract.Expr, depth int) []j
 	return out
 }
 
+// jsFieldValues is what the field name of instances of cls holds: the
+// values its class field declaration and the `this.name =` assignments
+// of its methods give it, when cls is declared in the file being
+// resolved.
+func (r *resolver) jsFieldValues(cls SymbolID, name string) []jsVal {
+	n := r.g.nodes[cls]
+	if n.File != r.f.Path {
+		return nil
+	}
+	st := r.jsState()
+	key := jsVarKey{r.f.Path, cls, "this." + name}
+	if vs, ok := st.vals[key]; ok {
+		return vs
+	}
+	if st.vals == nil {
+		st.vals = map[jsVarKey][]jsVal{}
+	}
+	st.vals[key] = nil // in progress
+	var out []jsVal
+	for i := range r.f.Bindings {
+		b := &r.f.Bindings[i]
+		field := b.Scope == n.Qualified && b.Target == name
+		assigned := b.Target == "this."+name && (b.Scope == n.Qualified || strings.HasPrefix(b.Scope, n.Qualified+"."))
+		if !field && !assigned {
+			continue
+		}
+		scope, ok := r.callerOf(extract.Call{Caller: b.Scope, Line: b.Line})
+		if !ok {
+			continue
+		}
+		out = append(out, r.jsEval(scope, b.ValueExpr, 1)...)
+		if len(out) > maxJSValues {
+			out = nil
+			break
+		}
+	}
+	st.vals[key] = out
+	return out
+}
+
+// jsThis is the instance `this` stands for in caller: of the class
+// around it, or of the constructor function whose prototype method it
+// is (Foo.prototype.m = function, a member of Foo).
+func (r *resolver) jsThis(caller SymbolID) (SymbolID, bool) {
+	if cls, ok := r.enclosingClass(caller); ok {
+		return cls, true
+	}
+	if r.g.nodes[caller].Kind == extract.KindMethod {
+		if p, ok := r.parentOf(caller); ok && r.g.nodes[p].Kind == extract.KindFunction {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
 // jsEvalName is the value of a name: its local bindings, `this` in a
 // class, or the symbol or import it names.
 func (r *resolver) jsEvalName(scope SymbolID, name string, depth int) []jsVal {
@@ -291,7 +346,7 @@ func (r *resolver) jsEvalName(scope SymbolID, name string, depth int) []jsVal {
 		}
 	}
 	if name == "this" {
-		if cls, ok := r.enclosingClass(scope); ok {
+		if cls, ok := r.jsThis(scope); ok {
 			return []jsVal{{id: cls, instance: true}}
 		}
 		return nil
@@ -371,6 +426,9 @@ func (r *resolver) jsEvalMember(v jsVal, name string, depth int) []jsVal {
 		return nil
 	case v.instance:
 		ms, _ := r.method(v.id, name)
+		if len(ms) == 0 {
+			return r.jsFieldValues(v.id, name)
+		}
 		return idVals(r.jsSources(ms))
 	}
 	n := r.g.nodes[v.id]
@@ -471,11 +529,19 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 	for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
 		root = root.Sub(0)
 	}
-	if root.Kind() != extract.ExprName {
+	switch {
+	case root.Kind() != extract.ExprName:
 		return nil, "", "", false
-	}
-	if _, at, ok := r.jsVar(caller, root.Name()); !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
-		return nil, "", "", false
+	case root.Name() == "this":
+		// this.x.m(): the field x of this (this.m() is jsSelfCall's).
+		if c.ReceiverExpr.Kind() == extract.ExprName {
+			return nil, "", "", false
+		}
+	default:
+		_, at, ok := r.jsVar(caller, root.Name())
+		if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
+			return nil, "", "", false
+		}
 	}
 	vs := r.jsEval(caller, c.ReceiverExpr, 0)
 	if len(vs) == 0 {

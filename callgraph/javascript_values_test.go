@@ -199,3 +199,24 @@ function run(flag) {
 `)
 	expectCallees(t, g, "a.run", "a.make:local", "a.pick:local", "a.C.m:receiver", "a.foo:local", "a.D.other:name")
 }
+
+// this.x = new C() in a method, or a class field x = new C(), types
+// this.x in the class's methods; so does an ES5 constructor's.
+func TestJavaScriptFieldValues(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+class Store { save() {} }
+class Log { write() {} }
+class Other { save() {} }
+class Service {
+  log = new Log();
+  constructor() { this.store = new Store(); }
+  run() { this.store.save(); this.log.write(); this.store.nothing(); }
+}
+function Legacy() { this.store = new Store(); }
+Legacy.prototype.go = function () { this.store.save(); };
+`)
+	expectCallees(t, g, "a.Service.run", "a.Store.save:receiver", "a.Log.write:receiver")
+	expectUnresolved(t, g, "a.Service.run", "nothing", "no member nothing on Store")
+	expectCallees(t, g, "a.Legacy.go", "a.Store.save:receiver")
+}

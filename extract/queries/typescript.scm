@@ -260,6 +260,22 @@
           (call_expression) (await_expression) (ternary_expression)
           (binary_expression) (parenthesized_expression)] @bind.value) @bind
 
+; this.x = new C() in a method, and the class field x = new C(): what
+; this.x holds.
+(assignment_expression
+  left: (member_expression
+    object: (this)
+    property: (property_identifier)) @bind.target
+  right: [(new_expression) (identifier) (member_expression) (object) (array)
+          (call_expression) (await_expression) (ternary_expression)
+          (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
+(public_field_definition
+  name: (property_identifier) @bind.target
+  value: [(new_expression) (identifier) (member_expression) (object) (array)
+          (call_expression) (await_expression) (ternary_expression)
+          (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
 ; return new C(): what a factory returns ("<return>").
 (return_statement
   [(new_expression) (identifier) (member_expression) (object) (array)
