@@ -220,3 +220,34 @@ Legacy.prototype.go = function () { this.store.save(); };
 	expectUnresolved(t, g, "a.Service.run", "nothing", "no member nothing on Store")
 	expectCallees(t, g, "a.Legacy.go", "a.Store.save:receiver")
 }
+
+// TypeScript declarations with a class type type their names: variables,
+// parameters, class fields and constructor parameter properties; an
+// interface type leaves the receiver to the other rules.
+func TestTypeScriptDeclaredTypes(t *testing.T) {
+	g := buildArchive(t, `
+-- store.ts --
+export class Store { save() {} }
+export interface Saver { save(): void; }
+-- svc.ts --
+import { Store, Saver } from './store';
+class Log { write() {} }
+class Other { write() {} save() {} }
+export class Service {
+  log: Log;
+  constructor(private store: Store) {}
+  run(s: Store, opt?: Log) {
+    s.save();
+    opt.write();
+    this.store.save();
+    this.log.write();
+    const x: Store = make();
+    x.save();
+  }
+  viaInterface(i: Saver) { i.save(); }
+}
+declare function make(): any;
+`)
+	expectCallees(t, g, "svc.Service.run", "store.Store.save:receiver", "svc.Log.write:receiver", "svc.make:local")
+	expectUnresolved(t, g, "svc.Service.viaInterface", "save", "ambiguous")
+}
