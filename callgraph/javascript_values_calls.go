@@ -112,8 +112,13 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 	if unknown {
 		return nil, "", "", false
 	}
-	if types = dedupeStrings(types); len(types) == 1 && strings.HasPrefix(types[0], "builtin: ") {
-		return nil, "", types[0] + "." + c.Name, true // builtin: Map.get
+	if types = dedupeStrings(types); len(types) == 1 {
+		switch t := strings.TrimSuffix(types[0], "."); {
+		case strings.HasPrefix(t, "builtin: "):
+			return nil, "", t + "." + c.Name, true // builtin: Map.get
+		case strings.HasPrefix(t, "external: "):
+			return nil, "", t + "." + c.Name + " (inherited)", true
+		}
 	}
 	return nil, "", fmt.Sprintf("no member %s on %s", c.Name, joinTypes(types)), true
 }

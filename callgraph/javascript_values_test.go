@@ -81,14 +81,19 @@ function run() {
   l.go();
   const s = new Map();
   s.get(1);
+  const e = new Emitter();
+  e.on('x');
 }
+const EventEmitter = require('events');
+class Emitter extends EventEmitter {}
 -- b.js --
 class Other2 { get() {} }
 `)
-	expectCallees(t, g, "a.run", "a.C:constructor", "a.D:constructor", "a.Legacy:local",
+	expectCallees(t, g, "a.run", "a.C:constructor", "a.D:constructor", "a.Legacy:local", "a.Emitter:constructor",
 		"a.C.m:receiver", "a.C.m:inherited", "a.D.n:receiver", "a.Legacy.go:receiver")
 	expectUnresolved(t, g, "a.run", "other", "no member other on D")
 	expectUnresolved(t, g, "a.run", "get", "builtin: Map.get")
+	expectUnresolved(t, g, "a.run", "on", "external: events.on (inherited)")
 }
 
 // A name bound to a function, or to an object literal or array holding
