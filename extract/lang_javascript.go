@@ -101,8 +101,21 @@ package extract
 //
 // Calls: f(), f<T>(), a.b.f() (receiver "a.b"), a?.f(), this.#p(),
 // super(…) (name "super"), super.m(), new Foo() and new ns.Foo() (name
-// "Foo"), tagged templates. JSX elements are not calls: <Foo/> is
-// createElement(Foo), and lower-case tags would be noise.
+// "Foo"), tagged templates, and calls of an element (routes[0](), name
+// "()" with the subscript as receiver). Every call carries its
+// arguments, as text and as Exprs (lang_javascript_expr.go). JSX
+// elements are not calls: <Foo/> is createElement(Foo), and lower-case
+// tags would be noise.
+//
+// Bindings (for the call graph's tracking of values): a name bound by
+// const/let/var or `=` to an instance (new C()), a name or path, an
+// object literal, an array, a call or a choice among these; `this.x =`
+// such a value (target "this.x") and a class field holding one (target
+// x, scope the class); what a function returns ("<return>"); in
+// TypeScript also variables, parameters and fields declared with a named
+// type (Type set). A function or class bound to a name is a declaration,
+// not a binding. Functions have their parameter names (Symbol.Params; ""
+// for a destructuring pattern).
 
 import (
 	"strings"
