@@ -226,6 +226,10 @@ func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
 		return out
 	case extract.ExprCall:
 		if e.Name() != "new" {
+			// f.bind(this) is f, bound.
+			if callee := e.Sub(0); callee.Kind() == extract.ExprAttr && callee.Name() == "bind" {
+				return r.jsEval(scope, callee.Sub(0), depth+1)
+			}
 			return r.jsReturns(scope, e.Sub(0), depth)
 		}
 		if callee := e.Sub(0); callee.Kind() == extract.ExprName && jsGlobals[callee.Name()] {

@@ -95,6 +95,8 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			} else {
 				unknown = true
 			}
+		case (c.Name == "call" || c.Name == "apply") && r.isFunction(r.g.nodes[v.id].Qualified):
+			ids = append(ids, v.id) // f.call(this, …) calls f
 		default:
 			got := r.jsCallables(r.jsEvalMember(v, c.Name, 1))
 			if len(got) == 0 {
@@ -161,7 +163,8 @@ func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
 	var vs []jsVal
 	for i := range c.ArgExprs.Len() {
 		switch a := c.ArgExprs.Sub(i); a.Kind() {
-		case extract.ExprName, extract.ExprAttr, extract.ExprIndex:
+		case extract.ExprName, extract.ExprAttr, extract.ExprIndex, extract.ExprCall:
+			// foo, this.done, handlers[0], this.done.bind(this), make()
 			vs = append(vs, r.jsEval(caller, a, 0)...)
 		}
 	}

@@ -256,3 +256,25 @@ declare function make(): any;
 	expectCallees(t, g, "svc.Service.run", "store.Store.save:receiver", "svc.Log.write:receiver", "svc.make:local")
 	expectUnresolved(t, g, "svc.Service.viaInterface", "save", "ambiguous")
 }
+
+// f.bind(this) is f, and f.call(…) or f.apply(…) calls it, when f is a
+// local name holding a function.
+func TestJavaScriptBindCallApply(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function foo() {}
+class View {
+  onClick() {}
+  mount(el) { el.addEventListener('click', this.onClick.bind(this)); }
+}
+function run(args) {
+  const f = foo;
+  f.call(null, 1);
+  f.apply(null, args);
+  const h = foo.bind(null);
+  h();
+}
+`)
+	expectCallees(t, g, "a.View.mount", "a.View.onClick:callback")
+	expectCallees(t, g, "a.run", "a.foo:local")
+}
