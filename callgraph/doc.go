@@ -15,6 +15,8 @@
 //	interface    a call through an interface, to the interface's method and
 //	             each implementer's (class hierarchy analysis)
 //	name         the only symbol in the repository with that name
+//	callback     a function handed to a builtin that calls it (JavaScript:
+//	             arr.map(f), p.then(f), setTimeout(f))
 //
 // Call sites with no target — builtins, the standard library, third-party
 // code, dynamic calls, names with several candidates — are kept in

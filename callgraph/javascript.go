@@ -82,7 +82,10 @@ type jsModules struct {
 	imports map[string]map[string]jsImportSpec
 	memo    map[[2]string]jsValue
 	busy    map[[2]string]bool
-	cut     int // busy hits: results computed across one are not memoised
+	cut     int                               // busy hits: results computed across one are not memoised
+	binds   map[string]map[[2]string][]int    // by file: its bindings by scope and target
+	vals    map[jsVarKey][]jsVal              // values of local variables, computed once
+	params  map[string]map[jsDeclKey][]string // by file: its functions' parameters
 }
 
 // jsState returns the module table, built on first use.
@@ -250,7 +253,9 @@ func (r *resolver) lookupExport(mod, name string) jsValue {
 				if !src.found() {
 					continue
 				}
-				if v := r.exportOf(src.q, name); v.found() && !containsValue(got, v) {
+				// A package's value passed on (exports.json =
+				// bodyParser.json) counts as much as a symbol.
+				if v := r.exportOf(src.q, name); (v.found() || v.ext != "") && !containsValue(got, v) {
 					got = append(got, v)
 				}
 			}

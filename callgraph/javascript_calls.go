@@ -45,6 +45,11 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 	case c.Name == "super" && recv == "":
 		ids, how, reason = r.jsSuperCall(caller)
 		return ids, how, reason, true
+	}
+	if ids, how, reason, ok := r.jsValueCall(caller, c); ok {
+		return ids, how, reason, true
+	}
+	switch {
 	case c.Name == "()":
 		return nil, "", "", false
 	case recv == "":

@@ -70,6 +70,9 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			continue
 		}
 		r.caller = caller
+		if jsLike(f.Language) {
+			res.edges = append(res.edges, r.jsCallbacks(caller, c)...)
+		}
 		targets, how, reason := r.resolveCall(caller, c)
 		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && !strings.HasPrefix(reason, "builtin: ") && c.Name != "()" {
 			if ext := r.flow.externalCallee(caller, c); ext != "" {

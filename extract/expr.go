@@ -120,8 +120,9 @@ func (e Expr) Kind() ExprKind { return e.node().kind }
 // Name returns the identifier (ExprName), the attribute (ExprAttr), the
 // keyword (ExprKeyword), the splat ("*" or "**", ExprSplat), a string
 // literal's value without quotes or prefix (ExprString), an integer
-// literal as written (ExprNumber), or what a comprehension makes
-// (ExprComp: "list", "set", "generator" or "dict"); else "".
+// literal as written (ExprNumber), what a comprehension makes (ExprComp:
+// "list", "set", "generator" or "dict"), or "new" for a JavaScript
+// `new C()` (ExprCall); else "".
 func (e Expr) Name() string { return e.node().name }
 
 // Len returns the number of e's operands.
@@ -166,6 +167,9 @@ func (e Expr) write(b *strings.Builder) {
 		e.Sub(0).write(b)
 		b.WriteString("." + e.Name())
 	case ExprCall:
+		if e.Name() != "" {
+			b.WriteString(e.Name() + " ")
+		}
 		e.Sub(0).write(b)
 		list("(", ", ", ")", 1)
 	case ExprIndex:

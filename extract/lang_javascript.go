@@ -16,7 +16,8 @@ package extract
 //     implementation, all with the same qualified name and each with its own
 //     signature and doc; variables initialised with a function or arrow
 //     function (`const f = () => {}`) or with React's memo/forwardRef around
-//     one (`const Row = memo((props) => …)`); `exports.f = function`,
+//     one (`const Row = memo((props) => …)`); a name assigned a function
+//     (`f = function () {}`); `exports.f = function`,
 //     `module.exports.f = …` and `module.exports = function` (named after
 //     the function, or "default"). A function nested in a function has that
 //     function as parent.
@@ -38,13 +39,15 @@ package extract
 //   - namespace: `namespace N {}`, `module N {}` (`namespace A.B {}` is B with
 //     parent "A"), `declare global {}` (named "global").
 //   - module: ambient `declare module "name" {}`, named by the string.
-//   - object: an object literal bound at module or namespace level by
-//     `const x = {…}` (also through `as`, `satisfies` and
-//     `Object.freeze`), `exports.x =`, `module.exports =` ("default") or
-//     `a.x =`, or by a property `key: {…}` of an object symbol, when it holds a function (method `m() {}` or
-//     `k: () => …`) directly or one object literal down; its functions are
-//     its methods. `export default {…}` is always an object. Object
-//     literals inside functions are local values, not symbols, and
+//   - object: an object literal bound by `const x = {…}` or `x = {…}`
+//     (also through `as`, `satisfies` and `Object.freeze`) at module or
+//     namespace level or in a function (a local object, child of the
+//     function: run.handlers), by `exports.x =`, `module.exports =`
+//     ("default") or `a.x =`, or by a property `key: {…}` of an object
+//     symbol, when it holds a function (method `m() {}` or `k: () => …`)
+//     directly or one object literal down; its functions are its
+//     methods. `export default {…}` is always an object. An object
+//     literal in a block of module-level code is no symbol, and
 //     `module.exports = {a, b}` is an export list.
 //   - Anonymous default exports (`export default function () {}`, `export
 //     default class {}`, `export default {…}`) are named "default".
@@ -98,8 +101,21 @@ package extract
 //
 // Calls: f(), f<T>(), a.b.f() (receiver "a.b"), a?.f(), this.#p(),
 // super(…) (name "super"), super.m(), new Foo() and new ns.Foo() (name
-// "Foo"), tagged templates. JSX elements are not calls: <Foo/> is
-// createElement(Foo), and lower-case tags would be noise.
+// "Foo"), tagged templates, and calls of an element (routes[0](), name
+// "()" with the subscript as receiver). Every call carries its
+// arguments, as text and as Exprs (lang_javascript_expr.go). JSX
+// elements are not calls: <Foo/> is createElement(Foo), and lower-case
+// tags would be noise.
+//
+// Bindings (for the call graph's tracking of values): a name bound by
+// const/let/var or `=` to an instance (new C()), a name or path, an
+// object literal, an array, a call or a choice among these; `this.x =`
+// such a value (target "this.x") and a class field holding one (target
+// x, scope the class); what a function returns ("<return>"); in
+// TypeScript also variables, parameters and fields declared with a named
+// type (Type set). A function or class bound to a name is a declaration,
+// not a binding. Functions have their parameter names (Symbol.Params; ""
+// for a destructuring pattern).
 
 import (
 	"strings"
@@ -133,14 +149,17 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 			"export_statement": true, "lexical_declaration": true, "variable_declaration": true,
 			"ambient_declaration": true, "expression_statement": true,
 		},
-		module:    jsModule,
-		imports:   jsImports,
-		exports:   jsExportList,
-		refine:    jsRefine,
-		signature: jsSignature,
-		doc:       jsDoc,
-		exported:  jsExported,
-		bases:     jsBases,
+		module:     jsModule,
+		imports:    jsImports,
+		exports:    jsExportList,
+		refine:     jsRefine,
+		signature:  jsSignature,
+		doc:        jsDoc,
+		exported:   jsExported,
+		bases:      jsBases,
+		expr:       jsExpr,
+		exprShared: jsShared,
+		params:     jsParams,
 	}
 }
 
@@ -192,20 +211,8 @@ func jsRefine(d *decl, f *fileInfo) bool {
 				return false // a call's result is not the object passed to it
 			}
 		}
-		// An object literal is a symbol at module or namespace level only;
-		// inside a function it is a local value and its functions closures.
 		if d.kind == KindObject {
-			lex := d.parent
-			for lex != nil && lex.dropped {
-				lex = lex.parent
-			}
-			switch {
-			case lex == nil && !jsTopLevel(n):
-				return false
-			case lex != nil && lex.kind != KindNamespace && lex.kind != KindModule:
-				return false
-			}
-			return hasFunctionMember(d.body, 2)
+			return jsObjectBound(d)
 		}
 	case "internal_module", "module":
 		switch d.nameNode.Type() {
@@ -233,6 +240,26 @@ func jsRefine(d *decl, f *fileInfo) bool {
 	return true
 }
 
+// jsObjectBound reports whether the object literal d, bound to a name,
+// is a symbol: when it holds a function, directly or one object down, at
+// module or namespace level or in a function (whose local object then
+// has its functions as members: handlers.get is run.handlers.get), but
+// not in a block of module-level code or a class body.
+func jsObjectBound(d *decl) bool {
+	lex := d.parent
+	for lex != nil && lex.dropped {
+		lex = lex.parent
+	}
+	switch {
+	case lex == nil && !jsTopLevel(d.node):
+		return false
+	case lex != nil && lex.kind != KindNamespace && lex.kind != KindModule &&
+		lex.kind != KindFunction && lex.kind != KindMethod:
+		return false
+	}
+	return hasFunctionMember(d.body, 2)
+}
+
 // jsRefineAssignment decides which assignments of a function, class or
 // object are declarations: module.exports = … (named after the function or
 // class, or "default"), exports.X = … and module.exports.X = … (X),
@@ -246,6 +273,9 @@ func jsRefineAssignment(d *decl, f *fileInfo) bool {
 	left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
 	if left == nil || right == nil {
 		return false
+	}
+	if left.Type() == "identifier" { // f = function () {}, obj = {…}
+		return d.kind != KindObject || jsObjectBound(d)
 	}
 	obj := left.ChildByFieldName("object")
 	switch {

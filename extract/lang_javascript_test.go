@@ -124,6 +124,11 @@ function local() {
 		"object m.default parent= line=10-10",
 		"method m.default.helper parent=default line=10-10",
 		"function m.local parent= line=11-13",
+		// An object literal bound to a name in a function is a local
+		// symbol: its functions are called through it (opts.onDone()).
+		"object m.local.opts parent=local line=12-12",
+		"method m.local.opts.onDone parent=opts line=12-12",
+		"method m.local.opts.retry parent=opts line=12-12",
 	)
 	expectCalls(t, f,
 		"m -> register @1",
@@ -131,7 +136,7 @@ function local() {
 		"m -> run @3",
 		"m.wrap -> inner @7",
 		"m.default.helper -> help @10",
-		"m.local -> done @12",
+		"m.local.opts.onDone -> done @12",
 	)
 }
 
@@ -820,4 +825,36 @@ func TestJavaScriptTruncated(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Function values bound by plain assignment are symbols named by the
+// name: f = function, obj = {m() {}, n: function () {}, k: () => {}}.
+func TestJavaScriptAssignedValues(t *testing.T) {
+	f := extractString(t, "m.js", `obj = { m() { a(); }, n: function () { b(); }, k: () => c() };
+f = function () { d(); };
+function outer() {
+  inner = () => e();
+  state = { ready() { g(); } };
+}
+if (x) { o = { m() {} }; }
+`)
+	expectSymbols(t, f,
+		"object m.obj parent= line=1-1",
+		"method m.obj.m parent=obj line=1-1",
+		"method m.obj.n parent=obj line=1-1",
+		"method m.obj.k parent=obj line=1-1",
+		"function m.f parent= line=2-2",
+		"function m.outer parent= line=3-6",
+		"function m.outer.inner parent=outer line=4-4",
+		"object m.outer.state parent=outer line=5-5",
+		"method m.outer.state.ready parent=state line=5-5",
+	)
+	expectCalls(t, f,
+		"m.obj.m -> a @1",
+		"m.obj.n -> b @1",
+		"m.obj.k -> c @1",
+		"m.f -> d @2",
+		"m.outer.inner -> e @4",
+		"m.outer.state.ready -> g @5",
+	)
 }

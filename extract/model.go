@@ -154,7 +154,8 @@ type Symbol struct {
 	Bases []string `json:"bases,omitempty"`
 	// Params are a function's parameter names in order, stars dropped
 	// (`*args` is "args"), where a call graph passes arguments to them
-	// (Python); the signature shows them in the JSON.
+	// (Python; JavaScript and TypeScript, with "" for a destructuring
+	// pattern); the signature shows them in the JSON.
 	Params []string `json:"-"`
 }
 

@@ -156,6 +156,20 @@
       property: (property_identifier) @name)
     right: (class body: (_) @body)) @definition.class)
 
+; f = function () {}, obj = {m() {}}: a name assigned a function or an
+; object literal holding one (the refine hook applies the rules of const).
+(expression_statement
+  (assignment_expression
+    left: (identifier) @name
+    right: [(function_expression body: (_) @body)
+            (arrow_function body: (_) @body)
+            (generator_function body: (_) @body)]) @definition.function)
+
+(expression_statement
+  (assignment_expression
+    left: (identifier) @name
+    right: (object) @body) @definition.object)
+
 ; ---- Members of classes, interfaces, object types and objects. The refine
 ; hook drops members of a class or object that is not a symbol itself.
 
@@ -201,20 +215,87 @@
 ; ---- Calls: f(), f<T>(), a.b.f(), this.#f(), super(), new F(), new a.F().
 
 (call_expression
-  function: (identifier) @call.name) @call
+  function: (identifier) @call.name
+  arguments: (_)? @call.args) @call
 
 (call_expression
   function: (member_expression
     object: (_) @call.receiver
-    property: [(property_identifier) (private_property_identifier)] @call.name)) @call
+    property: [(property_identifier) (private_property_identifier)] @call.name)
+  arguments: (_)? @call.args) @call
 
 (call_expression
-  function: (super) @call.name) @call
+  function: (super) @call.name
+  arguments: (_)? @call.args) @call
 
 (new_expression
-  constructor: (identifier) @call.name) @call
+  constructor: (identifier) @call.name
+  arguments: (_)? @call.args) @call
 
 (new_expression
   constructor: (member_expression
     object: (_) @call.receiver
-    property: (property_identifier) @call.name)) @call
+    property: (property_identifier) @call.name)
+  arguments: (_)? @call.args) @call
+
+; routes[0](), handlers[name](): the element is called.
+(call_expression
+  function: (subscript_expression) @call.callee
+  arguments: (_)? @call.args) @call
+
+; ---- Bindings a call graph follows: a name bound to an instance
+; (new C()), another name or path, an object literal, an array, a call's
+; result or a choice among these; and what a function returns.
+; Functions and classes bound to names are declarations instead.
+
+(variable_declarator
+  name: (identifier) @bind.target
+  value: [(new_expression) (identifier) (member_expression) (object) (array)
+          (call_expression) (await_expression) (ternary_expression)
+          (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
+(assignment_expression
+  left: (identifier) @bind.target
+  right: [(new_expression) (identifier) (member_expression) (object) (array)
+          (call_expression) (await_expression) (ternary_expression)
+          (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
+; this.x = new C() in a method, and the class field x = new C(): what
+; this.x holds.
+(assignment_expression
+  left: (member_expression
+    object: (this)
+    property: (property_identifier)) @bind.target
+  right: [(new_expression) (identifier) (member_expression) (object) (array)
+          (call_expression) (await_expression) (ternary_expression)
+          (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
+(public_field_definition
+  name: (property_identifier) @bind.target
+  value: [(new_expression) (identifier) (member_expression) (object) (array)
+          (call_expression) (await_expression) (ternary_expression)
+          (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
+; TypeScript declarations with a class type: a variable, a parameter
+; (constructor parameter properties too) and a class field.
+(variable_declarator
+  name: (identifier) @bind.target
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+
+(required_parameter
+  pattern: (identifier) @bind.target
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+
+(optional_parameter
+  pattern: (identifier) @bind.target
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+
+(public_field_definition
+  name: (property_identifier) @bind.target
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+
+; return new C(): what a factory returns ("<return>").
+(return_statement
+  [(new_expression) (identifier) (member_expression) (object) (array)
+   (call_expression) (await_expression) (ternary_expression)
+   (binary_expression) (parenthesized_expression)] @bind.value) @bind

@@ -1,0 +1,202 @@
+package callgraph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// Call sites resolved through the values of javascript_values.go.
+
+// jsValueCall resolves calls through local names whose values are known:
+// g() for `g = foo`, x.m() for `x = new C()`, handlers.get() for an
+// object literal holding functions, routes[0]() for an array of them.
+// handled is false to leave c to the rules of jsCall.
+func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID, how Resolution, reason string, handled bool) {
+	switch {
+	case c.Name == "()":
+		if ids := r.jsCallables(r.jsEval(caller, c.ReceiverExpr, 0)); len(ids) > 0 {
+			ids, how, reason = r.jsInstantiate(ids, Local)
+			return ids, how, reason, true
+		}
+		return nil, "", "", false
+	case c.Receiver == "":
+		vs, at, ok := r.jsVar(caller, c.Name)
+		if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, c.Name)) {
+			return nil, "", "", false
+		}
+		if ids := r.jsCallables(vs); len(ids) > 0 {
+			ids, how, reason = r.jsInstantiate(ids, Local)
+			return ids, how, reason, true
+		}
+		return nil, "", "", false
+	}
+	root := c.ReceiverExpr
+	for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
+		root = root.Sub(0)
+	}
+	switch {
+	case root.Kind() != extract.ExprName:
+		return nil, "", "", false
+	case root.Name() == "this":
+		// this.x.m(): the field x of this (this.m() is jsSelfCall's).
+		if c.ReceiverExpr.Kind() == extract.ExprName {
+			return nil, "", "", false
+		}
+	default:
+		_, at, ok := r.jsVar(caller, root.Name())
+		if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
+			return nil, "", "", false
+		}
+	}
+	vs := r.jsEval(caller, c.ReceiverExpr, 0)
+	if len(vs) == 0 {
+		return nil, "", "", false
+	}
+	var types []string
+	unknown := false
+	how = Local
+	for _, v := range vs {
+		switch {
+		case v.builtin != "":
+			types = append(types, "builtin: "+v.builtin)
+		case v.instance:
+			ms, inherited := r.method(v.id, c.Name)
+			switch {
+			case len(ms) > 0:
+				ids = append(ids, r.jsSources(ms)...)
+				how = Receiver
+				if inherited {
+					how = Inherited
+				}
+			case r.g.nodes[v.id].Kind != extract.KindClass || v.weak:
+				// An ES5 constructor, whose members come by assignment, or
+				// a value that may be another.
+				unknown = true
+			default:
+				if ext := r.jsExternalBase(v.id); ext != "" {
+					types = append(types, ext)
+				} else {
+					types = append(types, r.g.nodes[v.id].Name)
+				}
+			}
+		case v.lit.Kind() == extract.ExprList:
+			if got := r.jsCallables(r.jsElement(v, c.Name, 1)); len(got) > 0 {
+				ids = append(ids, got...)
+			} else {
+				types = append(types, "builtin: Array")
+			}
+		case v.lit.Valid():
+			// An object literal may gain properties by assignment: only
+			// the ones it holds are known.
+			if got := r.jsCallables(r.jsElement(v, c.Name, 1)); len(got) > 0 {
+				ids = append(ids, got...)
+			} else {
+				unknown = true
+			}
+		case (c.Name == "call" || c.Name == "apply") && r.isFunction(r.g.nodes[v.id].Qualified):
+			ids = append(ids, v.id) // f.call(this, …) calls f
+		default:
+			got := r.jsCallables(r.jsEvalMember(v, c.Name, 1))
+			if len(got) == 0 {
+				unknown = true // a symbol's member: jsCall's rules
+			}
+			ids = append(ids, got...)
+		}
+	}
+	if len(ids) > 0 {
+		sortIDs(ids)
+		ids = dedupeIDs(ids)
+		out, h, reason := r.jsInstantiate(ids, how)
+		return out, h, reason, true
+	}
+	if unknown {
+		return nil, "", "", false
+	}
+	if types = dedupeStrings(types); len(types) == 1 {
+		switch t := strings.TrimSuffix(types[0], "."); {
+		case strings.HasPrefix(t, "builtin: "):
+			return nil, "", t + "." + c.Name, true // builtin: Map.get
+		case strings.HasPrefix(t, "external: "):
+			return nil, "", t + "." + c.Name + " (inherited)", true
+		}
+	}
+	return nil, "", fmt.Sprintf("no member %s on %s", c.Name, joinTypes(types)), true
+}
+
+// jsCallbackMethods are the builtin methods that call a function they
+// are given: of arrays, promises and event emitters.
+var jsCallbackMethods = map[string]bool{
+	"forEach": true, "map": true, "filter": true, "reduce": true, "reduceRight": true,
+	"some": true, "every": true, "find": true, "findIndex": true, "findLast": true,
+	"findLastIndex": true, "flatMap": true, "sort": true, "toSorted": true,
+	"then": true, "catch": true, "finally": true,
+	"nextTick": true, "addEventListener": true, "on": true, "once": true,
+	"addListener": true, "prependListener": true, "prependOnceListener": true,
+}
+
+// jsCallbackFunctions are the global functions that call a function
+// they are given.
+var jsCallbackFunctions = map[string]bool{
+	"setTimeout": true, "setInterval": true, "setImmediate": true,
+	"queueMicrotask": true, "requestAnimationFrame": true, "requestIdleCallback": true,
+}
+
+// jsCallbacks returns the edges from caller to the functions that call c
+// hands to a builtin that calls them (arr.map(foo), p.then(this.done),
+// setTimeout(tick)): their resolution is Callback.
+func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
+	if c.ArgExprs.Len() == 0 {
+		return nil
+	}
+	if c.Receiver == "" {
+		if !jsCallbackFunctions[c.Name] {
+			return nil
+		}
+		if _, how := r.resolveName(caller, c.Name); how != "" {
+			return nil // the repository's own setTimeout
+		}
+	} else if !jsCallbackMethods[c.Name] {
+		return nil
+	}
+	var vs []jsVal
+	for i := range c.ArgExprs.Len() {
+		switch a := c.ArgExprs.Sub(i); a.Kind() {
+		case extract.ExprName, extract.ExprAttr, extract.ExprIndex, extract.ExprCall:
+			// foo, this.done, handlers[0], this.done.bind(this), make()
+			vs = append(vs, r.jsEval(caller, a, 0)...)
+		}
+	}
+	var out []Edge
+	for _, id := range r.jsCallables(vs) {
+		if k := r.g.nodes[id].Kind; k == extract.KindFunction || k == extract.KindMethod {
+			out = append(out, Edge{Caller: caller, Callee: id, File: r.f.Path, Line: c.Line, Resolution: Callback})
+		}
+	}
+	return out
+}
+
+// joinTypes lists the types of a receiver for a reason.
+func joinTypes(ts []string) string {
+	ts = dedupeStrings(ts)
+	switch len(ts) {
+	case 0:
+		return "its value"
+	case 1:
+		return ts[0]
+	}
+	return fmt.Sprintf("%s (or %d other types)", ts[0], len(ts)-1)
+}
+
+func dedupeStrings(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
