@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
+	"github.com/fileinfo/fileinfo/internal/fixture"
 )
 
 // e2eDir holds the end-to-end client: client.mjs, its package.json and
@@ -156,20 +156,7 @@ func raceEnv() []string {
 // links to.
 func e2eWorkspace(t *testing.T) (root, outside string) {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join(e2eDir, "shop.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := fixture.Unpack(t, filepath.Join(e2eDir, "shop.txtar"))
 	root, outside = filepath.Join(dir, "ws"), filepath.Join(dir, "outside", "secret.go")
 	if err := os.Symlink(filepath.Join("..", "outside", "secret.go"), filepath.Join(root, "escape.go")); err != nil {
 		t.Fatal(err)

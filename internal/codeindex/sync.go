@@ -80,13 +80,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string) (SyncStats
 	}
 	slices.Sort(removed)
 	st.Removed = len(removed)
-	var mu sync.Mutex
-	srcs := map[string][]byte{}
-	ex, err := extract.New(root, extract.Options{Read: func(rel string, src []byte) {
-		mu.Lock()
-		srcs[rel] = src
-		mu.Unlock()
-	}})
+	ex, srcs, err := newExtractor(root)
 	if err != nil {
 		return st, err
 	}
@@ -103,7 +97,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string) (SyncStats
 	for i := range files {
 		f := &files[i]
 		extracted[f.Path] = true
-		src := srcs[f.Path]
+		src := srcs.get(f.Path)
 		cfs = append(cfs, File(f, src, ReadProse(store, f, artifacts.SourceDigest(src))))
 	}
 	// A file that no longer extracts (binary now, too large) leaves too;
@@ -160,13 +154,7 @@ func writeStamps(dir string, stamps map[string][3]int64) error {
 // Files extracts every source file under root and returns their code
 // documents, sorted by path, with the prose of root's artifact store.
 func Files(ctx context.Context, root string) ([]docsearch.CodeFile, error) {
-	var mu sync.Mutex
-	srcs := map[string][]byte{}
-	ex, err := extract.New(root, extract.Options{Read: func(rel string, src []byte) {
-		mu.Lock()
-		srcs[rel] = src
-		mu.Unlock()
-	}})
+	ex, srcs, err := newExtractor(root)
 	if err != nil {
 		return nil, err
 	}
@@ -179,9 +167,33 @@ func Files(ctx context.Context, root string) ([]docsearch.CodeFile, error) {
 	out := make([]docsearch.CodeFile, 0, len(files))
 	for i := range files {
 		f := &files[i]
-		src := srcs[f.Path]
+		src := srcs.get(f.Path)
 		out = append(out, File(f, src, ReadProse(store, f, artifacts.SourceDigest(src))))
 	}
 	slices.SortFunc(out, func(a, b docsearch.CodeFile) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
+}
+
+// sources holds the bytes each file was extracted from, by path.
+type sources struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (s *sources) get(p string) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[p]
+}
+
+// newExtractor returns an extractor of root that keeps what it reads in
+// srcs, so that a file's chunk is cut from the very bytes extracted.
+func newExtractor(root string) (*extract.Extractor, *sources, error) {
+	srcs := &sources{m: map[string][]byte{}}
+	ex, err := extract.New(root, extract.Options{Read: func(rel string, src []byte) {
+		srcs.mu.Lock()
+		srcs.m[rel] = src
+		srcs.mu.Unlock()
+	}})
+	return ex, srcs, err
 }

@@ -9,26 +9,14 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/fileinfo/fileinfo/internal/fixture"
 )
 
 // unpack writes testdata/name into a temporary directory and returns it.
 func unpack(t *testing.T, name string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return fixture.Unpack(t, filepath.Join("testdata", name))
 }
 
 // env is an Options whose environment is only vars (HOME unset).

@@ -26,6 +26,7 @@ var forbidden = map[string][]string{
 	"internal/deps":       {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
 	"internal/depindex":   {"callgraph", "enrich", "artifacts", "internal/server", "internal/lookup", "internal/graphstore", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
 	"internal/view":       {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
+	"internal/fixture":    {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/"},
 	"internal/secret":     {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/server", "internal/llm", "internal/watch", "cmd/", "!github.com/", "!golang.org/"},
 }
 
