@@ -98,6 +98,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
 	}
 	ix.skipped = skipped
+	ix.names = ix.scopeNames()
 	ix.mu.Unlock()
 
 	if len(texts) > 0 {

@@ -90,7 +90,8 @@ type Index struct {
 	dead    int    // chunks of removed documents
 	holes   int    // removed documents (nil in docs)
 	skipped []Skipped
-	unsaved string // why the last save failed; "" if it did not
+	unsaved string          // why the last save failed; "" if it did not
+	names   map[string]bool // stems naming a whole scope (scopename.go)
 	// unmap releases the mapped index file the arrays were loaded from
 	// (see load); nil when nothing is mapped. compact, which copies the
 	// arrays, calls it.

@@ -97,6 +97,16 @@ func parseCounting(text string, f format, firstLine int) (secs []section, over i
 				}
 			}
 		}
+		// A reStructuredText title between an overline and an underline
+		// of one character is a heading above the underlined ones.
+		if f == formatRST && len(p.para) == 2 && overlined(p.para[0], trimmed) && !p.full() {
+			h := strings.TrimSpace(p.para[1])
+			p.para = p.para[:0]
+			p.line--
+			p.heading(overlineLevel, h)
+			p.line++
+			continue
+		}
 		// A setext or reStructuredText underline turns the paragraph's
 		// single line into a heading.
 		if f != formatText && len(p.para) == 1 && i > 0 {
@@ -246,6 +256,18 @@ func underline(s string, f format) int {
 	return 0
 }
 
+// overlineLevel is the level of a reStructuredText title with an
+// overline, which documents use for their title (Python's what's-new
+// pages) above the underlined sections (underline's level 3).
+const overlineLevel = 1
+
+// overlined reports whether over and under, trimmed lines around a
+// reStructuredText title, are the same run of one punctuation character.
+func overlined(over, under string) bool {
+	over = strings.TrimSpace(over)
+	return len(over) >= 3 && over == under && underline(under, formatRST) > 0
+}
+
 // cleanHeading strips inline markup from a heading: emphasis, code ticks,
 // link targets, an explicit {#anchor}, and the permalink marks generated
 // docs put before or after a heading (rustdoc's §, Sphinx's and MkDocs'
@@ -254,7 +276,7 @@ func cleanHeading(h string) string {
 	if i := strings.LastIndex(h, "{#"); i > 0 && strings.HasSuffix(h, "}") {
 		h = h[:i]
 	}
-	h = strings.TrimSpace(plainInline(h))
+	h = strings.TrimSpace(plainInline(stripRoles(stripMDXLine(h))))
 	for {
 		t := strings.TrimPrefix(h, "§ ")
 		for _, m := range []string{" ¶", " §", " #", " 🔗"} {
@@ -335,7 +357,9 @@ func readSections(text string, f format) (secs []section, fm, pageTitle string, 
 		body, pageTitle = htmlToMarkdown(body)
 		f, fmLines = formatMarkdown, 0
 	case formatMarkdown:
-		body = hideComments(body, false)
+		body = stripMDX(hideComments(body, false))
+	case formatRST:
+		body = stripRoles(body)
 	}
 	secs, over = parseCounting(body, f, fmLines+1)
 	return secs, fm, pageTitle, over

@@ -171,6 +171,9 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		}
 	}
 	ranked := ix.fuse(lexHits, cov, vecHits, plan, mode != Vector)
+	if mode != Vector {
+		ranked = ix.pageSignal(text, ranked)
+	}
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
 	var all []Result

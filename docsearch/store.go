@@ -83,9 +83,11 @@ const (
 	// C++, C# and F# are terms, British spellings are read as American,
 	// vectors are int8 with a scale per row, and chunks no longer record
 	// a token count nothing read; since 6, markdown's HTML comments are
-	// not indexed (an artifact's record of its prose was). An index of
+	// not indexed (an artifact's record of its prose was); since 7, MDX
+	// markup and reStructuredText roles are not indexed and an overlined
+	// reStructuredText title is a heading (markup.go). An index of
 	// another version is rebuilt.
-	storeVersion = 6
+	storeVersion = 7
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in
 	// parallel at load.

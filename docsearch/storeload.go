@@ -234,6 +234,7 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	st.docs = make([]*doc, nd)
 	counts := make([]uint64, nd)
 	var headings slab[Heading]
+	an := newAnalyzer()
 	var entities slab[string]
 	for i := range docs {
 		d := &docs[i]
@@ -280,6 +281,7 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			}
 		}
 		counts[i] = r.uv("chunk count")
+		d.page = pageOf(an, d)
 		st.docs[i] = d
 	}
 	nc := r.count("chunks", 12)

@@ -1,0 +1,247 @@
+package docsearch
+
+import (
+	"strings"
+)
+
+// Markup that is not text. MDX pages (React, Vite, Tailwind and most
+// docs sites built with Docusaurus or Next.js) carry ES module lines
+// ("import Tabs from '@theme/Tabs'"), JSX components around the text
+// (<Tabs>, <TabItem value="npm">, <Note>) and comments in braces
+// ({/* rule-details */}); headings carry explicit IDs ("## Extra models
+// {#extra-models}"). reStructuredText marks every reference with a role
+// (":mod:`pathlib`", ":py:func:`open`"). Indexed, all of it made words
+// of every page ("import", "tabs", "mod", "func") and headings that
+// showed the markup. stripMDX and stripRoles remove it before parsing,
+// keeping every line in its place, so line numbers stay those of the
+// file; code blocks are left as they are.
+
+// stripMDX removes MDX markup from markdown outside fenced code blocks:
+// ES import and export lines and lines of JSX tags alone become blank,
+// JSX tags of capitalised components and {/* comments */} within a line
+// go, as do heading IDs. Text without "<", "{" or an import or export
+// line comes back as it is.
+func stripMDX(text string) string {
+	if !strings.ContainsAny(text, "<{") && !strings.Contains(text, "import ") && !strings.Contains(text, "export ") {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	fence := ""
+	changed := false
+	for i, ln := range lines {
+		if fence != "" {
+			if closesFence(ln, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if f := openFence(ln); f != "" {
+			fence = f
+			continue
+		}
+		body, eol := cutEOL(ln)
+		out := stripMDXLine(body)
+		if out != body {
+			lines[i] = out + eol
+			changed = true
+		}
+	}
+	if !changed {
+		return text
+	}
+	return strings.Join(lines, "")
+}
+
+// stripMDXLine strips one line of markdown (without its line ending).
+func stripMDXLine(ln string) string {
+	t := strings.TrimSpace(ln)
+	if t == "" {
+		return ln
+	}
+	if ln == t && isESMLine(t) {
+		return "" // top-level module lines only: indented ones are text
+	}
+	if !strings.ContainsAny(t, "<{") {
+		return ln
+	}
+	var b strings.Builder
+	b.Grow(len(ln))
+	for i := 0; i < len(ln); {
+		switch {
+		case strings.HasPrefix(ln[i:], "{/*"):
+			if j := strings.Index(ln[i+3:], "*/}"); j >= 0 {
+				i += 3 + j + 3
+				continue
+			}
+		case strings.HasPrefix(ln[i:], "{#"):
+			if j := strings.IndexByte(ln[i:], '}'); j > 2 && isAnchor(ln[i+2:i+j]) {
+				i += j + 1
+				continue
+			}
+		case ln[i] == '<' && (i == 0 || !isASCIIAlnum(ln[i-1]) || strings.HasPrefix(ln[i:], "</")): // not List<T>
+			if n := jsxTag(ln[i:]); n > 0 {
+				i += n
+				continue
+			}
+		}
+		b.WriteByte(ln[i])
+		i++
+	}
+	out := b.String()
+	if strings.TrimSpace(out) == "" {
+		return ""
+	}
+	if strings.TrimSpace(out) != t && strings.HasSuffix(out, " ") {
+		out = strings.TrimRight(out, " \t")
+	}
+	return out
+}
+
+// isESMLine reports whether a trimmed line is an ES module statement of
+// MDX: "import X from 'y'", "import 'y'", "export const …",
+// "export default …", "export function …".
+func isESMLine(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "import "):
+		rest := t[len("import "):]
+		return strings.Contains(rest, " from '") || strings.Contains(rest, ` from "`) ||
+			strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, `"`) || strings.HasPrefix(rest, "{") && strings.Contains(rest, "} from ")
+	case strings.HasPrefix(t, "export "):
+		rest := t[len("export "):]
+		for _, k := range []string{"const ", "let ", "default ", "function ", "async function ", "{"} {
+			if strings.HasPrefix(rest, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isAnchor reports whether s can be a heading ID: letters, digits, "-",
+// "_", ":" and ".", not empty.
+func isAnchor(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !isLetter(r) && !(r >= '0' && r <= '9') && !strings.ContainsRune("-_:.", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsxTag returns the length of a JSX tag of a capitalised component at
+// the start of s ("<Tabs>", "</TabItem>", `<Note type="info">`,
+// "<Badge />"), or 0: lower-case HTML tags are left to the markdown
+// reader, and "<" in text ("a < b", "<T>" in prose about generics with a
+// space after) mostly is not followed by a capital and a tag's end.
+func jsxTag(s string) int {
+	i := 1
+	if i < len(s) && s[i] == '/' {
+		i++
+	}
+	if i >= len(s) || s[i] < 'A' || s[i] > 'Z' {
+		return 0
+	}
+	for i < len(s) && (isASCIIAlnum(s[i]) || s[i] == '.' || s[i] == '_') {
+		i++
+	}
+	if i >= len(s) {
+		return 0
+	}
+	switch s[i] {
+	case '>':
+		return i + 1
+	case ' ', '/':
+	default:
+		return 0
+	}
+	// Attributes up to the tag's end, outside quotes and braces.
+	var quote byte
+	depth := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+		case c == '>' && depth <= 0:
+			return i + 1
+		case c == '<':
+			return 0
+		}
+	}
+	return 0
+}
+
+func isASCIIAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// stripRoles removes reStructuredText role markers before interpreted
+// text: ":mod:`pathlib`" reads "`pathlib`", ":py:func:`open`" "`open`".
+// A role is one or two names between colons, each of letters, digits,
+// "-", "_", "+" and "."; it starts after anything but such a character.
+// Text without ":`" comes back as it is.
+func stripRoles(text string) string {
+	if !strings.Contains(text, ":`") {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], ":`")
+		if j < 0 {
+			break
+		}
+		end := i + j // the role's closing colon
+		start := end
+		for start > last && (isNameByte(text[start-1]) || text[start-1] == ':') {
+			start--
+		}
+		if role := text[start:end]; start < end && isRole(role) {
+			if b.Len() == 0 {
+				b.Grow(len(text))
+			}
+			b.WriteString(text[last:start])
+			last = end + 1 // keep the backtick
+		}
+		i = end + 2
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// isRole reports whether s, what precedes a role's closing colon, is
+// ":name" or ":domain:name".
+func isRole(s string) bool {
+	if len(s) < 2 || s[0] != ':' {
+		return false
+	}
+	parts := strings.Split(s[1:], ":")
+	if len(parts) > 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || !isASCIIAlnum(p[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isNameByte reports whether c can be in a role's name.
+func isNameByte(c byte) bool {
+	return isASCIIAlnum(c) || c == '-' || c == '_' || c == '+' || c == '.'
+}
