@@ -28,9 +28,17 @@ type pageInfo struct {
 	changes bool     // release notes, changelog or dated post
 }
 
-// pageOf reads a document's page field and kind with an.
+// pageOf reads a document's page field and kind with an. A document
+// without headings has no page field: its title is a name given by the
+// caller or its first line, not what an author called a page. CoSQA's
+// functions, titled by their names, lost nDCG@10 0.502 -> 0.399 with
+// one: a function name covers a question's words far less surely than a
+// page title does.
 func pageOf(an *analyzer, d *doc) *pageInfo {
-	p := &pageInfo{}
+	p := &pageInfo{changes: readsAsChanges(an, d)}
+	if len(d.headings) == 0 {
+		return p
+	}
 	emit := func(t string, _ bool) { p.terms = append(p.terms, strings.Clone(t)) }
 	an.analyze(d.title, emit)
 	if len(d.headings) > 0 && d.headings[0].Text != d.title {
@@ -39,7 +47,6 @@ func pageOf(an *analyzer, d *doc) *pageInfo {
 	an.analyze(pathWords(d.path), emit)
 	slices.Sort(p.terms)
 	p.terms = slices.Compact(p.terms)
-	p.changes = readsAsChanges(an, d)
 	return p
 }
 

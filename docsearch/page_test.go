@@ -78,6 +78,9 @@ func TestPageOfTerms(t *testing.T) {
 	if p.changes {
 		t.Error("a reference page reads as changes")
 	}
+	if p := pageOf(newAnalyzer(), &doc{path: "c1", title: "writeBoolean"}); len(p.terms) != 0 {
+		t.Errorf("a document without headings has page terms %q", p.terms)
+	}
 }
 
 func TestScopeNames(t *testing.T) {
