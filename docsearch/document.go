@@ -137,6 +137,7 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 			c.lead = leadSentence(c.text)
 		}
 		p.terms[i] = w.analyze(c.title, c.lead, c.text)
+		c.template = templateHash(p.terms[i], d.page.terms)
 		if !w.keepText {
 			c.text, c.lead = "", "" // only an embedder reads them again
 		}

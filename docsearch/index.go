@@ -105,6 +105,8 @@ type chunkRec struct {
 	line, end uint32
 	ctype     ContentType
 	hash      [8]byte // of the embedded text, to reuse its vector
+	template  uint64  // of its terms less its page's words; 0 for none (dup.go)
+	copies    uint32  // documents of its scope with its template, at least 1 (countCopies)
 }
 
 // Open returns the index of root's documents. It loads the index saved in

@@ -316,6 +316,9 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		}
 		rec.ctype = ctypeCodes[ct]
 		copy(rec.hash[:], r.bytes(8, "chunk hash"))
+		if b := r.bytes(8, "chunk template"); len(b) == 8 {
+			rec.template = binary.LittleEndian.Uint64(b)
+		}
 		st.chunks = append(st.chunks, rec)
 	}
 	lex := st.lex
