@@ -3,9 +3,10 @@
 # (default /tmp/fileinfo-docsbench), one directory per set, from pinned
 # packages: Debian's Sphinx sources of Python 3.11, Flask, Click and
 # Requests (their _sources/*.rst.txt, renamed *.rst), and the Hugo site of
-# cobra from the Go module cache. Nothing here is committed: run it again
+# cobra from the Go module cache, and the markdown docs fastify ships in
+# its npm package. Nothing here is committed: run it again
 # to make the same corpora. Needs root for apt-get (or the packages
-# installed), and go.
+# installed), go and npm.
 set -eu
 OUT=${1:-/tmp/fileinfo-docsbench}
 
@@ -13,6 +14,7 @@ OUT=${1:-/tmp/fileinfo-docsbench}
 # install then reports (the pages barely move between such revisions).
 PKGS="python3.11-doc=3.11.2-6+deb12u9 python-flask-doc=2.2.2-3 python-click-doc=8.1.3-2 python-requests-doc=2.28.1+dfsg-1"
 COBRA=github.com/spf13/cobra@v1.9.1
+FASTIFY=fastify@4.28.1
 
 missing=""
 for p in $PKGS; do
@@ -46,7 +48,16 @@ cp "$dir/README.md" "$OUT/cobra/"
 	mkdir -p "$OUT/cobra/$(dirname "$f")"
 	cp "$dir/site/content/$f" "$OUT/cobra/$f"
 done
+tmp=$(mktemp -d)
+(cd "$tmp" && npm pack --silent "$FASTIFY" >/dev/null && tar xzf fastify-*.tgz)
+rm -rf "$OUT/fastify"
+mkdir -p "$OUT/fastify"
+(cd "$tmp/package/docs" && find . -name '*.md' -type f) | while read -r f; do
+	mkdir -p "$OUT/fastify/$(dirname "$f")"
+	cp "$tmp/package/docs/$f" "$OUT/fastify/$f"
+done
+rm -rf "$tmp"
 chmod -R u+w "$OUT"
-for s in python flask click requests cobra; do
+for s in python flask click requests cobra fastify; do
 	printf '%-9s %4d pages\n' "$s" "$(find "$OUT/$s" -type f | wc -l)"
 done
