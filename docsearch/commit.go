@@ -98,8 +98,6 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
 	}
 	ix.skipped = skipped
-	ix.names = ix.scopeNames()
-	ix.countCopies()
 	ix.mu.Unlock()
 
 	if len(texts) > 0 {

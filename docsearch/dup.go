@@ -49,6 +49,15 @@ func templateHash(terms []termFreq, page []uint64) uint64 {
 	return h
 }
 
+// derive computes what the index derives from all of its documents after
+// a change: the scope names and the chunks' copies. It runs once per
+// update, after its last commit: per commit, it made indexing quadratic
+// in the number of batches. Callers hold ix.mu for writing.
+func (ix *Index) derive() {
+	ix.names = ix.scopeNames()
+	ix.countCopies()
+}
+
 // countCopies sets each live chunk's copies: how many documents of its
 // scope have a chunk of its template (1 for none). Callers hold ix.mu
 // for writing.

@@ -313,6 +313,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	changed, err := ix.commit(ctx, ps, nil, nil, false)
 	ix.mu.Lock()
 	ix.vec.extendSketch()
+	ix.derive()
 	ix.mu.Unlock()
 	if err == nil && changed && ix.opts.Dir != "" {
 		ix.saved(ix.save())

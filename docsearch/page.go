@@ -129,12 +129,15 @@ var changeStems = func() map[string]bool {
 func readsAsChanges(an *analyzer, d *doc) bool {
 	dated := 0
 	for _, h := range d.headings {
-		if versionPattern.MatchString(h.Text) || datePattern.MatchString(h.Text) {
+		if hasDigit(h.Text) && (versionPattern.MatchString(h.Text) || datePattern.MatchString(h.Text)) {
 			dated++
 		}
 	}
 	if dated >= 3 && dated*4 >= len(d.headings) {
 		return true
+	}
+	if !hasDigit(d.title) && !hasDigit(d.path) {
+		return false // the patterns below all need one; regexps cost
 	}
 	if datePattern.MatchString(d.title) || datePattern.MatchString(d.path) {
 		return true
@@ -152,6 +155,8 @@ func readsAsChanges(an *analyzer, d *doc) bool {
 	}
 	return false
 }
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // namesChange reports whether text has a word of changeStems.
 func namesChange(an *analyzer, text string) bool {
