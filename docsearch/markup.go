@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -17,21 +18,47 @@ import (
 // file; code blocks are left as they are.
 
 // stripMDX removes MDX markup from markdown outside fenced code blocks:
-// ES import and export lines and lines of JSX tags alone become blank,
-// JSX tags of capitalised components and {/* comments */} within a line
-// go, as do heading IDs. Text without "<", "{" or an import or export
-// line comes back as it is.
+// ES import and export statements and lines of JSX tags alone become
+// blank, also when they run over several lines (a tag's attributes, an
+// exported object); JSX tags of capitalised components and {/* comments
+// */} within a line go, as do heading IDs. Text without "<", "{" or an
+// import or export line comes back as it is.
 func stripMDX(text string) string {
 	if !strings.ContainsAny(text, "<{") && !strings.Contains(text, "import ") && !strings.Contains(text, "export ") {
 		return text
 	}
 	lines := strings.SplitAfter(text, "\n")
+	orig := slices.Clone(lines)
 	fence := ""
 	changed := false
+	depth := 0       // brackets a module statement left open
+	var tag *tagScan // a tag whose attributes run on
+	from := 0        // the line such a statement or tag started on
 	for i, ln := range lines {
-		if fence != "" {
+		body, eol := cutEOL(ln)
+		if (depth > 0 || tag != nil) && i-from > maxMarkupLines {
+			// Never closed: not markup after all. Its lines are text.
+			copy(lines[from:i], orig[from:i])
+			depth, tag = 0, nil
+		}
+		switch {
+		case fence != "":
 			if closesFence(ln, fence) {
 				fence = ""
+			}
+			continue
+		case depth > 0:
+			depth += bracketDepth(body)
+			lines[i], changed = eol, true
+			continue
+		case tag != nil:
+			if n := tag.feed(body); n >= 0 {
+				tag = nil
+				body = body[n:]
+				out := stripMDXLine(body)
+				lines[i], changed = out+eol, true
+			} else {
+				lines[i], changed = eol, true
 			}
 			continue
 		}
@@ -39,17 +66,59 @@ func stripMDX(text string) string {
 			fence = f
 			continue
 		}
-		body, eol := cutEOL(ln)
+		t := strings.TrimSpace(body)
+		if body == t && isESMLine(t) {
+			depth, from = max(bracketDepth(t), 0), i
+			lines[i], changed = eol, true
+			continue
+		}
+		if strings.HasPrefix(t, "<") && !strings.Contains(t[1:], "<") {
+			if ts, n := openTag(t); ts != nil && n < 0 {
+				tag, from = ts, i // "<Figure" with its attributes on the next lines
+				lines[i], changed = eol, true
+				continue
+			}
+		}
 		out := stripMDXLine(body)
 		if out != body {
 			lines[i] = out + eol
 			changed = true
 		}
 	}
+	if depth > 0 || tag != nil {
+		copy(lines[from:], orig[from:])
+	}
 	if !changed {
 		return text
 	}
 	return strings.Join(lines, "")
+}
+
+// maxMarkupLines bounds a module statement or tag over several lines:
+// one left open longer is read as text.
+const maxMarkupLines = 100
+
+// bracketDepth returns how many more brackets s opens than it closes,
+// outside quotes.
+func bracketDepth(s string) int {
+	d := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '{' || c == '[' || c == '(':
+			d++
+		case c == '}' || c == ']' || c == ')':
+			d--
+		}
+	}
+	return d
 }
 
 // stripMDXLine strips one line of markdown (without its line ending).
@@ -58,7 +127,7 @@ func stripMDXLine(ln string) string {
 	if t == "" {
 		return ln
 	}
-	if ln == t && isESMLine(t) {
+	if ln == t && isESMLine(t) && bracketDepth(t) <= 0 {
 		return "" // top-level module lines only: indented ones are text
 	}
 	if !strings.ContainsAny(t, "<{") {
@@ -73,9 +142,9 @@ func stripMDXLine(ln string) string {
 				i += 3 + j + 3
 				continue
 			}
-		case strings.HasPrefix(ln[i:], "{#"):
-			if j := strings.IndexByte(ln[i:], '}'); j > 2 && isAnchor(ln[i+2:i+j]) {
-				i += j + 1
+		case ln[i] == '{':
+			if n := headingID(ln[i:]); n > 0 {
+				i += n
 				continue
 			}
 		case ln[i] == '<' && (i == 0 || !isASCIIAlnum(ln[i-1]) || strings.HasPrefix(ln[i:], "</")): // not List<T>
@@ -97,15 +166,33 @@ func stripMDXLine(ln string) string {
 	return out
 }
 
-// isESMLine reports whether a trimmed line is an ES module statement of
-// MDX: "import X from 'y'", "import 'y'", "export const …",
-// "export default …", "export function …".
+// headingID returns the length of a heading ID at the start of s,
+// "{#extra-models}" or FastAPI's "{ #extra-models }", or 0.
+func headingID(s string) int {
+	i := 1
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	if i >= len(s) || s[i] != '#' {
+		return 0
+	}
+	j := strings.IndexByte(s[i:], '}')
+	if j < 0 || !isAnchor(strings.TrimRight(s[i+1:i+j], " ")) {
+		return 0
+	}
+	return i + j + 1
+}
+
+// isESMLine reports whether a trimmed line starts an ES module statement
+// of MDX: "import X from 'y'", "import 'y'", "import {", "export const
+// …", "export default …", "export function …".
 func isESMLine(t string) bool {
 	switch {
 	case strings.HasPrefix(t, "import "):
 		rest := t[len("import "):]
 		return strings.Contains(rest, " from '") || strings.Contains(rest, ` from "`) ||
-			strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, `"`) || strings.HasPrefix(rest, "{") && strings.Contains(rest, "} from ")
+			strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, `"`) ||
+			strings.HasPrefix(rest, "{") && (strings.Contains(rest, "} from ") || !strings.Contains(rest, "}"))
 	case strings.HasPrefix(t, "export "):
 		rest := t[len("export "):]
 		for _, k := range []string{"const ", "let ", "default ", "function ", "async function ", "{"} {
@@ -134,52 +221,75 @@ func isAnchor(s string) bool {
 // jsxTag returns the length of a JSX tag of a capitalised component at
 // the start of s ("<Tabs>", "</TabItem>", `<Note type="info">`,
 // "<Badge />"), or 0: lower-case HTML tags are left to the markdown
-// reader, and "<" in text ("a < b", "<T>" in prose about generics with a
-// space after) mostly is not followed by a capital and a tag's end.
+// reader, and "<" in text ("a < b") is not followed by a capital.
 func jsxTag(s string) int {
+	ts, n := openTag(s)
+	if ts == nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// tagScan is the state of reading a tag's attributes: a quote or braces
+// left open.
+type tagScan struct {
+	quote byte
+	depth int
+}
+
+// openTag reads the start of a JSX tag of a capitalised component at the
+// start of s. It returns nil when s starts none; else the scan and the
+// length of the tag, or -1 when its attributes run past s.
+func openTag(s string) (*tagScan, int) {
 	i := 1
 	if i < len(s) && s[i] == '/' {
 		i++
 	}
 	if i >= len(s) || s[i] < 'A' || s[i] > 'Z' {
-		return 0
+		return nil, 0
 	}
 	for i < len(s) && (isASCIIAlnum(s[i]) || s[i] == '.' || s[i] == '_') {
 		i++
 	}
+	ts := &tagScan{}
 	if i >= len(s) {
-		return 0
+		return ts, -1
 	}
 	switch s[i] {
 	case '>':
-		return i + 1
-	case ' ', '/':
+		return ts, i + 1
+	case ' ', '\t', '/':
 	default:
-		return 0
+		return nil, 0
 	}
-	// Attributes up to the tag's end, outside quotes and braces.
-	var quote byte
-	depth := 0
-	for ; i < len(s); i++ {
+	n := ts.feed(s[i:])
+	if n < 0 {
+		return ts, -1
+	}
+	return ts, i + n
+}
+
+// feed reads attributes from s up to the tag's end, outside quotes and
+// braces: it returns the length read, or -1 when the tag goes on.
+func (ts *tagScan) feed(s string) int {
+	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
+		case ts.quote != 0:
+			if c == ts.quote {
+				ts.quote = 0
 			}
 		case c == '"' || c == '\'':
-			quote = c
+			ts.quote = c
 		case c == '{':
-			depth++
+			ts.depth++
 		case c == '}':
-			depth--
-		case c == '>' && depth <= 0:
+			ts.depth--
+		case c == '>' && ts.depth <= 0:
 			return i + 1
-		case c == '<':
-			return 0
 		}
 	}
-	return 0
+	return -1
 }
 
 func isASCIIAlnum(c byte) bool {

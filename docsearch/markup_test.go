@@ -24,6 +24,12 @@ func TestStripMDX(t *testing.T) {
 		{"code kept", "```jsx\nimport A from 'a'\n<Tabs>\n```\n<Tabs>\n", "```jsx\nimport A from 'a'\n<Tabs>\n```\n\n"},
 		{"crlf", "<Tabs>\r\nText\r\n", "\r\nText\r\n"},
 		{"unclosed tag", "<Tabs value=\"x\n", "<Tabs value=\"x\n"},
+		{"tag over lines", "<Figure\n  hint=\"a > b\"\n  src={img}\n>\nText.\n</Figure>\n", "\n\n\n\nText.\n\n"},
+		{"tag closing with text", "<Callout\n  type=\"info\">Use it.\n", "\nUse it.\n"},
+		{"export object", "export const meta = {\n  title: 'Install',\n  tags: ['a', 'b'],\n}\n\n# Install\n", "\n\n\n\n\n# Install\n"},
+		{"import over lines", "import {\n  Tabs,\n  TabItem,\n} from 'ui'\nText\n", "\n\n\n\nText\n"},
+		{"heading id with spaces", "## Extra models { #extra-models }\n", "## Extra models\n"},
+		{"open export is text", "export const x = {\n" + strings.Repeat("a\n", 120), "export const x = {\n" + strings.Repeat("a\n", 120)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := stripMDX(tc.in); got != tc.want {
