@@ -52,7 +52,13 @@ func stripMDX(text string) string {
 			lines[i], changed = eol, true
 			continue
 		case tag != nil:
-			if n := tag.feed(body); n >= 0 {
+			n := tag.feed(body)
+			if n == tagBroken {
+				copy(lines[from:i], orig[from:i]) // not a tag: its lines are text
+				tag = nil
+				break
+			}
+			if n >= 0 {
 				tag = nil
 				body = body[n:]
 				out := stripMDXLine(body)
@@ -135,18 +141,24 @@ func stripMDXLine(ln string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(ln))
+	// Once a closing "*/}" or "}" is not found after a position, it is
+	// not after any later one: the line is read once.
+	noComment, noBrace := false, false
 	for i := 0; i < len(ln); {
 		switch {
-		case strings.HasPrefix(ln[i:], "{/*"):
+		case !noComment && strings.HasPrefix(ln[i:], "{/*"):
 			if j := strings.Index(ln[i+3:], "*/}"); j >= 0 {
 				i += 3 + j + 3
 				continue
 			}
-		case ln[i] == '{':
-			if n := headingID(ln[i:]); n > 0 {
+			noComment = true
+		case !noBrace && ln[i] == '{':
+			n := headingID(ln[i:])
+			if n > 0 {
 				i += n
 				continue
 			}
+			noBrace = n < 0
 		case ln[i] == '<' && (i == 0 || !isASCIIAlnum(ln[i-1]) || strings.HasPrefix(ln[i:], "</")): // not List<T>
 			if n := jsxTag(ln[i:]); n > 0 {
 				i += n
@@ -167,7 +179,8 @@ func stripMDXLine(ln string) string {
 }
 
 // headingID returns the length of a heading ID at the start of s,
-// "{#extra-models}" or FastAPI's "{ #extra-models }", or 0.
+// "{#extra-models}" or FastAPI's "{ #extra-models }", 0 when there is
+// none, or -1 when none can follow for want of a "}".
 func headingID(s string) int {
 	i := 1
 	for i < len(s) && s[i] == ' ' {
@@ -177,7 +190,10 @@ func headingID(s string) int {
 		return 0
 	}
 	j := strings.IndexByte(s[i:], '}')
-	if j < 0 || !isAnchor(strings.TrimRight(s[i+1:i+j], " ")) {
+	if j < 0 {
+		return -1
+	}
+	if !isAnchor(strings.TrimRight(s[i+1:i+j], " ")) {
 		return 0
 	}
 	return i + j + 1
@@ -230,6 +246,9 @@ func jsxTag(s string) int {
 	return n
 }
 
+// tagBroken is what feed returns for text that is not a tag after all.
+const tagBroken = -2
+
 // tagScan is the state of reading a tag's attributes: a quote or braces
 // left open.
 type tagScan struct {
@@ -262,19 +281,26 @@ func openTag(s string) (*tagScan, int) {
 	default:
 		return nil, 0
 	}
-	n := ts.feed(s[i:])
-	if n < 0 {
+	switch n := ts.feed(s[i:]); n {
+	case tagBroken:
+		return nil, 0
+	case -1:
 		return ts, -1
+	default:
+		return ts, i + n
 	}
-	return ts, i + n
 }
 
 // feed reads attributes from s up to the tag's end, outside quotes and
-// braces: it returns the length read, or -1 when the tag goes on.
+// braces: it returns the length read, -1 when the tag goes on, or
+// tagBroken at a "<", which no attribute of a tag taken for markup holds:
+// stopping there keeps reading a line linear.
 func (ts *tagScan) feed(s string) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case c == '<':
+			return tagBroken
 		case ts.quote != 0:
 			if c == ts.quote {
 				ts.quote = 0

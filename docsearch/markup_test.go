@@ -119,3 +119,21 @@ func FuzzStripRoles(f *testing.F) {
 		checkStripped(t, "stripRoles", in, stripRoles(in))
 	})
 }
+
+// TestStripMarkupLinear feeds the strippers the inputs that make a naive
+// reading quadratic: openings that nothing closes, on one line.
+func TestStripMarkupLinear(t *testing.T) {
+	for name, text := range map[string]func(n int) string{
+		"comments": func(n int) string { return "a " + strings.Repeat("{/* ", n) + "\n" },
+		"ids":      func(n int) string { return "a " + strings.Repeat("{# ", n) + "\n" },
+		"tags":     func(n int) string { return "a " + strings.Repeat("<A b ", n) + "\n" },
+		"quoted":   func(n int) string { return "a " + strings.Repeat(`<A b="`, n) + "\n" },
+		"roles":    func(n int) string { return strings.Repeat(":a:b:c", n) + ":`" },
+	} {
+		expectLinear(t, name, func(n int) {
+			in := text(n)
+			_ = stripMDX(in)
+			_ = stripRoles(in)
+		})
+	}
+}
