@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -98,12 +99,12 @@ func parseCounting(text string, f format, firstLine int) (secs []section, over i
 			}
 		}
 		// A reStructuredText title between an overline and an underline
-		// of one character is a heading above the underlined ones.
+		// of one character is a heading, of a style of its own.
 		if f == formatRST && len(p.para) == 2 && overlined(p.para[0], trimmed) && !p.full() {
 			h := strings.TrimSpace(p.para[1])
 			p.para = p.para[:0]
 			p.line--
-			p.heading(overlineLevel, h)
+			p.heading(p.rstLevel("^"+trimmed[:1]), h)
 			p.line++
 			continue
 		}
@@ -112,6 +113,9 @@ func parseCounting(text string, f format, firstLine int) (secs []section, over i
 		if f != formatText && len(p.para) == 1 && i > 0 {
 			if lvl := underline(trimmed, f); lvl > 0 && len(strings.TrimSpace(p.para[0])) > 0 && !p.full() {
 				h := strings.TrimSpace(p.para[0])
+				if f == formatRST {
+					lvl = p.rstLevel(trimmed[:1])
+				}
 				p.para = p.para[:0]
 				p.line--
 				p.heading(lvl, h)
@@ -134,6 +138,20 @@ type parser struct {
 	start int      // line of para[0]
 	fence string   // the opening fence of an open code block
 	over  int      // heading lines read as text, past maxDocHeadings
+	rst   []string // reStructuredText heading styles in order of first use (rstLevel)
+}
+
+// rstLevel returns the level of a reStructuredText heading style (its
+// underline character, after "^" when it has an overline too): styles
+// take levels in the order a document first uses them, as docutils reads
+// them, up to 6.
+func (p *parser) rstLevel(style string) int {
+	i := slices.Index(p.rst, style)
+	if i < 0 {
+		i = len(p.rst)
+		p.rst = append(p.rst, style)
+	}
+	return min(i+1, 6)
 }
 
 // full reports whether the document has all the headings it may have.
@@ -251,15 +269,10 @@ func underline(s string, f format) int {
 	case f == formatMarkdown && c == '-':
 		return 2
 	case f == formatRST && strings.IndexByte("=-~^\"'`#*+:._", c) >= 0 && len(s) >= 3:
-		return 3 // levels of reStructuredText are by convention; a flat outline is enough to search
+		return 3 // the parser gives reStructuredText its levels (rstLevel)
 	}
 	return 0
 }
-
-// overlineLevel is the level of a reStructuredText title with an
-// overline, which documents use for their title (Python's what's-new
-// pages) above the underlined sections (underline's level 3).
-const overlineLevel = 1
 
 // overlined reports whether over and under, trimmed lines around a
 // reStructuredText title, are the same run of one punctuation character.

@@ -101,3 +101,25 @@ func TestScopeNames(t *testing.T) {
 		t.Errorf("scope names = %q; want acme's stem alone", got)
 	}
 }
+
+func TestSphinxSourcesFormat(t *testing.T) {
+	for name, want := range map[string]format{
+		"_sources/library/pathlib.rst.txt": formatRST,
+		"_sources/guide.md.txt":            formatMarkdown,
+		"notes.txt":                        formatText,
+	} {
+		if got, ok := docFormat(name); !ok || got != want {
+			t.Errorf("docFormat(%q) = %v, %v; want %v", name, got, ok, want)
+		}
+	}
+	ix := openTest(t, mapFS(map[string]string{
+		"_sources/library/pathlib.rst.txt": ":mod:`pathlib` --- Object-oriented filesystem paths\n====================================================\n\nClasses for paths.\n\nReading files\n-------------\n\nread_text returns the text.\n",
+	}), Options{})
+	res, err := ix.Search(ctx, Query{Text: "read text", MinScore: zero()})
+	if err != nil || len(res.Results) != 1 {
+		t.Fatalf("results %+v, %v", res.Results, err)
+	}
+	if r := res.Results[0]; r.Title != "pathlib --- Object-oriented filesystem paths" || r.Heading != r.Title+" > Reading files" {
+		t.Errorf("title %q, heading %q: want the page's RST title and heading path", r.Title, r.Heading)
+	}
+}
