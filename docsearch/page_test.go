@@ -90,7 +90,7 @@ func TestScopeNames(t *testing.T) {
 		"docs/b.md":         "# B\n\nAcme does b.\n",
 		"docs/c.md":         "# C\n\nThe c part of Acme.\n",
 		"docs/d.md":         "# D\n\nThe d part, welcome.\n",
-		"docs/sub/index.md": "# Sub\n\nNot a front page of the scope.\n",
+		"docs/sub/index.md": "# Sub\n\nNot a Front page of the scope.\n",
 	}), Options{})
 	var got []string
 	for n := range ix.names {
@@ -121,5 +121,22 @@ func TestSphinxSourcesFormat(t *testing.T) {
 	}
 	if r := res.Results[0]; r.Title != "pathlib --- Object-oriented filesystem paths" || r.Heading != r.Title+" > Reading files" {
 		t.Errorf("title %q, heading %q: want the page's RST title and heading path", r.Title, r.Heading)
+	}
+}
+
+func TestScopeNamesBelowTheTop(t *testing.T) {
+	ix := openTest(t, mapFS(map[string]string{
+		"docs/index.md":       "# Zorp\n\nZorp is a Tool for builds.\n",
+		"docs/guide/index.md": "# Guide\n\nThe Guide to zorp.\n",
+		"docs/a.md":           "# A\n\nZorp does a with a tool.\n",
+		"docs/b.md":           "# B\n\nZorp does b.\n",
+	}), Options{})
+	var got []string
+	for n := range ix.names {
+		got = append(got, n)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"zorp"}) {
+		t.Errorf("scope names = %q; want zorp alone, from docs/index.md", got)
 	}
 }

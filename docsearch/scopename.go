@@ -14,8 +14,9 @@ import (
 // language name does (qualifierWeight): it still prefers pages of that
 // project among otherwise equal ones.
 //
-// The names are read from each scope's own front page, a document at the
-// top of the scope called README, index, _index or contents: the
+// The names are read from each scope's own front page, the document
+// called README, index, _index or contents nearest its top (docs/index.md
+// when there is none at the top; all of them at that depth): the
 // capitalised words of its title and summary ("Welcome to Click",
 // "Cobra is a library for creating powerful modern CLI applications")
 // that occur in at least minNameShare of the scope's documents. The share
@@ -47,6 +48,12 @@ func (ix *Index) scopeNames() map[string]bool {
 	an := newAnalyzer()
 	var cands []cand
 	perScope := map[string]int{}
+	type front struct {
+		d     *doc
+		depth int
+	}
+	var fronts []front
+	top := map[string]int{} // the least depth of a scope's front pages
 	for _, d := range ix.docs {
 		if d == nil {
 			continue
@@ -56,14 +63,22 @@ func (ix *Index) scopeNames() map[string]bool {
 		if i := strings.LastIndexByte(p, ':'); i >= 0 {
 			p = p[i+1:]
 		}
-		if strings.Contains(p, "/") {
-			continue
-		}
-		base := strings.ToLower(p)
+		base := strings.ToLower(path.Base(p))
 		for range 2 {
 			base = strings.TrimSuffix(base, path.Ext(base))
 		}
 		if !frontPages[base] {
+			continue
+		}
+		depth := strings.Count(p, "/")
+		if t, ok := top[d.scope]; !ok || depth < t {
+			top[d.scope] = depth
+		}
+		fronts = append(fronts, front{d, depth})
+	}
+	for _, fp := range fronts {
+		d := fp.d
+		if fp.depth != top[d.scope] {
 			continue
 		}
 		for _, f := range strings.FieldsFunc(d.title+" "+d.summary, func(r rune) bool { return !isWordRune(r) }) {
