@@ -340,7 +340,7 @@ func stripRoles(text string) string {
 		}
 		end := i + j // the role's closing colon
 		start := end
-		for start > last && (isNameByte(text[start-1]) || text[start-1] == ':') {
+		for start > last && end-start < maxRoleLen && (isNameByte(text[start-1]) || text[start-1] == ':') {
 			start--
 		}
 		if role := text[start:end]; start < end && isRole(role) {
@@ -359,10 +359,14 @@ func stripRoles(text string) string {
 	return b.String()
 }
 
+// maxRoleLen bounds a role, ":py:func" and the like; a longer run of
+// name characters before ":`" is no role, and is not read back further.
+const maxRoleLen = 40
+
 // isRole reports whether s, what precedes a role's closing colon, is
 // ":name" or ":domain:name".
 func isRole(s string) bool {
-	if len(s) < 2 || s[0] != ':' {
+	if len(s) < 2 || s[0] != ':' || strings.Count(s, ":") > 2 {
 		return false
 	}
 	parts := strings.Split(s[1:], ":")
