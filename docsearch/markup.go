@@ -79,8 +79,8 @@ func stripMDX(text string) string {
 			continue
 		}
 		if strings.HasPrefix(t, "<") && !strings.Contains(t[1:], "<") {
-			if ts, n := openTag(t); ts != nil && n < 0 {
-				tag, from = ts, i // "<Figure" with its attributes on the next lines
+			if ts, n, ok := openTag(t); ok && n < 0 {
+				tag, from = &ts, i // "<Figure" with its attributes on the next lines
 				lines[i], changed = eol, true
 				continue
 			}
@@ -239,11 +239,10 @@ func isAnchor(s string) bool {
 // "<Badge />"), or 0: lower-case HTML tags are left to the markdown
 // reader, and "<" in text ("a < b") is not followed by a capital.
 func jsxTag(s string) int {
-	ts, n := openTag(s)
-	if ts == nil || n < 0 {
-		return 0
+	if _, n, ok := openTag(s); ok && n > 0 {
+		return n
 	}
-	return n
+	return 0
 }
 
 // tagBroken is what feed returns for text that is not a tag after all.
@@ -257,37 +256,36 @@ type tagScan struct {
 }
 
 // openTag reads the start of a JSX tag of a capitalised component at the
-// start of s. It returns nil when s starts none; else the scan and the
-// length of the tag, or -1 when its attributes run past s.
-func openTag(s string) (*tagScan, int) {
+// start of s. ok is false when s starts none; else it returns the scan
+// and the length of the tag, or -1 when its attributes run past s.
+func openTag(s string) (ts tagScan, n int, ok bool) {
 	i := 1
 	if i < len(s) && s[i] == '/' {
 		i++
 	}
 	if i >= len(s) || s[i] < 'A' || s[i] > 'Z' {
-		return nil, 0
+		return ts, 0, false
 	}
 	for i < len(s) && (isASCIIAlnum(s[i]) || s[i] == '.' || s[i] == '_') {
 		i++
 	}
-	ts := &tagScan{}
 	if i >= len(s) {
-		return ts, -1
+		return ts, -1, true
 	}
 	switch s[i] {
 	case '>':
-		return ts, i + 1
+		return ts, i + 1, true
 	case ' ', '\t', '/':
 	default:
-		return nil, 0
+		return ts, 0, false
 	}
 	switch n := ts.feed(s[i:]); n {
 	case tagBroken:
-		return nil, 0
+		return ts, 0, false
 	case -1:
-		return ts, -1
+		return ts, -1, true
 	default:
-		return ts, i + n
+		return ts, i + n, true
 	}
 }
 
