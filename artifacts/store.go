@@ -112,6 +112,9 @@ func (s *Store) Write(source string, m Meta, body []byte) error {
 	if err := s.write(key, head, body); err != nil {
 		return fmt.Errorf("artifacts: write %s: %w", source, err)
 	}
+	// The artifact is saved; a .gitignore that cannot be written is no
+	// reason to report a failure.
+	s.WriteGitignore()
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -48,6 +49,9 @@ func expectFiles(t *testing.T, root string, want ...string) {
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(dir, p)
+			if rel == ".gitignore" { // Write's, see TestGitignore
+				return nil
+			}
 			got = append(got, filepath.ToSlash(rel))
 		}
 		return nil
@@ -351,4 +355,36 @@ func TestOddNames(t *testing.T) {
 		}
 	}
 	expectFiles(t, root)
+}
+
+// TestGitignore checks that the first artifact brings a .gitignore that
+// keeps the index and temporary files out of commits, and that one the
+// user wrote is kept.
+func TestGitignore(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write("a.go", Meta{Status: Basic}, []byte("# a.go\n")); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, Dir, ".gitignore"))
+	if err != nil || !strings.Contains(string(data), "\n.index/\n") || !strings.Contains(string(data), ".artifact-*.tmp") {
+		t.Fatalf(".gitignore %q, %v", data, err)
+	}
+	mine := filepath.Join(root, Dir, ".gitignore")
+	if err := os.WriteFile(mine, []byte("*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteGitignore(); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(mine); string(data) != "*\n" {
+		t.Errorf("the user's .gitignore became %q", data)
+	}
+	list, err := s.List(context.Background())
+	if err != nil || len(list) != 1 {
+		t.Errorf("List = %v, %v: want only a.go", list, err)
+	}
 }

@@ -151,6 +151,7 @@ func (g *Graph) adjacency() {
 		n += len(res.unresolved)
 	}
 	g.unresolved = &lazyUnresolved{n: n}
+	g.refs = &refIndex{}
 }
 
 // index2 lists the edges by caller (byCaller) or by callee.

@@ -57,6 +57,7 @@ func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *
 	if len(withBindings) == 0 {
 		return fl
 	}
+	fixtures := fl.fixtureUses(withBindings)
 	for round := 0; round < maxFlowRounds; round++ {
 		fl.grew = false
 		for _, f := range withBindings {
@@ -64,6 +65,7 @@ func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *
 				fl.round(f)
 			}
 		}
+		fl.passFixtures(fixtures)
 		if !fl.grew {
 			break
 		}
@@ -176,6 +178,8 @@ func (fl *flow) scopeID(scope string) (SymbolID, bool) {
 func (fl *flow) bind(b extract.Binding) {
 	scope, ok := fl.scopeID(b.Scope)
 	switch {
+	case ok && b.Type != "" && !b.ValueExpr.Valid():
+		fl.annotate(scope, b)
 	case !ok || !b.ValueExpr.Valid():
 	case b.Target == "<return>":
 		fl.add(varKey{b.Scope, b.Target}, fl.eval(scope, b.ValueExpr))

@@ -96,7 +96,7 @@ func (fl *flow) name(scope SymbolID, n string) valueSet {
 				out[value{id, false}] = true
 			}
 		}
-	} else if t, ok := fl.r.scope.bind[n]; ok {
+	} else if t, _, ok := fl.r.importOf(scope, n); ok && t != "" {
 		if id, ok := fl.r.ix.module[t]; ok {
 			out[value{id, false}] = true
 		}
@@ -137,7 +137,7 @@ func (fl *flow) attr(scope SymbolID, base extract.Expr, attr string) valueSet {
 			continue
 		}
 		if fl.r.g.nodes[v.id].Kind == KindModule {
-			for _, id := range fl.r.g.byQualified[q+"."+attr] {
+			for _, id := range fl.r.lookup(q + "." + attr) {
 				out[value{id, false}] = true
 			}
 			if id, ok := fl.r.ix.module[q+"."+attr]; ok {

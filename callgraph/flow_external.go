@@ -28,10 +28,19 @@ const (
 
 // addExt adds es to what variable k may hold from outside.
 func (fl *flow) addExt(k varKey, es extSet) {
-	short := make(extSet, len(es))
+	if len(es) == 0 {
+		return
+	}
+	short := es
 	for e := range es {
-		if strings.Count(e, ".") <= maxExtDots {
-			short[e] = true
+		if strings.Count(e, ".") > maxExtDots {
+			short = make(extSet, len(es)) // copy only when one is dropped
+			for e := range es {
+				if strings.Count(e, ".") <= maxExtDots {
+					short[e] = true
+				}
+			}
+			break
 		}
 	}
 	addSet(&fl.grew, fl.ext, k, short, maxExt)
@@ -41,14 +50,27 @@ func (fl *flow) addExt(k varKey, es extSet) {
 func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 	switch e.Kind() {
 	case extract.ExprCall:
-		// A call: an external class gives an instance, named by the class.
-		return fl.evalExt(scope, e.Sub(0))
+		// A call: an external class gives an instance, named by the
+		// class. What a function returns is unknown: its name is no
+		// type to name methods by (re.match(...).group is no
+		// re.match.group).
+		callee := e.Sub(0)
+		if callee.Kind() == extract.ExprName && builtinTypes[callee.Name()] && len(fl.name(scope, callee.Name())) == 0 {
+			return builtinSets[callee.Name()] // set(), dict(...)
+		}
+		out := extSet{}
+		for x := range fl.evalExt(scope, callee) {
+			if isClassName(lastSegment(x)) {
+				out[x] = true
+			}
+		}
+		return out
 	case extract.ExprAttr:
 		return fl.attrExt(scope, e.Sub(0), e.Name())
 	case extract.ExprName:
 		return fl.extName(scope, e.Name())
 	}
-	return nil
+	return builtinSets[literalType(e)]
 }
 
 // attrExt returns the external names base.attr may stand for.
@@ -74,7 +96,7 @@ func (fl *flow) extName(scope SymbolID, n string) extSet {
 			return es
 		}
 	}
-	if ext, ok := fl.r.scope.external[n]; ok {
+	if _, ext, ok := fl.r.importOf(scope, n); ok && ext != "" {
 		return extSet{ext: true}
 	}
 	if fl.r.isSelf(n) {
@@ -106,8 +128,41 @@ func (fl *flow) externalCallee(scope SymbolID, c extract.Call) string {
 	}
 	names := make([]string, 0, len(es))
 	for e := range es {
-		names = append(names, e)
+		if !strings.HasPrefix(e, builtinPrefix) { // knownReceiver names those
+			names = append(names, e)
+		}
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// isClassName reports whether an external name is a class by Python's
+// naming convention (CapWords), the one sign of a type an external name
+// carries.
+func isClassName(name string) bool {
+	return name != "" && name[0] >= 'A' && name[0] <= 'Z'
+}
+
+// externalReceiver names the callee of a method call whose receiver
+// starts with a name imported from outside the repository: the module
+// path and the attributes after it (os.path.basename, sys.stdout.write).
+// A receiver that is not a dotted name (re.match(p).group) calls a method
+// of what an external call returned, whose type is unknown: no name is
+// made up for it. ok is false when the receiver's head is no external
+// import.
+func (r *resolver) externalReceiver(caller SymbolID, recv, name string) (reason string, ok bool) {
+	head, rest, _ := strings.Cut(recv, ".")
+	_, ext, ok := r.importOf(caller, head)
+	if !ok || ext == "" {
+		return "", false
+	}
+	if rest == "" {
+		return "external: " + ext + "." + name, true
+	}
+	for _, p := range strings.Split(rest, ".") {
+		if !isIdent(p) {
+			return "method " + name + " on a value from " + ext + " of unknown type", true
+		}
+	}
+	return "external: " + ext + "." + rest + "." + name, true
 }

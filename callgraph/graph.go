@@ -65,6 +65,7 @@ type Graph struct {
 	edges      []Edge
 	out, in    csr // edge indexes by caller, by callee
 	unresolved *lazyUnresolved
+	refs       *refIndex // names used as values, gathered on first use
 
 	byQualified map[string][]SymbolID
 	byFile      map[string][]SymbolID // sorted by line

@@ -18,14 +18,16 @@ type resolver struct {
 	scopes  map[string]*fileScope // by file path
 	flow    *flow
 	gotypes *goTypes
-	jvm     *jvmIndex  // declared types, built on first use
-	js      *jsModules // JavaScript modules and exports, built on first use
+	jvm     *jvmIndex         // declared types, built on first use
+	js      *jsModules        // JavaScript modules and exports, built on first use
+	canon   map[string]string // canonical's answers (python_imports.go)
 
 	// per file
-	res   *fileResult
-	f     *extract.File
-	tr    traits
-	scope *fileScope
+	caller SymbolID // of the call being resolved
+	res    *fileResult
+	f      *extract.File
+	tr     traits
+	scope  *fileScope
 }
 
 func newResolver(g *Graph, ix *index) *resolver {
@@ -40,6 +42,9 @@ func (r *resolver) fileScope(f *extract.File) *fileScope {
 			s = r.jsScopeOf(f)
 		} else {
 			s = scopeOf(f, r.known)
+			if f.Language == "python" {
+				r.shadows(f, s)
+			}
 		}
 		r.scopes[f.Path] = s
 	}
@@ -64,8 +69,9 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		if !ok {
 			continue
 		}
+		r.caller = caller
 		targets, how, reason := r.resolveCall(caller, c)
-		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && c.Name != "()" {
+		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && !strings.HasPrefix(reason, "builtin: ") && c.Name != "()" {
 			if ext := r.flow.externalCallee(caller, c); ext != "" {
 				reason = "external: " + ext
 			}
@@ -201,15 +207,23 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 				return ms, how, ""
 			}
 		}
-		if ids := r.g.byQualified[target+"."+c.Name]; len(ids) > 0 {
+		if ids := r.lookup(target + "." + c.Name); len(ids) > 0 {
 			return r.instantiate(ids, how)
 		}
 	}
 	if ids := r.flowTargets(caller, c); len(ids) > 0 {
 		return r.instantiate(ids, Receiver)
 	}
-	if ext, ok := r.scope.external[strings.SplitN(recv, ".", 2)[0]]; ok {
-		return nil, "", "external: " + ext + "." + c.Name
+	if reason, ok := r.externalReceiver(caller, recv, c.Name); ok {
+		return nil, "", reason
+	}
+	if r.tr.flow {
+		if ids, reason, ok := r.knownReceiver(caller, c); ok {
+			if len(ids) > 0 {
+				return r.instantiate(ids, Receiver)
+			}
+			return nil, "", reason // a known type is no guess by name
+		}
 	}
 	return r.unique(c.Name, true)
 }
@@ -258,18 +272,25 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 		if ids := r.g.byQualified[n.Qualified+"."+name]; len(ids) > 0 {
 			return ids, Local
 		}
+		if t, _, bound := r.boundIn(s, name); bound {
+			// A function's own import, parameter or variable.
+			if ids := r.lookup(t); t != "" && len(ids) > 0 {
+				return ids, Import
+			}
+			return nil, ""
+		}
 	}
 	mod := moduleName(r.f)
 	if ids := r.g.byQualified[joinQ(mod, name)]; len(ids) > 0 {
 		return ids, Local
 	}
 	if t, ok := r.scope.bind[name]; ok {
-		if ids := r.g.byQualified[t]; len(ids) > 0 {
+		if ids := r.lookup(t); len(ids) > 0 {
 			return ids, Import
 		}
 	}
 	for _, w := range r.scope.wildcards {
-		if ids := r.g.byQualified[joinQ(w, name)]; len(ids) > 0 {
+		if ids := r.lookup(joinQ(w, name)); len(ids) > 0 {
 			return ids, Import
 		}
 	}
@@ -292,8 +313,8 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 	var how Resolution
 	if ids, h := r.resolveName(caller, head); len(ids) > 0 {
 		q, how = r.g.nodes[ids[0]].Qualified, h
-	} else if t, ok := r.scope.bind[head]; ok {
-		q, how = t, Import
+	} else if t, _, ok := r.importOf(caller, head); ok && t != "" {
+		q, how = r.canonical(t), Import
 	} else if id, ok := r.ix.module[head]; ok {
 		q, how = r.g.nodes[id].Qualified, Import
 	} else if mod := moduleName(r.f); r.known(joinQ(mod, head)) || r.hasMembers(joinQ(mod, head)) {
@@ -304,7 +325,7 @@ func (r *resolver) resolveExpr(caller SymbolID, expr string) (string, Resolution
 		return "", "", false
 	}
 	for _, p := range parts[1:] {
-		q += "." + p
+		q = r.canonical(q + "." + p)
 	}
 	return q, how, r.known(q) || r.hasMembers(q)
 }
@@ -380,7 +401,7 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 }
 
 func (r *resolver) unknownName(name string) string {
-	if ext, ok := r.scope.external[name]; ok {
+	if _, ext, ok := r.importOf(r.caller, name); ok && ext != "" {
 		return "external: " + ext
 	}
 	if r.f.Language == "python" && pythonBuiltins[name] {

@@ -71,13 +71,21 @@ type fileScope struct {
 	bind      map[string]string // local name → qualified target
 	wildcards []string          // modules imported with *
 	external  map[string]string // local name → imported module outside the repository
+	// local are the bindings of imports in a function's or class's body,
+	// by its qualified name (Python); byID holds them by the node of the
+	// function, and shadow the names a function binds itself (parameters,
+	// assignments), which hide the module's (python_imports.go).
+	local  map[string]*fileScope
+	byID   map[SymbolID]*fileScope
+	shadow map[SymbolID]map[string]bool
 }
 
 // scopeOf decodes the imports of f into bindings.
 func scopeOf(f *extract.File, known func(string) bool) *fileScope {
-	s := &fileScope{bind: map[string]string{}, external: map[string]string{}}
+	top := &fileScope{bind: map[string]string{}, external: map[string]string{}}
 	open := languageTraits[f.Language].openImports
 	for _, im := range f.Imports {
+		s := top.in(im.Scope)
 		target := im.Path
 		if im.Resolved != "" {
 			target = im.Resolved
@@ -123,7 +131,24 @@ func scopeOf(f *extract.File, known func(string) bool) *fileScope {
 			s.add(local, target+"."+n.Name, known)
 		}
 	}
-	return s
+	return top
+}
+
+// in returns the scope of the imports in the body of the function or
+// class named scope, s itself for "".
+func (s *fileScope) in(scope string) *fileScope {
+	if scope == "" {
+		return s
+	}
+	if s.local == nil {
+		s.local = map[string]*fileScope{}
+	}
+	l, ok := s.local[scope]
+	if !ok {
+		l = &fileScope{bind: map[string]string{}, external: map[string]string{}}
+		s.local[scope] = l
+	}
+	return l
 }
 
 func (s *fileScope) add(local, target string, known func(string) bool) {

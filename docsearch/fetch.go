@@ -66,8 +66,9 @@ func (ix *Index) lookup(p string) (*doc, error) {
 	return nil, &NotFoundError{Path: p, Similar: ix.similar(p, 5)}
 }
 
-// List returns the documents of a scope, or of every scope when scope is
-// "", sorted by path.
+// List returns the documents of a scope, or of every scope but code (one
+// document per symbol, which search finds) when scope is "", sorted by
+// path.
 func (ix *Index) List(scope string) ([]DocInfo, error) {
 	if scope != "" && !ix.scopes.has(scope) {
 		return nil, ix.scopes.errUnknownScope(scope)
@@ -76,7 +77,7 @@ func (ix *Index) List(scope string) ([]DocInfo, error) {
 	defer ix.mu.RUnlock()
 	out := []DocInfo{}
 	for _, d := range ix.docs {
-		if d != nil && (scope == "" || d.scope == scope) {
+		if d != nil && (scope == "" && d.scope != ScopeCode || d.scope == scope) {
 			out = append(out, info(d))
 		}
 	}
@@ -99,7 +100,9 @@ func (ix *Index) Outline(p string) ([]Heading, error) {
 // under one of its headings (up to the next heading of the same or a
 // higher level) when heading is not "". A heading is matched by its text,
 // its heading path ("Guide > Install"), or its anchor ("#install"),
-// ignoring case. The HTML comments of markdown are not shown (see
+// ignoring case; failing those, by the name of the symbol whose signature
+// it is (see symbolSection), so that an artifact's "create_logger" finds
+// "def create_logger(app: App) -> logging.Logger". The HTML comments of markdown are not shown (see
 // comment.go).
 func (ix *Index) Fetch(p, heading string) (Doc, error) {
 	ix.mu.RLock()
@@ -155,12 +158,21 @@ func sectionText(body string, f format, fmLines int, heading string) (string, er
 	want := strings.ToLower(strings.TrimSpace(heading))
 	want = strings.TrimPrefix(want, "#")
 	var names []string
+	found := -1
 	for i, s := range secs {
 		if s.level == 0 {
 			continue
 		}
 		names = append(names, s.heading)
-		if strings.ToLower(s.heading) != want && strings.ToLower(strings.Join(s.path, " > ")) != want && slug(s.heading) != want {
+		if found < 0 && (strings.ToLower(s.heading) == want || strings.ToLower(strings.Join(s.path, " > ")) == want || slug(s.heading) == want) {
+			found = i
+		}
+	}
+	if found < 0 {
+		found = symbolSection(secs, heading)
+	}
+	for i, s := range secs {
+		if i != found {
 			continue
 		}
 		end := -1

@@ -58,7 +58,7 @@ func TestScopesAndFormats(t *testing.T) {
 	if arts[0].Updated != "2026-01-02T03:04:05Z" || arts[0].Title != "src/render.go" {
 		t.Errorf("artifact info = %+v", arts[0])
 	}
-	if _, err := ix.List("nope"); err == nil || !strings.Contains(err.Error(), "artifacts, docs") {
+	if _, err := ix.List("nope"); err == nil || !strings.Contains(err.Error(), "artifacts, code, docs") {
 		t.Errorf("unknown scope: err = %v", err)
 	}
 	// The binary file, and the dependencies' directory, which the walk
@@ -99,7 +99,7 @@ func TestSearch(t *testing.T) {
 	if _, err := ix.Search(ctx, Query{Text: "  "}); !errors.Is(err, ErrEmptyQuery) {
 		t.Errorf("empty query: err = %v", err)
 	}
-	if _, err := ix.Search(ctx, Query{Text: "x", Scopes: []string{"bogus"}}); err == nil || !strings.Contains(err.Error(), "valid scopes: artifacts, docs") {
+	if _, err := ix.Search(ctx, Query{Text: "x", Scopes: []string{"bogus"}}); err == nil || !strings.Contains(err.Error(), "valid scopes: artifacts, code, docs") {
 		t.Errorf("unknown scope: err = %v", err)
 	}
 	huge := strings.Repeat("configure chart width ", 5000)

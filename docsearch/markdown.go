@@ -289,7 +289,7 @@ func cleanHeading(h string) string {
 	if i := strings.LastIndex(h, "{#"); i > 0 && strings.HasSuffix(h, "}") {
 		h = h[:i]
 	}
-	h = strings.TrimSpace(plainInline(stripRoles(stripMDXLine(h))))
+	h = strings.TrimSpace(plainInline(stripRoleMarks(stripMDXLine(h))))
 	for {
 		t := strings.TrimPrefix(h, "§ ")
 		for _, m := range []string{" ¶", " §", " #", " 🔗"} {
@@ -372,7 +372,7 @@ func readSections(text string, f format) (secs []section, fm, pageTitle string, 
 	case formatMarkdown:
 		body = stripMDX(hideComments(body, false))
 	case formatRST:
-		body = stripRoles(body)
+		body = stripRoleMarks(body)
 	}
 	secs, over = parseCounting(body, f, fmLines+1)
 	return secs, fm, pageTitle, over

@@ -13,7 +13,7 @@ import (
 // {#extra-models}"). reStructuredText marks every reference with a role
 // (":mod:`pathlib`", ":py:func:`open`"). Indexed, all of it made words
 // of every page ("import", "tabs", "mod", "func") and headings that
-// showed the markup. stripMDX and stripRoles remove it before parsing,
+// showed the markup. stripMDX and stripRoleMarks remove it before parsing,
 // keeping every line in its place, so line numbers stay those of the
 // file; code blocks are left as they are.
 
@@ -320,12 +320,12 @@ func isASCIIAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// stripRoles removes reStructuredText role markers before interpreted
+// stripRoleMarks removes reStructuredText role markers before interpreted
 // text: ":mod:`pathlib`" reads "`pathlib`", ":py:func:`open`" "`open`".
 // A role is one or two names between colons, each of letters, digits,
 // "-", "_", "+" and "."; it starts after anything but such a character.
 // Text without ":`" comes back as it is.
-func stripRoles(text string) string {
+func stripRoleMarks(text string) string {
 	if !strings.Contains(text, ":`") {
 		return text
 	}

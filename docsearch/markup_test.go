@@ -41,7 +41,7 @@ func TestStripMDX(t *testing.T) {
 	}
 }
 
-func TestStripRoles(t *testing.T) {
+func TestStripRoleMarks(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{":mod:`pathlib` --- paths", "`pathlib` --- paths"},
 		{"See :py:func:`open` and :class:`io.TextIOWrapper`.", "See `open` and `io.TextIOWrapper`."},
@@ -52,8 +52,8 @@ func TestStripRoles(t *testing.T) {
 		{":a:b:c:`x`", ":a:b:c:`x`"},
 		{"(:ref:`install`)", "(`install`)"},
 	} {
-		if got := stripRoles(tc.in); got != tc.want {
-			t.Errorf("stripRoles(%q) = %q; want %q", tc.in, got, tc.want)
+		if got := stripRoleMarks(tc.in); got != tc.want {
+			t.Errorf("stripRoleMarks(%q) = %q; want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -113,12 +113,12 @@ func FuzzStripMDX(f *testing.F) {
 	})
 }
 
-func FuzzStripRoles(f *testing.F) {
+func FuzzStripRoleMarks(f *testing.F) {
 	for _, s := range []string{":mod:`a`", ":py:func:`b`", "::`", ":`", "a:b:`c`"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		checkStripped(t, "stripRoles", in, stripRoles(in))
+		checkStripped(t, "stripRoleMarks", in, stripRoleMarks(in))
 	})
 }
 
@@ -135,7 +135,7 @@ func TestStripMarkupLinear(t *testing.T) {
 		f := func(n int) {
 			in := text(n)
 			_ = stripMDX(in)
-			_ = stripRoles(in)
+			_ = stripRoleMarks(in)
 		}
 		// A loaded machine makes one measurement of time noisy: three
 		// tries, of which one must look linear, as expectLinear judges.

@@ -195,8 +195,9 @@ const (
 
 // pageSignal adds the page signals to fused hits and sorts them again.
 // They are lexical: a search by vectors alone goes without them. The
-// artifacts scope has none: an artifact's title and path are those of
-// the source file it describes, which its text names throughout. Callers
+// artifacts and code scopes have none: an artifact's or a symbol's title
+// and path are those of its source file, which its text names throughout
+// (code has its own, coderank.go). Callers
 // hold ix.mu for reading.
 func (ix *Index) pageSignal(text string, hits []hit) []hit {
 	if len(hits) < 2 {
@@ -235,8 +236,8 @@ func (ix *Index) pageSignal(text string, hits []hit) []hit {
 	for i := range hits {
 		d := ix.docs[ix.chunks[hits[i].chunk].doc]
 		p := d.page
-		if p == nil || d.scope == ScopeArtifacts {
-			continue // an artifact's title and path are its source file's
+		if p == nil || d.scope == ScopeArtifacts || d.scope == ScopeCode {
+			continue // an artifact's or a symbol's title and path are its source file's
 		}
 		if p.changes && !changes {
 			hits[i].fused /= changesPenalty

@@ -60,6 +60,13 @@ type Result struct {
 	// Lines are the first and last line of the best chunk and the
 	// neighbours it is expanded by.
 	Lines [2]int `json:"lines"`
+	// Symbol, Kind and Signature describe a result of the code scope, whose
+	// Path is the source file and Lines the symbol's; DocPath is its
+	// document, for Fetch.
+	Symbol    string `json:"symbol,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	DocPath   string `json:"doc_path,omitempty"`
 }
 
 // Results is the answer to a Query.
@@ -176,6 +183,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if mode != Vector {
 		ranked = ix.pageSignal(text, ranked)
 	}
+	ranked = ix.demoteAuxCode(ranked, text)
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
 	var all []Result
@@ -197,6 +205,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if err != nil {
 		return Results{}, fmt.Errorf("rerank: %w", err)
 	}
+	descendingScores(all)
 	if perScope {
 		res.ByScope = map[string][]Result{}
 		for _, s := range q.Scopes {
@@ -388,6 +397,10 @@ func (ix *Index) result(h hit, plan Plan) Result {
 	}
 	if !d.updated.IsZero() {
 		r.Updated = d.updated.UTC().Format(time.RFC3339)
+	}
+	if d.scope == ScopeCode {
+		codeResult(&r, d)
+		return r
 	}
 	if n := plan.Adjacent[rec.ctype]; n > 0 {
 		lo := max(int(h.chunk)-n, int(d.first))

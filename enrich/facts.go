@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -46,6 +47,14 @@ type symbol struct {
 	// qualified name is the type's plus ".Name"), or -1: Go methods on a
 	// type declared in another file, and functions, have none.
 	owner int
+	// graphName is the qualified name the call graph knows the symbol by.
+	// It is Qualified, except for callables that share their qualified
+	// name with another in the file (two nested functions named view in
+	// flask's View.as_view, a property's getter and setter): those are
+	// told apart by their line, in Qualified and local alike
+	// ("View.as_view.view@106"), so that prompts, reports and artifacts
+	// name each one once.
+	graphName string
 	// node is the symbol's node in the graph, if it has one.
 	node    callgraph.SymbolID
 	hasNode bool
@@ -62,9 +71,21 @@ type facts struct {
 
 func newFacts(f *extract.File, g *callgraph.Graph) *facts {
 	fs := &facts{f: f, g: g, syms: make([]symbol, len(f.Symbols))}
+	callables := map[string]int{} // qualified name → callables that have it
+	for i := range f.Symbols {
+		if s := &f.Symbols[i]; roleOf(s.Kind) == roleCallable {
+			callables[s.Qualified]++
+		}
+	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		fs.syms[i] = symbol{Symbol: s, local: localName(f, s.Qualified), role: roleOf(s.Kind), owner: -1}
+		graphName := s.Qualified
+		if roleOf(s.Kind) == roleCallable && callables[s.Qualified] > 1 {
+			c := *s // the caller's file stays as it is
+			c.Qualified += "@" + strconv.Itoa(s.StartLine)
+			s = &c
+		}
+		fs.syms[i] = symbol{Symbol: s, local: localName(f, s.Qualified), role: roleOf(s.Kind), owner: -1, graphName: graphName}
 	}
 	slices.SortStableFunc(fs.syms, func(a, b symbol) int { return cmp.Compare(a.StartLine, b.StartLine) })
 	types := map[string]int{} // qualified → first type with that name
@@ -78,7 +99,7 @@ func newFacts(f *extract.File, g *callgraph.Graph) *facts {
 		if s.role != roleCallable {
 			continue
 		}
-		if prefix, ok := strings.CutSuffix(s.Qualified, "."+s.Name); ok {
+		if prefix, ok := strings.CutSuffix(s.graphName, "."+s.Name); ok {
 			if t, ok := types[prefix]; ok {
 				s.owner = t
 			}
@@ -101,7 +122,7 @@ func newFacts(f *extract.File, g *callgraph.Graph) *facts {
 		}
 		for i := range fs.syms {
 			s := &fs.syms[i]
-			s.node, s.hasNode = nodes[key{s.Qualified, s.StartLine}]
+			s.node, s.hasNode = nodes[key{s.graphName, s.StartLine}]
 		}
 	}
 	return fs

@@ -38,6 +38,10 @@ type Options struct {
 	// reports said (see Purposes): a callee listed with one is shown with
 	// it, so that documenting callees first informs their callers.
 	Purposes map[string]string
+	// Dependencies are the dependency API symbols the file calls, at the
+	// versions the project locks: each is listed with its signature and
+	// doc lead, so that the model knows what the external calls do.
+	Dependencies []DepSymbol
 }
 
 func (o Options) withDefaults() Options {
@@ -314,6 +318,9 @@ func (p *plan) entry(s *symbol) []string {
 	if s.role == roleCallable || len(callers) > 0 {
 		out = append(out, "  - called by: "+refList(callers, p.opt.MaxCallers, "(none found)")+"\n")
 	}
+	if refs := p.fs.references(s); len(refs) > 0 {
+		out = append(out, "  - used as a value, not called, in: "+refList(refs, p.opt.MaxCallers, "")+"\n")
+	}
 	if s.role == roleCallable || len(callees) > 0 {
 		out = append(out, "  - calls: "+refList(callees, p.opt.MaxCallers, "(none resolved)")+"\n")
 	}
@@ -383,6 +390,7 @@ func (p *plan) frame(w where) frame {
 	for _, im := range f.Imports {
 		add("%s", importLine(im))
 	}
+	out = append(out, dependencyLines(p.opt.Dependencies)...)
 	add("")
 	add("### Connections")
 	in, outs := p.conns()

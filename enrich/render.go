@@ -142,7 +142,13 @@ func renderSymbol(b *bytes.Buffer, fs *facts, s *symbol, level string, r *Report
 	if title == "" {
 		title = s.local
 	}
-	p("%s %s", level, codeSpan(title))
+	if s.graphName != s.Qualified {
+		// Another callable has its name (see symbol.graphName): the line
+		// tells the headings apart.
+		p("%s %s (line %d)", level, codeSpan(title), s.StartLine)
+	} else {
+		p("%s %s", level, codeSpan(title))
+	}
 	p("")
 	where := lineRange(s.StartLine, max(s.StartLine, s.EndLine))
 	if s.local != s.Name {
@@ -180,6 +186,7 @@ func renderSymbol(b *bytes.Buffer, fs *facts, s *symbol, level string, r *Report
 	}
 	p("")
 	callers := calledBy(fs, s)
+	defer renderReferences(b, fs, s)
 	if len(callers) == 0 {
 		p("**Called by:** none found in the call graph.")
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -23,7 +24,7 @@ const maxKnown = 50
 // the tool's contract.
 type Report struct {
 	Path      string     `json:"path" jsonschema:"the file documented, as given to file_info"`
-	Overview  string     `json:"overview,omitempty" jsonschema:"2-3 sentences: the file's purpose, main inputs and outputs, and the files it depends on or that depend on it (required except in the reports of parts after the first)"`
+	Overview  string     `json:"overview,omitempty" jsonschema:"2-3 sentences: the file's purpose, main inputs and outputs, and the files it depends on or that depend on it (required in part 1)"`
 	Inputs    string     `json:"inputs,omitempty" jsonschema:"what the file takes as input, in one sentence"`
 	Outputs   string     `json:"outputs,omitempty" jsonschema:"what the file produces, in one sentence"`
 	Functions []Function `json:"functions" jsonschema:"one entry per function listed in the prompt (and per method whose type is not listed)"`
@@ -35,13 +36,13 @@ type Report struct {
 
 // Function is the prose for one function or method.
 type Function struct {
-	Name    string `json:"name" jsonschema:"the name exactly as listed in the prompt"`
+	Name    string `json:"name" jsonschema:"exactly as listed"`
 	Purpose string `json:"purpose" jsonschema:"one sentence saying what it does"`
 	// Implementation is the Implementation Summary: 3-5 steps, one per
 	// line, numbered or not. When decoding JSON, a list of strings (one
 	// step each) is accepted too and joined with newlines; it always
 	// encodes as a string, the tool's contract.
-	Implementation string `json:"implementation" jsonschema:"3-5 numbered steps, one per line, enough to reimplement it"`
+	Implementation string `json:"implementation" jsonschema:"3-5 numbered steps, one per line"`
 }
 
 // UnmarshalJSON accepts implementation as a string or a list of steps.
@@ -71,8 +72,8 @@ func (fn *Function) UnmarshalJSON(data []byte) error {
 
 // Class is the prose for one class-like type and its methods.
 type Class struct {
-	Name    string     `json:"name" jsonschema:"the name exactly as listed in the prompt"`
-	Purpose string     `json:"purpose,omitempty" jsonschema:"one sentence saying what it is for (may be left out when only its methods are reported: the purpose saved before is kept)"`
+	Name    string     `json:"name" jsonschema:"exactly as listed"`
+	Purpose string     `json:"purpose,omitempty" jsonschema:"one sentence saying what it is for (leave out to keep the saved one)"`
 	Methods []Function `json:"methods,omitempty" jsonschema:"its methods"`
 }
 
@@ -398,6 +399,9 @@ func (fs *facts) known(idx []int, simple bool) string {
 		n := fs.syms[i].local
 		if simple {
 			n = fs.syms[i].Name
+			if s := fs.syms[i]; s.graphName != s.Qualified {
+				n += "@" + strconv.Itoa(s.StartLine) // one of two getter/setter-like methods
+			}
 		}
 		if !seen[n] {
 			seen[n] = true

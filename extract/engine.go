@@ -203,9 +203,13 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		Calls:    []Call{},
 		Errors:   syntaxErrors(root),
 	}
+	var importAt []uint32 // start byte of each of out.Imports, for its scope
 	for _, n := range dedupeNodes(imports) {
 		if f.lang.imports != nil {
-			out.Imports = append(out.Imports, f.lang.imports(n, f)...)
+			for _, im := range f.lang.imports(n, f) {
+				out.Imports = append(out.Imports, im)
+				importAt = append(importAt, n.StartByte())
+			}
 		}
 	}
 
@@ -223,6 +227,14 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	for _, d := range decls {
 		if sym, ok := symbolOf(d, f); ok {
 			out.Symbols = append(out.Symbols, sym)
+		}
+	}
+	for i, at := range importAt {
+		if !f.lang.scopedImports {
+			break
+		}
+		if scope := callerOf(decls, at, f.module); scope != f.module {
+			out.Imports[i].Scope = scope
 		}
 	}
 	for _, c := range calls {
@@ -285,6 +297,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		return a.Column < b.Column
 	})
 	out.Calls = dedupeCalls(out.Calls)
+	out.Refs = f.refs(root, decls, qc)
 	if f.exprs != nil {
 		// The slice grew by doubling: keep what is used.
 		f.exprs.x.nodes = slices.Clone(f.exprs.x.nodes)

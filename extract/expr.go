@@ -120,8 +120,8 @@ func (e Expr) Kind() ExprKind { return e.node().kind }
 // Name returns the identifier (ExprName), the attribute (ExprAttr), the
 // keyword (ExprKeyword), the splat ("*" or "**", ExprSplat), a string
 // literal's value without quotes or prefix (ExprString), an integer
-// literal as written (ExprNumber), or "dict" for a dict comprehension
-// (ExprComp); else "".
+// literal as written (ExprNumber), or what a comprehension makes
+// (ExprComp: "list", "set", "generator" or "dict"); else "".
 func (e Expr) Name() string { return e.node().name }
 
 // Len returns the number of e's operands.

@@ -1,8 +1,10 @@
 package extract
 
 // Python conventions:
-//   - module: the dotted path from the root without ".py"; a package's
-//     __init__.py names the package itself (pkg/__init__.py → "pkg").
+//   - module: the dotted path from the file's import root without ".py"
+//     (src/pkg/mod.py is pkg.mod in a src layout; see python_roots.go); a
+//     package's __init__.py names the package itself (pkg/__init__.py →
+//     "pkg").
 //   - qualified: module.Class.method, module.func.inner for nested defs.
 //   - kinds: class; function (method when directly in a class body).
 //   - exported: the name does not start with "_" (dunder names like
@@ -34,20 +36,31 @@ func init() {
 		expr:         pythonExpr,
 		exprShared:   pythonShared,
 		params:       pythonParams,
+
+		scopedImports: true,
 	})
 }
 
-// pythonModule is the dotted module path of f.
+// pythonModule is the dotted module path of f from its import root
+// (python_roots.go).
 func pythonModule(f *fileInfo, _ string) string {
 	p := f.path
+	prefix := ""
+	if f.proj != nil {
+		if root := f.proj.pythonRoot(p); root != "." {
+			p = strings.TrimPrefix(p, root+"/")
+		} else {
+			prefix = f.proj.pythonRootPackage()
+		}
+	}
 	for _, ext := range []string{".py", ".pyi", ".pyw"} {
 		p = strings.TrimSuffix(p, ext)
 	}
 	if p == "__init__" {
-		return ""
+		return prefix
 	}
 	p = strings.TrimSuffix(p, "/__init__")
-	return strings.ReplaceAll(p, "/", ".")
+	return joinQualified(prefix, strings.ReplaceAll(p, "/", "."))
 }
 
 // pythonPackage is the package that relative imports in f start from.

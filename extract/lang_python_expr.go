@@ -77,8 +77,12 @@ func pythonExpr(x *exprBuilder, n *sitter.Node, depth int) exprNode {
 			}
 		}
 		return x.with(ExprDict, "", subs...)
-	case "list_comprehension", "set_comprehension", "generator_expression":
-		return x.with(ExprComp, "", sub(field("body")))
+	case "list_comprehension":
+		return x.with(ExprComp, "list", sub(field("body")))
+	case "set_comprehension":
+		return x.with(ExprComp, "set", sub(field("body")))
+	case "generator_expression":
+		return x.with(ExprComp, "generator", sub(field("body")))
 	case "dictionary_comprehension":
 		if body := field("body"); body != nil && body.Type() == "pair" {
 			return x.with(ExprComp, "dict", sub(body.ChildByFieldName("key")), sub(body.ChildByFieldName("value")))

@@ -1,6 +1,12 @@
 package extract
 
-import "testing"
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestPythonSymbols(t *testing.T) {
 	f := extractString(t, "pkg/mod.py", `"""Module."""
@@ -35,6 +41,7 @@ print(A.s())
 		"method pkg.mod.A.s parent=A line=10-11",
 		"method pkg.mod.A.run parent=A line=13-17",
 		"function pkg.mod.A.run.inner parent=run line=14-15",
+		"function pkg.mod.A.run.cb parent=run line=16-16", // a lambda bound to a name
 		"class pkg.mod.A.Nested parent=A line=19-20",
 		"method pkg.mod.A.Nested.m parent=Nested line=20-20",
 		"function pkg.mod._private parent= line=22-24",
@@ -44,7 +51,7 @@ print(A.s())
 		"pkg.mod.A -> staticmethod @9",
 		"pkg.mod.A.s -> h @11",
 		"pkg.mod.A.run.inner -> os.getcwd @15",
-		"pkg.mod.A.run -> self.s @16",
+		"pkg.mod.A.run.cb -> self.s @16",
 		"pkg.mod.A.run -> inner @17",
 		"pkg.mod -> print @26",
 		"pkg.mod -> A.s @26",
@@ -98,5 +105,65 @@ func TestPythonCalledExpressions(t *testing.T) {
 	)
 	if args := f.Calls[2].Args; len(args) != 2 || args[0] != "1" || args[1] != "x=2" {
 		t.Errorf("args = %q", args)
+	}
+}
+
+func TestPythonImportScope(t *testing.T) {
+	f := extractString(t, "m.py", "import os\n\nclass A:\n    import json\n\n    def f(self):\n        from .x import y as cls\n\n        def g():\n            import re\n")
+	var got []string
+	for _, im := range f.Imports {
+		got = append(got, im.Path+"@"+im.Scope)
+	}
+	if want := "os@ json@m.A .x@m.A.f re@m.A.f.g"; strings.Join(got, " ") != want {
+		t.Errorf("imports %v, want %s", got, want)
+	}
+}
+
+func TestPythonRootPackage(t *testing.T) {
+	for _, tc := range []struct {
+		dir, init string
+		want      []string
+	}{
+		{"flask", "", []string{"flask", "flask.app"}}, // a package directory
+		{"flask", "-", []string{"__init__", "app"}},   // no __init__.py: not a package
+		{"my-app", "", []string{"__init__", "app"}},   // not an identifier
+	} {
+		root := filepath.Join(t.TempDir(), tc.dir)
+		files := map[string]string{"app.py": "def f(): pass\n"}
+		if tc.init == "" {
+			files["__init__.py"] = "from .app import f\n"
+		}
+		for name, src := range files {
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ex, err := New(root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := ex.All(context.Background())
+		ex.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mods []string
+		for _, f := range got {
+			if f.Module == "" {
+				mods = append(mods, pathModule(f.Path))
+			} else {
+				mods = append(mods, f.Module)
+			}
+		}
+		want := tc.want
+		if tc.init == "-" {
+			want = want[1:]
+		}
+		if strings.Join(mods, " ") != strings.Join(want, " ") {
+			t.Errorf("%s (init %q): modules %v, want %v", tc.dir, tc.init, mods, want)
+		}
 	}
 }

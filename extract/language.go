@@ -71,6 +71,9 @@ type Language struct {
 	// exprShared reports the node types whose Exprs recur (a call site's
 	// arguments inside an assignment): the builder stores them once.
 	exprShared func(n *sitter.Node) bool
+	// scopedImports: an import in a function or class body binds its
+	// names there only; the engine sets Import.Scope (Python).
+	scopedImports bool
 	// detect, for a shared extension, reports whether src is this language.
 	detect func(src []byte) bool
 	// docOnly makes the doc hook's answer final: "" means no doc, without

@@ -19,6 +19,9 @@ type File struct {
 	// Exports are the names a JavaScript or TypeScript module exports,
 	// re-exports included; omitted when empty.
 	Exports []Export `json:"exports,omitempty"`
+	// Refs are the names used as values rather than called (see Ref);
+	// omitted when empty.
+	Refs []Ref `json:"refs,omitempty"`
 }
 
 // Export is one name a JavaScript or TypeScript module exports:
@@ -48,7 +51,8 @@ type Export struct {
 //
 // Assignments (Python): `a = b = f` gives targets "a" and "b" with value
 // "f"; `return g` gives target "<return>"; `@dec def f` gives target "f"
-// and value "@dec".
+// and value "@dec"; an annotated parameter `def f(s: set)` gives scope f,
+// target "s" and type "set", with no value.
 //
 // Declarations set Type to the type as written, without modifiers:
 //
@@ -167,6 +171,11 @@ type Import struct {
 	// Resolved is the module a relative import refers to, as a qualified
 	// module name, when it can be computed from the file's own path.
 	Resolved string `json:"resolved,omitempty"`
+	// Scope is the qualified name of the innermost function or class
+	// whose body holds the import (Python's `def f(): import x` binds x
+	// in f only); "" at module level, and in languages whose imports
+	// are all the file's.
+	Scope string `json:"scope,omitempty"`
 }
 
 // ImportName is one name of a from-import: `from m import Name as Alias`.

@@ -10,13 +10,15 @@ import (
 )
 
 // project holds what module naming needs to know about the root: the Go
-// modules (go.mod files) that own each directory. Safe for concurrent use.
+// modules (go.mod files) that own each directory, the Python import roots. Safe for concurrent use.
 type project struct {
 	root string
 	dir  *os.Root // root, through which go.mod files are read
 
-	mu    sync.Mutex
-	goMod map[string]goModule // by slash dir relative to root
+	mu      sync.Mutex
+	goMod   map[string]goModule // by slash dir relative to root
+	pyRoots map[string][]pyRoot // Python import roots declared by dir; see python_roots.go
+	rootPkg *string             // the root's package name, once known; see python_roots.go
 }
 
 type goModule struct {
@@ -25,7 +27,7 @@ type goModule struct {
 }
 
 func newProject(root string, dir *os.Root) *project {
-	return &project{root: root, dir: dir, goMod: map[string]goModule{}}
+	return &project{root: root, dir: dir, goMod: map[string]goModule{}, pyRoots: map[string][]pyRoot{}}
 }
 
 // goImportPath returns the Go import path of the package in slash dir

@@ -70,7 +70,11 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "fileinfo callgraph: %v\n", err)
 		return errUsage
 	}
-	g, skipped, err := loadGraph(ctx, *root, stderr)
+	load := loadGraph
+	if *symbol != "" {
+		load = loadSavedGraph // a neighbourhood is a lookup: read the saved extraction
+	}
+	g, skipped, err := load(ctx, *root, stderr)
 	if err != nil {
 		return err
 	}
@@ -186,20 +190,27 @@ func callable(n callgraph.Node) bool {
 // is always the whole graph: runCallgraph refuses a subgraph.
 func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extract.Skipped) error {
 	out := map[string][]string{}
+	names := pycgNames(g)
+	name := func(q string) string {
+		if n, ok := names[q]; ok {
+			return n
+		}
+		return q
+	}
 	for id := range g.Len() {
 		n := g.Node(callgraph.SymbolID(id))
 		if !callable(n) {
 			continue
 		}
-		if _, ok := out[n.Qualified]; !ok {
-			out[n.Qualified] = []string{}
+		if _, ok := out[name(n.Qualified)]; !ok {
+			out[name(n.Qualified)] = []string{}
 		}
 		seen := map[string]bool{}
 		for _, e := range g.Callees(callgraph.SymbolID(id)) {
 			c := g.Node(e.Callee)
 			if callable(c) && c.Kind != callgraph.KindModule && !seen[c.Qualified] {
 				seen[c.Qualified] = true
-				out[n.Qualified] = append(out[n.Qualified], c.Qualified)
+				out[name(n.Qualified)] = append(out[name(n.Qualified)], name(c.Qualified))
 			}
 		}
 	}
@@ -207,12 +218,13 @@ func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extra
 	// PyCG names them: the dotted import path.
 	for _, u := range g.Unresolved() {
 		exts, ok := strings.CutPrefix(u.Reason, "external: ")
-		if _, known := out[u.Caller]; !ok || !known {
+		caller := name(u.Caller)
+		if _, known := out[caller]; !ok || !known {
 			continue
 		}
 		for _, ext := range strings.Split(exts, ", ") { // what the callee may hold
-			if !slices.Contains(out[u.Caller], ext) {
-				out[u.Caller] = append(out[u.Caller], ext)
+			if !slices.Contains(out[caller], ext) {
+				out[caller] = append(out[caller], ext)
 			}
 		}
 	}
@@ -253,58 +265,6 @@ func writeMermaid(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, _ []
 		}
 	}
 	return nil
-}
-
-func runCallers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("callers", "SYMBOL", stderr)
-	root := fs.String("root", ".", "workspace root `dir`")
-	depth := fs.Int("depth", 1, "levels of callers to show")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: fileinfo callers [--root DIR] [--depth N] SYMBOL (a qualified name or path:Name)")
-		return errUsage
-	}
-	g, _, err := loadGraph(ctx, *root, stderr)
-	if err != nil {
-		return err
-	}
-	ids, err := findSymbol(g, fs.Arg(0))
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(stdout)
-	for _, id := range ids {
-		n := g.Node(id)
-		fmt.Fprintf(w, "%s (%s:%d)\n", n.Qualified, n.File, n.Line)
-		printCallers(w, g, id, 1, *depth, map[callgraph.SymbolID]bool{id: true})
-	}
-	return w.Flush()
-}
-
-func printCallers(w io.Writer, g *callgraph.Graph, id callgraph.SymbolID, level, depth int, onPath map[callgraph.SymbolID]bool) {
-	if level > depth {
-		return
-	}
-	callers := g.Callers(id)
-	if level == 1 && len(callers) == 0 {
-		fmt.Fprintln(w, "  (no callers found)")
-	}
-	for _, e := range callers {
-		c := g.Node(e.Caller)
-		indent := strings.Repeat("  ", level)
-		cycle := ""
-		if onPath[e.Caller] {
-			cycle = " (recursive)"
-		}
-		fmt.Fprintf(w, "%s<- %s (%s:%d) [%s]%s\n", indent, c.Qualified, e.File, e.Line, e.Resolution, cycle)
-		if !onPath[e.Caller] {
-			onPath[e.Caller] = true
-			printCallers(w, g, e.Caller, level+1, depth, onPath)
-			delete(onPath, e.Caller)
-		}
-	}
 }
 
 // findSymbol resolves a qualified name, the end of one after a "." or

@@ -9,10 +9,15 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/codeindex"
+	"github.com/fileinfo/fileinfo/internal/depindex"
+	"github.com/fileinfo/fileinfo/internal/server"
 )
 
 // scopeFlags collects repeated --docs NAME=DIR flags.
@@ -41,20 +46,27 @@ func addDocsFlags(fs *flag.FlagSet) *docsFlags {
 
 // openIndex opens the workspace's doc index, saved under
 // .artifacts/.index, reading only what changed since it was saved.
-func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress bool) (*docsearch.Index, error) {
+//
+// With code, the source files' symbols are indexed too (the code scope;
+// see codeindex.Sync): only files changed since the last run are read.
+func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, code bool) (*docsearch.Index, codeindex.SyncStats, error) {
+	var cs codeindex.SyncStats
 	root, err := filepath.Abs(*f.root)
 	if err != nil {
-		return nil, err
+		return nil, cs, err
 	}
 	r, err := os.OpenRoot(root) // every read stays inside the root, symbolic links too
 	if err != nil {
-		return nil, err
+		return nil, cs, err
+	}
+	if store, err := artifacts.Open(root); err == nil {
+		store.WriteGitignore() // keeps the index saved below out of commits; best effort
 	}
 	var scopes []docsearch.Scope
 	for _, spec := range f.extra {
 		s, err := parseScope(root, spec)
 		if err != nil {
-			return nil, err
+			return nil, cs, err
 		}
 		scopes = append(scopes, s)
 	}
@@ -78,7 +90,14 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress bo
 			}
 		}
 	}
-	return docsearch.Open(ctx, docsearch.RootFS(r), opts)
+	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
+	if err != nil || !code {
+		return ix, cs, err
+	}
+	if cs, err = codeindex.Sync(ctx, ix, root, opts.Dir); err != nil {
+		return nil, cs, fmt.Errorf("index code: %w", err)
+	}
+	return ix, cs, nil
 }
 
 // parseScope reads NAME=DIR. A DIR inside the root is a scope of the
@@ -113,7 +132,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return errUsage
 	}
 	start := time.Now()
-	ix, err := df.openIndex(ctx, stderr, true)
+	ix, cs, err := df.openIndex(ctx, stderr, true, true)
 	if err != nil {
 		return err
 	}
@@ -123,6 +142,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, ", %d vectors (%s)", st.Vectors, st.Embedder)
 	}
 	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "code: %d source files, %d read again, %d removed since the last index\n", cs.Files, cs.Read, cs.Removed)
 	for _, s := range ix.Skipped() {
 		fmt.Fprintf(stdout, "skipped %s: %s\n", s.Path, s.Reason)
 	}
@@ -136,9 +156,9 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("search", "QUERY", stderr)
 	df := addDocsFlags(fs)
 	var scopes stringsFlag
-	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): artifacts, docs or a --docs name")
+	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): code, docs, artifacts or a --docs name")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
-	limit := fs.Int("limit", 0, "results wanted (default: by query type)")
+	limit := fs.Int("limit", server.DefaultSearchLimit, "results wanted (per scope with --scope), as many as the search_docs tool returns by default")
 	minScore := fs.Float64("min-score", docsearch.DefaultMinScore, "drop results of lower relevance (0-1)")
 	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
 	pos, err := parseInterspersed(fs, args)
@@ -149,13 +169,17 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	ix, err := df.openIndex(ctx, stderr, false)
-	if err != nil {
-		return err
+	q := docsearch.Query{Text: strings.Join(pos, " "), Scopes: scopes, Limit: *limit, MinScore: minScore, Mode: docsearch.Mode(*mode)}
+	var res docsearch.Results
+	if slices.ContainsFunc(scopes, depindex.IsScope) {
+		res, err = searchDeps(ctx, *df.root, q, stderr)
+	} else {
+		var ix *docsearch.Index
+		code := len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode)
+		if ix, _, err = df.openIndex(ctx, stderr, false, code); err == nil {
+			res, err = ix.Search(ctx, q)
+		}
 	}
-	res, err := ix.Search(ctx, docsearch.Query{
-		Text: strings.Join(pos, " "), Scopes: scopes, Limit: *limit, MinScore: minScore, Mode: docsearch.Mode(*mode),
-	})
 	if err != nil {
 		return err
 	}
@@ -169,6 +193,16 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return nil
 	}
 	for _, r := range res.Results {
+		if r.Scope == docsearch.ScopeCode {
+			fmt.Fprintf(stdout, "%.3f  %s:%d-%d  %s %s\n", r.Score, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol)
+			if r.Signature != "" {
+				fmt.Fprintf(stdout, "       %s\n", r.Signature)
+			}
+			if r.Summary != "" {
+				fmt.Fprintf(stdout, "       %s\n", r.Summary)
+			}
+			continue
+		}
 		fmt.Fprintf(stdout, "%.3f  %s:%d-%d  %s\n", r.Score, r.Path, r.Lines[0], r.Lines[1], r.Title)
 		if r.Heading != "" && r.Heading != r.Title {
 			fmt.Fprintf(stdout, "       § %s\n", r.Heading)

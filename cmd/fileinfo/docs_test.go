@@ -56,7 +56,7 @@ func TestIndexAndSearchCommands(t *testing.T) {
 		t.Errorf("scoped search: exit %d, %q %s", code, stdout, stderr)
 	}
 	code, _, stderr = runCLI(t, "search", "--root", root, "--scope", "nope", "x")
-	if code != 1 || !strings.Contains(stderr, "valid scopes: artifacts, docs") {
+	if code != 1 || !strings.Contains(stderr, "valid scopes: artifacts, code, docs") {
 		t.Errorf("unknown scope: exit %d, %q", code, stderr)
 	}
 }

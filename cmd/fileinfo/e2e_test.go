@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -86,12 +87,15 @@ func e2eClient(t *testing.T) string {
 	return node
 }
 
-// missing skips the test, or fails it under CI.
+// missing skips the test, or fails it under CI. The skip is also
+// printed to stderr: go test shows a skip's reason only with -v, and a
+// newcomer should not take the package's "ok" for an end-to-end pass.
 func missing(t *testing.T, format string, args ...any) {
 	t.Helper()
 	if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
 		t.Fatalf("CI: "+format, args...)
 	}
+	fmt.Fprintf(os.Stderr, "SKIP %s: %s\n", t.Name(), fmt.Sprintf(format, args...))
 	t.Skipf(format, args...)
 }
 

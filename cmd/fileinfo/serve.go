@@ -33,11 +33,14 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.Var(&docs, "docs", "an extra scope of docs to search, `NAME=DIR` (repeatable)")
 	rerank := fs.Bool("rerank", false, "have the client's model rerank the sources of ask_docs, get_working_example and explain_error (MCP sampling)")
 	noDocs := fs.Bool("no-docs", false, "do not index docs and artifacts for search_docs")
+	viewAt := fs.String("view", "", "serve the web view at `addr` (host:port; :0 picks a free loopback port); open_view starts one on loopback when not given")
+	noDeps := fs.Bool("no-deps", false, "do not index the dependencies the lockfiles name (search_docs scope deps)")
+	whichDeps := fs.String("deps", "direct", "`which` dependencies to index: direct, or all (transitive too)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 || (*whichDeps != "direct" && *whichDeps != "all") {
 		fs.Usage()
 		return errUsage
 	}
@@ -49,6 +52,10 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	if *token == "" {
 		*token = os.Getenv(tokenEnv)
+	}
+	viewListen, err := viewAddr(*viewAt, *token)
+	if err != nil {
+		return err
 	}
 	listen := ""
 	if *addr != "" {
@@ -73,11 +80,17 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	s, err := server.New(ctx, server.Options{
 		Root: *root, AllowRoots: allowRoots, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch,
 		DocScopes: scopes, Embedder: defaultEmbedder(), NoDocs: *noDocs, SamplingRerank: *rerank,
+		NoDeps: *noDeps, AllDeps: *whichDeps == "all",
 	})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if viewListen != "" {
+		if _, err := s.StartView(ctx, viewListen, *token); err != nil {
+			return err
+		}
+	}
 	if listen == "" {
 		err := s.Run(ctx, &server.LineTransport{In: os.Stdin, Out: os.Stdout, Logger: log})
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {

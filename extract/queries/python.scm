@@ -57,6 +57,15 @@
 (return_statement
   (_) @bind.value) @bind
 
+; An annotated parameter declares its type: `def f(seen: set)`.
+(typed_parameter
+  (identifier) @bind.target
+  type: (_) @bind.type) @bind
+
+(typed_default_parameter
+  name: (identifier) @bind.target
+  type: (_) @bind.type) @bind
+
 (yield
   (_) @bind.value) @bind
 
@@ -67,3 +76,10 @@
     (function_definition name: (identifier) @bind.target)
     (class_definition name: (identifier) @bind.target)
   ]) @bind
+
+; A lambda bound to a name (`f = lambda x: ...`, also a class attribute)
+; is a function named by its binding; other lambdas stay folded into the
+; function around them.
+(assignment
+  left: (identifier) @name
+  right: (lambda) @definition.function)

@@ -15,13 +15,18 @@ const module = "github.com/fileinfo/fileinfo"
 // stand alone; only internal/server and cmd see the MCP SDK; nothing
 // imports cmd.
 var forbidden = map[string][]string{
-	"extract":         {"callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
-	"callgraph":       {"enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
-	"enrich":          {"docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
-	"docsearch":       {"extract", "callgraph", "enrich", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
-	"docsearch/embed": {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/"},
-	"artifacts":       {"extract", "callgraph", "enrich", "docsearch", "internal/", "cmd/", "!github.com/"},
-	"internal/secret": {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/server", "internal/llm", "internal/watch", "cmd/", "!github.com/", "!golang.org/"},
+	"extract":             {"callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"callgraph":           {"enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"enrich":              {"docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"docsearch":           {"extract", "callgraph", "enrich", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
+	"docsearch/embed":     {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/"},
+	"artifacts":           {"extract", "callgraph", "enrich", "docsearch", "internal/", "cmd/", "!github.com/"},
+	"internal/graphstore": {"enrich", "docsearch", "artifacts", "internal/server", "internal/lookup", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"internal/lookup":     {"enrich", "docsearch", "artifacts", "internal/server", "internal/graphstore", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"internal/deps":       {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
+	"internal/depindex":   {"callgraph", "enrich", "artifacts", "internal/server", "internal/lookup", "internal/graphstore", "cmd/", "!github.com/modelcontextprotocol/go-sdk"},
+	"internal/view":       {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
+	"internal/secret":     {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/server", "internal/llm", "internal/watch", "cmd/", "!github.com/", "!golang.org/"},
 }
 
 // allowed are the exceptions to forbidden: internal/secret is a leaf on

@@ -37,22 +37,22 @@ const (
 )
 
 type askIn struct {
-	Question  string   `json:"question" jsonschema:"the question about the project or its docs"`
-	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes to draw sources from (artifacts, docs, or a named one); default all"`
-	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the sources given to the model; default 6000"`
+	Question  string   `json:"question" jsonschema:"about the project or its docs"`
+	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes to draw sources from; default all"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
 }
 
 type exampleIn struct {
 	Task      string   `json:"task" jsonschema:"what the example should do"`
 	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes to draw sources from; default all"`
-	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the sources; default 6000"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
 }
 
 type explainErrorIn struct {
 	Error     string   `json:"error" jsonschema:"the error message"`
 	Context   string   `json:"context,omitempty" jsonschema:"what was being done, or the code that failed"`
 	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes to draw sources from; default all"`
-	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the sources; default 6000"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
 }
 
 type answerSource struct {

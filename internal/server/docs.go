@@ -21,6 +21,11 @@ const docsDebounce = 50 * time.Millisecond
 // where the index cannot be saved gets one in memory (docsearch logs why,
 // and index_status shows it).
 func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index, error) {
+	// The index is saved under .artifacts/; its .gitignore keeps it out
+	// of the user's commits while the markdown goes in.
+	if err := w.store.WriteGitignore(); err != nil {
+		w.log.Debug("no .artifacts/.gitignore", "err", err)
+	}
 	return docsearch.Open(ctx, docsearch.RootFS(w.dir), docsearch.Options{
 		Scopes:   opt.DocScopes,
 		Embedder: opt.Embedder,

@@ -168,7 +168,7 @@ func (ws *workspace) enrichFile(ctx context.Context, b *enrich.Builder, opt Enri
 		return false, nil
 	}
 	for part := 1; ; part++ {
-		p, err := b.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: opt.MaxTokens, Part: part, Purposes: purposes})
+		p, err := b.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: opt.MaxTokens, Part: part, Purposes: purposes, Dependencies: ws.deps.used(src.file)})
 		if err != nil {
 			return false, err
 		}

@@ -107,7 +107,7 @@ func (s *Server) answered(text string) sampled {
 func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *workspace, src *source, p *enrich.Prompt, out fileInfoOut) (*mcp.CallToolResult, fileInfoOut, error) {
 	fallback := func(why string) (*mcp.CallToolResult, fileInfoOut, error) {
 		s.log.Info("sampling fell back to a prompt", "path", out.Path, "why", why)
-		out.Status, out.Prompt = statusPromptReady, p.Text
+		out.Status = statusPromptReady
 		note := "(Sampling did not complete: " + why + ". Answer this prompt yourself and call report_file_info.)\n\n"
 		return textResult(note + p.Text), out, nil
 	}

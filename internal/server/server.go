@@ -51,8 +51,15 @@ type Options struct {
 	DocScopes []docsearch.Scope
 	// Embedder makes the doc index's vectors; nil searches lexically.
 	Embedder docsearch.Embedder
-	// NoDocs turns the doc index off.
+	// NoDocs turns the doc index off, and with it the dependency index.
 	NoDocs bool
+	// NoDeps turns off indexing the dependencies the lockfiles name.
+	NoDeps bool
+	// AllDeps indexes transitive dependencies too, not only direct ones.
+	AllDeps bool
+	// DepsCache is the per-user cache of dependency APIs. Default
+	// depindex.DefaultDir ($XDG_CACHE_HOME/fileinfo/deps).
+	DepsCache string
 	// SamplingRerank has the client's model reorder the sources of
 	// ask_docs, get_working_example and explain_error through sampling
 	// before it answers. Default off.
@@ -64,10 +71,14 @@ type Options struct {
 	hooks *testHooks // tests only
 }
 
-// instructions teach a client's model the loop, in three sentences.
-const instructions = `Call file_info with a source file's path to get a prompt holding the file's structure, its callers and callees, and its numbered source; answer that prompt by calling report_file_info, and fileinfo saves the result as enriched markdown under .artifacts/. ` +
-	`When file_info reports several parts, call it again with each part and report each one; when it says the enriched artifact is up to date, use it instead of redoing the work (refresh: true forces a new prompt). ` +
-	`Use inspect_source to read exact line ranges, set_workspace_root to switch to another project, and the fileinfo://artifacts resource to see which files are documented.`
+// instructions teach a client's model every tool family, in a few
+// sentences (TestToolList checks that each tool is named).
+const instructions = `fileinfo knows this repository's structure and call graph, and keeps documentation of its source files as markdown under .artifacts/. ` +
+	`To locate a function, method or class by name call find_symbol; callers and callees give its call tree with call sites, far cheaper than file_info on a whole file. ` +
+	`To document a file, call file_info with its path and answer the prompt it returns by calling report_file_info (once per part when it reports several parts); when it says the enriched artifact is up to date, use that instead (refresh: true forces a new prompt). ` +
+	`inspect_source reads exact line ranges, index_status says what is indexed and documented, set_workspace_root switches to another project, and open_view gives a person a web page of it all. ` +
+	`To answer questions from the project's docs and the artifacts, search_docs finds documents (scopes ["deps"] or ["deps:NAME"] search the dependencies at their locked versions) and fetch_doc reads one or one section (a heading or a symbol's name); list_docs and doc_outline browse them. ` +
+	`ask_docs, get_working_example and explain_error gather sources and answer with [Source N] citations, or return a prompt for you to answer.`
 
 // A Server is fileinfo's MCP server for one workspace at a time (see
 // set_workspace_root). Its libraries hold no MCP types; this package turns
@@ -86,6 +97,8 @@ type Server struct {
 	mu sync.Mutex // serializes workspace switches
 	ws *workspace // the current workspace; read with workspace()
 	wm sync.RWMutex
+
+	view viewState // the web view, once started (see tool_view.go)
 }
 
 // New returns a server for opt.Root and starts loading it in the
@@ -123,7 +136,6 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		s.allowed = append(s.allowed, dir)
 	}
 	ws.hooks = opt.hooks
-	go s.loadFirst(ctx, ws)
 
 	info := &mcp.Implementation{Name: "fileinfo", Title: "fileinfo", Version: opt.Version,
 		Description: "Indexed " + ws.root + " at " + time.Now().UTC().Format(time.RFC3339)}
@@ -141,6 +153,9 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(guard(log))
 	s.addTools()
 	s.addResources()
+	// The load starts once s.mcp is set: a batch the watcher applies
+	// early notifies through it.
+	go s.loadFirst(ctx, ws)
 	return s, nil
 }
 
@@ -172,6 +187,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 
 // Close releases the current workspace.
 func (s *Server) Close() {
+	s.stopView()
 	s.workspace().close()
 }
 

@@ -146,6 +146,7 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 		}
 	}
 	w.commit(updated, digests, c.removed, skips)
+	w.indexCode(ctx, c.changed, c.removed) // searchable when the batch ends
 	if c.empty() {
 		return c, nil
 	}

@@ -9,16 +9,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/depindex"
 )
+
+// DefaultSearchLimit is how many results search_docs returns unless asked
+// for more; the CLI's search returns as many, so that a user sees what a
+// model is shown.
+const DefaultSearchLimit = 5
 
 // maxQueryBytes bounds a search query.
 const maxQueryBytes = 4 << 10
 
 type searchDocsIn struct {
 	Query       string   `json:"query" jsonschema:"what to look for: words, an error message, an identifier"`
-	Scopes      []string `json:"scopes,omitempty" jsonschema:"scopes to search (artifacts, docs, or a named one); given, results are also grouped by scope"`
-	Limit       int      `json:"limit,omitempty" jsonschema:"results to return (per scope when scopes are given); default 5"`
-	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"drop results under this relevance, 0 to 1; default 0.5"`
+	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts, deps, deps:NAME (default: all but deps); results are then grouped by scope"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"results (per scope with scopes); default 5"`
+	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"least relevance, 0-1; default 0.5"`
 	ContentType string   `json:"content_type,omitempty" jsonschema:"only chunks of this type: prose, code or api-reference"`
 }
 
@@ -58,15 +64,12 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 	default:
 		return nil, out, fmt.Errorf("content_type %q: want prose, code or api-reference", in.ContentType)
 	}
-	ix, err := s.docsIndex(ctx, req)
-	if err != nil {
-		return nil, out, err
-	}
 	limit := in.Limit
 	if limit == 0 {
-		limit = 5
+		limit = DefaultSearchLimit
 	}
-	res, err := ix.Search(ctx, docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)})
+	q := docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)}
+	res, err := s.search(ctx, req, q)
 	if err != nil {
 		return nil, out, err
 	}
@@ -82,6 +85,10 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		b.WriteString(out.Message)
 	}
 	for i, r := range out.Results {
+		if r.Scope == docsearch.ScopeCode {
+			writeCodeResult(&b, i+1, r)
+			continue
+		}
 		fmt.Fprintf(&b, "%d. %s — %s (%s, score %.2f)", i+1, r.Title, r.Path, r.Scope, r.Score)
 		if r.Heading != "" {
 			fmt.Fprintf(&b, ", section %q", r.Heading)
@@ -96,11 +103,11 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 
 type fetchDocIn struct {
 	Path    string `json:"path" jsonschema:"the document, as search_docs or list_docs named it"`
-	Heading string `json:"heading,omitempty" jsonschema:"only this section (a heading's text)"`
+	Heading string `json:"heading,omitempty" jsonschema:"only this section: a heading's text, or a symbol's name in an artifact"`
 }
 
 func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetchDocIn) (*mcp.CallToolResult, docsearch.Doc, error) {
-	ix, err := s.docsIndex(ctx, req)
+	ix, err := s.docsIndexFor(ctx, req, in.Path)
 	if err != nil {
 		return nil, docsearch.Doc{}, err
 	}
@@ -117,9 +124,14 @@ type listDocsIn struct {
 
 type listDocsOut struct {
 	Docs []docsearch.DocInfo `json:"docs"`
+	// Deps lists the indexed dependency versions, for scope deps.
+	Deps []depindex.Count `json:"deps,omitempty"`
 }
 
 func (s *Server) listDocs(ctx context.Context, req *mcp.CallToolRequest, in listDocsIn) (*mcp.CallToolResult, listDocsOut, error) {
+	if isDepsScope(in.Scope) {
+		return s.listDeps(ctx, req, in.Scope)
+	}
 	ix, err := s.docsIndex(ctx, req)
 	if err != nil {
 		return nil, listDocsOut{}, err
@@ -149,7 +161,7 @@ type docOutlineOut struct {
 }
 
 func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in docOutlineIn) (*mcp.CallToolResult, docOutlineOut, error) {
-	ix, err := s.docsIndex(ctx, req)
+	ix, err := s.docsIndexFor(ctx, req, in.Path)
 	if err != nil {
 		return nil, docOutlineOut{}, err
 	}

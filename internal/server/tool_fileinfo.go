@@ -26,14 +26,14 @@ const maxTokensLimit = 1_000_000
 
 type fileInfoIn struct {
 	Path      string `json:"path" jsonschema:"the source file, relative to the workspace root"`
-	Part      int    `json:"part,omitempty" jsonschema:"the part to build, from 1, when an earlier answer said parts > 1"`
-	Refresh   bool   `json:"refresh,omitempty" jsonschema:"build a prompt even when the enriched artifact is up to date (asking for a part does too)"`
-	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"token budget of one prompt (default 24000); a larger file is split into parts"`
-	Mode      string `json:"mode,omitempty" jsonschema:"prompt (default): return the prompt for you to answer; sampling: have the client's model answer it through MCP sampling and save the report (falls back to prompt)"`
+	Part      int    `json:"part,omitempty" jsonschema:"which part, from 1, when parts > 1"`
+	Refresh   bool   `json:"refresh,omitempty" jsonschema:"a new prompt even when the enriched artifact is up to date"`
+	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"prompt token budget (default 24000); larger files come in parts"`
+	Mode      string `json:"mode,omitempty" jsonschema:"prompt (default), or sampling: your client's model answers and the report is saved (falls back to prompt)"`
 }
 
 type fileInfoOut struct {
-	Status       string   `json:"status" jsonschema:"prompt_ready: answer prompt by calling report_file_info; up_to_date: the enriched artifact is current and is in content; enriched: sampling wrote it"`
+	Status       string   `json:"status" jsonschema:"prompt_ready: the text content is the prompt; answer it by calling report_file_info. up_to_date: the text content is the current enriched artifact. enriched: sampling wrote it"`
 	Path         string   `json:"path"`
 	Language     string   `json:"language"`
 	Tokens       int      `json:"tokens" jsonschema:"size of prompt in cl100k_base tokens"`
@@ -45,9 +45,11 @@ type fileInfoOut struct {
 	Artifact     string   `json:"artifact" jsonschema:"the artifact's status: missing, basic, partial (some symbols have no prose yet), enriched or stale"`
 	ArtifactPath string   `json:"artifact_path" jsonschema:"where the artifact is, relative to the workspace root"`
 	Missing      []string `json:"missing,omitempty" jsonschema:"when artifact is partial: the symbols it has no prose for yet; a report may name only these, and the prose already saved is kept"`
-	Prompt       string   `json:"prompt,omitempty"`
-	Content      string   `json:"content,omitempty" jsonschema:"the enriched artifact, when status is up_to_date"`
 }
+
+// The prompt, or the up-to-date artifact, travels once: as the result's
+// text content. fileInfoOut carries only what describes it, so a
+// response is its prompt plus well under 1 KB (TestFileInfoSentOnce).
 
 func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in fileInfoIn) (*mcp.CallToolResult, fileInfoOut, error) {
 	var out fileInfoOut
@@ -87,7 +89,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	// An up-to-date enriched artifact is handed back instead of a prompt,
 	// unless the call asks for a new one or for a given part.
 	if status != artifacts.Enriched || in.Refresh || in.Part > 0 {
-		p, err = s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget, Part: in.Part})
+		p, err = s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget, Part: in.Part, Dependencies: ws.deps.used(src.file)})
 	}
 	ws.mu.RUnlock()
 	if err != nil {
@@ -122,7 +124,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 		if err != nil {
 			return nil, out, fmt.Errorf("read the artifact of %s: %w", rel, err)
 		}
-		out.Status, out.Content = statusUpToDate, string(body)
+		out.Status = statusUpToDate
 		msg := fmt.Sprintf("The enriched artifact of %s (%s) is up to date: its source and callers are unchanged since it was written. "+
 			"Use it as it is; call file_info with refresh: true only to document the file again.\n\n%s", rel, out.ArtifactPath, body)
 		return textResult(msg), out, nil
@@ -136,7 +138,6 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	if in.Mode == modeSampling {
 		return s.sample(ctx, req, ws, src, p, out)
 	}
-	out.Prompt = p.Text
 	return textResult(p.Text + note), out, nil
 }
 

@@ -13,9 +13,9 @@ import (
 const maxInspectLines = 400
 
 type inspectIn struct {
-	Path      string `json:"path" jsonschema:"the file, relative to the workspace root"`
+	Path      string `json:"path" jsonschema:"the file, relative to the workspace root; deps:NAME@VERSION/PATH for a dependency's"`
 	StartLine int    `json:"start_line" jsonschema:"first line to show, from 1"`
-	EndLine   int    `json:"end_line" jsonschema:"last line to show, inclusive; at most 400 lines are shown per call"`
+	EndLine   int    `json:"end_line" jsonschema:"last line to show, inclusive"`
 }
 
 type inspectOut struct {
@@ -34,11 +34,7 @@ func (s *Server) inspectSource(ctx context.Context, req *mcp.CallToolRequest, in
 	if in.EndLine < in.StartLine {
 		return nil, out, fmt.Errorf("end_line %d is before start_line %d", in.EndLine, in.StartLine)
 	}
-	ws, rel, err := s.locate(ctx, req, in.Path)
-	if err != nil {
-		return nil, out, err
-	}
-	src, err := ws.read(rel)
+	rel, src, err := s.readSource(ctx, req, in.Path)
 	if err != nil {
 		return nil, out, err
 	}

@@ -104,6 +104,7 @@ func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, versi
 		return reportOut{}, "", fmt.Errorf("write the artifact of %s: %w", rel, err)
 	}
 	ws.docsChanged([]string{path.Join(artifacts.Dir, rel+".md")})
+	ws.indexCode(ws.docsCtx, []string{rel}, nil) // its symbols with their new prose
 	return reportOut{
 		Status:         "written",
 		Path:           rel,
@@ -156,7 +157,7 @@ func (s *Server) checkPart(ws *workspace, rel string, src *source, text []byte, 
 		budget = enrich.DefaultMaxTokens
 	}
 	ws.mu.RLock()
-	p, err := s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget})
+	p, err := s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget, Dependencies: ws.deps.used(src.file)})
 	ws.mu.RUnlock()
 	n := max(seen, 1)
 	if err == nil {

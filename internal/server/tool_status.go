@@ -39,6 +39,7 @@ type indexStatusOut struct {
 	DocsSkipped      int                 `json:"docs_skipped" jsonschema:"files and directories the doc index passed over, and documents it indexed in part"`
 	DocsSkippedPaths []docsearch.Skipped `json:"docs_skipped_paths,omitempty" jsonschema:"the first 50 of them by path (a directory's ends in /), each with the reason"`
 	DocsUnsaved      string              `json:"docs_unsaved,omitempty" jsonschema:"why the doc index is kept in memory only, not saved"`
+	Deps             depsStatus          `json:"deps" jsonschema:"the dependency index: scope deps of search_docs"`
 }
 
 // maxDocsSkipped caps the skipped docs index_status lists.
@@ -83,6 +84,7 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		out.DocsSkipped, out.DocsUnsaved = len(docsSkipped), st.Unsaved
 		out.DocsSkippedPaths = docsSkipped[:min(len(docsSkipped), maxDocsSkipped)]
 	}
+	out.Deps = ws.deps.status()
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", out.Root)
@@ -103,6 +105,14 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	if out.DocsUnsaved != "" {
 		fmt.Fprintf(&b, "The doc index is not saved (%s); it is kept in memory.\n", out.DocsUnsaved)
 	}
+	fmt.Fprintf(&b, "Dependencies: %d resolved, %d indexed (scope deps), %d missing", out.Deps.Resolved, out.Deps.Indexed, out.Deps.Missing)
+	if out.Deps.Indexing != "" {
+		fmt.Fprintf(&b, "; indexing %s", out.Deps.Indexing)
+	}
+	if out.Deps.Problem != "" {
+		fmt.Fprintf(&b, "; problem: %s", out.Deps.Problem)
+	}
+	b.WriteString(".\n")
 	fmt.Fprintf(&b, "Watching: %s (%d directories, %d batches applied).", out.Watch.Mode, out.Watch.Dirs, out.Watch.Batches)
 	return textResult(b.String()), out, nil
 }

@@ -19,7 +19,9 @@ func TestToolList(t *testing.T) {
 	}
 	want := map[string]bool{"file_info": false, "report_file_info": false, "inspect_source": true, "set_workspace_root": false, "index_status": true,
 		"search_docs": true, "fetch_doc": true, "list_docs": true, "doc_outline": true,
-		"ask_docs": true, "get_working_example": true, "explain_error": true}
+		"ask_docs": true, "get_working_example": true, "explain_error": true,
+		"find_symbol": true, "callers": true, "callees": true}
+	want["open_view"] = true
 	if len(res.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(res.Tools), len(want))
 	}
@@ -89,8 +91,8 @@ func TestSetWorkspaceRoot(t *testing.T) {
 		t.Errorf("set_workspace_root(sub/other) = %+v", out)
 	}
 	var fi fileInfoOut
-	s.ok("file_info", map[string]any{"path": "x.py"}, &fi)
-	if fi.Language != "python" || !strings.Contains(fi.Prompt, "called by: `h` (y.py:4)") {
+	res := s.ok("file_info", map[string]any{"path": "x.py"}, &fi)
+	if fi.Language != "python" || !strings.Contains(text(res), "called by: `h` (y.py:4)") {
 		t.Errorf("file_info(x.py) in the new root: %+v", fi)
 	}
 	if !s.exists("sub/other/.artifacts/x.py.md") || s.exists(".artifacts/x.py.md") {

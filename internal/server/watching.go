@@ -21,6 +21,14 @@ func (s *Server) startWatch(ws *workspace) {
 	if ws.closed || ws.watcher != nil {
 		return
 	}
+	if !s.opt.NoDocs {
+		// The doc index is saved under .artifacts/ (see openDocs): its
+		// .gitignore is written before watching, so that writing it is
+		// not a change to apply.
+		if err := ws.store.WriteGitignore(); err != nil {
+			s.log.Debug("no .artifacts/.gitignore", "err", err)
+		}
+	}
 	wt, err := watch.New(ws.root, watch.Options{Logger: s.log, Debounce: s.opt.Debounce})
 	if err != nil {
 		s.log.Warn("not watching the workspace for changes", "root", ws.root, "err", err)
@@ -67,6 +75,9 @@ func (s *Server) applyBatch(ctx context.Context, ws *workspace, wt *watch.Watche
 	}
 	if c.walked {
 		wt.SetDirs(c.dirs)
+	}
+	if b.Rescan || touchesLockfile(b.Paths) {
+		ws.depsChanged(s.opt)
 	}
 	s.notify(ctx, c)
 }

@@ -142,8 +142,8 @@ func TestWatchFollowsEditsOfCallers(t *testing.T) {
 	// A new nested directory with a caller in it.
 	writeTree(t, s.root, map[string]string{"cmd/tool/deep/x.go": "package deep\n\nimport \"example.com/shop/lib\"\n\nfunc X() { lib.NewStore().Put(\"k\", 2) }\n"})
 	waitFor(t, "the new caller", func() bool {
-		s.ok("file_info", map[string]any{"path": "lib/store.go", "refresh": true}, &fi)
-		return strings.Contains(fi.Prompt, "called by: `X` (cmd/tool/deep/x.go:5)")
+		res := s.ok("file_info", map[string]any{"path": "lib/store.go", "refresh": true}, &fi)
+		return strings.Contains(text(res), "called by: `X` (cmd/tool/deep/x.go:5)")
 	})
 	settle(t, s, "mkdir -p and a new file")
 

@@ -72,7 +72,9 @@ type workspace struct {
 	docsRescan  bool
 	docsBusy    bool           // a docsLoop runs
 	docsClosed  bool           // set by close: no docsLoop starts
-	docsLoops   sync.WaitGroup // the running docsLoop, which close waits for
+	docsLoops   sync.WaitGroup // the running docsLoop and dependency index run, which close waits for
+
+	deps depsIndex // the dependencies' API and docs, filled in the background
 
 	watchMu   sync.Mutex
 	closed    bool
@@ -241,7 +243,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		}
 		w.docs = ix
 	}()
-	files, skipped, err := w.ex.All(ctx)
+	files, skipped, g, err := w.extractSaved(ctx)
 	<-docsDone
 	if err != nil {
 		return err
@@ -249,7 +251,9 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	if w.hooks != nil && w.hooks.load != nil {
 		w.hooks.load(w.root)
 	}
-	g := callgraph.Build(files)
+	if g == nil {
+		g = callgraph.Build(files)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.digestMu.Lock()
@@ -267,6 +271,8 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.loaded = time.Now()
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
 		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
+	w.depsChanged(opt)
+	w.indexAllCode() // starts once the lock is released
 	return nil
 }
 

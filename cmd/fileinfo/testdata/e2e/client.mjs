@@ -154,14 +154,14 @@ async function exercise(client, root, outside) {
   expect(JSON.stringify(out.symbols) === JSON.stringify(['Store', 'NewStore', 'Store.Put', 'Store.Get']), 'unexpected symbols', out.symbols);
   expect(out.artifact === 'basic' && out.artifact_path === '.artifacts/lib/store.go.md', 'the first file_info should write the basic artifact', out);
   expect(out.tokens > 0 && out.tokens <= 24000, 'token count out of range', out.tokens);
-  expect(text(res) === out.prompt, 'the text content differs from the structured prompt');
+  expect(out.prompt === undefined && JSON.stringify(out).length <= 1024, 'the structured content should carry only metadata; the prompt travels once, as text', out);
   for (const want of [
     '## Structural Info', '## Source Code', 'report_file_info',
     'func NewStore() *Store',
     'called by: `main` (main.go:6)', // the callers section: NewStore is called from main
     '10\tfunc (s *Store) Put(key string, v int) { s.m[key] = v }',
   ]) {
-    expect(out.prompt.includes(want), `prompt lacks ${JSON.stringify(want)}`, out.prompt);
+    expect(text(res).includes(want), `prompt lacks ${JSON.stringify(want)}`, text(res));
   }
   report({ status: out.status, tokens: out.tokens, symbols: out.symbols, artifact: out.artifact });
 
@@ -178,9 +178,9 @@ async function exercise(client, root, outside) {
   report({ status: out.status, artifact: out.artifact, undocumented: out.undocumented });
 
   step = 'file_info up to date';
-  ({ out } = await ok(client, 'file_info', { path: 'lib/store.go' }));
+  ({ res, out } = await ok(client, 'file_info', { path: 'lib/store.go' }));
   expect(out.status === 'up_to_date' && out.artifact === 'enriched', 'after the report file_info should hand back the artifact', out);
-  expect(!out.prompt && out.content.includes("**Purpose**: Sets a key's value."), 'content is not the enriched artifact', out);
+  expect(!text(res).includes('## Source Code') && text(res).includes("**Purpose**: Sets a key's value."), 'the text is not the enriched artifact', text(res));
   report({ status: out.status, artifact: out.artifact });
 
   step = 'refusals';
@@ -263,8 +263,9 @@ async function partial(client, root) {
   await refused(client, 'report_file_info', { ...storeReport, part: 1e15 }, 'out of range', 'nothing was written');
   ({ out } = await ok(client, 'report_file_info', { path: 'lib/store.go', functions: [], classes: [{ name: 'Store', methods: [{ name: 'Len', purpose: 'Counts the keys.', implementation: '1. Return len(m).' }] }] }));
   expect(out.artifact_status === 'enriched' && out.undocumented.length === 0, 'reporting what was missing should complete the artifact', out);
-  ({ out } = await ok(client, 'file_info', { path: 'lib/store.go' }));
-  expect(out.status === 'up_to_date' && out.content.includes('**Purpose**: Stores v under key.') && out.content.includes('**Purpose**: Counts the keys.'), 'the completed artifact', out);
+  const done = await ok(client, 'file_info', { path: 'lib/store.go' });
+  out = done.out;
+  expect(out.status === 'up_to_date' && text(done.res).includes('**Purpose**: Stores v under key.') && text(done.res).includes('**Purpose**: Counts the keys.'), 'the completed artifact', out);
   report({ status: out.status });
 }
 
@@ -301,8 +302,8 @@ async function roots(client, opts, overHTTP) {
   step = 'set_workspace_root allowed';
   ({ out } = await ok(client, 'set_workspace_root', { path: opts.extra }));
   expect(out.root === fs.realpathSync(opts.extra) && out.files === 1, 'switching to an allowed root', out);
-  ({ out } = await ok(client, 'file_info', { path: 'tool.py' }));
-  expect(out.prompt.includes('called by: `run` (tool.py:2)'), 'the allowed root is not the workspace', out.prompt);
+  const tool = await ok(client, 'file_info', { path: 'tool.py' });
+  expect(text(tool.res).includes('called by: `run` (tool.py:2)'), 'the allowed root is not the workspace', text(tool.res));
   ({ out } = await ok(client, 'set_workspace_root', { path: opts.root }));
   expect(out.root === start && out.files === 2, 'switching back to the starting root', out);
   report({ back: out.root, files: out.files });
@@ -347,9 +348,9 @@ async function watchedSave(client, root) {
   const counted = out.files;
   const internal = (out.skipped_paths ?? []).filter((s) => s.reason.includes('internal error'));
   expect(internal.length === 0, 'files skipped for an internal error', internal);
-  ({ out } = await ok(client, 'file_info', { path: 'shapes.py' }));
+  const saved = await ok(client, 'file_info', { path: 'shapes.py' });
   for (const want of ['def pairs(a):', 'called by: `main` (shapes.py:16)', 'called by: `main` (shapes.py:18)']) {
-    expect(out.prompt.includes(want), `the prompt of shapes.py lacks ${JSON.stringify(want)}`, out.prompt);
+    expect(text(saved.res).includes(want), `the prompt of shapes.py lacks ${JSON.stringify(want)}`, text(saved.res));
   }
   report({ files: counted, internalErrors: internal.length });
 }

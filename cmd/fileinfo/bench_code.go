@@ -1,0 +1,390 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing/fstest"
+	"time"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/codeindex"
+	"github.com/fileinfo/fileinfo/internal/ftspeer"
+)
+
+// A code-search data set (docs/bench/code) is a directory of:
+//
+//	queries.jsonl  {"_id", "repo", "text", "source"} a line: a question in
+//	               words, the repository it is about, and the docs page or
+//	               issue it was written from (which names the answer)
+//	qrels.tsv      query-id, repo, path, symbol, start, end (a header line
+//	               first): the functions that answer it, by file and line
+//	               range in the fetched repository
+//
+// The repositories are fetched by the data set's fetch.sh into --repos,
+// one directory per repo name.
+
+// codeQuery is one query of a code-search data set.
+type codeQuery struct {
+	ID   string `json:"_id"`
+	Repo string `json:"repo"`
+	Text string `json:"text"`
+}
+
+// span is a range of lines of a file.
+type span struct {
+	path       string
+	start, end int
+}
+
+// codeMetrics are one ranker's scores; the JSON keys are fixed.
+type codeMetrics struct {
+	FuncNDCG10   float64 `json:"function_ndcg@10"`
+	FuncMRR10    float64 `json:"function_mrr@10"`
+	FuncRecall10 float64 `json:"function_recall@10"`
+	FileNDCG10   float64 `json:"file_ndcg@10"`
+	FileMRR10    float64 `json:"file_mrr@10"`
+	FileRecall10 float64 `json:"file_recall@10"`
+	P50ms        float64 `json:"p50_ms"`
+	IndexS       float64 `json:"index_s"`
+}
+
+// codeBench is what `bench code` reports.
+type codeBench struct {
+	Queries  int                    `json:"queries"`
+	Repos    int                    `json:"repos"`
+	Chunks   int                    `json:"chunks"`
+	Rankers  map[string]codeMetrics `json:"rankers"`
+	PerRepo  map[string]codeMetrics `json:"per_repo_fileinfo"`
+	PeerNote string                 `json:"peer_note,omitempty"`
+}
+
+// runBenchCode measures function-level and file-level retrieval of the
+// code scope on real repositories, beside SQLite FTS5 over the same
+// chunks in the same run.
+func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("bench code", "DATASET", stderr)
+	repos := fs.String("repos", "/tmp/fileinfo-bench-code", "`dir` holding the repositories the data set's fetch.sh fetched")
+	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
+	asJSON := fs.Bool("json", false, "print the metrics as JSON")
+	scale := fs.String("scale", "", "instead, measure the code scope's build time, memory and search latency on the repository `dir` (e.g. golang.org/x/tools), with the data set's queries")
+	perQuery := fs.String("per-query", "", "also write each query's first result and the rank of its first relevant function to this file (JSON lines)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	queries, qrels, err := readCodeSet(pos[0])
+	if err != nil {
+		return err
+	}
+	if *scale != "" {
+		texts := make([]string, len(queries))
+		for i, q := range queries {
+			texts[i] = q.Text
+		}
+		return benchCodeScale(ctx, *scale, texts, stdout)
+	}
+	byRepo := map[string][]codeQuery{}
+	var names []string
+	for _, q := range queries {
+		if len(qrels[q.ID]) == 0 {
+			continue
+		}
+		if byRepo[q.Repo] == nil {
+			names = append(names, q.Repo)
+		}
+		byRepo[q.Repo] = append(byRepo[q.Repo], q)
+	}
+	slices.Sort(names)
+	out := codeBench{Repos: len(names), Rankers: map[string]codeMetrics{}, PerRepo: map[string]codeMetrics{}}
+	var ours, peer []codeOutcome
+	var ourLat, peerLat []time.Duration
+	var ourIndex, peerIndex time.Duration
+	for _, repo := range names {
+		dir := filepath.Join(*repos, repo)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("bench code: repository %s not at %s; fetch it with %s", repo, dir, filepath.Join(pos[0], "fetch.sh"))
+		}
+		start := time.Now()
+		files, err := codeindex.Files(ctx, dir)
+		if err != nil {
+			return fmt.Errorf("bench code: %s: %w", repo, err)
+		}
+		ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{Embedder: defaultEmbedder()})
+		if err != nil {
+			return err
+		}
+		if err := ix.PutCode(ctx, files, nil); err != nil {
+			return fmt.Errorf("bench code: %s: %w", repo, err)
+		}
+		ourIndex += time.Since(start)
+		// The peer ranks the same chunks: one per symbol, keyed as ours.
+		var docs []ftspeer.Doc
+		where := map[string]span{}
+		for _, f := range files {
+			ids := docsearch.CodeKeys(f)
+			for i, s := range f.Symbols {
+				id := ids[i]
+				where[id] = span{f.Path, s.Line, max(s.End, s.Line)}
+				docs = append(docs, ftspeer.Doc{ID: id, Title: s.Name, Text: docsearch.CodeText(f.Path, s)})
+			}
+		}
+		out.Chunks += len(docs)
+		qs := byRepo[repo]
+		var repoOurs []codeOutcome
+		zero := 0.0
+		for _, q := range qs {
+			t := time.Now()
+			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: 10, MinScore: &zero, Mode: docsearch.Mode(*mode)})
+			ourLat = append(ourLat, time.Since(t))
+			if err != nil {
+				return fmt.Errorf("bench code: %s: %w", q.ID, err)
+			}
+			var got []span
+			for _, r := range res.Results {
+				got = append(got, span{r.Path, r.Lines[0], r.Lines[1]})
+			}
+			o := scoreCode(q, got, qrels[q.ID])
+			repoOurs = append(repoOurs, o)
+		}
+		ours = append(ours, repoOurs...)
+		out.PerRepo[repo] = summarizeCode(repoOurs, nil, 0)
+		texts := make([]string, len(qs))
+		for i, q := range qs {
+			texts[i] = q.Text
+		}
+		pr, err := ftspeer.Rank(ctx, docs, texts, 10)
+		if err != nil {
+			out.PeerNote = err.Error()
+			continue
+		}
+		peerIndex += pr.IndexTime
+		peerLat = append(peerLat, pr.QueryTimes...)
+		for i, q := range qs {
+			var got []span
+			for _, id := range pr.IDs[i] {
+				got = append(got, where[id])
+			}
+			peer = append(peer, scoreCode(q, got, qrels[q.ID]))
+		}
+	}
+	out.Queries = len(ours)
+	out.Rankers["fileinfo"] = summarizeCode(ours, ourLat, ourIndex)
+	if out.PeerNote == "" {
+		out.Rankers["fts5"] = summarizeCode(peer, peerLat, peerIndex)
+	}
+	if *perQuery != "" {
+		if err := writeCodeOutcomes(*perQuery, ours); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(stdout, "dataset %s: %d queries over %d repositories, %d symbol chunks, mode %s\n", pos[0], out.Queries, out.Repos, out.Chunks, *mode)
+	fmt.Fprintf(stdout, "%-9s %8s %8s %8s   %8s %8s %8s   %8s %8s\n", "", "fn nDCG", "fn MRR", "fn R@10", "file nDCG", "file MRR", "file R@10", "p50 ms", "index s")
+	for _, name := range []string{"fileinfo", "fts5"} {
+		m, ok := out.Rankers[name]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(stdout, "%-9s %8.3f %8.3f %8.3f   %8.3f %8.3f %8.3f   %8.2f %8.2f\n", name,
+			m.FuncNDCG10, m.FuncMRR10, m.FuncRecall10, m.FileNDCG10, m.FileMRR10, m.FileRecall10, m.P50ms, m.IndexS)
+	}
+	if out.PeerNote != "" {
+		fmt.Fprintf(stdout, "fts5: not measured: %s\n", out.PeerNote)
+	}
+	for _, repo := range names {
+		m := out.PerRepo[repo]
+		fmt.Fprintf(stdout, "  %-10s fn nDCG@10 %.3f  file nDCG@10 %.3f  (%d queries)\n", repo, m.FuncNDCG10, m.FileNDCG10, len(byRepo[repo]))
+	}
+	return nil
+}
+
+// readCodeSet reads a code-search data set's queries and qrels.
+func readCodeSet(dir string) ([]codeQuery, map[string][]span, error) {
+	f, err := os.Open(filepath.Join(dir, "queries.jsonl"))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	var queries []codeQuery
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var q codeQuery
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", f.Name(), n, err)
+		}
+		queries = append(queries, q)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "qrels.tsv"))
+	if err != nil {
+		return nil, nil, err
+	}
+	qrels := map[string][]span{}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		cols := strings.Split(line, "\t")
+		if i == 0 && cols[0] == "query-id" {
+			continue
+		}
+		if len(cols) != 6 {
+			return nil, nil, fmt.Errorf("qrels.tsv:%d: %d columns, want 6 (query-id repo path symbol start end)", i+1, len(cols))
+		}
+		start, err1 := strconv.Atoi(cols[4])
+		end, err2 := strconv.Atoi(cols[5])
+		if err1 != nil || err2 != nil || start < 1 || end < start {
+			return nil, nil, fmt.Errorf("qrels.tsv:%d: bad line range %s-%s", i+1, cols[4], cols[5])
+		}
+		qrels[cols[0]] = append(qrels[cols[0]], span{cols[2], start, end})
+	}
+	return queries, qrels, nil
+}
+
+// codeOutcome is how one query did, function-level and file-level.
+type codeOutcome struct {
+	ID         string  `json:"id"`
+	Query      string  `json:"query"`
+	Rank       int     `json:"rank"` // of the first relevant function, 1-based; 0 when not in the first 10
+	FuncNDCG   float64 `json:"function_ndcg@10"`
+	FuncRecall float64 `json:"-"`
+	FileNDCG   float64 `json:"file_ndcg@10"`
+	FileRR     float64 `json:"-"`
+	FileRecall float64 `json:"-"`
+	Top        string  `json:"top,omitempty"`
+}
+
+// matches reports whether a result answers a relevant range: same file,
+// and at least half of the result's lines inside the range. A method of
+// a relevant class counts; the class of a relevant method, or a file's
+// top-level code, does not.
+func matches(got, want span) bool {
+	if got.path != want.path {
+		return false
+	}
+	lo, hi := max(got.start, want.start), min(got.end, want.end)
+	return hi >= lo && 2*(hi-lo+1) >= got.end-got.start+1
+}
+
+// scoreCode scores a ranking (best first) against the relevant ranges:
+// each relevant range is found once, by the first result that matches
+// it; binary gains.
+func scoreCode(q codeQuery, got, want []span) codeOutcome {
+	o := codeOutcome{ID: q.ID, Query: q.Text}
+	if len(got) > 10 {
+		got = got[:10]
+	}
+	if len(got) > 0 {
+		o.Top = fmt.Sprintf("%s:%d-%d", got[0].path, got[0].start, got[0].end)
+	}
+	found := make([]bool, len(want))
+	var dcg float64
+	hits := 0
+	for i, g := range got {
+		for j, w := range want {
+			if !found[j] && matches(g, w) {
+				found[j] = true
+				dcg += 1 / math.Log2(float64(i+2))
+				hits++
+				if o.Rank == 0 {
+					o.Rank = i + 1
+				}
+				break
+			}
+		}
+	}
+	o.FuncNDCG = dcg / idcg(len(want))
+	o.FuncRecall = float64(hits) / float64(len(want))
+	// File level: the ranking's files in order of first appearance.
+	files := map[string]bool{}
+	for _, w := range want {
+		files[w.path] = true
+	}
+	seen := map[string]bool{}
+	dcg, hits, rank := 0, 0, 0
+	for _, g := range got {
+		if seen[g.path] {
+			continue
+		}
+		seen[g.path] = true
+		rank++
+		if files[g.path] {
+			dcg += 1 / math.Log2(float64(rank+1))
+			hits++
+			if o.FileRR == 0 {
+				o.FileRR = 1 / float64(rank)
+			}
+		}
+	}
+	o.FileNDCG = dcg / idcg(len(files))
+	o.FileRecall = float64(hits) / float64(len(files))
+	return o
+}
+
+// idcg is the DCG@10 of n relevant items ranked first.
+func idcg(n int) float64 {
+	var s float64
+	for i := range min(n, 10) {
+		s += 1 / math.Log2(float64(i+2))
+	}
+	return s
+}
+
+// summarizeCode averages outcomes; lat and index give the timings.
+func summarizeCode(outs []codeOutcome, lat []time.Duration, index time.Duration) codeMetrics {
+	var m codeMetrics
+	if len(outs) == 0 {
+		return m
+	}
+	for _, o := range outs {
+		m.FuncNDCG10 += o.FuncNDCG
+		if o.Rank > 0 {
+			m.FuncMRR10 += 1 / float64(o.Rank)
+		}
+		m.FuncRecall10 += o.FuncRecall
+		m.FileNDCG10 += o.FileNDCG
+		m.FileMRR10 += o.FileRR
+		m.FileRecall10 += o.FileRecall
+	}
+	n := float64(len(outs))
+	m.FuncNDCG10, m.FuncMRR10, m.FuncRecall10 = m.FuncNDCG10/n, m.FuncMRR10/n, m.FuncRecall10/n
+	m.FileNDCG10, m.FileMRR10, m.FileRecall10 = m.FileNDCG10/n, m.FileMRR10/n, m.FileRecall10/n
+	if len(lat) > 0 {
+		s := slices.Clone(lat)
+		slices.Sort(s)
+		m.P50ms = float64(s[len(s)/2].Microseconds()) / 1000
+	}
+	m.IndexS = index.Seconds()
+	return m
+}
+
+// writeCodeOutcomes writes each outcome as a line of JSON.
+func writeCodeOutcomes(name string, os_ []codeOutcome) error {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	for _, o := range os_ {
+		if err := enc.Encode(o); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(name, []byte(b.String()), 0o644)
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"math"
+	"testing"
+)
+
+func TestScoreCode(t *testing.T) {
+	want := []span{{"app.py", 10, 20}, {"util.py", 5, 8}}
+	for _, tc := range []struct {
+		name     string
+		got      []span
+		rank     int
+		fnNDCG   float64
+		fileNDCG float64
+		fnRecall float64
+	}{
+		{"both first", []span{{"app.py", 10, 20}, {"util.py", 5, 8}}, 1, 1, 1, 1},
+		{"a method of the range counts", []span{{"app.py", 12, 14}}, 1, 1 / idcg(2), 1 / idcg(2), 0.5},
+		{"the enclosing class does not", []span{{"app.py", 1, 100}}, 0, 0, 1 / idcg(2), 0},
+		{"found once", []span{{"app.py", 10, 20}, {"app.py", 11, 19}}, 1, 1 / idcg(2), 1 / idcg(2), 0.5},
+		{"second", []span{{"other.py", 1, 5}, {"util.py", 5, 8}}, 2, (1 / math.Log2(3)) / idcg(2), (1 / math.Log2(3)) / idcg(2), 0.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := scoreCode(codeQuery{ID: "q"}, tc.got, want)
+			if o.Rank != tc.rank || math.Abs(o.FuncNDCG-tc.fnNDCG) > 1e-9 || math.Abs(o.FileNDCG-tc.fileNDCG) > 1e-9 || o.FuncRecall != tc.fnRecall {
+				t.Errorf("got rank %d fn nDCG %.3f file nDCG %.3f recall %.2f; want %d %.3f %.3f %.2f",
+					o.Rank, o.FuncNDCG, o.FileNDCG, o.FuncRecall, tc.rank, tc.fnNDCG, tc.fileNDCG, tc.fnRecall)
+			}
+		})
+	}
+}
+
+// TestCodeDataSet checks the committed data set: every query has
+// judgements, in a repository fetch.sh fetches.
+func TestCodeDataSet(t *testing.T) {
+	queries, qrels, err := readCodeSet("../../docs/bench/code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(queries) < 60 {
+		t.Errorf("%d queries, want at least 60", len(queries))
+	}
+	repos := map[string]bool{}
+	for _, q := range queries {
+		repos[q.Repo] = true
+		if len(qrels[q.ID]) == 0 {
+			t.Errorf("query %s has no relevant function", q.ID)
+		}
+	}
+	if len(repos) < 5 {
+		t.Errorf("%d repositories, want at least 5", len(repos))
+	}
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/internal/server"
+)
+
+// runInfo prints what the file_info tool answers for one file: the
+// server runs in process and a client calls the tool over an in-memory
+// transport, so the answer is the one an agent gets. It is the quickest
+// look at what fileinfo does, and it writes the file's basic artifact as
+// the tool does.
+func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("info", "PATH", stderr)
+	root := fs.String("root", ".", "workspace root `dir`")
+	part := fs.Int("part", 0, "the `part` to print, when the file comes in parts")
+	refresh := fs.Bool("refresh", false, "a prompt even when the enriched artifact is up to date")
+	maxTokens := fs.Int("max-tokens", 0, "token budget of the prompt (default 24000)")
+	asJSON := fs.Bool("json", false, "print the structured metadata instead of the text")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s, err := server.New(ctx, server.Options{Root: *root, Version: version(), NoWatch: true, NoDocs: true})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	st, ct := mcp.NewInMemoryTransports()
+	go s.Run(ctx, st)
+	client := mcp.NewClient(&mcp.Implementation{Name: "fileinfo-info", Version: version()}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	in := map[string]any{"path": pos[0]}
+	if *part > 0 {
+		in["part"] = *part
+	}
+	if *refresh {
+		in["refresh"] = true
+	}
+	if *maxTokens > 0 {
+		in["max_tokens"] = *maxTokens
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: in})
+	if err != nil {
+		return err
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(t.Text)
+		}
+	}
+	if res.IsError {
+		return errors.New(text.String())
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res.StructuredContent)
+	}
+	_, err = fmt.Fprintln(stdout, text.String())
+	return err
+}

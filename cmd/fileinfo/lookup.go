@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+
+	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/graphstore"
+	"github.com/fileinfo/fileinfo/internal/lookup"
+)
+
+// syncSaved brings the saved extraction and graph of root up to date
+// (see graphstore) and returns them; a rebuilt or unsaved state is
+// reported on stderr.
+func syncSaved(ctx context.Context, root string, stderr io.Writer) (*graphstore.Snapshot, error) {
+	return graphstore.Sync(ctx, graphstore.Options{
+		Root: root,
+		Log:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+}
+
+// loadLookup brings the saved extraction and graph of root up to date
+// (extracting only the files that changed since the last run, see
+// graphstore) and indexes it for lookups.
+func loadLookup(ctx context.Context, root string, stderr io.Writer) (*lookup.Index, error) {
+	snap, err := syncSaved(ctx, root, stderr)
+	if err != nil {
+		return nil, err
+	}
+	byPath := make(map[string]*extract.File, len(snap.Files))
+	for i := range snap.Files {
+		byPath[snap.Files[i].Path] = &snap.Files[i]
+	}
+	return lookup.New(lookup.NewStatic(snap.Nodes, snap.Edges), func(p string) *extract.File { return byPath[p] }), nil
+}
+
+// loadSavedGraph is loadGraph through the saved extraction: only files
+// changed since the last run are extracted, and the graph is built from
+// the saved extractions (or taken as Sync built it).
+func loadSavedGraph(ctx context.Context, root string, stderr io.Writer) (*callgraph.Graph, []extract.Skipped, error) {
+	snap, err := syncSaved(ctx, root, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := snap.Graph
+	if g == nil {
+		g = callgraph.Build(snap.Files)
+	}
+	skipped := append(append([]extract.Skipped(nil), snap.Skipped...), g.Skipped()...)
+	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	for _, s := range skipped {
+		if strings.Contains(s.Reason, "internal error") {
+			fmt.Fprintf(stderr, "fileinfo: skipped %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	return g, skipped, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func runSymbols(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("symbols", "QUERY", stderr)
+	root := fs.String("root", ".", "workspace root `dir`")
+	kind := fs.String("kind", "", "only definitions of this `kind` (function, method, class, ...)")
+	limit := fs.Int("limit", 20, "print at most `n` definitions")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: fileinfo symbols [--root DIR] [--kind K] [--limit N] [--json] QUERY (a name, Class.member, a qualified name or path:Name)")
+		return errUsage
+	}
+	if *limit < 1 {
+		fmt.Fprintf(stderr, "fileinfo symbols: --limit %d: want 1 or more\n", *limit)
+		return errUsage
+	}
+	ix, err := loadLookup(ctx, *root, stderr)
+	if err != nil {
+		return err
+	}
+	ms, err := ix.Find(pos[0], *kind)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Query   string          `json:"query"`
+		Fuzzy   bool            `json:"fuzzy"`
+		Total   int             `json:"total"`
+		Symbols []lookup.Symbol `json:"symbols"`
+	}{Query: pos[0], Fuzzy: ms[0].How == lookup.Fuzzy, Total: len(ms), Symbols: []lookup.Symbol{}}
+	for _, m := range ms[:min(len(ms), *limit)] {
+		out.Symbols = append(out.Symbols, ix.Symbol(m))
+	}
+	if *asJSON {
+		return writeJSON(stdout, out)
+	}
+	w := bufio.NewWriter(stdout)
+	if out.Fuzzy {
+		fmt.Fprintf(w, "no exact or partial match for %q; near names:\n", pos[0])
+	}
+	for _, s := range out.Symbols {
+		fmt.Fprintln(w, s.Text())
+	}
+	if n := len(ms) - len(out.Symbols); n > 0 {
+		fmt.Fprintf(w, "... and %d more (--limit)\n", n)
+	}
+	return w.Flush()
+}
+
+func runCallers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runTree(ctx, "callers", args, stdout, stderr)
+}
+
+func runCallees(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runTree(ctx, "callees", args, stdout, stderr)
+}
+
+// runTree prints the callers or callees of a symbol as a tree.
+func runTree(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+	callers := name == "callers"
+	fs := newFlags(name, "SYMBOL", stderr)
+	root := fs.String("root", ".", "workspace root `dir`")
+	depth := fs.Int("depth", 1, "`levels` of "+name+" to show")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "usage: fileinfo %s [--root DIR] [--depth N] [--json] SYMBOL (a qualified name, a name, Class.member or path:Name)\n", name)
+		return errUsage
+	}
+	if *depth < 1 || *depth > 10 {
+		fmt.Fprintf(stderr, "fileinfo %s: --depth %d: want 1 to 10\n", name, *depth)
+		return errUsage
+	}
+	ix, err := loadLookup(ctx, *root, stderr)
+	if err != nil {
+		return err
+	}
+	ids, err := ix.Resolve(pos[0])
+	if err != nil {
+		return err
+	}
+	rows, truncated := ix.Tree(ids, callers, *depth)
+	if *asJSON {
+		out := struct {
+			Symbol    lookup.Symbol `json:"symbol"`
+			Rows      []lookup.Row  `json:"rows"`
+			Truncated bool          `json:"truncated,omitempty"`
+		}{ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact}), rows, truncated}
+		if out.Rows == nil {
+			out.Rows = []lookup.Row{}
+		}
+		return writeJSON(stdout, out)
+	}
+	w := bufio.NewWriter(stdout)
+	n := ix.Node(ids[0])
+	fmt.Fprintf(w, "%s (%s:%d)\n", n.Qualified, n.File, n.Line)
+	if len(rows) == 0 {
+		fmt.Fprintf(w, "  (no %s found)\n", name)
+	}
+	for _, r := range rows {
+		fmt.Fprintln(w, r.Text(callers))
+	}
+	if truncated {
+		fmt.Fprintf(w, "(cut at %d calls; use a smaller --depth)\n", lookup.MaxRows)
+	}
+	return w.Flush()
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSymbolsCommand(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"base.py": "class Base:\n    def register(self, x):\n        \"\"\"Register x. Details.\"\"\"\n        pass\n",
+		"app.py":  "from base import Base\n\nclass App(Base):\n    def run(self):\n        self.register(1)\n",
+	})
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"register"}, 0, "base.Base.register (method) base.py:2-4\n    def register(self, x)\n    Register x."},
+		{[]string{"App.register"}, 0, "base.Base.register (method) base.py:2-4 via app.App"},
+		{[]string{"regster"}, 0, "no exact or partial match for \"regster\"; near names:\nbase.Base.register"},
+		{[]string{"--kind", "class", "App"}, 0, "app.App (class) app.py:3-5"},
+		{[]string{"zzzzzz"}, 1, ""},
+		{[]string{"--kind", "klass", "App"}, 1, ""},
+		{[]string{"--limit", "0", "App"}, 2, ""},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"symbols", "--root", root}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stdout, tc.want) {
+			t.Errorf("symbols %v: exit %d, %q, %s; want %d, %q", tc.args, code, stdout, stderr, tc.code, tc.want)
+		}
+	}
+	// The saved graph is there, and a second run reads it.
+	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", "graph.bin")); err != nil {
+		t.Errorf("no saved graph: %v", err)
+	}
+	code, stdout, _ := runCLI(t, "symbols", "--root", root, "--json", "run")
+	var js struct {
+		Symbols []struct{ Qualified, Path string }
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &js) != nil || len(js.Symbols) != 1 || js.Symbols[0].Qualified != "app.App.run" {
+		t.Errorf("symbols --json: exit %d, %s", code, stdout)
+	}
+}
+
+func TestCalleesCommand(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.py": "from lib import f\n\ndef g():\n    f()\n\ndef h():\n    g()\n",
+		"lib.py":  "def f():\n    pass\n",
+	})
+	code, stdout, stderr := runCLI(t, "callees", "--root", root, "--depth", "2", "h")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "main.h (main.py:6)\n  -> main.g (main.py:7) [local] def main.py:3\n    -> lib.f (main.py:4) [import] def lib.py:1\n"
+	if stdout != want {
+		t.Errorf("callees:\n%s\nwant\n%s", stdout, want)
+	}
+	// A change is seen: the saved graph is brought up to date.
+	os.WriteFile(filepath.Join(root, "main.py"), []byte("def g():\n    pass\n\ndef h():\n    g()\n"), 0o644)
+	if _, stdout, _ := runCLI(t, "callees", "--root", root, "--depth", "2", "h"); strings.Contains(stdout, "lib.f") {
+		t.Errorf("callees after an edit still lists lib.f:\n%s", stdout)
+	}
+	if code, _, stderr := runCLI(t, "callees", "--root", root, "--depth", "0", "h"); code != 2 || !strings.Contains(stderr, "want 1 to 10") {
+		t.Errorf("--depth 0: exit %d, %s", code, stderr)
+	}
+	code, stdout, _ = runCLI(t, "callers", "--root", root, "--json", "g")
+	var js struct {
+		Rows []struct{ Symbol, Site, Resolution string }
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &js) != nil || len(js.Rows) != 1 || js.Rows[0].Site != "main.py:5" || js.Rows[0].Resolution != "local" {
+		t.Errorf("callers --json: exit %d, %s", code, stdout)
+	}
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# fetch.sh DIR: fetches the repositories of the code-search benchmark
+# (docs/bench/code) into DIR, one directory per repository, named as in
+# repos.tsv. Nothing fetched is committed. Needs go, npm, apt-get and
+# dpkg-deb; every version is pinned, so the qrels' line ranges hold.
+#
+#   sh docs/bench/code/fetch.sh /tmp/fileinfo-bench-code
+#   fileinfo bench code docs/bench/code --repos /tmp/fileinfo-bench-code
+set -eu
+dir=${1:-/tmp/fileinfo-bench-code}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+gomod() { # name module version
+	[ -d "$dir/$1" ] && return
+	src=$(go mod download -json "$2@$3" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	cp -R "$src" "$dir/$1"
+	chmod -R u+w "$dir/$1"
+}
+npmpkg() { # name package version
+	[ -d "$dir/$1" ] && return
+	(cd "$tmp" && npm pack --silent "$2@$3" >/dev/null && mkdir "$1" && tar xzf ./*.tgz -C "$1" && rm ./*.tgz)
+	mv "$tmp/$1/package" "$dir/$1"
+}
+debpkg() { # name package version pythonpackage
+	[ -d "$dir/$1" ] && return
+	(cd "$tmp" && apt-get download "$2=$3" >/dev/null && dpkg-deb -x ./"$2"_*.deb "x$1" && rm ./*.deb)
+	mkdir -p "$dir/$1"
+	cp -R "$tmp/x$1/usr/lib/python3/dist-packages/$4" "$dir/$1/$4"
+}
+
+gomod cobra github.com/spf13/cobra v1.9.1
+gomod chi github.com/go-chi/chi/v5 v5.2.1
+gomod errgroup golang.org/x/sync v0.12.0
+npmpkg express express 4.21.2
+npmpkg commander commander 12.1.0
+debpkg flask python3-flask 2.2.2-3 flask
+debpkg click python3-click 8.1.3-2 click
+debpkg requests python3-requests 2.28.1+dfsg-1 requests

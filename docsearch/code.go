@@ -1,0 +1,448 @@
+package docsearch
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Code. The code scope holds one document per symbol of source code:
+// function, method, type and a file's top-level code. docsearch does not
+// extract code (it never imports the extractors): a caller that did hands
+// the symbols in as CodeFiles through PutCode, and again for each file
+// that changes. A symbol's document is keyed "PATH#QUALIFIED" (with
+// "@LINE" when a file declares the name twice) and holds one chunk of
+// content type code, whose text is, line by line:
+//
+//	KIND QUALIFIED          (" (declaration)" after it for a Decl)
+//	SIGNATURE
+//	PATH:LINE-END
+//	Purpose: ...            (enriched prose, "(stale) " before it when the
+//	Implementation: ...      artifact was made from other source)
+//	DOC COMMENT
+//	BODY (its head, at most maxCodeBody bytes)
+//	calls: NAMES
+//
+// The first three lines are what a result shows (kind, signature); they are
+// read back from the saved text, so the on-disk format is the one of any
+// Put document. Terms weigh the symbol's own name nameWeight times, its
+// qualified name and path titleWeight times: a query word that is part of
+// an identifier finds the symbol that bears it before the ones that use it.
+
+// ScopeCode is the built-in scope of source code symbols (see PutCode).
+const ScopeCode = "code"
+
+// CodeSymbol is one symbol of a source file, as a caller extracted it.
+type CodeSymbol struct {
+	Name      string // qualified: "Flask.register_blueprint"
+	Kind      string // function, method, class, module, ...
+	Signature string
+	Doc       string   // the doc comment or docstring
+	Body      string   // the declaration's source text; only its head is indexed
+	Calls     []string // names it calls, in order
+	Line, End int      // 1-based line range
+	// Purpose and Implementation are an enriched artifact's prose for the
+	// symbol; Stale says the artifact was made from other source.
+	Purpose, Implementation string
+	Stale                   bool
+	// Decl marks a declaration without a body (an interface's method, a
+	// type declaration file's function): it ranks under the
+	// implementations it declares.
+	Decl bool
+}
+
+// CodeFile is the symbols of one source file (a slash path from the root).
+type CodeFile struct {
+	Path    string
+	Symbols []CodeSymbol
+}
+
+// Limits of a symbol's text.
+const (
+	maxCodeBody  = 1500 // bytes of body, about 400 tokens
+	maxCodeCalls = 40   // names it calls
+	maxCodeDoc   = 2000 // bytes of doc comment
+	// nameWeight is how many times a symbol's own (unqualified) name counts.
+	nameWeight = 3
+)
+
+// PutCode replaces the code documents of files with their symbols and
+// removes those of the paths in removed. A symbol whose text is as
+// indexed is not processed again. The index is saved when it changed and
+// has a Dir.
+func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string) error {
+	ix.update.Lock()
+	defer ix.update.Unlock()
+	gone := map[string]bool{}
+	for _, p := range removed {
+		gone[p] = true
+	}
+	touched := map[string]bool{}
+	for _, f := range files {
+		touched[f.Path] = true
+	}
+	// The code documents there are now, by file.
+	type old struct {
+		hash [16]byte
+	}
+	have := map[string]old{}
+	var drop []string
+	ix.mu.RLock()
+	for key, id := range ix.byPath {
+		d := ix.docs[id]
+		if d.scope != ScopeCode {
+			continue
+		}
+		file := codeFileOf(key)
+		if gone[file] || touched[file] {
+			have[key] = old{d.hash}
+			drop = append(drop, key)
+		}
+	}
+	ix.mu.RUnlock()
+
+	type job struct {
+		key, text, title, lead, name, path string
+		line, end                          int
+	}
+	var jobs []job
+	keep := map[string]bool{}
+	for _, f := range files {
+		keys := CodeKeys(f)
+		for i, s := range f.Symbols {
+			key := keys[i]
+			keep[key] = true
+			text := CodeText(f.Path, s)
+			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) {
+				continue
+			}
+			jobs = append(jobs, job{key: key, text: text, title: s.Name, lead: codeLead(s), name: localName(s.Name),
+				path: f.Path, line: s.Line, end: max(s.End, s.Line)})
+		}
+	}
+	var removedKeys []string
+	for _, k := range drop {
+		if !keep[k] {
+			removedKeys = append(removedKeys, k)
+		}
+	}
+	slices.Sort(removedKeys)
+	if len(jobs) == 0 && len(removedKeys) == 0 {
+		return nil
+	}
+	ws := make([]*worker, ix.opts.Workers)
+	for i := range ws {
+		w, err := newWorker(ix.opts.ChunkTokens)
+		if err != nil {
+			return err
+		}
+		ws[i] = w
+	}
+	ps := make([]processed, len(jobs))
+	var firstErr error
+	done := make(chan error, len(ws))
+	for i, w := range ws {
+		go func() {
+			for j := i; j < len(jobs); j += len(ws) {
+				if err := ctx.Err(); err != nil {
+					done <- err
+					return
+				}
+				jb := jobs[j]
+				d := &doc{path: jb.key, scope: ScopeCode, title: jb.title, summary: truncate(jb.lead, maxSummary),
+					text: jb.text, put: true, size: int64(len(jb.text)), hash: contentHash([]byte(jb.text)), format: formatText}
+				c := chunk{title: jb.title, text: jb.text, lead: jb.lead, line: jb.line, end: jb.end, ctype: Code}
+				terms := w.analyzeCode(jb.name, jb.title, jb.path, jb.lead, jb.text)
+				if ix.opts.Embedder == nil {
+					c.text, c.lead = "", ""
+				}
+				ps[j] = processed{doc: d, chunks: []chunk{c}, terms: [][]termFreq{terms}}
+			}
+			done <- nil
+		}()
+	}
+	for range ws {
+		if err := <-done; err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	changed := false
+	for _, part := range commitParts(ps) {
+		c, err := ix.commit(ctx, part, nil, nil, false)
+		if err != nil {
+			return fmt.Errorf("index code: %w", err)
+		}
+		changed = changed || c
+	}
+	c, err := ix.commit(ctx, nil, removedKeys, nil, false)
+	if err != nil {
+		return fmt.Errorf("index code: %w", err)
+	}
+	changed = changed || c
+	ix.mu.Lock()
+	ix.vec.extendSketch()
+	ix.mu.Unlock()
+	if changed && ix.opts.Dir != "" {
+		ix.saved(ix.save())
+	}
+	return nil
+}
+
+// CodeKeys returns the document keys of f's symbols, in order:
+// "PATH#QUALIFIED", with "@LINE" (and ".N" after it) for a name the file
+// declares again.
+func CodeKeys(f CodeFile) []string {
+	keys := make([]string, len(f.Symbols))
+	seen := make(map[string]bool, len(f.Symbols))
+	for i, s := range f.Symbols {
+		key := f.Path + "#" + s.Name
+		if seen[key] {
+			key += "@" + strconv.Itoa(s.Line)
+			for n := 2; seen[key]; n++ {
+				key = f.Path + "#" + s.Name + "@" + strconv.Itoa(s.Line) + "." + strconv.Itoa(n)
+			}
+		}
+		seen[key] = true
+		keys[i] = key
+	}
+	return keys
+}
+
+// analyzeCode returns the term frequencies of a symbol's chunk: its own
+// name nameWeight times, its qualified name and path titleWeight times,
+// its lead once more than the text it is part of.
+func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFreq {
+	clear(w.counts)
+	out := w.terms[:0]
+	add := func(weight uint32) func(string, bool) {
+		return func(t string, _ bool) {
+			if i, ok := w.counts[t]; ok {
+				out[i].tf += weight
+				return
+			}
+			w.counts[t] = uint32(len(out))
+			out = append(out, termFreq{t, weight})
+		}
+	}
+	w.an.analyze(name, add(nameWeight))
+	w.an.analyze(qualified, add(titleWeight))
+	w.an.analyze(strings.ReplaceAll(path, "/", " "), add(1))
+	w.an.analyze(lead, add(leadWeight))
+	w.an.analyze(text, add(1))
+	w.terms = out
+	return slices.Clone(out)
+}
+
+// codeFileOf returns the file path of a code document's key.
+func codeFileOf(key string) string {
+	if i := strings.LastIndexByte(key, '#'); i >= 0 {
+		return key[:i]
+	}
+	return key
+}
+
+// localName is the last part of a qualified name.
+func localName(q string) string {
+	if i := strings.LastIndexAny(q, ".:"); i >= 0 && i < len(q)-1 {
+		return q[i+1:]
+	}
+	return q
+}
+
+// CodeText is the text a symbol of the file at path is indexed by (see
+// the format above): what a peer ranking the same chunks should see.
+func CodeText(path string, s CodeSymbol) string {
+	var b strings.Builder
+	decl := ""
+	if s.Decl {
+		decl = declMark
+	}
+	fmt.Fprintf(&b, "%s %s%s\n%s\n%s:%d-%d\n", oneLine(s.Kind), oneLine(s.Name), decl, oneLine(s.Signature), path, s.Line, max(s.End, s.Line))
+	stale := ""
+	if s.Stale {
+		stale = "(stale) "
+	}
+	if p := strings.TrimSpace(s.Purpose); p != "" {
+		fmt.Fprintf(&b, "Purpose: %s%s\n", stale, p)
+	}
+	if im := strings.TrimSpace(s.Implementation); im != "" {
+		fmt.Fprintf(&b, "Implementation: %s%s\n", stale, im)
+	}
+	if d := strings.TrimSpace(s.Doc); d != "" {
+		b.WriteString(cutAt(d, maxCodeDoc))
+		b.WriteByte('\n')
+	}
+	if body := strings.TrimSpace(s.Body); body != "" {
+		b.WriteString(cutAt(body, maxCodeBody))
+		b.WriteByte('\n')
+	}
+	if len(s.Calls) > 0 {
+		calls := slices.Clone(s.Calls)
+		slices.Sort(calls)
+		calls = slices.Compact(calls)
+		if len(calls) > maxCodeCalls {
+			calls = calls[:maxCodeCalls]
+		}
+		fmt.Fprintf(&b, "calls: %s\n", strings.Join(calls, " "))
+	}
+	return b.String()
+}
+
+// cutAt cuts s to at most n bytes at a line end, or a rune boundary.
+func cutAt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if i := strings.LastIndexByte(s[:n], '\n'); i > n/2 {
+		return s[:i]
+	}
+	return truncate(s, n)
+}
+
+// oneLine collapses s's whitespace runs to single spaces.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// codeLead is what a symbol's result says it does: the first sentence of
+// its enriched Purpose, else of its doc comment, without markup lines
+// (reST directives, field lists, doctest prompts).
+func codeLead(s CodeSymbol) string {
+	if p := symbolSentence(s.Purpose); p != "" {
+		return p
+	}
+	return stripRoles(symbolSentence(s.Doc))
+}
+
+// stripRoles turns reST roles into their text: ":class:`~flask.Blueprint`"
+// is "Blueprint", ":meth:`Flask.run`" is "Flask.run", as a reader sees them.
+func stripRoles(s string) string {
+	if !strings.Contains(s, ":`") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, ":`")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+2:], '`')
+		start := strings.LastIndexByte(s[:i], ':')
+		if j < 0 || start < 0 || strings.ContainsAny(s[start+1:i], " \t") {
+			b.WriteString(s[:i+2])
+			s = s[i+2:]
+			continue
+		}
+		b.WriteString(s[:start])
+		target := s[i+2 : i+2+j]
+		if k := strings.IndexByte(target, '<'); k > 0 && strings.HasSuffix(target, ">") {
+			target = strings.TrimSpace(target[:k]) // :ref:`text <label>`
+		} else if strings.HasPrefix(target, "~") {
+			target = target[strings.LastIndexByte(target, '.')+1:]
+		}
+		b.WriteString(target)
+		s = s[i+3+j:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// symbolSentence returns the first sentence of the first paragraph of
+// prose in doc.
+func symbolSentence(doc string) string {
+	var para []string
+	for line := range strings.SplitSeq(doc, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+			if len(para) > 0 {
+				return sentence(strings.Join(para, " "))
+			}
+			continue
+		case markupLine(t), listItem(t):
+			if len(para) > 0 {
+				return sentence(strings.Join(para, " "))
+			}
+			continue
+		}
+		para = append(para, t)
+	}
+	return sentence(strings.Join(para, " "))
+}
+
+// markupLine reports whether a doc line is markup rather than prose.
+func markupLine(t string) bool {
+	return strings.HasPrefix(t, "..") || strings.HasPrefix(t, ">>>") || strings.HasPrefix(t, "@") ||
+		strings.HasPrefix(t, ":") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "#") ||
+		strings.Trim(t, "=-~*^") == ""
+}
+
+// listItem reports whether a doc line starts a list item: a list ends
+// the paragraph before it.
+func listItem(t string) bool {
+	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ")
+}
+
+// sentence cuts p after its first full stop followed by a space.
+func sentence(p string) string {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == '.' && p[i+1] == ' ' && i > 0 && p[i-1] != '.' && !(i >= 2 && p[i-2] == ' ' || i >= 2 && p[i-2] == '.') {
+			// "e.g. " and "i.e. " are not ends.
+			if i >= 3 && (p[i-3:i] == "e.g" || p[i-3:i] == "i.e") {
+				continue
+			}
+			return truncate(p[:i+1], maxSummary)
+		}
+	}
+	return truncate(p, maxSummary)
+}
+
+// declMark ends the first line of a declaration's text.
+const declMark = " (declaration)"
+
+// isDecl reports whether a code document's text is a declaration's.
+func isDecl(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	return strings.HasSuffix(first, declMark)
+}
+
+// codeMeta reads a code document's kind and signature back from its text.
+func codeMeta(text string) (kind, signature string) {
+	first, rest, _ := strings.Cut(text, "\n")
+	kind, _, _ = strings.Cut(first, " ")
+	signature, _, _ = strings.Cut(rest, "\n")
+	return kind, signature
+}
+
+// codeResult fills in what a result of the code scope shows: the file's
+// path, the symbol, its kind and signature, and the document to fetch.
+func codeResult(r *Result, d *doc) {
+	r.DocPath = d.path
+	r.Path = codeFileOf(d.path)
+	r.Symbol = d.title
+	r.Kind, r.Signature = codeMeta(d.text)
+	r.Heading = ""
+}
+
+// CodeFiles returns the paths of the source files the code scope holds
+// symbols of, sorted.
+func (ix *Index) CodeFiles() []string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []string
+	for key, id := range ix.byPath {
+		if ix.docs[id].scope == ScopeCode {
+			out = append(out, codeFileOf(key))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

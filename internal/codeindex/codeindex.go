@@ -1,0 +1,158 @@
+// Package codeindex turns extracted source files into the code documents
+// docsearch indexes (docsearch.CodeFile): one per function, method and
+// type, and one for a file's top-level code, each with its signature,
+// doc comment, the head of its body, the names it calls and, when the
+// file has an enriched artifact, that symbol's Purpose and Implementation
+// Summary. It is the glue between extract, enrich, artifacts and
+// docsearch, which stand apart; the server and the CLI both use it.
+package codeindex
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"strings"
+
+	"github.com/fileinfo/fileinfo/artifacts"
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/enrich"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// Prose is the enriched prose of one file's symbols.
+type Prose struct {
+	Docs  map[string]enrich.SymbolDoc // by qualified name
+	Stale bool                        // the artifact was made from other source
+}
+
+// moduleHead bounds the text of a file's top-level code document, in bytes.
+const moduleHead = 1500
+
+// maxMembers bounds the member names a type's document lists.
+const maxMembers = 60
+
+// File returns the code document of f, extracted from src. prose may be
+// nil.
+func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
+	lines := splitLines(src)
+	calls := map[string][]string{}
+	for _, c := range f.Calls {
+		if c.Name != "" && c.Name != "()" {
+			calls[c.Caller] = append(calls[c.Caller], c.Name)
+		}
+	}
+	members := map[string][]string{}
+	kinds := map[string]extract.Kind{}
+	for _, s := range f.Symbols {
+		kinds[s.Qualified] = s.Kind
+	}
+	declFile := strings.HasSuffix(f.Path, ".d.ts")
+	for _, s := range f.Symbols {
+		if s.Parent != "" {
+			parent := strings.TrimSuffix(s.Qualified, "."+s.Name)
+			if len(members[parent]) < maxMembers {
+				members[parent] = append(members[parent], s.Name)
+			}
+		}
+	}
+	out := docsearch.CodeFile{Path: f.Path}
+	if len(lines) > 0 {
+		name := f.Module
+		if name == "" {
+			name = f.Path
+		}
+		out.Symbols = append(out.Symbols, docsearch.CodeSymbol{
+			Name: name, Kind: "module", Signature: f.Path, Body: topLevel(lines, f.Symbols), Calls: calls[f.Module],
+			Line: 1, End: len(lines),
+		})
+	}
+	for _, s := range f.Symbols {
+		cs := docsearch.CodeSymbol{
+			Name: s.Qualified, Kind: string(s.Kind), Signature: s.Signature, Doc: s.Doc,
+			Calls: calls[s.Qualified], Line: s.StartLine, End: max(s.EndLine, s.StartLine),
+		}
+		cs.Body = body(lines, s.StartLine, cs.End)
+		parent := strings.TrimSuffix(s.Qualified, "."+s.Name)
+		cs.Decl = declFile || parent != s.Qualified && (kinds[parent] == extract.KindInterface || kinds[parent] == extract.KindTrait && s.StartLine == s.EndLine)
+		if m := members[s.Qualified]; len(m) > 0 {
+			cs.Body = "members: " + strings.Join(m, " ") + "\n" + cs.Body
+		}
+		if prose != nil {
+			if d, ok := prose.Docs[s.Qualified]; ok {
+				cs.Purpose, cs.Implementation, cs.Stale = d.Purpose, d.Implementation, prose.Stale
+			}
+		}
+		out.Symbols = append(out.Symbols, cs)
+	}
+	return out
+}
+
+// body returns lines [start, end] (1-based) joined, at most about the
+// size docsearch keeps.
+func body(lines [][]byte, start, end int) string {
+	if start < 1 || start > len(lines) {
+		return ""
+	}
+	var b strings.Builder
+	for i := start - 1; i < min(end, len(lines)) && b.Len() < 2000; i++ {
+		b.Write(lines[i])
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// topLevel returns the lines of a file outside its symbols (imports,
+// package doc, globals, top-level statements), at most moduleHead bytes:
+// a file's own code, which no symbol's document holds.
+func topLevel(lines [][]byte, syms []extract.Symbol) string {
+	covered := make([]bool, len(lines)+2)
+	for _, s := range syms {
+		for l := max(s.StartLine, 1); l <= min(s.EndLine, len(lines)); l++ {
+			covered[l] = true
+		}
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if covered[i+1] || len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		if b.Len()+len(l) > moduleHead {
+			break
+		}
+		b.Write(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func splitLines(src []byte) [][]byte {
+	if len(src) == 0 {
+		return nil
+	}
+	return bytes.Split(bytes.TrimSuffix(src, []byte("\n")), []byte("\n"))
+}
+
+// ReadProse returns the prose of f's artifact in store, judged stale when
+// it was made from source other than digest's; nil when there is no
+// artifact or it has no prose (a basic one), or it cannot be read.
+func ReadProse(store *artifacts.Store, f *extract.File, digest string) *Prose {
+	if store == nil {
+		return nil
+	}
+	meta, body, err := store.Read(f.Path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return nil
+	}
+	if meta.Status == artifacts.Basic {
+		return nil
+	}
+	r, _ := enrich.Prose(body, f)
+	docs := enrich.SymbolDocs(r, f)
+	if len(docs) == 0 {
+		return nil
+	}
+	return &Prose{Docs: docs, Stale: digest != "" && meta.SourceSHA256 != digest}
+}

@@ -1,0 +1,129 @@
+package codeindex
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/enrich"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+const shopGo = `// Package shop sells things.
+package shop
+
+import "fmt"
+
+var taxRate = 0.2
+
+// Store keeps prices.
+type Store interface {
+	// Price returns the price of name.
+	Price(name string) int
+}
+
+type memStore struct{ m map[string]int }
+
+// Price looks name up.
+func (s *memStore) Price(name string) int {
+	fmt.Println(name)
+	return s.m[name]
+}
+`
+
+func extractOne(t *testing.T, root, rel string) *extract.File {
+	t.Helper()
+	ex, err := extract.New(root, extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	f, err := ex.File(context.Background(), rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func symbol(t *testing.T, cf docsearch.CodeFile, suffix string) docsearch.CodeSymbol {
+	t.Helper()
+	for _, s := range cf.Symbols {
+		if strings.HasSuffix(s.Name, suffix) {
+			return s
+		}
+	}
+	t.Fatalf("no symbol %s in %+v", suffix, cf.Symbols)
+	return docsearch.CodeSymbol{}
+}
+
+func TestFile(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "shop.go"), []byte(shopGo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := extractOne(t, root, "shop.go")
+	cf := File(f, []byte(shopGo), &Prose{Docs: map[string]enrich.SymbolDoc{}, Stale: true})
+	mod := cf.Symbols[0]
+	if mod.Kind != "module" || !strings.Contains(mod.Body, "taxRate") || strings.Contains(mod.Body, "s.m[name]") {
+		t.Errorf("module body holds other symbols' code, or not its own:\n%s", mod.Body)
+	}
+	impl := symbol(t, cf, "memStore.Price")
+	if impl.Decl || !strings.Contains(impl.Body, "return s.m[name]") || !strings.Contains(strings.Join(impl.Calls, " "), "Println") {
+		t.Errorf("implementation %+v", impl)
+	}
+	if decl := symbol(t, cf, "Store.Price"); !decl.Decl {
+		t.Errorf("interface method not a declaration: %+v", decl)
+	}
+	if st := symbol(t, cf, "Store"); !strings.Contains(st.Body, "members: Price") {
+		t.Errorf("interface members not listed: %q", st.Body)
+	}
+
+	// Prose joins its symbol, marked stale.
+	q := impl.Name
+	cf = File(f, []byte(shopGo), &Prose{Docs: map[string]enrich.SymbolDoc{q: {Purpose: "Looks up a price.", Implementation: "1. Read the map."}}, Stale: true})
+	if s := symbol(t, cf, "memStore.Price"); s.Purpose != "Looks up a price." || !s.Stale || s.Implementation == "" {
+		t.Errorf("prose not joined: %+v", s)
+	}
+}
+
+func TestSyncReadsOnlyChanges(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("shop.go", shopGo)
+	write("broken.py", "\x00\x01binary")
+	write("tax.py", "def tax(amount):\n    \"\"\"Adds the sales tax.\"\"\"\n    return amount * 1.2\n")
+	ctx := context.Background()
+	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Sync(ctx, ix, root, dir)
+	if err != nil || st.Extracted != 2 || st.Read != 3 {
+		t.Fatalf("first sync: %+v, %v", st, err)
+	}
+	if st, err = Sync(ctx, ix, root, dir); err != nil || st.Read != 0 {
+		t.Fatalf("unchanged sync: %+v, %v", st, err)
+	}
+	write("tax.py", "def vat(amount):\n    \"\"\"Adds value added tax.\"\"\"\n    return amount * 1.2\n")
+	os.Remove(filepath.Join(root, "shop.go"))
+	if st, err = Sync(ctx, ix, root, dir); err != nil || st.Extracted != 1 || st.Removed != 1 {
+		t.Fatalf("sync after a change: %+v, %v", st, err)
+	}
+	if got := ix.CodeFiles(); len(got) != 1 || got[0] != "tax.py" {
+		t.Errorf("code files %q", got)
+	}
+	zero := 0.0
+	res, err := ix.Search(ctx, docsearch.Query{Text: "value added tax", Scopes: []string{docsearch.ScopeCode}, MinScore: &zero})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Symbol != "tax.vat" {
+		t.Errorf("search after sync: %+v, %v", res.Results, err)
+	}
+}

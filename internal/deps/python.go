@@ -1,0 +1,332 @@
+package deps
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// resolvePython reads the project's virtualenv and its lockfile. An
+// installed distribution is a dependency at its dist-info version; a
+// locked one missing from the venv is Missing; one installed at another
+// version than the lock's is a Mismatch.
+func resolvePython(root string, opts Options) ([]Dep, error) {
+	site := sitePackages(root, opts)
+	installed := map[string]dist{}
+	if site != "" {
+		installed = readDists(site)
+	}
+	lock, lockFile, fetch, err := readPythonLock(root)
+	if err != nil {
+		return nil, fmt.Errorf("deps %s: %w", lockFile, err)
+	}
+	declared, err := declaredPython(root)
+	if err != nil {
+		return nil, err
+	}
+	if len(installed) == 0 && len(lock) == 0 {
+		return nil, nil
+	}
+	direct := func(name string) bool {
+		if declared == nil { // nothing declares dependencies: all installed ones count
+			return !toolDists[name]
+		}
+		return declared[name]
+	}
+	var out []Dep
+	for name, ver := range lock {
+		d := Dep{Ecosystem: Python, Name: name, Version: ver, Direct: direct(name), Source: lockFile}
+		switch di, ok := installed[name]; {
+		case !ok:
+			d.Status, d.Fetch = Missing, fetch
+		case di.version != ver:
+			d.Status, d.Found, d.Fetch = Mismatch, di.version, fetch
+		default:
+			d.Status, d.Dir, d.Roots = Present, site, di.roots
+		}
+		out = append(out, d)
+	}
+	for name, di := range installed {
+		if _, ok := lock[name]; ok {
+			continue
+		}
+		rel, _ := filepath.Rel(root, di.metadata)
+		out = append(out, Dep{Ecosystem: Python, Name: name, Version: di.version, Direct: direct(name),
+			Status: Present, Dir: site, Roots: di.roots, Source: filepath.ToSlash(rel)})
+	}
+	return out, nil
+}
+
+// toolDists are installed into every venv by its tools, not by the project.
+var toolDists = map[string]bool{"pip": true, "setuptools": true, "wheel": true, "distribute": true}
+
+// sitePackages finds the site-packages of .venv, venv or $VIRTUAL_ENV.
+func sitePackages(root string, opts Options) string {
+	envs := []string{filepath.Join(root, ".venv"), filepath.Join(root, "venv")}
+	if v := opts.getenv("VIRTUAL_ENV"); v != "" {
+		envs = append(envs, v)
+	}
+	for _, env := range envs {
+		for _, pattern := range []string{"lib/python3*/site-packages", "lib64/python3*/site-packages", "Lib/site-packages"} {
+			matches, _ := filepath.Glob(filepath.Join(env, filepath.FromSlash(pattern)))
+			sort.Strings(matches)
+			for i := len(matches) - 1; i >= 0; i-- { // the newest python3.N first
+				if isDir(matches[i]) {
+					return matches[i]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// dist is one installed distribution.
+type dist struct {
+	version  string
+	metadata string   // path of its METADATA
+	roots    []string // its top-level packages and modules in site-packages
+}
+
+// readDists reads every *.dist-info in site, keyed by normalized name.
+func readDists(site string) map[string]dist {
+	out := map[string]dist{}
+	infos, _ := filepath.Glob(filepath.Join(site, "*.dist-info"))
+	for _, info := range infos {
+		meta := filepath.Join(info, "METADATA")
+		name, version := readMetadata(meta)
+		if name == "" || version == "" {
+			continue
+		}
+		out[normalizePython(name)] = dist{version: version, metadata: meta, roots: distRoots(site, info)}
+	}
+	return out
+}
+
+// readMetadata reads Name and Version from a METADATA header.
+func readMetadata(path string) (name, version string) {
+	data, err := readFile(path)
+	if err != nil {
+		return "", ""
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() && sc.Text() != "" {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		switch {
+		case !ok:
+		case strings.EqualFold(k, "Name"):
+			name = strings.TrimSpace(v)
+		case strings.EqualFold(k, "Version"):
+			version = strings.TrimSpace(v)
+		}
+	}
+	return name, version
+}
+
+// distRoots lists a distribution's top-level packages and modules: those
+// top_level.txt names, or else the first path element of its RECORD's
+// files, keeping only what exists in site.
+func distRoots(site, info string) []string {
+	seen := map[string]bool{}
+	if data, err := readFile(filepath.Join(info, "top_level.txt")); err == nil {
+		for _, l := range strings.Fields(string(data)) {
+			for _, cand := range []string{l, l + ".py"} {
+				if _, err := os.Stat(filepath.Join(site, filepath.FromSlash(cand))); err == nil {
+					seen[cand] = true
+				}
+			}
+		}
+	}
+	if len(seen) == 0 {
+		if data, err := readFile(filepath.Join(info, "RECORD")); err == nil {
+			for _, l := range strings.Split(string(data), "\n") {
+				path, _, _ := strings.Cut(l, ",")
+				first, _, _ := strings.Cut(path, "/")
+				if first == "" || first == ".." || first == "__pycache__" || strings.HasSuffix(first, ".dist-info") ||
+					strings.HasSuffix(first, ".pth") || (!strings.Contains(path, "/") && !strings.HasSuffix(first, ".py")) {
+					continue
+				}
+				seen[first] = true
+			}
+		}
+	}
+	roots := make([]string, 0, len(seen))
+	for r := range seen {
+		roots = append(roots, r)
+	}
+	sort.Strings(roots)
+	return roots
+}
+
+var nonName = regexp.MustCompile(`[-_.]+`)
+
+// normalizePython is PEP 503's normal form of a distribution name.
+func normalizePython(name string) string {
+	return strings.ToLower(nonName.ReplaceAllString(name, "-"))
+}
+
+// pep508Name is the distribution name a requirement string starts with.
+var pep508Name = regexp.MustCompile(`^\s*([A-Za-z0-9][A-Za-z0-9._-]*)`)
+
+// readPythonLock returns the locked versions of uv.lock, poetry.lock or
+// pinned requirements (name==version), with the file and its install
+// command; nil when there is no lockfile.
+func readPythonLock(root string) (map[string]string, string, string, error) {
+	for _, f := range []struct{ file, fetch string }{{"uv.lock", "uv sync"}, {"poetry.lock", "poetry install"}} {
+		data, err := readFile(filepath.Join(root, f.file))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, f.file, "", err
+		}
+		var lock struct {
+			Package []struct {
+				Name    string         `toml:"name"`
+				Version string         `toml:"version"`
+				Source  map[string]any `toml:"source"`
+			} `toml:"package"`
+		}
+		if _, err := toml.Decode(string(data), &lock); err != nil {
+			return nil, f.file, "", err
+		}
+		out := map[string]string{}
+		for _, p := range lock.Package {
+			if _, local := p.Source["editable"]; local {
+				continue
+			}
+			if _, local := p.Source["virtual"]; local || p.Version == "" {
+				continue
+			}
+			out[normalizePython(p.Name)] = p.Version
+		}
+		return out, f.file, f.fetch, nil
+	}
+	out := map[string]string{}
+	for _, req := range requirementFiles(root) {
+		for name, ver := range readRequirements(filepath.Join(root, req)) {
+			if ver != "" {
+				out[name] = ver
+			}
+		}
+		if len(out) > 0 {
+			return out, req, "pip install -r " + req, nil
+		}
+	}
+	return nil, "", "", nil
+}
+
+func requirementFiles(root string) []string {
+	matches, _ := filepath.Glob(filepath.Join(root, "requirements*.txt"))
+	sort.Strings(matches)
+	for i, m := range matches {
+		matches[i] = filepath.Base(m)
+	}
+	return matches
+}
+
+// readRequirements maps each requirement's normalized name to its pinned
+// version ("" when not pinned with ==).
+func readRequirements(path string) map[string]string {
+	data, err := readFile(path)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "-") {
+			continue
+		}
+		m := pep508Name.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		ver := ""
+		if _, pin, ok := strings.Cut(line, "=="); ok {
+			if f := strings.FieldsFunc(pin, func(r rune) bool { return r == ';' || r == ' ' || r == ',' }); len(f) > 0 {
+				ver = f[0]
+			}
+		}
+		out[normalizePython(m[1])] = ver
+	}
+	return out
+}
+
+// declaredPython is the set of dependencies the project names itself in
+// pyproject.toml or requirements files; nil when it names none.
+func declaredPython(root string) (map[string]bool, error) {
+	names := map[string]bool{}
+	data, err := readFile(filepath.Join(root, "pyproject.toml"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("deps pyproject.toml: %w", err)
+	}
+	if err == nil {
+		var py struct {
+			Project struct {
+				Dependencies []string            `toml:"dependencies"`
+				Optional     map[string][]string `toml:"optional-dependencies"`
+			} `toml:"project"`
+			Groups map[string][]any `toml:"dependency-groups"`
+			Tool   struct {
+				Poetry struct {
+					Dependencies    map[string]any `toml:"dependencies"`
+					DevDependencies map[string]any `toml:"dev-dependencies"`
+					Group           map[string]struct {
+						Dependencies map[string]any `toml:"dependencies"`
+					} `toml:"group"`
+				} `toml:"poetry"`
+				UV struct {
+					DevDependencies []string `toml:"dev-dependencies"`
+				} `toml:"uv"`
+			} `toml:"tool"`
+		}
+		if _, err := toml.Decode(string(data), &py); err != nil {
+			return nil, fmt.Errorf("deps pyproject.toml: %w", err)
+		}
+		reqs := append(py.Project.Dependencies, py.Tool.UV.DevDependencies...)
+		for _, opt := range py.Project.Optional {
+			reqs = append(reqs, opt...)
+		}
+		for _, g := range py.Groups {
+			for _, r := range g {
+				if s, ok := r.(string); ok { // a table is an include-group
+					reqs = append(reqs, s)
+				}
+			}
+		}
+		for _, r := range reqs {
+			if m := pep508Name.FindStringSubmatch(r); m != nil {
+				names[normalizePython(m[1])] = true
+			}
+		}
+		poetry := []map[string]any{py.Tool.Poetry.Dependencies, py.Tool.Poetry.DevDependencies}
+		for _, g := range py.Tool.Poetry.Group {
+			poetry = append(poetry, g.Dependencies)
+		}
+		for _, m := range poetry {
+			for n := range m {
+				if n != "python" {
+					names[normalizePython(n)] = true
+				}
+			}
+		}
+	}
+	for _, req := range requirementFiles(root) {
+		for n := range readRequirements(filepath.Join(root, req)) {
+			names[n] = true
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	return names, nil
+}

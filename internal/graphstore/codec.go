@@ -1,0 +1,408 @@
+package graphstore
+
+// The file format, graph.bin under .artifacts/.index/ (all integers
+// little-endian):
+//
+//	magic    8 bytes  "FIGRAPH\n"
+//	version  uint32   formatVersion; another is an old file, rebuilt
+//	schema   uint64   FNV-64a of the Go types saved (field names and kinds,
+//	                  see schemaOf): a change to extract.File or
+//	                  callgraph.Node makes every saved file old
+//	length   uint64   bytes of payload
+//	checksum 32 bytes SHA-256 of payload
+//	payload           a State, encoded by encodeValue
+//
+// The payload encodes values field by field in declaration order,
+// exported fields only, with no field names (the schema hash stands for
+// them):
+//
+//	bool, uint*      uvarint
+//	int*             zigzag varint
+//	string           uvarint r: r-1 is the index of a string met before,
+//	                 in order of first appearance; r = 0 is a new string,
+//	                 then uvarint length and its bytes
+//	slice            uvarint 0 for nil, else length+1, then the elements
+//	pointer          0 for nil, or 1 then the value
+//	struct           its exported fields in order
+//	extract.File     first its expression table (extract.ExprTable, a
+//	                 []extract.ExprNode), then its fields; each
+//	                 extract.Expr field is a zigzag varint index into
+//	                 that table, -1 for the zero Expr
+//
+// The decoder checks every length against the bytes left, so a corrupt
+// payload that passes the checksum still cannot make it allocate more
+// than the file's size in elements, nor loop: extract.NewExprTable
+// refuses tables whose nodes point forward.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"reflect"
+	"sync"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+const (
+	magic         = "FIGRAPH\n"
+	formatVersion = 1
+	headerSize    = len(magic) + 4 + 8 + 8 + sha256.Size
+)
+
+// ErrOldVersion is returned by Decode for a file of another format
+// version or schema.
+var ErrOldVersion = errors.New("saved by another version of fileinfo")
+
+var (
+	fileType    = reflect.TypeFor[extract.File]()
+	exprType    = reflect.TypeFor[extract.Expr]()
+	stateSchema = schemaOf(reflect.TypeFor[State]())
+)
+
+// schemaOf hashes the shape of t: type names, exported field names and
+// kinds, recursively.
+func schemaOf(t reflect.Type) uint64 {
+	h := fnv.New64a()
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		fmt.Fprintf(h, "%s/%s/%s(", t.PkgPath(), t.Name(), t.Kind())
+		defer h.Write([]byte(")"))
+		if seen[t] || t == exprType {
+			return
+		}
+		seen[t] = true
+		switch t.Kind() {
+		case reflect.Slice, reflect.Pointer:
+			walk(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if f := t.Field(i); f.IsExported() {
+					fmt.Fprintf(h, "%s:", f.Name)
+					walk(f.Type)
+				}
+			}
+		}
+	}
+	walk(t)
+	return h.Sum64()
+}
+
+// Encode returns st in the file format above.
+func Encode(st *State) ([]byte, error) {
+	e := &encoder{strs: map[string]int{}}
+	if err := e.value(reflect.ValueOf(st).Elem(), nil); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(e.buf)
+	out := make([]byte, 0, headerSize+len(e.buf))
+	out = append(out, magic...)
+	out = binary.LittleEndian.AppendUint32(out, formatVersion)
+	out = binary.LittleEndian.AppendUint64(out, stateSchema)
+	out = binary.LittleEndian.AppendUint64(out, uint64(len(e.buf)))
+	out = append(out, sum[:]...)
+	return append(out, e.buf...), nil
+}
+
+// Decode parses data written by Encode. An error says whether the file
+// is of another version (ErrOldVersion) or corrupt.
+func Decode(data []byte) (*State, error) {
+	if len(data) < headerSize || string(data[:len(magic)]) != magic {
+		return nil, errors.New("not a saved graph: bad header")
+	}
+	p := data[len(magic):]
+	if v, s := binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint64(p[4:]); v != formatVersion || s != stateSchema {
+		return nil, fmt.Errorf("format %d schema %x: %w", v, s, ErrOldVersion)
+	}
+	n := binary.LittleEndian.Uint64(p[12:])
+	payload := data[headerSize:]
+	if n != uint64(len(payload)) {
+		return nil, fmt.Errorf("payload is %d bytes, header says %d: truncated", len(payload), n)
+	}
+	if sum := sha256.Sum256(payload); !bytes.Equal(sum[:], p[20:20+sha256.Size]) {
+		return nil, errors.New("checksum mismatch")
+	}
+	return decodePayload(payload)
+}
+
+// decodePayload decodes a payload without its header; Decode and the
+// fuzz test use it.
+func decodePayload(payload []byte) (*State, error) {
+	d := &decoder{buf: payload}
+	st := &State{}
+	if err := d.value(reflect.ValueOf(st).Elem(), nil); err != nil {
+		return nil, fmt.Errorf("decode at byte %d: %w", d.off, err)
+	}
+	if d.off != len(d.buf) {
+		return nil, fmt.Errorf("%d bytes left over", len(d.buf)-d.off)
+	}
+	return st, nil
+}
+
+type encoder struct {
+	buf  []byte
+	strs map[string]int
+}
+
+// value appends v; table is the expression table of the File being
+// encoded, by the identity its Exprs index.
+func (e *encoder) value(v reflect.Value, table *extract.ExprTable) error {
+	t := v.Type()
+	switch {
+	case t == exprType:
+		e.buf = binary.AppendVarint(e.buf, int64(v.Interface().(extract.Expr).Index()))
+		return nil
+	case t == fileType:
+		f := v.Addr().Interface().(*extract.File)
+		nodes := reflect.ValueOf(f.ExprTable())
+		if err := e.value(nodes, nil); err != nil {
+			return err
+		}
+		return e.fields(v, &extract.ExprTable{})
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		b := uint64(0)
+		if v.Bool() {
+			b = 1
+		}
+		e.buf = binary.AppendUvarint(e.buf, b)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.buf = binary.AppendVarint(e.buf, v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		e.buf = binary.AppendUvarint(e.buf, v.Uint())
+	case reflect.String:
+		s := v.String()
+		if i, ok := e.strs[s]; ok {
+			e.buf = binary.AppendUvarint(e.buf, uint64(i)+1)
+			return nil
+		}
+		e.strs[s] = len(e.strs)
+		e.buf = binary.AppendUvarint(e.buf, 0)
+		e.buf = binary.AppendUvarint(e.buf, uint64(len(s)))
+		e.buf = append(e.buf, s...)
+	case reflect.Slice:
+		if v.IsNil() {
+			e.buf = append(e.buf, 0)
+			return nil
+		}
+		e.buf = binary.AppendUvarint(e.buf, uint64(v.Len())+1)
+		for i := range v.Len() {
+			if err := e.value(v.Index(i), table); err != nil {
+				return err
+			}
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			e.buf = append(e.buf, 0)
+			return nil
+		}
+		e.buf = append(e.buf, 1)
+		return e.value(v.Elem(), table)
+	case reflect.Struct:
+		return e.fields(v, table)
+	default:
+		return fmt.Errorf("graphstore: cannot encode %s", t)
+	}
+	return nil
+}
+
+func (e *encoder) fields(v reflect.Value, table *extract.ExprTable) error {
+	for _, i := range exported(v.Type()) {
+		if err := e.value(v.Field(i), table); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exportedFields caches exported: reflect's Field costs a third of
+// decoding otherwise (measured on golang.org/x/tools).
+var exportedFields sync.Map // reflect.Type → []int
+
+// exported returns the indexes of the exported fields of struct type t.
+func exported(t reflect.Type) []int {
+	if f, ok := exportedFields.Load(t); ok {
+		return f.([]int)
+	}
+	var idx []int
+	for i := range t.NumField() {
+		if t.Field(i).IsExported() {
+			idx = append(idx, i)
+		}
+	}
+	exportedFields.Store(t, idx)
+	return idx
+}
+
+type decoder struct {
+	buf  []byte
+	off  int
+	strs []string
+}
+
+var errShort = errors.New("unexpected end of data")
+
+func (d *decoder) uvarint() (uint64, error) {
+	x, n := binary.Uvarint(d.buf[d.off:])
+	if n <= 0 {
+		return 0, errShort
+	}
+	d.off += n
+	return x, nil
+}
+
+func (d *decoder) varint() (int64, error) {
+	x, n := binary.Varint(d.buf[d.off:])
+	if n <= 0 {
+		return 0, errShort
+	}
+	d.off += n
+	return x, nil
+}
+
+// length reads the length of a slice whose elements are each at least
+// one byte long, or -1 for a nil slice.
+func (d *decoder) length() (int, error) {
+	n, err := d.uvarint()
+	if err != nil {
+		return 0, err
+	}
+	if n-1 > uint64(len(d.buf)-d.off) && n != 0 {
+		return 0, fmt.Errorf("length %d past the end", n-1)
+	}
+	return int(n) - 1, nil
+}
+
+func (d *decoder) value(v reflect.Value, table *extract.ExprTable) error {
+	t := v.Type()
+	switch {
+	case t == exprType:
+		i, err := d.varint()
+		if err != nil {
+			return err
+		}
+		if table == nil || i < -1 || i > int64(len(d.buf)) {
+			return fmt.Errorf("expression index %d outside a file", i)
+		}
+		x, ok := table.At(int(i))
+		if !ok {
+			return fmt.Errorf("expression index %d out of range", i)
+		}
+		v.Set(reflect.ValueOf(x))
+		return nil
+	case t == fileType:
+		var nodes []extract.ExprNode
+		if err := d.value(reflect.ValueOf(&nodes).Elem(), nil); err != nil {
+			return err
+		}
+		tab, err := extract.NewExprTable(nodes)
+		if err != nil {
+			return err
+		}
+		return d.fields(v, &tab)
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		x, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if x > 1 {
+			return fmt.Errorf("bool %d", x)
+		}
+		v.SetBool(x == 1)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x, err := d.varint()
+		if err != nil {
+			return err
+		}
+		if v.OverflowInt(x) {
+			return fmt.Errorf("%d overflows %s", x, t)
+		}
+		v.SetInt(x)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		x, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if v.OverflowUint(x) {
+			return fmt.Errorf("%d overflows %s", x, t)
+		}
+		v.SetUint(x)
+	case reflect.String:
+		r, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if r > 0 {
+			if r > uint64(len(d.strs)) {
+				return fmt.Errorf("string reference %d past %d strings", r, len(d.strs))
+			}
+			v.SetString(d.strs[r-1])
+			return nil
+		}
+		n, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if n > uint64(len(d.buf)-d.off) {
+			return errShort
+		}
+		s := string(d.buf[d.off : d.off+int(n)])
+		d.off += int(n)
+		d.strs = append(d.strs, s)
+		v.SetString(s)
+	case reflect.Slice:
+		n, err := d.length()
+		if err != nil {
+			return err
+		}
+		if n < 0 {
+			return nil
+		}
+		s := reflect.MakeSlice(t, n, n)
+		for i := range n {
+			if err := d.value(s.Index(i), table); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+	case reflect.Pointer:
+		if d.off >= len(d.buf) {
+			return errShort
+		}
+		b := d.buf[d.off]
+		d.off++
+		switch b {
+		case 0:
+			return nil
+		case 1:
+			p := reflect.New(t.Elem())
+			if err := d.value(p.Elem(), table); err != nil {
+				return err
+			}
+			v.Set(p)
+		default:
+			return fmt.Errorf("pointer tag %d", b)
+		}
+	case reflect.Struct:
+		return d.fields(v, table)
+	default:
+		return fmt.Errorf("cannot decode %s", t)
+	}
+	return nil
+}
+
+func (d *decoder) fields(v reflect.Value, table *extract.ExprTable) error {
+	for _, i := range exported(v.Type()) {
+		if err := d.value(v.Field(i), table); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,12 @@
+// Package graphstore saves a workspace's extraction and call graph under
+// .artifacts/.index/graph.bin and loads them back, so that a later run
+// re-extracts only the files whose content changed: a root and options
+// in, a Snapshot (files, skipped files, graph nodes and edges) out.
+//
+// Sync walks the root, reuses the saved extraction of every file whose
+// size and modification time, or else content hash, are unchanged,
+// extracts the rest, rebuilds the call graph when anything changed, and
+// saves the result atomically (CreateTemp, write, Close, Rename). A
+// corrupt file, or one saved by another version, is rebuilt with a log
+// line. The file format is written down at the top of codec.go.
+package graphstore

@@ -1,0 +1,421 @@
+package graphstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// racyWindow is how recent a modification time must be for Sync not to
+// trust it next time; see Sync.
+const racyWindow = 2 * time.Second
+
+// FileName is the saved state's name inside the index directory.
+const FileName = "graph.bin"
+
+// State is what Sync saves: every source file's extraction by content,
+// and the graph built over them.
+type State struct {
+	// Key is what the extraction depends on beyond the files (the
+	// fileinfo version, the options); a saved state with another key is
+	// rebuilt.
+	Key string
+	// Files are the walked source files in walk order; Config the go.mod
+	// files, whose change re-extracts everything (they set Go packages'
+	// import paths).
+	Files  []Entry
+	Config []Entry
+	// GraphSkipped are the files the call graph left out.
+	GraphSkipped []extract.Skipped
+	Nodes        []callgraph.Node
+	Edges        []callgraph.Edge
+}
+
+// Entry is one file as it was last seen: its size, modification time
+// and content hash, and its extraction or the reason it has none.
+type Entry struct {
+	Path    string
+	Size    int64
+	ModTime int64  // Unix nanoseconds
+	Hash    string // lower-case hex SHA-256 of the content; "" if not read
+	File    *extract.File
+	Skip    string
+}
+
+// Options configure Sync. Root is required.
+type Options struct {
+	Root string
+	// Dir holds the saved state. Default Root/.artifacts/.index.
+	Dir string
+	// Key is what the extraction depends on beyond the files, the
+	// binary's build and the options (which Sync adds itself); see
+	// State.Key. Writers of one root should agree on it: serve and the
+	// CLI both leave it empty, and so share the saved state.
+	Key string
+	// Extract configures extraction; its Read hook, if any, is called for
+	// the files Sync extracts (not those it reuses).
+	Extract extract.Options
+	// ReadOnly loads and refreshes the state without saving it.
+	ReadOnly bool
+	// Log receives a line when a saved state is rebuilt. Default: discard.
+	Log *slog.Logger
+}
+
+// Snapshot is the extraction and graph of a root, fresh as of Sync.
+type Snapshot struct {
+	Files []extract.File // in walk order
+	// Digests are the files' content digests (lower-case hex SHA-256),
+	// by path, as of their extraction.
+	Digests map[string]string
+	// Skipped are the files extraction left out, sorted by path;
+	// GraphSkipped those the graph did.
+	Skipped      []extract.Skipped
+	GraphSkipped []extract.Skipped
+	Nodes        []callgraph.Node
+	Edges        []callgraph.Edge
+	// Graph is the graph Sync built, or nil when nothing changed and the
+	// saved nodes and edges were used.
+	Graph *callgraph.Graph
+	// Extracted counts the files extracted this time; Reused those
+	// taken from the saved state.
+	Extracted, Reused int
+}
+
+// Load reads the saved state at file. A missing file is fs.ErrNotExist.
+func Load(file string) (*State, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	st, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", file, err)
+	}
+	return st, nil
+}
+
+// Save writes st to file atomically.
+func Save(file string, st *State) error {
+	data, err := Encode(st)
+	if err != nil {
+		return fmt.Errorf("save %s: %w", file, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return fmt.Errorf("save %s: %w", file, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".graph-*.tmp")
+	if err != nil {
+		return fmt.Errorf("save %s: %w", file, err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil && cerr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("save %s: %w", file, err)
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("save %s: %w", file, err)
+	}
+	return nil
+}
+
+// Sync brings the saved state of opt.Root up to date and returns it; see
+// the package doc. Saving is best effort: a failure is logged.
+func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
+	log := opt.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	dir := opt.Dir
+	if dir == "" {
+		dir = filepath.Join(opt.Root, ".artifacts", ".index")
+	}
+	file := filepath.Join(dir, FileName)
+	start := time.Now()
+	maxSize := opt.Extract.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = extract.DefaultMaxFileSize
+	}
+	key := fmt.Sprintf("%s; build %s; max %d bytes; languages %v", opt.Key, buildKey(), maxSize, opt.Extract.Languages)
+	old, err := Load(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = &State{}
+	case err != nil:
+		log.Warn("graphstore: rebuilding the saved graph", "file", file, "reason", err)
+		old = &State{}
+	case old.Key != key:
+		log.Info("graphstore: rebuilding the saved graph", "file", file, "reason", "saved for "+old.Key+", now "+key)
+		old = &State{}
+	}
+
+	var hashes sync.Map // path → hash of the bytes extraction read
+	xo := opt.Extract
+	xo.Read = func(rel string, src []byte) {
+		hashes.Store(rel, digest(src))
+		if opt.Extract.Read != nil {
+			opt.Extract.Read(rel, src)
+		}
+	}
+	ex, err := extract.New(opt.Root, xo)
+	if err != nil {
+		return nil, err
+	}
+	defer ex.Close()
+	paths, skipped, err := extract.Walk(ctx, opt.Root, xo.Walk)
+	if err != nil {
+		return nil, err
+	}
+	root := ex.Root()
+	st := &State{Key: key}
+	configChanged := false
+	oldConfig := byPath(old.Config)
+	for _, p := range paths {
+		if path.Base(p) == "go.mod" {
+			e, same := check(root, p, oldConfig[p])
+			if e.Hash == "" || !same {
+				e.Hash = hashFile(filepath.Join(root, filepath.FromSlash(p)))
+				same = oldConfig[p] != nil && e.Hash == oldConfig[p].Hash
+			}
+			configChanged = configChanged || !same
+			st.Config = append(st.Config, e)
+		}
+	}
+	configChanged = configChanged || len(st.Config) != len(old.Config)
+	saved := byPath(old.Files)
+	var todo []string
+	var selected map[string]bool
+	if len(xo.Languages) > 0 {
+		selected = map[string]bool{}
+		for _, l := range xo.Languages {
+			selected[l] = true
+		}
+	}
+	for _, p := range paths {
+		switch l := extract.LanguageOf(p, nil); {
+		case extract.UnknownByName(p):
+			skipped = append(skipped, extract.Skipped{Path: p, Reason: "unknown language"})
+			continue
+		case l != nil && selected != nil && !selected[l.Name]:
+			skipped = append(skipped, extract.Skipped{Path: p, Reason: "language " + l.Name + " not selected"})
+			continue
+		}
+		e, same := check(root, p, saved[p])
+		if !same || configChanged {
+			todo = append(todo, p)
+		}
+		st.Files = append(st.Files, e)
+	}
+	files, more, err := ex.Files(ctx, todo)
+	if err != nil {
+		return nil, err
+	}
+	fresh := map[string]*extract.File{}
+	for i := range files {
+		fresh[files[i].Path] = &files[i]
+	}
+	reasons := map[string]string{}
+	for _, s := range more {
+		reasons[s.Path] = s.Reason
+	}
+	snap := &Snapshot{Extracted: len(todo), Reused: len(st.Files) - len(todo), Digests: make(map[string]string, len(st.Files))}
+	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Nodes == nil
+	for i := range st.Files {
+		e := &st.Files[i]
+		if f, ok := fresh[e.Path]; ok {
+			e.File, e.Skip = f, ""
+			if h, ok := hashes.Load(e.Path); ok {
+				e.Hash = h.(string)
+			}
+		} else if r, ok := reasons[e.Path]; ok {
+			e.File, e.Skip = nil, r
+		} else {
+			o := saved[e.Path]
+			e.File, e.Skip = o.File, o.Skip
+		}
+		if e.File != nil {
+			snap.Files = append(snap.Files, *e.File)
+			snap.Digests[e.Path] = e.Hash
+		} else {
+			skipped = append(skipped, extract.Skipped{Path: e.Path, Reason: e.Skip})
+		}
+	}
+	if changed {
+		g := callgraph.Build(snap.Files)
+		snap.Graph = g
+		st.GraphSkipped = g.Skipped()
+		st.Nodes = make([]callgraph.Node, g.Len())
+		for i := range st.Nodes {
+			st.Nodes[i] = g.Node(callgraph.SymbolID(i))
+		}
+		st.Edges = g.Edges()
+	} else {
+		st.GraphSkipped, st.Nodes, st.Edges = old.GraphSkipped, old.Nodes, old.Edges
+	}
+	snap.Nodes, snap.Edges, snap.GraphSkipped = st.Nodes, st.Edges, st.GraphSkipped
+	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	snap.Skipped = skipped
+	forgetRacy(st.Files, start)
+	forgetRacy(st.Config, start)
+	if !opt.ReadOnly && (changed || statChanged(st, old)) {
+		save(log, root, dir, file, st)
+	}
+	return snap, nil
+}
+
+// buildKey names the running binary: its module version and VCS
+// revision, marked when built from a modified tree (whose saved states a
+// rebuilt binary still reuses).
+func buildKey() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	k := bi.Main.Version
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			k += " " + s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			k += " modified"
+		}
+	}
+	return k
+}
+
+// forgetRacy clears the saved time of the entries modified within
+// racyWindow of start: such a file may change again with the same size
+// and time stamp (file systems stamp at clock-tick granularity), so next
+// time its content is hashed, as git does for racily clean files.
+func forgetRacy(es []Entry, start time.Time) {
+	for i := range es {
+		if es[i].ModTime > start.Add(-racyWindow).UnixNano() {
+			es[i].ModTime = 0
+		}
+	}
+}
+
+// save writes st to file in dir under root, unless the root is read-only
+// (a tree such as Go's module cache, which root may write anyway but
+// must not) or dir is reached through a symbolic link; failures are
+// logged.
+func save(log *slog.Logger, root, dir, file string, st *State) {
+	if fi, err := os.Stat(root); err == nil && fi.Mode().Perm()&0o200 == 0 {
+		log.Info("graphstore: not saving the graph: the root is read-only", "root", root)
+	} else if err := noLinks(root, dir); err != nil {
+		log.Warn("graphstore: not saving the graph", "error", err)
+	} else if err := Save(file, st); err != nil {
+		log.Warn("graphstore: could not save the graph", "error", err)
+	}
+}
+
+// noLinks refuses a dir inside root reached through a symbolic link
+// (.artifacts linked elsewhere): nothing is written outside the root.
+func noLinks(root, dir string) error {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil // a directory of the caller's choosing, outside the root
+	}
+	p := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link: the saved graph stays inside the root", p)
+		}
+	}
+	return nil
+}
+
+func byPath(es []Entry) map[string]*Entry {
+	m := make(map[string]*Entry, len(es))
+	for i := range es {
+		m[es[i].Path] = &es[i]
+	}
+	return m
+}
+
+// check stats root/p and compares it with its saved entry: same is true
+// when the size and modification time match, or else the content hash.
+// The entry returned carries the new stat (and hash, when it was read).
+func check(root, p string, old *Entry) (e Entry, same bool) {
+	e = Entry{Path: p}
+	full := filepath.Join(root, filepath.FromSlash(p))
+	st, err := os.Stat(full)
+	if err != nil {
+		return e, false
+	}
+	e.Size, e.ModTime = st.Size(), st.ModTime().UnixNano()
+	if old == nil || old.Size != e.Size {
+		return e, false
+	}
+	e.Hash = old.Hash
+	if old.ModTime == e.ModTime {
+		return e, true
+	}
+	if old.Hash == "" {
+		return e, false
+	}
+	e.Hash = hashFile(full)
+	return e, e.Hash != "" && e.Hash == old.Hash
+}
+
+// hashFile returns the SHA-256 of the file's content, or "" when it
+// cannot be read.
+func hashFile(full string) string {
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return ""
+	}
+	return digest(data)
+}
+
+// digest is the lower-case hex SHA-256 of src, as artifacts.SourceDigest.
+func digest(src []byte) string {
+	sum := sha256.Sum256(src)
+	return hex.EncodeToString(sum[:])
+}
+
+// statChanged reports whether only the stat data of some file changed
+// (touched, same content): worth saving so the next Sync need not hash it.
+func statChanged(st, old *State) bool {
+	if len(st.Files) != len(old.Files) || len(st.Config) != len(old.Config) {
+		return true
+	}
+	for i := range st.Files {
+		if st.Files[i].ModTime != old.Files[i].ModTime {
+			return true
+		}
+	}
+	for i := range st.Config {
+		if st.Config[i].ModTime != old.Config[i].ModTime || st.Config[i].Hash != old.Config[i].Hash {
+			return true
+		}
+	}
+	return false
+}

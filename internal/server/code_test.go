@@ -1,0 +1,77 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+)
+
+// codeHit returns the first code result of query, or nil.
+func codeHit(s *session, query string) *docsearch.Result {
+	var out searchDocsOut
+	s.ok("search_docs", map[string]any{"query": query, "scopes": []string{"code"}, "min_score": 0}, &out)
+	for _, r := range out.ResultsByScope["code"] {
+		return &r
+	}
+	return nil
+}
+
+// inTime waits at most d for cond, failing with what.
+func inTime(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	start := time.Now()
+	for time.Since(start) < d {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s: not within %v", what, d)
+}
+
+func TestCodeSearchFollowsSavesAndReports(t *testing.T) {
+	s := watched(t, shop)
+	waitFor(t, "the first code index", func() bool {
+		r := codeHit(s, "NewStore")
+		return r != nil && r.Symbol == "example.com/shop/lib.NewStore"
+	})
+	r := codeHit(s, "NewStore")
+	if r.Path != "lib/store.go" || r.Lines != [2]int{7, 7} || r.Kind != "function" || r.Summary != "NewStore returns an empty Store." {
+		t.Errorf("result %+v", *r)
+	}
+
+	// A saved file's new symbol is searchable within a second.
+	writeTree(t, s.root, map[string]string{"lib/store.go": shop["lib/store.go"] + "\n// Discount lowers every price by a percentage.\nfunc Discount(s *Store, pct int) {}\n"})
+	inTime(t, time.Second, "a saved symbol searchable", func() bool {
+		r := codeHit(s, "discount percentage")
+		return r != nil && strings.HasSuffix(r.Symbol, ".Discount")
+	})
+
+	// A report's prose joins its symbols within a second.
+	var rep reportOut
+	s.ok("report_file_info", storeReport(), &rep)
+	inTime(t, time.Second, "reported prose searchable", func() bool {
+		r := codeHit(s, "assign value map key")
+		return r != nil && strings.HasSuffix(r.Symbol, "Store.Put") && r.Summary == "Sets a key's value."
+	})
+}
+
+func TestSearchDocsShowsCode(t *testing.T) {
+	s := connect(t, shop, Options{NoWatch: true})
+	var out searchDocsOut
+	var res string
+	waitFor(t, "the first code index", func() bool {
+		res = text(s.ok("search_docs", map[string]any{"query": "NewStore", "min_score": 0}, &out))
+		return len(out.Results) > 0
+	})
+	if !strings.Contains(res, "lib/store.go:7-7 function example.com/shop/lib.NewStore (code") || !strings.Contains(res, "func NewStore() *Store") {
+		t.Errorf("search_docs text:\n%s", res)
+	}
+	var doc docsearch.Doc
+	s.ok("fetch_doc", map[string]any{"path": out.Results[0].DocPath}, &doc)
+	if !strings.Contains(doc.Content, "func NewStore()") {
+		t.Errorf("fetch_doc of %s: %q", out.Results[0].DocPath, doc.Content)
+	}
+}

@@ -1,0 +1,173 @@
+package server
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fileinfo/fileinfo/internal/deps"
+)
+
+// TestMain keeps the dependency cache of every test in this package in a
+// temporary directory, never in the user's.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fileinfo-server-test-cache")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// lockedSync is the golang.org/x/sync version fileinfo's own go.mod
+// locks: building this package's tests put it in the module cache.
+func lockedSync(t *testing.T) deps.Dep {
+	t.Helper()
+	ds, err := deps.Resolve(filepath.Join("..", ".."), deps.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		if d.Name == "golang.org/x/sync" && d.Status == deps.Present {
+			return d
+		}
+	}
+	t.Fatal("golang.org/x/sync is not in the module cache")
+	return deps.Dep{}
+}
+
+// waitDeps polls index_status until the dependency index holds want
+// versions and is idle.
+func (s *session) waitDeps(want int) indexStatusOut {
+	s.t.Helper()
+	var st indexStatusOut
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		s.ok("index_status", map[string]any{}, &st)
+		if st.Deps.Indexed == want && st.Deps.Indexing == "" {
+			return st
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("dependency index: %+v, want %d indexed", st.Deps, want)
+	return st
+}
+
+func TestDependencySearch(t *testing.T) {
+	sync := lockedSync(t)
+	s := connect(t, map[string]string{
+		"go.mod": fmt.Sprintf("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgolang.org/x/sync %s\n\texample.com/gone v1.0.0\n)\n", sync.Version),
+		"main.go": "package main\n\nimport (\n\t\"context\"\n\n\t\"golang.org/x/sync/errgroup\"\n)\n\n" +
+			"func main() {\n\tg, _ := errgroup.WithContext(context.Background())\n\tg.Go(func() error { return nil })\n\t_ = g.Wait()\n}\n",
+	}, Options{})
+	st := s.waitDeps(1)
+	if st.Deps.Resolved != 2 || st.Deps.Missing != 1 {
+		t.Errorf("deps status %+v: want 2 resolved, 1 missing", st.Deps)
+	}
+	key := "golang.org/x/sync@" + sync.Version
+
+	var out searchDocsOut
+	s.ok("search_docs", map[string]any{"query": "wait for a group of goroutines and return the first error", "scopes": []string{"deps"}}, &out)
+	if len(out.Results) == 0 {
+		t.Fatal("no dependency results")
+	}
+	top := out.Results[0]
+	if !strings.HasPrefix(top.Path, "deps:"+key+"/errgroup/") || !strings.Contains(top.Summary, key+" errgroup/errgroup.go:") ||
+		!strings.Contains(top.Title, key) {
+		t.Errorf("top result %+v: want errgroup of %s", top, key)
+	}
+	s.ok("search_docs", map[string]any{"query": "errgroup Group Go", "scopes": []string{"deps:golang.org/x/sync"}}, &out)
+	if len(out.ResultsByScope["deps:golang.org/x/sync"]) == 0 {
+		t.Errorf("deps:golang.org/x/sync found nothing: %+v", out)
+	}
+	s.fails("search_docs", map[string]any{"query": "x", "scopes": []string{"deps:nope"}}, "nope is not an indexed dependency", "golang.org/x/sync")
+
+	// Without scopes the project alone is searched.
+	s.ok("search_docs", map[string]any{"query": "errgroup Group Go first error"}, &out)
+	for _, r := range out.Results {
+		if strings.HasPrefix(r.Path, "deps:") {
+			t.Errorf("an unscoped search returned a dependency: %s", r.Path)
+		}
+	}
+
+	// The hit opens with fetch_doc, and the source read-only.
+	var doc struct{ Content string }
+	s.ok("fetch_doc", map[string]any{"path": top.Path}, &doc)
+	if !strings.Contains(doc.Content, "errgroup") {
+		t.Errorf("fetch_doc %s: %.200s", top.Path, doc.Content)
+	}
+	var src inspectOut
+	s.ok("inspect_source", map[string]any{"path": "deps:" + key + "/errgroup/errgroup.go", "start_line": 1, "end_line": 400}, &src)
+	if !strings.Contains(src.Text, "package errgroup") {
+		t.Errorf("inspect_source of the dependency: %.200s", src.Text)
+	}
+	s.fails("inspect_source", map[string]any{"path": "deps:" + key + "/../../../../etc/passwd", "start_line": 1, "end_line": 2}, "not a clean path")
+	s.fails("inspect_source", map[string]any{"path": "deps:example.com/gone@v1.0.0/x.go", "start_line": 1, "end_line": 2}, "not a file of an indexed dependency")
+
+	var list listDocsOut
+	s.ok("list_docs", map[string]any{"scope": "deps"}, &list)
+	if len(list.Deps) != 1 || list.Deps[0].Name != "golang.org/x/sync" || list.Deps[0].Symbols == 0 {
+		t.Errorf("list_docs deps = %+v", list.Deps)
+	}
+
+	// file_info's prompt shows what the file's calls into it do.
+	var fi struct{ Prompt string }
+	res := s.ok("file_info", map[string]any{"path": "main.go"}, &fi)
+	prompt := text(res) + fi.Prompt
+	for _, want := range []string{"### Dependency APIs called (at the locked versions)",
+		"- `golang.org/x/sync/errgroup.WithContext` from " + key, "`golang.org/x/sync/errgroup.Group.Go` from " + key} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("file_info prompt lacks %q", want)
+		}
+	}
+
+	// Dropping the dependency from go.mod drops it from the index.
+	writeTree(t, s.root, map[string]string{"go.mod": "module example.com/app\n\ngo 1.22\n"})
+	s.waitDeps(0)
+	s.fails("search_docs", map[string]any{"query": "errgroup", "scopes": []string{"deps:golang.org/x/sync"}}, "not an indexed dependency")
+}
+
+// TestDependencyCacheShared: a second workspace locking the same version
+// reads the per-user cache; nothing is written into the module cache.
+func TestDependencyCacheShared(t *testing.T) {
+	sync := lockedSync(t)
+	mod := fmt.Sprintf("module example.com/app\n\ngo 1.22\n\nrequire golang.org/x/sync %s\n", sync.Version)
+	cache := t.TempDir()
+	before := dirStamp(t, sync.Dir)
+	for i := range 2 {
+		start := time.Now()
+		s := connect(t, map[string]string{"go.mod": mod}, Options{DepsCache: cache})
+		s.waitDeps(1)
+		t.Logf("workspace %d: dependency index ready in %s", i+1, time.Since(start).Round(time.Millisecond))
+	}
+	entries, err := filepath.Glob(filepath.Join(cache, "go", "*", "api.json.gz"))
+	if err != nil || len(entries) != 1 {
+		t.Errorf("cache holds %v, want one API", entries)
+	}
+	if after := dirStamp(t, sync.Dir); after != before {
+		t.Errorf("the module cache directory changed: %s -> %s", before, after)
+	}
+}
+
+// dirStamp sums the names, sizes and modification times under dir.
+func dirStamp(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %d;", p, fi.Size(), fi.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%d files, %x", strings.Count(b.String(), ";"), sha256.Sum256([]byte(b.String())))
+}

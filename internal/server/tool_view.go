@@ -1,0 +1,154 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/internal/view"
+)
+
+// viewState is the web view a server serves, once started.
+type viewState struct {
+	mu    sync.Mutex
+	srv   *http.Server
+	done  chan struct{} // closed when srv is stopped
+	base  string        // http://host:port
+	token string
+}
+
+// StartView serves the web view (see internal/view) at addr, guarded by
+// token when it is not empty, until ctx is done or the server is
+// closed, and returns its address as http://host:port. addr must already
+// be checked (cmd refuses a non-loopback one without a token). A view
+// already running is kept: its address is returned.
+func (s *Server) StartView(ctx context.Context, addr, token string) (string, error) {
+	v := &s.view
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.srv != nil {
+		return v.base, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("web view at %s: %w", addr, err)
+	}
+	lim := HTTPLimits{}.withDefaults()
+	srv := &http.Server{
+		Handler:           view.Handler(viewSource{s}, view.Options{Token: token}),
+		ReadHeaderTimeout: lim.ReadHeaderTimeout,
+		ReadTimeout:       lim.ReadTimeout,
+		WriteTimeout:      2 * time.Minute, // no streams here: answers are JSON or files
+		IdleTimeout:       lim.IdleTimeout,
+		MaxHeaderBytes:    lim.MaxHeaderBytes,
+	}
+	done := make(chan struct{})
+	v.srv, v.done, v.base, v.token = srv, done, "http://"+urlHost(ln.Addr()), token
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Warn("web view stopped", "err", err)
+		}
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			s.stopView()
+		case <-done:
+		}
+	}()
+	s.log.Info("serving the web view", "url", v.base+"/", "auth", token != "")
+	return v.base, nil
+}
+
+// urlHost is the host:port to link to a listener at: an unspecified
+// address (all interfaces) is named by the machine's host name.
+func urlHost(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		if name, err := os.Hostname(); err == nil && name != "" {
+			host = name
+		}
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// stopView stops the web view, if one runs.
+func (s *Server) stopView() {
+	v := &s.view
+	v.mu.Lock()
+	srv, done := v.srv, v.done
+	v.srv, v.done = nil, nil
+	v.mu.Unlock()
+	if srv != nil {
+		close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}
+}
+
+type openViewIn struct {
+	Path string `json:"path,omitempty" jsonschema:"a source file to open; default the file tree"`
+	Line int    `json:"line,omitempty" jsonschema:"a line of path to scroll to"`
+}
+
+type openViewOut struct {
+	URL string `json:"url"`
+}
+
+// addViewTool registers open_view.
+func (s *Server) addViewTool() {
+	no := false
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "open_view",
+		// Read-only: it starts a local page at most, and changes nothing.
+		Description: "The URL of a local web page for a person: file tree with artifact status, artifacts beside " +
+			"source, call graphs, search; path links to one file.",
+		OutputSchema: objectSchema,
+		Annotations:  &mcp.ToolAnnotations{Title: "Open web view", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+	}, s.openView)
+}
+
+func (s *Server) openView(ctx context.Context, _ *mcp.CallToolRequest, in openViewIn) (*mcp.CallToolResult, openViewOut, error) {
+	frag := "#/"
+	if in.Path != "" {
+		rel, err := s.workspace().rel(in.Path)
+		if err != nil {
+			return nil, openViewOut{}, err
+		}
+		p := url.Values{"path": {rel}}
+		if in.Line > 0 {
+			p.Set("line", strconv.Itoa(in.Line))
+		}
+		frag = "#/file?" + p.Encode()
+	}
+	// Without --view, the first call starts one on a loopback port.
+	base, err := s.StartView(s.ctx, "127.0.0.1:0", "")
+	if err != nil {
+		return nil, openViewOut{}, err
+	}
+	u := base + "/"
+	if tok := s.viewToken(); tok != "" {
+		u += "?" + url.Values{"token": {tok}}.Encode()
+	}
+	u += frag
+	return textResult("Open " + u + " in a browser on this machine. The page follows changes to the workspace."), openViewOut{URL: u}, nil
+}
+
+func (s *Server) viewToken() string {
+	s.view.mu.Lock()
+	defer s.view.mu.Unlock()
+	return s.view.token
+}

@@ -1,0 +1,139 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+)
+
+// firstPaintBudget is the issue's bound on the view's first paint of
+// golang.org/x/tools once the server has loaded it: the tree drawn.
+const firstPaintBudget = time.Second
+
+// largeRepo returns golang.org/x/tools from the module cache (go.mod
+// requires it, so a build has downloaded it), or else a generated
+// repository of about its size.
+func largeRepo(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "golang.org/x/tools").Output()
+	if dir := strings.TrimSpace(string(out)); err == nil && dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "go", "packages")); err == nil {
+			return dir
+		}
+	}
+	t.Log("golang.org/x/tools is not in the module cache: generating a repository")
+	dir := t.TempDir()
+	writeTree(t, dir, generatedRepo(40, 30))
+	return dir
+}
+
+// generatedRepo is a Go module of pkgs packages of files files, each of
+// eight functions that call the next one and hub.Log, the hub.
+func generatedRepo(pkgs, files int) map[string]string {
+	out := map[string]string{"go.mod": "module example.com/gen\n\ngo 1.22\n",
+		"hub/hub.go": "package hub\n\n// Log is called from everywhere.\nfunc Log(s string) {}\n"}
+	for p := range pkgs {
+		for f := range files {
+			var b strings.Builder
+			fmt.Fprintf(&b, "package p%d\n\nimport \"example.com/gen/hub\"\n\n", p)
+			for fn := range 8 {
+				fmt.Fprintf(&b, "func F%d_%d() {\n\thub.Log(\"x\")\n\tF%d_%d()\n}\n\n", f, fn, f, (fn+1)%8)
+			}
+			out[fmt.Sprintf("p%d/f%d.go", p, f)] = b.String()
+		}
+	}
+	return out
+}
+
+func TestViewBrowserLargeRepo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads golang.org/x/tools")
+	}
+	ctx := browser(t)
+	root := largeRepo(t)
+	sctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	start := time.Now()
+	srv, err := New(sctx, Options{Root: root, NoWatch: true, NoDocs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ws := srv.workspace()
+	if err := ws.wait(sctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s loaded in %v: %d files, %d symbols", root, time.Since(start).Round(time.Millisecond), len(ws.files), ws.graph.Len())
+	base, err := srv.StartView(sctx, "127.0.0.1:0", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// First paint: from navigation to the tree drawn.
+	navStart := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, ctx, "the tree", `document.body.dataset.ready === "1" && document.querySelectorAll('#treebody .dir').length > 0`)
+	wall := time.Since(navStart)
+	marks := evalJS[[]float64](t, ctx, `[performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1, performance.getEntriesByName("fileinfo-tree")[0]?.startTime ?? -1]`)
+	tree := time.Duration(marks[1] * float64(time.Millisecond))
+	t.Logf("first paint: first contentful paint %.0f ms, tree drawn %.0f ms after navigation (%v measured from Go)", marks[0], marks[1], wall.Round(time.Millisecond))
+	if marks[1] < 0 || tree > firstPaintBudget {
+		t.Errorf("the tree was drawn %v after navigation; the budget is %v", tree, firstPaintBudget)
+	}
+	screenshot(t, ctx, "5-large-tree")
+
+	// A depth-2 graph around the symbol with the most callers.
+	ws.mu.RLock()
+	hub, most := callgraph.SymbolID(0), -1
+	for i := range ws.graph.Len() {
+		id := callgraph.SymbolID(i)
+		if ws.graph.Node(id).Kind == callgraph.KindModule {
+			continue
+		}
+		if n := len(ws.graph.Callers(id)); n > most {
+			hub, most = id, n
+		}
+	}
+	within := len(ws.graph.Neighbourhood([]callgraph.SymbolID{hub}, 2, callgraph.Both).Nodes)
+	n := ws.graph.Node(hub)
+	ws.mu.RUnlock()
+	graphStart := time.Now()
+	evalJS[any](t, ctx, fmt.Sprintf(`location.hash = %q`, fmt.Sprintf("#/graph?file=%s&line=%d&symbol=%s&depth=2", n.File, n.Line, n.Qualified)))
+	waitPage(t, ctx, "the hub's graph", `window.fiCy && !fiCy.destroyed() && fiCy.nodes().length > 0 && fiCy.nodes()[0].data('label') === `+fmt.Sprintf("%q", n.Name))
+	drawn := time.Since(graphStart)
+	// The page answers at once after drawing: it is not frozen.
+	pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+	shown, err := chromedp.Run(pctx, chromedp.Evaluate[int](`fiCy.nodes().length`))
+	pcancel()
+	if err != nil {
+		t.Fatalf("the page did not answer within 2 s of drawing the graph: %v", err)
+	}
+	note := evalJS[string](t, ctx, `document.querySelector('.note')?.textContent ?? ""`)
+	t.Logf("depth-2 graph of %s (%d callers, %d symbols within 2 calls): %d drawn in %v; %q", n.Qualified, most, within, shown, drawn.Round(time.Millisecond), note)
+	if shown > 120 {
+		t.Errorf("%d symbols drawn; the cap is 120", shown)
+	}
+	if shown == 120 && !strings.Contains(note, "left out") {
+		t.Errorf("a capped graph does not say how many were left out: %q", note)
+	}
+	if drawn > 5*time.Second {
+		t.Errorf("the graph took %v to draw", drawn)
+	}
+	screenshot(t, ctx, "6-hub-graph")
+
+	// A large file of the repository, highlighted.
+	evalJS[any](t, ctx, fmt.Sprintf(`location.hash = %q`, fmt.Sprintf("#/file?path=%s&line=%d", n.File, n.Line)))
+	waitPage(t, ctx, "the hub's file", `!!document.querySelector('.code .chroma') && !!document.querySelector('.code .target')`)
+	screenshot(t, ctx, "7-large-file")
+}
