@@ -25,6 +25,7 @@ type chunk struct {
 	lead      string // of code, its doc comment's first sentence (see leadSentence)
 	line, end int    // line range in the source, 1-based
 	ctype     ContentType
+	template  uint64 // see templateHash
 }
 
 // codeLimitFactor is how many times the chunk limit a code block may be

@@ -74,7 +74,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		ix.byPath[d.path] = id
 		for i, c := range p.chunks {
 			text := embedText(c)
-			rec := chunkRec{doc: id, title: c.title, line: uint32(c.line), end: uint32(c.end), ctype: c.ctype, hash: textHash(text)}
+			rec := chunkRec{doc: id, title: c.title, line: uint32(c.line), end: uint32(c.end), ctype: c.ctype, hash: textHash(text), template: c.template}
 			cid := uint32(len(ix.chunks))
 			ix.chunks = append(ix.chunks, rec)
 			ix.lex.add(p.terms[i])

@@ -47,7 +47,13 @@
 // are ranked again with the query vector moved towards the best lexical
 // hits (pseudo-relevance feedback, feedback.go). The two are fused by
 // reciprocal rank fusion (k = 60) over documents, each ranked by its best
-// chunk. The query's type (classify) sets the default limit, the
+// chunk, and by its page: a third list ranks the candidates whose title,
+// first heading and path cover the query, and release notes, changelogs
+// and dated posts (known by their structure) count less unless the query
+// asks about changes (page.go). A word naming a whole scope, read from
+// its front page, is a qualifier as language names are (scopename.go).
+// MDX markup and reStructuredText roles are stripped before parsing
+// (markup.go). The query's type (classify) sets the default limit, the
 // preferred content type and how far hits expand; a Reranker can reorder
 // the result. Each result has a 0-1 relevance; DefaultMinScore drops the
 // weakest, and every result of a query that matched nothing (made-up

@@ -37,8 +37,9 @@ type doc struct {
 	format   format
 	text     string // a Put document's text, which has no file to read again
 	put      bool
-	note     string // what of it was not indexed, over the budget of a document; "" for nothing
-	first    uint32 // its chunks are [first, first+count)
+	note     string    // what of it was not indexed, over the budget of a document; "" for nothing
+	page     *pageInfo // page-level signals (page.go)
+	first    uint32    // its chunks are [first, first+count)
 	count    uint32
 }
 
@@ -118,6 +119,7 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 	d.summary = summarize(secs, page)
 	d.entities = entities(secs)
 	d.format = f
+	d.page = pageOf(w.an, d)
 	chunks := w.ch.chunks(secs, title)
 	var notes []string
 	if over > 0 {
@@ -135,6 +137,7 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 			c.lead = leadSentence(c.text)
 		}
 		p.terms[i] = w.analyze(c.title, c.lead, c.text)
+		c.template = templateHash(p.terms[i], d.page.terms)
 		if !w.keepText {
 			c.text, c.lead = "", "" // only an embedder reads them again
 		}

@@ -90,7 +90,8 @@ type Index struct {
 	dead    int    // chunks of removed documents
 	holes   int    // removed documents (nil in docs)
 	skipped []Skipped
-	unsaved string // why the last save failed; "" if it did not
+	unsaved string          // why the last save failed; "" if it did not
+	names   map[string]bool // stems naming a whole scope (scopename.go)
 	// unmap releases the mapped index file the arrays were loaded from
 	// (see load); nil when nothing is mapped. compact, which copies the
 	// arrays, calls it.
@@ -104,6 +105,8 @@ type chunkRec struct {
 	line, end uint32
 	ctype     ContentType
 	hash      [8]byte // of the embedded text, to reuse its vector
+	template  uint64  // of its terms less its page's words; 0 for none (dup.go)
+	copies    uint32  // documents of its scope with its template, at least 1 (countCopies)
 }
 
 // Open returns the index of root's documents. It loads the index saved in
@@ -310,6 +313,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	changed, err := ix.commit(ctx, ps, nil, nil, false)
 	ix.mu.Lock()
 	ix.vec.extendSketch()
+	ix.derive()
 	ix.mu.Unlock()
 	if err == nil && changed && ix.opts.Dir != "" {
 		ix.saved(ix.save())

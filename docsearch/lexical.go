@@ -161,7 +161,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 		if whole {
 			w = wholeWeight
 		}
-		if qualifierStems[t] {
+		if ix.qualifies(t) {
 			w *= qualifierWeight
 		}
 		reached := map[uint32]bool{}

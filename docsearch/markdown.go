@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -97,11 +98,24 @@ func parseCounting(text string, f format, firstLine int) (secs []section, over i
 				}
 			}
 		}
+		// A reStructuredText title between an overline and an underline
+		// of one character is a heading, of a style of its own.
+		if f == formatRST && len(p.para) == 2 && overlined(p.para[0], trimmed) && !p.full() {
+			h := strings.TrimSpace(p.para[1])
+			p.para = p.para[:0]
+			p.line--
+			p.heading(p.rstLevel("^"+trimmed[:1]), h)
+			p.line++
+			continue
+		}
 		// A setext or reStructuredText underline turns the paragraph's
 		// single line into a heading.
 		if f != formatText && len(p.para) == 1 && i > 0 {
 			if lvl := underline(trimmed, f); lvl > 0 && len(strings.TrimSpace(p.para[0])) > 0 && !p.full() {
 				h := strings.TrimSpace(p.para[0])
+				if f == formatRST {
+					lvl = p.rstLevel(trimmed[:1])
+				}
 				p.para = p.para[:0]
 				p.line--
 				p.heading(lvl, h)
@@ -124,6 +138,20 @@ type parser struct {
 	start int      // line of para[0]
 	fence string   // the opening fence of an open code block
 	over  int      // heading lines read as text, past maxDocHeadings
+	rst   []string // reStructuredText heading styles in order of first use (rstLevel)
+}
+
+// rstLevel returns the level of a reStructuredText heading style (its
+// underline character, after "^" when it has an overline too): styles
+// take levels in the order a document first uses them, as docutils reads
+// them, up to 6.
+func (p *parser) rstLevel(style string) int {
+	i := slices.Index(p.rst, style)
+	if i < 0 {
+		i = len(p.rst)
+		p.rst = append(p.rst, style)
+	}
+	return min(i+1, 6)
 }
 
 // full reports whether the document has all the headings it may have.
@@ -241,9 +269,16 @@ func underline(s string, f format) int {
 	case f == formatMarkdown && c == '-':
 		return 2
 	case f == formatRST && strings.IndexByte("=-~^\"'`#*+:._", c) >= 0 && len(s) >= 3:
-		return 3 // levels of reStructuredText are by convention; a flat outline is enough to search
+		return 3 // the parser gives reStructuredText its levels (rstLevel)
 	}
 	return 0
+}
+
+// overlined reports whether over and under, trimmed lines around a
+// reStructuredText title, are the same run of one punctuation character.
+func overlined(over, under string) bool {
+	over = strings.TrimSpace(over)
+	return len(over) >= 3 && over == under && underline(under, formatRST) > 0
 }
 
 // cleanHeading strips inline markup from a heading: emphasis, code ticks,
@@ -254,7 +289,7 @@ func cleanHeading(h string) string {
 	if i := strings.LastIndex(h, "{#"); i > 0 && strings.HasSuffix(h, "}") {
 		h = h[:i]
 	}
-	h = strings.TrimSpace(plainInline(h))
+	h = strings.TrimSpace(plainInline(stripRoleMarks(stripMDXLine(h))))
 	for {
 		t := strings.TrimPrefix(h, "§ ")
 		for _, m := range []string{" ¶", " §", " #", " 🔗"} {
@@ -335,7 +370,9 @@ func readSections(text string, f format) (secs []section, fm, pageTitle string, 
 		body, pageTitle = htmlToMarkdown(body)
 		f, fmLines = formatMarkdown, 0
 	case formatMarkdown:
-		body = hideComments(body, false)
+		body = stripMDX(hideComments(body, false))
+	case formatRST:
+		body = stripRoleMarks(body)
 	}
 	secs, over = parseCounting(body, f, fmLines+1)
 	return secs, fm, pageTitle, over

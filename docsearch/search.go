@@ -169,6 +169,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	var cov map[uint32]float64
 	if mode != Vector {
 		lexHits, cov = ix.lexicalSearch(text, keep)
+		lexHits = ix.dedupe(lexHits)
 	}
 	var vecHits []scored
 	if qvec != nil && ix.vec.dim == len(qvec) {
@@ -176,8 +177,12 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		if mode == Hybrid {
 			vecHits = ix.feedback(qvec, lexHits, vecHits)
 		}
+		vecHits = ix.dedupe(vecHits)
 	}
 	ranked := ix.fuse(lexHits, cov, vecHits, plan, mode != Vector)
+	if mode != Vector {
+		ranked = ix.pageSignal(text, ranked)
+	}
 	ranked = ix.demoteAuxCode(ranked, text)
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}

@@ -56,6 +56,15 @@ func docFormat(name string) (format, bool) {
 		return formatRST, true
 	case ".txt", ".text", ".adoc":
 		lower := strings.ToLower(base)
+		// Sphinx copies each page's source next to the HTML as
+		// _sources/page.rst.txt (page.md.txt with MyST): read as what
+		// it is, its headings are the page's.
+		switch {
+		case strings.HasSuffix(lower, ".rst.txt"):
+			return formatRST, true
+		case strings.HasSuffix(lower, ".md.txt"):
+			return formatMarkdown, true
+		}
 		if strings.HasPrefix(lower, "requirements") || lower == "cmakelists.txt" || lower == "robots.txt" {
 			return 0, false
 		}

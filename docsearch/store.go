@@ -34,7 +34,8 @@ package docsearch
 //	                                          document's, in order)
 //	chunks     uv count (the sum of the documents'), then per chunk:
 //	             title string, line uv, end uv, content type 1 byte
-//	             (0 prose, 1 code, 2 api-reference), hash 8 bytes
+//	             (0 prose, 1 code, 2 api-reference), hash 8 bytes,
+//	             template 8 bytes (little-endian; since 7, see dup.go)
 //	terms      uv count, then per term, in increasing byte order:
 //	             term string, postings uv (at least 1)
 //	sketch     uv: the rows the sketches' mean was taken over, 0 for no
@@ -83,9 +84,12 @@ const (
 	// C++, C# and F# are terms, British spellings are read as American,
 	// vectors are int8 with a scale per row, and chunks no longer record
 	// a token count nothing read; since 6, markdown's HTML comments are
-	// not indexed (an artifact's record of its prose was). An index of
+	// not indexed (an artifact's record of its prose was); since 7, MDX
+	// markup and reStructuredText roles are not indexed and an overlined
+	// reStructuredText title is a heading (markup.go), and chunks record
+	// their template hash (dup.go). An index of
 	// another version is rebuilt.
-	storeVersion = 6
+	storeVersion = 7
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in
 	// parallel at load.
@@ -244,6 +248,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		uv(uint64(c.end))
 		b = append(b, ctypeCode(c.ctype))
 		b = append(b, c.hash[:]...)
+		b = binary.LittleEndian.AppendUint64(b, c.template)
 	}
 	// Terms in byte order, without those only removed chunks had.
 	lex := ix.lex

@@ -234,6 +234,7 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	st.docs = make([]*doc, nd)
 	counts := make([]uint64, nd)
 	var headings slab[Heading]
+	an := newAnalyzer()
 	var entities slab[string]
 	for i := range docs {
 		d := &docs[i]
@@ -280,6 +281,7 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			}
 		}
 		counts[i] = r.uv("chunk count")
+		d.page = pageOf(an, d)
 		st.docs[i] = d
 	}
 	nc := r.count("chunks", 12)
@@ -314,6 +316,9 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		}
 		rec.ctype = ctypeCodes[ct]
 		copy(rec.hash[:], r.bytes(8, "chunk hash"))
+		if b := r.bytes(8, "chunk template"); len(b) == 8 {
+			rec.template = binary.LittleEndian.Uint64(b)
+		}
 		st.chunks = append(st.chunks, rec)
 	}
 	lex := st.lex

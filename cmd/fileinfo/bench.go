@@ -24,6 +24,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "search" {
 		return runBenchSearch(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "docs" {
+		return runBenchDocs(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "code" {
 		return runBenchCode(ctx, args[1:], stdout, stderr)
 	}
@@ -31,7 +34,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runBenchIndex(ctx, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "extract" {
-		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench index [flags] DIR\n       fileinfo bench code [flags] DATASET")
+		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench docs [flags] BENCHDIR\n       fileinfo bench index [flags] DIR\n       fileinfo bench code [flags] DATASET")
 		return errUsage
 	}
 	fs := newFlags("bench extract", "", stderr)

@@ -1,0 +1,130 @@
+package docsearch
+
+import (
+	"math"
+	"slices"
+)
+
+// Repeated sections. Docs sites repeat blocks across their pages: a
+// "Customizing your theme" section on every utility page of Tailwind,
+// the same "Browser support" or "License" note on every component page,
+// each with the page's own name in it. For a question about that topic
+// all of the copies matched alike, filled the first results, and the page
+// that is about it came 15th. So each chunk gets a template hash at index
+// time (templateHash): its terms in order with their frequencies, less
+// the words of its page's title and path, so copies that differ only by
+// the page they are on hash alike. A chunk whose template is in
+// minCopies documents of its scope or more is boilerplate: in each
+// retriever's list only its best copy stays, as the representative, and
+// counts 1/(1+ln copies) as much (dedupe).
+
+// minTemplateTerms is the least distinct terms a chunk has, its page's
+// words aside, to have a template: short sections ("See also", a lone
+// link) are alike by chance.
+const minTemplateTerms = 8
+
+// minCopies is the least documents of a scope a template is in to mark
+// its chunks as boilerplate.
+const minCopies = 3
+
+// templateHash returns the template hash of a chunk's terms (in order of
+// first occurrence, as the worker analyses them), leaving out the terms
+// whose hashes are in page (sorted: the page field); 0 when fewer than
+// minTemplateTerms terms are left.
+func templateHash(terms []termFreq, page []uint64) uint64 {
+	h := uint64(14695981039346656037)
+	n := 0
+	for _, t := range terms {
+		th := termHash(t.term)
+		if _, ok := slices.BinarySearch(page, th); ok {
+			continue
+		}
+		n++
+		h = (h ^ th) * 1099511628211
+		h = (h ^ uint64(t.tf)) * 1099511628211
+	}
+	if n < minTemplateTerms || h == 0 {
+		return 0
+	}
+	return h
+}
+
+// derive computes what the index derives from all of its documents after
+// a change: the scope names and the chunks' copies. It runs once per
+// update, after its last commit: per commit, it made indexing quadratic
+// in the number of batches. Callers hold ix.mu for writing.
+func (ix *Index) derive() {
+	ix.names = ix.scopeNames()
+	ix.countCopies()
+}
+
+// countCopies sets each live chunk's copies: how many documents of its
+// scope have a chunk of its template (1 for none). Callers hold ix.mu
+// for writing.
+func (ix *Index) countCopies() {
+	type key struct {
+		scope    string
+		template uint64
+	}
+	docs := map[key][]uint32{} // the documents, each once: chunks of a document are in a row
+	for c := range ix.chunks {
+		rec := &ix.chunks[c]
+		rec.copies = 1
+		d := ix.docs[rec.doc]
+		if rec.template == 0 || d == nil {
+			continue
+		}
+		k := key{d.scope, rec.template}
+		if ds := docs[k]; len(ds) == 0 || ds[len(ds)-1] != rec.doc {
+			docs[k] = append(ds, rec.doc)
+		}
+	}
+	for c := range ix.chunks {
+		rec := &ix.chunks[c]
+		d := ix.docs[rec.doc]
+		if rec.template == 0 || d == nil {
+			continue
+		}
+		if n := len(docs[key{d.scope, rec.template}]); n >= minCopies {
+			rec.copies = uint32(min(n, math.MaxUint32))
+		}
+	}
+}
+
+// dedupe keeps, of the hits (best first) that are copies of one
+// boilerplate template, the first, its score times 1/(1+ln copies), and
+// sorts them again. Callers hold ix.mu for reading.
+func (ix *Index) dedupe(hits []scored) []scored {
+	var seen map[uint64]bool
+	out := hits[:0]
+	changed := false
+	for _, h := range hits {
+		rec := &ix.chunks[h.chunk]
+		if rec.copies < minCopies {
+			out = append(out, h)
+			continue
+		}
+		changed = true
+		if seen == nil {
+			seen = map[uint64]bool{}
+		}
+		if seen[rec.template] {
+			continue
+		}
+		seen[rec.template] = true
+		h.score *= float32(1 / (1 + math.Log(float64(rec.copies))))
+		out = append(out, h)
+	}
+	if changed {
+		slices.SortStableFunc(out, func(a, b scored) int {
+			switch {
+			case a.score > b.score:
+				return -1
+			case a.score < b.score:
+				return 1
+			}
+			return int(a.chunk) - int(b.chunk)
+		})
+	}
+	return out
+}
