@@ -31,7 +31,7 @@ func commands() []command {
 		{"serve", "serve the MCP tools over stdio, or streamable HTTP with --http", runServe},
 		{"deps", "list the dependencies at their locked versions, and whether their source is on disk", runDeps},
 		{"info", "print the file_info tool's answer for one file (the prompt an agent gets)", runInfo},
-		{"bench", "measure extraction (bench extract) or doc retrieval on a BEIR set (bench search)", runBench},
+		{"bench", "measure extraction (bench extract), retrieval on a BEIR set (bench search), code search (bench code), docs search (bench docs) or indexing (bench index)", runBench},
 		{"version", "print the version", runVersion},
 	}
 }
