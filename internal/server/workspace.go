@@ -197,8 +197,8 @@ func (w *workspace) sawDir(rel string) {
 // an error rather than reading another directory.
 func (w *workspace) close() {
 	w.stopWatching(true)
-	// An update under way may be saving the index under .artifacts:
-	// cancel it and wait, so that nothing writes there after close.
+	// A load or an update under way may be saving under .artifacts: cancel
+	// it and wait, so that nothing writes there after close.
 	w.docsMu.Lock()
 	w.docsClosed = true
 	w.docsMu.Unlock()
@@ -213,6 +213,23 @@ func (w *workspace) close() {
 // A panic is recovered, logged, and returned as an internal error, which
 // the workspace's tools then report.
 func (w *workspace) load(ctx context.Context, opt Options) (err error) {
+	// close cancels the load and waits for it: nothing it saves (the graph
+	// under .artifacts/.index) is written after close returns.
+	w.docsMu.Lock()
+	closed := w.docsClosed
+	if !closed {
+		w.docsLoops.Add(1)
+	}
+	w.docsMu.Unlock()
+	if closed {
+		w.finish(context.Canceled)
+		return context.Canceled
+	}
+	defer w.docsLoops.Done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(w.docsCtx, cancel)
+	defer stop()
 	defer func() {
 		if v := recover(); v != nil {
 			w.log.Error("loading the workspace panicked", "root", w.root, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
