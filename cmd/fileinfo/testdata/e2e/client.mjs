@@ -137,7 +137,7 @@ async function exercise(client, root, outside) {
   step = 'tools/list';
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  expect(JSON.stringify(names) === JSON.stringify(['ask_docs', 'doc_outline', 'explain_error', 'fetch_doc', 'file_info', 'get_working_example', 'index_status', 'inspect_source', 'list_docs', 'report_file_info', 'search_docs', 'set_workspace_root']),
+  expect(JSON.stringify(names) === JSON.stringify(['ask_docs', 'callees', 'callers', 'doc_outline', 'explain_error', 'fetch_doc', 'file_info', 'find_symbol', 'get_working_example', 'index_status', 'inspect_source', 'list_docs', 'open_view', 'report_file_info', 'search_docs', 'set_workspace_root']),
     'unexpected tool names', names);
   for (const t of tools) {
     expect(t.inputSchema.type === 'object', `${t.name}: input schema is not an object`, t.inputSchema);
