@@ -35,6 +35,7 @@ func (e *Extractor) Each(ctx context.Context, fn func(f *File) error) (skipped [
 		slots[i] = make(chan result, 1)
 	}
 	sizes := fileSizes(e.root, todo)
+	size := sum(sizes)
 	window := make(chan struct{}, eachWindow*e.opt.Workers)
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -87,7 +88,7 @@ func (e *Extractor) Each(ctx context.Context, fn func(f *File) error) (skipped [
 		done++
 		read += sizes[i]
 		if e.opt.Progress != nil {
-			e.opt.Progress(done, len(todo), read)
+			e.opt.Progress(Progress{Done: done, Total: len(todo), Read: read, Size: size})
 		}
 		if r.skip != nil {
 			skipped = append(skipped, *r.skip)
@@ -128,6 +129,13 @@ func skipReason(err error) string {
 		return se.Reason
 	}
 	return err.Error()
+}
+
+func sum(sizes []int64) (n int64) {
+	for _, s := range sizes {
+		n += s
+	}
+	return n
 }
 
 // fileSizes returns the size of each of paths (relative to root, or

@@ -12,13 +12,13 @@ func TestEachMatchesAll(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		var mu sync.Mutex
 		var calls, lastDone, lastTotal int
-		var lastBytes int64
-		e, err := New("testdata/golden", Options{Workers: workers, Progress: func(done, total int, read int64) {
+		var lastBytes, size int64
+		e, err := New("testdata/golden", Options{Workers: workers, Progress: func(p Progress) {
 			mu.Lock()
 			defer mu.Unlock()
 			calls++
-			if done > lastDone {
-				lastDone, lastTotal, lastBytes = done, total, read
+			if p.Done > lastDone {
+				lastDone, lastTotal, lastBytes, size = p.Done, p.Total, p.Read, p.Size
 			}
 		}})
 		if err != nil {
@@ -29,7 +29,7 @@ func TestEachMatchesAll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if calls == 0 || lastDone != lastTotal || lastBytes <= 0 {
+		if calls == 0 || lastDone != lastTotal || lastBytes <= 0 || lastBytes != size {
 			t.Errorf("All's progress: %d calls, last %d/%d, %d bytes", calls, lastDone, lastTotal, lastBytes)
 		}
 		allCalls := calls
@@ -44,7 +44,7 @@ func TestEachMatchesAll(t *testing.T) {
 		if !reflect.DeepEqual(got, files) || !reflect.DeepEqual(gotSkipped, skipped) {
 			t.Errorf("workers %d: Each gave %d files, %d skipped; All %d, %d", workers, len(got), len(gotSkipped), len(files), len(skipped))
 		}
-		if calls-allCalls != allCalls || lastDone != lastTotal {
+		if calls-allCalls != allCalls || lastDone != lastTotal || lastBytes != size {
 			t.Errorf("Each's progress: %d calls, All's %d", calls-allCalls, allCalls)
 		}
 	}

@@ -41,11 +41,19 @@ type Options struct {
 	// File was extracted from without reading the file again.
 	Read func(rel string, src []byte)
 	// Progress, if set, is called after each file that Files, All or
-	// Each has tried (extracted or skipped), with the number tried so
-	// far, the number to try and the bytes of the files tried so far. All
-	// and Files call it from their workers (so it must be safe for
+	// Each has tried (extracted or skipped) with how far they have got.
+	// All and Files call it from their workers (so it must be safe for
 	// concurrent use), Each from its caller's goroutine.
-	Progress func(done, total int, bytes int64)
+	Progress func(Progress)
+}
+
+// Progress is how far Files, All or Each has got: files tried (extracted
+// or skipped) of those to try, and their bytes (by size before reading).
+// All and Files try the largest files first, so bytes go faster than
+// files at the start.
+type Progress struct {
+	Done, Total int
+	Read, Size  int64
 }
 
 // SkipError says why a file was not extracted: binary, too large, an
@@ -364,6 +372,7 @@ func (e *Extractor) files(ctx context.Context, paths []string, extract func(cont
 	}
 	results := make([]result, len(paths))
 	sizes := fileSizes(e.root, paths)
+	size := sum(sizes)
 	var done atomic.Int64
 	var read atomic.Int64
 	next := make(chan int)
@@ -375,7 +384,7 @@ func (e *Extractor) files(ctx context.Context, paths []string, extract func(cont
 			for i := range next {
 				f, err := extract(ctx, paths[i])
 				if e.opt.Progress != nil {
-					e.opt.Progress(int(done.Add(1)), len(paths), read.Add(sizes[i]))
+					e.opt.Progress(Progress{Done: int(done.Add(1)), Total: len(paths), Read: read.Add(sizes[i]), Size: size})
 				}
 				if err != nil {
 					results[i].skip = &Skipped{Path: paths[i], Reason: skipReason(err)}

@@ -11,14 +11,14 @@ import (
 	"time"
 )
 
-// Line is the text "2.5 MB ETA 0:10 RSS 300 MB": the bytes of the files
-// done, the time left if the files still to go go as fast as those done
-// (left out before the first file and after the last), and rss when it
-// is known (more than 0).
-func Line(done, total int, read int64, elapsed time.Duration, rss int64) string {
+// Line is the text "2.5/5.0 MB ETA 0:10 RSS 300 MB": the megabytes of
+// the files read of size, the time left if the bytes still to go go as
+// fast as those read (left out before the first byte and after the
+// last), and rss when it is known (more than 0).
+func Line(read, size int64, elapsed time.Duration, rss int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%.1f MB", float64(read)/1e6)
-	if left, ok := ETA(done, total, elapsed); ok {
+	fmt.Fprintf(&b, "%.1f/%.1f MB", float64(read)/1e6, float64(size)/1e6)
+	if left, ok := ETA(read, size, elapsed); ok {
 		fmt.Fprintf(&b, " ETA %d:%02d", int(left.Minutes()), int(left.Seconds())%60)
 	}
 	if rss > 0 {
@@ -27,15 +27,15 @@ func Line(done, total int, read int64, elapsed time.Duration, rss int64) string 
 	return b.String()
 }
 
-// ETA is the time left, to the second, if the total-done files still to
-// go go as fast as the done ones did in elapsed; ok is false before the
-// first file and after the last.
-func ETA(done, total int, elapsed time.Duration) (left time.Duration, ok bool) {
-	if done <= 0 || done >= total || elapsed <= 0 {
+// ETA is the time left, to the second, if the size-read bytes still to
+// go go as fast as the read ones did in elapsed (parsing time grows with
+// size, not with files); ok is false before the first byte and after the
+// last.
+func ETA(read, size int64, elapsed time.Duration) (left time.Duration, ok bool) {
+	if read <= 0 || read >= size || elapsed <= 0 {
 		return 0, false
 	}
-	rate := float64(done) / elapsed.Seconds() // files per second
-	return time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second), true
+	return time.Duration(float64(size-read) / float64(read) * float64(elapsed)).Round(time.Second), true
 }
 
 // RSS is the process's resident set size in bytes, from /proc; 0 where
