@@ -171,3 +171,38 @@ func TestCallgraphJSONStreamsTheSameBytes(t *testing.T) {
 		})
 	}
 }
+
+// FuzzJSONObject checks that any strings, in any number of elements,
+// stream to the bytes the whole-document encoder writes.
+func FuzzJSONObject(f *testing.F) {
+	f.Add("a", "<b>&\u2028", uint8(2))
+	f.Add("", "\x00\xff", uint8(0))
+	f.Fuzz(func(t *testing.T, a, b string, n uint8) {
+		type item struct {
+			A string   `json:"a"`
+			B []string `json:"b,omitempty"`
+		}
+		items := []item{}
+		for i := range int(n % 8) {
+			items = append(items, item{A: a, B: []string{b}[:i%2]})
+		}
+		want := encodeWhole(t, struct {
+			Items []item `json:"items"`
+			B     string `json:"b"`
+		}{items, b})
+		var got bytes.Buffer
+		o := newJSONObject(&got)
+		o.open("items")
+		for _, it := range items {
+			o.item(it)
+		}
+		o.close()
+		o.field("b", b)
+		if err := o.end(); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want {
+			t.Errorf("streamed:\n%s\nwhole:\n%s", got.String(), want)
+		}
+	})
+}
