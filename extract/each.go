@@ -25,7 +25,6 @@ func (e *Extractor) Each(ctx context.Context, fn func(f *File) error) (skipped [
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	type result struct {
 		f    *File
 		skip *Skipped
@@ -70,7 +69,10 @@ func (e *Extractor) Each(ctx context.Context, fn func(f *File) error) (skipped [
 			}
 		}()
 	}
-	defer wg.Wait()
+	defer func() { // stop the dispatcher and the workers first: fn may have failed
+		cancel()
+		wg.Wait()
+	}()
 	var done int
 	var read int64
 	for i := range todo {

@@ -3,6 +3,9 @@ package extract
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -51,7 +54,15 @@ func TestEachMatchesAll(t *testing.T) {
 }
 
 func TestEachStops(t *testing.T) {
-	e, err := New("testdata/golden", Options{Workers: 2})
+	// One worker and more files than its window (eachWindow), so that
+	// the dispatcher is still waiting when fn fails.
+	dir := t.TempDir()
+	for i := range 3 * eachWindow {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("m%03d.py", i)), []byte("def f():\n    g()\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := New(dir, Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
