@@ -304,7 +304,23 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	}
 	sort.SliceStable(out.Imports, func(i, j int) bool { return out.Imports[i].Line < out.Imports[j].Line })
 	sort.SliceStable(out.Bindings, func(i, j int) bool { return out.Bindings[i].Line < out.Bindings[j].Line })
+	// These slices grew by doubling and live as long as the File (a call
+	// graph keeps every File): keep what is used. On GOROOT/src the
+	// bindings and calls held 186 MB of the graph's 486 MB live heap
+	// before (docs/bigrepos.md).
+	out.Symbols = shrink(out.Symbols)
+	out.Calls = shrink(out.Calls)
+	out.Bindings = shrink(out.Bindings)
 	return out
+}
+
+// shrink returns s in a slice of its own length if s wastes more than an
+// eighth of its capacity; nil stays nil and empty stays empty.
+func shrink[S ~[]E, E any](s S) S {
+	if len(s) == 0 || cap(s)-len(s) <= len(s)/8 {
+		return s
+	}
+	return append(make(S, 0, len(s)), s...)
 }
 
 // args returns the argument expressions of an argument list node as

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -39,6 +40,20 @@ type Options struct {
 	// use); src must not be modified. It lets a caller record what each
 	// File was extracted from without reading the file again.
 	Read func(rel string, src []byte)
+	// Progress, if set, is called after each file that Files, All or
+	// Each has tried (extracted or skipped) with how far they have got.
+	// All and Files call it from their workers (so it must be safe for
+	// concurrent use), Each from its caller's goroutine.
+	Progress func(Progress)
+}
+
+// Progress is how far Files, All or Each has got: files tried (extracted
+// or skipped) of those to try, and their bytes (by size before reading).
+// All and Files try the largest files first, so bytes go faster than
+// files at the start.
+type Progress struct {
+	Done, Total int
+	Read, Size  int64
 }
 
 // SkipError says why a file was not extracted: binary, too large, an
@@ -356,6 +371,10 @@ func (e *Extractor) files(ctx context.Context, paths []string, extract func(cont
 		skip *Skipped
 	}
 	results := make([]result, len(paths))
+	sizes := fileSizes(e.root, paths)
+	size := sum(sizes)
+	var done atomic.Int64
+	var read atomic.Int64
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(e.opt.Workers, max(len(paths), 1)) {
@@ -364,20 +383,18 @@ func (e *Extractor) files(ctx context.Context, paths []string, extract func(cont
 			defer wg.Done()
 			for i := range next {
 				f, err := extract(ctx, paths[i])
+				if e.opt.Progress != nil {
+					e.opt.Progress(Progress{Done: int(done.Add(1)), Total: len(paths), Read: read.Add(sizes[i]), Size: size})
+				}
 				if err != nil {
-					reason := err.Error()
-					var se *SkipError
-					if errors.As(err, &se) {
-						reason = se.Reason
-					}
-					results[i].skip = &Skipped{Path: paths[i], Reason: reason}
+					results[i].skip = &Skipped{Path: paths[i], Reason: skipReason(err)}
 					continue
 				}
 				results[i].f = f
 			}
 		}()
 	}
-	for _, i := range e.largestFirst(paths) {
+	for _, i := range largestFirst(sizes) {
 		if ctx.Err() != nil {
 			break
 		}
@@ -400,20 +417,13 @@ func (e *Extractor) files(ctx context.Context, paths []string, extract func(cont
 	return files, skipped, nil
 }
 
-// largestFirst returns the indexes of paths, largest file first, so that
-// no big file starts last and leaves the other workers idle. Files that
-// cannot be stat'ed keep their place at the end.
-func (e *Extractor) largestFirst(paths []string) []int {
-	order := make([]int, len(paths))
-	size := make([]int64, len(paths))
-	for i, p := range paths {
+// largestFirst returns the indexes of sizes, largest first, so that no
+// big file starts last and leaves the other workers idle. Files that
+// cannot be stat'ed (size 0) keep their place at the end.
+func largestFirst(size []int64) []int {
+	order := make([]int, len(size))
+	for i := range order {
 		order[i] = i
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(e.root, filepath.FromSlash(p))
-		}
-		if st, err := os.Stat(p); err == nil {
-			size[i] = st.Size()
-		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
 	return order
@@ -422,20 +432,9 @@ func (e *Extractor) largestFirst(paths []string) []int {
 // All walks the root and extracts every file of a known language; files of
 // unknown languages are skipped without being read.
 func (e *Extractor) All(ctx context.Context) (files []File, skipped []Skipped, err error) {
-	paths, skipped, err := Walk(ctx, e.root, e.opt.Walk)
+	todo, skipped, err := e.plan(ctx)
 	if err != nil {
 		return nil, nil, err
-	}
-	var todo []string
-	for _, p := range paths {
-		switch l := LanguageOf(p, nil); {
-		case UnknownByName(p):
-			skipped = append(skipped, Skipped{Path: p, Reason: "unknown language"})
-		case l != nil && !e.selected(l):
-			skipped = append(skipped, Skipped{Path: p, Reason: "language " + l.Name + " not selected"})
-		default:
-			todo = append(todo, p)
-		}
 	}
 	// Walk's paths are clean and inside the root: no need for Rel.
 	files, more, err := e.files(ctx, todo, e.file)

@@ -21,12 +21,14 @@ import (
 // those left out for an internal error (a bug in fileinfo, recovered) are
 // also written to stderr, so that no output format hides them.
 func loadGraph(ctx context.Context, root string, stderr io.Writer) (g *callgraph.Graph, skipped []extract.Skipped, err error) {
-	ex, err := extract.New(root, extract.Options{})
+	bar := newLoadProgress(stderr)
+	ex, err := extract.New(root, extract.Options{Progress: bar.update})
 	if err != nil {
 		return nil, nil, err
 	}
 	defer ex.Close()
 	files, skipped, err := ex.All(ctx)
+	bar.finish()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,6 +50,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	symbol := fs.String("symbol", "", "print only the neighbourhood of `SYMBOL` (a qualified name or path:Name)")
 	depth := fs.Int("depth", 2, "with --symbol, the `levels` of calls to follow")
 	direction := fs.String("direction", "both", "with --symbol, follow `callers`, callees or both")
+	prof := profileFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -70,12 +73,20 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "fileinfo callgraph: %v\n", err)
 		return errUsage
 	}
+	stop, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stop()
 	load := loadGraph
 	if *symbol != "" {
 		load = loadSavedGraph // a neighbourhood is a lookup: read the saved extraction
 	}
 	g, skipped, err := load(ctx, *root, stderr)
 	if err != nil {
+		return err
+	}
+	if err := prof.heap(); err != nil { // the graph built, the output not yet begun
 		return err
 	}
 	var sub *callgraph.Subgraph
@@ -141,42 +152,55 @@ type jsonEdge struct {
 // writeGraphJSON prints sub's nodes and edges, and the unresolved calls
 // out of its nodes, and the files the graph left out; a nil sub is the
 // whole graph.
+//
+// It writes node by node and edge by edge, never holding the whole
+// document: the output of a big repository's graph is hundreds of MB.
 func writeGraphJSON(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, skipped []extract.Skipped) error {
-	out := struct {
-		Nodes      []jsonNode             `json:"nodes"`
-		Edges      []jsonEdge             `json:"edges"`
-		Unresolved []callgraph.Unresolved `json:"unresolved"`
-		Skipped    []extract.Skipped      `json:"skipped"`
-	}{Nodes: []jsonNode{}, Edges: []jsonEdge{}, Unresolved: []callgraph.Unresolved{}, Skipped: skipped}
-	if out.Skipped == nil {
-		out.Skipped = []extract.Skipped{}
+	if skipped == nil {
+		skipped = []extract.Skipped{}
 	}
-	whole := sub == nil
-	if whole {
-		all := make([]callgraph.SymbolID, g.Len())
-		for i := range all {
-			all[i] = callgraph.SymbolID(i)
+	out := newJSONObject(w)
+	out.open("nodes")
+	var in map[string]bool // the qualified names of sub's nodes; nil for the whole graph
+	if sub == nil {
+		for id := range g.Len() {
+			n := g.Node(callgraph.SymbolID(id))
+			out.item(jsonNode{callgraph.SymbolID(id), n.Qualified, n.Kind, n.File, n.Line})
 		}
-		sub = g.Subgraph(all)
+	} else {
+		in = map[string]bool{}
+		for _, id := range sub.Nodes {
+			n := g.Node(id)
+			in[n.Qualified] = true
+			out.item(jsonNode{id, n.Qualified, n.Kind, n.File, n.Line})
+		}
 	}
-	in := map[string]bool{}
-	for _, id := range sub.Nodes {
-		n := g.Node(id)
-		in[n.Qualified] = true
-		out.Nodes = append(out.Nodes, jsonNode{id, n.Qualified, n.Kind, n.File, n.Line})
+	out.close()
+	out.open("edges")
+	item := func(e callgraph.Edge) {
+		out.item(jsonEdge{g.Node(e.Caller).Qualified, g.Node(e.Callee).Qualified, e.File, e.Line, e.Resolution})
 	}
-	for _, e := range sub.Edges {
-		out.Edges = append(out.Edges, jsonEdge{g.Node(e.Caller).Qualified, g.Node(e.Callee).Qualified, e.File, e.Line, e.Resolution})
+	if sub == nil { // in the order of Subgraph: by caller, then as Callees
+		for id := range g.Len() {
+			for _, e := range g.Callees(callgraph.SymbolID(id)) {
+				item(e)
+			}
+		}
+	} else {
+		for _, e := range sub.Edges {
+			item(e)
+		}
 	}
+	out.close()
+	out.open("unresolved")
 	for _, u := range g.Unresolved() {
-		if whole || in[u.Caller] {
-			out.Unresolved = append(out.Unresolved, u)
+		if in == nil || in[u.Caller] {
+			out.item(u)
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	out.close()
+	out.field("skipped", skipped)
+	return out.end()
 }
 
 // callable reports whether a node is a key of the PyCG format: modules,

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -12,7 +11,8 @@ import (
 	"github.com/fileinfo/fileinfo/extract"
 )
 
-// extractOutput is the JSON printed by `fileinfo extract`.
+// extractOutput is the JSON printed by `fileinfo extract` (written a
+// file at a time by runExtract, read whole by tests).
 type extractOutput struct {
 	Files   []extract.File    `json:"files"`
 	Skipped []extract.Skipped `json:"skipped"`
@@ -25,39 +25,62 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	workers := fs.Int("workers", 0, "parallel parsers (default: number of CPUs)")
 	stats := fs.Bool("stats", false, "write per-language files, MB, seconds and MB/s to stderr")
 	langs := fs.String("languages", "", "comma-separated `list` of languages to extract (default: all)")
+	prof := profileFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	ex, err := extract.New(*root, extract.Options{MaxFileSize: *maxSize, Workers: *workers, Languages: splitList(*langs)})
+	stop, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stop()
+	bar := newLoadProgress(stderr)
+	defer bar.finish()
+	ex, err := extract.New(*root, extract.Options{MaxFileSize: *maxSize, Workers: *workers, Languages: splitList(*langs), Progress: bar.update})
 	if err != nil {
 		return err
 	}
 	defer ex.Close()
 
+	// The output, {"files": [...], "skipped": [...]}, is written file by
+	// file as extraction goes, so that a big repository's document is
+	// never held whole.
 	start := time.Now()
-	var out extractOutput
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	out := newJSONObject(w)
+	out.open("files")
+	var skipped []extract.Skipped
 	if fs.NArg() == 0 {
-		out.Files, out.Skipped, err = ex.All(ctx)
+		skipped, err = ex.Each(ctx, func(f *extract.File) error {
+			out.item(f)
+			return out.err
+		})
 	} else {
-		out.Files, out.Skipped, err = ex.Files(ctx, fs.Args())
+		var files []extract.File
+		files, skipped, err = ex.Files(ctx, fs.Args())
+		for i := range files {
+			out.item(&files[i])
+		}
 	}
 	if err != nil {
 		return err
 	}
-	wall := time.Since(start)
-	if out.Skipped == nil {
-		out.Skipped = []extract.Skipped{}
+	if err := prof.heap(); err != nil {
+		return err
 	}
-	w := bufio.NewWriterSize(stdout, 1<<16)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	wall := time.Since(start)
+	out.close()
+	if skipped == nil {
+		skipped = []extract.Skipped{}
+	}
+	out.field("skipped", skipped)
+	if err := out.end(); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	bar.finish()
 	if *stats {
 		writeStats(stderr, ex.Stats(), wall)
 	}

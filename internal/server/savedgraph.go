@@ -21,6 +21,7 @@ func (w *workspace) extractSaved(ctx context.Context) ([]extract.File, []extract
 			MaxFileSize: w.maxSize,
 			Read:        w.sawSource,
 			Walk:        extract.WalkOptions{Dir: w.sawDir},
+			Progress:    w.tried.saw,
 		},
 		Log: w.log,
 	})

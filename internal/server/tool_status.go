@@ -40,6 +40,8 @@ type indexStatusOut struct {
 	DocsSkippedPaths []docsearch.Skipped `json:"docs_skipped_paths,omitempty" jsonschema:"the first 50 of them by path (a directory's ends in /), each with the reason"`
 	DocsUnsaved      string              `json:"docs_unsaved,omitempty" jsonschema:"why the doc index is kept in memory only, not saved"`
 	Deps             depsStatus          `json:"deps" jsonschema:"the dependency index: scope deps of search_docs"`
+	// Load is how far the first load has got, while it runs.
+	Load *loadStatus `json:"load,omitempty" jsonschema:"while loading: files tried of those to extract, MB read, ETA and RSS"`
 }
 
 // maxDocsSkipped caps the skipped docs index_status lists.
@@ -53,7 +55,11 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	default:
 		out.Loading = true
 		out.Files = int(ws.done.Load())
+		out.Load = ws.tried.status()
 		text := fmt.Sprintf("Loading %s: %d files extracted so far.", ws.root, out.Files)
+		if out.Load != nil {
+			text = fmt.Sprintf("Loading %s: %d files extracted so far; %d of %d tried, %s.", ws.root, out.Files, out.Load.Done, out.Load.Total, out.Load.Line)
+		}
 		return textResult(text), out, nil
 	}
 	if ws.err != nil {

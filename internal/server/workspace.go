@@ -63,6 +63,7 @@ type workspace struct {
 	digestMu sync.Mutex
 	digests  map[string]string // filled by the first load's extraction
 	done     atomic.Int64      // files the first load has extracted so far
+	tried    loadProgress      // how far the first load's extraction has got
 
 	docs        *docsearch.Index // nil until loaded, or when it could not be
 	docsCtx     context.Context  // cancelled by close
@@ -146,6 +147,7 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		MaxFileSize: maxSize,
 		Read:        w.sawSource,
 		Walk:        extract.WalkOptions{Dir: w.sawDir},
+		Progress:    w.tried.saw,
 	})
 	if err != nil {
 		dir.Close()
