@@ -3,7 +3,6 @@ package callgraph
 import (
 	"fmt"
 	"go/types"
-	"os"
 	"strings"
 	"testing"
 
@@ -95,35 +94,7 @@ func (gi *goImplementers) addDynamic(o *goOracle, own map[string]bool, fn *ssa.F
 // what was measured when interfaces declared outside the module became
 // visible (docs/go-interfaces.md; before: go-chi R 0.10, x/mod R 0.56).
 func TestGoOracleInterfaces(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads real modules and their dependencies from source")
-	}
-	modules := []string{
-		"github.com/google/go-cmp@v0.6.0",
-		"golang.org/x/sync@v0.18.0",
-		"golang.org/x/mod@v0.30.0",
-	}
-	if extra := os.Getenv("FILEINFO_ORACLE_MODULES"); extra != "" {
-		modules = append(modules, strings.Split(extra, ",")...)
-	}
-	for _, module := range modules {
-		t.Run(module, func(t *testing.T) {
-			dir := downloadModule(t, module)
-			o := loadGoOracle(t, dir)
-			got := ourGoInterfaceEdges(t, dir, o)
-			p, r, extra, missing := agreement(got, o.Dynamic)
-			t.Logf("%s: interface dispatch: %d oracle edges, %d ours; precision %.3f recall %.3f", module, len(o.Dynamic), len(got), p, r)
-			for _, e := range extra[:min(len(extra), 15)] {
-				t.Logf("  extra   %s", e)
-			}
-			for _, e := range missing[:min(len(missing), 15)] {
-				t.Logf("  missing %s", e)
-			}
-			if p < 0.97 || r < 0.95 {
-				t.Errorf("%s: interface dispatch precision %.3f recall %.3f, want ≥ 0.97 and ≥ 0.95", module, p, r)
-			}
-		})
-	}
+	compareWithOracle(t, "interface dispatch: ", ourGoInterfaceEdges, func(o *goOracle) map[string]bool { return o.Dynamic }, 0.97, 0.95)
 }
 
 // ourGoInterfaceEdges is ourGoEdges for the edges through interfaces:
