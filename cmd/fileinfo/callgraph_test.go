@@ -23,11 +23,10 @@ func writeTree(t *testing.T, files map[string]string) string {
 	return root
 }
 
-func TestCallgraphCommand(t *testing.T) {
-	root := writeTree(t, map[string]string{
-		"main.py": "from lib import f\n\ndef g():\n    f()\n\ng()\n",
-		"lib.py":  "def f():\n    pass\n\nclass K:\n    def f(self):\n        pass\n",
-	})
+// pycgOf runs callgraph --format pycg on root and returns the graph and
+// the output it was decoded from; a failure fails t.
+func pycgOf(t *testing.T, root string) (map[string][]string, string) {
+	t.Helper()
 	code, stdout, stderr := runCLI(t, "callgraph", "--format", "pycg", "--root", root)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -36,6 +35,15 @@ func TestCallgraphCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &pycg); err != nil {
 		t.Fatal(err)
 	}
+	return pycg, stdout
+}
+
+func TestCallgraphCommand(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.py": "from lib import f\n\ndef g():\n    f()\n\ng()\n",
+		"lib.py":  "def f():\n    pass\n\nclass K:\n    def f(self):\n        pass\n",
+	})
+	pycg, stdout := pycgOf(t, root)
 	if got := strings.Join(pycg["main.g"], ","); got != "lib.f" {
 		t.Errorf("main.g → %q", got)
 	}
@@ -50,7 +58,7 @@ func TestCallgraphCommand(t *testing.T) {
 		t.Errorf("directory argument form differs")
 	}
 
-	code, stdout, _ = runCLI(t, "callgraph", "--root", root)
+	code, stdout, _ := runCLI(t, "callgraph", "--root", root)
 	var js struct {
 		Nodes []struct{ Qualified string }
 		Edges []struct {

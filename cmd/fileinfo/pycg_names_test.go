@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -12,14 +11,7 @@ func TestPyCGLambdaNames(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"main.py": "def helper():\n    pass\n\nx = lambda a: helper()\ny = lambda: 1\n\nx(1)\n",
 	})
-	code, stdout, stderr := runCLI(t, "callgraph", "--format", "pycg", "--root", root)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var pycg map[string][]string
-	if err := json.Unmarshal([]byte(stdout), &pycg); err != nil {
-		t.Fatal(err)
-	}
+	pycg, _ := pycgOf(t, root)
 	if got := strings.Join(pycg["main"], ","); got != "main.<lambda1>" {
 		t.Errorf("main → %q", got)
 	}
