@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Ecosystems, as Dep.Ecosystem names them.
@@ -103,6 +104,21 @@ func Resolve(root string, opts Options) ([]Dep, error) {
 		all = []Dep{}
 	}
 	return all, errors.Join(errs...)
+}
+
+// manifests are the files at a project's root that Resolve reads, besides
+// requirements*.txt.
+var manifests = map[string]bool{
+	"go.mod": true, "go.sum": true,
+	"package.json": true, "package-lock.json": true, "npm-shrinkwrap.json": true, "pnpm-lock.yaml": true, "yarn.lock": true,
+	"pyproject.toml": true, "uv.lock": true, "poetry.lock": true,
+	"Cargo.toml": true, "Cargo.lock": true,
+}
+
+// IsManifest reports whether a file at a project's root, by its name, is
+// one Resolve reads: a change to it may change the dependencies.
+func IsManifest(name string) bool {
+	return manifests[name] || strings.HasPrefix(name, "requirements") && strings.HasSuffix(name, ".txt")
 }
 
 // isDir reports whether path is an existing directory.

@@ -193,3 +193,25 @@ func FuzzLockfiles(f *testing.F) {
 		}
 	})
 }
+
+// TestIsManifest: every file a fixture's project holds at its root that
+// Resolve reads is a manifest, and source files are not.
+func TestIsManifest(t *testing.T) {
+	for _, name := range []string{"go", "npm", "pnpm", "yarn", "python", "cargo"} {
+		ar, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			rel, ok := strings.CutPrefix(f.Name, "project/")
+			if ok && !strings.Contains(rel, "/") && !IsManifest(rel) {
+				t.Errorf("%s: %s is read by Resolve but not a manifest", name, rel)
+			}
+		}
+	}
+	for name, want := range map[string]bool{"requirements-dev.txt": true, "requirements.txt": true, "main.go": false, "README.md": false, "notes.txt": false} {
+		if IsManifest(name) != want {
+			t.Errorf("IsManifest(%s) = %v", name, !want)
+		}
+	}
+}

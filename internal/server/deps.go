@@ -27,13 +27,6 @@ import (
 // a search to one dependency.
 const depsScope = "deps"
 
-// lockfiles are the files whose change re-resolves the dependencies.
-var lockfiles = map[string]bool{
-	"go.mod": true, "go.sum": true, "package.json": true, "package-lock.json": true, "npm-shrinkwrap.json": true,
-	"pnpm-lock.yaml": true, "yarn.lock": true, "pyproject.toml": true, "uv.lock": true, "poetry.lock": true,
-	"Cargo.toml": true, "Cargo.lock": true,
-}
-
 // depsIndex is a workspace's index of its dependencies: the public API
 // and docs of each at its locked version, read from the per-user cache
 // (built into it on a miss) and kept in a doc index of its own under
@@ -163,7 +156,7 @@ func (w *workspace) depsChanged(opt Options) {
 // the root.
 func touchesLockfile(paths []string) bool {
 	for _, p := range paths {
-		if !strings.Contains(p, "/") && lockfiles[p] {
+		if !strings.Contains(p, "/") && deps.IsManifest(p) {
 			return true
 		}
 	}
@@ -262,9 +255,6 @@ func (w *workspace) readDependency(p string, maxSize int64) (string, []byte, err
 	return path.Join(c.Name+"@"+c.Version, rel), data, err
 }
 
-// isDepsScope reports whether a search scope names the dependency index.
-func isDepsScope(s string) bool { return depindex.IsScope(s) }
-
 // searchDeps runs q over the dependency index for each of scopes.
 func (w *workspace) searchDeps(ctx context.Context, q docsearch.Query, scopes []string) (docsearch.Results, error) {
 	ix, err := w.deps.index()
@@ -293,7 +283,7 @@ func (d *depsIndex) names() []string {
 func (s *Server) search(ctx context.Context, req mcp.Request, q docsearch.Query) (docsearch.Results, error) {
 	var own, dep []string
 	for _, sc := range q.Scopes {
-		if isDepsScope(sc) {
+		if depindex.IsScope(sc) {
 			dep = append(dep, sc)
 		} else {
 			own = append(own, sc)

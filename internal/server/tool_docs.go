@@ -129,7 +129,7 @@ type listDocsOut struct {
 }
 
 func (s *Server) listDocs(ctx context.Context, req *mcp.CallToolRequest, in listDocsIn) (*mcp.CallToolResult, listDocsOut, error) {
-	if isDepsScope(in.Scope) {
+	if depindex.IsScope(in.Scope) {
 		return s.listDeps(ctx, req, in.Scope)
 	}
 	ix, err := s.docsIndex(ctx, req)
