@@ -58,8 +58,8 @@ func Search(ctx context.Context, ix *docsearch.Index, counts map[string]Count, q
 			}
 			where, lead := strings.TrimSuffix(rel, ".md"), r.Summary
 			sym := lastHeading(r.Heading)
-			if loc := counts[key].Locations[sym]; loc != "" {
-				where, lead = loc, counts[key].Leads[sym]
+			if s, ok := counts[key].symbol(sym); ok {
+				where, lead = fmt.Sprintf("%s:%d", s.Path, s.Line), Lead(s.Doc)
 				r.Title = sym + " (" + key + ")"
 			}
 			r.Summary = strings.TrimSpace(key + " " + where + ": " + lead)

@@ -40,13 +40,29 @@ type Count struct {
 	Dir       string `json:"dir"`
 	Symbols   int    `json:"symbols"`
 	Docs      int    `json:"docs"`
-	// Locations maps each API symbol's qualified name to its path:line
-	// in Dir.
-	Locations map[string]string `json:"-"`
-	// Leads maps each documented API symbol to its doc's first sentence.
-	Leads map[string]string `json:"-"`
 	// API is the version's API, as the cache holds it.
 	API *API `json:"-"`
+
+	bySymbol map[string]int // qualified name → index in API.Symbols
+}
+
+// newCount describes d's API, of which ix holds docs documents.
+func newCount(d deps.Dep, api *API, docs int) Count {
+	by := make(map[string]int, len(api.Symbols))
+	for i, s := range api.Symbols {
+		by[s.Qualified] = i
+	}
+	return Count{Ecosystem: d.Ecosystem, Name: d.Name, Version: d.Version, Dir: d.Dir,
+		Symbols: len(api.Symbols), Docs: docs, API: api, bySymbol: by}
+}
+
+// symbol returns the API symbol of that qualified name.
+func (c Count) symbol(qualified string) (Symbol, bool) {
+	i, ok := c.bySymbol[qualified]
+	if !ok {
+		return Symbol{}, false
+	}
+	return c.API.Symbols[i], true
 }
 
 // Key is a Count's name@version, the first element of its documents'
@@ -76,21 +92,15 @@ func Sync(ctx context.Context, ix *docsearch.Index, ds []deps.Dep, c Cache, opts
 		key := d.Name + "@" + d.Version
 		api, _, err := c.Get(ctx, d, opts)
 		if err == nil {
-			docs := Documents(api, Scope)
+			// A version the index holds is not rendered again.
+			n := len(held[key])
 			if _, ok := held[key]; !ok {
+				docs := Documents(api, Scope)
+				n = len(docs)
 				err = ix.Put(ctx, docs)
 			}
 			if err == nil {
-				locs := make(map[string]string, len(api.Symbols))
-				leads := map[string]string{}
-				for _, s := range api.Symbols {
-					locs[s.Qualified] = fmt.Sprintf("%s:%d", s.Path, s.Line)
-					if lead := Lead(s.Doc); lead != "" {
-						leads[s.Qualified] = lead
-					}
-				}
-				counts[key] = Count{Ecosystem: d.Ecosystem, Name: d.Name, Version: d.Version, Dir: d.Dir,
-					Symbols: len(api.Symbols), Docs: len(docs), Locations: locs, Leads: leads, API: api}
+				counts[key] = newCount(d, api, n)
 			}
 		}
 		if err != nil {
