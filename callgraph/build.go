@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"context"
 	"go/ast"
 	"slices"
 	"sort"
@@ -12,6 +13,13 @@ import (
 // Build resolves the calls of files into a Graph. Files are taken in path
 // order, so the IDs of a set of files do not depend on their order.
 func Build(files []extract.File) *Graph {
+	g, _ := BuildContext(context.Background(), files)
+	return g
+}
+
+// BuildContext is Build that gives up when ctx is done, returning its
+// error and no graph.
+func BuildContext(ctx context.Context, files []extract.File) (*Graph, error) {
 	g := &Graph{
 		files:     make(map[string]*extract.File, len(files)),
 		results:   map[string]*fileResult{},
@@ -27,9 +35,14 @@ func Build(files []extract.File) *Graph {
 		g.setFile(f.Path, &f)
 	}
 	g.reindex()
+	g.stop = func() bool { return ctx.Err() != nil }
 	g.resolve(g.Files())
+	g.stop = nil
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	g.assemble()
-	return g
+	return g, nil
 }
 
 // fileResult is what resolving one file's calls gave, in call order.
@@ -80,6 +93,9 @@ func (g *Graph) resolve(paths []string) {
 		r.flow = &flow{r: r, vars: map[varKey]valueSet{}, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}}
 	}
 	for _, p := range paths {
+		if g.stop != nil && g.stop() {
+			return
+		}
 		if _, ok := g.failed[p]; ok {
 			// Flow tracking panicked on p: its values are suspect.
 			g.results[p] = &fileResult{unique: map[string]bool{}}

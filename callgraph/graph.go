@@ -85,6 +85,8 @@ type Graph struct {
 	failed map[string]string // files whose resolution panicked, with the reason (see Skipped)
 
 	lastResolved int // files the last Update re-resolved, for tests and benchmarks
+
+	stop func() bool // set while BuildContext resolves: true gives up
 }
 
 // Len returns the number of nodes.

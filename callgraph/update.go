@@ -18,6 +18,9 @@ import (
 // equals a fresh Build of the same files. Python's flow tracking is
 // global: a change to a Python file re-resolves every Python file.
 func (g *Graph) Update(changed []extract.File, removed []string) {
+	if g.Restored() {
+		g.complete()
+	}
 	touched := map[string]bool{}
 	for _, f := range changed {
 		touched[f.Path] = true
