@@ -44,16 +44,14 @@ func loadLookup(ctx context.Context, root string, stderr io.Writer) (*lookup.Ind
 
 // loadSavedGraph is loadGraph through the saved extraction: only files
 // changed since the last run are extracted, and the graph is built from
-// the saved extractions (or taken as Sync built it).
+// the saved extractions, restored when nothing changed (or taken as Sync
+// built it).
 func loadSavedGraph(ctx context.Context, root string, stderr io.Writer) (*callgraph.Graph, []extract.Skipped, error) {
 	snap, err := syncSaved(ctx, root, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
-	g := snap.Graph
-	if g == nil {
-		g = callgraph.Build(snap.Files)
-	}
+	g := snap.Graph()
 	skipped := append(append([]extract.Skipped(nil), snap.Skipped...), g.Skipped()...)
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	for _, s := range skipped {

@@ -10,17 +10,18 @@ package graphstore
 //	                  callgraph.Node makes every saved file old
 //	length   uint64   bytes of payload
 //	checksum 32 bytes SHA-256 of payload
-//	payload           a State, encoded by encodeValue
+//	payload           a State: its fields in order, the big slices cut
+//	                  into segments (see segments.go)
 //
-// The payload encodes values field by field in declaration order,
-// exported fields only, with no field names (the schema hash stands for
-// them):
+// Each value is encoded field by field in declaration order, exported
+// fields only, with no field names (the schema hash stands for them):
 //
 //	bool, uint*      uvarint
 //	int*             zigzag varint
-//	string           uvarint r: r-1 is the index of a string met before,
-//	                 in order of first appearance; r = 0 is a new string,
-//	                 then uvarint length and its bytes
+//	string           uvarint r: r-1 is the index of a string met before
+//	                 in the same field or segment, in order of first
+//	                 appearance; r = 0 is a new string, then uvarint
+//	                 length and its bytes
 //	slice            uvarint 0 for nil, else length+1, then the elements
 //	pointer          0 for nil, or 1 then the value
 //	struct           its exported fields in order
@@ -49,7 +50,7 @@ import (
 
 const (
 	magic         = "FIGRAPH\n"
-	formatVersion = 1
+	formatVersion = 2
 	headerSize    = len(magic) + 4 + 8 + 8 + sha256.Size
 )
 
@@ -94,18 +95,18 @@ func schemaOf(t reflect.Type) uint64 {
 
 // Encode returns st in the file format above.
 func Encode(st *State) ([]byte, error) {
-	e := &encoder{strs: map[string]int{}}
-	if err := e.value(reflect.ValueOf(st).Elem(), nil); err != nil {
+	payload, err := encodeState(nil, st)
+	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(e.buf)
-	out := make([]byte, 0, headerSize+len(e.buf))
+	sum := sha256.Sum256(payload)
+	out := make([]byte, 0, headerSize+len(payload))
 	out = append(out, magic...)
 	out = binary.LittleEndian.AppendUint32(out, formatVersion)
 	out = binary.LittleEndian.AppendUint64(out, stateSchema)
-	out = binary.LittleEndian.AppendUint64(out, uint64(len(e.buf)))
+	out = binary.LittleEndian.AppendUint64(out, uint64(len(payload)))
 	out = append(out, sum[:]...)
-	return append(out, e.buf...), nil
+	return append(out, payload...), nil
 }
 
 // Decode parses data written by Encode. An error says whether the file
@@ -132,15 +133,7 @@ func Decode(data []byte) (*State, error) {
 // decodePayload decodes a payload without its header; Decode and the
 // fuzz test use it.
 func decodePayload(payload []byte) (*State, error) {
-	d := &decoder{buf: payload}
-	st := &State{}
-	if err := d.value(reflect.ValueOf(st).Elem(), nil); err != nil {
-		return nil, fmt.Errorf("decode at byte %d: %w", d.off, err)
-	}
-	if d.off != len(d.buf) {
-		return nil, fmt.Errorf("%d bytes left over", len(d.buf)-d.off)
-	}
-	return st, nil
+	return decodeState(payload)
 }
 
 type encoder struct {

@@ -40,10 +40,12 @@ type State struct {
 	// import paths).
 	Files  []Entry
 	Config []Entry
-	// GraphSkipped are the files the call graph left out.
+	// GraphSkipped are the files the call graph left out; Nodes, Edges
+	// and Unresolved the rest of what callgraph.Restore needs.
 	GraphSkipped []extract.Skipped
 	Nodes        []callgraph.Node
 	Edges        []callgraph.Edge
+	Unresolved   []callgraph.Unresolved
 }
 
 // Entry is one file as it was last seen: its size, modification time
@@ -88,12 +90,30 @@ type Snapshot struct {
 	GraphSkipped []extract.Skipped
 	Nodes        []callgraph.Node
 	Edges        []callgraph.Edge
-	// Graph is the graph Sync built, or nil when nothing changed and the
-	// saved nodes and edges were used.
-	Graph *callgraph.Graph
 	// Extracted counts the files extracted this time; Reused those
 	// taken from the saved state.
 	Extracted, Reused int
+
+	built *callgraph.Graph // the graph Sync built, or nil when it was saved
+	saved callgraph.Saved  // the saved graph, when nothing changed
+	log   *slog.Logger
+}
+
+// Graph returns the call graph over s.Files: the one Sync built, or, when
+// nothing changed, the saved graph restored (see callgraph.Restore), whose
+// first Update rebuilds what updating needs. A saved graph that does not
+// fit the files is built instead, with a log line.
+func (s *Snapshot) Graph() *callgraph.Graph {
+	if s.built != nil {
+		return s.built
+	}
+	g, err := callgraph.Restore(s.Files, s.saved)
+	if err != nil {
+		s.log.Warn("graphstore: building the graph: the saved one does not fit", "reason", err)
+		g = callgraph.Build(s.Files)
+	}
+	s.built = g
+	return g
 }
 
 // Load reads the saved state at file. A missing file is fs.ErrNotExist.
@@ -237,7 +257,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	for _, s := range more {
 		reasons[s.Path] = s.Reason
 	}
-	snap := &Snapshot{Extracted: len(todo), Reused: len(st.Files) - len(todo), Digests: make(map[string]string, len(st.Files))}
+	snap := &Snapshot{Extracted: len(todo), Reused: len(st.Files) - len(todo), Digests: make(map[string]string, len(st.Files)), log: log}
 	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Nodes == nil
 	for i := range st.Files {
 		e := &st.Files[i]
@@ -261,15 +281,12 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	if changed {
 		g := callgraph.Build(snap.Files)
-		snap.Graph = g
-		st.GraphSkipped = g.Skipped()
-		st.Nodes = make([]callgraph.Node, g.Len())
-		for i := range st.Nodes {
-			st.Nodes[i] = g.Node(callgraph.SymbolID(i))
-		}
-		st.Edges = g.Edges()
+		snap.built = g
+		s := g.Save()
+		st.GraphSkipped, st.Nodes, st.Edges, st.Unresolved = s.Skipped, s.Nodes, s.Edges, s.Unresolved
 	} else {
-		st.GraphSkipped, st.Nodes, st.Edges = old.GraphSkipped, old.Nodes, old.Edges
+		st.GraphSkipped, st.Nodes, st.Edges, st.Unresolved = old.GraphSkipped, old.Nodes, old.Edges, old.Unresolved
+		snap.saved = callgraph.Saved{Nodes: old.Nodes, Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
 	}
 	snap.Nodes, snap.Edges, snap.GraphSkipped = st.Nodes, st.Edges, st.GraphSkipped
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })

@@ -106,6 +106,22 @@ func TestSyncEqualsFresh(t *testing.T) {
 		if !reflect.DeepEqual(snap.Nodes, nodes) || !reflect.DeepEqual(snap.Edges, edges) {
 			t.Fatalf("step %d: graph differs from a fresh build: %d/%d nodes, %d/%d edges", step, len(snap.Nodes), len(nodes), len(snap.Edges), len(edges))
 		}
+		// Again with nothing changed: the saved graph, restored, answers
+		// as a fresh build.
+		again, err := Sync(ctx, Options{Root: root, Key: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := callgraph.Build(files)
+		for what, g := range map[string]*callgraph.Graph{"synced": snap.Graph(), "restored": again.Graph()} {
+			if g.Len() != want.Len() || !reflect.DeepEqual(g.Edges(), want.Edges()) ||
+				!reflect.DeepEqual(g.Unresolved(), want.Unresolved()) || !reflect.DeepEqual(g.Skipped(), want.Skipped()) {
+				t.Fatalf("step %d: the %s graph differs from a fresh build", step, what)
+			}
+		}
+		if again.Extracted != 0 || !again.Graph().Restored() {
+			t.Fatalf("step %d: an unchanged Sync extracted %d files, restored %v", step, again.Extracted, again.Graph().Restored())
+		}
 		for _, f := range files {
 			src, _ := os.ReadFile(filepath.Join(root, f.Path))
 			if snap.Digests[f.Path] != digest(src) {
@@ -156,8 +172,8 @@ func TestUnchangedReusesAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap.Extracted != 0 || snap.Reused != 1 || snap.Graph != nil || len(snap.Edges) != 1 {
-		t.Errorf("second Sync: extracted %d, reused %d, graph %v, %d edges; want 0, 1, nil, 1", snap.Extracted, snap.Reused, snap.Graph != nil, len(snap.Edges))
+	if snap.Extracted != 0 || snap.Reused != 1 || !snap.Graph().Restored() || len(snap.Edges) != 1 {
+		t.Errorf("second Sync: extracted %d, reused %d, graph restored %v, %d edges; want 0, 1, true, 1", snap.Extracted, snap.Reused, snap.Graph().Restored(), len(snap.Edges))
 	}
 }
 

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -53,11 +55,28 @@ func xtoolsCopy(tb testing.TB) string {
 		}
 		xtools.dir = filepath.Join(dir, "tools")
 		xtools.err = os.CopyFS(xtools.dir, os.DirFS(m.Dir))
+		if xtools.err == nil {
+			xtools.err = ageFiles(xtools.dir)
+		}
 	})
 	if xtools.dir == "" || xtools.err != nil {
 		tb.Skipf("%s not available: %v", xtoolsModule, xtools.err)
 	}
 	return xtools.dir
+}
+
+// ageFiles dates every file under root an hour back, as a checkout's
+// files are: the saved graph trusts a file's time stamp only once it is
+// out of the racy window (see graphstore), so a fresh copy would have
+// every file hashed at every start.
+func ageFiles(root string) error {
+	old := time.Now().Add(-time.Hour)
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
 }
 
 // startAndAsk starts a server on root, connects a client and calls
@@ -113,17 +132,62 @@ func BenchmarkFileInfoWarm(b *testing.B) {
 }
 
 // BenchmarkStartup measures a server's start on golang.org/x/tools to its
-// first file_info answer: extraction of ~1,600 files, the call graph, the
-// prompt. The issue's bar is 3 s.
+// first file_info answer, from the state a first start saved under
+// .artifacts/.index (the saved graph restored, the doc index loaded).
+// Issue 23's bar is 0.5 s.
 func BenchmarkStartup(b *testing.B) {
 	root := xtoolsCopy(b)
+	startOnce(b, root) // saves the state every timed start reads
+	var times []time.Duration
 	for b.Loop() {
-		ctx, cancel := context.WithCancel(b.Context())
-		srv, cs := startAndAsk(b, ctx, root, "go/ssa/ssa.go")
-		cs.Close()
-		srv.Close()
-		cancel()
+		times = append(times, startOnce(b, root))
 	}
+	reportFirstAnswer(b, times)
+}
+
+// reportFirstAnswer reports the median time from New to the first
+// answer: b's ns/op also counts closing the server, which waits for the
+// background work the start began.
+func reportFirstAnswer(b *testing.B, times []time.Duration) {
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "first-answer-ms")
+}
+
+// BenchmarkStartupFresh is BenchmarkStartup without the saved graph:
+// extraction of ~1,600 files, the call graph, the prompt. The bar of
+// the first issue was 3 s.
+func BenchmarkStartupFresh(b *testing.B) {
+	root := xtoolsCopy(b)
+	saved := filepath.Join(root, ".artifacts", ".index", "graph.bin")
+	var times []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		if err := os.Remove(saved); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		times = append(times, startOnce(b, root))
+	}
+	reportFirstAnswer(b, times)
+}
+
+// startOnce starts a server on root, asks file_info on go/ssa/ssa.go and
+// closes the server; it returns the time to the answer.
+func startOnce(b *testing.B, root string) time.Duration {
+	ctx, cancel := context.WithCancel(b.Context())
+	defer cancel()
+	start := time.Now()
+	if benchLogger() != nil {
+		fmt.Fprintln(os.Stderr, "START", start.Format(time.RFC3339Nano))
+	}
+	srv, cs := startAndAsk(b, ctx, root, "go/ssa/ssa.go")
+	took := time.Since(start)
+	if benchLogger() != nil {
+		fmt.Fprintln(os.Stderr, "ANSWER", time.Now().Format(time.RFC3339Nano))
+	}
+	cs.Close()
+	srv.Close()
+	return took
 }
 
 // BenchmarkSaveToFileInfo measures, on golang.org/x/tools with the

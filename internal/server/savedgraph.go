@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
@@ -11,8 +14,8 @@ import (
 // extractSaved extracts the workspace for its first load through the
 // saved graph under .artifacts/.index/ (see graphstore): only files
 // changed since it was saved are extracted, and it is saved again. It
-// returns the files, what extraction skipped, and the graph when one was
-// built (nil when nothing changed: the caller builds it). The digests of
+// returns the files, what extraction skipped, and the graph: built when
+// anything changed, else the saved one restored (see completeGraph). The digests of
 // the files it reuses are recorded as sawSource records those it reads.
 func (w *workspace) extractSaved(ctx context.Context) ([]extract.File, []extract.Skipped, *callgraph.Graph, error) {
 	snap, err := graphstore.Sync(ctx, graphstore.Options{
@@ -36,5 +39,58 @@ func (w *workspace) extractSaved(ctx context.Context) ([]extract.File, []extract
 	}
 	w.digestMu.Unlock()
 	w.log.Info("saved graph", "root", w.root, "extracted", snap.Extracted, "reused", snap.Reused)
-	return snap.Files, snap.Skipped, snap.Graph, nil
+	return snap.Files, snap.Skipped, snap.Graph(), nil
+}
+
+// completeGraph builds in the background what the restored graph g lacks
+// for updates (see callgraph.Restore) and puts the built graph in its
+// place, unless an update came first (the update completed g itself, as
+// the first Update of a restored graph does). Readers are not held up:
+// the build reads the files under no lock, as nothing changes a file's
+// extraction in place, only replaces it. Close cancels it.
+func (w *workspace) completeGraph(g *callgraph.Graph) {
+	w.mu.RLock()
+	files := make([]extract.File, 0, len(w.files))
+	for _, s := range w.files {
+		files = append(files, *s.file)
+	}
+	w.mu.RUnlock()
+	if w.hooks != nil && w.hooks.complete != nil {
+		w.hooks.complete()
+	}
+	start := time.Now()
+	full, err := callgraph.BuildContext(w.docsCtx, files)
+	if err != nil {
+		return // closed
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.graph != g || !g.Restored() {
+		return
+	}
+	w.graph = full
+	w.log.Info("graph ready for updates", "root", w.root, "elapsed", time.Since(start).Round(time.Millisecond))
+}
+
+// completeInBackground runs completeGraph on its own goroutine, which
+// close cancels and waits for; a panic there leaves the restored graph
+// in place (its first update builds it).
+func (w *workspace) completeInBackground(g *callgraph.Graph) {
+	w.docsMu.Lock()
+	if w.docsClosed {
+		w.docsMu.Unlock()
+		return
+	}
+	w.docsLoops.Add(1)
+	w.docsMu.Unlock()
+	go func() {
+		defer w.docsLoops.Done()
+		defer func() {
+			if v := recover(); v != nil {
+				w.log.Error("building the graph for updates panicked; the first update will build it", "root", w.root,
+					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			}
+		}()
+		w.completeGraph(g)
+	}()
 }

@@ -99,6 +99,7 @@ type testHooks struct {
 	batch        func(watch.Batch)                         // before a watched batch is applied
 	docs         func(paths []string)                      // before the doc index applies changes
 	graphSkipped func([]extract.Skipped) []extract.Skipped // edits what the call graph says it skipped
+	complete     func()                                    // before the restored graph is built for updates
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
@@ -270,9 +271,6 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	if w.hooks != nil && w.hooks.load != nil {
 		w.hooks.load(w.root)
 	}
-	if g == nil {
-		g = callgraph.Build(files)
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.digestMu.Lock()
@@ -292,6 +290,9 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	w.depsChanged(opt)
 	w.indexAllCode() // starts once the lock is released
+	if g.Restored() {
+		w.completeInBackground(g)
+	}
 	return nil
 }
 

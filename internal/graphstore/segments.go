@@ -1,0 +1,201 @@
+package graphstore
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"sync"
+)
+
+// A payload is State's fields in order, each encoded on its own; a
+// slice field whose elements are many (the files, nodes, edges and
+// unresolved calls) is cut into segments, each with its own string
+// table, so that segments encode and decode in parallel:
+//
+//	field        a value as encodeValue writes it (own string table), or
+//	segmented    uvarint elements, uvarint segments, then per segment:
+//	             uvarint elements, uvarint bytes, and those bytes: the
+//	             elements with a string table of their own
+//
+// Which fields are segmented is fixed (segmented below), as is the rest
+// of the layout: the schema hash covers State's fields, and the format
+// version this layout.
+
+// segmented lists the State fields cut into segments, with how many
+// elements a segment holds: a file's extraction is thousands of values,
+// an edge a handful.
+var segmented = map[string]int{"Files": 128, "Nodes": 8192, "Edges": 16384, "Unresolved": 8192}
+
+// encodeState appends st's payload to buf.
+func encodeState(buf []byte, st *State) ([]byte, error) {
+	v := reflect.ValueOf(st).Elem()
+	t := v.Type()
+	for _, i := range exported(t) {
+		f := v.Field(i)
+		per, ok := segmented[t.Field(i).Name]
+		if !ok {
+			e := &encoder{buf: buf, strs: map[string]int{}}
+			if err := e.value(f, nil); err != nil {
+				return nil, err
+			}
+			buf = e.buf
+			continue
+		}
+		var err error
+		if buf, err = encodeSegments(buf, f, per); err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// encodeSegments appends slice s cut into segments of per elements,
+// encoded in parallel.
+func encodeSegments(buf []byte, s reflect.Value, per int) ([]byte, error) {
+	n := s.Len()
+	k := (n + per - 1) / per
+	parts := make([][]byte, k)
+	errs := make([]error, k)
+	parallel(k, func(j int) {
+		lo, hi := j*per, min((j+1)*per, n)
+		e := &encoder{strs: map[string]int{}}
+		for i := lo; i < hi && errs[j] == nil; i++ {
+			errs[j] = e.value(s.Index(i), nil)
+		}
+		parts[j] = e.buf
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	buf = binary.AppendUvarint(buf, uint64(n))
+	buf = binary.AppendUvarint(buf, uint64(k))
+	for j, p := range parts {
+		buf = binary.AppendUvarint(buf, uint64(min((j+1)*per, n)-j*per))
+		buf = binary.AppendUvarint(buf, uint64(len(p)))
+		buf = append(buf, p...)
+	}
+	return buf, nil
+}
+
+// decodeState decodes a payload written by encodeState.
+func decodeState(payload []byte) (*State, error) {
+	st := &State{}
+	v := reflect.ValueOf(st).Elem()
+	t := v.Type()
+	off := 0
+	for _, i := range exported(t) {
+		f := v.Field(i)
+		name := t.Field(i).Name
+		if _, ok := segmented[name]; !ok {
+			d := &decoder{buf: payload, off: off}
+			if err := d.value(f, nil); err != nil {
+				return nil, fmt.Errorf("decode %s at byte %d: %w", name, d.off, err)
+			}
+			off = d.off
+			continue
+		}
+		var err error
+		if off, err = decodeSegments(payload, off, f); err != nil {
+			return nil, fmt.Errorf("decode %s: %w", name, err)
+		}
+	}
+	if off != len(payload) {
+		return nil, fmt.Errorf("%d bytes left over", len(payload)-off)
+	}
+	return st, nil
+}
+
+// decodeSegments decodes the segmented slice at payload[off:] into s and
+// returns the offset past it. Every count is checked against the bytes
+// it must fit in before anything is allocated.
+func decodeSegments(payload []byte, off int, s reflect.Value) (int, error) {
+	d := &decoder{buf: payload, off: off}
+	n, err := d.uvarint()
+	if err != nil {
+		return 0, err
+	}
+	k, err := d.uvarint()
+	if err != nil {
+		return 0, err
+	}
+	left := uint64(len(payload) - d.off)
+	if n > left || k > left || k > n {
+		return 0, fmt.Errorf("%d elements in %d segments, %d bytes left", n, k, left)
+	}
+	type segment struct{ lo, hi, start, end int }
+	segs := make([]segment, k)
+	at := 0
+	for j := range segs {
+		m, err := d.uvarint()
+		if err != nil {
+			return 0, err
+		}
+		size, err := d.uvarint()
+		if err != nil {
+			return 0, err
+		}
+		if m > n-uint64(at) || m > size || size > uint64(len(payload)-d.off) {
+			return 0, fmt.Errorf("segment %d: %d elements in %d bytes", j, m, size)
+		}
+		segs[j] = segment{at, at + int(m), d.off, d.off + int(size)}
+		at += int(m)
+		d.off += int(size)
+	}
+	if at != int(n) {
+		return 0, fmt.Errorf("segments hold %d elements, not %d", at, n)
+	}
+	if n == 0 {
+		return d.off, nil
+	}
+	out := reflect.MakeSlice(s.Type(), int(n), int(n))
+	errs := make([]error, k)
+	parallel(int(k), func(j int) {
+		sg := segs[j]
+		sd := &decoder{buf: payload[:sg.end], off: sg.start}
+		for i := sg.lo; i < sg.hi; i++ {
+			if err := sd.value(out.Index(i), nil); err != nil {
+				errs[j] = fmt.Errorf("segment %d at byte %d: %w", j, sd.off, err)
+				return
+			}
+		}
+		if sd.off != sg.end {
+			errs[j] = fmt.Errorf("segment %d: %d bytes left over", j, sg.end-sd.off)
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return 0, err
+	}
+	s.Set(out)
+	return d.off, nil
+}
+
+// parallel runs f(0..k-1) on up to GOMAXPROCS goroutines.
+func parallel(k int, f func(j int)) {
+	workers := min(k, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for j := range k {
+			f(j)
+		}
+		return
+	}
+	var next sync.Mutex
+	j := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				next.Lock()
+				mine := j
+				j++
+				next.Unlock()
+				if mine >= k {
+					return
+				}
+				f(mine)
+			}
+		})
+	}
+	wg.Wait()
+}
