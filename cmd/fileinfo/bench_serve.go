@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fileinfo/fileinfo/internal/graphstore"
+)
+
+// serveRun is what one start of `fileinfo serve` measured.
+type serveRun struct {
+	firstAnswer time.Duration // process start to the first file_info answer
+	loaded      time.Duration // process start to index_status saying the load is over
+	settled     time.Duration // process start to the server's CPU going idle
+	rssLoaded   int64         // resident KB when loaded
+	rssSettled  int64         // resident KB when settled
+	peak        int64         // the process's peak resident KB (VmHWM)
+	saved       bool          // a saved graph was there at the start
+}
+
+// runBenchServe measures `fileinfo serve` as a client meets it: a real
+// process on stdio, asked file_info on one file as soon as it is up,
+// then index_status until the load is over and CPU until the background
+// work (doc and code index) is done. The first run can start without
+// the saved graph (--fresh); later runs start from the state the one
+// before saved.
+func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("bench serve", "", stderr)
+	root := fs.String("root", "", "workspace `dir` to serve (required)")
+	file := fs.String("file", "", "the `path` file_info is asked about, relative to the root (required)")
+	runs := fs.Int("runs", 2, "starts of the server, one after the other")
+	fresh := fs.Bool("fresh", false, "remove the saved graph before the first run")
+	extra := fs.String("serve-flags", "", "more `flags` for serve, space-separated (e.g. \"--no-deps\")")
+	logTo := fs.String("log", "", "append the servers' debug logs to `file`")
+	server := fs.String("server", "", "the fileinfo `binary` to start (default: this one), e.g. an older build to compare with")
+	idle := fs.Duration("idle", 2*time.Second, "how long the server's CPU must stay under 5% to count as settled")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *root == "" || *file == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	self := *server
+	if self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			return err
+		}
+	}
+	saved := filepath.Join(*root, ".artifacts", ".index", graphstore.FileName)
+	if *fresh {
+		if err := os.Remove(saved); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "workload  %s, file_info %s\n", *root, *file)
+	for i := range max(*runs, 1) {
+		_, err := os.Stat(saved)
+		flags := strings.Fields(*extra)
+		if *logTo != "" {
+			flags = append(flags, "--log-level", "debug")
+		}
+		r, log, err := benchServeOnce(ctx, self, *root, *file, flags, *idle, err == nil)
+		if *logTo != "" {
+			if werr := appendFile(*logTo, log); werr != nil {
+				return werr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("run %d: %w", i+1, err)
+		}
+		fmt.Fprintf(stdout, "run %d  saved graph %-3s  first file_info %7.2f s  loaded %7.2f s  settled %7.2f s  RSS loaded %6.0f MB  settled %6.0f MB  peak %6.0f MB\n",
+			i+1, yesNo(r.saved), r.firstAnswer.Seconds(), r.loaded.Seconds(), r.settled.Seconds(),
+			float64(r.rssLoaded)/1024, float64(r.rssSettled)/1024, float64(r.peak)/1024)
+	}
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// appendFile appends data to the file at name, creating it.
+func appendFile(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
+}
+
+// benchServeOnce starts the server once and measures it; it returns the
+// server's log too.
+func benchServeOnce(ctx context.Context, self, root, file string, extra []string, idle time.Duration, saved bool) (r serveRun, _ []byte, err error) {
+	r.saved = saved
+	var log bytes.Buffer
+	cmd := exec.CommandContext(ctx, self, append([]string{"serve", "--root", root}, extra...)...)
+	cmd.Stderr = &log
+	client := mcp.NewClient(&mcp.Implementation{Name: "fileinfo-bench", Version: version()}, nil)
+	start := time.Now()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return r, log.Bytes(), err
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: map[string]any{"path": file}})
+	if err != nil {
+		return r, log.Bytes(), err
+	}
+	if res.IsError {
+		return r, log.Bytes(), fmt.Errorf("file_info %s: %s", file, toolText(res))
+	}
+	r.firstAnswer = time.Since(start)
+	pid := cmd.Process.Pid
+	for {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "index_status", Arguments: map[string]any{}})
+		if err != nil {
+			return r, log.Bytes(), err
+		}
+		if m, ok := res.StructuredContent.(map[string]any); ok && m["loading"] != true {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	r.loaded = time.Since(start)
+	r.rssLoaded, _ = procStatusKB(pid, "VmRSS")
+	// Settled: the CPU the server used stays under 5% for idle.
+	last, quiet := procCPU(pid), time.Duration(0)
+	const tick = 250 * time.Millisecond
+	for quiet < idle {
+		time.Sleep(tick)
+		now := procCPU(pid)
+		if now-last < tick/20 {
+			quiet += tick
+		} else {
+			quiet = 0
+		}
+		last = now
+	}
+	r.settled = time.Since(start) - idle
+	r.rssSettled, _ = procStatusKB(pid, "VmRSS")
+	r.peak, _ = procStatusKB(pid, "VmHWM")
+	cs.Close()
+	cmd.Wait()
+	return r, log.Bytes(), nil
+}
+
+func toolText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// procStatusKB reads a "Name: N kB" line of /proc/PID/status (Linux).
+func procStatusKB(pid int, name string) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, name+":"); ok {
+			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/%d/status", name, pid)
+}
+
+// procCPU is the user and system CPU time process pid has used, from
+// /proc/PID/stat (clock ticks of 10 ms); 0 when it cannot be read.
+func procCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name, field 2, may hold spaces: count from its ')'.
+	s := string(data)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBenchServe measures two starts of a real server on a small tree:
+// the first without the saved graph, the second from it; each line has
+// its figures.
+func TestBenchServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildFileinfo(t)
+	root := t.TempDir()
+	for p, src := range map[string]string{
+		"go.mod":    "module example.com/m\n",
+		"a/a.go":    "package a\n\nimport \"example.com/m/b\"\n\nfunc A() { b.B() }\n",
+		"b/b.go":    "package b\n\nfunc B() {}\n",
+		"README.md": "# m\n\nA module.\n",
+	} {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errs bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	err := runBenchServe(ctx, []string{"--root", root, "--file", "b/b.go", "--runs", "2", "--fresh",
+		"--server", bin, "--serve-flags", "--no-deps --no-watch", "--idle", "300ms"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	line := regexp.MustCompile(`^run \d  saved graph (no |yes)  first file_info +\d+\.\d\d s  loaded +\d+\.\d\d s  settled +\d+\.\d\d s  RSS loaded +\d+ MB  settled +\d+ MB  peak +\d+ MB$`)
+	if len(lines) != 3 || !line.MatchString(lines[1]) || !line.MatchString(lines[2]) {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	if !strings.Contains(lines[1], "saved graph no ") || !strings.Contains(lines[2], "saved graph yes") {
+		t.Errorf("the first run should start without the saved graph, the second from it:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", "graph.bin")); err != nil {
+		t.Errorf("no saved graph after the runs: %v", err)
+	}
+}
