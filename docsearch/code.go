@@ -57,6 +57,11 @@ type CodeSymbol struct {
 type CodeFile struct {
 	Path    string
 	Symbols []CodeSymbol
+	// Stamp, when not 0, names what the file's documents are made from
+	// (the caller's choice: a hash of its source and prose, say); it is
+	// kept with them, and CodeStamps returns it, so that a caller can
+	// leave out a file that has not changed since.
+	Stamp uint64
 }
 
 // Limits of a symbol's text.
@@ -85,7 +90,8 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 	}
 	// The code documents there are now, by file.
 	type old struct {
-		hash [16]byte
+		hash  [16]byte
+		stamp uint64
 	}
 	have := map[string]old{}
 	var drop []string
@@ -97,7 +103,7 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 		}
 		file := codeFileOf(key)
 		if gone[file] || touched[file] {
-			have[key] = old{d.hash}
+			have[key] = old{d.hash, d.stamp}
 			drop = append(drop, key)
 		}
 	}
@@ -106,6 +112,7 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 	type job struct {
 		key, text, title, lead, name, path string
 		line, end                          int
+		stamp                              uint64
 	}
 	var jobs []job
 	keep := map[string]bool{}
@@ -115,11 +122,11 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 			key := keys[i]
 			keep[key] = true
 			text := CodeText(f.Path, s)
-			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) {
+			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) && o.stamp == f.Stamp {
 				continue
 			}
 			jobs = append(jobs, job{key: key, text: text, title: s.Name, lead: codeLead(s), name: localName(s.Name),
-				path: f.Path, line: s.Line, end: max(s.End, s.Line)})
+				path: f.Path, line: s.Line, end: max(s.End, s.Line), stamp: f.Stamp})
 		}
 	}
 	var removedKeys []string
@@ -152,7 +159,7 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 				}
 				jb := jobs[j]
 				d := &doc{path: jb.key, scope: ScopeCode, title: jb.title, summary: truncate(jb.lead, maxSummary),
-					text: jb.text, put: true, size: int64(len(jb.text)), hash: contentHash([]byte(jb.text)), format: formatText}
+					text: jb.text, put: true, size: int64(len(jb.text)), hash: contentHash([]byte(jb.text)), format: formatText, stamp: jb.stamp}
 				c := chunk{title: jb.title, text: jb.text, lead: jb.lead, line: jb.line, end: jb.end, ctype: Code}
 				terms := w.analyzeCode(jb.name, jb.title, jb.path, jb.lead, jb.text)
 				if ix.opts.Embedder == nil {
@@ -430,6 +437,27 @@ func codeResult(r *Result, d *doc) {
 	r.Symbol = d.title
 	r.Kind, r.Signature = codeMeta(d.text)
 	r.Heading = ""
+}
+
+// CodeStamps returns the Stamp of every file with code documents, by
+// path: 0 for a file put without one, or whose documents disagree.
+func (ix *Index) CodeStamps() map[string]uint64 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := map[string]uint64{}
+	for key, id := range ix.byPath {
+		d := ix.docs[id]
+		if d.scope != ScopeCode {
+			continue
+		}
+		file := codeFileOf(key)
+		if st, ok := out[file]; ok && st != d.stamp {
+			out[file] = 0
+		} else if !ok {
+			out[file] = d.stamp
+		}
+	}
+	return out
 }
 
 // CodeFiles returns the paths of the source files the code scope holds

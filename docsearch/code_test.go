@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -247,4 +248,30 @@ func TestCodeFunctionsBeforeTheirFile(t *testing.T) {
 			Doc: "Clean strips the slashes of paths.", Line: 10, End: 30},
 	}}})
 	expectFirst(t, ix, "strip slashes from paths", []string{ScopeCode}, "middleware.Clean")
+}
+
+// TestCodeStamps: a file's stamp is kept with its documents across a
+// reload; a new stamp with the same text replaces it; a file put
+// without one has 0.
+func TestCodeStamps(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
+	files := flaskCode()
+	files[0].Stamp = 7
+	putCode(t, ix, files)
+	want := map[string]uint64{"src/flask/app.py": 7, "tests/test_blueprints.py": 0}
+	if got := ix.CodeStamps(); !maps.Equal(got, want) {
+		t.Fatalf("CodeStamps = %v, want %v", got, want)
+	}
+	files[0].Stamp = 9 // same symbols, made from other source
+	putCode(t, ix, files[:1])
+	want["src/flask/app.py"] = 9
+	if got := ix.CodeStamps(); !maps.Equal(got, want) {
+		t.Fatalf("after a new stamp: CodeStamps = %v, want %v", got, want)
+	}
+	again := openTest(t, os.DirFS(root), Options{Dir: dir})
+	if got := again.CodeStamps(); !maps.Equal(got, want) {
+		t.Fatalf("reloaded: CodeStamps = %v, want %v", got, want)
+	}
 }

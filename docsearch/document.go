@@ -38,6 +38,7 @@ type doc struct {
 	text     string // a Put document's text, which has no file to read again
 	put      bool
 	note     string    // what of it was not indexed, over the budget of a document; "" for nothing
+	stamp    uint64    // a code document's CodeFile.Stamp; 0 for none
 	page     *pageInfo // page-level signals (page.go)
 	first    uint32    // its chunks are [first, first+count)
 	count    uint32

@@ -29,7 +29,10 @@ package docsearch
 //	                                          2 if a note string follows (what
 //	                                          of it was not indexed; since 5,
 //	                                          read as corrupt by the first
-//	                                          readers of 5, which rebuild)
+//	                                          readers of 5, which rebuild);
+//	                                          4 if a stamp uv follows (since 8:
+//	                                          what a code document was made
+//	                                          from, see CodeFile.Stamp)
 //	             chunks                       uv count (they follow the previous
 //	                                          document's, in order)
 //	chunks     uv count (the sum of the documents'), then per chunk:
@@ -75,7 +78,7 @@ import (
 
 const (
 	storeMagic = "FIDOCS"
-	// storeVersion is 5: since 2, chunks embed their heading path
+	// storeVersion is 8: since 2, chunks embed their heading path
 	// titleWeight times (embedText); since 3, vectors are 4-byte aligned
 	// to be used in place; since 4, postings, lengths and sketches are
 	// too, terms are sorted and the checksum is per segment; since 5, a
@@ -87,9 +90,10 @@ const (
 	// not indexed (an artifact's record of its prose was); since 7, MDX
 	// markup and reStructuredText roles are not indexed and an overlined
 	// reStructuredText title is a heading (markup.go), and chunks record
-	// their template hash (dup.go). An index of
-	// another version is rebuilt.
-	storeVersion = 7
+	// their template hash (dup.go); since 8, code documents may record
+	// the stamp of what they were made from. An index of another version
+	// is rebuilt.
+	storeVersion = 8
 	storeFile    = "docsearch.idx"
 	// sumSegment is the span of one checksum: segments are checked in
 	// parallel at load.
@@ -100,8 +104,9 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // A document's flags.
 const (
-	flagPut  = 1 // its text follows
-	flagNote = 2 // its note follows
+	flagPut   = 1 // its text follows
+	flagNote  = 2 // its note follows
+	flagStamp = 4 // its stamp follows (a code document's, see CodeFile.Stamp)
 )
 
 var ctypeCodes = []ContentType{Prose, Code, APIReference}
@@ -232,12 +237,18 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		if d.note != "" {
 			flags |= flagNote
 		}
+		if d.stamp != 0 {
+			flags |= flagStamp
+		}
 		b = append(b, flags)
 		if d.put {
 			str(d.text)
 		}
 		if d.note != "" {
 			str(d.note)
+		}
+		if d.stamp != 0 {
+			uv(d.stamp)
 		}
 		uv(uint64(d.count))
 	}

@@ -269,7 +269,7 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		}
 		d.format = format(f)
 		flags := r.byte1("flags")
-		if flags&^(flagPut|flagNote) != 0 {
+		if flags&^(flagPut|flagNote|flagStamp) != 0 {
 			r.fail("flags")
 		}
 		if flags&flagPut != 0 {
@@ -278,6 +278,11 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		if flags&flagNote != 0 {
 			if d.note = r.str("note"); d.note == "" {
 				r.fail("note") // one spelling: no flag for no note
+			}
+		}
+		if flags&flagStamp != 0 {
+			if d.stamp = r.uv("stamp"); d.stamp == 0 {
+				r.fail("stamp")
 			}
 		}
 		counts[i] = r.uv("chunk count")
