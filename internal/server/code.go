@@ -3,6 +3,9 @@ package server
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -42,11 +45,14 @@ func (w *workspace) indexCode(ctx context.Context, changed, removed []string) {
 			return
 		}
 		f := it.src.file
+		stamp := w.codeStamp(f.Path, it.digest) // before reading: a later artifact is caught next time
 		src, err := w.readRaw(f.Path)
 		if err != nil || artifacts.SourceDigest(src) != it.digest {
-			src = nil // changed since: indexed without bodies until the watcher catches up
+			src, stamp = nil, 0 // changed since: indexed without bodies until the watcher catches up
 		}
-		cfs = append(cfs, codeindex.File(f, src, codeindex.ReadProse(w.store, f, it.digest)))
+		cf := codeindex.File(f, src, codeindex.ReadProse(w.store, f, it.digest))
+		cf.Stamp = stamp
+		cfs = append(cfs, cf)
 	}
 	if err := ix.PutCode(ctx, cfs, removed); err != nil {
 		if ctx.Err() == nil {
@@ -57,9 +63,10 @@ func (w *workspace) indexCode(ctx context.Context, changed, removed []string) {
 	w.log.Debug("code indexed", "files", len(cfs), "removed", len(removed), "elapsed", time.Since(start))
 }
 
-// indexAllCode indexes the code of every file the first load extracted,
-// in the background, and drops the symbols the saved index holds of
-// files that are gone; close waits for it.
+// indexAllCode indexes the code of every file the first load extracted
+// whose documents the saved index does not hold as of its source and
+// artifact (see codeStamp), in the background, and drops the symbols the
+// saved index holds of files that are gone; close waits for it.
 func (w *workspace) indexAllCode() {
 	if w.docs == nil {
 		return
@@ -73,10 +80,13 @@ func (w *workspace) indexAllCode() {
 	w.docsMu.Unlock()
 	go func() {
 		defer w.docsLoops.Done()
+		stamps := w.docs.CodeStamps()
 		w.mu.RLock()
 		paths := make([]string, 0, len(w.files))
-		for p := range w.files {
-			paths = append(paths, p)
+		for p, src := range w.files {
+			if st := stamps[p]; st == 0 || st != w.codeStamp(p, src.digest) {
+				paths = append(paths, p)
+			}
 		}
 		var gone []string
 		for _, p := range w.docs.CodeFiles() {
@@ -104,3 +114,39 @@ func writeCodeResult(b *strings.Builder, n int, r docsearch.Result) {
 	}
 	b.WriteByte('\n')
 }
+
+// codeStamp names what the code documents of rel are made from: the
+// fileinfo build (which extracts it), its source's digest and its
+// artifact's size and time, hashed; never 0.
+func (w *workspace) codeStamp(rel, digest string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%s\x00", buildStamp, digest)
+	if p, err := w.store.Path(rel); err == nil {
+		if st, err := os.Lstat(p); err == nil {
+			fmt.Fprintf(h, "%d %d", st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	return max(h.Sum64(), 1)
+}
+
+// buildStamp names the running binary for codeStamp: its version and
+// VCS revision, and the time it was modified when built from a modified
+// tree.
+var buildStamp = func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	s := bi.Main.Version
+	for _, kv := range bi.Settings {
+		if kv.Key == "vcs.revision" || kv.Key == "vcs.modified" {
+			s += " " + kv.Value
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			s += " " + st.ModTime().UTC().String()
+		}
+	}
+	return s
+}()

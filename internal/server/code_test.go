@@ -1,6 +1,9 @@
 package server
 
 import (
+	"context"
+	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -74,4 +77,40 @@ func TestSearchDocsShowsCode(t *testing.T) {
 	if !strings.Contains(doc.Content, "func NewStore()") {
 		t.Errorf("fetch_doc of %s: %q", out.Results[0].DocPath, doc.Content)
 	}
+}
+
+// TestCodeIndexSkipsUnchanged: a second start indexes the code of no
+// file, the saved index holding every file as of its source and
+// artifact; a file edited, or an artifact written, between starts is
+// indexed again, alone.
+func TestCodeIndexSkipsUnchanged(t *testing.T) {
+	logs := &logBuffer{}
+	s := connect(t, shop, Options{NoWatch: true, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	indexed := func(want string) {
+		t.Helper()
+		waitFor(t, "the code index", func() bool { return strings.Contains(logs.String(), `msg="code indexed"`) })
+		if !strings.Contains(logs.String(), `msg="code indexed" `+want) {
+			t.Errorf("want code indexed %s:\n%s", want, logs.String())
+		}
+	}
+	indexed(fmt.Sprintf("files=%d", len(shop)-1)) // all but go.mod
+	s.srv.Close()
+	restart := func() {
+		logs = &logBuffer{}
+		s = reconnect(t, s, Options{NoWatch: true, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+		if _, err := s.srv.ready(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	restart()
+	indexed("files=0")
+	s.srv.Close()
+	writeTree(t, s.root, map[string]string{"lib/store.go": shop["lib/store.go"] + "\nfunc Extra() {}\n"})
+	restart()
+	indexed("files=1")
+	var info map[string]any
+	s.ok("file_info", map[string]any{"path": "main.go"}, &info) // writes main.go's basic artifact
+	s.srv.Close()
+	restart()
+	indexed("files=1")
 }
