@@ -95,18 +95,28 @@ func schemaOf(t reflect.Type) uint64 {
 
 // Encode returns st in the file format above.
 func Encode(st *State) ([]byte, error) {
-	payload, err := encodeState(nil, st)
+	head, payload, err := encode(st)
 	if err != nil {
 		return nil, err
 	}
+	return append(head, payload...), nil
+}
+
+// encode returns the header and the payload of st, which Save writes
+// one after the other without joining them.
+func encode(st *State) (head, payload []byte, err error) {
+	payload, err = encodeState(nil, st)
+	if err != nil {
+		return nil, nil, err
+	}
 	sum := sha256.Sum256(payload)
-	out := make([]byte, 0, headerSize+len(payload))
-	out = append(out, magic...)
-	out = binary.LittleEndian.AppendUint32(out, formatVersion)
-	out = binary.LittleEndian.AppendUint64(out, stateSchema)
-	out = binary.LittleEndian.AppendUint64(out, uint64(len(payload)))
-	out = append(out, sum[:]...)
-	return append(out, payload...), nil
+	head = make([]byte, 0, headerSize)
+	head = append(head, magic...)
+	head = binary.LittleEndian.AppendUint32(head, formatVersion)
+	head = binary.LittleEndian.AppendUint64(head, stateSchema)
+	head = binary.LittleEndian.AppendUint64(head, uint64(len(payload)))
+	head = append(head, sum[:]...)
+	return head, payload, nil
 }
 
 // Decode parses data written by Encode. An error says whether the file

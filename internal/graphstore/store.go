@@ -131,7 +131,7 @@ func Load(file string) (*State, error) {
 
 // Save writes st to file atomically.
 func Save(file string, st *State) error {
-	data, err := Encode(st)
+	head, payload, err := encode(st)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", file, err)
 	}
@@ -142,7 +142,10 @@ func Save(file string, st *State) error {
 	if err != nil {
 		return fmt.Errorf("save %s: %w", file, err)
 	}
-	_, werr := tmp.Write(data)
+	_, werr := tmp.Write(head)
+	if werr == nil {
+		_, werr = tmp.Write(payload)
+	}
 	cerr := tmp.Close()
 	if werr == nil && cerr == nil {
 		werr = os.Chmod(tmp.Name(), 0o644)
