@@ -7,11 +7,12 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"unsafe"
 )
 
 // A payload is State's fields in order, each encoded on its own; a
-// slice field whose elements are many (the files, nodes, edges and
-// unresolved calls) is cut into segments, each with its own string
+// slice field whose elements are many (the files, edges and unresolved
+// calls) is cut into segments, each with its own string
 // table, so that segments encode and decode in parallel:
 //
 //	field        a value as encodeValue writes it (own string table), or
@@ -26,7 +27,7 @@ import (
 // segmented lists the State fields cut into segments, with how many
 // elements a segment holds: a file's extraction is thousands of values,
 // an edge a handful.
-var segmented = map[string]int{"Files": 128, "Nodes": 8192, "Edges": 16384, "Unresolved": 8192}
+var segmented = map[string]int{"Files": 128, "Edges": 16384, "Unresolved": 8192}
 
 // encodeState appends st's payload to buf.
 func encodeState(buf []byte, st *State) ([]byte, error) {
@@ -90,7 +91,11 @@ func decodeState(payload []byte) (*State, error) {
 		name := t.Field(i).Name
 		if _, ok := segmented[name]; !ok {
 			d := &decoder{buf: payload, off: off}
-			if err := d.value(f, nil); err != nil {
+			p, err := planOf(f.Type())
+			if err != nil {
+				return nil, err
+			}
+			if err := d.decodeInto(p, f.Addr().UnsafePointer(), nil); err != nil {
 				return nil, fmt.Errorf("decode %s at byte %d: %w", name, d.off, err)
 			}
 			off = d.off
@@ -149,13 +154,18 @@ func decodeSegments(payload []byte, off int, s reflect.Value) (int, error) {
 	if n == 0 {
 		return d.off, nil
 	}
+	ep, err := planOf(s.Type().Elem())
+	if err != nil {
+		return 0, err
+	}
 	out := reflect.MakeSlice(s.Type(), int(n), int(n))
+	base, size := out.UnsafePointer(), ep.typ.Size()
 	errs := make([]error, k)
 	parallel(int(k), func(j int) {
 		sg := segs[j]
 		sd := &decoder{buf: payload[:sg.end], off: sg.start}
 		for i := sg.lo; i < sg.hi; i++ {
-			if err := sd.value(out.Index(i), nil); err != nil {
+			if err := sd.decodeInto(ep, unsafe.Add(base, uintptr(i)*size), nil); err != nil {
 				errs[j] = fmt.Errorf("segment %d at byte %d: %w", j, sd.off, err)
 				return
 			}
