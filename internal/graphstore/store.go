@@ -40,10 +40,10 @@ type State struct {
 	// import paths).
 	Files  []Entry
 	Config []Entry
-	// GraphSkipped are the files the call graph left out; Nodes, Edges
-	// and Unresolved the rest of what callgraph.Restore needs.
+	// GraphSkipped are the files the call graph left out; Edges and
+	// Unresolved the rest of what callgraph.Restore needs beside the
+	// files.
 	GraphSkipped []extract.Skipped
-	Nodes        []callgraph.Node
 	Edges        []callgraph.Edge
 	Unresolved   []callgraph.Unresolved
 }
@@ -88,8 +88,6 @@ type Snapshot struct {
 	// GraphSkipped those the graph did.
 	Skipped      []extract.Skipped
 	GraphSkipped []extract.Skipped
-	Nodes        []callgraph.Node
-	Edges        []callgraph.Edge
 	// Extracted counts the files extracted this time; Reused those
 	// taken from the saved state.
 	Extracted, Reused int
@@ -121,6 +119,14 @@ func Load(file string) (*State, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
+	}
+	// What the decoder allocates it keeps: a collection meanwhile only
+	// rescans it (a third of the CPU of loading the Linux kernel's state),
+	// so the collector lets the heap grow 4x, not 2x, while it runs.
+	if gc := debug.SetGCPercent(400); gc < 0 || gc > 400 {
+		debug.SetGCPercent(gc) // the user's GOGC is off, or laxer
+	} else {
+		defer debug.SetGCPercent(gc)
 	}
 	st, err := Decode(data)
 	if err != nil {
@@ -179,7 +185,23 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		maxSize = extract.DefaultMaxFileSize
 	}
 	key := fmt.Sprintf("%s; build %s; max %d bytes; languages %v", opt.Key, buildKey(), maxSize, opt.Extract.Languages)
+	// The walk and the load are independent: on a big tree each takes
+	// seconds, so they run side by side.
+	type walked struct {
+		paths   []string
+		skipped []extract.Skipped
+		err     error
+	}
+	walkDone := make(chan walked, 1)
+	go func() {
+		var w walked
+		w.paths, w.skipped, w.err = extract.Walk(ctx, opt.Root, opt.Extract.Walk)
+		walkDone <- w
+	}()
 	old, err := Load(file)
+	loaded := time.Since(start)
+	wk := <-walkDone
+	log.Debug("graphstore: loaded and walked", "load", loaded, "walk", time.Since(start))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		old = &State{}
@@ -204,9 +226,9 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		return nil, err
 	}
 	defer ex.Close()
-	paths, skipped, err := extract.Walk(ctx, opt.Root, xo.Walk)
-	if err != nil {
-		return nil, err
+	paths, skipped := wk.paths, wk.skipped
+	if wk.err != nil {
+		return nil, wk.err
 	}
 	root := ex.Root()
 	st := &State{Key: key}
@@ -233,6 +255,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			selected[l] = true
 		}
 	}
+	var sources []string
 	for _, p := range paths {
 		switch l := extract.LanguageOf(p, nil); {
 		case extract.UnknownByName(p):
@@ -242,11 +265,27 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			skipped = append(skipped, extract.Skipped{Path: p, Reason: "language " + l.Name + " not selected"})
 			continue
 		}
-		e, same := check(root, p, saved[p])
-		if !same || configChanged {
+		sources = append(sources, p)
+	}
+	// A stat (and now and then a hash) per file: tens of thousands on a
+	// big tree, done a few at a time.
+	st.Files = make([]Entry, len(sources))
+	same := make([]bool, len(sources))
+	const checkers = 8
+	var wg sync.WaitGroup
+	for w := range checkers {
+		wg.Go(func() {
+			for i := w; i < len(sources); i += checkers {
+				st.Files[i], same[i] = check(root, sources[i], saved[sources[i]])
+			}
+		})
+	}
+	wg.Wait()
+	log.Debug("graphstore: checked", "files", len(sources), "elapsed", time.Since(start))
+	for i, p := range sources {
+		if !same[i] || configChanged {
 			todo = append(todo, p)
 		}
-		st.Files = append(st.Files, e)
 	}
 	files, more, err := ex.Files(ctx, todo)
 	if err != nil {
@@ -261,7 +300,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		reasons[s.Path] = s.Reason
 	}
 	snap := &Snapshot{Extracted: len(todo), Reused: len(st.Files) - len(todo), Digests: make(map[string]string, len(st.Files)), log: log}
-	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Nodes == nil
+	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Key == ""
 	for i := range st.Files {
 		e := &st.Files[i]
 		if f, ok := fresh[e.Path]; ok {
@@ -286,12 +325,12 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		g := callgraph.Build(snap.Files)
 		snap.built = g
 		s := g.Save()
-		st.GraphSkipped, st.Nodes, st.Edges, st.Unresolved = s.Skipped, s.Nodes, s.Edges, s.Unresolved
+		st.GraphSkipped, st.Edges, st.Unresolved = s.Skipped, s.Edges, s.Unresolved
 	} else {
-		st.GraphSkipped, st.Nodes, st.Edges, st.Unresolved = old.GraphSkipped, old.Nodes, old.Edges, old.Unresolved
-		snap.saved = callgraph.Saved{Nodes: old.Nodes, Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
+		st.GraphSkipped, st.Edges, st.Unresolved = old.GraphSkipped, old.Edges, old.Unresolved
+		snap.saved = callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
 	}
-	snap.Nodes, snap.Edges, snap.GraphSkipped = st.Nodes, st.Edges, st.GraphSkipped
+	snap.GraphSkipped = st.GraphSkipped
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	snap.Skipped = skipped
 	forgetRacy(st.Files, start)
