@@ -86,7 +86,8 @@ type Graph struct {
 
 	lastResolved int // files the last Update re-resolved, for tests and benchmarks
 
-	stop func() bool // set while BuildContext resolves: true gives up
+	stop     func() bool // set while BuildContext resolves: true gives up
+	restored bool        // see Restored
 }
 
 // Len returns the number of nodes.

@@ -3,16 +3,17 @@ package callgraph
 import (
 	"fmt"
 	"go/ast"
-	"slices"
+	"sync"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
 
-// Saved is what a graph's readers see, in a form a store can keep: a
-// graph restored from it over the same files answers every query as the
-// graph it was taken from, without resolving a call.
+// Saved is what a graph's readers see beyond its files, in a form a
+// store can keep: a graph restored from it over the same files answers
+// every query as the graph it was taken from, without resolving a call.
+// The nodes are not in it: they are the files' symbols, numbered as
+// Build numbers them, and Restore numbers them again.
 type Saved struct {
-	Nodes []Node
 	Edges []Edge // in the order of Edges
 	// Unresolved are the call sites without a target, in file and line
 	// order (the order of Unresolved).
@@ -31,29 +32,33 @@ func (g *Graph) Save() Saved {
 			un = append(un, g.results[p].unresolved...)
 		}
 	}
-	return Saved{Nodes: g.nodes, Edges: g.edges, Unresolved: un, Skipped: g.Skipped()}
+	return Saved{Edges: g.edges, Unresolved: un, Skipped: g.Skipped()}
 }
+
+// Nodes returns every node, by ID; the slice is g's own, not to be
+// changed, and good until g is updated.
+func (g *Graph) Nodes() []Node { return g.nodes }
 
 // Restore gives back, over files, the graph s was saved from: reads
 // answer at once, as from that graph. The resolution state Update needs
 // is rebuilt by the first Update, which costs what Build does; until
 // then the graph holds no more than its answers.
 //
-// Restore checks that s fits files (every node and edge in range, in a
-// file of files, in order) and returns an error when it does not: the
-// caller builds the graph instead. It does not check that s is what
-// Build would make of files; that is the store's part (it saves s with
-// the content hashes of files).
+// Restore checks that s fits files (every edge between nodes of the
+// files, in order; every unresolved call in one of them) and returns an
+// error when it does not: the caller builds the graph instead. It does
+// not check that s is what Build would make of files; that is the
+// store's part (it saves s with the content hashes of files).
 func Restore(files []extract.File, s Saved) (*Graph, error) {
 	g := &Graph{
-		nodes:       s.Nodes,
-		edges:       s.Edges,
-		files:       make(map[string]*extract.File, len(files)),
-		results:     make(map[string]*fileResult, len(files)),
-		byQualified: make(map[string][]SymbolID, len(s.Nodes)),
-		byFile:      make(map[string][]SymbolID, len(files)),
-		failed:      map[string]string{},
+		edges:    s.Edges,
+		files:    make(map[string]*extract.File, len(files)),
+		results:  make(map[string]*fileResult, len(files)),
+		byFile:   make(map[string][]SymbolID, len(files)),
+		failed:   map[string]string{},
+		restored: true,
 	}
+	n := 0
 	for i := range files {
 		f := &files[i]
 		if g.files[f.Path] != nil {
@@ -61,33 +66,46 @@ func Restore(files []extract.File, s Saved) (*Graph, error) {
 		}
 		g.files[f.Path] = f
 		g.results[f.Path] = &fileResult{}
+		n += 1 + len(f.Symbols)
 	}
-	for i, n := range s.Nodes {
-		if g.files[n.File] == nil {
-			return nil, fmt.Errorf("restore: node %d (%s) is in %s, not among the files", i, n.Qualified, n.File)
-		}
-		id := SymbolID(i)
-		g.byQualified[n.Qualified] = append(g.byQualified[n.Qualified], id)
-		g.byFile[n.File] = append(g.byFile[n.File], id)
-	}
-	// A module node is listed first in each of its files (as addFile
-	// does): files of one package share the node declared by the first.
-	for i := range files {
-		f := &files[i]
+	// The nodes, as reindex numbers them: by file in path order, a
+	// module's node before the first of its files' symbols, each file's
+	// list led by its module's node.
+	g.nodes = make([]Node, 0, n)
+	modules := map[string]SymbolID{}
+	for _, p := range g.Files() {
+		f := g.files[p]
 		mod := moduleName(f)
-		ids := g.byFile[f.Path]
-		if len(ids) > 0 && g.nodes[ids[0]].Qualified == mod && g.nodes[ids[0]].Kind == KindModule {
-			continue
+		m, ok := modules[mod]
+		if !ok {
+			m = SymbolID(len(g.nodes))
+			modules[mod] = m
+			g.nodes = append(g.nodes, Node{Qualified: mod, Name: lastSegment(mod), Kind: KindModule, File: f.Path, Line: 1, EndLine: 1, Language: f.Language})
 		}
-		m := slices.IndexFunc(g.byQualified[mod], func(id SymbolID) bool { return g.nodes[id].Kind == KindModule })
-		if m < 0 {
-			return nil, fmt.Errorf("restore: no module node %s for %s", mod, f.Path)
+		ids := make([]SymbolID, 0, 1+len(f.Symbols))
+		ids = append(ids, m)
+		for _, sy := range f.Symbols {
+			ids = append(ids, SymbolID(len(g.nodes)))
+			g.nodes = append(g.nodes, Node{
+				Qualified: sy.Qualified, Name: sy.Name, Kind: sy.Kind, Parent: sy.Parent,
+				File: f.Path, Line: sy.StartLine, EndLine: sy.EndLine, Language: f.Language,
+			})
 		}
-		g.byFile[f.Path] = append([]SymbolID{g.byQualified[mod][m]}, ids...)
+		g.byFile[p] = ids
 	}
+	// The name index is a million entries on the Linux kernel: it is
+	// made beside the rest.
+	var names sync.WaitGroup
+	names.Go(func() {
+		g.byQualified = make(map[string][]SymbolID, len(g.nodes))
+		for i, n := range g.nodes {
+			g.byQualified[n.Qualified] = append(g.byQualified[n.Qualified], SymbolID(i))
+		}
+	})
+	defer names.Wait()
 	for i, e := range s.Edges {
-		if int(e.Caller) >= len(s.Nodes) || int(e.Callee) >= len(s.Nodes) {
-			return nil, fmt.Errorf("restore: edge %d points past the %d nodes", i, len(s.Nodes))
+		if int(e.Caller) >= len(g.nodes) || int(e.Callee) >= len(g.nodes) {
+			return nil, fmt.Errorf("restore: edge %d points past the %d nodes", i, len(g.nodes))
 		}
 		if i > 0 && edgeLess(e, s.Edges[i-1]) {
 			return nil, fmt.Errorf("restore: edge %d is out of order", i)
@@ -109,7 +127,7 @@ func Restore(files []extract.File, s Saved) (*Graph, error) {
 
 // Restored reports whether g lacks the resolution state: it was
 // restored and not updated since, so its first Update costs a Build.
-func (g *Graph) Restored() bool { return g.ix == nil }
+func (g *Graph) Restored() bool { return g.restored }
 
 // complete rebuilds the resolution state of a restored graph from its
 // files, as Build does: afterwards g equals Build of its files.
@@ -129,4 +147,5 @@ func (g *Graph) complete() {
 	g.reindex()
 	g.resolve(g.Files())
 	g.assemble()
+	g.restored = false
 }

@@ -39,7 +39,8 @@ func loadLookup(ctx context.Context, root string, stderr io.Writer) (*lookup.Ind
 	for i := range snap.Files {
 		byPath[snap.Files[i].Path] = &snap.Files[i]
 	}
-	return lookup.New(lookup.NewStatic(snap.Nodes, snap.Edges), func(p string) *extract.File { return byPath[p] }), nil
+	g := snap.Graph()
+	return lookup.New(lookup.NewStatic(g.Nodes(), g.Edges()), func(p string) *extract.File { return byPath[p] }), nil
 }
 
 // loadSavedGraph is loadGraph through the saved extraction: only files

@@ -103,8 +103,8 @@ func TestSyncEqualsFresh(t *testing.T) {
 		if !reflect.DeepEqual(snap.Files, files) {
 			t.Fatalf("step %d: files differ from a fresh extraction", step)
 		}
-		if !reflect.DeepEqual(snap.Nodes, nodes) || !reflect.DeepEqual(snap.Edges, edges) {
-			t.Fatalf("step %d: graph differs from a fresh build: %d/%d nodes, %d/%d edges", step, len(snap.Nodes), len(nodes), len(snap.Edges), len(edges))
+		if g := snap.Graph(); !reflect.DeepEqual(g.Nodes(), nodes) || !reflect.DeepEqual(g.Edges(), edges) {
+			t.Fatalf("step %d: graph differs from a fresh build: %d/%d nodes, %d/%d edges", step, len(g.Nodes()), len(nodes), len(g.Edges()), len(edges))
 		}
 		// Again with nothing changed: the saved graph, restored, answers
 		// as a fresh build.
@@ -172,8 +172,8 @@ func TestUnchangedReusesAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap.Extracted != 0 || snap.Reused != 1 || !snap.Graph().Restored() || len(snap.Edges) != 1 {
-		t.Errorf("second Sync: extracted %d, reused %d, graph restored %v, %d edges; want 0, 1, true, 1", snap.Extracted, snap.Reused, snap.Graph().Restored(), len(snap.Edges))
+	if snap.Extracted != 0 || snap.Reused != 1 || !snap.Graph().Restored() || len(snap.Graph().Edges()) != 1 {
+		t.Errorf("second Sync: extracted %d, reused %d, graph restored %v, %d edges; want 0, 1, true, 1", snap.Extracted, snap.Reused, snap.Graph().Restored(), len(snap.Graph().Edges()))
 	}
 }
 
@@ -204,8 +204,8 @@ func TestRebuildsBadFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if snap.Extracted != 1 || len(snap.Edges) != 1 || !strings.Contains(logs.String(), "rebuilding") {
-				t.Errorf("extracted %d, %d edges, log %q; want 1, 1 and a rebuild line", snap.Extracted, len(snap.Edges), logs.String())
+			if snap.Extracted != 1 || len(snap.Graph().Edges()) != 1 || !strings.Contains(logs.String(), "rebuilding") {
+				t.Errorf("extracted %d, %d edges, log %q; want 1, 1 and a rebuild line", snap.Extracted, len(snap.Graph().Edges()), logs.String())
 			}
 			if _, err := Load(file); err != nil {
 				t.Errorf("the rebuilt file does not load: %v", err)
@@ -228,7 +228,7 @@ func TestKeyChangeRebuilds(t *testing.T) {
 
 func FuzzDecode(f *testing.F) {
 	st := &State{Key: "k", Files: []Entry{{Path: "a.py", Size: 3, File: &extract.File{Path: "a.py", Symbols: []extract.Symbol{{Name: "f"}}}}},
-		Nodes: []callgraph.Node{{Qualified: "a.f", Line: 1}}, Edges: []callgraph.Edge{{Caller: 0, Callee: 0, Line: 2}}}
+		Edges: []callgraph.Edge{{Caller: 0, Callee: 0, Line: 2}}}
 	data, err := Encode(st)
 	if err != nil {
 		f.Fatal(err)
