@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"context"
+	"iter"
 	"fmt"
 	"slices"
 	"strconv"
@@ -78,6 +79,37 @@ const (
 // indexed is not processed again. The index is saved when it changed and
 // has a Dir.
 func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string) error {
+	return ix.PutCodeBatches(ctx, func(yield func([]CodeFile) bool) { yield(files) }, removed)
+}
+
+// PutCodeBatches is PutCode over the files of every batch batches yields,
+// each indexed before the next is asked for, so that a workspace's code
+// is never held whole (the Linux kernel's is 700,000 symbols); the index
+// is saved once, at the end. Searches between batches see the batches
+// done. The paths in removed are dropped with the first batch.
+func (ix *Index) PutCodeBatches(ctx context.Context, batches iter.Seq[[]CodeFile], removed []string) error {
+	changed := false
+	var err error
+	batches(func(files []CodeFile) bool {
+		var c bool
+		c, err = ix.putCode(ctx, files, removed)
+		changed, removed = changed || c, nil
+		return err == nil
+	})
+	if err == nil && len(removed) > 0 { // no batch at all
+		changed, err = ix.putCode(ctx, nil, removed)
+	}
+	if changed && ix.opts.Dir != "" {
+		ix.update.Lock()
+		ix.saved(ix.save())
+		ix.update.Unlock()
+	}
+	return err
+}
+
+// putCode is PutCode without saving: it reports whether the index
+// changed.
+func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string) (bool, error) {
 	ix.update.Lock()
 	defer ix.update.Unlock()
 	gone := map[string]bool{}
@@ -137,13 +169,13 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 	}
 	slices.Sort(removedKeys)
 	if len(jobs) == 0 && len(removedKeys) == 0 {
-		return nil
+		return false, nil
 	}
 	ws := make([]*worker, ix.opts.Workers)
 	for i := range ws {
 		w, err := newWorker(ix.opts.ChunkTokens)
 		if err != nil {
-			return err
+			return false, err
 		}
 		ws[i] = w
 	}
@@ -176,28 +208,25 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 		}
 	}
 	if firstErr != nil {
-		return firstErr
+		return false, firstErr
 	}
 	changed := false
 	for _, part := range commitParts(ps) {
 		c, err := ix.commit(ctx, part, nil, nil, false)
 		if err != nil {
-			return fmt.Errorf("index code: %w", err)
+			return changed, fmt.Errorf("index code: %w", err)
 		}
 		changed = changed || c
 	}
 	c, err := ix.commit(ctx, nil, removedKeys, nil, false)
 	if err != nil {
-		return fmt.Errorf("index code: %w", err)
+		return changed, fmt.Errorf("index code: %w", err)
 	}
 	changed = changed || c
 	ix.mu.Lock()
 	ix.vec.extendSketch()
 	ix.mu.Unlock()
-	if changed && ix.opts.Dir != "" {
-		ix.saved(ix.save())
-	}
-	return nil
+	return changed, nil
 }
 
 // CodeKeys returns the document keys of f's symbols, in order:

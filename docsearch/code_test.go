@@ -275,3 +275,33 @@ func TestCodeStamps(t *testing.T) {
 		t.Fatalf("reloaded: CodeStamps = %v, want %v", got, want)
 	}
 }
+
+// TestPutCodeBatches: code put in batches is indexed as if put at once,
+// and saved once, at the end.
+func TestPutCodeBatches(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
+	files := flaskCode()
+	calls := 0
+	batches := func(yield func([]CodeFile) bool) {
+		for _, f := range files {
+			calls++
+			if _, err := os.Stat(filepath.Join(dir, storeFile)); err == nil {
+				t.Errorf("saved before batch %d", calls)
+			}
+			if !yield([]CodeFile{f}) {
+				return
+			}
+		}
+	}
+	if err := ix.PutCodeBatches(context.Background(), batches, nil); err != nil {
+		t.Fatal(err)
+	}
+	if calls != len(files) || ix.Stats().Docs != 5 {
+		t.Fatalf("%d batches, %d docs; want %d, 5", calls, ix.Stats().Docs, len(files))
+	}
+	again := openTest(t, os.DirFS(root), Options{Dir: dir})
+	expectFirst(t, again, "url_for", []string{ScopeCode}, "Flask.url_for")
+	expectFirst(t, again, "test register blueprint", []string{ScopeCode}, "test_register_blueprint")
+}

@@ -39,29 +39,41 @@ func (w *workspace) indexCode(ctx context.Context, changed, removed []string) {
 		}
 	}
 	w.mu.RUnlock()
-	cfs := make([]docsearch.CodeFile, 0, len(items))
-	for _, it := range items {
-		if ctx.Err() != nil {
-			return
+	// The files are read and rendered a batch at a time: a big
+	// workspace's code (the Linux kernel's 1.2 GB) is never held whole.
+	batches := func(yield func([]docsearch.CodeFile) bool) {
+		for lo := 0; lo < len(items); lo += codeBatch {
+			cfs := make([]docsearch.CodeFile, 0, codeBatch)
+			for _, it := range items[lo:min(lo+codeBatch, len(items))] {
+				if ctx.Err() != nil {
+					return
+				}
+				f := it.src.file
+				stamp := w.codeStamp(f.Path, it.digest) // before reading: a later artifact is caught next time
+				src, err := w.readRaw(f.Path)
+				if err != nil || artifacts.SourceDigest(src) != it.digest {
+					src, stamp = nil, 0 // changed since: indexed without bodies until the watcher catches up
+				}
+				cf := codeindex.File(f, src, codeindex.ReadProse(w.store, f, it.digest))
+				cf.Stamp = stamp
+				cfs = append(cfs, cf)
+			}
+			if !yield(cfs) {
+				return
+			}
 		}
-		f := it.src.file
-		stamp := w.codeStamp(f.Path, it.digest) // before reading: a later artifact is caught next time
-		src, err := w.readRaw(f.Path)
-		if err != nil || artifacts.SourceDigest(src) != it.digest {
-			src, stamp = nil, 0 // changed since: indexed without bodies until the watcher catches up
-		}
-		cf := codeindex.File(f, src, codeindex.ReadProse(w.store, f, it.digest))
-		cf.Stamp = stamp
-		cfs = append(cfs, cf)
 	}
-	if err := ix.PutCode(ctx, cfs, removed); err != nil {
+	if err := ix.PutCodeBatches(ctx, batches, removed); err != nil || ctx.Err() != nil {
 		if ctx.Err() == nil {
-			w.log.Warn("indexing code failed", "files", len(cfs), "err", err)
+			w.log.Warn("indexing code failed", "files", len(items), "err", err)
 		}
 		return
 	}
-	w.log.Debug("code indexed", "files", len(cfs), "removed", len(removed), "elapsed", time.Since(start))
+	w.log.Debug("code indexed", "files", len(items), "removed", len(removed), "elapsed", time.Since(start))
 }
+
+// codeBatch is how many files indexCode reads and renders at a time.
+const codeBatch = 512
 
 // indexAllCode indexes the code of every file the first load extracted
 // whose documents the saved index does not hold as of its source and
