@@ -72,12 +72,16 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if *logTo != "" {
 			flags = append(flags, "--log-level", "debug")
 		}
-		r, log, err := benchServeOnce(ctx, self, *root, *file, flags, *idle, err == nil)
+		var log io.Writer = io.Discard
 		if *logTo != "" {
-			if werr := appendFile(*logTo, log); werr != nil {
-				return werr
+			f, err := os.OpenFile(*logTo, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				return err
 			}
+			defer f.Close()
+			log = f
 		}
+		r, err := benchServeOnce(ctx, self, *root, *file, flags, *idle, err == nil, log)
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
@@ -95,43 +99,39 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// appendFile appends data to the file at name, creating it.
-func appendFile(name string, data []byte) error {
-	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	return errors.Join(err, f.Close())
-}
-
-// benchServeOnce starts the server once and measures it; it returns the
-// server's log too.
-func benchServeOnce(ctx context.Context, self, root, file string, extra []string, idle time.Duration, saved bool) (r serveRun, _ []byte, err error) {
+// benchServeOnce starts the server once and measures it; the server's
+// log goes to log, and the end of it into an error.
+func benchServeOnce(ctx context.Context, self, root, file string, extra []string, idle time.Duration, saved bool, log io.Writer) (r serveRun, err error) {
 	r.saved = saved
-	var log bytes.Buffer
+	var tail bytes.Buffer
+	defer func() {
+		if err != nil && tail.Len() > 0 {
+			b := tail.Bytes()
+			err = fmt.Errorf("%w\nthe server's log ends:\n%s", err, b[max(0, len(b)-2000):])
+		}
+	}()
 	cmd := exec.CommandContext(ctx, self, append([]string{"serve", "--root", root}, extra...)...)
-	cmd.Stderr = &log
+	cmd.Stderr = io.MultiWriter(log, &tail)
 	client := mcp.NewClient(&mcp.Implementation{Name: "fileinfo-bench", Version: version()}, nil)
 	start := time.Now()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
-		return r, log.Bytes(), err
+		return r, err
 	}
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: map[string]any{"path": file}})
 	if err != nil {
-		return r, log.Bytes(), err
+		return r, err
 	}
 	if res.IsError {
-		return r, log.Bytes(), fmt.Errorf("file_info %s: %s", file, toolText(res))
+		return r, fmt.Errorf("file_info %s: %s", file, toolText(res))
 	}
 	r.firstAnswer = time.Since(start)
 	pid := cmd.Process.Pid
 	for {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "index_status", Arguments: map[string]any{}})
 		if err != nil {
-			return r, log.Bytes(), err
+			return r, err
 		}
 		if m, ok := res.StructuredContent.(map[string]any); ok && m["loading"] != true {
 			break
@@ -158,7 +158,7 @@ func benchServeOnce(ctx context.Context, self, root, file string, extra []string
 	r.peak, _ = procStatusKB(pid, "VmHWM")
 	cs.Close()
 	cmd.Wait()
-	return r, log.Bytes(), nil
+	return r, nil
 }
 
 func toolText(res *mcp.CallToolResult) string {
