@@ -2,8 +2,8 @@ package docsearch
 
 import (
 	"context"
-	"iter"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"

@@ -283,4 +283,3 @@ func (d *decoder) length() (int, error) {
 	}
 	return int(n) - 1, nil
 }
-
