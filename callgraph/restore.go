@@ -29,7 +29,7 @@ func (g *Graph) Save() Saved {
 	if g.unresolved.n > 0 {
 		un = make([]Unresolved, 0, g.unresolved.n)
 		for _, p := range g.Files() {
-			un = append(un, g.results[p].unresolved...)
+			un = append(un, g.UnresolvedIn(p)...)
 		}
 	}
 	return Saved{Edges: g.edges, Unresolved: un, Skipped: g.Skipped()}
