@@ -20,7 +20,7 @@ import (
 // when they are searchable. A file the workspace no longer holds is
 // removed. Errors are logged: search goes on with what it had.
 func (w *workspace) indexCode(ctx context.Context, changed, removed []string) {
-	ix := w.docs
+	ix := w.docIndex()
 	if ix == nil || len(changed) == 0 && len(removed) == 0 {
 		return
 	}
@@ -80,7 +80,8 @@ const codeBatch = 512
 // artifact (see codeStamp), in the background, and drops the symbols the
 // saved index holds of files that are gone; close waits for it.
 func (w *workspace) indexAllCode() {
-	if w.docs == nil {
+	ix := w.docIndex()
+	if ix == nil {
 		return
 	}
 	w.docsMu.Lock()
@@ -92,7 +93,7 @@ func (w *workspace) indexAllCode() {
 	w.docsMu.Unlock()
 	go func() {
 		defer w.docsLoops.Done()
-		stamps := w.docs.CodeStamps()
+		stamps := ix.CodeStamps()
 		w.mu.RLock()
 		paths := make([]string, 0, len(w.files))
 		for p, src := range w.files {
@@ -101,7 +102,7 @@ func (w *workspace) indexAllCode() {
 			}
 		}
 		var gone []string
-		for _, p := range w.docs.CodeFiles() {
+		for _, p := range ix.CodeFiles() {
 			if w.files[p] == nil {
 				gone = append(gone, p)
 			}

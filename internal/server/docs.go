@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
@@ -34,28 +35,120 @@ func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index
 	})
 }
 
+// openDocsInBackground opens the doc index on a goroutine of its own,
+// which close cancels and waits for, unless opt.NoDocs; docsReady closes
+// when the attempt ends. Once the first load has put the files in, the
+// goroutine indexes their code (see indexAllCode).
+func (w *workspace) openDocsInBackground(opt Options) {
+	ready := sync.OnceFunc(func() { close(w.docsReady) })
+	if opt.NoDocs {
+		w.docsOpened(nil)
+		ready()
+		return
+	}
+	w.docsMu.Lock()
+	closed := w.docsClosed
+	if !closed {
+		w.docsLoops.Add(1)
+	}
+	w.docsMu.Unlock()
+	if closed {
+		w.docsOpened(nil)
+		ready()
+		return
+	}
+	go func() {
+		defer w.docsLoops.Done()
+		decided := false // docsOpened was told how it went
+		defer func() {
+			if v := recover(); v != nil {
+				w.log.Error("opening the doc index panicked: no doc search in this workspace", "root", w.root,
+					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			}
+			if !decided {
+				w.docsOpened(nil)
+			}
+			ready()
+		}()
+		if w.hooks != nil && w.hooks.openDocs != nil {
+			w.hooks.openDocs()
+		}
+		ix, err := w.openDocs(w.docsCtx, opt)
+		if err != nil {
+			if w.docsCtx.Err() == nil {
+				w.log.Warn("no doc search in this workspace", "err", err)
+			}
+			return
+		}
+		w.docsOpened(ix)
+		decided = true
+		ready()
+		select {
+		case <-w.ready:
+		case <-w.docsCtx.Done():
+			return
+		}
+		if w.err == nil {
+			w.indexAllCode()
+		}
+	}()
+}
+
+// docIndex returns the doc index, or nil while it is being opened, or
+// when there is none.
+func (w *workspace) docIndex() *docsearch.Index { return w.docs.Load() }
+
+// waitDocs waits for the doc index to be opened and returns it, or nil
+// when there is none.
+func (w *workspace) waitDocs(ctx context.Context) (*docsearch.Index, error) {
+	select {
+	case <-w.docsReady:
+		return w.docIndex(), nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("the doc index of %s is still loading: %w", w.root, ctx.Err())
+	}
+}
+
 // docsChanged tells the doc index, in the background, that the files at
 // paths (slash paths under the root) changed or went away; a nil paths
 // asks for a rescan. Requests that arrive close together are applied as
 // one.
 func (w *workspace) docsChanged(paths []string) {
-	if w.docs == nil {
-		return
-	}
 	w.docsMu.Lock()
 	defer w.docsMu.Unlock()
-	if w.docsClosed {
+	if w.docsClosed || w.docsNone {
 		return
 	}
 	if paths == nil {
 		w.docsRescan = true
 	}
 	w.docsPending = append(w.docsPending, paths...)
-	if !w.docsBusy {
+	w.startDocsLoop()
+}
+
+// startDocsLoop starts docsLoop when the index is open, changes wait and
+// no loop runs; a change that comes while the index is being opened
+// waits for it. The caller holds docsMu.
+func (w *workspace) startDocsLoop() {
+	if w.docsOpen && !w.docsBusy && (len(w.docsPending) > 0 || w.docsRescan) {
 		w.docsBusy = true
 		w.docsLoops.Add(1)
 		go w.docsLoop()
 	}
+}
+
+// docsOpened records how the attempt to open the doc index ended: changes
+// noted meanwhile are applied to ix, or dropped when there is none.
+func (w *workspace) docsOpened(ix *docsearch.Index) {
+	w.docsMu.Lock()
+	defer w.docsMu.Unlock()
+	if ix == nil {
+		w.docsNone, w.docsPending, w.docsRescan = true, nil, false
+		return
+	}
+	w.docs.Store(ix)
+	w.docsOpen = true
+	w.startDocsLoop()
 }
 
 // docsLoop applies pending doc changes until none are left, or the
@@ -95,10 +188,10 @@ func (w *workspace) applyDocs(ctx context.Context, paths []string, rescan bool) 
 	}
 	var err error
 	if rescan {
-		err = w.docs.Rescan(ctx)
+		err = w.docIndex().Rescan(ctx)
 	} else {
 		slices.Sort(paths)
-		err = w.docs.Update(ctx, slices.Compact(paths))
+		err = w.docIndex().Update(ctx, slices.Compact(paths))
 	}
 	if err != nil && ctx.Err() == nil {
 		w.log.Warn("updating the doc index failed", "err", err)

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // logBuffer is a bytes.Buffer that a logger and a test share.
@@ -62,7 +65,11 @@ func TestIndexStatusDocsSkipped(t *testing.T) {
 		t.Fatal(err) // index_status answers "loading" without waiting
 	}
 	var st indexStatusOut
-	res := s.ok("index_status", map[string]any{}, &st)
+	var res *mcp.CallToolResult
+	waitFor(t, "the doc index", func() bool {
+		res = s.ok("index_status", map[string]any{}, &st)
+		return !st.DocsLoading
+	})
 	want := map[string]string{"node_modules/": "dependencies", "docs/binary.md": "binary"}
 	for _, sk := range st.DocsSkippedPaths {
 		if r, ok := want[sk.Path]; ok && strings.Contains(sk.Reason, r) {
@@ -97,4 +104,42 @@ func TestDocsIndexUnsaved(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.root, ".artifacts/.index/docsearch.idx/keep")); err != nil {
 		t.Errorf("the directory's file is gone: %v", err)
 	}
+}
+
+// TestAnswersBeforeDocsOpen: file_info and callers answer while the doc
+// index is still being opened (the Linux kernel's takes 20 s), search
+// waits for it, and a report written meanwhile is searchable once it is
+// open.
+func TestAnswersBeforeDocsOpen(t *testing.T) {
+	release := make(chan struct{})
+	s := connect(t, docsRepo(), Options{NoWatch: true, hooks: &testHooks{openDocs: func() { <-release }}})
+	var fi fileInfoOut
+	s.ok("file_info", map[string]any{"path": "lib/store.go"}, &fi)
+	var st indexStatusOut
+	s.ok("index_status", map[string]any{}, &st)
+	if !st.DocsLoading {
+		t.Fatal("index_status: the doc index is not loading while its opening is held")
+	}
+	var rep reportOut
+	r := storeReport()
+	r["overview"] = "Defines Store, the quartermaster ledger of integers by key."
+	s.ok("report_file_info", r, &rep)
+	found := make(chan bool)
+	go func() {
+		var out searchDocsOut
+		s.ok("search_docs", map[string]any{"query": "quartermaster ledger", "scopes": []string{"artifacts"}}, &out)
+		found <- len(out.Results) > 0
+	}()
+	select {
+	case <-found:
+		t.Fatal("search_docs answered before the doc index was open")
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	<-found // the first search may come before the report is applied
+	waitFor(t, "the report to be searchable", func() bool {
+		var out searchDocsOut
+		s.ok("search_docs", map[string]any{"query": "quartermaster ledger", "scopes": []string{"artifacts"}}, &out)
+		return len(out.Results) > 0 && out.Results[0].Path == ".artifacts/lib/store.go.md"
+	})
 }

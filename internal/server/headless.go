@@ -67,6 +67,7 @@ func Enrich(ctx context.Context, opt EnrichOptions) (EnrichResult, error) {
 		return res, err
 	}
 	defer ws.close()
+	ws.keepGraph = true // read below without mu: no graph may replace it
 	if err := ws.load(ctx, Options{NoDocs: true}); err != nil {
 		return res, err
 	}

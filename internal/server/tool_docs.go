@@ -42,10 +42,14 @@ func (s *Server) docsIndex(ctx context.Context, req mcp.Request) (*docsearch.Ind
 	if err != nil {
 		return nil, err
 	}
-	if ws.docs == nil {
+	ix, err := ws.waitDocs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ix == nil {
 		return nil, errors.New("doc search is not available in this workspace (see the server log)")
 	}
-	return ws.docs, nil
+	return ix, nil
 }
 
 func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in searchDocsIn) (*mcp.CallToolResult, searchDocsOut, error) {

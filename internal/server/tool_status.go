@@ -39,6 +39,7 @@ type indexStatusOut struct {
 	DocsSkipped      int                 `json:"docs_skipped" jsonschema:"files and directories the doc index passed over, and documents it indexed in part"`
 	DocsSkippedPaths []docsearch.Skipped `json:"docs_skipped_paths,omitempty" jsonschema:"the first 50 of them by path (a directory's ends in /), each with the reason"`
 	DocsUnsaved      string              `json:"docs_unsaved,omitempty" jsonschema:"why the doc index is kept in memory only, not saved"`
+	DocsLoading      bool                `json:"docs_loading,omitempty" jsonschema:"the doc index is still being opened"`
 	Deps             depsStatus          `json:"deps" jsonschema:"the dependency index: scope deps of search_docs"`
 	// Load is how far the first load has got, while it runs.
 	Load *loadStatus `json:"load,omitempty" jsonschema:"while loading: files tried of those to extract, MB read, ETA and RSS"`
@@ -80,13 +81,18 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	out.LastUpdate = ws.loaded
 	ws.mu.RUnlock()
 	out.Embedder = "none"
-	if ws.docs != nil {
-		st := ws.docs.Stats()
+	select {
+	case <-ws.docsReady:
+	default:
+		out.DocsLoading = true
+	}
+	if ix := ws.docIndex(); ix != nil {
+		st := ix.Stats()
 		out.Docs, out.Chunks = st.Docs, st.Chunks
 		if st.Embedder != "" {
 			out.Embedder = st.Embedder
 		}
-		docsSkipped := ws.docs.Skipped()
+		docsSkipped := ix.Skipped()
 		out.DocsSkipped, out.DocsUnsaved = len(docsSkipped), st.Unsaved
 		out.DocsSkippedPaths = docsSkipped[:min(len(docsSkipped), maxDocsSkipped)]
 	}
@@ -108,6 +114,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale, %d partial.\n",
 		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)], out.Artifacts[string(artifacts.Partial)])
 	fmt.Fprintf(&b, "Docs: %d documents, %d chunks; embedder %s; %d paths skipped (docs_skipped_paths).\n", out.Docs, out.Chunks, out.Embedder, out.DocsSkipped)
+	if out.DocsLoading {
+		b.WriteString("The doc index is still being opened; search_docs waits for it.\n")
+	}
 	if out.DocsUnsaved != "" {
 		fmt.Fprintf(&b, "The doc index is not saved (%s); it is kept in memory.\n", out.DocsUnsaved)
 	}

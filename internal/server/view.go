@@ -201,10 +201,11 @@ func (v viewSource) Search(ctx context.Context, query string, limit int) ([]view
 		return nil, err
 	}
 	hits := codeHits(ws, query, limit)
-	if ws.docs == nil {
-		return hits, nil
+	ix, err := ws.waitDocs(ctx)
+	if err != nil || ix == nil {
+		return hits, err
 	}
-	res, err := ws.docs.Search(ctx, docsearch.Query{Text: query, Limit: limit})
+	res, err := ix.Search(ctx, docsearch.Query{Text: query, Limit: limit})
 	if err != nil {
 		if errors.Is(err, docsearch.ErrEmptyQuery) {
 			return hits, nil

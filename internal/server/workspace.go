@@ -44,6 +44,11 @@ type workspace struct {
 
 	hooks *testHooks // nil but in tests; set before any goroutine starts
 
+	// keepGraph keeps a restored graph in place instead of building its
+	// replacement in the background: a caller that reads the graph
+	// without taking mu (Enrich) sets it before load.
+	keepGraph bool
+
 	ready     chan struct{} // closed when the first load ends
 	readyOnce sync.Once
 	err       error // the first load's error, set before ready closes
@@ -65,13 +70,16 @@ type workspace struct {
 	done     atomic.Int64      // files the first load has extracted so far
 	tried    loadProgress      // how far the first load's extraction has got
 
-	docs        *docsearch.Index // nil until loaded, or when it could not be
-	docsCtx     context.Context  // cancelled by close
+	docs        atomic.Pointer[docsearch.Index] // nil until opened, or when it could not be (see docIndex)
+	docsReady   chan struct{}                   // closed when the attempt to open it ends
+	docsCtx     context.Context                 // cancelled by close
 	stopDocs    context.CancelFunc
 	docsMu      sync.Mutex
 	docsPending []string
 	docsRescan  bool
 	docsBusy    bool           // a docsLoop runs
+	docsOpen    bool           // the doc index is open: docsLoop may run
+	docsNone    bool           // there is no doc index: changes are not noted
 	docsClosed  bool           // set by close: no docsLoop starts
 	docsLoops   sync.WaitGroup // the running docsLoop and dependency index run, which close waits for
 
@@ -100,6 +108,7 @@ type testHooks struct {
 	docs         func(paths []string)                      // before the doc index applies changes
 	graphSkipped func([]extract.Skipped) []extract.Skipped // edits what the call graph says it skipped
 	complete     func()                                    // before the restored graph is built for updates
+	openDocs     func()                                    // before the doc index is opened
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
@@ -137,11 +146,12 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 	}
 	w := &workspace{
 		root: abs, dir: dir, store: store, maxSize: maxSize, log: log,
-		ready:   make(chan struct{}),
-		files:   map[string]*source{},
-		skipped: map[string]string{},
-		parts:   map[string]partsSeen{},
-		digests: map[string]string{},
+		ready:     make(chan struct{}),
+		docsReady: make(chan struct{}),
+		files:     map[string]*source{},
+		skipped:   map[string]string{},
+		parts:     map[string]partsSeen{},
+		digests:   map[string]string{},
 	}
 	w.docsCtx, w.stopDocs = context.WithCancel(context.Background())
 	w.ex, err = extract.New(abs, extract.Options{
@@ -212,7 +222,9 @@ func (w *workspace) close() {
 }
 
 // load extracts every file under the root and builds the graph, and
-// opens the doc index meanwhile (unless opt.NoDocs), then closes ready.
+// opens the doc index meanwhile (unless opt.NoDocs; see
+// openDocsInBackground), then closes ready: answers that need no doc
+// index do not wait for it (the Linux kernel's takes 20 s to load).
 // A panic is recovered, logged, and returned as an internal error, which
 // the workspace's tools then report.
 func (w *workspace) load(ctx context.Context, opt Options) (err error) {
@@ -241,30 +253,8 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		w.finish(err)
 	}()
 	start := time.Now()
-	docsDone := make(chan struct{})
-	defer func() { <-docsDone }() // also when the load panics: nothing writes after it
-	go func() {
-		defer close(docsDone)
-		defer func() {
-			if v := recover(); v != nil {
-				w.log.Error("opening the doc index panicked: no doc search in this workspace", "root", w.root,
-					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-			}
-		}()
-		if opt.NoDocs {
-			return
-		}
-		ix, err := w.openDocs(ctx, opt)
-		if err != nil {
-			if ctx.Err() == nil {
-				w.log.Warn("no doc search in this workspace", "err", err)
-			}
-			return
-		}
-		w.docs = ix
-	}()
+	w.openDocsInBackground(opt)
 	files, skipped, g, err := w.extractSaved(ctx)
-	<-docsDone
 	if err != nil {
 		return err
 	}
@@ -289,8 +279,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
 		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	w.depsChanged(opt)
-	w.indexAllCode() // starts once the lock is released
-	if g.Restored() {
+	if g.Restored() && !w.keepGraph {
 		w.completeInBackground(g)
 	}
 	return nil
