@@ -84,15 +84,7 @@ func (w *workspace) indexAllCode() {
 	if ix == nil {
 		return
 	}
-	w.docsMu.Lock()
-	if w.docsClosed {
-		w.docsMu.Unlock()
-		return
-	}
-	w.docsLoops.Add(1)
-	w.docsMu.Unlock()
-	go func() {
-		defer w.docsLoops.Done()
+	w.background(func() {
 		stamps := ix.CodeStamps()
 		w.mu.RLock()
 		paths := make([]string, 0, len(w.files))
@@ -111,7 +103,7 @@ func (w *workspace) indexAllCode() {
 		start := time.Now()
 		w.indexCode(w.docsCtx, paths, gone)
 		w.log.Info("code indexed", "files", len(paths), "removed", len(gone), "elapsed", time.Since(start).Round(time.Millisecond))
-	}()
+	})
 }
 
 // writeCodeResult writes a code result of search_docs as a line an agent

@@ -46,19 +46,7 @@ func (w *workspace) openDocsInBackground(opt Options) {
 		ready()
 		return
 	}
-	w.docsMu.Lock()
-	closed := w.docsClosed
-	if !closed {
-		w.docsLoops.Add(1)
-	}
-	w.docsMu.Unlock()
-	if closed {
-		w.docsOpened(nil)
-		ready()
-		return
-	}
-	go func() {
-		defer w.docsLoops.Done()
+	started := w.background(func() {
 		decided := false // docsOpened was told how it went
 		defer func() {
 			if v := recover(); v != nil {
@@ -91,7 +79,11 @@ func (w *workspace) openDocsInBackground(opt Options) {
 		if w.err == nil {
 			w.indexAllCode()
 		}
-	}()
+	})
+	if !started {
+		w.docsOpened(nil)
+		ready()
+	}
 }
 
 // docIndex returns the doc index, or nil while it is being opened, or

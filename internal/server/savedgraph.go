@@ -76,15 +76,7 @@ func (w *workspace) completeGraph(g *callgraph.Graph) {
 // close cancels and waits for; a panic there leaves the restored graph
 // in place (its first update builds it).
 func (w *workspace) completeInBackground(g *callgraph.Graph) {
-	w.docsMu.Lock()
-	if w.docsClosed {
-		w.docsMu.Unlock()
-		return
-	}
-	w.docsLoops.Add(1)
-	w.docsMu.Unlock()
-	go func() {
-		defer w.docsLoops.Done()
+	w.background(func() {
 		defer func() {
 			if v := recover(); v != nil {
 				w.log.Error("building the graph for updates panicked; the first update will build it", "root", w.root,
@@ -92,5 +84,22 @@ func (w *workspace) completeInBackground(g *callgraph.Graph) {
 			}
 		}()
 		w.completeGraph(g)
+	})
+}
+
+// background runs f on a goroutine of its own, which close cancels
+// (through docsCtx) and waits for, unless the workspace is closed; it
+// reports whether f runs.
+func (w *workspace) background(f func()) bool {
+	w.docsMu.Lock()
+	defer w.docsMu.Unlock()
+	if w.docsClosed {
+		return false
+	}
+	w.docsLoops.Add(1)
+	go func() {
+		defer w.docsLoops.Done()
+		f()
 	}()
+	return true
 }
