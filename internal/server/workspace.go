@@ -221,10 +221,10 @@ func (w *workspace) close() {
 	w.dir.Close()
 }
 
-// load extracts every file under the root and builds the graph, and
-// opens the doc index meanwhile (unless opt.NoDocs; see
-// openDocsInBackground), then closes ready: answers that need no doc
-// index do not wait for it (the Linux kernel's takes 20 s to load).
+// load extracts every file under the root and builds the graph, closes
+// ready, and then opens the doc index in the background (unless
+// opt.NoDocs; see openDocsInBackground): answers that need no doc index
+// do not wait for it (the Linux kernel's takes 20 s to load).
 // A panic is recovered, logged, and returned as an internal error, which
 // the workspace's tools then report.
 func (w *workspace) load(ctx context.Context, opt Options) (err error) {
@@ -241,6 +241,10 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		return context.Canceled
 	}
 	defer w.docsLoops.Done()
+	// The doc index opens once the files and graph are in (this defer
+	// runs after finish): on a big tree both loads are seconds of CPU and
+	// memory traffic, and the first answers need only the graph.
+	defer w.openDocsInBackground(opt)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(w.docsCtx, cancel)
@@ -253,7 +257,6 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		w.finish(err)
 	}()
 	start := time.Now()
-	w.openDocsInBackground(opt)
 	files, skipped, g, err := w.extractSaved(ctx)
 	if err != nil {
 		return err
