@@ -77,33 +77,31 @@ const codeBatch = 512
 
 // indexAllCode indexes the code of every file the first load extracted
 // whose documents the saved index does not hold as of its source and
-// artifact (see codeStamp), in the background, and drops the symbols the
-// saved index holds of files that are gone; close waits for it.
+// artifact (see codeStamp), and drops the symbols the saved index holds
+// of files that are gone. It runs on afterLoad's goroutine.
 func (w *workspace) indexAllCode() {
 	ix := w.docIndex()
 	if ix == nil {
 		return
 	}
-	w.background(func() {
-		stamps := ix.CodeStamps()
-		w.mu.RLock()
-		paths := make([]string, 0, len(w.files))
-		for p, src := range w.files {
-			if st := stamps[p]; st == 0 || st != w.codeStamp(p, src.digest) {
-				paths = append(paths, p)
-			}
+	stamps := ix.CodeStamps()
+	w.mu.RLock()
+	paths := make([]string, 0, len(w.files))
+	for p, src := range w.files {
+		if st := stamps[p]; st == 0 || st != w.codeStamp(p, src.digest) {
+			paths = append(paths, p)
 		}
-		var gone []string
-		for _, p := range ix.CodeFiles() {
-			if w.files[p] == nil {
-				gone = append(gone, p)
-			}
+	}
+	var gone []string
+	for _, p := range ix.CodeFiles() {
+		if w.files[p] == nil {
+			gone = append(gone, p)
 		}
-		w.mu.RUnlock()
-		start := time.Now()
-		w.indexCode(w.docsCtx, paths, gone)
-		w.log.Info("code indexed", "files", len(paths), "removed", len(gone), "elapsed", time.Since(start).Round(time.Millisecond))
-	})
+	}
+	w.mu.RUnlock()
+	start := time.Now()
+	w.indexCode(w.docsCtx, paths, gone)
+	w.log.Info("code indexed", "files", len(paths), "removed", len(gone), "elapsed", time.Since(start).Round(time.Millisecond))
 }
 
 // writeCodeResult writes a code result of search_docs as a line an agent

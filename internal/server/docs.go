@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/docsearch"
 )
 
@@ -35,22 +36,20 @@ func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index
 	})
 }
 
-// openDocsInBackground opens the doc index on a goroutine of its own,
-// which close cancels and waits for, unless opt.NoDocs; docsReady closes
-// when the attempt ends. Once the first load has put the files in, the
-// goroutine indexes their code (see indexAllCode).
-func (w *workspace) openDocsInBackground(opt Options) {
+// afterLoad does, on one goroutine of its own, what the first load
+// leaves to the background, one thing at a time, so that a core stays
+// free for answers (on the Linux kernel each is a minute of CPU and GBs
+// of memory): it opens the doc index (unless opt.NoDocs), closing
+// docsReady; indexes the code of the files whose code documents are not
+// current (see indexAllCode); and, when restored is not nil, builds the
+// graph for updates (see completeGraph). Close cancels it and waits.
+func (w *workspace) afterLoad(opt Options, restored *callgraph.Graph) {
 	ready := sync.OnceFunc(func() { close(w.docsReady) })
-	if opt.NoDocs {
-		w.docsOpened(nil)
-		ready()
-		return
-	}
 	started := w.background(func() {
 		decided := false // docsOpened was told how it went
 		defer func() {
 			if v := recover(); v != nil {
-				w.log.Error("opening the doc index panicked: no doc search in this workspace", "root", w.root,
+				w.log.Error("background work after loading panicked", "root", w.root,
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			}
 			if !decided {
@@ -58,32 +57,40 @@ func (w *workspace) openDocsInBackground(opt Options) {
 			}
 			ready()
 		}()
-		if w.hooks != nil && w.hooks.openDocs != nil {
-			w.hooks.openDocs()
+		if opt.NoDocs {
+			w.docsOpened(nil)
+		} else {
+			w.openDocIndex(opt)
 		}
-		ix, err := w.openDocs(w.docsCtx, opt)
-		if err != nil {
-			if w.docsCtx.Err() == nil {
-				w.log.Warn("no doc search in this workspace", "err", err)
-			}
-			return
-		}
-		w.docsOpened(ix)
 		decided = true
 		ready()
-		select {
-		case <-w.ready:
-		case <-w.docsCtx.Done():
+		if w.err != nil || w.docsCtx.Err() != nil {
 			return
 		}
-		if w.err == nil {
-			w.indexAllCode()
+		w.indexAllCode()
+		if restored != nil && w.docsCtx.Err() == nil {
+			w.completeGraph(restored)
 		}
 	})
 	if !started {
 		w.docsOpened(nil)
 		ready()
 	}
+}
+
+// openDocIndex opens the doc index and tells docsOpened how it went.
+func (w *workspace) openDocIndex(opt Options) {
+	if w.hooks != nil && w.hooks.openDocs != nil {
+		w.hooks.openDocs()
+	}
+	ix, err := w.openDocs(w.docsCtx, opt)
+	if err != nil {
+		ix = nil
+		if w.docsCtx.Err() == nil {
+			w.log.Warn("no doc search in this workspace", "err", err)
+		}
+	}
+	w.docsOpened(ix)
 }
 
 // docIndex returns the doc index, or nil while it is being opened, or

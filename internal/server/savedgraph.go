@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -70,21 +68,6 @@ func (w *workspace) completeGraph(g *callgraph.Graph) {
 	}
 	w.graph = full
 	w.log.Info("graph ready for updates", "root", w.root, "elapsed", time.Since(start).Round(time.Millisecond))
-}
-
-// completeInBackground runs completeGraph on its own goroutine, which
-// close cancels and waits for; a panic there leaves the restored graph
-// in place (its first update builds it).
-func (w *workspace) completeInBackground(g *callgraph.Graph) {
-	w.background(func() {
-		defer func() {
-			if v := recover(); v != nil {
-				w.log.Error("building the graph for updates panicked; the first update will build it", "root", w.root,
-					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-			}
-		}()
-		w.completeGraph(g)
-	})
 }
 
 // background runs f on a goroutine of its own, which close cancels

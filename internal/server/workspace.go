@@ -221,10 +221,11 @@ func (w *workspace) close() {
 	w.dir.Close()
 }
 
-// load extracts every file under the root and builds the graph, closes
-// ready, and then opens the doc index in the background (unless
-// opt.NoDocs; see openDocsInBackground): answers that need no doc index
-// do not wait for it (the Linux kernel's takes 20 s to load).
+// load extracts every file under the root and builds the graph (or
+// restores the saved one), closes ready, and leaves the doc index, the
+// code index and the graph for updates to afterLoad: answers that need
+// none of them do not wait (the Linux kernel's doc index takes 20 s to
+// load).
 // A panic is recovered, logged, and returned as an internal error, which
 // the workspace's tools then report.
 func (w *workspace) load(ctx context.Context, opt Options) (err error) {
@@ -244,7 +245,8 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	// The doc index opens once the files and graph are in (this defer
 	// runs after finish): on a big tree both loads are seconds of CPU and
 	// memory traffic, and the first answers need only the graph.
-	defer w.openDocsInBackground(opt)
+	var restored *callgraph.Graph // to build for updates in the background
+	defer func() { w.afterLoad(opt, restored) }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(w.docsCtx, cancel)
@@ -283,7 +285,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	w.depsChanged(opt)
 	if g.Restored() && !w.keepGraph {
-		w.completeInBackground(g)
+		restored = g
 	}
 	return nil
 }
