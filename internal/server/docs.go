@@ -37,9 +37,10 @@ func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index
 }
 
 // afterLoad does, on one goroutine of its own, what the first load
-// leaves to the background, one thing at a time, so that a core stays
-// free for answers (on the Linux kernel each is a minute of CPU and GBs
-// of memory): it opens the doc index (unless opt.NoDocs), closing
+// leaves to the background, one thing at a time and each once the tool
+// calls in flight are answered (see foreground), so that answers come
+// first (on the Linux kernel each is a minute of CPU and GBs of memory):
+// it opens the doc index (unless opt.NoDocs), closing
 // docsReady; indexes the code of the files whose code documents are not
 // current (see indexAllCode); and, when restored is not nil, builds the
 // graph for updates (see completeGraph). Close cancels it and waits.
@@ -60,6 +61,7 @@ func (w *workspace) afterLoad(opt Options, restored *callgraph.Graph) {
 		if opt.NoDocs {
 			w.docsOpened(nil)
 		} else {
+			w.calls.yield(w.docsCtx)
 			w.openDocIndex(opt)
 		}
 		decided = true
@@ -67,8 +69,10 @@ func (w *workspace) afterLoad(opt Options, restored *callgraph.Graph) {
 		if w.err != nil || w.docsCtx.Err() != nil {
 			return
 		}
+		w.calls.yield(w.docsCtx)
 		w.indexAllCode()
 		if restored != nil && w.docsCtx.Err() == nil {
+			w.calls.yield(w.docsCtx)
 			w.completeGraph(restored)
 		}
 	})

@@ -99,6 +99,8 @@ type Server struct {
 	wm sync.RWMutex
 
 	view viewState // the web view, once started (see tool_view.go)
+
+	calls *foreground // the tool calls in flight, which background work yields to
 }
 
 // New returns a server for opt.Root and starts loading it in the
@@ -121,11 +123,12 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opt: opt, log: log, builder: enrich.NewBuilder(), ctx: ctx}
+	s := &Server{opt: opt, log: log, builder: enrich.NewBuilder(), ctx: ctx, calls: &foreground{}}
 	ws, err := openWorkspace(opt.Root, opt.MaxFileSize, log)
 	if err != nil {
 		return nil, err
 	}
+	ws.calls = s.calls
 	s.ws, s.start, s.allowed = ws, ws.root, []string{ws.root}
 	for _, r := range opt.AllowRoots {
 		dir, err := resolveDir("allowed root", r)
@@ -150,7 +153,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 			UnsubscribeHandler:      func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 			RootsListChangedHandler: s.rootsChanged,
 		})
-	s.mcp.AddReceivingMiddleware(guard(log))
+	s.mcp.AddReceivingMiddleware(guard(log), s.calls.middleware())
 	s.addTools()
 	s.addResources()
 	// The load starts once s.mcp is set: a batch the watcher applies
@@ -239,7 +242,7 @@ func (s *Server) switchLocked(ctx context.Context, req mcp.Request, root string,
 	if err != nil {
 		return nil, err
 	}
-	ws.viaClient, ws.hooks = via, s.opt.hooks
+	ws.viaClient, ws.hooks, ws.calls = via, s.opt.hooks, s.calls
 	if req != nil {
 		pctx, cancel := context.WithCancel(ctx)
 		defer cancel()

@@ -44,6 +44,10 @@ type workspace struct {
 
 	hooks *testHooks // nil but in tests; set before any goroutine starts
 
+	// calls are the server's tool calls, which afterLoad's work yields
+	// to; nil without a server (Enrich).
+	calls *foreground
+
 	// keepGraph keeps a restored graph in place instead of building its
 	// replacement in the background: a caller that reads the graph
 	// without taking mu (Enrich) sets it before load.
