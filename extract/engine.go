@@ -483,35 +483,41 @@ func syntaxErrors(root *sitter.Node) []SyntaxError {
 	if !root.HasError() {
 		return errs
 	}
-	var visit func(n *sitter.Node)
-	visit = func(n *sitter.Node) {
-		if len(errs) >= maxErrors {
-			return
-		}
-		if n.IsError() || n.IsMissing() {
-			msg := "syntax error"
-			if n.IsMissing() {
-				msg = "missing " + n.Type()
+	// A cursor walks the tree in document order in O(1) a step; Child(i)
+	// is O(i) in tree-sitter, quadratic on a wide node such as a C file
+	// full of macro errors (58 of 297 CPU-s on Linux 6.1).
+	c := sitter.NewTreeCursor(root)
+	defer c.Close()
+	for len(errs) < maxErrors {
+		n := c.CurrentNode()
+		descend := false
+		if n.IsMissing() {
+			errs = append(errs, syntaxError(n, "missing "+n.Type()))
+		} else if n.HasError() {
+			if n.IsError() {
+				errs = append(errs, syntaxError(n, "syntax error"))
 			}
-			s, e := n.StartPoint(), n.EndPoint()
-			errs = append(errs, SyntaxError{
-				StartLine: int(s.Row) + 1, StartColumn: int(s.Column) + 1,
-				EndLine: int(e.Row) + 1, EndColumn: int(e.Column) + 1,
-				Message: msg,
-			})
-			if n.IsMissing() {
-				return
-			}
+			descend = true
 		}
-		for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
-			ch := n.Child(i)
-			if ch != nil && (ch.HasError() || ch.IsMissing()) {
-				visit(ch)
+		if descend && c.GoToFirstChild() {
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return errs
 			}
 		}
 	}
-	visit(root)
 	return errs
+}
+
+func syntaxError(n *sitter.Node, msg string) SyntaxError {
+	s, e := n.StartPoint(), n.EndPoint()
+	return SyntaxError{
+		StartLine: int(s.Row) + 1, StartColumn: int(s.Column) + 1,
+		EndLine: int(e.Row) + 1, EndColumn: int(e.Column) + 1,
+		Message: msg,
+	}
 }
 
 // scopeEnds returns, for each declaration node, the last line of the
