@@ -64,7 +64,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 	res := &fileResult{unique: map[string]bool{}}
 	r.res = res
 	defer func() { r.res = nil }()
-	for _, c := range f.Calls {
+	for i, c := range f.Calls {
 		caller, ok := r.callerOf(c)
 		if !ok {
 			continue
@@ -80,9 +80,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			}
 		}
 		if len(targets) == 0 {
-			res.unresolved = append(res.unresolved, Unresolved{
-				Caller: c.Caller, Name: c.Name, Receiver: c.Receiver, File: f.Path, Line: c.Line, Reason: reason,
-			})
+			res.calls = append(res.calls, unresolvedCall{call: int32(i), reason: r.g.reasonID(reason)})
 			continue
 		}
 		for _, t := range targets {
