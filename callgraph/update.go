@@ -310,7 +310,7 @@ func fileTokens(f *extract.File) []string {
 	for _, c := range f.Calls {
 		add(c.Name)
 		add(c.Receiver)
-		for _, a := range c.Args {
+		for _, a := range c.Args() {
 			add(a)
 		}
 	}

@@ -246,16 +246,18 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		} else if name, pos = callName(f.text(c.name), c.name.StartPoint()); name == "" || f.lang.ignoreCalls[name] {
 			continue
 		}
-		out.Calls = append(out.Calls, Call{
-			Caller:       callerOf(decls, c.at, f.module),
-			Name:         name,
-			Receiver:     f.short(recv, 200),
-			Line:         int(pos.Row) + 1,
-			Column:       int(pos.Column) + 1,
-			Args:         f.args(c.args),
-			ReceiverExpr: f.expr(recv),
-			ArgExprs:     f.argExprs(c.args),
-		})
+		call := Call{
+			Caller:   callerOf(decls, c.at, f.module),
+			Name:     name,
+			Receiver: f.short(recv, 200),
+			Line:     int(pos.Row) + 1,
+			Column:   int(pos.Column) + 1,
+		}
+		v := CallValues{Args: f.args(c.args), ReceiverExpr: f.expr(recv), ArgExprs: f.argExprs(c.args)}
+		if v.Args != nil || v.ReceiverExpr.Valid() || v.ArgExprs.Valid() {
+			call.CallValues = &v
+		}
+		out.Calls = append(out.Calls, call)
 	}
 	for _, b := range binds {
 		value := f.short(b.value, 200)
