@@ -222,6 +222,7 @@ type index struct {
 	module map[string]SymbolID   // module nodes by qualified name
 	bases  map[SymbolID][]string // base types as written, by class
 	params map[SymbolID][]string // parameter names of the functions of flow-tracked languages
+	python bool                  // a Python file is indexed: canonical can rewrite names
 }
 
 func newIndex(g *Graph) *index {
@@ -248,6 +249,7 @@ func (ix *index) addFile(f *extract.File) {
 	// Flow tracking passes arguments to the parameters of any function
 	// of its languages, in files with bindings or not.
 	flow := languageTraits[f.Language].flow
+	ix.python = ix.python || f.Language == "python"
 	for _, s := range f.Symbols {
 		id := ix.add(Node{
 			Qualified: s.Qualified, Name: s.Name, Kind: s.Kind, Parent: s.Parent,
