@@ -69,7 +69,11 @@ func (g *Graph) reasonID(reason string) uint32 {
 // that IDs equal those of a fresh Build.
 func (g *Graph) reindex() {
 	paths := g.Files()
-	g.nodes = make([]Node, 0, len(g.nodes))
+	n := 0 // at most a module node per file and a node per symbol: no room lost to growth
+	for _, p := range paths {
+		n += 1 + len(g.files[p].Symbols)
+	}
+	g.nodes = make([]Node, 0, n)
 	g.byQualified = make(map[string][]SymbolID, len(g.byQualified))
 	g.byFile = make(map[string][]SymbolID, len(paths))
 	g.ix = newIndex(g)
