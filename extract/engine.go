@@ -25,6 +25,21 @@ type fileInfo struct {
 	// deadline bounds the query; overBudget says run stopped at it.
 	deadline   time.Time
 	overBudget bool
+	// names interns the called names and receivers of the file's calls,
+	// which repeat (a C file calls mutex_lock in every function).
+	names map[string]string
+}
+
+// intern returns s, or an equal string met before in this file.
+func (f *fileInfo) intern(s string) string {
+	if t, ok := f.names[s]; ok {
+		return t
+	}
+	if f.names == nil {
+		f.names = map[string]string{}
+	}
+	f.names[s] = s
+	return s
 }
 
 // text returns the source text of n, valid UTF-8.
@@ -248,8 +263,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		}
 		call := Call{
 			Caller:   callerOf(decls, c.at, f.module),
-			Name:     name,
-			Receiver: f.short(recv, 200),
+			Name:     f.intern(name),
+			Receiver: f.intern(f.short(recv, 200)),
 			Line:     int(pos.Row) + 1,
 			Column:   int(pos.Column) + 1,
 		}

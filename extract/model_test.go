@@ -3,6 +3,7 @@ package extract
 import (
 	"encoding/json"
 	"testing"
+	"unsafe"
 )
 
 // A Call's CallValues are optional: its methods read a nil one as empty,
@@ -62,5 +63,25 @@ func TestCallValuesOnlyWhereCaptured(t *testing.T) {
 				t.Errorf("%s: call %s has CallValues %v, want %v", tc.path, c.Name, got, tc.values)
 			}
 		}
+	}
+}
+
+// The calls of a file share one string per called name and receiver.
+func TestCallNamesInterned(t *testing.T) {
+	f := extractString(t, "a.c", "void f(void) { lock(m); unlock(m); }\nvoid g(void) { lock(m); dev->ops(); dev->ops(); }\n")
+	byName := map[string]Call{}
+	for _, c := range f.Calls {
+		if prev, ok := byName[c.Name]; ok {
+			if unsafe.StringData(prev.Name) != unsafe.StringData(c.Name) {
+				t.Errorf("two copies of call name %q", c.Name)
+			}
+			if c.Receiver != "" && unsafe.StringData(prev.Receiver) != unsafe.StringData(c.Receiver) {
+				t.Errorf("two copies of receiver %q", c.Receiver)
+			}
+		}
+		byName[c.Name] = c
+	}
+	if len(byName) != 3 {
+		t.Errorf("calls %+v; want lock, unlock, ops", f.Calls)
 	}
 }
