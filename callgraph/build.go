@@ -26,7 +26,7 @@ func Build(files []extract.File) *Graph {
 	}
 	g.reindex()
 	g.resolve(g.Files())
-	g.assemble(nil)
+	g.assemble()
 	return g
 }
 
@@ -119,12 +119,16 @@ func (g *Graph) resolve(paths []string) {
 	}
 }
 
-// assemble makes the edge list from kept (edges of files not
+// assemble makes the edge list and the adjacency from the results of
+// every file, which it moves there.
+func (g *Graph) assemble() { g.assembleKept(nil) }
+
+// assembleKept makes the edge list from kept (edges of files not
 // re-resolved, renumbered) and the new results of every file, which it
 // moves there, and the forward and reverse adjacency. The sort is stable
 // and its ties lie within one file, whose edges keep their order in
 // either source: the list equals a fresh Build's.
-func (g *Graph) assemble(kept []Edge) {
+func (g *Graph) assembleKept(kept []Edge) {
 	n := len(kept)
 	for _, res := range g.results {
 		n += len(res.edges)

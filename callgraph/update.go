@@ -143,7 +143,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	sort.Strings(paths)
 	g.resolve(paths)
 	g.lastResolved = len(paths)
-	g.assemble(kept)
+	g.assembleKept(kept)
 }
 
 // updateInPlace applies changes that keep every changed file's surface:
