@@ -23,8 +23,6 @@ func BuildContext(ctx context.Context, files []extract.File) (*Graph, error) {
 	g := &Graph{
 		files:     make(map[string]*extract.File, len(files)),
 		results:   map[string]*fileResult{},
-		tokens:    map[string][]string{},
-		byToken:   map[string]map[string]bool{},
 		bindings:  map[gscopeKey][]gbinding{},
 		importers: map[string]map[string]bool{},
 		parsed:    map[string]ast.Expr{},
@@ -46,17 +44,49 @@ func BuildContext(ctx context.Context, files []extract.File) (*Graph, error) {
 }
 
 // fileResult is what resolving one file's calls gave, in call order.
+// Its edges live here only until assemble or splice moves them into
+// g.edges: the graph holds each edge once (on Linux 6.1 a second copy
+// was 158 MB). Its unresolved calls are kept as indexes into the file's
+// Calls with an interned reason (8 bytes instead of 104), made into
+// Unresolved records when asked (see UnresolvedIn).
 type fileResult struct {
 	edges      []Edge
-	unresolved []Unresolved
+	calls      []unresolvedCall
+	unresolved []Unresolved    // given as such (a graph restored from saved data) instead of calls
 	unique     map[string]bool // names looked up in the whole repository (unique-name fallback)
+}
+
+// unresolvedCall is a call of the file, f.Calls[call], without a target;
+// reason indexes g.reasons.
+type unresolvedCall struct {
+	call   int32
+	reason uint32
+}
+
+// reasonID interns an unresolved call's reason: on C most reasons repeat
+// ("ambiguous: 2 definitions named min").
+func (g *Graph) reasonID(reason string) uint32 {
+	if id, ok := g.reasonIDs[reason]; ok {
+		return id
+	}
+	if g.reasonIDs == nil {
+		g.reasonIDs = map[string]uint32{}
+	}
+	id := uint32(len(g.reasons))
+	g.reasons = append(g.reasons, reason)
+	g.reasonIDs[reason] = id
+	return id
 }
 
 // reindex recomputes nodes and lookups from g.files, in path order, so
 // that IDs equal those of a fresh Build.
 func (g *Graph) reindex() {
 	paths := g.Files()
-	g.nodes = make([]Node, 0, len(g.nodes))
+	n := 0 // at most a module node per file and a node per symbol: no room lost to growth
+	for _, p := range paths {
+		n += 1 + len(g.files[p].Symbols)
+	}
+	g.nodes = make([]Node, 0, n)
 	g.byQualified = make(map[string][]SymbolID, len(g.byQualified))
 	g.byFile = make(map[string][]SymbolID, len(paths))
 	g.ix = newIndex(g)
@@ -105,14 +135,28 @@ func (g *Graph) resolve(paths []string) {
 	}
 }
 
-// assemble collects the results of every file into the edge list and the
-// forward and reverse adjacency.
-func (g *Graph) assemble() {
-	g.edges = g.edges[:0]
-	for _, p := range g.Files() {
-		g.edges = append(g.edges, g.results[p].edges...)
+// assemble makes the edge list and the adjacency from the results of
+// every file, which it moves there.
+func (g *Graph) assemble() { g.assembleKept(nil) }
+
+// assembleKept makes the edge list from kept (edges of files not
+// re-resolved, renumbered) and the new results of every file, which it
+// moves there, and the forward and reverse adjacency. The sort is stable
+// and its ties lie within one file, whose edges keep their order in
+// either source: the list equals a fresh Build's.
+func (g *Graph) assembleKept(kept []Edge) {
+	n := len(kept)
+	for _, res := range g.results {
+		n += len(res.edges)
 	}
-	sort.SliceStable(g.edges, func(i, j int) bool { return edgeLess(g.edges[i], g.edges[j]) })
+	edges := append(make([]Edge, 0, n), kept...)
+	for _, p := range g.Files() {
+		res := g.results[p]
+		edges = append(edges, res.edges...)
+		res.edges = nil
+	}
+	sort.SliceStable(edges, func(i, j int) bool { return edgeLess(edges[i], edges[j]) })
+	g.edges = edges
 	g.adjacency()
 }
 
@@ -123,6 +167,7 @@ func (g *Graph) splice(paths []string) {
 	var fresh []Edge
 	for _, p := range paths {
 		fresh = append(fresh, g.results[p].edges...)
+		g.results[p].edges = nil
 	}
 	sort.SliceStable(fresh, func(i, j int) bool { return edgeLess(fresh[i], fresh[j]) })
 	redone := func(file string) bool {
@@ -164,7 +209,7 @@ func (g *Graph) adjacency() {
 	g.out, g.in = index2(len(g.nodes), g.edges, true), index2(len(g.nodes), g.edges, false)
 	n := 0
 	for _, res := range g.results {
-		n += len(res.unresolved)
+		n += len(res.calls) + len(res.unresolved)
 	}
 	g.unresolved = &lazyUnresolved{n: n}
 	g.refs = &refIndex{}
@@ -201,6 +246,7 @@ type index struct {
 	module map[string]SymbolID   // module nodes by qualified name
 	bases  map[SymbolID][]string // base types as written, by class
 	params map[SymbolID][]string // parameter names of the functions of flow-tracked languages
+	python bool                  // a Python file is indexed: canonical can rewrite names
 }
 
 func newIndex(g *Graph) *index {
@@ -227,6 +273,7 @@ func (ix *index) addFile(f *extract.File) {
 	// Flow tracking passes arguments to the parameters of any function
 	// of its languages, in files with bindings or not.
 	flow := languageTraits[f.Language].flow
+	ix.python = ix.python || f.Language == "python"
 	for _, s := range f.Symbols {
 		id := ix.add(Node{
 			Qualified: s.Qualified, Name: s.Name, Kind: s.Kind, Parent: s.Parent,

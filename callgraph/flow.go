@@ -109,7 +109,7 @@ func hasFlow(f *extract.File) bool {
 		return true
 	}
 	for _, c := range f.Calls {
-		if c.ArgExprs.Len() > 0 {
+		if c.ArgExprs().Len() > 0 {
 			return true
 		}
 	}
@@ -407,7 +407,7 @@ func (fl *flow) assign(scope SymbolID, scopeQ string, target extract.Expr, vs va
 
 // passArgs binds a call's arguments to the parameters of its targets.
 func (fl *flow) passArgs(c extract.Call) {
-	if c.ArgExprs.Len() == 0 {
+	if c.ArgExprs().Len() == 0 {
 		return
 	}
 	scope, ok := fl.scopeID(c.Caller)
@@ -430,8 +430,8 @@ func (fl *flow) passArgs(c extract.Call) {
 		}
 		params := fl.paramsOf(fn)
 		q := fl.r.g.nodes[fn].Qualified
-		for i := range c.ArgExprs.Len() {
-			a := c.ArgExprs.Sub(i)
+		for i := range c.ArgExprs().Len() {
+			a := c.ArgExprs().Sub(i)
 			switch a.Kind() {
 			case extract.ExprSplat:
 			case extract.ExprKeyword:

@@ -174,9 +174,9 @@ func (fl *flow) targets(scope SymbolID, c extract.Call) []SymbolID {
 func (fl *flow) callees(scope SymbolID, c extract.Call) valueSet {
 	switch {
 	case c.Name == "()":
-		return fl.eval(scope, c.ReceiverExpr)
-	case c.ReceiverExpr.Valid():
-		return fl.attr(scope, c.ReceiverExpr, c.Name)
+		return fl.eval(scope, c.ReceiverExpr())
+	case c.ReceiverExpr().Valid():
+		return fl.attr(scope, c.ReceiverExpr(), c.Name)
 	case c.Receiver != "":
 		return valueSet{}
 	}

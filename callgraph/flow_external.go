@@ -121,8 +121,8 @@ func (fl *flow) extName(scope SymbolID, n string) extSet {
 func (fl *flow) externalCallee(scope SymbolID, c extract.Call) string {
 	var es extSet
 	switch {
-	case c.ReceiverExpr.Valid():
-		es = fl.attrExt(scope, c.ReceiverExpr, c.Name)
+	case c.ReceiverExpr().Valid():
+		es = fl.attrExt(scope, c.ReceiverExpr(), c.Name)
 	case c.Receiver == "":
 		es = fl.extName(scope, c.Name)
 	}

@@ -65,7 +65,9 @@ type Graph struct {
 	edges      []Edge
 	out, in    csr // edge indexes by caller, by callee
 	unresolved *lazyUnresolved
-	refs       *refIndex // names used as values, gathered on first use
+	reasons    []string          // of unresolved calls, interned (see reasonID)
+	reasonIDs  map[string]uint32 // index in reasons
+	refs       *refIndex         // names used as values, gathered on first use
 
 	byQualified map[string][]SymbolID
 	byFile      map[string][]SymbolID // sorted by line
@@ -76,6 +78,7 @@ type Graph struct {
 	results   map[string]*fileResult     // by file
 	tokens    map[string][]string        // identifiers each file's resolution reads, by file
 	byToken   map[string]map[string]bool // files by identifier they read
+	hasTokens bool                       // tokens and byToken are built (see indexTokens)
 	bindings  map[gscopeKey][]gbinding   // declarations (Go, Java, C#, Kotlin) of every file, by scope and name
 	importers map[string]map[string]bool // Go files by the import paths they import
 	parsed    map[string]ast.Expr        // Go expressions and types by source text (immutable syntax)
@@ -106,7 +109,7 @@ func (g *Graph) Unresolved() []Unresolved {
 	u.once.Do(func() {
 		u.list = make([]Unresolved, 0, u.n)
 		for _, p := range g.Files() {
-			u.list = append(u.list, g.results[p].unresolved...)
+			u.list = append(u.list, g.UnresolvedIn(p)...)
 		}
 	})
 	return u.list

@@ -164,7 +164,7 @@ func (r *resolver) jsParamValues(fn SymbolID, i int) []jsVal {
 	name := r.g.nodes[fn].Name
 	var out []jsVal
 	for _, c := range r.f.Calls {
-		if c.Name != name || i >= c.ArgExprs.Len() {
+		if c.Name != name || i >= c.ArgExprs().Len() {
 			continue
 		}
 		caller, ok := r.callerOf(c)
@@ -174,7 +174,7 @@ func (r *resolver) jsParamValues(fn SymbolID, i int) []jsVal {
 		if ids, _, _ := r.resolveCall(caller, c); !containsID(ids, fn) {
 			continue
 		}
-		args := c.ArgExprs
+		args := c.ArgExprs()
 		splat := false
 		for j := 0; j <= i; j++ {
 			splat = splat || args.Sub(j).Kind() == extract.ExprSplat

@@ -16,7 +16,7 @@ import (
 func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID, how Resolution, reason string, handled bool) {
 	switch {
 	case c.Name == "()":
-		if ids := r.jsCallables(r.jsEval(caller, c.ReceiverExpr, 0)); len(ids) > 0 {
+		if ids := r.jsCallables(r.jsEval(caller, c.ReceiverExpr(), 0)); len(ids) > 0 {
 			ids, how, reason = r.jsInstantiate(ids, Local)
 			return ids, how, reason, true
 		}
@@ -32,7 +32,7 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		}
 		return nil, "", "", false
 	}
-	root := c.ReceiverExpr
+	root := c.ReceiverExpr()
 	for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
 		root = root.Sub(0)
 	}
@@ -41,7 +41,7 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		return nil, "", "", false
 	case root.Name() == "this":
 		// this.x.m(): the field x of this (this.m() is jsSelfCall's).
-		if c.ReceiverExpr.Kind() == extract.ExprName {
+		if c.ReceiverExpr().Kind() == extract.ExprName {
 			return nil, "", "", false
 		}
 	default:
@@ -50,7 +50,7 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			return nil, "", "", false
 		}
 	}
-	vs := r.jsEval(caller, c.ReceiverExpr, 0)
+	vs := r.jsEval(caller, c.ReceiverExpr(), 0)
 	if len(vs) == 0 {
 		return nil, "", "", false
 	}
@@ -147,7 +147,7 @@ var jsCallbackFunctions = map[string]bool{
 // hands to a builtin that calls them (arr.map(foo), p.then(this.done),
 // setTimeout(tick)): their resolution is Callback.
 func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
-	if c.ArgExprs.Len() == 0 {
+	if c.ArgExprs().Len() == 0 {
 		return nil
 	}
 	if c.Receiver == "" {
@@ -161,8 +161,8 @@ func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
 		return nil
 	}
 	var vs []jsVal
-	for i := range c.ArgExprs.Len() {
-		switch a := c.ArgExprs.Sub(i); a.Kind() {
+	for i := range c.ArgExprs().Len() {
+		switch a := c.ArgExprs().Sub(i); a.Kind() {
 		case extract.ExprName, extract.ExprAttr, extract.ExprIndex, extract.ExprCall:
 			// foo, this.done, handlers[0], this.done.bind(this), make()
 			vs = append(vs, r.jsEval(caller, a, 0)...)

@@ -127,11 +127,11 @@ func isDotted(s string) bool {
 // without the method. ok is false when nothing is known of the receiver,
 // and resolution may fall back to the name.
 func (r *resolver) knownReceiver(caller SymbolID, c extract.Call) (ids []SymbolID, reason string, ok bool) {
-	if r.flow == nil || !c.ReceiverExpr.Valid() {
+	if r.flow == nil || !c.ReceiverExpr().Valid() {
 		return nil, "", false
 	}
-	vs := r.flow.eval(caller, c.ReceiverExpr)
-	es := r.flow.evalExt(caller, c.ReceiverExpr)
+	vs := r.flow.eval(caller, c.ReceiverExpr())
+	es := r.flow.evalExt(caller, c.ReceiverExpr())
 	if len(vs) == 0 && len(es) == 0 {
 		return nil, "", false
 	}

@@ -6,10 +6,22 @@ import "strings"
 // line order; nil when file has none or is not in the graph. Cheaper than
 // filtering Unresolved when one file is wanted.
 func (g *Graph) UnresolvedIn(file string) []Unresolved {
-	if r := g.results[file]; r != nil {
+	r := g.results[file]
+	switch {
+	case r == nil:
+		return nil
+	case r.unresolved != nil:
 		return r.unresolved
+	case len(r.calls) == 0:
+		return nil
 	}
-	return nil
+	f := g.files[file]
+	out := make([]Unresolved, len(r.calls))
+	for i, u := range r.calls {
+		c := &f.Calls[u.call]
+		out[i] = Unresolved{Caller: c.Caller, Name: c.Name, Receiver: c.Receiver, File: f.Path, Line: c.Line, Reason: g.reasons[u.reason]}
+	}
+	return out
 }
 
 // IsAmbiguous reports whether u is left unresolved because several

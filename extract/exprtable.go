@@ -42,7 +42,7 @@ func (f *File) exprs() []Expr {
 		out = append(out, b.ValueExpr, b.TargetExpr)
 	}
 	for _, c := range f.Calls {
-		out = append(out, c.ReceiverExpr, c.ArgExprs)
+		out = append(out, c.ReceiverExpr(), c.ArgExprs())
 	}
 	return out
 }

@@ -16,10 +16,10 @@ func jsValueExprs(t *testing.T, path, src string) []string {
 	}
 	for _, c := range f.Calls {
 		if c.Name == "()" {
-			out = append(out, c.ReceiverExpr.String()+c.ArgExprs.String())
+			out = append(out, c.ReceiverExpr().String()+c.ArgExprs().String())
 			continue
 		}
-		out = append(out, c.Name+c.ArgExprs.String())
+		out = append(out, c.Name+c.ArgExprs().String())
 	}
 	return out
 }

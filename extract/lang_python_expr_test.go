@@ -80,12 +80,12 @@ func TestPythonCallExprs(t *testing.T) {
 	var got []string
 	for _, c := range f.Calls {
 		recv := "<nil>"
-		if c.ReceiverExpr.Valid() {
-			recv = c.ReceiverExpr.String()
+		if c.ReceiverExpr().Valid() {
+			recv = c.ReceiverExpr().String()
 		}
 		var args []string
-		for i := range c.ArgExprs.Len() {
-			args = append(args, c.ArgExprs.Sub(i).String())
+		for i := range c.ArgExprs().Len() {
+			args = append(args, c.ArgExprs().Sub(i).String())
 		}
 		got = append(got, c.Name+" on "+recv+" with "+strings.Join(args, ", "))
 	}
@@ -112,7 +112,7 @@ func TestPythonExprBounds(t *testing.T) {
 				}
 			}
 			for _, c := range f.Calls {
-				if d, n := exprSize(c.ArgExprs); d > MaxExprDepth || n > MaxExprNodes+1 {
+				if d, n := exprSize(c.ArgExprs()); d > MaxExprDepth || n > MaxExprNodes+1 {
 					t.Errorf("arguments: depth %d, %d nodes", d, n)
 				}
 				if len(c.Receiver) > 250 {

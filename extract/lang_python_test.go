@@ -103,7 +103,7 @@ func TestPythonCalledExpressions(t *testing.T) {
 		"c -> E @6",
 		"c -> m.E @7",
 	)
-	if args := f.Calls[2].Args; len(args) != 2 || args[0] != "1" || args[1] != "x=2" {
+	if args := f.Calls[2].Args(); len(args) != 2 || args[0] != "1" || args[1] != "x=2" {
 		t.Errorf("args = %q", args)
 	}
 }

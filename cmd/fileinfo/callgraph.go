@@ -193,9 +193,13 @@ func writeGraphJSON(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, sk
 	}
 	out.close()
 	out.open("unresolved")
-	for _, u := range g.Unresolved() {
-		if in == nil || in[u.Caller] {
-			out.item(u)
+	// File by file: g.Unresolved() would gather a copy of every
+	// unresolved call (millions on the Linux kernel) just to print it.
+	for _, p := range g.Files() {
+		for _, u := range g.UnresolvedIn(p) {
+			if in == nil || in[u.Caller] {
+				out.item(u)
+			}
 		}
 	}
 	out.close()

@@ -1,0 +1,95 @@
+package extract
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// parseWith parses src with the grammar of the language of path.
+func parseWith(tb testing.TB, path, src string) *sitter.Tree {
+	tb.Helper()
+	l := LanguageOf(path, []byte(src))
+	if l == nil {
+		tb.Fatalf("no language for %s", path)
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(l.grammarOf())
+	tree, err := p.ParseCtx(context.Background(), nil, []byte(src))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tree
+}
+
+// childErrors is the recursive walk syntaxErrors replaced (Child(i) is
+// O(i) in tree-sitter): the oracle for its results and order.
+func childErrors(root *sitter.Node) []SyntaxError {
+	errs := []SyntaxError{}
+	if !root.HasError() {
+		return errs
+	}
+	var visit func(n *sitter.Node)
+	visit = func(n *sitter.Node) {
+		if len(errs) >= 100 {
+			return
+		}
+		if n.IsError() || n.IsMissing() {
+			msg := "syntax error"
+			if n.IsMissing() {
+				msg = "missing " + n.Type()
+			}
+			errs = append(errs, syntaxError(n, msg))
+			if n.IsMissing() {
+				return
+			}
+		}
+		for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
+			if ch := n.Child(i); ch != nil && (ch.HasError() || ch.IsMissing()) {
+				visit(ch)
+			}
+		}
+	}
+	visit(root)
+	return errs
+}
+
+func TestSyntaxErrorsWalk(t *testing.T) {
+	for _, tc := range []struct{ name, path, src string }{
+		{"clean", "a.c", "int f(void) { return 1; }\n"},
+		{"missing", "a.c", "int f(void) { return 1 }\n"},
+		{"nested", "a.c", "int f(void) { if (x { g(; } }\nint h(void) { return @; }\n"},
+		{"macros", "a.c", strings.Repeat("FOO(a) BAR(b) { ) ;\n", 50)},
+		{"many", "a.py", strings.Repeat("def f(:\n    x = )\n", 80)},
+		{"go", "a.go", "package p\nfunc f() { x := }\nfunc g( {\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tree := parseWith(t, tc.path, tc.src)
+			defer tree.Close()
+			got, want := syntaxErrors(tree.RootNode()), childErrors(tree.RootNode())
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("syntaxErrors:\n got %v\nwant %v", got, want)
+			}
+			if tc.name != "clean" && len(got) == 0 {
+				t.Errorf("no errors found in %q", tc.src)
+			}
+		})
+	}
+}
+
+// BenchmarkSyntaxErrorsWide walks a C file whose translation unit has
+// thousands of children around its errors, like the kernel's macro-heavy
+// files.
+func BenchmarkSyntaxErrorsWide(b *testing.B) {
+	src := strings.Repeat("int a;\nFOO(x) {\n", 20000)
+	tree := parseWith(b, "a.c", src)
+	defer tree.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		syntaxErrors(tree.RootNode())
+	}
+}
