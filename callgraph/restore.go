@@ -135,8 +135,7 @@ func (g *Graph) complete() {
 	files := g.files
 	g.files = make(map[string]*extract.File, len(files))
 	g.results = map[string]*fileResult{}
-	g.tokens = map[string][]string{}
-	g.byToken = map[string]map[string]bool{}
+	g.tokens, g.byToken, g.hasTokens = nil, nil, false // built by the Update that follows
 	g.bindings = map[gscopeKey][]gbinding{}
 	g.importers = map[string]map[string]bool{}
 	g.parsed = map[string]ast.Expr{}
