@@ -236,6 +236,13 @@ func (g *Graph) renumber(oldToNew []int32, affected map[string]bool) []Edge {
 	return kept
 }
 
+// PrepareUpdates builds now what the first Update would build first
+// (the token index: on golang.org/x/tools 100 ms), for a graph that will
+// be updated, such as a server's. Readers never touch what it writes, so
+// it may run while they read, but not beside an Update or another
+// PrepareUpdates.
+func (g *Graph) PrepareUpdates() { g.indexTokens() }
+
 // indexTokens builds the token index (files by the identifiers they
 // read) on the first Update: only Update reads it, and a graph built for
 // one answer never needs it (on Linux 6.1 it held 208 MB).

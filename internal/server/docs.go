@@ -42,8 +42,9 @@ func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index
 // first (on the Linux kernel each is a minute of CPU and GBs of memory):
 // it opens the doc index (unless opt.NoDocs), closing
 // docsReady; indexes the code of the files whose code documents are not
-// current (see indexAllCode); and, when restored is not nil, builds the
-// graph for updates (see completeGraph). Close cancels it and waits.
+// current (see indexAllCode); and makes the graph ready for updates:
+// builds one in place of restored (see completeGraph), or prepares the
+// one the load built (callgraph.Graph.PrepareUpdates). Close cancels it and waits.
 func (w *workspace) afterLoad(opt Options, restored *callgraph.Graph) {
 	ready := sync.OnceFunc(func() { close(w.docsReady) })
 	started := w.background(func() {
@@ -71,9 +72,20 @@ func (w *workspace) afterLoad(opt Options, restored *callgraph.Graph) {
 		}
 		w.calls.yield(w.docsCtx)
 		w.indexAllCode()
-		if restored != nil && w.docsCtx.Err() == nil {
-			w.calls.yield(w.docsCtx)
+		if w.docsCtx.Err() != nil {
+			return
+		}
+		w.calls.yield(w.docsCtx)
+		if restored != nil {
 			w.completeGraph(restored)
+		} else {
+			// Updates take mu for writing: under it for reading, this
+			// runs beside readers only, which never touch what it writes.
+			w.mu.RLock()
+			if !w.graph.Restored() { // a restored one's first Update builds all
+				w.graph.PrepareUpdates()
+			}
+			w.mu.RUnlock()
 		}
 	})
 	if !started {

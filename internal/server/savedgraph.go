@@ -61,6 +61,8 @@ func (w *workspace) completeGraph(g *callgraph.Graph) {
 	if err != nil {
 		return // closed
 	}
+	full.PrepareUpdates() // before anyone reads it
+
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.graph != g || !g.Restored() {
