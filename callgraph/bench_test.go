@@ -73,6 +73,7 @@ func BenchmarkUpdateXTools(b *testing.B) {
 	files := xtoolsFiles(b)
 	dir := downloadModule(b, "golang.org/x/tools@v0.39.0")
 	g := Build(files)
+	g.PrepareUpdates() // as a server does after its load, in the background
 	for _, path := range []string{
 		"go/analysis/passes/bools/bools.go",
 		"go/packages/packages.go",
