@@ -64,15 +64,7 @@ func TestRestoreAnswersAsBuild(t *testing.T) {
 	root := writeArchive(t, updateCorpus)
 	ex := newExtractor(t, root)
 	files := extractAll(t, ex)
-	g := Build(files)
-	r, err := Restore(files, g.Save())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := restoreDiff(r, g); d != "" {
-		t.Fatalf("restored graph differs:\n%s", d)
-	}
-	if !r.Restored() {
+	if r := restoreBuilt(t, files); !r.Restored() {
 		t.Fatal("a restored graph has its resolution state already")
 	}
 	// Each edit starts from a graph restored anew, so the first Update of
@@ -111,7 +103,13 @@ func TestRestoreXTools(t *testing.T) {
 	if testing.Short() {
 		t.Skip("extracts golang.org/x/tools")
 	}
-	files := xtoolsFiles(t)
+	restoreBuilt(t, xtoolsFiles(t))
+}
+
+// restoreBuilt builds the graph of files, restores it from what it
+// saves, checks every read of the two agrees, and returns the restored.
+func restoreBuilt(t *testing.T, files []extract.File) *Graph {
+	t.Helper()
 	g := Build(files)
 	r, err := Restore(files, g.Save())
 	if err != nil {
@@ -120,6 +118,7 @@ func TestRestoreXTools(t *testing.T) {
 	if d := restoreDiff(r, g); d != "" {
 		t.Fatalf("restored graph differs:\n%s", d)
 	}
+	return r
 }
 
 // TestRestoreRefusesMisfits gives Restore saved graphs that do not fit
