@@ -161,6 +161,7 @@ func benchServeOnce(ctx context.Context, self, root, file string, extra []string
 	return r, nil
 }
 
+// toolText is the text content of a tool's result.
 func toolText(res *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {

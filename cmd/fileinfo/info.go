@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,20 +61,15 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	var text strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			text.WriteString(t.Text)
-		}
-	}
+	text := toolText(res)
 	if res.IsError {
-		return errors.New(text.String())
+		return errors.New(text)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res.StructuredContent)
 	}
-	_, err = fmt.Fprintln(stdout, text.String())
+	_, err = fmt.Fprintln(stdout, text)
 	return err
 }
