@@ -182,8 +182,13 @@ func decodeSegments(payload []byte, off int, s reflect.Value) (int, error) {
 }
 
 // parallel runs f(0..k-1) on up to GOMAXPROCS goroutines.
-func parallel(k int, f func(j int)) {
-	workers := min(k, runtime.GOMAXPROCS(0))
+func parallel(k int, f func(j int)) { parallelOn(runtime.GOMAXPROCS(0), k, f) }
+
+// parallelOn runs f(0..k-1) on up to n goroutines, each taking the next
+// j when done with one: more than the cores for work that waits on the
+// file system (a stat per file).
+func parallelOn(n, k int, f func(j int)) {
+	workers := min(k, n)
 	if workers <= 1 {
 		for j := range k {
 			f(j)

@@ -84,10 +84,9 @@ type Snapshot struct {
 	// Digests are the files' content digests (lower-case hex SHA-256),
 	// by path, as of their extraction.
 	Digests map[string]string
-	// Skipped are the files extraction left out, sorted by path;
-	// GraphSkipped those the graph did.
-	Skipped      []extract.Skipped
-	GraphSkipped []extract.Skipped
+	// Skipped are the files extraction left out, sorted by path (those
+	// the graph left out are its Skipped).
+	Skipped []extract.Skipped
 	// Extracted counts the files extracted this time; Reused those
 	// taken from the saved state.
 	Extracted, Reused int
@@ -271,16 +270,9 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	// big tree, done a few at a time.
 	st.Files = make([]Entry, len(sources))
 	same := make([]bool, len(sources))
-	const checkers = 8
-	var wg sync.WaitGroup
-	for w := range checkers {
-		wg.Go(func() {
-			for i := w; i < len(sources); i += checkers {
-				st.Files[i], same[i] = check(root, sources[i], saved[sources[i]])
-			}
-		})
-	}
-	wg.Wait()
+	parallelOn(8, len(sources), func(i int) {
+		st.Files[i], same[i] = check(root, sources[i], saved[sources[i]])
+	})
 	log.Debug("graphstore: checked", "files", len(sources), "elapsed", time.Since(start))
 	for i, p := range sources {
 		if !same[i] || configChanged {
@@ -330,7 +322,6 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		st.GraphSkipped, st.Edges, st.Unresolved = old.GraphSkipped, old.Edges, old.Unresolved
 		snap.saved = callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
 	}
-	snap.GraphSkipped = st.GraphSkipped
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	snap.Skipped = skipped
 	forgetRacy(st.Files, start)
