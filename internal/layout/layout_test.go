@@ -3,7 +3,6 @@ package layout
 import (
 	"encoding/json"
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -29,13 +28,6 @@ var forbidden = map[string][]string{
 	"internal/fixture":    {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/"},
 	"internal/bounded":    {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/", "!golang.org/"},
 	"internal/secret":     {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/server", "internal/llm", "internal/watch", "cmd/", "!github.com/", "!golang.org/"},
-}
-
-// allowed are the exceptions to forbidden: internal/secret is a leaf on
-// the standard library (see its rule), so docsearch's embedding client
-// can redact with it and still stand alone.
-var allowed = map[string][]string{
-	"docsearch": {"internal/secret"},
 }
 
 func TestImportsRunOneWay(t *testing.T) {
@@ -64,9 +56,6 @@ func TestImportsRunOneWay(t *testing.T) {
 		}
 		seen++
 		for _, d := range p.Deps {
-			if slices.Contains(allowed[strings.TrimPrefix(p.ImportPath, module+"/")], strings.TrimPrefix(d, module+"/")) {
-				continue
-			}
 			for _, rule := range rules {
 				target := module + "/" + rule
 				if external, ok := strings.CutPrefix(rule, "!"); ok {

@@ -1,10 +1,9 @@
 // Package secret keeps credentials out of what fileinfo prints and out of
-// requests to servers the user did not name. The HTTP clients of the LLM
-// and of the embedding servers build their errors through Error and Quote,
-// which mask an API key, the credentials a URL carries and anything that
-// looks like a token, and send their requests through Client, which
-// refuses a redirect to another origin. It uses the standard library only,
-// so docsearch can use it and still stand alone.
+// requests to servers the user did not name. The LLM client of `fileinfo
+// enrich` builds its errors through Error and Quote, which mask an API
+// key, the credentials a URL carries and anything that looks like a
+// token, and sends its requests through Client, which refuses a redirect
+// to another origin. It uses the standard library only.
 package secret
 
 import (
