@@ -302,61 +302,6 @@ func cleanHeading(h string) string {
 	}
 }
 
-// plainInline removes inline markdown markup: images, link targets,
-// emphasis and HTML tags, keeping the visible text and code spans' text.
-func plainInline(s string) string {
-	if !strings.ContainsAny(s, "[]*_`<!") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '!' && i+1 < len(s) && s[i+1] == '[':
-			// image: drop it whole
-			if j := linkEnd(s, i+1); j > 0 {
-				i = j - 1
-				continue
-			}
-			b.WriteByte(c)
-		case c == '[':
-			if j := strings.Index(s[i:], "]("); j > 0 {
-				if k := strings.IndexByte(s[i+j:], ')'); k > 0 {
-					b.WriteString(s[i+1 : i+j])
-					i += j + k
-					continue
-				}
-			}
-			b.WriteByte(c)
-		case c == '*' || c == '`':
-		case c == '_' && (i == 0 || i == len(s)-1 || s[i-1] == ' ' || s[i+1] == ' '):
-		case c == '<':
-			if j := strings.IndexByte(s[i:], '>'); j > 0 && j < 200 && !strings.ContainsAny(s[i+1:i+j], " =") || j > 0 && j < 200 && (i+1 < len(s) && (isLetter(rune(s[i+1])) || s[i+1] == '/')) {
-				i += j
-				continue
-			}
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// linkEnd returns the index after the ")" closing the link or image that
-// starts with "[" at i, or -1.
-func linkEnd(s string, i int) int {
-	j := strings.Index(s[i:], "](")
-	if j < 0 {
-		return -1
-	}
-	k := strings.IndexByte(s[i+j:], ')')
-	if k < 0 {
-		return -1
-	}
-	return i + j + k + 1
-}
-
 // readSections cuts a document's text, read as format f, into sections:
 // without its front matter or, in markdown, its HTML comments (see
 // comment.go), and an HTML page converted to markdown first. It returns
