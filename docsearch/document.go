@@ -111,7 +111,7 @@ func (w *worker) process(d *doc, text string, f format, title string) processed 
 		}
 	}
 	if title == "" {
-		title = firstTitle(secs, f)
+		title = firstTitle(secs, f, page)
 	}
 	if title == "" {
 		title = path.Base(d.path)
@@ -172,32 +172,11 @@ func (w *worker) analyze(title, lead, text string) []termFreq {
 	return slices.Clone(out)
 }
 
-// firstTitle returns the first heading of level 1, else the first heading,
-// else for plain text a short first line.
-func firstTitle(secs []section, f format) string {
-	for _, s := range secs {
-		if s.level == 1 {
-			return s.heading
-		}
-	}
-	for _, s := range secs {
-		if s.level > 0 {
-			return s.heading
-		}
-	}
-	if f == formatText && len(secs) > 0 && len(secs[0].blocks) > 0 {
-		first, _, _ := strings.Cut(secs[0].blocks[0].text, "\n")
-		if first = strings.TrimSpace(first); len(first) <= 80 {
-			return first
-		}
-	}
-	return ""
-}
-
 // maxSummary is the longest summary, in bytes.
 const maxSummary = 240
 
-// summarize returns the first paragraph of prose, without markup, cut at
+// summarize returns the first paragraph of prose, without markup and
+// without its lines of badges, links or HTML only (proseOf), cut at
 // a word boundary to at most maxSummary bytes. For an HTML page with a
 // level-1 heading, the paragraph is one after it: what comes before the
 // title of a page is navigation, skip links and hidden help ("Skip to
@@ -217,8 +196,8 @@ func summarize(secs []section, page bool) string {
 			if b.code {
 				continue
 			}
-			t := strings.Join(strings.Fields(plainInline(b.text)), " ")
-			// Badges, tables, lists of links and HTML leave little text.
+			t := strings.Join(strings.Fields(plainInline(proseOf(b.text))), " ")
+			// Tables and short lines of links leave little text.
 			if len(t) < 20 || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<") {
 				continue
 			}
