@@ -35,7 +35,7 @@ func FuzzReport(f *testing.F) {
 		if json.Unmarshal(data, &rep) != nil {
 			return
 		}
-		err := Validate(&rep, file)
+		err := Validate(&rep, file, nil)
 		Undocumented(&rep, file)
 		m := Update(&rep, &rep, file)
 		Undocumented(m, file)
@@ -73,7 +73,7 @@ func FuzzReport(f *testing.F) {
 		if !bytes.Equal(enc, again) {
 			t.Fatalf("round trip changed the report:\n%s\n%s", enc, again)
 		}
-		if err := Validate(&back, file); err != nil {
+		if err := Validate(&back, file, nil); err != nil {
 			t.Fatalf("valid report invalid after a round trip: %v", err)
 		}
 		md2, err := RenderEnriched(file, r.graph, &back)
@@ -194,7 +194,7 @@ func FuzzRecoverRendered(f *testing.F) {
 	f.Add([]byte(`{"path":"shop/store.py","overview":"x\n\n**Inputs**: y","outputs":"o","functions":[{"name":"load","purpose":"*not documented yet.*","implementation":"1. 1. a"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var rep Report
-		if json.Unmarshal(data, &rep) != nil || Validate(&rep, file) != nil {
+		if json.Unmarshal(data, &rep) != nil || Validate(&rep, file, nil) != nil {
 			return
 		}
 		for _, l := range strings.Split(rep.Overview, "\n") {

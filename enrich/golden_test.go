@@ -35,7 +35,7 @@ func TestGolden(t *testing.T) {
 			checkGolden(t, base+".basic.md", RenderBasic(f, r.graph))
 
 			rep := readReport(t, base+".report.json")
-			if err := Validate(rep, f); err != nil {
+			if err := Validate(rep, f, nil); err != nil {
 				t.Fatalf("the golden report is invalid: %v", err)
 			}
 			md, err := RenderEnriched(f, r.graph, rep)

@@ -39,7 +39,7 @@ func TestSameNamedNested(t *testing.T) {
 		{Name: "name@22", Purpose: "Gets the name.", Implementation: "1. Return it."},
 		{Name: "View.name@26", Purpose: "Sets the name.", Implementation: "1. Store it."},
 	}}}}
-	if err := Validate(report, f); err != nil {
+	if err := Validate(report, f, nil); err != nil {
 		t.Fatalf("a report naming each by its line is refused: %v", err)
 	}
 	md, err := RenderEnriched(f, r.graph, report)
@@ -53,7 +53,7 @@ func TestSameNamedNested(t *testing.T) {
 	}
 	bad := &Report{Path: "views.py", Overview: "Views.", Functions: []Function{{Name: "View.as_view.view", Purpose: "Either.", Implementation: "1. Go."}},
 		Classes: []Class{{Name: "View", Methods: []Function{{Name: "name", Purpose: "Either.", Implementation: "1. Go."}}}}}
-	err = Validate(bad, f)
+	err = Validate(bad, f, nil)
 	if err == nil || !strings.Contains(err.Error(), "View.as_view.view@8") || !strings.Contains(err.Error(), "name@26") {
 		t.Errorf("the shared names alone: err %v, want the names with lines", err)
 	}

@@ -1,6 +1,7 @@
 package enrich
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 )
 
@@ -92,9 +94,12 @@ func (d doc) empty() bool {
 // functions among its functions and methods, classes among its types,
 // methods among their class's methods. A name may be the local name the
 // prompt lists ("Store.get"), the qualified name, or a simple name that is
-// unique where it is looked up. Errors are written for the model to act
-// on, listing the names it could have used.
-func Validate(r *Report, f *extract.File) error {
+// unique where it is looked up. The methods a Go file declares on a type
+// of another file are listed under that type. Errors are written for the
+// model to act on, listing the names it could have used and, with the
+// call graph g (nil for none), the file that declares a symbol the
+// report put in the wrong one.
+func Validate(r *Report, f *extract.File, g *callgraph.Graph) error {
 	if r == nil {
 		return fmt.Errorf("no report for %s", f.Path)
 	}
@@ -115,8 +120,44 @@ func Validate(r *Report, f *extract.File) error {
 	if strings.TrimSpace(r.Overview) == "" && r.Part <= 1 {
 		problems = append(problems, fmt.Errorf("overview is empty: write 2-3 sentences on what %s does", f.Path))
 	}
-	_, nameProblems := resolve(r, newFacts(f, nil))
+	_, nameProblems := resolve(r, newFacts(f, g))
 	return errors.Join(append(problems, nameProblems...)...)
+}
+
+// outerMethods returns the methods declared in the file on a type of that
+// name declared in another (Go allows it), and the type's qualified name.
+func (fs *facts) outerMethods(name string) (idx []int, typeQ string) {
+	n := normName(name)
+	for i, s := range fs.syms {
+		if s.role != roleCallable || s.owner >= 0 || s.Kind != extract.KindMethod {
+			continue
+		}
+		prefix, ok := strings.CutSuffix(s.graphName, "."+s.Name)
+		if !ok || !(prefix == n || localName(fs.f, prefix) == n || strings.HasSuffix(prefix, "."+n)) {
+			continue
+		}
+		if typeQ == "" {
+			typeQ = prefix
+		} else if typeQ != prefix {
+			continue // another type of the same simple name
+		}
+		idx = append(idx, i)
+	}
+	return idx, typeQ
+}
+
+// declaredElsewhere returns the file other than this one where the graph
+// has a symbol of qualified name q, or "" (no graph, or none).
+func (fs *facts) declaredElsewhere(q string) string {
+	if fs.g == nil {
+		return ""
+	}
+	for _, id := range fs.g.Lookup(q) {
+		if n := fs.g.Node(id); n.File != fs.f.Path {
+			return n.File
+		}
+	}
+	return ""
 }
 
 // samePath reports whether p, a path as a model wrote it, names the file
@@ -294,6 +335,38 @@ func resolve(r *Report, fs *facts) (map[string]doc, []error) {
 			set(q, doc{fn.Purpose, fn.Implementation})
 		}
 	}
+	// methodsOf resolves the methods a class entry lists among cands, the
+	// methods of q here; q is "" for a type declared in another file.
+	methodsOf := func(i int, c Class, q, typeName string, cands []int) {
+		var unknown, elsewhere []string
+		for j, m := range c.Methods {
+			mq, err := fs.find(m.Name, cands)
+			switch {
+			case errors.Is(err, errNoName):
+				problems = append(problems, fmt.Errorf("classes[%d].methods[%d] has no name", i, j))
+			case errors.Is(err, errUnknown):
+				if file := fs.declaredElsewhere(q + "." + normName(m.Name)); q != "" && file != "" {
+					elsewhere = append(elsewhere, fmt.Sprintf("%q of %s is declared in %s", m.Name, typeName, file))
+				} else {
+					unknown = append(unknown, m.Name)
+				}
+			case err != nil:
+				problems = append(problems, err)
+			default:
+				set(mq, doc{m.Purpose, m.Implementation})
+			}
+		}
+		if len(elsewhere) > 0 {
+			problems = append(problems, fmt.Errorf("method %s: report it with that file, not with %s", strings.Join(elsewhere, "; method "), fs.f.Path))
+		}
+		if len(unknown) > 0 {
+			known := "it has none"
+			if len(cands) > 0 {
+				known = "its methods: " + fs.known(cands, true)
+			}
+			problems = append(problems, fmt.Errorf("%s not in class %s of %s; %s", quoteNames("method", unknown), typeName, fs.f.Path, known))
+		}
+	}
 	for i, c := range r.Classes {
 		q, err := fs.find(c.Name, types)
 		switch {
@@ -303,9 +376,22 @@ func resolve(r *Report, fs *facts) (map[string]doc, []error) {
 		case errors.Is(err, errUnknown):
 			if _, ferr := fs.find(c.Name, callables); ferr == nil {
 				problems = append(problems, fmt.Errorf("%q in classes is a function of %s: put it in functions", c.Name, fs.f.Path))
-			} else {
-				unknownClasses = append(unknownClasses, c.Name)
+				continue
 			}
+			// A Go type may have methods here and be declared elsewhere:
+			// they are listed under it, its purpose with its own file.
+			outer, typeQ := fs.outerMethods(c.Name)
+			if len(outer) == 0 {
+				unknownClasses = append(unknownClasses, c.Name)
+				continue
+			}
+			if !blank(c.Purpose) {
+				where := cmp.Or(fs.declaredElsewhere(typeQ), "another file")
+				problems = append(problems, fmt.Errorf("class %q is declared in %s, not in %s: give its purpose in the report of %s; its methods declared here (%s) may stay under it here with no purpose",
+					c.Name, where, fs.f.Path, where, fs.known(outer, true)))
+				continue
+			}
+			methodsOf(i, c, "", normName(c.Name), outer)
 			continue
 		case err != nil:
 			problems = append(problems, err)
@@ -318,27 +404,7 @@ func resolve(r *Report, fs *facts) (map[string]doc, []error) {
 				methods = append(methods, m)
 			}
 		}
-		var unknown []string
-		for j, m := range c.Methods {
-			mq, err := fs.find(m.Name, methods)
-			switch {
-			case errors.Is(err, errNoName):
-				problems = append(problems, fmt.Errorf("classes[%d].methods[%d] has no name", i, j))
-			case errors.Is(err, errUnknown):
-				unknown = append(unknown, m.Name)
-			case err != nil:
-				problems = append(problems, err)
-			default:
-				set(mq, doc{m.Purpose, m.Implementation})
-			}
-		}
-		if len(unknown) > 0 {
-			known := "it has none"
-			if len(methods) > 0 {
-				known = "its methods: " + fs.known(methods, true)
-			}
-			problems = append(problems, fmt.Errorf("%s not in class %s of %s; %s", quoteNames("method", unknown), localName(fs.f, q), fs.f.Path, known))
-		}
+		methodsOf(i, c, q, localName(fs.f, q), methods)
 	}
 	if len(unknownFuncs) > 0 {
 		problems = append(problems, fmt.Errorf("%s not in %s; known: %s", quoteNames("symbol", unknownFuncs), fs.f.Path, fs.known(callables, false)))

@@ -14,7 +14,7 @@ import (
 func expectInvalid(t *testing.T, r *Report, want ...string) {
 	t.Helper()
 	f := storeFile(t)
-	err := Validate(r, f)
+	err := Validate(r, f, nil)
 	if err == nil {
 		t.Fatalf("Validate accepted %+v", r)
 	}
@@ -67,7 +67,7 @@ func TestValidateAccepts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := valid()
 			edit(r)
-			if err := Validate(r, f); err != nil {
+			if err := Validate(r, f, nil); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -158,7 +158,7 @@ func TestValidateOddPaths(t *testing.T) {
 			f.Path = p
 			r := valid()
 			r.Path = p
-			if err := Validate(r, &f); err != nil {
+			if err := Validate(r, &f, nil); err != nil {
 				t.Error(err)
 			}
 		})
@@ -167,7 +167,7 @@ func TestValidateOddPaths(t *testing.T) {
 	for _, p := range []string{" shop/store.py ", `shop\store.py`, "./shop//store.py"} {
 		r := valid()
 		r.Path = p
-		if err := Validate(r, storeFile(t)); err != nil {
+		if err := Validate(r, storeFile(t), nil); err != nil {
 			t.Errorf("%q: %v", p, err)
 		}
 	}
@@ -181,7 +181,7 @@ func TestValidateAmbiguous(t *testing.T) {
 	g.Symbols[len(g.Symbols)-1].Name = "get"
 	r := valid()
 	r.Functions[0].Name = "get"
-	err := Validate(r, &g)
+	err := Validate(r, &g, nil)
 	if err == nil || !strings.Contains(err.Error(), `symbol "get" is ambiguous in shop/store.py: Store.get, Other.get`) {
 		t.Fatalf("got %v", err)
 	}
@@ -234,7 +234,7 @@ func TestImplementationForms(t *testing.T) {
 
 func TestNilReport(t *testing.T) {
 	f := storeFile(t)
-	if err := Validate(nil, f); err == nil {
+	if err := Validate(nil, f, nil); err == nil {
 		t.Error("Validate(nil) passed")
 	}
 	if got := Undocumented(nil, f); len(got) != 7 { // 5 functions and methods, 2 types

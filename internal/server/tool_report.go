@@ -78,7 +78,10 @@ func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, versi
 	if strings.TrimSpace(check.Overview) == "" && prev != nil {
 		check.Overview = prev.Overview
 	}
-	if err := enrich.Validate(&check, src.file); err != nil {
+	ws.mu.RLock()
+	err = enrich.Validate(&check, src.file, ws.graph)
+	ws.mu.RUnlock()
+	if err != nil {
 		return reportOut{}, "", fmt.Errorf("%w; nothing was written", err)
 	}
 	switch {
