@@ -59,6 +59,17 @@ func appendRecord(b *bytes.Buffer, r *Report) {
 	b.WriteString("\n" + recordClose + "\n")
 }
 
+// WithoutRecord returns body without the record at its end: what a
+// reader needs, the record's prose being shown above it already. A body
+// without a record is returned as it is.
+func WithoutRecord(body []byte) []byte {
+	i := bytes.LastIndex(body, []byte("\n"+recordMarker))
+	if i < 0 {
+		return body
+	}
+	return append(bytes.TrimRight(body[:i], "\n"), '\n')
+}
+
 // Recorded returns the prose an enriched artifact's body records, as
 // RenderEnriched wrote it, or nil and no error when the body has no
 // record (a basic artifact, or one from before records). It fails on a

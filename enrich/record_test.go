@@ -184,6 +184,14 @@ func TestRecordHidden(t *testing.T) {
 	if rec.Overview != rep.Overview || rec.Functions[0].Purpose != rep.Functions[0].Purpose {
 		t.Errorf("record = %+v", rec)
 	}
+	// What a reader is shown stops where the record starts.
+	shown := WithoutRecord(md)
+	if !bytes.Equal(shown, append(bytes.TrimRight(md[:i], "\n"), '\n')) || bytes.Contains(shown[len(shown)-200:], []byte("fileinfo:report")) {
+		t.Errorf("WithoutRecord kept the record:\n%s", shown[max(0, len(shown)-300):])
+	}
+	if basic := RenderBasic(f, nil); !bytes.Equal(WithoutRecord(basic), basic) {
+		t.Error("WithoutRecord changed an artifact without a record")
+	}
 }
 
 func TestRecordedWithout(t *testing.T) {

@@ -119,6 +119,9 @@ func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetc
 	if err != nil {
 		return nil, doc, err // a wrong path's error names similar ones
 	}
+	if in.Heading == "" {
+		doc.Summary = "" // the content's first paragraph, whole below
+	}
 	return textResult(doc.Content), doc, nil
 }
 

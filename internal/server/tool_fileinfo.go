@@ -126,7 +126,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 		}
 		out.Status = statusUpToDate
 		msg := fmt.Sprintf("The enriched artifact of %s (%s) is up to date: its source and callers are unchanged since it was written. "+
-			"Use it as it is; call file_info with refresh: true only to document the file again.\n\n%s", rel, out.ArtifactPath, body)
+			"Use it as it is; call file_info with refresh: true only to document the file again.\n\n%s", rel, out.ArtifactPath, enrich.WithoutRecord(body))
 		return textResult(msg), out, nil
 	}
 	out.Status = statusPromptReady
