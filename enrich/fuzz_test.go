@@ -39,7 +39,7 @@ func FuzzReport(f *testing.F) {
 		Undocumented(&rep, file)
 		m := Update(&rep, &rep, file)
 		Undocumented(m, file)
-		md, rerr := RenderEnriched(file, r.graph, &rep)
+		md, rerr := RenderEnriched(file, r.graph, &rep, Digests{})
 		if err != nil {
 			return
 		}
@@ -54,7 +54,7 @@ func FuzzReport(f *testing.F) {
 		if err != nil || rec == nil {
 			t.Fatalf("Recorded = %+v, %v\n%s", rec, err, md)
 		}
-		if md2, err := RenderEnriched(file, r.graph, rec); err != nil || !bytes.Equal(md, md2) {
+		if md2, err := RenderEnriched(file, r.graph, rec, Digests{}); err != nil || !bytes.Equal(md, md2) {
 			t.Fatalf("rendering the record differs: %v\n%s", err, lineDiff(string(md), string(md2)))
 		}
 		if u := Update(rec, rec, file); !reflectEqual(t, u, rec) {
@@ -76,7 +76,7 @@ func FuzzReport(f *testing.F) {
 		if err := Validate(&back, file, nil); err != nil {
 			t.Fatalf("valid report invalid after a round trip: %v", err)
 		}
-		md2, err := RenderEnriched(file, r.graph, &back)
+		md2, err := RenderEnriched(file, r.graph, &back, Digests{})
 		if err != nil || !bytes.Equal(md, md2) {
 			t.Fatalf("rendering changed after a round trip: %v", err)
 		}
@@ -117,7 +117,7 @@ func checkHeadings(t *testing.T, md []byte) {
 func FuzzRecorded(f *testing.F) {
 	r := loadArchive(f, "repo.txtar")
 	file, _ := r.file(f, "shop/store.py")
-	md, err := RenderEnriched(file, r.graph, valid())
+	md, err := RenderEnriched(file, r.graph, valid(), Digests{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func FuzzRecorded(f *testing.F) {
 			return
 		}
 		u := Update(rec, nil, file)
-		md, err := RenderEnriched(file, r.graph, u)
+		md, err := RenderEnriched(file, r.graph, u, Digests{})
 		if err != nil {
 			t.Fatalf("the canonical form of a record does not render: %v", err)
 		}
@@ -152,7 +152,7 @@ func FuzzRecover(f *testing.F) {
 	for _, md := range legacy(f) {
 		f.Add(md)
 	}
-	md, err := RenderEnriched(file, r.graph, valid())
+	md, err := RenderEnriched(file, r.graph, valid(), Digests{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func FuzzRecover(f *testing.F) {
 		if rec == nil {
 			return
 		}
-		if _, err := RenderEnriched(file, r.graph, rec); err != nil {
+		if _, err := RenderEnriched(file, r.graph, rec, Digests{}); err != nil {
 			t.Fatalf("the recovered prose does not render: %v\n%+v", err, rec)
 		}
 		if u := Update(rec, nil, file); !reflectEqual(t, u, rec) {
@@ -202,7 +202,7 @@ func FuzzRecoverRendered(f *testing.F) {
 				return
 			}
 		}
-		md, err := RenderEnriched(file, r.graph, &rep)
+		md, err := RenderEnriched(file, r.graph, &rep, Digests{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +211,7 @@ func FuzzRecoverRendered(f *testing.F) {
 		if rec == nil {
 			rec = &Report{Functions: []Function{}}
 		}
-		again, err := RenderEnriched(file, r.graph, rec)
+		again, err := RenderEnriched(file, r.graph, rec, Digests{})
 		if err != nil {
 			t.Fatal(err)
 		}

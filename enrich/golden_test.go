@@ -38,7 +38,7 @@ func TestGolden(t *testing.T) {
 			if err := Validate(rep, f, nil); err != nil {
 				t.Fatalf("the golden report is invalid: %v", err)
 			}
-			md, err := RenderEnriched(f, r.graph, rep)
+			md, err := RenderEnriched(f, r.graph, rep, Digests{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -50,7 +50,7 @@ func TestGuessesAreLabelled(t *testing.T) {
 		{Name: "stock", Purpose: "Stocks.", Implementation: "1. Add one."},
 		{Name: "fill", Purpose: "Fills.", Implementation: "1. Add three times.\n2. Return."},
 	}}
-	md, err := RenderEnriched(views, r.graph, rep)
+	md, err := RenderEnriched(views, r.graph, rep, Digests{})
 	if err != nil {
 		t.Fatal(err)
 	}

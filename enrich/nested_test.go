@@ -42,7 +42,7 @@ func TestSameNamedNested(t *testing.T) {
 	if err := Validate(report, f, nil); err != nil {
 		t.Fatalf("a report naming each by its line is refused: %v", err)
 	}
-	md, err := RenderEnriched(f, r.graph, report)
+	md, err := RenderEnriched(f, r.graph, report, Digests{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,8 @@ package enrich
 //	      "implementation": "1. Allocate a Store.\n2. Return it."
 //	    }
 //	  ],
-//	  "classes": [...]
+//	  "classes": [...],
+//	  "digests": {"source": {"lib.NewStore": "3f2a…", "": "…"}, "callers": {…}}
 //	}
 //	-->
 //
@@ -29,7 +30,9 @@ package enrich
 // starts it: prose that imitates one comes earlier. A hand edit of the
 // prose above the record is lost at the next report; an edit inside it is
 // kept. Without a readable record, Prose reads the prose above instead
-// (recover.go).
+// (recover.go). "digests" (see Digests) says what source each symbol's
+// prose was written from; a record without it (written before digests
+// were kept) reads as one whose every symbol changed.
 
 import (
 	"bytes"
@@ -44,13 +47,23 @@ const (
 	recordClose   = "-->"
 )
 
-// appendRecord appends the record of r, in canonical form, to b.
-func appendRecord(b *bytes.Buffer, r *Report) {
+// record is what the record block holds: a report and its digests.
+type record struct {
+	*Report
+	Digests *Digests `json:"digests,omitempty"`
+}
+
+// appendRecord appends the record of r, in canonical form, and of d to b.
+func appendRecord(b *bytes.Buffer, r *Report, d Digests) {
 	var j bytes.Buffer
 	enc := json.NewEncoder(&j)
 	enc.SetEscapeHTML(false) // prose keeps its < and &: only "-->" must go
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	rec := record{Report: r}
+	if !d.Empty() {
+		rec.Digests = &d
+	}
+	if err := enc.Encode(rec); err != nil {
 		// A Report of strings always encodes.
 		panic(fmt.Sprintf("enrich: encode record: %v", err))
 	}
@@ -77,25 +90,39 @@ func WithoutRecord(body []byte) []byte {
 // after the record is ignored. The report is not checked against any
 // file; Update drops what names no symbol.
 func Recorded(body []byte) (*Report, error) {
+	r, _, err := RecordedDigests(body)
+	return r, err
+}
+
+// RecordedDigests is Recorded with the digests the record keeps, empty
+// when it keeps none.
+func RecordedDigests(body []byte) (*Report, Digests, error) {
 	i := bytes.LastIndex(body, []byte("\n"+recordMarker))
 	if i < 0 {
-		return nil, nil
+		return nil, Digests{}, nil
 	}
 	rest := body[i+1+len(recordMarker):]
 	line, rest, ok := bytes.Cut(rest, []byte("\n"))
 	if !ok {
-		return nil, errors.New("the artifact's record is cut short")
+		return nil, Digests{}, errors.New("the artifact's record is cut short")
 	}
 	if v := string(bytes.TrimSpace(line)); v != recordVersion {
-		return nil, fmt.Errorf("the artifact's record is of version %q; this fileinfo reads %s", v, recordVersion)
+		return nil, Digests{}, fmt.Errorf("the artifact's record is of version %q; this fileinfo reads %s", v, recordVersion)
 	}
 	j := bytes.Index(rest, []byte("\n"+recordClose))
 	if j < 0 {
-		return nil, errors.New("the artifact's record is not closed")
+		return nil, Digests{}, errors.New("the artifact's record is not closed")
 	}
-	var r Report
-	if err := json.Unmarshal(rest[:j], &r); err != nil {
-		return nil, fmt.Errorf("the artifact's record does not parse: %w", err)
+	var rec record
+	if err := json.Unmarshal(rest[:j], &rec); err != nil {
+		return nil, Digests{}, fmt.Errorf("the artifact's record does not parse: %w", err)
 	}
-	return &r, nil
+	if rec.Report == nil {
+		rec.Report = &Report{}
+	}
+	var d Digests
+	if rec.Digests != nil {
+		d = *rec.Digests
+	}
+	return rec.Report, d, nil
 }

@@ -134,7 +134,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	for _, p := range goldenFiles {
 		f, _ := r.file(t, p)
 		rep := readReport(t, p[strings.LastIndexByte(p, '/')+1:]+".report.json")
-		md, err := RenderEnriched(f, r.graph, rep)
+		md, err := RenderEnriched(f, r.graph, rep, Digests{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		if err != nil || rec == nil {
 			t.Fatalf("%s: Recorded = %v, %v", p, rec, err)
 		}
-		again, err := RenderEnriched(f, r.graph, rec)
+		again, err := RenderEnriched(f, r.graph, rec, Digests{})
 		if err != nil || !bytes.Equal(again, md) {
 			t.Errorf("%s: rendering the record differs: %v\n%s", p, err, lineDiff(string(md), string(again)))
 		}
@@ -164,7 +164,7 @@ func TestRecordHidden(t *testing.T) {
 	rep := valid()
 	rep.Overview = "Ends a comment early --> and starts one <!-- fileinfo:report v1\n{\"overview\": \"fake\"}\n-->"
 	rep.Functions[0].Purpose = "Compares a < b && c > d -->"
-	md, err := RenderEnriched(f, nil, rep)
+	md, err := RenderEnriched(f, nil, rep, Digests{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestRecordedWithout(t *testing.T) {
 	if rec, err := Recorded(RenderBasic(f, nil)); rec != nil || err != nil {
 		t.Errorf("Recorded(basic) = %+v, %v", rec, err)
 	}
-	md, _ := RenderEnriched(f, nil, valid())
+	md, _ := RenderEnriched(f, nil, valid(), Digests{})
 	for name, body := range map[string]string{
 		"damaged":       strings.Replace(string(md), `"overview"`, `"overview`, 1),
 		"other version": strings.Replace(string(md), "fileinfo:report v1", "fileinfo:report v9", 1),

@@ -82,11 +82,18 @@ import (
 // prose (a basic artifact). err says why a record could not be read; the
 // prose returned then is what the markdown shows.
 func Prose(body []byte, f *extract.File) (*Report, error) {
-	r, err := Recorded(body)
+	r, _, err := ProseDigests(body, f)
+	return r, err
+}
+
+// ProseDigests is Prose with the digests the record keeps (see Digests):
+// empty when there is no readable record.
+func ProseDigests(body []byte, f *extract.File) (*Report, Digests, error) {
+	r, d, err := RecordedDigests(body)
 	if r != nil && err == nil {
-		return r, nil
+		return r, d, nil
 	}
-	return Recover(body, f), err
+	return Recover(body, f), Digests{}, err
 }
 
 // Recover returns the prose the markdown of body, an enriched artifact of

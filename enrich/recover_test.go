@@ -69,7 +69,7 @@ func TestOldFormat(t *testing.T) {
 		} else {
 			rep = readReport(t, c.report)
 		}
-		md, err := RenderEnriched(f, r.graph, rep)
+		md, err := RenderEnriched(f, r.graph, rep, Digests{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestRecoverOldArtifacts(t *testing.T) {
 		if rec == nil {
 			t.Fatalf("%s: nothing recovered", c.artifact)
 		}
-		md, err := RenderEnriched(f, r.graph, rec)
+		md, err := RenderEnriched(f, r.graph, rec, Digests{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.artifact, err)
 		}
@@ -167,7 +167,7 @@ func TestReportOverOldArtifact(t *testing.T) {
 // there is none or it cannot be read.
 func TestProse(t *testing.T) {
 	f := storeFile(t)
-	md, err := RenderEnriched(f, nil, valid())
+	md, err := RenderEnriched(f, nil, valid(), Digests{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,9 +28,10 @@ func RenderBasic(f *extract.File, g *callgraph.Graph) []byte {
 // Connections and callers still come from g, not from r. It fails, writing
 // nothing, if r names a symbol f does not have; symbols r leaves out are
 // marked as not documented yet; a nil r gives the basic artifact. It has no
-// front matter. The artifact ends with the record of r's prose (see
-// record.go), which Recorded reads back for Update.
-func RenderEnriched(f *extract.File, g *callgraph.Graph, r *Report) ([]byte, error) {
+// front matter. The artifact ends with the record of r's prose and of d,
+// the digests of what it was written from (see Stamp; empty for none),
+// which Recorded reads back for Update.
+func RenderEnriched(f *extract.File, g *callgraph.Graph, r *Report, d Digests) ([]byte, error) {
 	if r == nil {
 		return RenderBasic(f, g), nil
 	}
@@ -40,7 +41,7 @@ func RenderEnriched(f *extract.File, g *callgraph.Graph, r *Report) ([]byte, err
 		return nil, fmt.Errorf("render %s: %w", f.Path, problems[0])
 	}
 	b := render(fs, r, docs)
-	appendRecord(b, canonical(fs, r, docs))
+	appendRecord(b, canonical(fs, r, docs), d)
 	return b.Bytes(), nil
 }
 

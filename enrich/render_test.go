@@ -11,14 +11,14 @@ func TestRenderEnrichedRefusesUnknownNames(t *testing.T) {
 	f, _ := r.file(t, "shop/store.py")
 	rep := valid()
 	rep.Classes[0].Methods[0].Name = "put"
-	md, err := RenderEnriched(f, r.graph, rep)
+	md, err := RenderEnriched(f, r.graph, rep, Digests{})
 	if err == nil || md != nil || !strings.Contains(err.Error(), `method "put" not in class Store`) {
 		t.Fatalf("got %q, %v", md, err)
 	}
 	// A report without an overview (parts 2 and later) still renders.
 	rep = valid()
 	rep.Overview = ""
-	md, err = RenderEnriched(f, r.graph, rep)
+	md, err = RenderEnriched(f, r.graph, rep, Digests{})
 	if err != nil || !strings.Contains(string(md), "*No overview yet") {
 		t.Fatalf("got %v\n%s", err, md)
 	}

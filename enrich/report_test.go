@@ -240,7 +240,7 @@ func TestNilReport(t *testing.T) {
 	if got := Undocumented(nil, f); len(got) != 7 { // 5 functions and methods, 2 types
 		t.Errorf("Undocumented(nil) = %v", got)
 	}
-	if md, err := RenderEnriched(f, nil, nil); err != nil || !strings.Contains(string(md), "Structure only") {
+	if md, err := RenderEnriched(f, nil, nil, Digests{}); err != nil || !strings.Contains(string(md), "Structure only") {
 		t.Errorf("RenderEnriched(nil) = %v\n%s", err, md)
 	}
 }

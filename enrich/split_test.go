@@ -23,7 +23,7 @@ func TestMethodsInAnotherFile(t *testing.T) {
 	if missing := Undocumented(rep, ops); len(missing) != 0 {
 		t.Errorf("undocumented after reporting every method: %q", missing)
 	}
-	body, err := RenderEnriched(ops, r.graph, rep)
+	body, err := RenderEnriched(ops, r.graph, rep, Digests{})
 	if err != nil || !strings.Contains(string(body), "Put") {
 		t.Errorf("RenderEnriched = %v", err)
 	}

@@ -123,16 +123,18 @@ func TestReportThenUpToDate(t *testing.T) {
 		t.Errorf("refresh: file_info = %+v", fi)
 	}
 
-	// A caller that changes makes the artifact stale; the enriched
-	// artifact is kept, not replaced by a basic one.
+	// A caller that changes makes the artifact stale; its prose still
+	// holds (no symbol's source changed), so file_info renders it again
+	// with the callers of now, keeps it enriched, and asks nothing.
 	writeTree(t, s.root, map[string]string{"main.go": "package main\n\nimport \"example.com/shop/lib\"\n\nfunc main() { lib.NewStore() }\n"})
 	s.ok("file_info", map[string]any{"path": "main.go"}, &fi) // the server notices main.go changed
-	s.ok("file_info", map[string]any{"path": "lib/store.go"}, &fi)
-	if fi.Status != statusPromptReady || fi.Artifact != "stale" {
-		t.Errorf("after a caller changed, file_info = %+v", fi)
+	res = s.ok("file_info", map[string]any{"path": "lib/store.go"}, &fi)
+	if fi.Status != statusUpToDate || fi.Artifact != "enriched" || !strings.Contains(text(res), "Store.Put") {
+		t.Errorf("after a caller changed, file_info = %+v\n%s", fi, text(res))
 	}
-	if md := s.read(".artifacts/lib/store.go.md"); !strings.Contains(md, "status: enriched") {
-		t.Errorf("stale enriched artifact was replaced:\n%s", md)
+	if md := s.read(".artifacts/lib/store.go.md"); !strings.Contains(md, "status: enriched") || !strings.Contains(md, "**Purpose**: Sets a key's value.") ||
+		strings.Count(md, "- `main` in `main.go`") != 1 {
+		t.Errorf("the artifact re-rendered after a caller changed lost its prose or lists old callers:\n%s", md)
 	}
 	// So does an edit of the file itself.
 	s.ok("report_file_info", storeReport(), &rep)

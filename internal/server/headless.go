@@ -186,7 +186,7 @@ func (ws *workspace) enrichFile(ctx context.Context, b *enrich.Builder, opt Enri
 		} else {
 			r.Part = 0
 		}
-		if _, _, err := ws.saveReport(rel, src, *r, opt.Version); err != nil {
+		if _, _, err := ws.saveReport(rel, src, text, *r, opt.Version); err != nil {
 			return false, fmt.Errorf("part %d: %w", part, err)
 		}
 		maps.Copy(purposes, enrich.Purposes(r, src.file))

@@ -104,7 +104,7 @@ func (s *Server) answered(text string) sampled {
 // report_file_info. Whatever goes wrong — no sampling offered, an error, a
 // refusal, a timeout, an answer that does not validate — it falls back to
 // the prompt, with a note saying why.
-func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *workspace, src *source, p *enrich.Prompt, out fileInfoOut) (*mcp.CallToolResult, fileInfoOut, error) {
+func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *workspace, src *source, text []byte, p *enrich.Prompt, out fileInfoOut) (*mcp.CallToolResult, fileInfoOut, error) {
 	fallback := func(why string) (*mcp.CallToolResult, fileInfoOut, error) {
 		s.log.Info("sampling fell back to a prompt", "path", out.Path, "why", why)
 		out.Status = statusPromptReady
@@ -127,7 +127,7 @@ func (s *Server) sample(ctx context.Context, req *mcp.CallToolRequest, ws *works
 	} else {
 		r.Part = 0
 	}
-	rep, note, err := ws.saveReport(out.Path, src, *r, s.opt.Version)
+	rep, note, err := ws.saveReport(out.Path, src, text, *r, s.opt.Version)
 	if err != nil {
 		return fallback("its report was refused: " + err.Error())
 	}

@@ -45,6 +45,7 @@ type fileInfoOut struct {
 	Artifact     string   `json:"artifact" jsonschema:"the artifact's status: missing, basic, partial (some symbols have no prose yet), enriched or stale"`
 	ArtifactPath string   `json:"artifact_path" jsonschema:"where the artifact is, relative to the workspace root"`
 	Missing      []string `json:"missing,omitempty" jsonschema:"when artifact is partial: the symbols it has no prose for yet; a report may name only these, and the prose already saved is kept"`
+	Changed      []string `json:"changed,omitempty" jsonschema:"when the artifact is stale: the symbols whose source changed since it was written; the prompt asks only about them and about those without prose (refresh: true asks about all)"`
 }
 
 // The prompt, or the up-to-date artifact, travels once: as the result's
@@ -86,14 +87,50 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 		basic = enrich.RenderBasic(src.file, ws.graph)
 	}
 	var p *enrich.Prompt
+	var since *sinceReport
+	opts := enrich.Options{MaxTokens: budget, Part: in.Part, Dependencies: ws.deps.used(src.file)}
+	// A stale artifact whose record says what each symbol's prose was
+	// written from is asked about only what changed since.
+	if status == artifacts.Stale && !in.Refresh && in.Part == 0 {
+		since = ws.changesSince(rel, src, text)
+	}
+	switch {
+	case since != nil && since.none():
+	case since != nil:
+		p, err = s.builder.Incremental(src.file, ws.graph, text, since.prev, since.ask(), since.what.FileLevel, opts)
+		if p != nil {
+			out.Changed = since.what.Source
+		}
+		if err == nil && p == nil {
+			p, err = s.builder.Prompt(src.file, ws.graph, text, opts)
+		}
 	// An up-to-date enriched artifact is handed back instead of a prompt,
 	// unless the call asks for a new one or for a given part.
-	if status != artifacts.Enriched || in.Refresh || in.Part > 0 {
-		p, err = s.builder.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: budget, Part: in.Part, Dependencies: ws.deps.used(src.file)})
+	case status != artifacts.Enriched || in.Refresh || in.Part > 0:
+		p, err = s.builder.Prompt(src.file, ws.graph, text, opts)
 	}
 	ws.mu.RUnlock()
 	if err != nil {
 		return nil, out, err
+	}
+	if since != nil && since.none() {
+		// Only callers, or blank lines between symbols, changed: the
+		// prose holds, and the artifact lists the callers of now.
+		st, err := ws.rerender(rel, src, text, since, s.opt.Version)
+		if err == nil && st != artifacts.Stale {
+			status = st
+			ws.docsChanged([]string{out.ArtifactPath})
+		} else {
+			if err != nil {
+				s.log.Warn("artifact not re-rendered", "path", rel, "err", err)
+			}
+			ws.mu.RLock()
+			p, err = s.builder.Prompt(src.file, ws.graph, text, opts)
+			ws.mu.RUnlock()
+			if err != nil {
+				return nil, out, err
+			}
+		}
 	}
 	if p != nil {
 		ws.sawParts(rel, src.digest, p.Parts)
@@ -125,8 +162,15 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 			return nil, out, fmt.Errorf("read the artifact of %s: %w", rel, err)
 		}
 		out.Status = statusUpToDate
-		msg := fmt.Sprintf("The enriched artifact of %s (%s) is up to date: its source and callers are unchanged since it was written. "+
-			"Use it as it is; call file_info with refresh: true only to document the file again.\n\n%s", rel, out.ArtifactPath, enrich.WithoutRecord(body))
+		why := "its source and callers are unchanged since it was written"
+		if since != nil {
+			why = "its symbols' source is unchanged since it was written; it now lists their callers as they are"
+			if len(since.what.Callers) > 0 {
+				why += fmt.Sprintf(" (the callers of %s changed)", strings.Join(since.what.Callers, ", "))
+			}
+		}
+		msg := fmt.Sprintf("The %s artifact of %s (%s) is up to date: %s. "+
+			"Use it as it is; call file_info with refresh: true only to document the file again.\n\n%s", status, rel, out.ArtifactPath, why, enrich.WithoutRecord(body))
 		return textResult(msg), out, nil
 	}
 	out.Status = statusPromptReady
@@ -136,7 +180,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 		out.Symbols = []string{}
 	}
 	if in.Mode == modeSampling {
-		return s.sample(ctx, req, ws, src, p, out)
+		return s.sample(ctx, req, ws, src, text, p, out)
 	}
 	return textResult(p.Text + note), out, nil
 }
@@ -144,7 +188,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 // missingNote sets out.Missing to the symbols rel's partial artifact has
 // no prose for, and returns the note that tells the model so.
 func (w *workspace) missingNote(rel string, src *source, out *fileInfoOut) string {
-	prev, err := w.prose(rel, src.file)
+	prev, _, err := w.prose(rel, src.file)
 	if err != nil && prev == nil {
 		return fmt.Sprintf("\n\n(Note: the artifact of %s is partial, and the prose it records cannot be read: %v. Document every symbol.)", rel, err)
 	}

@@ -40,7 +40,7 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 	if err := s.checkPart(ws, rel, src, text, in.Part); err != nil {
 		return nil, out, err
 	}
-	out, note, err := ws.saveReport(rel, src, in, s.opt.Version)
+	out, note, err := ws.saveReport(rel, src, text, in, s.opt.Version)
 	if err != nil {
 		return nil, out, err
 	}
@@ -65,13 +65,13 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 // written when the report is refused. note, when not empty, says what the
 // answer should add: the earlier prose's record could not be read, and
 // only what the artifact shows of it, if anything, is kept.
-func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, version string) (out reportOut, note string, err error) {
+func (ws *workspace) saveReport(rel string, src *source, text []byte, in enrich.Report, version string) (out reportOut, note string, err error) {
 	in.Path = rel
 	// The artifact is read, merged into and written again: one report at
 	// a time, or two parts sent together would each drop the other's.
 	ws.saveMu.Lock()
 	defer ws.saveMu.Unlock()
-	prev, rerr := ws.prose(rel, src.file)
+	prev, prevDigests, rerr := ws.prose(rel, src.file)
 	// A report that adds to the prose saved may leave the overview to the
 	// one saved.
 	check := in
@@ -97,7 +97,10 @@ func (ws *workspace) saveReport(rel string, src *source, in enrich.Report, versi
 
 	ws.mu.RLock()
 	fp := ws.fingerprint(src)
-	body, err := enrich.RenderEnriched(src.file, ws.graph, report)
+	// Each symbol's digest says what source its prose was written from:
+	// the next file_info after an edit asks only about what changed.
+	digests := enrich.Stamp(src.file, ws.graph, text, prevDigests, &in)
+	body, err := enrich.RenderEnriched(src.file, ws.graph, report, digests)
 	ws.mu.RUnlock()
 	if err != nil {
 		return reportOut{}, "", fmt.Errorf("%w; nothing was written", err)
@@ -136,15 +139,15 @@ func docStatus(r *enrich.Report, f *extract.File) (artifacts.Status, []string) {
 // what its markdown shows. It is nil when there is no artifact, or one
 // without prose (basic). An error says the artifact or its record could
 // not be read; the prose is then what the markdown shows, if anything.
-func (ws *workspace) prose(rel string, f *extract.File) (*enrich.Report, error) {
+func (ws *workspace) prose(rel string, f *extract.File) (*enrich.Report, enrich.Digests, error) {
 	_, body, err := ws.store.Read(rel)
 	if notExist(err) {
-		return nil, nil
+		return nil, enrich.Digests{}, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, enrich.Digests{}, err
 	}
-	return enrich.Prose(body, f)
+	return enrich.ProseDigests(body, f)
 }
 
 // checkPart refuses a report's part number past the number of parts
