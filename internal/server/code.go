@@ -20,6 +20,12 @@ import (
 // when they are searchable. A file the workspace no longer holds is
 // removed. Errors are logged: search goes on with what it had.
 func (w *workspace) indexCode(ctx context.Context, changed, removed []string) {
+	w.indexCodeCounting(ctx, changed, removed, nil)
+}
+
+// indexCodeCounting is indexCode calling done with the files read after
+// each batch, before the batch is searchable.
+func (w *workspace) indexCodeCounting(ctx context.Context, changed, removed []string, done func(n int)) {
 	ix := w.docIndex()
 	if ix == nil || len(changed) == 0 && len(removed) == 0 {
 		return
@@ -61,6 +67,9 @@ func (w *workspace) indexCode(ctx context.Context, changed, removed []string) {
 			if !yield(cfs) {
 				return
 			}
+			if done != nil {
+				done(len(cfs))
+			}
 		}
 	}
 	if err := ix.PutCodeBatches(ctx, batches, removed); err != nil || ctx.Err() != nil {
@@ -100,7 +109,11 @@ func (w *workspace) indexAllCode() {
 	}
 	w.mu.RUnlock()
 	start := time.Now()
-	w.indexCode(w.docsCtx, paths, gone)
+	w.code.start(len(paths))
+	w.indexCodeCounting(w.docsCtx, paths, gone, w.code.add)
+	if w.docsCtx.Err() == nil {
+		w.code.finish()
+	}
 	w.log.Info("code indexed", "files", len(paths), "removed", len(gone), "elapsed", time.Since(start).Round(time.Millisecond))
 }
 

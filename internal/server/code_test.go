@@ -67,7 +67,7 @@ func TestSearchDocsShowsCode(t *testing.T) {
 	var res string
 	waitFor(t, "the first code index", func() bool {
 		res = text(s.ok("search_docs", map[string]any{"query": "NewStore", "min_score": 0}, &out))
-		return len(out.Results) > 0
+		return len(out.Results) > 0 && out.Results[0].DocPath != "" // from the code index, not by name alone
 	})
 	if !strings.Contains(res, "lib/store.go:7-7 function example.com/shop/lib.NewStore (code") || !strings.Contains(res, "func NewStore() *Store") {
 		t.Errorf("search_docs text:\n%s", res)

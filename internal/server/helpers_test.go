@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -43,6 +44,12 @@ func connect(t testing.TB, files map[string]string, opt Options) *session {
 	writeTree(t, root, files)
 	if opt.Root == "" {
 		opt.Root = root
+	}
+	if opt.DocsWait == 0 {
+		// A loaded machine may take seconds to open a small doc index;
+		// tests of what a search finds wait for it (the answer while it
+		// opens is TestFirstSearchSaysWhatItCovers's).
+		opt.DocsWait = time.Minute
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

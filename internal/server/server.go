@@ -55,6 +55,11 @@ type Options struct {
 	NoDocs bool
 	// NoDeps turns off indexing the dependencies the lockfiles name.
 	NoDeps bool
+	// DocsWait is how long a search waits for the doc index to open
+	// before it answers from what is ready (symbol names for code) and
+	// says which scopes it could not search yet. Default 3 s: the Linux
+	// kernel's doc index takes 15-20 s to open.
+	DocsWait time.Duration
 	// AllDeps indexes transitive dependencies too, not only direct ones.
 	AllDeps bool
 	// DepsCache is the per-user cache of dependency APIs. Default

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,6 +35,7 @@ type searchDocsOut struct {
 	Results        []docsearch.Result            `json:"results"`
 	ResultsByScope map[string][]docsearch.Result `json:"resultsByScope,omitempty"`
 	Message        string                        `json:"message,omitempty"`
+	Coverage       coverage                      `json:"coverage" jsonschema:"each scope searched: complete, or how far its index has got"`
 }
 
 // docsIndex returns the workspace's doc index, or why there is none.
@@ -73,18 +75,45 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		limit = DefaultSearchLimit
 	}
 	q := docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)}
-	res, err := s.search(ctx, req, q)
+	ws, err := s.ready(ctx, req)
 	if err != nil {
 		return nil, out, err
 	}
-	out = searchDocsOut{Query: res.Query, QueryType: string(res.Type), Results: res.Results, ResultsByScope: res.ByScope, Message: res.Message}
+	cov, docsOpen := ws.searchCoverage(ctx, q.Scopes, cmp.Or(s.opt.DocsWait, defaultDocsWait))
+	var res docsearch.Results
+	if docsOpen {
+		if res, err = s.search(ctx, req, q); err != nil {
+			return nil, out, err
+		}
+	} else {
+		res = docsearch.Results{Query: in.Query}
+	}
+	// Until the code scope holds every file, code is also looked up by
+	// symbol name, straight from extraction.
+	if _, ok := cov[docsearch.ScopeCode]; ok && !ws.code.complete() && (q.ContentType == "" || q.ContentType == docsearch.Code) {
+		ws.mu.RLock()
+		names := ws.nameResults(in.Query, limit)
+		ws.mu.RUnlock()
+		res = mergeNames(res, names, len(q.Scopes) > 0)
+	}
+	out = searchDocsOut{Query: res.Query, QueryType: string(res.Type), Results: res.Results, ResultsByScope: res.ByScope, Message: res.Message, Coverage: cov}
 	if out.Results == nil {
 		out.Results = []docsearch.Result{}
 	}
+	var b strings.Builder
+	if line := cov.line(); line != "" {
+		b.WriteString(line)
+		if _, ok := cov[docsearch.ScopeCode]; ok && !ws.code.complete() {
+			b.WriteString(" Code results come from symbol names until the code index is complete; search again for ranked code.")
+		}
+		b.WriteString("\n\n")
+	}
 	if len(out.Results) == 0 && out.Message == "" {
 		out.Message = "No matching documents found. Try broader terms."
+		if cov.line() != "" {
+			out.Message = "No matching documents found in what is indexed so far."
+		}
 	}
-	var b strings.Builder
 	if len(out.Results) == 0 {
 		b.WriteString(out.Message)
 	}

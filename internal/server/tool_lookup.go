@@ -65,6 +65,7 @@ type findSymbolOut struct {
 	Total      int             `json:"total"`
 	Fuzzy      bool            `json:"fuzzy,omitempty" jsonschema:"near names only"`
 	NextCursor string          `json:"next_cursor,omitempty"`
+	Coverage   string          `json:"coverage" jsonschema:"what the call graph covers: complete, or which files it leaves out"`
 }
 
 type treeIn struct {
@@ -80,6 +81,7 @@ type treeOut struct {
 	Calls      []lookup.Row `json:"calls" jsonschema:"depth-first; repeat: not expanded again"`
 	Total      int          `json:"total"`
 	NextCursor string       `json:"next_cursor,omitempty"`
+	Coverage   string       `json:"coverage" jsonschema:"what the call graph covers: complete, or which files it leaves out"`
 }
 
 // lookupIndex indexes the workspace's current graph; the caller holds
@@ -168,6 +170,7 @@ func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, in fi
 	for i, m := range ms {
 		syms[i] = ix.Symbol(m)
 	}
+	out.Coverage = ws.graphCoverage()
 	ws.mu.RUnlock()
 	if err != nil {
 		return nil, out, err
@@ -189,6 +192,7 @@ func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, in fi
 		out.NextCursor = cursor(end, key)
 		fmt.Fprintf(&b, "(%d-%d of %d; next page: cursor %q)\n", offset+1, end, len(syms), out.NextCursor)
 	}
+	writeCoverage(&b, out.Coverage)
 	return textResult(b.String()), out, nil
 }
 
@@ -229,6 +233,7 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 		sym = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact})
 		rows, truncated = ix.Tree(ids, callers, depth)
 	}
+	out.Coverage = ws.graphCoverage()
 	ws.mu.RUnlock()
 	if err != nil {
 		return nil, out, err
@@ -259,5 +264,6 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 	if truncated {
 		fmt.Fprintf(&b, "(the tree was cut at %d calls; ask for a smaller depth)\n", lookup.MaxRows)
 	}
+	writeCoverage(&b, out.Coverage)
 	return textResult(b.String()), out, nil
 }

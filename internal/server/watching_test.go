@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/artifacts"
+	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/internal/watch"
 )
 

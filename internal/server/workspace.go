@@ -87,7 +87,9 @@ type workspace struct {
 	docsClosed  bool           // set by close: no docsLoop starts
 	docsLoops   sync.WaitGroup // the running docsLoop and dependency index run, which close waits for
 
-	deps depsIndex // the dependencies' API and docs, filled in the background
+	deps  depsIndex    // the dependencies' API and docs, filled in the background
+	code  codeProgress // how far the code scope of the doc index is
+	names namesCache   // symbol names by word, for code queries while the code scope builds
 
 	watchMu   sync.Mutex
 	closed    bool

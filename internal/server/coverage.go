@@ -1,0 +1,288 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/depindex"
+	"github.com/fileinfo/fileinfo/internal/lookup"
+)
+
+// codeProgress is how far the first indexing of the code scope has got:
+// search answers say so while it runs, and fall back on symbol names.
+type codeProgress struct {
+	state       atomic.Int32 // codePending, codeIndexing or codeComplete
+	done, total atomic.Int64 // files
+}
+
+const (
+	codePending  = iota // the load or the doc index comes first
+	codeIndexing        // files are being read into the code scope
+	codeComplete        // every file's symbols are searchable
+)
+
+func (c *codeProgress) start(total int) {
+	c.total.Store(int64(total))
+	c.done.Store(0)
+	c.state.Store(codeIndexing)
+}
+func (c *codeProgress) add(n int) { c.done.Add(int64(n)) }
+func (c *codeProgress) finish()   { c.state.Store(codeComplete) }
+
+// complete reports whether the code scope holds every file.
+func (c *codeProgress) complete() bool { return c.state.Load() == codeComplete }
+
+// String says how far the code scope is, for an answer.
+func (c *codeProgress) String() string {
+	switch c.state.Load() {
+	case codeComplete:
+		return "complete"
+	case codeIndexing:
+		return fmt.Sprintf("indexing: %d of %d files", c.done.Load(), c.total.Load())
+	}
+	return "not started yet (the workspace is loading)"
+}
+
+// coverage says, scope by scope, what a search covered: "complete", or
+// how far an index that is still being built has got.
+type coverage map[string]string
+
+// line renders the scopes that are not complete as one sentence, or "".
+func (c coverage) line() string {
+	var parts []string
+	for _, sc := range slices.Sorted(func(yield func(string) bool) {
+		for k := range c {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		if c[sc] != "complete" {
+			parts = append(parts, sc+" "+c[sc])
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Not complete yet: " + strings.Join(parts, "; ") + "."
+}
+
+// namesCache indexes the workspace graph's symbol names by word, built
+// on first use and dropped with the graph it was built from: while the
+// code scope is being indexed, code queries are answered from it.
+type namesCache struct {
+	mu     sync.Mutex
+	graph  *callgraph.Graph
+	byWord map[string][]callgraph.SymbolID
+}
+
+// words returns the index of g, building it if g is new.
+func (n *namesCache) words(g *callgraph.Graph) map[string][]callgraph.SymbolID {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.graph == g && n.byWord != nil {
+		return n.byWord
+	}
+	by := map[string][]callgraph.SymbolID{}
+	for i := range g.Len() {
+		id := callgraph.SymbolID(i)
+		nd := g.Node(id)
+		if nd.Kind == callgraph.KindModule {
+			continue
+		}
+		for _, w := range lookup.Words(nd.Name) {
+			if len(w) > 1 {
+				by[w] = append(by[w], id)
+			}
+		}
+	}
+	n.graph, n.byWord = g, by
+	return by
+}
+
+// maxNameHits bounds the symbols one word may bring in: a word every
+// tenth symbol has ("get", "new") ranks nothing.
+const maxNameHits = 5000
+
+// nameResults answers a code query from symbol names alone: the symbols
+// whose names hold the most of the query's words, exact names first, at
+// most limit, as results of the code scope. The caller holds w.mu for
+// reading.
+func (w *workspace) nameResults(query string, limit int) []docsearch.Result {
+	by := w.names.words(w.graph)
+	qw := lookup.Words(query)
+	if len(qw) == 0 {
+		return nil
+	}
+	score := map[callgraph.SymbolID]int{}
+	for _, word := range slices.Compact(slices.Sorted(slices.Values(qw))) {
+		ids := by[word]
+		if len(ids) > maxNameHits {
+			continue
+		}
+		for _, id := range ids {
+			score[id]++
+		}
+	}
+	ids := make([]callgraph.SymbolID, 0, len(score))
+	for id := range score {
+		ids = append(ids, id)
+	}
+	exact := strings.ToLower(strings.TrimSpace(query))
+	key := func(id callgraph.SymbolID) (int, int) {
+		n := w.graph.Node(id)
+		e := 0
+		if strings.ToLower(n.Name) == exact || strings.ToLower(n.Qualified) == exact {
+			e = 1
+		}
+		return e, score[id] * 1000 / len(lookup.Words(n.Name))
+	}
+	slices.SortFunc(ids, func(a, b callgraph.SymbolID) int {
+		ea, sa := key(a)
+		eb, sb := key(b)
+		na, nb := w.graph.Node(a), w.graph.Node(b)
+		return cmp.Or(cmp.Compare(eb, ea), cmp.Compare(sb, sa), cmp.Compare(score[b], score[a]),
+			cmp.Compare(na.File, nb.File), cmp.Compare(na.Line, nb.Line))
+	})
+	var out []docsearch.Result
+	for _, id := range ids[:min(limit, len(ids))] {
+		n := w.graph.Node(id)
+		r := docsearch.Result{Path: n.File, Title: n.Qualified, Scope: docsearch.ScopeCode, Symbol: n.Qualified,
+			Kind: string(n.Kind), Lines: [2]int{n.Line, max(n.Line, n.EndLine)},
+			Score: float64(score[id]) / float64(len(qw))}
+		if s := w.files[n.File]; s != nil {
+			for i := range s.file.Symbols {
+				if sym := &s.file.Symbols[i]; sym.Qualified == n.Qualified && sym.StartLine == n.Line {
+					r.Signature, r.Summary = sym.Signature, firstLine(sym.Doc)
+					break
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// firstLine is the first line of s, trimmed.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(line)
+}
+
+// defaultDocsWait is Options.DocsWait's default.
+const defaultDocsWait = 3 * time.Second
+
+// searchCoverage returns what a search of scopes (none: all but deps)
+// covers now, and whether the doc index is open to search. It waits up to
+// docsWait for the doc index to open.
+func (w *workspace) searchCoverage(ctx context.Context, scopes []string, docsWait time.Duration) (coverage, bool) {
+	open := true
+	select {
+	case <-w.docsReady:
+	default:
+		t := time.NewTimer(docsWait)
+		select {
+		case <-w.docsReady:
+		case <-t.C:
+			open = false
+		case <-ctx.Done():
+			open = false
+		}
+		t.Stop()
+	}
+	docs := "complete"
+	switch {
+	case !open:
+		docs = "opening: not searched yet"
+	case w.docIndex() == nil:
+		docs = "not available in this workspace"
+	}
+	cov := coverage{}
+	want := func(sc string) bool {
+		return len(scopes) == 0 && !depindex.IsScope(sc) || slices.Contains(scopes, sc)
+	}
+	for _, sc := range []string{docsearch.ScopeDocs, docsearch.ScopeArtifacts} {
+		if want(sc) {
+			cov[sc] = docs
+		}
+	}
+	if want(docsearch.ScopeCode) {
+		cov[docsearch.ScopeCode] = w.code.String()
+		if w.docIndex() == nil && open {
+			cov[docsearch.ScopeCode] = "by symbol name only: there is no doc index"
+		}
+	}
+	for _, sc := range scopes {
+		if depindex.IsScope(sc) {
+			st := w.deps.status()
+			switch {
+			case st.Indexing != "":
+				cov[sc] = "indexing: " + st.Indexing + " dependency versions"
+			case st.Indexed == 0:
+				cov[sc] = "no dependency indexed"
+			default:
+				cov[sc] = "complete"
+			}
+		} else if _, ok := cov[sc]; !ok {
+			cov[sc] = docs
+		}
+	}
+	return cov, open && w.docIndex() != nil
+}
+
+// mergeNames adds name results to the code results of res that are not
+// there already, after them; byScope puts them in res.ByScope too.
+func mergeNames(res docsearch.Results, names []docsearch.Result, byScope bool) docsearch.Results {
+	have := map[string]bool{}
+	for _, r := range res.Results {
+		if r.Scope == docsearch.ScopeCode {
+			have[r.Path+"\x00"+r.Symbol] = true
+		}
+	}
+	for _, r := range names {
+		if have[r.Path+"\x00"+r.Symbol] {
+			continue
+		}
+		res.Results = append(res.Results, r)
+		if byScope {
+			if res.ByScope == nil {
+				res.ByScope = map[string][]docsearch.Result{}
+			}
+			res.ByScope[docsearch.ScopeCode] = append(res.ByScope[docsearch.ScopeCode], r)
+		}
+	}
+	return res
+}
+
+// graphCoverage says what the call graph covers: "complete" when every
+// source file of a known language was extracted and resolved, else how
+// many were left out.
+// The caller holds w.mu for reading.
+func (w *workspace) graphCoverage() string {
+	n := 0
+	for _, sk := range w.skippedNow() {
+		if sk.Reason != "unknown language" && !strings.HasPrefix(sk.Reason, "language ") {
+			n++ // files of no language the graph reads are not left out of it
+		}
+	}
+	if n == 0 {
+		return "complete"
+	}
+	return fmt.Sprintf("%d files left out or not resolved (index_status lists them with the reason)", n)
+}
+
+// writeCoverage ends a lookup's text with what the graph leaves out, if
+// anything.
+func writeCoverage(b *strings.Builder, c string) {
+	if c != "complete" {
+		fmt.Fprintf(b, "(The call graph is not complete: %s.)\n", c)
+	}
+}
