@@ -50,6 +50,14 @@ func (v viewSource) Tree(ctx context.Context) (view.Tree, error) {
 	}
 	ws.mu.RUnlock()
 	slices.SortFunc(t.Files, func(a, b view.FileEntry) int { return strings.Compare(a.Path, b.Path) })
+	t.Docs = []view.DocEntry{}
+	if ix := ws.docIndex(); ix != nil {
+		if docs, err := ix.List(docsearch.ScopeDocs); err == nil {
+			for _, d := range docs {
+				t.Docs = append(t.Docs, view.DocEntry{Path: d.Path, Title: d.Title})
+			}
+		}
+	}
 	return t, nil
 }
 
@@ -294,6 +302,11 @@ func (v viewSource) Version(ctx context.Context) string {
 	ws.mu.RLock()
 	fmt.Fprintf(h, "%d %d %d %d", ws.loaded.UnixNano(), len(ws.files), ws.graph.Len(), len(ws.graph.Edges()))
 	ws.mu.RUnlock()
+	// The tree lists the docs: a doc index that opens, or gains or
+	// loses a document, changes it.
+	if ix := ws.docIndex(); ix != nil {
+		fmt.Fprintf(h, " docs %d", ix.Stats().Docs)
+	}
 	return fmt.Sprintf("%x", h.Sum64())
 }
 

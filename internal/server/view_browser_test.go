@@ -127,6 +127,10 @@ func TestViewBrowser(t *testing.T) {
 	if got := evalJS[string](t, ctx, `document.querySelector('#counts').textContent`); !strings.Contains(got, "1 enriched") || !strings.Contains(got, "2 files") {
 		t.Errorf("counts %q", got)
 	}
+	// What exists is in sight without a click: the folder of the file
+	// with an artifact is open, and the project's docs are listed.
+	waitPage(t, ctx, "the documented file, shown", `(() => { const a = document.querySelector('#treebody a.file[data-path="lib/store.go"] .dot.enriched'); return !!a && a.offsetParent !== null; })()`)
+	waitPage(t, ctx, "the README in the tree", `!!document.querySelector('#treebody a.file.doc[data-doc="README.md"]')`)
 	screenshot(t, ctx, "1-tree")
 
 	// A file: its artifact beside its highlighted source.

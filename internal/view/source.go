@@ -36,6 +36,15 @@ type Tree struct {
 	Files   []FileEntry `json:"files"` // sorted by path
 	// Counts are the files by artifact status.
 	Counts map[string]int `json:"counts"`
+	// Docs are the project's documents of the doc index (its docs scope:
+	// READMEs, docs/), sorted by path; empty while it opens.
+	Docs []DocEntry `json:"docs"`
+}
+
+// DocEntry is one document of the tree.
+type DocEntry struct {
+	Path  string `json:"path"` // as the doc index names it
+	Title string `json:"title"`
 }
 
 // Artifact statuses of a FileEntry.

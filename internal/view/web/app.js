@@ -3,7 +3,7 @@
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
-const state = { tree: null, version: "", open: new Set([""]), route: "", selected: "" };
+const state = { tree: null, version: "", open: new Set([""]), opened: false, docsSeen: false, route: "", selected: "" };
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -81,6 +81,49 @@ function renderDir(d, into) {
   for (const f of d.files) into.append(fileRow(f, f.path.slice(f.path.lastIndexOf("/") + 1)));
 }
 
+function docRow(d, label) {
+  return el("a", { class: "file doc", href: href("doc", { path: d.path }), title: d.path + (d.title ? " — " + d.title : ""), "data-doc": d.path },
+    el("span", { class: "dot doc" }),
+    el("span", { class: "name", text: label }),
+    el("span", { class: "lang", text: "doc" }));
+}
+
+// renderDocs lists the project's documents in a folder of their own,
+// open while there are few enough to read at a glance.
+function renderDocs(docs, into) {
+  if (!docs || !docs.length) return;
+  const det = el("details", { class: "dir docs" }, el("summary", { title: docs.length + " documents of the doc index" },
+    el("span", { class: "name", text: "Docs" }), el("span", { class: "tally", text: String(docs.length) })));
+  const kids = el("div", { class: "kids" });
+  det.append(kids);
+  const fill = () => { if (!kids.hasChildNodes()) for (const d of docs) kids.append(docRow(d, d.path)); };
+  if (!state.docsSeen) { // first seen: open while short
+    state.docsSeen = true;
+    if (docs.length <= 50) state.open.add("\u0000docs");
+  }
+  if (state.open.has("\u0000docs")) { det.open = true; fill(); }
+  det.addEventListener("toggle", () => {
+    if (det.open) { state.open.add("\u0000docs"); fill(); } else state.open.delete("\u0000docs");
+  });
+  into.append(det);
+}
+
+// maxOpened bounds the files whose folders open by themselves.
+const maxOpened = 200;
+
+// openArtifacts opens, once, the folders that hold a file with an
+// artifact, so that what has been documented is in sight.
+function openArtifacts(files) {
+  if (state.opened) return;
+  state.opened = true;
+  let n = 0;
+  for (const f of files) {
+    if (f.status === "missing") continue;
+    openTo(f.path);
+    if (++n >= maxOpened) break;
+  }
+}
+
 function renderTree() {
   const t = state.tree, body = $("#treebody");
   if (!t) return;
@@ -89,12 +132,16 @@ function renderTree() {
   const q = $("#filter").value.trim().toLowerCase();
   if (q) {
     const hits = t.files.filter((f) => f.path.toLowerCase().includes(q));
+    const docHits = (t.docs || []).filter((d) => d.path.toLowerCase().includes(q) || (d.title || "").toLowerCase().includes(q));
     for (const f of hits.slice(0, 500)) body.append(fileRow(f, f.path));
+    for (const d of docHits.slice(0, 100)) body.append(docRow(d, d.path));
     if (hits.length > 500) body.append(el("p", { class: "muted", text: (hits.length - 500) + " more; narrow the filter" }));
-    if (!hits.length) body.append(el("p", { class: "muted", text: "No file matches." }));
+    if (!hits.length && !docHits.length) body.append(el("p", { class: "muted", text: "No file matches." }));
     return;
   }
+  renderDocs(t.docs, body);
   if (!t.files.length) { body.append(el("p", { class: "muted", text: "No source files." })); return; }
+  openArtifacts(t.files);
   renderDir(buildTree(t.files), body);
 }
 
