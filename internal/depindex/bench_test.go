@@ -112,3 +112,32 @@ func BenchmarkSearchXTools(b *testing.B) {
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 }
+
+// BenchmarkDigestXTools computes the cache key of x/tools' direct
+// dependencies: what a second project pays, over reading the cache, to
+// be served only APIs built from the bytes it holds. Its bytes/s is of
+// the files read.
+func BenchmarkDigestXTools(b *testing.B) {
+	ds := xtoolsDeps(b)
+	var n int64
+	for _, d := range ds {
+		s, err := open(context.Background(), d, Options{MaxFiles: 5000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range append(s.sources, s.docs...) {
+			if fi, err := s.root.Stat(filepath.FromSlash(p)); err == nil {
+				n += fi.Size()
+			}
+		}
+		s.close()
+	}
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, d := range ds {
+			if _, err := Digest(context.Background(), d, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
