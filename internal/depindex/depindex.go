@@ -198,13 +198,17 @@ func (c Cache) Get(ctx context.Context, d deps.Dep, opts Options) (api *API, bui
 	if !Cacheable(d) {
 		return nil, false, fmt.Errorf("depindex %s: not on disk at a fixed version (%s)", d.ID(), d.Status)
 	}
-	digest, err := Digest(ctx, d, opts)
-	if err != nil {
-		return nil, false, err
-	}
-	if a, ok := c.Load(d, digest); ok {
-		a.Dir = d.Dir // the same bytes, here
-		return a, false, nil
+	// With no entry of d's name and version at all, none can match: the
+	// digest is left to Build, which computes it on the way.
+	if c.holds(d) {
+		digest, err := Digest(ctx, d, opts)
+		if err != nil {
+			return nil, false, err
+		}
+		if a, ok := c.Load(d, digest); ok {
+			a.Dir = d.Dir // the same bytes, here
+			return a, false, nil
+		}
 	}
 	a, err := Build(ctx, d, opts)
 	if err != nil {
@@ -216,6 +220,13 @@ func (c Cache) Get(ctx context.Context, d deps.Dep, opts Options) (api *API, bui
 		return a, true, err
 	}
 	return a, true, nil
+}
+
+// holds reports whether the cache has a directory for d's name and
+// version, where its entries are.
+func (c Cache) holds(d deps.Dep) bool {
+	fi, err := os.Lstat(filepath.Join(c.Dir, filepath.Dir(entry(d, "sha256:"))))
+	return err == nil && fi.IsDir()
 }
 
 // open opens the cache directory, first making it (create) or making
