@@ -278,6 +278,21 @@ func TestCacheDirPrivate(t *testing.T) {
 	}
 }
 
+// TestCacheDropsFormat2: saving an entry removes the one format 2 kept
+// under the name and version alone, which nothing reads any more.
+func TestCacheDropsFormat2(t *testing.T) {
+	c := Cache{Dir: t.TempDir()}
+	d := npmDep(t, filepath.Join(t.TempDir(), "foo"), "# foo\n", "export declare function f(): void;\n")
+	old := filepath.Join(c.Dir, "npm", "foo@1.0.0", "api.json.gz")
+	writeEntry(t, old, &API{Format: 2, Ecosystem: "npm", Name: "foo", Version: "1.0.0"}, true)
+	if _, built, err := c.Get(context.Background(), d, Options{}); err != nil || !built {
+		t.Fatalf("Get: built=%v err=%v", built, err)
+	}
+	if _, err := os.Lstat(old); !os.IsNotExist(err) {
+		t.Errorf("the format 2 entry is still there: %v", err)
+	}
+}
+
 // TestBuildSparseReadme: a 1 TB sparse README is refused by its size,
 // not read: Build and Digest answer, the other docs kept.
 func TestBuildSparseReadme(t *testing.T) {

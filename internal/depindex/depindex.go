@@ -306,6 +306,7 @@ func (c Cache) save(a *API, d deps.Dep) (err error) {
 	if err := r.Rename(tmp, name); err != nil {
 		return fmt.Errorf("depindex save %s: %w", d.ID(), err)
 	}
+	r.Remove(filepath.Join(dir, "api.json.gz")) // format 2's entry, keyed by name and version alone
 	return nil
 }
 
