@@ -9,8 +9,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/depindex"
@@ -66,52 +69,66 @@ func runDeps(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			where = "fetch with: " + r.Fetch
 		case deps.Mismatch:
 			where = fmt.Sprintf("found %s on disk; fetch with: %s", r.Found, r.Fetch)
+		case deps.Refused:
+			where = "not read: " + r.Reason
 		}
 		counts[r.Index]++
 		syms, docs := "-", "-"
 		if r.Index == "indexed" {
 			syms, docs = fmt.Sprint(r.Symbols), fmt.Sprint(r.Docs)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Ecosystem, r.Name, r.Version, kind, r.Index, syms, docs, where)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Ecosystem, printable(r.Name), printable(r.Version), kind, r.Index, syms, docs, printable(where))
 	}
 	if err2 := tw.Flush(); err2 != nil {
 		return err2
 	}
-	fmt.Fprintf(stdout, "%d dependencies: %d indexed, %d on disk not indexed (--index builds them), %d missing, %d at another version; cache %s\n",
-		len(rows), counts["indexed"], counts[string(deps.Present)], counts[string(deps.Missing)], counts[string(deps.Mismatch)], cache)
+	fmt.Fprintf(stdout, "%d dependencies: %d indexed, %d on disk not indexed (--index builds them), %d missing, %d at another version, %d refused; cache %s\n",
+		len(rows), counts["indexed"], counts[string(deps.Present)], counts[string(deps.Missing)], counts[string(deps.Mismatch)], counts[string(deps.Refused)], cache)
 	return err
 }
 
 // depRow is one dependency with what the per-user cache holds of it.
 type depRow struct {
 	deps.Dep
-	// Index is "indexed" when the cache holds its API, else its Status.
+	// Index is "indexed" when the cache holds its API, built from the
+	// bytes its files hold now, else its Status.
 	Index   string `json:"index"`
 	Symbols int    `json:"symbols"`
 	Docs    int    `json:"docs"`
+	// Digest is the cache key of its files as they are now (see
+	// depindex.Digest).
+	Digest string `json:"digest,omitempty"`
 }
 
-// depRows looks each dependency up in the cache, building the missing
-// ones when build is set. One that fails to build is reported and left
-// out of the cache; the others go on.
+// depRows looks each dependency up in the cache by the digest of its
+// files, building the missing ones when build is set. One that fails to
+// build is reported and left out of the cache; the others go on.
 func depRows(ctx context.Context, c depindex.Cache, ds []deps.Dep, build bool, stderr io.Writer) ([]depRow, error) {
 	rows := make([]depRow, 0, len(ds))
 	var errs []error
 	for _, d := range ds {
 		r := depRow{Dep: d, Index: string(d.Status)}
 		if depindex.Cacheable(d) {
-			api, ok := c.Load(d)
+			digest, err := depindex.Digest(ctx, d, depindex.Options{})
+			if err != nil {
+				errs = append(errs, err)
+				rows = append(rows, r)
+				continue
+			}
+			r.Digest = digest
+			api, ok := c.Load(d, digest)
 			if !ok && build {
 				start := time.Now()
-				var err error
 				api, _, err = c.Get(ctx, d, depindex.Options{})
 				if err != nil {
 					errs = append(errs, err)
-				} else {
+				}
+				if api != nil { // built; an error is of saving it
 					fmt.Fprintf(stderr, "indexed %s: %d files, %d symbols, %d docs in %s\n",
 						d.ID(), api.Files, len(api.Symbols), len(api.Docs), time.Since(start).Round(time.Millisecond))
+					r.Digest = api.Digest
 				}
-				ok = err == nil
+				ok = api != nil
 			}
 			if ok {
 				r.Index, r.Symbols, r.Docs = "indexed", len(api.Symbols), len(api.Docs)
@@ -120,6 +137,15 @@ func depRows(ctx context.Context, c depindex.Cache, ds []deps.Dep, build bool, s
 		rows = append(rows, r)
 	}
 	return rows, errors.Join(errs...)
+}
+
+// printable is s, quoted when it holds a character that is not printed
+// as itself (a lockfile's names are data, a NUL or escape among them).
+func printable(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // searchDeps searches the workspace's dependency index (the one serve

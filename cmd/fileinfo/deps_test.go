@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,5 +62,69 @@ func TestDepsCommand(t *testing.T) {
 	}
 	if code, _, errOut = runCLI(t, "deps", "--deps", "some"); code != 2 {
 		t.Errorf("deps --deps some: exit %d, want a usage error: %s", code, errOut)
+	}
+}
+
+// TestDepsRefusesOutside: fileinfo deps shows, in text and JSON, why a
+// lockfile's dependency that leads outside node_modules is not read, and
+// --index builds nothing of it.
+func TestDepsRefusesOutside(t *testing.T) {
+	base := t.TempDir()
+	for p, content := range map[string]string{
+		"victim/package.json": `{"name": "victim", "version": "0.1.0"}`,
+		"victim/README.md":    "# victim\n\nhunter2-outside\n",
+		"project/package-lock.json": `{"lockfileVersion": 3, "packages": {"": {},
+			"node_modules/../../victim": {"name": "victim", "version": "0.1.0"},
+			"node_modules/ok": {"version": "1.0.0"}}}`,
+		"project/node_modules/ok/package.json": `{"name": "ok", "version": "1.0.0"}`,
+		"project/node_modules/ok/README.md":    "# ok\n",
+		"project/node_modules/ok/index.js":     "exports.f = function f() {};\n",
+	} {
+		p = filepath.Join(base, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := filepath.Join(base, "project")
+	code, out, errOut := runCLI(t, "deps", "--root", root, "--deps", "all", "--index")
+	if code != 0 {
+		t.Fatalf("deps --index: exit %d: %s", code, errOut)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 4 && f[1] == "victim" {
+			line = l
+		}
+	}
+	if f := strings.Fields(line); len(f) < 5 || f[4] != "refused" ||
+		!strings.HasSuffix(line, `not read: package-lock.json: install path "node_modules/../../victim" has a path element ".."`) || !strings.Contains(out, "1 refused") {
+		t.Errorf("deps output lacks the refusal of victim:\n%s", out)
+	}
+	if strings.Contains(errOut, "victim") || !strings.Contains(errOut, "indexed npm/ok@1.0.0") {
+		t.Errorf("deps --index built:\n%s", errOut)
+	}
+	code, out, errOut = runCLI(t, "deps", "--root", root, "--deps", "all", "--json")
+	var got struct {
+		Deps []struct {
+			Name, Status, Index, Reason, Dir string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("deps --json: exit %d, %v: %s\n%s", code, err, out, errOut)
+	}
+	for _, d := range got.Deps {
+		switch d.Name {
+		case "victim":
+			if d.Status != "refused" || d.Index != "refused" || d.Dir != "" || !strings.Contains(d.Reason, `path element ".."`) {
+				t.Errorf("victim: %+v", d)
+			}
+		case "ok":
+			if d.Index != "indexed" {
+				t.Errorf("ok: %+v", d)
+			}
+		}
 	}
 }

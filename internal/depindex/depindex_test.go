@@ -113,7 +113,7 @@ func TestCacheRealModule(t *testing.T) {
 		t.Fatalf("second Get: built=%v err=%v symbols %d/%d", built, err, len(again.Symbols), len(a.Symbols))
 	}
 	// A corrupt file is rebuilt.
-	if err := os.WriteFile(c.path(sync), []byte("\x1f\x8bgarbage"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(c.Dir, entry(sync, a.Digest)), []byte("\x1f\x8bgarbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, built, err := c.Get(context.Background(), sync, Options{}); err != nil || !built {
@@ -122,10 +122,17 @@ func TestCacheRealModule(t *testing.T) {
 }
 
 func TestCachePathEscapes(t *testing.T) {
-	c := Cache{Dir: "/c"}
-	p := c.path(deps.Dep{Ecosystem: deps.NPM, Name: "@scope/ui", Version: "1.2.0"})
-	if p != filepath.FromSlash("/c/npm/@scope%2Fui@1.2.0/api.json.gz") {
-		t.Errorf("path = %s", p)
+	digest := "sha256:" + strings.Repeat("ab", 32)
+	for _, tt := range []struct {
+		d    deps.Dep
+		want string
+	}{
+		{deps.Dep{Ecosystem: deps.NPM, Name: "@scope/ui", Version: "1.2.0"}, "npm/@scope%2Fui@1.2.0/" + strings.Repeat("ab", 32) + ".json.gz"},
+		{deps.Dep{Ecosystem: "..", Name: "../..", Version: "/x"}, "%2E%2E/..%2F..@%2Fx/" + strings.Repeat("ab", 32) + ".json.gz"},
+	} {
+		if p := entry(tt.d, digest); p != filepath.FromSlash(tt.want) {
+			t.Errorf("entry(%+v) = %s, want %s", tt.d, p, tt.want)
+		}
 	}
 }
 

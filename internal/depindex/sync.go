@@ -91,6 +91,10 @@ func Sync(ctx context.Context, ix *docsearch.Index, ds []deps.Dep, c Cache, opts
 		}
 		key := d.Name + "@" + d.Version
 		api, _, err := c.Get(ctx, d, opts)
+		if err != nil && api != nil { // built, not saved: indexed all the same
+			errs = append(errs, fmt.Errorf("%s: %w", d.ID(), err))
+			err = nil
+		}
 		if err == nil {
 			// A version the index holds is not rendered again.
 			n := len(held[key])

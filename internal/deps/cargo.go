@@ -25,10 +25,14 @@ func resolveCargo(root string, opts Options) ([]Dep, error) {
 	}
 	var lock struct {
 		Package []struct {
-			Name    string `toml:"name"`
-			Version string `toml:"version"`
-			Source  string `toml:"source"`
+			Name     string `toml:"name"`
+			Version  string `toml:"version"`
+			Source   string `toml:"source"`
+			Checksum string `toml:"checksum"`
 		} `toml:"package"`
+		// Metadata holds the checksums of lockfile version 1, keyed
+		// "checksum NAME VERSION (SOURCE)".
+		Metadata map[string]any `toml:"metadata"`
 	}
 	if _, err := toml.Decode(string(data), &lock); err != nil {
 		return nil, fmt.Errorf("deps Cargo.lock: %w", err)
@@ -44,12 +48,23 @@ func resolveCargo(root string, opts Options) ([]Dep, error) {
 			continue // the workspace's own crates, path and git dependencies
 		}
 		d := Dep{Ecosystem: Cargo, Name: p.Name, Version: p.Version, Direct: direct[p.Name], Source: "Cargo.lock",
-			Status: Missing, Fetch: "cargo fetch", Roots: []string{"."}}
+			Status: Missing, Fetch: "cargo fetch", Roots: []string{"."}, Integrity: p.Checksum}
+		if sum, ok := lock.Metadata["checksum "+p.Name+" "+p.Version+" ("+p.Source+")"].(string); ok && d.Integrity == "" {
+			d.Integrity = sum
+		}
+		if err := checkName(p.Name, p.Version, cargoName, cargoVersion); err != nil {
+			refuse(&d, "Cargo.lock: "+err.Error())
+			out = append(out, d)
+			continue
+		}
 		for _, reg := range srcDirs {
-			if dir := filepath.Join(reg, p.Name+"-"+p.Version); isDir(dir) {
-				d.Status, d.Dir, d.Fetch = Present, dir, ""
+			if place(&d, reg, filepath.Join(reg, p.Name+"-"+p.Version), "Cargo registry") || d.Status == Refused {
 				break
 			}
+			d.Status, d.Fetch = Missing, "cargo fetch"
+		}
+		if d.Status == Present {
+			d.Fetch = ""
 		}
 		out = append(out, d)
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/fileinfo/fileinfo/internal/bounded"
 )
 
 // Ecosystems, as Dep.Ecosystem names them.
@@ -28,6 +30,10 @@ const (
 	Missing Status = "missing"
 	// Mismatch: on disk at another version than the lockfile's (Dep.Found).
 	Mismatch Status = "mismatch"
+	// Refused: the lockfile or manifest names a path that leads outside
+	// the place the dependency must come from, or a name or version that
+	// is not one; Dep.Reason says which. Nothing of it is read.
+	Refused Status = "refused"
 )
 
 // Dep is one dependency at one version.
@@ -51,6 +57,14 @@ type Dep struct {
 	Source string `json:"source"`
 	// Fetch is the command that would bring a Missing dependency.
 	Fetch string `json:"fetch,omitempty"`
+	// Reason says why a dependency was Refused.
+	Reason string `json:"reason,omitempty"`
+	// Integrity is what the lockfile records of the version's content:
+	// npm's integrity (of its tarball), go.sum's h1:, Cargo.lock's
+	// checksum; for an installed Python distribution, a hash of its
+	// RECORD. It is a claim about what was downloaded, not a proof of
+	// what is on disk now: node_modules can be patched by hand.
+	Integrity string `json:"integrity,omitempty"`
 }
 
 // ID is the dependency's cache key: ecosystem/name@version.
@@ -79,10 +93,22 @@ func (o Options) getenv(k string) string {
 // cannot be read or parsed is an error naming it; the ecosystems that were
 // read still come back with it, so one bad lockfile hides nothing else.
 // The result is sorted and never nil.
+//
+// Every path that comes out of a lockfile or manifest is resolved, symbolic
+// links included, and must lie inside the place the dependency comes from:
+// the project's node_modules, the module cache, the virtualenv's
+// site-packages, Cargo's registry, or the workspace for a go.mod replace
+// by a local directory. Names and versions must be names and versions.
+// A dependency that breaks either rule is Refused with the reason, and
+// its Dir is never set; a Present dependency's Dir has no symbolic link
+// left in it.
 func Resolve(root string, opts Options) ([]Dep, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("deps %s: %w", root, err)
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
 	}
 	var all []Dep
 	var errs []error
@@ -97,14 +123,23 @@ func Resolve(root string, opts Options) ([]Dep, error) {
 		all = slices.DeleteFunc(all, func(d Dep) bool { return !d.Direct })
 	}
 	slices.SortFunc(all, func(a, b Dep) int {
-		return cmp.Or(cmp.Compare(a.Ecosystem, b.Ecosystem), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Version, b.Version))
+		return cmp.Or(cmp.Compare(a.Ecosystem, b.Ecosystem), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Version, b.Version),
+			cmp.Compare(rank[a.Status], rank[b.Status]), cmp.Compare(a.Reason, b.Reason))
 	})
-	all = slices.CompactFunc(all, func(a, b Dep) bool { return a.ID() == b.ID() })
+	// One version installed at several places is one dependency; a
+	// refusal is never folded into a version that was found.
+	all = slices.CompactFunc(all, func(a, b Dep) bool {
+		return a.ID() == b.ID() && (a.Status == Refused) == (b.Status == Refused) && a.Reason == b.Reason
+	})
 	if all == nil {
 		all = []Dep{}
 	}
 	return all, errors.Join(errs...)
 }
+
+// rank orders the statuses of one version found at several places: the
+// one on disk is kept.
+var rank = map[Status]int{Present: 0, Mismatch: 1, Missing: 2, Refused: 3}
 
 // manifests are the files at a project's root that Resolve reads, besides
 // requirements*.txt.
@@ -127,20 +162,7 @@ func isDir(path string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// readLimit caps what one lockfile or manifest may take in memory.
-const readLimit = 64 << 20
-
-// readFile reads a lockfile or manifest, refusing one over readLimit.
-func readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if fi.Size() > readLimit {
-		return nil, fmt.Errorf("%s: %d bytes, over the %d-byte limit", path, fi.Size(), readLimit)
-	}
-	return os.ReadFile(path)
-}
+// readFile reads a lockfile or manifest through the bounded reader: a
+// regular file, not a symbolic link, FIFO or device, of at most
+// bounded.Manifest bytes.
+func readFile(path string) ([]byte, error) { return bounded.ReadFile(path, bounded.Manifest) }

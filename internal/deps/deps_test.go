@@ -2,9 +2,11 @@ package deps
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,7 +167,10 @@ func TestResolveEmpty(t *testing.T) {
 }
 
 // FuzzLockfiles feeds arbitrary bytes to every lockfile and manifest
-// reader: each answers or errs, never panics.
+// reader, and to a distribution's METADATA, RECORD and top_level.txt:
+// each answers or errs, never panics, and every dependency it finds lies
+// inside the project, though node_modules and site-packages hold links
+// to a directory beside it.
 func FuzzLockfiles(f *testing.F) {
 	for _, name := range []string{"go", "npm", "pnpm", "yarn", "python", "cargo"} {
 		ar, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
@@ -176,20 +181,53 @@ func FuzzLockfiles(f *testing.F) {
 			f.Add(filepath.Base(file.Name), file.Data)
 		}
 	}
-	files := []string{"go.mod", "go.sum", "package.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock",
-		"pyproject.toml", "uv.lock", "poetry.lock", "requirements.txt", "Cargo.toml", "Cargo.lock"}
+	f.Add("package-lock.json", []byte(`{"packages": {"node_modules/../../victim": {"name": "victim", "version": "0.1.0"}, "node_modules/link": {"version": "0.1.0"}}}`))
+	f.Add("package.json", []byte(`{"dependencies": {"link": "*", "../victim": "*"}}`))
+	f.Add("pnpm-lock.yaml", []byte("importers:\n  .:\n    dependencies:\n      link: 0.1.0\n      ../victim: 0.1.0\n"))
+	f.Add("yarn.lock", []byte("link@*:\n  version \"0.1.0\"\n\"../victim@*\":\n  version \"0.1.0\"\n  integrity x\n"))
+	f.Add("top_level.txt", []byte("out\n../../../../../victim\n"))
+	f.Add("RECORD", []byte("out/__init__.py,sha256=x,1\n../../victim/x,sha256=y,1\n"))
+	f.Add("go.mod", []byte("module m\nrequire example.com/x v1.0.0\nreplace example.com/x => ../victim\n"))
+	site := ".venv/lib/python3.11/site-packages/"
+	files := map[string]string{"go.mod": "go.mod", "go.sum": "go.sum", "package.json": "package.json",
+		"package-lock.json": "package-lock.json", "pnpm-lock.yaml": "pnpm-lock.yaml", "yarn.lock": "yarn.lock",
+		"pyproject.toml": "pyproject.toml", "uv.lock": "uv.lock", "poetry.lock": "poetry.lock", "requirements.txt": "requirements.txt",
+		"Cargo.toml": "Cargo.toml", "Cargo.lock": "Cargo.lock",
+		"METADATA": site + "x-1.0.dist-info/METADATA", "RECORD": site + "x-1.0.dist-info/RECORD", "top_level.txt": site + "x-1.0.dist-info/top_level.txt"}
+	names := slices.Sorted(maps.Keys(files))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		dir := t.TempDir()
-		for _, fn := range files {
-			if fn == name || len(name)%len(files) == len(fn)%len(files) {
-				if err := os.WriteFile(filepath.Join(dir, fn), data, 0o644); err != nil {
+		base := t.TempDir()
+		tree(t, base, victim, map[string]string{"project/node_modules/link": "../../victim", "project/" + site + "out": "../../../../../victim"})
+		tree(t, base, map[string]string{"project/node_modules/ok/package.json": `{"version": "1.0.0"}`,
+			"project/" + site + "x-1.0.dist-info/METADATA": "Name: x\nVersion: 1.0\n"}, nil)
+		project := filepath.Join(base, "project")
+		for i, fn := range names {
+			if fn == name || len(name)%len(names) == i {
+				if err := os.WriteFile(filepath.Join(project, filepath.FromSlash(files[fn])), data, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
-		ds, _ := Resolve(dir, env(nil, true))
+		ds, _ := Resolve(project, env(nil, true))
 		if ds == nil {
 			t.Fatal("nil result")
+		}
+		for _, d := range ds {
+			switch d.Status {
+			case Present:
+				if rel, err := filepath.Rel(project, d.Dir); err != nil || !filepath.IsLocal(rel) {
+					t.Errorf("%s is present at %s, outside the project", d.ID(), d.Dir)
+				}
+				for _, r := range d.Roots {
+					if real, err := filepath.EvalSymlinks(filepath.Join(d.Dir, r)); err == nil && !strings.HasPrefix(real, project+string(filepath.Separator)) {
+						t.Errorf("%s: root %s resolves to %s, outside the project", d.ID(), r, real)
+					}
+				}
+			case Refused:
+				if d.Dir != "" || d.Reason == "" {
+					t.Errorf("%s refused with dir %q, reason %q", d.ID(), d.Dir, d.Reason)
+				}
+			}
 		}
 	})
 }

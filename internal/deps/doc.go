@@ -18,4 +18,9 @@
 // A dependency that is locked but not on disk is reported Missing, with the
 // command that would fetch it; this package never downloads, never runs a
 // package manager and never writes.
+//
+// A lockfile is data: its paths and names are checked, never followed as
+// given. A dependency whose directory resolves (links and all) outside the
+// place it must come from, or whose name or version is not one, is
+// reported Refused with the reason, and nothing of it is read.
 package deps

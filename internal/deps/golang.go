@@ -27,9 +27,13 @@ func resolveGo(root string, opts Options) ([]Dep, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deps go.mod: %w", err)
 	}
-	mf, err := modfile.ParseLax("go.mod", data, nil)
+	// Parse, not ParseLax: ParseLax drops replace directives. A go.mod
+	// with a directive this x/mod does not know is read laxly.
+	mf, err := modfile.Parse("go.mod", data, nil)
 	if err != nil {
-		return nil, fmt.Errorf("deps: %w", err)
+		if mf, err = modfile.ParseLax("go.mod", data, nil); err != nil {
+			return nil, fmt.Errorf("deps: %w", err)
+		}
 	}
 	sums := readGoSum(filepath.Join(root, "go.sum"))
 	cache := goModCache(opts)
@@ -38,31 +42,31 @@ func resolveGo(root string, opts Options) ([]Dep, error) {
 		d := Dep{Ecosystem: Go, Name: r.Mod.Path, Version: r.Mod.Version, Direct: !r.Indirect, Source: "go.mod", Roots: []string{"."}}
 		target := r.Mod
 		if rep := replacement(mf, r.Mod); rep != nil {
-			if rep.Version == "" { // a local directory
+			if rep.Version == "" { // a local directory: the workspace's own
 				dir := rep.Path
 				if !filepath.IsAbs(dir) {
 					dir = filepath.Join(root, dir)
 				}
 				d.Version = "(local " + rep.Path + ")"
-				if isDir(dir) {
-					d.Status, d.Dir = Present, dir
-				} else {
-					d.Status = Missing
-				}
+				place(&d, root, dir, "go.mod replaces "+r.Mod.Path+" with "+rep.Path+", a directory that must be inside the workspace")
 				out = append(out, d)
 				continue
 			}
 			target = *rep
 		}
-		if sums != nil && !sums[target.Path+" "+target.Version] {
+		h1, locked := sums[target.Path+" "+target.Version]
+		if sums != nil && !locked {
 			d.Source = "go.mod (not in go.sum)"
 		} else if sums != nil {
-			d.Source = "go.sum"
+			d.Source, d.Integrity = "go.sum", h1
 		}
-		d.Status = Missing
-		d.Fetch = "go mod download " + target.Path + "@" + target.Version
-		if dir := moduleDir(cache, target); dir != "" && isDir(dir) {
-			d.Status, d.Dir, d.Fetch = Present, dir, ""
+		dir, err := moduleDir(cache, target)
+		switch {
+		case err != nil:
+			refuse(&d, "go.mod: "+err.Error())
+		case dir != "" && place(&d, cache, dir, "module cache"):
+		case d.Status != Refused:
+			d.Status, d.Fetch = Missing, "go mod download "+target.Path+"@"+target.Version
 		}
 		out = append(out, d)
 	}
@@ -87,39 +91,42 @@ func replacement(mf *modfile.File, m module.Version) *module.Version {
 	return any
 }
 
-// readGoSum returns the "path version" pairs go.sum locks the source of
-// (its /go.mod-only lines excluded), or nil when there is no go.sum.
-func readGoSum(path string) map[string]bool {
+// readGoSum maps the "path version" pairs go.sum locks the source of
+// (its /go.mod-only lines excluded) to their h1: hash, or returns nil
+// when there is no go.sum.
+func readGoSum(path string) map[string]string {
 	data, err := readFile(path)
 	if err != nil {
 		return nil
 	}
-	locked := map[string]bool{}
+	locked := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) != 3 || strings.HasSuffix(f[1], "/go.mod") {
 			continue
 		}
-		locked[f[0]+" "+f[1]] = true
+		locked[f[0]+" "+f[1]] = f[2]
 	}
 	return locked
 }
 
-// moduleDir is where the module cache holds m's source, "" if unknown.
-func moduleDir(cache string, m module.Version) string {
-	if cache == "" {
-		return ""
-	}
+// moduleDir is where the module cache holds m's source, "" when there is
+// no module cache. A path or version that is not one is an error: it is
+// never made into a path.
+func moduleDir(cache string, m module.Version) (string, error) {
 	p, err := module.EscapePath(m.Path)
 	if err != nil {
-		return ""
+		return "", err
 	}
 	v, err := module.EscapeVersion(m.Version)
 	if err != nil {
-		return ""
+		return "", fmt.Errorf("module %s: %w", m.Path, err)
 	}
-	return filepath.Join(cache, filepath.FromSlash(p)+"@"+v)
+	if cache == "" {
+		return "", nil
+	}
+	return filepath.Join(cache, filepath.FromSlash(p)+"@"+v), nil
 }
 
 // goModCache finds the module cache as the go command would: $GOMODCACHE,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -61,7 +62,7 @@ func resolveNPM(root string, opts Options) ([]Dep, error) {
 		{"pnpm-lock.yaml", readPNPMLock, "pnpm install --frozen-lockfile"},
 		{"yarn.lock", readYarnLock, "yarn install --frozen-lockfile"},
 	} {
-		if _, err := os.Stat(filepath.Join(root, lock.name)); err != nil {
+		if _, err := os.Lstat(filepath.Join(root, lock.name)); err != nil {
 			continue
 		}
 		ds, err := lock.read(root, lock.name, direct)
@@ -76,10 +77,14 @@ func resolveNPM(root string, opts Options) ([]Dep, error) {
 	var out []Dep
 	for name := range direct {
 		d := Dep{Ecosystem: NPM, Name: name, Direct: true, Source: "package.json (no lockfile)", Roots: []string{"."}}
-		dir := filepath.Join(root, "node_modules", filepath.FromSlash(name))
-		if p, err := readPackageJSON(filepath.Join(dir, "package.json")); err == nil {
-			d.Version, d.Status, d.Dir = p.Version, Present, dir
-		} else {
+		if err := npmName(name); err != nil {
+			refuse(&d, "package.json: "+err.Error())
+		} else if p, ok := nodeModule(root, &d); ok {
+			d.Version = p.Version
+			if err := checkVersion(p.Version); err != nil {
+				refuse(&d, fmt.Sprintf("node_modules/%s/package.json: %v", name, err))
+			}
+		} else if d.Status != Refused {
 			d.Version, d.Status, d.Fetch = pkg.Dependencies[name]+pkg.DevDependencies[name], Missing, "npm install"
 		}
 		out = append(out, d)
@@ -87,27 +92,60 @@ func resolveNPM(root string, opts Options) ([]Dep, error) {
 	return out, nil
 }
 
-// checkNodeModule sets d's Status and Dir from node_modules. A lockfile
-// entry already carrying Dir (npm's nested installs) is checked there.
+// checkNodeModule sets d's Status and Dir from node_modules (see
+// nodeModule). A Refused d is left as it is.
 func checkNodeModule(root string, d *Dep, fetch string) {
+	if d.Status == Refused {
+		return
+	}
+	p, ok := nodeModule(root, d)
+	switch {
+	case d.Status == Refused:
+	case !ok:
+		d.Status, d.Fetch = Missing, fetch
+	case p.Version != d.Version:
+		d.Status, d.Dir, d.Found, d.Fetch = Mismatch, "", p.Version, fetch
+	}
+}
+
+// nodeModule finds d in the project's node_modules: at d.Dir, the install
+// path a lockfile gave, or else node_modules/NAME. The node_modules
+// directory the path starts in (the project's, or a workspace package's)
+// must resolve inside root, and d's directory inside it, after symbolic
+// links: pnpm's node_modules/foo -> .pnpm/foo@1.0.0/node_modules/foo is
+// followed, a link out of the project refuses d. It returns the
+// package.json there, and whether d is Present (Dir set, real path).
+func nodeModule(root string, d *Dep) (packageJSON, bool) {
 	dir := d.Dir
 	if dir == "" {
 		dir = filepath.Join(root, "node_modules", filepath.FromSlash(d.Name))
 	}
-	d.Dir = ""
-	p, err := readPackageJSON(filepath.Join(dir, "package.json"))
-	switch {
-	case err != nil:
-		d.Status, d.Fetch = Missing, fetch
-	case p.Version != d.Version:
-		d.Status, d.Found, d.Fetch = Mismatch, p.Version, fetch
-	default:
-		d.Status, d.Dir = Present, dir
+	rel, err := filepath.Rel(root, dir)
+	elems := strings.Split(filepath.ToSlash(rel), "/")
+	first := slices.Index(elems, "node_modules")
+	if err != nil || !filepath.IsLocal(rel) || first < 0 {
+		refuse(d, fmt.Sprintf("%s is not under a node_modules of the project", dir))
+		return packageJSON{}, false
 	}
+	nm := filepath.Join(root, filepath.FromSlash(strings.Join(elems[:first+1], "/")))
+	if !place(d, root, nm, "node_modules") {
+		return packageJSON{}, false
+	}
+	if !place(d, d.Dir, dir, filepath.ToSlash(rel)) {
+		return packageJSON{}, false
+	}
+	p, err := readPackageJSON(filepath.Join(d.Dir, "package.json"))
+	if err != nil {
+		d.Status, d.Dir = Missing, ""
+		return p, false
+	}
+	return p, true
 }
 
 // readPackageLock reads npm's lockfile: "packages" keyed by install path
 // (lockfileVersion 2 and 3), or the nested "dependencies" of version 1.
+// An install path is data: one with an empty, "." or ".." element, or
+// whose name is not a package name, is Refused.
 func readPackageLock(root, file string, direct map[string]bool) ([]Dep, error) {
 	data, err := readFile(filepath.Join(root, file))
 	if err != nil {
@@ -115,9 +153,10 @@ func readPackageLock(root, file string, direct map[string]bool) ([]Dep, error) {
 	}
 	var lock struct {
 		Packages map[string]struct {
-			Version string `json:"version"`
-			Name    string `json:"name"`
-			Link    bool   `json:"link"`
+			Version   string `json:"version"`
+			Name      string `json:"name"`
+			Link      bool   `json:"link"`
+			Integrity string `json:"integrity"`
 		} `json:"packages"`
 		Dependencies map[string]lockV1Dep `json:"dependencies"`
 	}
@@ -136,25 +175,54 @@ func readPackageLock(root, file string, direct map[string]bool) ([]Dep, error) {
 				name = p.Name
 			}
 			top := !strings.Contains(key[:i], "node_modules/")
-			out = append(out, Dep{Ecosystem: NPM, Name: name, Version: p.Version, Direct: top && direct[name],
-				Source: file, Roots: []string{"."}, Dir: filepath.Join(root, filepath.FromSlash(key))})
+			d := Dep{Ecosystem: NPM, Name: name, Version: p.Version, Direct: top && direct[name],
+				Source: file, Roots: []string{"."}, Integrity: p.Integrity}
+			if err := lockPath(key, name, p.Version); err != nil {
+				refuse(&d, fmt.Sprintf("%s: %v", file, err))
+			} else {
+				d.Dir = filepath.Join(root, filepath.FromSlash(key))
+			}
+			out = append(out, d)
 		}
 		return out, nil
 	}
 	var walk func(prefix string, deps map[string]lockV1Dep, top bool)
 	walk = func(prefix string, deps map[string]lockV1Dep, top bool) {
-		for name, d := range deps {
+		for name, dep := range deps {
 			key := prefix + "node_modules/" + name
-			out = append(out, Dep{Ecosystem: NPM, Name: name, Version: d.Version, Direct: top && direct[name],
-				Source: file, Roots: []string{"."}, Dir: filepath.Join(root, filepath.FromSlash(key))})
-			walk(key+"/", d.Dependencies, false)
+			d := Dep{Ecosystem: NPM, Name: name, Version: dep.Version, Direct: top && direct[name],
+				Source: file, Roots: []string{"."}, Integrity: dep.Integrity}
+			if err := lockPath(key, name, dep.Version); err != nil {
+				refuse(&d, fmt.Sprintf("%s: %v", file, err))
+				out = append(out, d)
+				continue // what it nests is under a path that is not one
+			}
+			d.Dir = filepath.Join(root, filepath.FromSlash(key))
+			out = append(out, d)
+			walk(key+"/", dep.Dependencies, false)
 		}
 	}
 	walk("", lock.Dependencies, true)
 	return out, nil
 }
 
+// lockPath checks an install path of package-lock.json, the name it
+// installs and its version.
+func lockPath(key, name, version string) error {
+	if bad := badElems(key); bad != "" {
+		return fmt.Errorf("install path %q %s", key, bad)
+	}
+	if err := npmName(key[strings.LastIndex(key, "node_modules/")+len("node_modules/"):]); err != nil {
+		return fmt.Errorf("install path %q: %w", key, err)
+	}
+	if err := npmName(name); err != nil {
+		return err
+	}
+	return checkVersion(version)
+}
+
 type lockV1Dep struct {
 	Version      string               `json:"version"`
+	Integrity    string               `json:"integrity"`
 	Dependencies map[string]lockV1Dep `json:"dependencies"`
 }

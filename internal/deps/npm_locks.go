@@ -3,6 +3,8 @@ package deps
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -25,6 +27,17 @@ func readPNPMLock(root, file string, _ map[string]bool) ([]Dep, error) {
 	if err := yaml.Unmarshal(data, &lock); err != nil {
 		return nil, err
 	}
+	integrity := map[string]string{} // name@version → resolution.integrity
+	for key, n := range lock.Packages {
+		var p struct {
+			Resolution struct {
+				Integrity string `yaml:"integrity"`
+			} `yaml:"resolution"`
+		}
+		if name, version := pnpmKey(key); name != "" && n.Decode(&p) == nil && p.Resolution.Integrity != "" {
+			integrity[name+"@"+pnpmVersion(version)] = p.Resolution.Integrity
+		}
+	}
 	imp := lock.pnpmImporter
 	if i, ok := lock.Importers["."]; ok {
 		imp = i
@@ -41,7 +54,11 @@ func readPNPMLock(root, file string, _ map[string]bool) ([]Dep, error) {
 			d.Direct = d.Direct || direct
 			return
 		}
-		byID[id] = &Dep{Ecosystem: NPM, Name: name, Version: version, Direct: direct, Source: file, Roots: []string{"."}}
+		d := &Dep{Ecosystem: NPM, Name: name, Version: version, Direct: direct, Source: file, Roots: []string{"."}, Integrity: integrity[id]}
+		if err := cmp.Or(npmName(name), checkVersion(version)); err != nil {
+			refuse(d, fmt.Sprintf("%s: %v", file, err))
+		}
+		byID[id] = d
 		order = append(order, id)
 	}
 	for _, m := range []map[string]yaml.Node{imp.Dependencies, imp.DevDependencies, imp.OptionalDependencies} {
@@ -56,7 +73,7 @@ func readPNPMLock(root, file string, _ map[string]bool) ([]Dep, error) {
 	out := make([]Dep, 0, len(order))
 	for _, id := range order {
 		d := byID[id]
-		if !d.Direct {
+		if !d.Direct && d.Status != Refused {
 			// Not hoisted: pnpm's store dir holds it under node_modules/.pnpm.
 			d.Dir = filepath.Join(root, "node_modules", ".pnpm",
 				strings.ReplaceAll(d.Name, "/", "+")+"@"+d.Version, "node_modules", filepath.FromSlash(d.Name))
@@ -153,9 +170,14 @@ func readYarnLock(root, file string, _ map[string]bool) ([]Dep, error) {
 				out = append(out, Dep{Ecosystem: NPM, Name: name, Direct: direct, Source: file, Roots: []string{"."}})
 				cur = len(out) - 1
 			}
-		case cur >= 0 && strings.HasPrefix(strings.TrimSpace(line), "version"):
-			v := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "version"))
-			out[cur].Version = strings.Trim(strings.TrimPrefix(v, ":"), ` "`)
+		case cur >= 0 && len(line) > 2 && line[:2] == "  " && line[2] != ' ': // a field of the entry, not of its dependencies
+			field, v := yarnField(line)
+			switch field {
+			case "version":
+				out[cur].Version = v
+			case "integrity", "checksum": // yarn 1, yarn 2+
+				out[cur].Integrity = v
+			}
 		}
 	}
 	// Several specifiers of one name and version are one dependency.
@@ -169,8 +191,18 @@ func readYarnLock(root, file string, _ map[string]bool) ([]Dep, error) {
 			kept[i].Direct = kept[i].Direct || d.Direct
 			continue
 		}
+		if err := cmp.Or(npmName(d.Name), checkVersion(d.Version)); err != nil {
+			refuse(&d, fmt.Sprintf("%s: %v", file, err))
+		}
 		seen[d.ID()] = len(kept)
 		kept = append(kept, d)
 	}
 	return kept, sc.Err()
+}
+
+// yarnField splits an entry's field line, `  version "1.0.0"` (yarn 1) or
+// `  version: 1.0.0` (yarn 2+), into its name and unquoted value.
+func yarnField(line string) (name, value string) {
+	name, value, _ = strings.Cut(strings.TrimSpace(line), " ")
+	return strings.TrimSuffix(name, ":"), strings.Trim(strings.TrimSpace(value), `"`)
 }

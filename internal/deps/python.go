@@ -3,8 +3,10 @@ package deps
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,14 +14,18 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/fileinfo/fileinfo/internal/bounded"
 )
 
 // resolvePython reads the project's virtualenv and its lockfile. An
 // installed distribution is a dependency at its dist-info version; a
 // locked one missing from the venv is Missing; one installed at another
-// version than the lock's is a Mismatch.
+// version than the lock's is a Mismatch. A venv of the project (.venv,
+// venv) must resolve inside it; one elsewhere is read when $VIRTUAL_ENV
+// names it.
 func resolvePython(root string, opts Options) ([]Dep, error) {
-	site := sitePackages(root, opts)
+	site, serr := sitePackages(root, opts)
 	installed := map[string]dist{}
 	if site != "" {
 		installed = readDists(site)
@@ -31,6 +37,9 @@ func resolvePython(root string, opts Options) ([]Dep, error) {
 	declared, err := declaredPython(root)
 	if err != nil {
 		return nil, err
+	}
+	if serr != nil && len(lock) == 0 {
+		return nil, serr // no dependency to carry the reason
 	}
 	if len(installed) == 0 && len(lock) == 0 {
 		return nil, nil
@@ -44,13 +53,22 @@ func resolvePython(root string, opts Options) ([]Dep, error) {
 	var out []Dep
 	for name, ver := range lock {
 		d := Dep{Ecosystem: Python, Name: name, Version: ver, Direct: direct(name), Source: lockFile}
+		if err := checkName(name, ver, pythonName, pythonVersion); err != nil {
+			refuse(&d, lockFile+": "+err.Error())
+			out = append(out, d)
+			continue
+		}
 		switch di, ok := installed[name]; {
+		case serr != nil:
+			refuse(&d, serr.Error())
 		case !ok:
 			d.Status, d.Fetch = Missing, fetch
+		case di.problem != "":
+			refuse(&d, di.problem)
 		case di.version != ver:
 			d.Status, d.Found, d.Fetch = Mismatch, di.version, fetch
 		default:
-			d.Status, d.Dir, d.Roots = Present, site, di.roots
+			d.Status, d.Dir, d.Roots, d.Integrity = Present, site, di.roots, di.integrity
 		}
 		out = append(out, d)
 	}
@@ -59,8 +77,12 @@ func resolvePython(root string, opts Options) ([]Dep, error) {
 			continue
 		}
 		rel, _ := filepath.Rel(root, di.metadata)
-		out = append(out, Dep{Ecosystem: Python, Name: name, Version: di.version, Direct: direct(name),
-			Status: Present, Dir: site, Roots: di.roots, Source: filepath.ToSlash(rel)})
+		d := Dep{Ecosystem: Python, Name: name, Version: di.version, Direct: direct(name),
+			Status: Present, Dir: site, Roots: di.roots, Source: filepath.ToSlash(rel), Integrity: di.integrity}
+		if di.problem != "" {
+			refuse(&d, di.problem)
+		}
+		out = append(out, d)
 	}
 	return out, nil
 }
@@ -68,54 +90,87 @@ func resolvePython(root string, opts Options) ([]Dep, error) {
 // toolDists are installed into every venv by its tools, not by the project.
 var toolDists = map[string]bool{"pip": true, "setuptools": true, "wheel": true, "distribute": true}
 
-// sitePackages finds the site-packages of .venv, venv or $VIRTUAL_ENV.
-func sitePackages(root string, opts Options) string {
-	envs := []string{filepath.Join(root, ".venv"), filepath.Join(root, "venv")}
+// sitePackages finds the site-packages of .venv, venv or $VIRTUAL_ENV,
+// with its symbolic links resolved. One of the project's that resolves
+// outside root is an error, and not read.
+func sitePackages(root string, opts Options) (string, error) {
+	type env struct {
+		dir     string
+		project bool
+	}
+	envs := []env{{filepath.Join(root, ".venv"), true}, {filepath.Join(root, "venv"), true}}
 	if v := opts.getenv("VIRTUAL_ENV"); v != "" {
-		envs = append(envs, v)
+		envs = append(envs, env{v, false})
 	}
 	for _, env := range envs {
 		for _, pattern := range []string{"lib/python3*/site-packages", "lib64/python3*/site-packages", "Lib/site-packages"} {
-			matches, _ := filepath.Glob(filepath.Join(env, filepath.FromSlash(pattern)))
+			matches, _ := filepath.Glob(filepath.Join(env.dir, filepath.FromSlash(pattern)))
 			sort.Strings(matches)
 			for i := len(matches) - 1; i >= 0; i-- { // the newest python3.N first
-				if isDir(matches[i]) {
-					return matches[i]
+				if !isDir(matches[i]) {
+					continue
 				}
+				if !env.project {
+					return filepath.EvalSymlinks(matches[i])
+				}
+				real, err := confine(root, matches[i])
+				if err != nil {
+					rel, _ := filepath.Rel(root, matches[i])
+					return "", fmt.Errorf("deps: the virtualenv's %s is not read: %w (one elsewhere is read when $VIRTUAL_ENV names it)", filepath.ToSlash(rel), err)
+				}
+				return real, nil
 			}
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // dist is one installed distribution.
 type dist struct {
-	version  string
-	metadata string   // path of its METADATA
-	roots    []string // its top-level packages and modules in site-packages
+	version   string
+	metadata  string   // path of its METADATA
+	roots     []string // its top-level packages and modules in site-packages
+	integrity string   // "sha256:" and the hex SHA-256 of its RECORD
+	problem   string   // why it is refused; "" when it is not
 }
 
-// readDists reads every *.dist-info in site, keyed by normalized name.
+// readDists reads every *.dist-info in site, keyed by normalized name,
+// through a root handle on site: a dist-info that is a link out of it is
+// not read.
 func readDists(site string) map[string]dist {
 	out := map[string]dist{}
-	infos, _ := filepath.Glob(filepath.Join(site, "*.dist-info"))
-	for _, info := range infos {
-		meta := filepath.Join(info, "METADATA")
-		name, version := readMetadata(meta)
+	r, err := os.OpenRoot(site)
+	if err != nil {
+		return out
+	}
+	defer r.Close()
+	entries, _ := fs.ReadDir(r.FS(), ".")
+	for _, e := range entries {
+		info := e.Name()
+		if !strings.HasSuffix(info, ".dist-info") {
+			continue
+		}
+		data, err := bounded.ReadFileIn(r, info+"/METADATA", bounded.Manifest)
+		if err != nil {
+			continue
+		}
+		name, version := parseMetadata(data)
 		if name == "" || version == "" {
 			continue
 		}
-		out[normalizePython(name)] = dist{version: version, metadata: meta, roots: distRoots(site, info)}
+		di := dist{version: version, metadata: filepath.Join(site, info, "METADATA")}
+		if err := checkName(name, version, pythonName, pythonVersion); err != nil {
+			di.problem = info + "/METADATA: " + err.Error()
+		} else {
+			di.roots, di.integrity, di.problem = distRoots(r, site, info)
+		}
+		out[normalizePython(name)] = di
 	}
 	return out
 }
 
-// readMetadata reads Name and Version from a METADATA header.
-func readMetadata(path string) (name, version string) {
-	data, err := readFile(path)
-	if err != nil {
-		return "", ""
-	}
+// parseMetadata reads Name and Version from a METADATA header.
+func parseMetadata(data []byte) (name, version string) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() && sc.Text() != "" {
 		k, v, ok := strings.Cut(sc.Text(), ":")
@@ -132,37 +187,60 @@ func readMetadata(path string) (name, version string) {
 
 // distRoots lists a distribution's top-level packages and modules: those
 // top_level.txt names, or else the first path element of its RECORD's
-// files, keeping only what exists in site.
-func distRoots(site, info string) []string {
+// files, keeping only what exists in site. Each must be one plain name
+// and resolve inside site: a top_level.txt entry that is a path, or a
+// root that links out of site, refuses the distribution (problem says
+// why). integrity is a hash of RECORD, "" without one.
+func distRoots(r *os.Root, site, info string) (roots []string, integrity, problem string) {
 	seen := map[string]bool{}
-	if data, err := readFile(filepath.Join(info, "top_level.txt")); err == nil {
+	// add keeps a root that is there, inside site.
+	add := func(cand string) string {
+		_, err := confine(site, filepath.Join(site, cand))
+		var out *outsideError
+		switch {
+		case errors.As(err, &out):
+			return fmt.Sprintf("%s names %s: %v", info, cand, err)
+		case err == nil:
+			seen[cand] = true
+		}
+		return ""
+	}
+	record, rerr := bounded.ReadFileIn(r, info+"/RECORD", bounded.Manifest)
+	if rerr == nil {
+		integrity = fmt.Sprintf("sha256:%x", sha256.Sum256(record))
+	}
+	if data, err := bounded.ReadFileIn(r, info+"/top_level.txt", bounded.Manifest); err == nil {
 		for _, l := range strings.Fields(string(data)) {
+			if bad := badElems(l); bad != "" || strings.Contains(l, "/") {
+				return nil, integrity, fmt.Sprintf("%s/top_level.txt names %q, not a module name", info, l)
+			}
 			for _, cand := range []string{l, l + ".py"} {
-				if _, err := os.Stat(filepath.Join(site, filepath.FromSlash(cand))); err == nil {
-					seen[cand] = true
+				if problem := add(cand); problem != "" {
+					return nil, integrity, problem
 				}
 			}
 		}
 	}
-	if len(seen) == 0 {
-		if data, err := readFile(filepath.Join(info, "RECORD")); err == nil {
-			for _, l := range strings.Split(string(data), "\n") {
-				path, _, _ := strings.Cut(l, ",")
-				first, _, _ := strings.Cut(path, "/")
-				if first == "" || first == ".." || first == "__pycache__" || strings.HasSuffix(first, ".dist-info") ||
-					strings.HasSuffix(first, ".pth") || (!strings.Contains(path, "/") && !strings.HasSuffix(first, ".py")) {
-					continue
-				}
-				seen[first] = true
+	if len(seen) == 0 && rerr == nil {
+		for _, l := range strings.Split(string(record), "\n") {
+			path, _, _ := strings.Cut(l, ",")
+			first, _, _ := strings.Cut(path, "/")
+			// "../../bin/tool" is a script outside site-packages, not a root.
+			if badElems(first) != "" || first == "__pycache__" || strings.HasSuffix(first, ".dist-info") ||
+				strings.HasSuffix(first, ".pth") || (!strings.Contains(path, "/") && !strings.HasSuffix(first, ".py")) {
+				continue
+			}
+			if problem := add(first); problem != "" {
+				return nil, integrity, problem
 			}
 		}
 	}
-	roots := make([]string, 0, len(seen))
+	roots = make([]string, 0, len(seen))
 	for r := range seen {
 		roots = append(roots, r)
 	}
 	sort.Strings(roots)
-	return roots
+	return roots, integrity, ""
 }
 
 var nonName = regexp.MustCompile(`[-_.]+`)

@@ -19,6 +19,7 @@ import (
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/enrich"
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/bounded"
 	"github.com/fileinfo/fileinfo/internal/depindex"
 	"github.com/fileinfo/fileinfo/internal/deps"
 )
@@ -51,16 +52,39 @@ type depsStatus struct {
 	Resolved int    `json:"resolved" jsonschema:"dependencies found in the lockfiles"`
 	Indexed  int    `json:"indexed" jsonschema:"dependency versions searchable in scope deps"`
 	Missing  int    `json:"missing" jsonschema:"locked but not on disk (fileinfo deps says how to fetch them)"`
+	Refused  int    `json:"refused,omitempty" jsonschema:"dependencies not read: their lockfile names a path outside where they must come from, or a name that is not one"`
 	Indexing string `json:"indexing,omitempty" jsonschema:"progress of the running index, done/total"`
 	Problem  string `json:"problem,omitempty"`
+	// RefusedDeps lists the first maxRefused refused dependencies.
+	RefusedDeps []refusedDep `json:"refused_deps,omitempty" jsonschema:"the first 50 refused dependencies, each with the reason"`
 }
+
+// refusedDep is a dependency the indexer would not read, and why.
+type refusedDep struct {
+	Ecosystem string `json:"ecosystem"`
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	Source    string `json:"source" jsonschema:"the lockfile or manifest that names it"`
+	Reason    string `json:"reason"`
+}
+
+// maxRefused caps the refused dependencies index_status lists.
+const maxRefused = 50
 
 func (d *depsIndex) status() depsStatus {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := depsStatus{Resolved: len(d.resolved), Indexed: len(d.counts), Problem: d.problem}
 	for _, dep := range d.resolved {
-		if dep.Status != deps.Present {
+		switch dep.Status {
+		case deps.Present:
+		case deps.Refused:
+			st.Refused++
+			if len(st.RefusedDeps) < maxRefused {
+				st.RefusedDeps = append(st.RefusedDeps, refusedDep{Ecosystem: dep.Ecosystem, Name: dep.Name, Version: dep.Version,
+					Source: dep.Source, Reason: dep.Reason})
+			}
+		default:
 			st.Missing++
 		}
 	}
@@ -244,15 +268,15 @@ func (w *workspace) readDependency(p string, maxSize int64) (string, []byte, err
 		return "", nil, fmt.Errorf("dependency %s@%s: %w", c.Name, c.Version, err)
 	}
 	defer r.Close()
-	fi, err := r.Stat(rel)
+	data, err := bounded.ReadFileIn(r, filepath.FromSlash(rel), bounded.Limit{Kind: "source file", Max: maxSize})
+	var skip *bounded.SkipError
+	if errors.As(err, &skip) {
+		return "", nil, fmt.Errorf("%s: %s", p, skip.Reason)
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("dependency %s@%s: %w", c.Name, c.Version, err)
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxSize {
-		return "", nil, fmt.Errorf("%s: not a regular file of at most %d bytes", p, maxSize)
-	}
-	data, err := r.ReadFile(rel)
-	return path.Join(c.Name+"@"+c.Version, rel), data, err
+	return path.Join(c.Name+"@"+c.Version, rel), data, nil
 }
 
 // searchDeps runs q over the dependency index for each of scopes.

@@ -146,7 +146,7 @@ func TestDependencyCacheShared(t *testing.T) {
 		s.waitDeps(1)
 		t.Logf("workspace %d: dependency index ready in %s", i+1, time.Since(start).Round(time.Millisecond))
 	}
-	entries, err := filepath.Glob(filepath.Join(cache, "go", "*", "api.json.gz"))
+	entries, err := filepath.Glob(filepath.Join(cache, "go", "*", "*.json.gz"))
 	if err != nil || len(entries) != 1 {
 		t.Errorf("cache holds %v, want one API", entries)
 	}
@@ -170,4 +170,77 @@ func dirStamp(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("%d files, %x", strings.Count(b.String(), ";"), sha256.Sum256([]byte(b.String())))
+}
+
+// hostileNPM writes, under base, a project whose package-lock.json names
+// two directories outside it as dependencies (an install path that
+// climbs out of node_modules, and a node_modules entry that links out),
+// one real dependency, and the directory beside it they point at, which
+// holds a secret. It returns the project's root.
+func hostileNPM(t *testing.T, base string) string {
+	t.Helper()
+	writeTree(t, base, map[string]string{
+		"victim/package.json":  `{"name": "victim", "version": "0.1.0", "types": "index.d.ts"}`,
+		"victim/.env":          "API_TOKEN=hunter2-outside\n",
+		"victim/README.md":     "# victim\n\nThe passphrase is hunter2-outside.\n",
+		"victim/index.d.ts":    "/** Returns hunter2-outside, the passphrase. */\nexport declare function passphrase(): string;\n",
+		"project/package.json": `{"name": "app", "dependencies": {"victim": "0.1.0", "evil": "0.1.0", "ok": "1.0.0"}}`,
+		"project/package-lock.json": `{"name": "app", "lockfileVersion": 3, "packages": {
+			"": {"name": "app"},
+			"node_modules/../../victim": {"name": "victim", "version": "0.1.0"},
+			"node_modules/evil": {"version": "0.1.0"},
+			"node_modules/ok": {"version": "1.0.0", "integrity": "sha512-ok"}}}`,
+		"project/node_modules/ok/package.json": `{"name": "ok", "version": "1.0.0", "types": "index.d.ts"}`,
+		"project/node_modules/ok/README.md":    "# ok\n\nParses passphrase files.\n",
+		"project/node_modules/ok/index.d.ts":   "/** Parses a passphrase file. */\nexport declare function parse(text: string): string;\n",
+		"project/main.js":                      "const ok = require('ok');\nok.parse('x');\n",
+	})
+	if err := os.Symlink(filepath.Join("..", "..", "victim"), filepath.Join(base, "project", "node_modules", "evil")); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(base, "project")
+}
+
+// TestDependencyLockfileOutside: a lockfile's paths are data. Neither an
+// install path that climbs out of node_modules nor a package linked out
+// of it is indexed, read or searched; index_status says why each was
+// refused.
+func TestDependencyLockfileOutside(t *testing.T) {
+	root := hostileNPM(t, t.TempDir())
+	s := connect(t, nil, Options{Root: root, AllDeps: true})
+	st := s.waitDeps(1)
+	res := s.ok("index_status", map[string]any{}, &st)
+	if st.Deps.Refused != 2 || len(st.Deps.RefusedDeps) != 2 {
+		t.Fatalf("deps status %+v: want victim and evil refused", st.Deps)
+	}
+	reasons := map[string]string{}
+	for _, r := range st.Deps.RefusedDeps {
+		reasons[r.Name] = r.Reason
+	}
+	if !strings.Contains(reasons["victim"], `has a path element ".."`) || !strings.Contains(reasons["evil"], "outside") {
+		t.Errorf("refusals %+v: want the .. path and the link out named", reasons)
+	}
+	if txt := text(res); !strings.Contains(txt, "2 refused") || !strings.Contains(txt, `Dependency not read: npm "victim"@"0.1.0" (package-lock.json)`) {
+		t.Errorf("index_status text lacks the refusals:\n%s", txt)
+	}
+
+	var out searchDocsOut
+	s.ok("search_docs", map[string]any{"query": "hunter2-outside passphrase", "scopes": []string{"deps"}}, &out)
+	for _, r := range out.Results {
+		if strings.Contains(r.Path, "victim") || strings.Contains(r.Path, "evil") || strings.Contains(r.Summary, "hunter2") {
+			t.Errorf("search found the outside directory: %+v", r)
+		}
+	}
+	for _, p := range []string{"deps:victim@0.1.0/.env", "deps:evil@0.1.0/.env", "deps:victim@0.1.0/README.md"} {
+		msg := s.fails("inspect_source", map[string]any{"path": p, "start_line": 1, "end_line": 5}, "not a file of an indexed dependency")
+		if strings.Contains(msg, "hunter2") {
+			t.Errorf("inspect_source %s: %s", p, msg)
+		}
+	}
+	// The real dependency is indexed and readable.
+	var src inspectOut
+	s.ok("inspect_source", map[string]any{"path": "deps:ok@1.0.0/index.d.ts", "start_line": 1, "end_line": 5}, &src)
+	if !strings.Contains(src.Text, "parse") {
+		t.Errorf("inspect_source of ok: %q", src.Text)
+	}
 }

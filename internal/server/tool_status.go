@@ -121,6 +121,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		fmt.Fprintf(&b, "The doc index is not saved (%s); it is kept in memory.\n", out.DocsUnsaved)
 	}
 	fmt.Fprintf(&b, "Dependencies: %d resolved, %d indexed (scope deps), %d missing", out.Deps.Resolved, out.Deps.Indexed, out.Deps.Missing)
+	if out.Deps.Refused > 0 {
+		fmt.Fprintf(&b, ", %d refused", out.Deps.Refused)
+	}
 	if out.Deps.Indexing != "" {
 		fmt.Fprintf(&b, "; indexing %s", out.Deps.Indexing)
 	}
@@ -128,6 +131,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		fmt.Fprintf(&b, "; problem: %s", out.Deps.Problem)
 	}
 	b.WriteString(".\n")
+	for _, r := range out.Deps.RefusedDeps {
+		fmt.Fprintf(&b, "Dependency not read: %s %q@%q (%s): %s\n", r.Ecosystem, r.Name, r.Version, r.Source, r.Reason)
+	}
 	fmt.Fprintf(&b, "Watching: %s (%d directories, %d batches applied).", out.Watch.Mode, out.Watch.Dirs, out.Watch.Batches)
 	return textResult(b.String()), out, nil
 }
