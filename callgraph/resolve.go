@@ -73,9 +73,19 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		}
 		r.caller = caller
 		if jsLike(f.Language) {
-			res.edges = append(res.edges, r.jsCallbacks(caller, c)...)
+			for _, e := range r.jsCallbacks(caller, c) {
+				if _, _, drop := r.withoutTests(caller, []SymbolID{e.Callee}, e.Resolution); !drop {
+					res.edges = append(res.edges, e)
+				}
+			}
 		}
 		targets, how, reason := r.resolveCall(caller, c)
+		if kept, dropped, ok := r.withoutTests(caller, targets, how); ok {
+			targets = kept
+			if len(kept) == 0 {
+				reason = "defined only in test code: " + r.g.nodes[dropped].Qualified
+			}
+		}
 		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && !strings.HasPrefix(reason, "builtin: ") && c.Name != "()" {
 			if ext := r.flow.externalCallee(caller, c); ext != "" {
 				reason = "external: " + ext
@@ -106,6 +116,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 				ids = append(ids, v.id)
 			}
 			sortIDs(ids)
+			ids, _, _ = r.withoutTests(caller, ids, Receiver)
 			for _, id := range ids {
 				res.edges = append(res.edges, Edge{Caller: caller, Callee: id, File: f.Path, Line: b.Line, Resolution: Receiver})
 			}
@@ -413,9 +424,18 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 	var cands []SymbolID
 	defs := map[string]bool{}
 	fam := family(r.f.Language)
+	prod := len(r.ix.test) > 0 && !r.inTest(r.caller)
+	var inTests SymbolID // a definition only test code has
+	tests := false
 	for _, id := range r.ix.byName[name] {
 		n := r.g.nodes[id]
 		if family(n.Language) != fam {
+			continue
+		}
+		if prod && r.ix.test[id] && !r.importsModuleOf(id) {
+			if k := n.Kind; !tests && (k == extract.KindMethod || !onlyMethods && k == extract.KindFunction) {
+				inTests, tests = id, true
+			}
 			continue
 		}
 		if k := n.Kind; k == extract.KindMethod || !onlyMethods && k == extract.KindFunction {
@@ -427,6 +447,9 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 	case 1:
 		return cands, Name, ""
 	case 0:
+		if tests {
+			return nil, "", "defined only in test code: " + r.g.nodes[inTests].Qualified
+		}
 		return nil, "", r.unknownName(name)
 	}
 	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", len(defs), name)
