@@ -43,8 +43,11 @@ func (r *resolver) withoutTests(caller SymbolID, ids []SymbolID, how Resolution)
 }
 
 // importsModuleOf reports whether the file being resolved imports the
-// module that declares id, or a package above or below it. An import of
-// the file's own module (Rust's `use super::*` in a test module, which
+// module that declares id: the module, a name in it (`from tests.helpers
+// import f`) or a package above it whose attributes reach it (`import
+// tests.helpers` binds tests). A Go import path is a package of its own:
+// importing example.com/m/sub imports nothing of example.com/m. An import
+// of the file's own module (Rust's `use super::*` in a test module, which
 // binds the file's names) imports nothing.
 func (r *resolver) importsModuleOf(id SymbolID) bool {
 	f := r.g.files[r.g.nodes[id].File]
@@ -53,8 +56,7 @@ func (r *resolver) importsModuleOf(id SymbolID) bool {
 	}
 	mod, own := moduleName(f), moduleName(r.f)
 	related := func(target string) bool {
-		return target != own && (target == mod || strings.HasPrefix(target, mod+".") || strings.HasPrefix(target, mod+"/") ||
-			strings.HasPrefix(mod, target+".") || strings.HasPrefix(mod, target+"/"))
+		return target != own && (target == mod || strings.HasPrefix(target, mod+".") || strings.HasPrefix(mod, target+"."))
 	}
 	var in func(s *fileScope) bool
 	in = func(s *fileScope) bool {

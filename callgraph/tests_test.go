@@ -146,3 +146,36 @@ public class FakeEngine {
 `)
 	expectCallees(t, g, "app.Service.start")
 }
+
+// TestTestDoublesOfTheSamePackage: an internal test's double (package
+// cfg, in a _test.go file) is no implementer for production code that
+// imports another package of its module (viper's codec in
+// encoding_test.go, called from viper.go, which imports viper/internal/...).
+func TestTestDoublesOfTheSamePackage(t *testing.T) {
+	g := buildArchive(t, `
+-- go.mod --
+module example.com/cfg
+-- cfg.go --
+package cfg
+
+import "example.com/cfg/internal/yaml"
+
+type Decoder interface{ Decode(b []byte) error }
+
+func Read(d Decoder) error {
+	yaml.Check()
+	return d.Decode(nil)
+}
+-- internal/yaml/yaml.go --
+package yaml
+
+func Check() {}
+-- codec_test.go --
+package cfg
+
+type codec struct{}
+
+func (codec) Decode(b []byte) error { return nil }
+`)
+	expectCallees(t, g, "example.com/cfg.Read", "example.com/cfg/internal/yaml.Check:import", "example.com/cfg.Decoder.Decode:interface")
+}
