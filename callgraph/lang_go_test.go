@@ -284,12 +284,25 @@ func lookup() { dnsmessage.NewBuilder() }
 package dnsmessage
 
 func NewBuilder() {}
+-- unsafe/unsafe.go --
+package unsafe
+
+func Sizeof(x ArbitraryType) uintptr
+-- sync/pool.go --
+package sync
+
+import "unsafe"
+
+func size() uintptr { return unsafe.Sizeof(0) }
 `)
 	expectCallees(t, g, "bytes.Fields", "strings.Index:import", "unicode.IsSpace:import")
 	expectCallees(t, g, "strings.Index", "strings.indexByte:local")
 	// The walk never enters vendor/: the vendored package is outside
 	// the graph, and named as std names it.
 	expectUnresolved(t, g, "net.lookup", "NewBuilder", "vendor/golang.org/x/net/dns/dnsmessage")
+	// unsafe's functions are the compiler's, whatever unsafe.go declares.
+	expectCallees(t, g, "sync.size")
+	expectUnresolved(t, g, "sync.size", "Sizeof", "builtin: unsafe.Sizeof")
 
 	g = buildArchive(t, `
 -- go.work --
