@@ -206,9 +206,14 @@ func TestGoOracleLayouts(t *testing.T) {
 	}
 }
 
-// modulePrefix is the first three elements of an import path: enough to
+// modulePrefix is the first three elements of the import path of a
+// qualified name ("github.com/spf13/cobra.Command.Execute"): enough to
 // tell github.com/spf13/cobra from github.com/spf13/pflag.
 func modulePrefix(q string) string {
+	slash := strings.LastIndexByte(q, '/')
+	if dot := strings.IndexByte(q[slash+1:], '.'); dot >= 0 {
+		q = q[:slash+1+dot]
+	}
 	parts := strings.SplitN(q, "/", 4)
 	return strings.Join(parts[:min(len(parts), 3)], "/")
 }
