@@ -10,6 +10,9 @@ package callgraph
 //
 //	FILEINFO_ORACLE_LARGE=1 go test ./callgraph -run 'TestGoOracleStd|TestGoOracleLayouts' -v -timeout 60m
 //
+// FILEINFO_ORACLE_DUMP=dir writes TestGoOracleStd's extra and missing
+// edges of the whole graph to dir/std-extra.txt and dir/std-missing.txt.
+//
 // docs/go-stdlib.md has the figures.
 
 import (
@@ -75,6 +78,8 @@ func TestGoOracleStd(t *testing.T) {
 	t.Logf("all concrete edges between std and cmd functions: precision %.3f recall %.3f (%d extra, %d missing)", p, r, len(extra), len(missing))
 	logSample(t, "extra", extra)
 	logSample(t, "missing", missing)
+	dumpEdges(t, "std-extra.txt", extra)
+	dumpEdges(t, "std-missing.txt", missing)
 
 	theirCallers, ourCallers := callersOf(o.Edges), callersOf(ours)
 	targets := slices.Clone(stdWatched)
@@ -144,6 +149,19 @@ func isExportedFunc(q string) bool {
 	name := q[strings.LastIndexByte(q, '/')+1:]
 	_, name, ok := strings.Cut(name, ".")
 	return ok && !strings.Contains(name, ".") && isExportedName(name)
+}
+
+// dumpEdges writes edges, one a line, to name in the directory
+// FILEINFO_ORACLE_DUMP names, when it is set.
+func dumpEdges(t *testing.T, name string, edges []string) {
+	t.Helper()
+	dir := os.Getenv("FILEINFO_ORACLE_DUMP")
+	if dir == "" {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(edges, "\n")+"\n"), 0o644); err != nil {
+		t.Errorf("dump %s: %v", name, err)
+	}
 }
 
 func logSample(t *testing.T, what string, edges []string) {

@@ -416,7 +416,9 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 // unique resolves name to the only callable with that name in the
 // repository (methods only when onlyMethods), in the caller's language
 // family. Nodes that share a qualified name are one definition:
-// overloads, or a C declaration and its definition.
+// overloads, or a C declaration and its definition. For production code,
+// a definition in test code it does not import is no target, but still
+// counts: a name a test double shares is no unique name (tests.go).
 func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution, string) {
 	if r.res != nil {
 		r.res.unique[name] = true // depends on every definition of name
@@ -426,30 +428,27 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 	fam := family(r.f.Language)
 	prod := len(r.ix.test) > 0 && !r.inTest(r.caller)
 	var inTests SymbolID // a definition only test code has
-	tests := false
 	for _, id := range r.ix.byName[name] {
 		n := r.g.nodes[id]
 		if family(n.Language) != fam {
 			continue
 		}
-		if prod && r.ix.test[id] && !r.importsModuleOf(id) {
-			if k := n.Kind; !tests && (k == extract.KindMethod || !onlyMethods && k == extract.KindFunction) {
-				inTests, tests = id, true
-			}
-			continue
-		}
 		if k := n.Kind; k == extract.KindMethod || !onlyMethods && k == extract.KindFunction {
-			cands = append(cands, id)
 			defs[n.Qualified] = true
+			if prod && r.ix.test[id] && !r.importsModuleOf(id) {
+				inTests = id
+				continue
+			}
+			cands = append(cands, id)
 		}
 	}
 	switch len(defs) {
 	case 1:
-		return cands, Name, ""
-	case 0:
-		if tests {
+		if len(cands) == 0 {
 			return nil, "", "defined only in test code: " + r.g.nodes[inTests].Qualified
 		}
+		return cands, Name, ""
+	case 0:
 		return nil, "", r.unknownName(name)
 	}
 	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", len(defs), name)

@@ -55,6 +55,9 @@ func (r *resolver) importsModuleOf(id SymbolID) bool {
 		return false
 	}
 	mod, own := moduleName(f), moduleName(r.f)
+	if v, ok := r.scope.imports[mod]; ok {
+		return v
+	}
 	related := func(target string) bool {
 		return target != own && (target == mod || strings.HasPrefix(target, mod+".") || strings.HasPrefix(mod, target+"."))
 	}
@@ -77,5 +80,10 @@ func (r *resolver) importsModuleOf(id SymbolID) bool {
 		}
 		return false
 	}
-	return in(r.scope)
+	v := in(r.scope)
+	if r.scope.imports == nil {
+		r.scope.imports = map[string]bool{}
+	}
+	r.scope.imports[mod] = v
+	return v
 }
