@@ -247,10 +247,14 @@ type index struct {
 	bases  map[SymbolID][]string // base types as written, by class
 	params map[SymbolID][]string // parameter names of the functions of flow-tracked languages
 	python bool                  // a Python file is indexed: canonical can rewrite names
+	// test holds the symbols declared in test-only code (extract's
+	// File.Test and Symbol.Test): never callees of production code that
+	// does not import them (tests.go).
+	test map[SymbolID]bool
 }
 
 func newIndex(g *Graph) *index {
-	return &index{g: g, byName: map[string][]SymbolID{}, module: map[string]SymbolID{}, bases: map[SymbolID][]string{}, params: map[SymbolID][]string{}}
+	return &index{g: g, byName: map[string][]SymbolID{}, module: map[string]SymbolID{}, bases: map[SymbolID][]string{}, params: map[SymbolID][]string{}, test: map[SymbolID]bool{}}
 }
 
 func (ix *index) add(n Node) SymbolID {
@@ -280,6 +284,9 @@ func (ix *index) addFile(f *extract.File) {
 			File: f.Path, Line: s.StartLine, EndLine: s.EndLine, Language: f.Language,
 		})
 		ix.byName[s.Name] = append(ix.byName[s.Name], id)
+		if s.Test || f.Test {
+			ix.test[id] = true
+		}
 		if len(s.Bases) > 0 {
 			ix.bases[id] = s.Bases
 		}

@@ -36,6 +36,11 @@ func (r *resolver) resolveGo(caller SymbolID, c extract.Call) ([]SymbolID, Resol
 		return nil, "", "receiver does not parse: " + c.Receiver
 	}
 	if path, ok := gt.importOf(ctx, recv); ok {
+		if path == "unsafe" {
+			// GOROOT/src/unsafe declares Sizeof, Add, ... for the docs
+			// only: the compiler builds them in.
+			return nil, "", "builtin: unsafe." + c.Name
+		}
 		q := path + "." + c.Name
 		ids := r.g.byQualified[q]
 		switch {

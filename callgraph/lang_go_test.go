@@ -240,3 +240,93 @@ func shadow(lib int) {
 	expectCallees(t, g, "example.com/m.main", "example.com/m/tiktoken-go.Encode:import", "example.com/m/v2/lib.Do:import")
 	expectUnresolved(t, g, "example.com/m.shadow", "Do", "predeclared type int")
 }
+
+// TestGoImportsAcrossModuleLayouts resolves calls between packages where
+// import paths are not the nearest go.mod's module path plus the
+// directory: the standard library tree (its go.mod says "module std"),
+// its vendored packages, and a fork that a replace directive of go.work
+// names. Before, each was "external" or unknown.
+func TestGoImportsAcrossModuleLayouts(t *testing.T) {
+	g := buildArchive(t, `
+-- go.mod --
+module std
+-- strings/strings.go --
+package strings
+
+func Index(s, sep string) int { return indexByte(s, sep[0]) }
+
+func indexByte(s string, c byte) int { return 0 }
+-- bytes/bytes.go --
+package bytes
+
+import (
+	"strings"
+	"unicode"
+)
+
+func Fields(s string) int {
+	if unicode.IsSpace(' ') {
+		return strings.Index(s, " ")
+	}
+	return 0
+}
+-- unicode/graphic.go --
+package unicode
+
+func IsSpace(r rune) bool { return r == ' ' }
+-- net/dns.go --
+package net
+
+import "golang.org/x/net/dns/dnsmessage"
+
+func lookup() { dnsmessage.NewBuilder() }
+-- vendor/golang.org/x/net/dns/dnsmessage/message.go --
+package dnsmessage
+
+func NewBuilder() {}
+-- unsafe/unsafe.go --
+package unsafe
+
+func Sizeof(x ArbitraryType) uintptr
+-- sync/pool.go --
+package sync
+
+import "unsafe"
+
+func size() uintptr { return unsafe.Sizeof(0) }
+`)
+	expectCallees(t, g, "bytes.Fields", "strings.Index:import", "unicode.IsSpace:import")
+	expectCallees(t, g, "strings.Index", "strings.indexByte:local")
+	// The walk never enters vendor/: the vendored package is outside
+	// the graph, and named as std names it.
+	expectUnresolved(t, g, "net.lookup", "NewBuilder", "vendor/golang.org/x/net/dns/dnsmessage")
+	// unsafe's functions are the compiler's, whatever unsafe.go declares.
+	expectCallees(t, g, "sync.size")
+	expectUnresolved(t, g, "sync.size", "Sizeof", "builtin: unsafe.Sizeof")
+
+	g = buildArchive(t, `
+-- go.work --
+go 1.26
+
+use ./app
+
+replace example.com/lib => ./forks/lib
+-- app/go.mod --
+module example.com/app
+
+require example.com/lib v1.2.0
+-- app/main.go --
+package main
+
+import "example.com/lib/codec"
+
+func main() { codec.Encode() }
+-- forks/lib/go.mod --
+module github.com/someone/lib
+-- forks/lib/codec/codec.go --
+package codec
+
+func Encode() {}
+`)
+	expectCallees(t, g, "example.com/app.main", "example.com/lib/codec.Encode:import")
+}

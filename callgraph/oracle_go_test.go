@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -104,24 +105,58 @@ func goOracleEdges(t *testing.T, dir string) (edges map[string]bool, modulePath 
 // loadGoOracle is goOracleEdges with both edge sets and timings.
 func loadGoOracle(t *testing.T, dir string) *goOracle {
 	t.Helper()
+	return loadGoOracleOf(t, goOracleSpec{dir: dir})
+}
+
+// goOracleSpec says what loadGoOracleOf loads.
+type goOracleSpec struct {
+	dir string
+	// patterns are the packages of the oracle ("./..." when empty); env
+	// is added to the environment (GOWORK=off when empty).
+	patterns, env []string
+	// std: the patterns are the standard library's ("std", "cmd"), whose
+	// packages belong to no main module; the oracle's module is "std".
+	std bool
+	// skip leaves packages out of the oracle's own (std's vendored
+	// golang.org/x/... packages, which the walk never enters).
+	skip func(*packages.Package) bool
+}
+
+// loadGoOracleOf is loadGoOracle for any set of packages.
+func loadGoOracleOf(t *testing.T, spec goOracleSpec) *goOracle {
+	t.Helper()
+	dir := spec.dir
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skipf("go oracle: no go command: %v", err)
+	}
+	patterns, env := spec.patterns, spec.env
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	if len(env) == 0 {
+		env = []string{"GOWORK=off"}
 	}
 	start := time.Now()
 	cfg := &packages.Config{
 		Mode:  goOracleLoadMode,
 		Dir:   dir,
 		Tests: false,
-		Env:   append(os.Environ(), "GOWORK=off"),
+		Env:   append(os.Environ(), env...),
 	}
-	initial, err := packages.Load(cfg, "./...")
+	initial, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		if goOracleEnvError.MatchString(err.Error()) {
 			t.Skipf("go oracle: load %s: %v", dir, err)
 		}
 		t.Fatalf("go oracle: load %s: %v", dir, err)
 	}
+	if spec.skip != nil {
+		initial = slices.DeleteFunc(initial, spec.skip)
+	}
 	o := &goOracle{Own: len(initial)}
+	if spec.std {
+		o.Module = "std"
+	}
 	var envErrs, codeErrs []string
 	packages.Visit(initial, nil, func(p *packages.Package) {
 		o.Packages++

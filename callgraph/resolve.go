@@ -73,9 +73,19 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		}
 		r.caller = caller
 		if jsLike(f.Language) {
-			res.edges = append(res.edges, r.jsCallbacks(caller, c)...)
+			for _, e := range r.jsCallbacks(caller, c) {
+				if _, _, drop := r.withoutTests(caller, []SymbolID{e.Callee}, e.Resolution); !drop {
+					res.edges = append(res.edges, e)
+				}
+			}
 		}
 		targets, how, reason := r.resolveCall(caller, c)
+		if kept, dropped, ok := r.withoutTests(caller, targets, how); ok {
+			targets = kept
+			if len(kept) == 0 {
+				reason = "defined only in test code: " + r.g.nodes[dropped].Qualified
+			}
+		}
 		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && !strings.HasPrefix(reason, "builtin: ") && c.Name != "()" {
 			if ext := r.flow.externalCallee(caller, c); ext != "" {
 				reason = "external: " + ext
@@ -106,6 +116,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 				ids = append(ids, v.id)
 			}
 			sortIDs(ids)
+			ids, _, _ = r.withoutTests(caller, ids, Receiver)
 			for _, id := range ids {
 				res.edges = append(res.edges, Edge{Caller: caller, Callee: id, File: f.Path, Line: b.Line, Resolution: Receiver})
 			}
@@ -405,7 +416,9 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 // unique resolves name to the only callable with that name in the
 // repository (methods only when onlyMethods), in the caller's language
 // family. Nodes that share a qualified name are one definition:
-// overloads, or a C declaration and its definition.
+// overloads, or a C declaration and its definition. For production code,
+// a definition in test code it does not import is no target, but still
+// counts: a name a test double shares is no unique name (tests.go).
 func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution, string) {
 	if r.res != nil {
 		r.res.unique[name] = true // depends on every definition of name
@@ -413,18 +426,27 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 	var cands []SymbolID
 	defs := map[string]bool{}
 	fam := family(r.f.Language)
+	prod := len(r.ix.test) > 0 && !r.inTest(r.caller)
+	var inTests SymbolID // a definition only test code has
 	for _, id := range r.ix.byName[name] {
 		n := r.g.nodes[id]
 		if family(n.Language) != fam {
 			continue
 		}
 		if k := n.Kind; k == extract.KindMethod || !onlyMethods && k == extract.KindFunction {
-			cands = append(cands, id)
 			defs[n.Qualified] = true
+			if prod && r.ix.test[id] && !r.importsModuleOf(id) {
+				inTests = id
+				continue
+			}
+			cands = append(cands, id)
 		}
 	}
 	switch len(defs) {
 	case 1:
+		if len(cands) == 0 {
+			return nil, "", "defined only in test code: " + r.g.nodes[inTests].Qualified
+		}
 		return cands, Name, ""
 	case 0:
 		return nil, "", r.unknownName(name)

@@ -78,6 +78,9 @@ type fileScope struct {
 	local  map[string]*fileScope
 	byID   map[SymbolID]*fileScope
 	shadow map[SymbolID]map[string]bool
+	// imports memoises importsModuleOf: whether the file imports a module
+	// (tests.go).
+	imports map[string]bool
 }
 
 // scopeOf decodes the imports of f into bindings.

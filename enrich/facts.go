@@ -152,14 +152,35 @@ type ref struct {
 	guess bool
 }
 
-// byNameOnly marks a call the graph guessed from a name alone.
+// byNameOnly marks a call the graph guessed from a name alone (in
+// CallerKeys).
 const byNameOnly = " (by name only)"
+
+// Facts and guesses are listed apart: "called by", "calls", Called by and
+// Connections hold only calls the graph resolved; the calls it resolved
+// by name only (a method of that name exists, the receiver's type is
+// unknown) follow in their own list, labelled unverified and capped at
+// maxGuesses, so that no model writes a guess down as a fact.
+const (
+	maxGuesses = 5
+	unverified = "(by name only, unverified)"
+)
+
+// splitGuesses returns the refs that are facts and those that are
+// guesses, each in the order of rs.
+func splitGuesses(rs []ref) (facts, guesses []ref) {
+	for _, r := range rs {
+		if r.guess {
+			guesses = append(guesses, r)
+		} else {
+			facts = append(facts, r)
+		}
+	}
+	return facts, guesses
+}
 
 func (r ref) String() string {
 	s := fmt.Sprintf("%s (%s:%d)", codeSpan(r.name), r.file, r.line)
-	if r.guess {
-		s += byNameOnly
-	}
 	if r.note != "" {
 		s += ": " + r.note
 	}
@@ -311,6 +332,30 @@ func (fs *facts) connections() (in, out []link) {
 		}
 	}
 	return links(ins), links(outs)
+}
+
+// splitLinks returns the links with the names that are facts and those
+// with the names that are guesses; a link with none of a kind is left out
+// of that list.
+func splitLinks(ls []link) (facts, guesses []link) {
+	for _, l := range ls {
+		var f, g link
+		f.file, g.file = l.file, l.file
+		for _, n := range l.names {
+			if l.guess[n] {
+				g.names = append(g.names, n)
+			} else {
+				f.names = append(f.names, n)
+			}
+		}
+		if len(f.names) > 0 {
+			facts = append(facts, f)
+		}
+		if len(g.names) > 0 {
+			guesses = append(guesses, g)
+		}
+	}
+	return facts, guesses
 }
 
 func links(m map[string]map[string]bool) []link {

@@ -315,14 +315,22 @@ func (p *plan) entry(s *symbol) []string {
 	for i := range callees {
 		callees[i].note = oneLine(p.opt.Purposes[callees[i].qualified])
 	}
-	if s.role == roleCallable || len(callers) > 0 {
+	callers, guessedCallers := splitGuesses(callers)
+	callees, guessedCallees := splitGuesses(callees)
+	if s.role == roleCallable || len(callers)+len(guessedCallers) > 0 {
 		out = append(out, "  - called by: "+refList(callers, p.opt.MaxCallers, "(none found)")+"\n")
+	}
+	if len(guessedCallers) > 0 {
+		out = append(out, "  - possible callers "+unverified+": "+refList(guessedCallers, maxGuesses, "")+"\n")
 	}
 	if refs := p.fs.references(s); len(refs) > 0 {
 		out = append(out, "  - used as a value, not called, in: "+refList(refs, p.opt.MaxCallers, "")+"\n")
 	}
-	if s.role == roleCallable || len(callees) > 0 {
+	if s.role == roleCallable || len(callees)+len(guessedCallees) > 0 {
 		out = append(out, "  - calls: "+refList(callees, p.opt.MaxCallers, "(none resolved)")+"\n")
+	}
+	if len(guessedCallees) > 0 {
+		out = append(out, "  - possible callees "+unverified+": "+refList(guessedCallees, maxGuesses, "")+"\n")
 	}
 	if note := p.fs.ambiguousNote(s); note != "" {
 		out = append(out, "  - "+note+"\n")
@@ -400,10 +408,7 @@ func (p *plan) frame(w where) frame {
 	if len(in) == 0 && len(outs) == 0 {
 		add("(none found in the call graph)")
 	}
-	for _, l := range capLinks(in, "Called from") {
-		add("%s", l)
-	}
-	for _, l := range capLinks(outs, "Calls into") {
+	for _, l := range connectionLines(in, outs) {
 		add("%s", l)
 	}
 	add("")
@@ -427,21 +432,32 @@ const (
 	maxLinkNames = 5
 )
 
-func capLinks(ls []link, verb string) []string {
+// connectionLines renders the Connections of a prompt or an artifact: the
+// files calling in and called into through resolved calls, then, apart and
+// labelled, those connected only by calls resolved by name only, at most
+// maxGuesses files each way.
+func connectionLines(in, out []link) []string {
+	inFacts, inGuesses := splitLinks(in)
+	outFacts, outGuesses := splitLinks(out)
+	lines := capLinks(inFacts, "Called from", "", maxLinkFiles)
+	lines = append(lines, capLinks(outFacts, "Calls into", "", maxLinkFiles)...)
+	lines = append(lines, capLinks(inGuesses, "Possibly called from", " "+unverified, maxGuesses)...)
+	return append(lines, capLinks(outGuesses, "Possibly calls into", " "+unverified, maxGuesses)...)
+}
+
+// capLinks renders links as "- verb `file`label: names", at most maxFiles.
+func capLinks(ls []link, verb, label string, maxFiles int) []string {
 	var out []string
 	for i, l := range ls {
-		if i == maxLinkFiles {
-			out = append(out, fmt.Sprintf("- %s %d more files", verb, len(ls)-i))
+		if i == maxFiles {
+			out = append(out, fmt.Sprintf("- %s %d more files%s", verb, len(ls)-i, label))
 			break
 		}
 		names := make([]string, len(l.names))
 		for j, n := range l.names {
 			names[j] = codeSpan(n)
-			if l.guess[n] {
-				names[j] += byNameOnly
-			}
 		}
-		out = append(out, fmt.Sprintf("- %s %s: %s", verb, codeSpan(l.file), capList(names, maxLinkNames)))
+		out = append(out, fmt.Sprintf("- %s %s%s: %s", verb, codeSpan(l.file), label, capList(names, maxLinkNames)))
 	}
 	return out
 }

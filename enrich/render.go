@@ -78,10 +78,7 @@ func render(fs *facts, r *Report, docs map[string]doc) *bytes.Buffer {
 		p("**Connections**: none found in the call graph.")
 	} else {
 		p("**Connections**:")
-		for _, l := range capLinks(in, "Called from") {
-			p("%s", l)
-		}
-		for _, l := range capLinks(out, "Calls into") {
+		for _, l := range connectionLines(in, out) {
 			p("%s", l)
 		}
 	}
@@ -190,8 +187,9 @@ func renderSymbol(b *bytes.Buffer, fs *facts, s *symbol, level string, r *Report
 		p("**Unresolved calls:** %s.", note)
 	}
 	p("")
-	callers := calledBy(fs, s)
+	callers, guesses := splitGuesses(calledBy(fs, s))
 	defer renderReferences(b, fs, s)
+	defer renderGuesses(b, guesses)
 	if len(callers) == 0 {
 		p("**Called by:** none found in the call graph.")
 		return
@@ -202,12 +200,21 @@ func renderSymbol(b *bytes.Buffer, fs *facts, s *symbol, level string, r *Report
 			p("- and %d more", len(callers)-i)
 			break
 		}
-		guess := ""
-		if c.guess {
-			guess = byNameOnly
-		}
-		p("- %s in %s%s", codeSpan(c.name), codeSpan(c.file), guess)
+		p("- %s in %s", codeSpan(c.name), codeSpan(c.file))
 	}
+}
+
+// renderGuesses writes the callers of a function that the graph resolved
+// by name only, apart from Called by: one labelled line, capped.
+func renderGuesses(b *bytes.Buffer, guesses []ref) {
+	if len(guesses) == 0 {
+		return
+	}
+	items := make([]string, len(guesses))
+	for i, c := range guesses {
+		items[i] = codeSpan(c.name) + " in " + codeSpan(c.file)
+	}
+	fmt.Fprintf(b, "\n**Possible callers** %s: %s.\n", unverified, capList(items, maxGuesses))
 }
 
 // calledBy lists s's callers as (name, file) pairs, distinct, sorted by

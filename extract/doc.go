@@ -36,8 +36,12 @@
 //
 //   - Go: <import path>.<Func> and <import path>.<Type>.<Method>; the import
 //     path is the nearest go.mod's module path plus the directory
-//     (without a go.mod, the directory). External test packages end in
-//     "_test".
+//     (without a go.mod, the directory), as the go command maps them: a
+//     directory a replace directive of the root's go.work or go.mod names
+//     takes the replaced module's path, the standard library's packages
+//     (GOROOT/src, "module std") are named by their directory alone, and
+//     vendored packages by the path they are vendored as. External test
+//     packages end in "_test".
 //   - Python: the dotted module path from the root (pkg/mod.py → pkg.mod;
 //     pkg/__init__.py → pkg), then Class.method, func.inner.
 //   - JavaScript, TypeScript, TSX: the path from the root without its

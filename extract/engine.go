@@ -16,6 +16,7 @@ type fileInfo struct {
 	lang   *Language
 	proj   *project
 	module string
+	test   bool // File.Test
 	root   *sitter.Node
 	// state is a language's per-file scratch space for hooks that need a
 	// whole-file view (JS export lists); one goroutine uses a fileInfo.
@@ -66,6 +67,7 @@ type decl struct {
 	parentName string // set by a receiver or refine; wins over parent
 	qualified  string
 	dropped    bool
+	test       bool // test-only code: Symbol.Test
 }
 
 // rawCall is a call site found by the query.
@@ -209,9 +211,11 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	} else {
 		f.module = pathModule(f.path)
 	}
+	f.test = IsTestPath(f.path)
 	out := &File{
 		Path:     f.path,
 		Language: f.lang.Name,
+		Test:     f.test,
 		Module:   f.module,
 		Imports:  []Import{},
 		Symbols:  []Symbol{},

@@ -37,7 +37,9 @@ func goModuleName(f *fileInfo, declared string) string {
 	return ip
 }
 
-// goImports decodes an import declaration, single or grouped.
+// goImports decodes an import declaration, single or grouped. An import
+// that the standard library resolves to its vendor directory has the
+// vendored package's import path as Resolved.
 func goImports(n *sitter.Node, f *fileInfo) []Import {
 	var out []Import
 	var visit func(n *sitter.Node)
@@ -54,12 +56,18 @@ func goImports(n *sitter.Node, f *fileInfo) []Import {
 				if err != nil {
 					ip = strings.Trim(f.text(p), "\"`")
 				}
-				out = append(out, Import{
+				im := Import{
 					Path:  ip,
 					Alias: f.text(ch.ChildByFieldName("name")),
 					Names: []ImportName{},
 					Line:  int(ch.StartPoint().Row) + 1,
-				})
+				}
+				if f.proj != nil {
+					if v := f.proj.goVendored(path.Dir(f.path), ip); v != ip {
+						im.Resolved = v // std's vendored golang.org/x/...
+					}
+				}
+				out = append(out, im)
 			case "import_spec_list":
 				visit(ch)
 			}

@@ -119,6 +119,109 @@ func TestGoModulePaths(t *testing.T) {
 	}
 }
 
+// TestGoImportPathsLikeTheGoCommand names packages the way the go
+// command maps import paths to directories: the standard library tree
+// (GOROOT/src, "module std"), its vendored packages and cmd's, a module's
+// vendor directory, and directories that replace directives of go.work
+// and go.mod name, whatever their own go.mod says.
+func TestGoImportPathsLikeTheGoCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  map[string]string // file → qualified name of its first symbol
+		// imports: file → the Resolved of its first import
+		imports map[string]string
+	}{
+		{"standard library", map[string]string{
+			"go.mod":             "module std\n\ngo 1.26\n",
+			"strings/strings.go": "package strings\nfunc Index(s, sep string) int { return 0 }\n",
+			"net/dnsclient.go":   "package net\nimport \"golang.org/x/net/dns/dnsmessage\"\nfunc lookup() { dnsmessage.NewBuilder() }\n",
+			"net/http/server.go": "package http\nimport \"strings\"\nfunc Serve() { strings.Index(\"\", \"\") }\n",
+			"vendor/golang.org/x/net/dns/dnsmessage/message.go": "package dnsmessage\nfunc NewBuilder() {}\n",
+			"cmd/go.mod":     "module cmd\n",
+			"cmd/go/main.go": "package main\nimport \"golang.org/x/mod/module\"\nfunc main() { module.Check() }\n",
+			"cmd/vendor/golang.org/x/mod/module/module.go": "package module\nfunc Check() {}\n",
+		}, map[string]string{
+			"strings/strings.go": "strings.Index",
+			"net/dnsclient.go":   "net.lookup",
+			"net/http/server.go": "net/http.Serve",
+			"vendor/golang.org/x/net/dns/dnsmessage/message.go": "vendor/golang.org/x/net/dns/dnsmessage.NewBuilder",
+			"cmd/go/main.go": "cmd/go.main",
+			"cmd/vendor/golang.org/x/mod/module/module.go": "golang.org/x/mod/module.Check",
+		}, map[string]string{
+			"net/dnsclient.go":   "vendor/golang.org/x/net/dns/dnsmessage",
+			"net/http/server.go": "",
+			"cmd/go/main.go":     "", // cmd is a module: its vendored packages keep their paths
+		}},
+		{"GOROOT itself", map[string]string{
+			"src/go.mod":             "module std\n",
+			"src/strings/strings.go": "package strings\nfunc Index(s, sep string) int { return 0 }\n",
+		}, map[string]string{"src/strings/strings.go": "strings.Index"}, nil},
+		{"vendor", map[string]string{
+			"go.mod":                     "module example.com/app\n",
+			"app.go":                     "package app\nimport \"github.com/x/y\"\nfunc Run() { y.Y() }\n",
+			"vendor/github.com/x/y/y.go": "package y\nfunc Y() {}\n",
+		}, map[string]string{
+			"app.go":                     "example.com/app.Run",
+			"vendor/github.com/x/y/y.go": "github.com/x/y.Y",
+		}, map[string]string{"app.go": ""}},
+		{"replace in go.mod", map[string]string{
+			"go.mod":             "module example.com/app\n\nrequire example.com/lib v1.0.0\n\nreplace example.com/lib v1.0.0 => ./forks/lib\nreplace example.com/far => ../far\n",
+			"forks/lib/go.mod":   "module github.com/someone/lib\n",
+			"forks/lib/lib.go":   "package lib\nfunc L() {}\n",
+			"forks/lib/sub/s.go": "package sub\nfunc S() {}\n",
+			"other/go.mod":       "module example.com/other\n",
+			"other/o.go":         "package other\nfunc O() {}\n",
+		}, map[string]string{
+			"forks/lib/lib.go":   "example.com/lib.L",
+			"forks/lib/sub/s.go": "example.com/lib/sub.S",
+			"other/o.go":         "example.com/other.O",
+		}, nil},
+		{"go.work", map[string]string{
+			"go.work":              "go 1.26\n\nuse (\n\t./a\n\t./b\n)\n\nreplace example.com/c => ./third_party/c\n",
+			"a/go.mod":             "module example.com/a\n\nreplace example.com/d => ../vendored-d\n",
+			"a/a.go":               "package a\nfunc A() {}\n",
+			"b/go.mod":             "module example.com/b\n",
+			"b/pkg/b.go":           "package pkg\nfunc B() {}\n",
+			"third_party/c/go.mod": "module c\n",
+			"third_party/c/c.go":   "package c\nfunc C() {}\n",
+			"vendored-d/d.go":      "package d\nfunc D() {}\n",
+		}, map[string]string{
+			"a/a.go":             "example.com/a.A",
+			"b/pkg/b.go":         "example.com/b/pkg.B",
+			"third_party/c/c.go": "example.com/c.C",
+			"vendored-d/d.go":    "example.com/d.D",
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeFiles(t, root, tc.files)
+			ex, err := New(root, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ex.Close()
+			for path, want := range tc.want {
+				f, err := ex.File(t.Context(), path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := f.Symbols[0].Qualified; got != want {
+					t.Errorf("%s: qualified %q, want %q", path, got, want)
+				}
+				if want, ok := tc.imports[path]; ok {
+					if len(f.Imports) == 0 {
+						t.Fatalf("%s: no imports", path)
+					}
+					if got := f.Imports[0].Resolved; got != want {
+						t.Errorf("%s: import %s resolved %q, want %q", path, f.Imports[0].Path, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestGoEmbeddedBases(t *testing.T) {
 	f := extractString(t, "e.go", `package e
 type S struct {

@@ -73,6 +73,7 @@ func init() {
 		signature: rustSignature,
 		doc:       rustDoc,
 		exported:  rustExported,
+		testOnly:  rustTestOnly,
 		bases:     rustBases,
 	})
 }
@@ -151,6 +152,46 @@ func rustExported(d *decl, f *fileInfo) bool {
 		return rustExported(p, f)
 	case "impl_item":
 		return p.node.ChildByFieldName("trait") != nil
+	}
+	return false
+}
+
+// rustTestOnly reports whether an item is compiled only for tests: a
+// #[cfg(test)] module (or any item under a cfg that requires test) or a
+// #[test] function (#[tokio::test] and the like too).
+func rustTestOnly(d *decl, f *fileInfo) bool {
+	for _, a := range rustAttributes(d.node, f) {
+		if a == "test" || strings.HasSuffix(a, "::test") {
+			return true
+		}
+		if cond, ok := strings.CutPrefix(a, "cfg"); ok && rustCfgTest(strings.TrimSpace(cond)) {
+			return true
+		}
+	}
+	return false
+}
+
+// rustCfgTest reports whether a cfg predicate, "(test)" or
+// "(all(test, feature = \"x\"))", holds only in test builds: test itself or
+// all(...) with test among its terms.
+func rustCfgTest(pred string) bool {
+	pred = strings.TrimSpace(pred)
+	if !strings.HasPrefix(pred, "(") || !strings.HasSuffix(pred, ")") {
+		return false
+	}
+	pred = strings.TrimSpace(pred[1 : len(pred)-1])
+	if pred == "test" {
+		return true
+	}
+	if inner, ok := strings.CutPrefix(pred, "all"); ok {
+		inner = strings.TrimSpace(inner)
+		if strings.HasPrefix(inner, "(") && strings.HasSuffix(inner, ")") {
+			for _, term := range strings.Split(inner[1:len(inner)-1], ",") {
+				if strings.TrimSpace(term) == "test" {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

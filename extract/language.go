@@ -57,6 +57,10 @@ type Language struct {
 	// exported reports whether the declaration is visible outside its
 	// module. Default: true.
 	exported func(d *decl, f *fileInfo) bool
+	// testOnly reports whether the declaration itself is compiled only
+	// for tests (Rust's #[cfg(test)], #[test]); what it encloses is too.
+	// Test files are found by their path (IsTestPath).
+	testOnly func(d *decl, f *fileInfo) bool
 	// bindings decodes a @binding node into bindings; the engine fills in
 	// their scope.
 	bindings func(n *sitter.Node, f *fileInfo) []Binding

@@ -22,6 +22,9 @@ type File struct {
 	// Refs are the names used as values rather than called (see Ref);
 	// omitted when empty.
 	Refs []Ref `json:"refs,omitempty"`
+	// Test says the file is test-only code by its path (IsTestPath):
+	// production code never calls into it unless it imports it.
+	Test bool `json:"test,omitempty"`
 }
 
 // Export is one name a JavaScript or TypeScript module exports:
@@ -149,6 +152,10 @@ type Symbol struct {
 	StartLine int  `json:"start_line"`
 	EndLine   int  `json:"end_line"`
 	Exported  bool `json:"exported"`
+	// Test says the symbol is test-only code: declared in a test file
+	// (File.Test), or inside one under an attribute that compiles it only
+	// for tests (Rust's #[cfg(test)] modules and #[test] functions).
+	Test bool `json:"test,omitempty"`
 	// Bases are the base classes, implemented interfaces or embedded types
 	// as written (class-like symbols only).
 	Bases []string `json:"bases,omitempty"`

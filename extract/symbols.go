@@ -15,6 +15,7 @@ const maxNesting = 64
 // symbolOf completes d — name, parent, kind, qualified name — and returns
 // its Symbol. Containers are completed but not returned.
 func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
+	d.test = f.test || d.parent != nil && d.parent.test || f.lang.testOnly != nil && f.lang.testOnly(d, f)
 	d.name = f.text(d.nameNode)
 	if d.receiver != nil {
 		d.parentName = receiverType(f.text(d.receiver))
@@ -62,6 +63,7 @@ func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
 		StartLine: int(d.nameNode.StartPoint().Row) + 1,
 		EndLine:   endLine(d, f.src),
 		Exported:  true,
+		Test:      d.test,
 	}
 	if f.lang.doc != nil {
 		sym.Doc = f.lang.doc(d, f)

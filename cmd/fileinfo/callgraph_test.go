@@ -270,7 +270,7 @@ func TestCallersGuesses(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"<- main.g (main.py:2) [name: by name only, a guess]",
+		"(possible callers by name only, unverified:)\n  <? possible main.g (main.py:2) [name: by name only, unverified]",
 		"(1 of 1 direct calls resolved by name only",
 	} {
 		if !strings.Contains(stdout, want) {

@@ -9,8 +9,9 @@ import (
 )
 
 // printGuesses says how many of the direct calls in rows the graph
-// resolved by name only: a method of that name exists, the receiver's type
-// is unknown, so the call may be of another method of the same name.
+// resolved by name only (listed apart, after the resolved ones): a method
+// of that name exists, the receiver's type is unknown, so the call may be
+// of another method of the same name.
 func printGuesses(w io.Writer, rows []lookup.Row) {
 	direct, guesses := 0, 0
 	for _, r := range rows {
@@ -19,6 +20,8 @@ func printGuesses(w io.Writer, rows []lookup.Row) {
 			if r.Resolution == string(callgraph.Name) {
 				guesses++
 			}
+			guesses += r.MoreGuesses
+			direct += r.MoreGuesses
 		}
 	}
 	if guesses > 0 {

@@ -174,7 +174,10 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	if len(rows) == 0 {
 		fmt.Fprintf(w, "  (no %s found)\n", name)
 	}
-	for _, r := range rows {
+	for i, r := range rows {
+		if r.Guess && (i == 0 || !rows[i-1].Guess || rows[i-1].Depth != r.Depth) {
+			fmt.Fprintf(w, "%*s(possible %s by name only, unverified:)\n", 2*r.Depth, "", name)
+		}
 		fmt.Fprintln(w, r.Text(callers))
 	}
 	if truncated {

@@ -239,3 +239,20 @@ func FuzzFind(f *testing.F) {
 		Words(q)
 	})
 }
+
+// TestTreeGuessesApart: the calls resolved by name only come after the
+// resolved ones, marked, at most MaxGuesses of them with a count of the
+// rest, and are not expanded (a guess's callers are no callers).
+func TestTreeGuessesApart(t *testing.T) {
+	ix := load(t, "guesses.txtar")
+	expectTree(t, ix, "sink.Sink.drain", true, 2,
+		"<- sink.direct (sink.py:6) [receiver]",
+		"<- sink.outer (sink.py:9) [local]",
+		"<? possible sink.g1 (sink.py:13) [name: by name only, unverified]",
+		"<? possible sink.g2 (sink.py:16) [name: by name only, unverified]",
+		"<? possible sink.g3 (sink.py:19) [name: by name only, unverified]",
+		"<? possible sink.g4 (sink.py:22) [name: by name only, unverified]",
+		"<? possible sink.g5 (sink.py:25) [name: by name only, unverified] (and 3 more by name only)")
+	expectTree(t, ix, "sink.g1", false, 1,
+		"?> possible sink.Sink.drain (sink.py:13) [name: by name only, unverified] def sink.py:2")
+}

@@ -60,14 +60,27 @@ type Row struct {
 	// Repeat is set when the symbol's own calls are not expanded here:
 	// "recursive" (it is on the path already) or "above" (listed earlier).
 	Repeat string `json:"repeat,omitempty"`
+	// Guess marks a call the graph resolved by name only (a method of
+	// that name exists, the receiver's type is unknown): a possible
+	// caller or callee, not a fact. Guesses follow the facts of their
+	// level, at most MaxGuesses of them, and are not expanded;
+	// MoreGuesses, on the last one listed, counts those left out.
+	Guess       bool `json:"guess,omitempty"`
+	MoreGuesses int  `json:"more_guesses,omitempty"`
 }
 
 // MaxRows bounds a tree: a call tree of a hub grows fast with depth.
 const MaxRows = 5000
 
+// MaxGuesses caps the calls resolved by name only that a tree lists
+// under one symbol.
+const MaxGuesses = 5
+
 // Tree returns the calls into (callers) or out of (callees) root, depth
-// levels deep, depth first in edge order. A symbol met again is listed
-// but not expanded again. truncated is set when MaxRows cut the tree.
+// levels deep, depth first in edge order: under each symbol, the calls
+// the graph resolved, then apart those it resolved by name only (Guess),
+// at most MaxGuesses and never expanded. A symbol met again is listed but
+// not expanded again. truncated is set when MaxRows cut the tree.
 func (ix *Index) Tree(root []callgraph.SymbolID, callers bool, depth int) (rows []Row, truncated bool) {
 	expanded := map[callgraph.SymbolID]bool{}
 	onPath := map[callgraph.SymbolID]bool{}
@@ -83,12 +96,17 @@ func (ix *Index) Tree(root []callgraph.SymbolID, callers bool, depth int) (rows 
 			edges = ix.g.Callees(id)
 		}
 		sort.SliceStable(edges, func(i, j int) bool {
+			gi, gj := edges[i].Resolution == callgraph.Name, edges[j].Resolution == callgraph.Name
+			if gi != gj {
+				return gj // facts first
+			}
 			if edges[i].File != edges[j].File {
 				return edges[i].File < edges[j].File
 			}
 			return edges[i].Line < edges[j].Line
 		})
-		for _, e := range edges {
+		guesses := 0
+		for i, e := range edges {
 			if len(rows) >= MaxRows {
 				truncated = true
 				return
@@ -100,6 +118,16 @@ func (ix *Index) Tree(root []callgraph.SymbolID, callers bool, depth int) (rows 
 			n := ix.g.Node(other)
 			r := Row{Depth: level, Symbol: n.Qualified, Kind: string(n.Kind), Path: n.File, Line: n.Line,
 				Site: fmt.Sprintf("%s:%d", e.File, e.Line), Resolution: string(e.Resolution)}
+			if e.Resolution == callgraph.Name {
+				if guesses == MaxGuesses {
+					rows[len(rows)-1].MoreGuesses = len(edges) - i
+					break
+				}
+				guesses++
+				r.Guess = true
+				rows = append(rows, r)
+				continue
+			}
 			switch {
 			case onPath[other]:
 				r.Repeat = "recursive"
@@ -123,15 +151,22 @@ func (ix *Index) Tree(root []callgraph.SymbolID, callers bool, depth int) (rows 
 // Text renders r as one line of an indented tree: "<- caller (site)
 // [resolution]" for a caller, "-> callee (site) [resolution] def
 // path:line" for a callee (a caller's definition is in the site's file).
-// A name-only resolution reads "[name: by name only, a guess]".
+// A guess reads "<? possible caller (site) [name: by name only,
+// unverified]" ("?> possible callee ..."), the last one listed "(and N
+// more by name only)" when MaxGuesses cut them.
 func (r Row) Text(callers bool) string {
-	how := r.Resolution
-	if how == string(callgraph.Name) {
-		how += ": by name only, a guess" // the receiver's type is unknown
+	how, arrowIn, arrowOut, what := r.Resolution, "<-", "->", ""
+	if r.Guess || how == string(callgraph.Name) {
+		// The receiver's type is unknown: another method of that name
+		// may be the one called.
+		how, arrowIn, arrowOut, what = how+": by name only, unverified", "<?", "?>", "possible "
 	}
-	s := fmt.Sprintf("%*s<- %s (%s) [%s]", 2*r.Depth, "", r.Symbol, r.Site, how)
+	s := fmt.Sprintf("%*s%s %s%s (%s) [%s]", 2*r.Depth, "", arrowIn, what, r.Symbol, r.Site, how)
 	if !callers {
-		s = fmt.Sprintf("%*s-> %s (%s) [%s] def %s:%d", 2*r.Depth, "", r.Symbol, r.Site, how, r.Path, r.Line)
+		s = fmt.Sprintf("%*s%s %s%s (%s) [%s] def %s:%d", 2*r.Depth, "", arrowOut, what, r.Symbol, r.Site, how, r.Path, r.Line)
+	}
+	if r.MoreGuesses > 0 {
+		s += fmt.Sprintf(" (and %d more by name only)", r.MoreGuesses)
 	}
 	switch r.Repeat {
 	case "recursive":

@@ -1,0 +1,71 @@
+package extract
+
+import "testing"
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"finder_test.go":               true,
+		"finder.go":                    false,
+		"pkg/test_core.py":             true,
+		"pkg/core_test.py":             true,
+		"conftest.py":                  true,
+		"pkg/testing.py":               false,
+		"src/__tests__/sync.js":        true,
+		"src/sync.test.ts":             true,
+		"src/sync.spec.tsx":            true,
+		"src/latest.js":                false,
+		"tests/integration.rs":         true,
+		"src/main/java/app/A.java":     false,
+		"src/test/java/app/ATest.java": true,
+		"spec/models/user_spec.rb":     true,
+		"lib/user_spec.rb":             true,
+		"go/types/testdata/check/x.go": true,
+		"internal/testenv/testenv.go":  false,
+		"contest/main.go":              false,
+		"attest.py":                    false,
+	} {
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestRustTestOnly marks what #[cfg(test)] and #[test] compile only for
+// tests, and what they enclose; a file under tests/ is test code whole.
+func TestRustTestOnly(t *testing.T) {
+	f := extractString(t, "src/lib.rs", `
+pub fn parse() -> u32 { 1 }
+
+#[cfg(test)]
+mod tests {
+    struct Fake;
+    impl Fake { fn run(&self) {} }
+    #[test]
+    fn parses() {}
+}
+
+#[cfg(all(test, feature = "slow"))]
+fn slow_helper() {}
+
+#[cfg(not(test))]
+fn not_in_tests() {}
+
+#[tokio::test]
+async fn async_case() {}
+`)
+	want := map[string]bool{
+		"crate.parse": false, "crate.tests": true, "crate.tests.Fake": true, "crate.tests.Fake.run": true,
+		"crate.tests.parses": true, "crate.slow_helper": true, "crate.not_in_tests": false, "crate.async_case": true,
+	}
+	for q, w := range want {
+		if got := symbol(t, f, q).Test; got != w {
+			t.Errorf("%s: Test %v, want %v", q, got, w)
+		}
+	}
+	if f.Test {
+		t.Errorf("src/lib.rs: File.Test true")
+	}
+	if g := extractString(t, "tests/cli.rs", "fn helper() {}\n"); !g.Test || !g.Symbols[0].Test {
+		t.Errorf("tests/cli.rs: File.Test %v, Symbol.Test %v; want both true", g.Test, g.Symbols[0].Test)
+	}
+}
