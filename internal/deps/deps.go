@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -148,6 +149,13 @@ var manifests = map[string]bool{
 	"package.json": true, "package-lock.json": true, "npm-shrinkwrap.json": true, "pnpm-lock.yaml": true, "yarn.lock": true,
 	"pyproject.toml": true, "uv.lock": true, "poetry.lock": true,
 	"Cargo.toml": true, "Cargo.lock": true,
+}
+
+// Manifests lists the files Resolve looks for at a project's root, sorted,
+// requirements*.txt among them, for messages.
+func Manifests() []string {
+	out := slices.Sorted(maps.Keys(manifests))
+	return append(out, "requirements*.txt")
 }
 
 // IsManifest reports whether a file at a project's root, by its name, is

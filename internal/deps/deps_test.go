@@ -85,6 +85,12 @@ python pytest@8.0.0 direct present dir=project/.venv/lib/python3.11/site-package
 python requests@2.31.0 direct present dir=project/.venv/lib/python3.11/site-packages roots=requests found= fetch="" source=uv.lock
 python urllib3@2.2.1 direct mismatch dir= roots= found=2.0.7 fetch="uv sync" source=uv.lock
 `},
+		{"pyfresh.txtar", nil, false, `
+python click@8.1.3 direct missing dir= roots= found= fetch="python3 -m venv .venv && .venv/bin/pip install -e ." source=pyproject.toml
+python pytest@(>=8) direct missing dir= roots= found= fetch="python3 -m venv .venv && .venv/bin/pip install -e ." source=pyproject.toml
+python requests@(>=2.28) direct missing dir= roots= found= fetch="python3 -m venv .venv && .venv/bin/pip install -e ." source=pyproject.toml
+python typing-extensions@(any version) direct missing dir= roots= found= fetch="python3 -m venv .venv && .venv/bin/pip install -e ." source=pyproject.toml
+`},
 		{"cargo.txtar", map[string]string{"CARGO_HOME": "cargo"}, false, `
 cargo anyhow@1.0.86 direct missing dir= roots=. found= fetch="cargo fetch" source=Cargo.lock
 cargo serde@1.0.200 direct present dir=cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.200 roots=. found= fetch="" source=Cargo.lock

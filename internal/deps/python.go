@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,14 +43,15 @@ func resolvePython(root string, opts Options) ([]Dep, error) {
 	if serr != nil && len(lock) == 0 {
 		return nil, serr // no dependency to carry the reason
 	}
-	if len(installed) == 0 && len(lock) == 0 {
+	if len(installed) == 0 && len(lock) == 0 && len(declared) == 0 {
 		return nil, nil
 	}
 	direct := func(name string) bool {
 		if declared == nil { // nothing declares dependencies: all installed ones count
 			return !toolDists[name]
 		}
-		return declared[name]
+		_, ok := declared[name]
+		return ok
 	}
 	var out []Dep
 	for name, ver := range lock {
@@ -84,7 +87,36 @@ func resolvePython(root string, opts Options) ([]Dep, error) {
 		}
 		out = append(out, d)
 	}
+	// What the project declares but neither locks nor has installed (a
+	// fresh clone, no venv yet) is Missing, at the version it asks for.
+	for name, dcl := range declared {
+		if _, ok := lock[name]; ok {
+			continue
+		}
+		if _, ok := installed[name]; ok {
+			continue
+		}
+		d := Dep{Ecosystem: Python, Name: name, Version: dcl.version(), Direct: true, Source: dcl.file, Status: Missing,
+			Fetch: pythonFetch(dcl.file, site)}
+		if !pythonName.MatchString(name) {
+			refuse(&d, fmt.Sprintf("%s: package name %q is not one", dcl.file, name))
+		}
+		out = append(out, d)
+	}
 	return out, nil
+}
+
+// pythonFetch is the command that installs what file declares into the
+// project's venv (made first when there is none).
+func pythonFetch(file, site string) string {
+	install := "pip install -e ."
+	if file != "pyproject.toml" {
+		install = "pip install -r " + file
+	}
+	if site == "" {
+		return "python3 -m venv .venv && .venv/bin/" + install
+	}
+	return install
 }
 
 // toolDists are installed into every venv by its tools, not by the project.
@@ -339,10 +371,36 @@ func readRequirements(path string) map[string]string {
 	return out
 }
 
-// declaredPython is the set of dependencies the project names itself in
-// pyproject.toml or requirements files; nil when it names none.
-func declaredPython(root string) (map[string]bool, error) {
-	names := map[string]bool{}
+// declaration is how the project names a dependency: in which file,
+// and with what version specifier ("==2.0", ">=1.2", "^3.1"; "" for any).
+type declaration struct {
+	file, spec string
+}
+
+// version is what Dep.Version shows of a declaration the project has
+// not installed or locked: the pinned version, else the specifier.
+func (d declaration) version() string {
+	spec := strings.TrimSpace(d.spec)
+	if v, ok := strings.CutPrefix(spec, "=="); ok && !strings.ContainsAny(v, ",*") {
+		return strings.TrimSpace(v)
+	}
+	if spec == "" {
+		return "(any version)"
+	}
+	return "(" + spec + ")"
+}
+
+// declaredPython maps the dependencies the project names itself in
+// pyproject.toml ([project] dependencies and optional groups, dependency
+// groups, uv and poetry tables) or requirements files to how they are
+// named; nil when it names none.
+func declaredPython(root string) (map[string]declaration, error) {
+	names := map[string]declaration{}
+	add := func(name string, d declaration) {
+		if _, ok := names[name]; !ok {
+			names[name] = d
+		}
+	}
 	data, err := readFile(filepath.Join(root, "pyproject.toml"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("deps pyproject.toml: %w", err)
@@ -371,40 +429,77 @@ func declaredPython(root string) (map[string]bool, error) {
 			return nil, fmt.Errorf("deps pyproject.toml: %w", err)
 		}
 		reqs := append(py.Project.Dependencies, py.Tool.UV.DevDependencies...)
-		for _, opt := range py.Project.Optional {
-			reqs = append(reqs, opt...)
+		for _, group := range slices.Sorted(maps.Keys(py.Project.Optional)) {
+			reqs = append(reqs, py.Project.Optional[group]...)
 		}
-		for _, g := range py.Groups {
-			for _, r := range g {
+		for _, group := range slices.Sorted(maps.Keys(py.Groups)) {
+			for _, r := range py.Groups[group] {
 				if s, ok := r.(string); ok { // a table is an include-group
 					reqs = append(reqs, s)
 				}
 			}
 		}
 		for _, r := range reqs {
-			if m := pep508Name.FindStringSubmatch(r); m != nil {
-				names[normalizePython(m[1])] = true
+			if name, spec, ok := pep508(r); ok {
+				add(name, declaration{"pyproject.toml", spec})
 			}
 		}
 		poetry := []map[string]any{py.Tool.Poetry.Dependencies, py.Tool.Poetry.DevDependencies}
-		for _, g := range py.Tool.Poetry.Group {
-			poetry = append(poetry, g.Dependencies)
+		for _, group := range slices.Sorted(maps.Keys(py.Tool.Poetry.Group)) {
+			poetry = append(poetry, py.Tool.Poetry.Group[group].Dependencies)
 		}
 		for _, m := range poetry {
-			for n := range m {
-				if n != "python" {
-					names[normalizePython(n)] = true
+			for _, n := range slices.Sorted(maps.Keys(m)) {
+				if n == "python" {
+					continue
 				}
+				spec := ""
+				switch v := m[n].(type) {
+				case string:
+					spec = v
+				case map[string]any:
+					spec, _ = v["version"].(string)
+				}
+				if spec == "*" {
+					spec = ""
+				}
+				add(normalizePython(n), declaration{"pyproject.toml", spec})
 			}
 		}
 	}
 	for _, req := range requirementFiles(root) {
-		for n := range readRequirements(filepath.Join(root, req)) {
-			names[n] = true
+		reqs := readRequirements(filepath.Join(root, req))
+		for _, n := range slices.Sorted(maps.Keys(reqs)) {
+			spec := ""
+			if v := reqs[n]; v != "" {
+				spec = "==" + v
+			}
+			add(n, declaration{req, spec})
 		}
 	}
 	if len(names) == 0 {
 		return nil, nil
 	}
 	return names, nil
+}
+
+// pep508 splits a requirement string into its normalized name and its
+// version specifier, without extras or environment markers.
+func pep508(r string) (name, spec string, ok bool) {
+	m := pep508Name.FindStringSubmatch(r)
+	if m == nil {
+		return "", "", false
+	}
+	rest := strings.TrimSpace(r[len(m[0]):])
+	if strings.HasPrefix(rest, "[") { // extras
+		if i := strings.IndexByte(rest, ']'); i >= 0 {
+			rest = rest[i+1:]
+		}
+	}
+	rest, _, _ = strings.Cut(rest, ";") // markers
+	rest = strings.Trim(strings.TrimSpace(rest), "()")
+	if strings.HasPrefix(rest, "@") { // a direct reference: no version
+		rest = ""
+	}
+	return normalizePython(m[1]), strings.ReplaceAll(strings.TrimSpace(rest), " ", ""), true
 }

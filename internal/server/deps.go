@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -44,6 +45,7 @@ type depsIndex struct {
 	done     int
 	running  bool
 	again    bool   // a lockfile changed during the run
+	disabled bool   // --no-deps or --no-docs: never built
 	problem  string // the last run's error, for index_status
 }
 
@@ -105,9 +107,50 @@ func (d *depsIndex) index() (*docsearch.Index, error) {
 		if d.problem != "" {
 			return nil, fmt.Errorf("no dependency index: %s", d.problem)
 		}
-		return nil, fmt.Errorf("no dependency index in this workspace (started with --no-deps, or no lockfile)")
+		if len(d.resolved) > 0 {
+			return nil, errors.New(notInstalled(d.resolved))
+		}
+		if d.disabled {
+			return nil, errors.New("no dependency index: the server was started with --no-deps (or --no-docs)")
+		}
+		return nil, fmt.Errorf("no dependency index: no lockfile or manifest names a dependency (looked for %s)", strings.Join(deps.Manifests(), ", "))
 	}
 	return d.ix, nil
+}
+
+// maxListed caps the locked versions a message lists.
+const maxListed = 10
+
+// notInstalled says why dependencies that were found are not indexed:
+// none is on disk at its locked version. It names the files they came
+// from, what is missing, and how to fetch it.
+func notInstalled(ds []deps.Dep) string {
+	bySource := map[string][]deps.Dep{}
+	for _, d := range ds {
+		bySource[d.Source] = append(bySource[d.Source], d)
+	}
+	var b strings.Builder
+	b.WriteString("no dependency index: no dependency is on disk at its locked version, so there is nothing to index yet.")
+	for _, src := range slices.Sorted(maps.Keys(bySource)) {
+		list := bySource[src]
+		fmt.Fprintf(&b, " %s names %d (", src, len(list))
+		for i, d := range list[:min(len(list), maxListed)] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s@%s %s", d.Name, d.Version, d.Status)
+		}
+		if len(list) > maxListed {
+			fmt.Fprintf(&b, ", and %d more", len(list)-maxListed)
+		}
+		b.WriteString(")")
+		if f := list[0].Fetch; f != "" {
+			fmt.Fprintf(&b, "; fetch them with `%s`", f)
+		}
+		b.WriteString(".")
+	}
+	b.WriteString(" `fileinfo deps` lists each one.")
+	return b.String()
 }
 
 // dependency returns the indexed dependency a "deps:NAME@VERSION/..."
@@ -141,6 +184,9 @@ func (d *depsIndex) list() []depindex.Count {
 // running index to go once more when it ends.
 func (w *workspace) depsChanged(opt Options) {
 	if opt.NoDeps || opt.NoDocs {
+		w.deps.mu.Lock()
+		w.deps.disabled = true
+		w.deps.mu.Unlock()
 		return
 	}
 	w.deps.mu.Lock()

@@ -244,3 +244,23 @@ func TestDependencyLockfileOutside(t *testing.T) {
 		t.Errorf("inspect_source of ok: %q", src.Text)
 	}
 }
+
+// TestDependenciesNotInstalled: a fresh clone whose lockfile names
+// dependencies that are not installed yet is told which file names them,
+// what is missing and how to fetch it, not that it has no lockfile.
+func TestDependenciesNotInstalled(t *testing.T) {
+	s := connect(t, map[string]string{
+		"package.json":      `{"name": "app", "dependencies": {"left-pad": "^1.3.0"}}`,
+		"package-lock.json": `{"name": "app", "lockfileVersion": 3, "packages": {"": {"name": "app"}, "node_modules/left-pad": {"version": "1.3.0"}}}`,
+		"index.js":          "module.exports = () => 1;\n",
+	}, Options{})
+	waitFor(t, "the dependencies resolved", func() bool {
+		var st indexStatusOut
+		s.ok("index_status", map[string]any{}, &st)
+		return st.Deps.Resolved == 1 && st.Deps.Indexing == ""
+	})
+	msg := s.fails("search_docs", map[string]any{"query": "pad", "scopes": []string{"deps"}}, "package-lock.json names 1", "left-pad@1.3.0 missing", "npm ci")
+	if strings.Contains(msg, "no lockfile") {
+		t.Errorf("a lockfile's dependencies not installed are reported as no lockfile: %s", msg)
+	}
+}
