@@ -55,6 +55,14 @@ func runDeps(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return err
 	}
+	if len(rows) == 0 {
+		fmt.Fprintf(stdout, "No dependencies: %s has none of %s, or they name none", *root, strings.Join(deps.Manifests(), ", "))
+		if *which != "all" {
+			fmt.Fprint(stdout, " directly (--deps all lists transitive ones too)")
+		}
+		fmt.Fprintln(stdout, ".")
+		return err
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ECOSYSTEM\tNAME\tVERSION\tKIND\tSTATUS\tSYMBOLS\tDOCS\tWHERE")
 	counts := map[string]int{}

@@ -128,3 +128,19 @@ func TestDepsRefusesOutside(t *testing.T) {
 		}
 	}
 }
+
+// TestDepsNoneSaysWhereItLooked: a project without a manifest is told
+// which files were looked for; a fresh Python clone lists what its
+// pyproject.toml declares.
+func TestDepsNoneSaysWhereItLooked(t *testing.T) {
+	root := t.TempDir()
+	code, out, errOut := runCLI(t, "deps", "--root", root)
+	if code != 0 || !strings.Contains(out, "No dependencies") || !strings.Contains(out, "package-lock.json") || !strings.Contains(out, "pyproject.toml") {
+		t.Fatalf("deps of an empty root: exit %d\n%s\n%s", code, out, errOut)
+	}
+	os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[project]\nname = \"a\"\ndependencies = [\"requests>=2.28\"]\n"), 0o644)
+	code, out, errOut = runCLI(t, "deps", "--root", root)
+	if code != 0 || !strings.Contains(out, "requests") || !strings.Contains(out, "(>=2.28)") || !strings.Contains(out, "pip install -e .") {
+		t.Fatalf("deps of a fresh Python clone: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
