@@ -35,6 +35,7 @@ func hideComments(text string, drop bool) string {
 	fence := ""
 	open := false // a comment opened on an earlier line runs on
 	for i, ln := range h.lines {
+		worked(len(ln))
 		body, eol := cutEOL(ln)
 		if fence != "" {
 			h.emit(body, eol, false)
@@ -45,7 +46,7 @@ func hideComments(text string, drop bool) string {
 		}
 		rest, had := body, false
 		if open {
-			k := strings.Index(rest, "-->")
+			k := index(rest, "-->")
 			if k < 0 {
 				h.emit("", eol, true)
 				continue
@@ -106,7 +107,7 @@ func (h *hider) scan(s string, i int, whole bool) (vis string, cut, open bool) {
 	spans := codeSpans(s)
 	pos := 0
 	for {
-		j := strings.Index(s[pos:], "<!--")
+		j := index(s[pos:], "<!--")
 		if j < 0 {
 			b.WriteString(s[pos:])
 			return b.String(), cut, false
@@ -122,7 +123,7 @@ func (h *hider) scan(s string, i int, whole bool) (vis string, cut, open bool) {
 			continue
 		}
 		b.WriteString(s[pos:c])
-		if k := strings.Index(s[c+2:], "-->"); k >= 0 {
+		if k := index(s[c+2:], "-->"); k >= 0 {
 			pos, cut = c+2+k+3, true
 			continue
 		}
@@ -143,6 +144,7 @@ func (h *hider) closes(i int) bool {
 	}
 	for j := i + 1; j < len(h.lines); j++ {
 		ln := h.lines[j]
+		worked(len(ln))
 		if strings.TrimSpace(ln) == "" || openFence(ln) != "" {
 			h.noClose = j
 			return false
@@ -198,7 +200,7 @@ func codeSpans(s string) [][2]int {
 	type run struct{ at, n int }
 	var runs []run
 	for i := 0; i < len(s); {
-		j := strings.IndexByte(s[i:], '`')
+		j := indexByte(s[i:], '`')
 		if j < 0 {
 			break
 		}
@@ -207,11 +209,13 @@ func codeSpans(s string) [][2]int {
 		for k < len(s) && s[k] == '`' {
 			k++
 		}
+		worked(k - i)
 		runs = append(runs, run{i, k - i})
 		i = k
 	}
 	next := make([]int, len(runs)) // the next run of the same length, or -1
 	last := map[int]int{}
+	worked(len(runs))
 	for k := len(runs) - 1; k >= 0; k-- {
 		next[k] = -1
 		if q, ok := last[runs[k].n]; ok {

@@ -1,12 +1,14 @@
 package docsearch
 
 import (
+	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // commented is a markdown document whose HTML comments hold words no
@@ -138,17 +140,7 @@ func TestArtifactProseOnce(t *testing.T) {
 // reading quadratic: many unclosed openings in one paragraph and on one
 // line, and backtick runs that close nothing.
 func TestHideCommentsLinear(t *testing.T) {
-	for name, text := range map[string]func(n int) string{
-		"paragraph": func(n int) string { return strings.Repeat("a <!-- b\n", n) },
-		"line":      func(n int) string { return "a " + strings.Repeat("<!-- ", n) + "\n" },
-		"ticks": func(n int) string {
-			var b strings.Builder
-			for i := 1; b.Len() < 8*n; i++ {
-				b.WriteString(strings.Repeat("`", i) + " <!-- ")
-			}
-			return b.String()
-		},
-	} {
+	for name, text := range commentCases {
 		expectLinear(t, name, func(n int) {
 			if in := text(n); hideComments(in, false) != in {
 				t.Errorf("%s: text changed", name)
@@ -157,25 +149,69 @@ func TestHideCommentsLinear(t *testing.T) {
 	}
 }
 
-// expectLinear fails if f(n) takes more than four times as long per unit
-// of n at 16 times the size: a quadratic f takes sixteen times as long,
-// a linear one as long, give or take the noise of shared machines. Each
-// size runs three times; the fastest counts.
+// commentCases are TestHideCommentsLinear's inputs of n units.
+var commentCases = map[string]func(n int) string{
+	"paragraph": func(n int) string { return strings.Repeat("a <!-- b\n", n) },
+	"line":      func(n int) string { return "a " + strings.Repeat("<!-- ", n) + "\n" },
+	"ticks": func(n int) string {
+		var b strings.Builder
+		for i := 1; b.Len() < 8*n; i++ {
+			b.WriteString(strings.Repeat("`", i) + " <!-- ")
+		}
+		return b.String()
+	},
+}
+
+// BenchmarkHideComments times TestHideCommentsLinear's inputs at both of
+// its sizes: linear reading shows the same MB/s at both.
+func BenchmarkHideComments(b *testing.B) {
+	for _, name := range slices.Sorted(maps.Keys(commentCases)) {
+		for _, n := range []int{1 << 12, 1 << 16} {
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+				in := commentCases[name](n)
+				b.SetBytes(int64(len(in)))
+				b.ReportAllocs()
+				for b.Loop() {
+					hideComments(in, false)
+				}
+			})
+		}
+	}
+}
+
+// expectLinear fails if f(n) reads more than twice as many bytes per unit
+// of n at 16 times the size (see work): a quadratic f reads sixteen times
+// as many, one that is n^1.5 four times, a linear one as many. Bytes read
+// are counted, not timed, so the load of the machine changes nothing;
+// each size runs three times and the least counts, in case another
+// goroutine reads markup meanwhile.
 func expectLinear(t *testing.T, name string, f func(n int)) {
 	t.Helper()
-	perUnit := func(n int) time.Duration {
-		best := time.Duration(math.MaxInt64)
+	perUnit := func(n int) float64 {
+		least := int64(math.MaxInt64)
 		for range 3 {
-			start := time.Now()
-			f(n)
-			best = min(best, time.Since(start)/time.Duration(n))
+			least = min(least, countWork(func() { f(n) }))
 		}
-		return best
+		return float64(least) / float64(n)
 	}
 	small, big := perUnit(1<<12), perUnit(1<<16)
-	if big > 4*small+time.Microsecond/10 {
-		t.Errorf("%s: %v per unit at 65,536 units, %v at 4,096: not linear", name, big, small)
+	if small <= 0 {
+		t.Fatalf("%s: no work counted", name)
 	}
+	t.Logf("%s: %.1f bytes read per unit at 4,096 units, %.1f at 65,536", name, small, big)
+	if big > 2*small {
+		t.Errorf("%s: %.1f bytes read per unit at 65,536 units, %.1f at 4,096: not linear", name, big, small)
+	}
+}
+
+// countWork returns the bytes the markup readers read while f runs (see
+// work).
+func countWork(f func()) int64 {
+	var c atomic.Int64
+	work.Store(&c)
+	defer work.Store(nil)
+	f()
+	return c.Load()
 }
 
 // FuzzHideComments checks that hiding comments never panics, keeps every

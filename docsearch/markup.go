@@ -35,6 +35,7 @@ func stripMDX(text string) string {
 	var tag *tagScan // a tag whose attributes run on
 	from := 0        // the line such a statement or tag started on
 	for i, ln := range lines {
+		worked(len(ln))
 		body, eol := cutEOL(ln)
 		if (depth > 0 || tag != nil) && i-from > maxMarkupLines {
 			// Never closed: not markup after all. Its lines are text.
@@ -147,7 +148,7 @@ func stripMDXLine(ln string) string {
 	for i := 0; i < len(ln); {
 		switch {
 		case !noComment && strings.HasPrefix(ln[i:], "{/*"):
-			if j := strings.Index(ln[i+3:], "*/}"); j >= 0 {
+			if j := index(ln[i+3:], "*/}"); j >= 0 {
 				i += 3 + j + 3
 				continue
 			}
@@ -189,7 +190,7 @@ func headingID(s string) int {
 	if i >= len(s) || s[i] != '#' {
 		return 0
 	}
-	j := strings.IndexByte(s[i:], '}')
+	j := indexByte(s[i:], '}')
 	if j < 0 {
 		return -1
 	}
@@ -269,6 +270,7 @@ func openTag(s string) (ts tagScan, n int, ok bool) {
 	for i < len(s) && (isASCIIAlnum(s[i]) || s[i] == '.' || s[i] == '_') {
 		i++
 	}
+	worked(i)
 	if i >= len(s) {
 		return ts, -1, true
 	}
@@ -298,6 +300,7 @@ func (ts *tagScan) feed(s string) int {
 		c := s[i]
 		switch {
 		case c == '<':
+			worked(i + 1)
 			return tagBroken
 		case ts.quote != 0:
 			if c == ts.quote {
@@ -310,9 +313,11 @@ func (ts *tagScan) feed(s string) int {
 		case c == '}':
 			ts.depth--
 		case c == '>' && ts.depth <= 0:
+			worked(i + 1)
 			return i + 1
 		}
 	}
+	worked(len(s))
 	return -1
 }
 
@@ -332,7 +337,7 @@ func stripRoleMarks(text string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(text); {
-		j := strings.Index(text[i:], ":`")
+		j := index(text[i:], ":`")
 		if j < 0 {
 			break
 		}
@@ -341,6 +346,7 @@ func stripRoleMarks(text string) string {
 		for start > last && end-start < maxRoleLen && (isNameByte(text[start-1]) || text[start-1] == ':') {
 			start--
 		}
+		worked(end - start)
 		if role := text[start:end]; start < end && isRole(role) {
 			if b.Len() == 0 {
 				b.Grow(len(text))

@@ -1,10 +1,11 @@
 package docsearch
 
 import (
-	"math"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 )
 
@@ -125,40 +126,38 @@ func FuzzStripRoleMarks(f *testing.F) {
 // TestStripMarkupLinear feeds the strippers the inputs that make a naive
 // reading quadratic: openings that nothing closes, on one line.
 func TestStripMarkupLinear(t *testing.T) {
-	for name, text := range map[string]func(n int) string{
-		"comments": func(n int) string { return "a " + strings.Repeat("{/* ", n) + "\n" },
-		"ids":      func(n int) string { return "a " + strings.Repeat("{# ", n) + "\n" },
-		"tags":     func(n int) string { return "a " + strings.Repeat("<A b ", n) + "\n" },
-		"quoted":   func(n int) string { return "a " + strings.Repeat(`<A b="`, n) + "\n" },
-		"roles":    func(n int) string { return strings.Repeat(":a:b:c", n) + ":`" },
-	} {
-		f := func(n int) {
+	for name, text := range markupCases {
+		expectLinear(t, name, func(n int) {
 			in := text(n)
 			_ = stripMDX(in)
 			_ = stripRoleMarks(in)
-		}
-		// A loaded machine makes one measurement of time noisy: three
-		// tries, of which one must look linear, as expectLinear judges.
-		var small, big time.Duration
-		for range 3 {
-			small, big = perUnit(f, 1<<12), perUnit(f, 1<<16)
-			if big <= 4*small+time.Microsecond/10 {
-				break
-			}
-		}
-		if big > 4*small+time.Microsecond/10 {
-			t.Errorf("%s: %v per unit at 65,536 units, %v at 4,096: not linear", name, big, small)
-		}
+		})
 	}
 }
 
-// perUnit is the best of three times of f(n), per unit.
-func perUnit(f func(int), n int) time.Duration {
-	best := time.Duration(math.MaxInt64)
-	for range 3 {
-		start := time.Now()
-		f(n)
-		best = min(best, time.Since(start)/time.Duration(n))
+// markupCases are TestStripMarkupLinear's inputs of n units.
+var markupCases = map[string]func(n int) string{
+	"comments": func(n int) string { return "a " + strings.Repeat("{/* ", n) + "\n" },
+	"ids":      func(n int) string { return "a " + strings.Repeat("{# ", n) + "\n" },
+	"tags":     func(n int) string { return "a " + strings.Repeat("<A b ", n) + "\n" },
+	"quoted":   func(n int) string { return "a " + strings.Repeat(`<A b="`, n) + "\n" },
+	"roles":    func(n int) string { return strings.Repeat(":a:b:c", n) + ":`" },
+}
+
+// BenchmarkStripMarkup times TestStripMarkupLinear's inputs at both of
+// its sizes: linear reading shows the same MB/s at both.
+func BenchmarkStripMarkup(b *testing.B) {
+	for _, name := range slices.Sorted(maps.Keys(markupCases)) {
+		for _, n := range []int{1 << 12, 1 << 16} {
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+				in := markupCases[name](n)
+				b.SetBytes(int64(len(in)))
+				b.ReportAllocs()
+				for b.Loop() {
+					stripMDX(in)
+					stripRoleMarks(in)
+				}
+			})
+		}
 	}
-	return best
 }

@@ -3,12 +3,14 @@ package enrich
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -300,39 +302,77 @@ func TestRecoverHandEdits(t *testing.T) {
 // symbol.
 func TestRecoverLinear(t *testing.T) {
 	f := storeFile(t)
-	for name, md := range map[string]func(n int) string{
-		"wrapped purpose": func(n int) string {
-			return "## Functions\n### `def load(path)`\n**Purpose**: a\n" + strings.Repeat("b b b b\n", n)
-		},
-		"wrapped step": func(n int) string {
-			return "## Functions\n### `def load(path)`\n**Implementation Summary**:\n1. a\n" + strings.Repeat("b b b b\n", n)
-		},
-		"headings": func(n int) string {
-			return "## Classes\n" + strings.Repeat("### `class Store`\n**Purpose**: p\n##### `def get(self, add)`\n**Purpose**: q\n", n/4)
-		},
-		"words": func(n int) string { return "## Functions\n### `" + strings.Repeat("load ", n) + "`\n**Purpose**: p\n" },
-	} {
+	for name, md := range recoverCases {
 		expectLinear(t, name, func(n int) { Recover([]byte(md(n)), f) })
 	}
 }
 
-// expectLinear fails if f(n) takes more than four times as long per unit
-// of n at 16 times the size: a quadratic f takes sixteen times as long,
-// a linear one as long, give or take the noise of shared machines. Each
-// size runs three times; the fastest counts.
+// recoverCases are TestRecoverLinear's artifacts of n units.
+var recoverCases = map[string]func(n int) string{
+	"wrapped purpose": func(n int) string {
+		return "## Functions\n### `def load(path)`\n**Purpose**: a\n" + strings.Repeat("b b b b\n", n)
+	},
+	"wrapped step": func(n int) string {
+		return "## Functions\n### `def load(path)`\n**Implementation Summary**:\n1. a\n" + strings.Repeat("b b b b\n", n)
+	},
+	"headings": func(n int) string {
+		return "## Classes\n" + strings.Repeat("### `class Store`\n**Purpose**: p\n##### `def get(self, add)`\n**Purpose**: q\n", n/4)
+	},
+	"words": func(n int) string { return "## Functions\n### `" + strings.Repeat("load ", n) + "`\n**Purpose**: p\n" },
+}
+
+// BenchmarkRecover times TestRecoverLinear's artifacts at both of its
+// sizes: linear reading shows the same MB/s at both.
+func BenchmarkRecover(b *testing.B) {
+	f := storeFile(b)
+	for _, name := range slices.Sorted(maps.Keys(recoverCases)) {
+		for _, n := range []int{1 << 12, 1 << 16} {
+			b.Run(fmt.Sprintf("%s/%d", strings.ReplaceAll(name, " ", "_"), n), func(b *testing.B) {
+				md := []byte(recoverCases[name](n))
+				b.SetBytes(int64(len(md)))
+				b.ReportAllocs()
+				for b.Loop() {
+					Recover(md, f)
+				}
+			})
+		}
+	}
+}
+
+// expectLinear fails if f(n) allocates more than three times as many bytes
+// per unit of n at 16 times the size: reading that joins lines one at a
+// time, or compares each heading with the others by their words, allocates
+// sixteen times as many; a linear reading as many, or a third more as
+// append grows its slices by smaller steps. Bytes are counted, not
+// timed, so the load of the machine changes nothing; each size runs three
+// times and the least counts, in case another goroutine allocates
+// meanwhile.
 func expectLinear(t *testing.T, name string, f func(n int)) {
 	t.Helper()
-	perUnit := func(n int) time.Duration {
-		best := time.Duration(math.MaxInt64)
+	perUnit := func(n int) float64 {
+		least := uint64(math.MaxUint64)
 		for range 3 {
-			start := time.Now()
-			f(n)
-			best = min(best, time.Since(start)/time.Duration(n))
+			least = min(least, bytesAllocated(func() { f(n) }))
 		}
-		return best
+		return float64(least) / float64(n)
 	}
 	small, big := perUnit(1<<12), perUnit(1<<16)
-	if big > 4*small+time.Microsecond/10 {
-		t.Errorf("%s: %v per unit at 65,536 units, %v at 4,096: not linear", name, big, small)
+	t.Logf("%s: %.1f bytes allocated per unit at 4,096 units, %.1f at 65,536", name, small, big)
+	if small <= 0 {
+		t.Fatalf("%s: nothing allocated", name)
 	}
+	if big > 3*small {
+		t.Errorf("%s: %.1f bytes allocated per unit at 65,536 units, %.1f at 4,096: not linear", name, big, small)
+	}
+}
+
+// bytesAllocated returns the bytes the process allocated while f ran, on
+// one processor as testing.AllocsPerRun counts.
+func bytesAllocated(f func()) uint64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

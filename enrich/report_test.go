@@ -28,7 +28,7 @@ func expectInvalid(t *testing.T, r *Report, want ...string) {
 var storeRepo *repo
 
 // storeFile is shop/store.py of the golden archive, extracted once.
-func storeFile(t *testing.T) *extract.File {
+func storeFile(t testing.TB) *extract.File {
 	t.Helper()
 	if storeRepo == nil {
 		storeRepo = loadArchive(t, "repo.txtar")

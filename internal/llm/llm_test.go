@@ -80,7 +80,11 @@ func TestCompleteErrorsKeepTheKeySecret(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "HTTP 401: invalid key") || strings.Contains(err.Error(), "sk-very-secret") {
 		t.Errorf("err = %v", err)
 	}
-	// A server that hangs is cut off by the timeout, and retried.
+	// A server that hangs is cut off by the timeout, and retried. The
+	// timeout is the test's, small; what is checked is that the error says
+	// the deadline passed and that two requests went out, not how long
+	// they took. A client that ignored its timeout would wait for the
+	// server until the test gives up, a minute later.
 	stop := make(chan struct{})
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -92,11 +96,30 @@ func TestCompleteErrorsKeepTheKeySecret(t *testing.T) {
 	defer close(stop)
 	c, _ = Parse("openai:m@"+hang.URL, "")
 	c.Timeout, c.Retries, c.Backoff = 20*time.Millisecond, 1, time.Millisecond
-	start := time.Now()
-	if _, err := c.Complete(context.Background(), "s", "u"); err == nil || time.Since(start) > 2*time.Second {
-		t.Errorf("hanging server: %v after %v", err, time.Since(start))
+	var sent atomic.Int32
+	c.HTTP = &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+		sent.Add(1)
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Complete(context.Background(), "s", "u")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "deadline exceeded") || sent.Load() != 2 {
+			t.Errorf("hanging server: %v after %d requests, want a deadline exceeded after 2", err, sent.Load())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("hanging server: Complete still waiting after a minute; its timeout is 20ms")
 	}
 }
+
+// roundTrip is an http.RoundTripper of a function.
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestCompleteNeverPrintsCredentials sends requests that fail in ways a
 // hostile or broken endpoint can choose, with credentials in the key and

@@ -16,6 +16,28 @@ import (
 type foreground struct {
 	calls atomic.Int64
 	last  atomic.Int64 // Unix ns when a call last ended
+	clock clock        // nil: the real one; tests set their own
+}
+
+// clock is where foreground reads the time and waits.
+type clock interface {
+	Now() time.Time
+	Sleep(time.Duration)
+}
+
+func (f *foreground) now() time.Time {
+	if f.clock != nil {
+		return f.clock.Now()
+	}
+	return time.Now()
+}
+
+func (f *foreground) sleep(d time.Duration) {
+	if f.clock != nil {
+		f.clock.Sleep(d)
+		return
+	}
+	time.Sleep(d)
 }
 
 // Thresholds of yield: how long the server must have been without a
@@ -36,7 +58,7 @@ func (f *foreground) middleware() mcp.Middleware {
 			}
 			f.calls.Add(1)
 			defer func() {
-				f.last.Store(time.Now().UnixNano())
+				f.last.Store(f.now().UnixNano())
 				f.calls.Add(-1)
 			}()
 			return next(ctx, method, req)
@@ -46,7 +68,7 @@ func (f *foreground) middleware() mcp.Middleware {
 
 // busy reports whether a call is in flight or ended within quietFor.
 func (f *foreground) busy() bool {
-	return f.calls.Load() > 0 || time.Since(time.Unix(0, f.last.Load())) < quietFor
+	return f.calls.Load() > 0 || f.now().Sub(time.Unix(0, f.last.Load())) < quietFor
 }
 
 // yield waits until f is not busy, at most maxYield, or ctx is done. A
@@ -55,8 +77,8 @@ func (f *foreground) yield(ctx context.Context) {
 	if f == nil {
 		return
 	}
-	deadline := time.Now().Add(maxYield)
-	for f.busy() && time.Now().Before(deadline) && ctx.Err() == nil {
-		time.Sleep(yieldPoll)
+	deadline := f.now().Add(maxYield)
+	for f.busy() && f.now().Before(deadline) && ctx.Err() == nil {
+		f.sleep(yieldPoll)
 	}
 }

@@ -2,63 +2,135 @@ package server
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestYieldWaitsForCalls: background work waits while a tool call is in
-// flight and shortly after, never past maxYield; other methods do not
-// count.
-func TestYieldWaitsForCalls(t *testing.T) {
-	var nilF *foreground
-	nilF.yield(context.Background()) // returns at once
-	f := &foreground{}
-	start := time.Now()
-	f.yield(context.Background())
-	if d := time.Since(start); d > quietFor {
-		t.Errorf("yield with no call ever waited %v", d)
+// fakeClock is a clock whose time moves only when yield sleeps: each
+// Sleep adds its duration, then runs onSleep (if set) with the number of
+// sleeps so far, at the time reached.
+type fakeClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	sleeps  int
+	onSleep func(n int)
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.sleeps++
+	n, f := c.sleeps, c.onSleep
+	c.mu.Unlock()
+	if f != nil {
+		f(n)
 	}
-	release := make(chan struct{})
+}
+
+// call runs a request of method through f's middleware until release is
+// closed; it returns once the handler runs, and done is closed once the
+// middleware has returned.
+func call(f *foreground, method string, release <-chan struct{}) (done <-chan struct{}) {
+	entered, ended := make(chan struct{}), make(chan struct{})
 	h := f.middleware()(func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		close(entered)
 		<-release
 		return nil, nil
 	})
-	go h(context.Background(), "ping", nil)
-	if f.busy() {
-		t.Fatal("a ping counts as a tool call")
-	}
-	go h(context.Background(), toolsMethod, nil)
-	for f.calls.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	ended := make(chan time.Time)
 	go func() {
-		time.Sleep(100 * time.Millisecond)
-		close(release)
-		ended <- time.Now()
+		defer close(ended)
+		h(context.Background(), method, nil)
 	}()
+	<-entered
+	return ended
+}
+
+// TestYieldWaitsForCalls: background work waits while a tool call is in
+// flight and quietFor after it ends, never past maxYield nor past its
+// context; other methods do not count. The clock is the test's: time
+// moves only as yield sleeps, so the load of the machine changes nothing.
+func TestYieldWaitsForCalls(t *testing.T) {
+	var nilF *foreground
+	nilF.yield(context.Background()) // returns at once
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := &fakeClock{now: start}
+	f := &foreground{clock: clk}
 	f.yield(context.Background())
-	if gap := time.Since(<-ended); gap < quietFor/2 {
-		t.Errorf("yield returned %v after the call ended, want about %v", gap, quietFor)
+	if clk.sleeps != 0 {
+		t.Errorf("yield with no call ever slept %d times", clk.sleeps)
 	}
-	// A call that never ends holds background work until ctx is done
-	// (or maxYield).
+
+	// A ping in flight is no tool call.
+	release := make(chan struct{})
+	pinged := call(f, "ping", release)
+	if f.busy() {
+		t.Error("a ping counts as a tool call")
+	}
+
+	// A tool call in flight, which ends at the fifth sleep: yield returns
+	// at its first poll quietFor after the end.
+	done := call(f, toolsMethod, release)
+	if !f.busy() {
+		t.Fatal("a tool call in flight does not count")
+	}
+	var ended time.Time
+	clk.onSleep = func(n int) {
+		if n == 5 {
+			close(release)
+			<-done
+			<-pinged
+			ended = clk.Now()
+		}
+	}
+	f.yield(context.Background())
+	if waited := clk.Now().Sub(ended); ended.IsZero() || waited < quietFor || waited >= quietFor+yieldPoll {
+		t.Errorf("yield returned %v after the call ended (at %v), want %v to %v", waited, ended.Sub(start), quietFor, quietFor+yieldPoll)
+	}
+	if f.busy() {
+		t.Error("busy after yield returned")
+	}
+
+	// A call that never ends holds background work for maxYield... (or,
+	// if yield forgot maxYield, until the test gives up at 10 times it).
 	stuck := make(chan struct{})
 	defer close(stuck)
-	go f.middleware()(func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		<-stuck
-		return nil, nil
-	})(context.Background(), toolsMethod, nil)
-	for f.calls.Load() == 0 {
-		time.Sleep(time.Millisecond)
+	call(f, toolsMethod, stuck)
+	from := clk.Now()
+	giveUp, stop := context.WithCancel(context.Background())
+	defer stop()
+	clk.onSleep = func(int) {
+		if clk.Now().Sub(from) > 10*maxYield {
+			stop()
+		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	f.yield(giveUp)
+	if waited := clk.Now().Sub(from); waited < maxYield || waited >= maxYield+yieldPoll {
+		t.Errorf("a call that never ends held yield for %v, want maxYield (%v)", waited, maxYield)
+	}
+
+	// ...or until its context is done: cancelled at the third sleep.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	start = time.Now()
+	from = clk.Now()
+	clk.mu.Lock()
+	clk.sleeps = 0
+	clk.mu.Unlock()
+	clk.onSleep = func(n int) {
+		if n == 3 {
+			cancel()
+		}
+	}
 	f.yield(ctx)
-	if d := time.Since(start); d > maxYield/2 {
-		t.Errorf("a cancelled yield waited %v", d)
+	if waited := clk.Now().Sub(from); waited != 3*yieldPoll {
+		t.Errorf("a yield cancelled at its third poll waited %v, want %v", waited, 3*yieldPoll)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,7 +24,7 @@ var controlURIs = []string{artifactPrefix + "a\x00b", artifactPrefix + "\x01", "
 // error naming uri, and then pings: the session must still answer.
 func expectNotFound(t *testing.T, cs *mcp.ClientSession, uri string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangBound)
 	defer cancel()
 	_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	var werr *jsonrpc.Error

@@ -50,8 +50,8 @@ func serveLines(t *testing.T, maxLine int) *lineClient {
 		go io.Copy(io.Discard, outR)
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("the session did not end 10 s after its input did")
+		case <-time.After(hangBound):
+			t.Errorf("the session did not end %v after its input did", hangBound)
 		}
 		cancel()
 		srv.Close()
@@ -83,8 +83,8 @@ func (c *lineClient) send(line string) {
 			c.t.Fatalf("write %.80q: %v", line, err)
 		}
 		c.dead = false
-	case <-time.After(10 * time.Second):
-		c.t.Fatalf("write %.80q: the server read nothing in 10 s", line)
+	case <-time.After(hangBound):
+		c.t.Fatalf("write %.80q: the server read nothing in %v", line, hangBound)
 	}
 }
 
@@ -121,8 +121,8 @@ func (c *lineClient) recvLine() []byte {
 		}
 		c.dead = false
 		return r.line
-	case <-time.After(10 * time.Second):
-		c.t.Fatal("no answer from the server in 10 s")
+	case <-time.After(hangBound):
+		c.t.Fatalf("no answer from the server in %v", hangBound)
 	}
 	return nil
 }

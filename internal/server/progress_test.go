@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -10,6 +11,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// TestSetWorkspaceRootReportsProgress: a client that asks for progress
+// gets notifications while the new root loads. The load of the new root
+// is held (by a test hook) until the first notification has come, so the
+// test does not depend on the load outlasting a tick of progressEvery.
 func TestSetWorkspaceRootReportsProgress(t *testing.T) {
 	defer func(d time.Duration) { progressEvery = d }(progressEvery)
 	progressEvery = time.Millisecond
@@ -18,7 +23,19 @@ func TestSetWorkspaceRootReportsProgress(t *testing.T) {
 		big[fmt.Sprintf("pkg%d/m%d.py", i%10, i)] = fmt.Sprintf("def f%d():\n    return g%d()\n\ndef g%d():\n    return %d\n", i, i, i, i)
 	}
 	other := t.TempDir()
-	s := connect(t, shop, Options{NoWatch: true, AllowRoots: []string{other}})
+	otherAbs, err := filepath.EvalSymlinks(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	hold := func(root string) {
+		if root == otherAbs {
+			<-release
+		}
+	}
+	s := connect(t, shop, Options{NoWatch: true, AllowRoots: []string{other}, hooks: &testHooks{load: hold}})
+	releaseLoad := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(releaseLoad) // before the server closes, should the test fail first
 	writeTree(t, other, big)
 
 	var mu sync.Mutex
@@ -42,15 +59,28 @@ func TestSetWorkspaceRootReportsProgress(t *testing.T) {
 	defer cs.Close()
 	params := &mcp.CallToolParams{Name: "set_workspace_root", Arguments: map[string]any{"path": other}}
 	params.SetProgressToken("switch-1")
-	res, err := cs.CallTool(ctx, params)
-	if err != nil || res.IsError {
-		t.Fatalf("set_workspace_root: %v %v", err, res)
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, params)
+		done <- result{res, err}
+	}()
+	notified := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got) > 0
+	}
+	waitFor(t, "a progress notification while the load is held", notified)
+	releaseLoad()
+	r := <-done
+	if r.err != nil || r.res.IsError {
+		t.Fatalf("set_workspace_root: %v %v", r.err, r.res)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) == 0 {
-		t.Fatal("no progress notification")
-	}
 	last := -1.0
 	for _, p := range got {
 		if p.ProgressToken != "switch-1" || p.Progress < last || p.Progress > 300 {

@@ -80,7 +80,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // waitPage polls the page until the JavaScript expression cond is truthy.
 func waitPage(t *testing.T, ctx context.Context, what, cond string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(hangBound))); err != nil {
 		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 800)`))
 		t.Fatalf("waiting for %s (%s): %v\npage: %s", what, cond, err, text)
 	}

@@ -59,12 +59,17 @@ func fresh(t *testing.T, root string) string {
 	return snapshot(ws)
 }
 
+// hangBound is how long a test waits for what must come before it fails:
+// it bounds a hang, and says nothing of speed, which a loaded machine
+// (two shared cores, the race detector) makes many times slower.
+const hangBound = time.Minute
+
 // settle waits until the server's workspace equals a fresh load of its
-// root, failing after a generous bound.
+// root, failing after hangBound.
 func settle(t *testing.T, s *session, what string) {
 	t.Helper()
 	want := fresh(t, s.root)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(hangBound)
 	var got string
 	for time.Now().Before(deadline) {
 		if got = snapshot(s.srv.workspace()); got == want {
@@ -124,14 +129,15 @@ func (s *session) artifactStatus(rel string) artifacts.Status {
 	return st
 }
 
+// waitFor polls cond until it holds, failing after hangBound.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(hangBound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if cond() {
 			return
 		}
 	}
-	t.Fatalf("timed out waiting for %s", what)
+	t.Fatalf("timed out waiting %v for %s", hangBound, what)
 }
 
 func TestWatchFollowsEditsOfCallers(t *testing.T) {

@@ -85,6 +85,11 @@ type Watcher struct {
 	// of watches.
 	add    func(path string) error
 	remove func(path string) error
+	// flushAt, which tests set before Run, ends a batch at once at an
+	// event for a path it returns true for, which the batch leaves out:
+	// events come in order, so the batch holds every change made before
+	// that path's, whatever the time each took.
+	flushAt func(rel string) bool
 
 	mu      sync.Mutex
 	dirs    map[string]bool // watched, by slash path relative to root
@@ -277,6 +282,10 @@ func (w *Watcher) Run(ctx context.Context, flush func(context.Context, Batch)) e
 				return nil
 			}
 			rel, inside := w.rel(ev.Name)
+			if inside && w.flushAt != nil && w.flushAt(rel) {
+				send()
+				continue
+			}
 			if !inside || Temporary(rel) || ev.Op == fsnotify.Chmod {
 				continue
 			}
