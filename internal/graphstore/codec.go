@@ -143,27 +143,37 @@ func Decode(data []byte) (*State, error) {
 	return decodeChecked(data[headerSize:headerSize+n], sum)
 }
 
-// read reads a saved state of size bytes from r: first its header, which
-// must name this format and schema and declare a payload of exactly the
-// bytes that follow; only then the payload. Garbage, a file of another
-// version and a truncated or padded file are refused after the header.
+// read reads a saved state of size bytes from r (see readPayload).
 func read(r io.Reader, size int64) (*State, error) {
-	if size < int64(headerSize) {
-		return nil, errBadHeader
-	}
-	var head [headerSize]byte
-	if _, err := io.ReadFull(r, head[:]); err != nil {
-		return nil, fmt.Errorf("reading the header: %w", err)
-	}
-	n, sum, err := parseHeader(head[:], size)
+	payload, sum, err := readPayload(r, size)
 	if err != nil {
 		return nil, err
 	}
-	payload := make([]byte, n)
-	if _, err := io.ReadFull(r, payload); err != nil {
-		return nil, fmt.Errorf("reading the %d-byte payload: %w (truncated while read)", n, err)
-	}
 	return decodeChecked(payload, sum)
+}
+
+// readPayload reads the payload of a saved state of size bytes from r,
+// and returns it with its checksum: first the header, which must name
+// this format and schema and declare a payload of exactly the bytes that
+// follow; only then the payload. Garbage, a file of another version and a
+// truncated or padded file are refused after the header.
+func readPayload(r io.Reader, size int64) (payload []byte, sum uint32, err error) {
+	if size < int64(headerSize) {
+		return nil, 0, errBadHeader
+	}
+	var head [headerSize]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return nil, 0, fmt.Errorf("reading the header: %w", err)
+	}
+	n, sum, err := parseHeader(head[:], size)
+	if err != nil {
+		return nil, 0, err
+	}
+	payload = make([]byte, n)
+	if _, err := io.ReadFull(r, payload); err != nil {
+		return nil, 0, fmt.Errorf("reading the %d-byte payload: %w (truncated while read)", n, err)
+	}
+	return payload, sum, nil
 }
 
 var errBadHeader = errors.New("not a saved graph: bad header")
