@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // Interfaces declared outside the repository (io.Writer, fmt.Stringer,
@@ -25,6 +28,12 @@ import (
 // A module in the cache is found by its import path; with several
 // versions on disk the highest is read (method sets of published
 // interfaces rarely change between versions).
+
+// maxExternalFile bounds the Go files read outside the repository, as
+// extract.ReadRegular reads them (a regular file, no FIFO or device): the
+// largest files of GOROOT are under 1 MB, generated API files of the
+// module cache a few MB.
+const maxExternalFile = 32 << 20
 
 // goMethodReq is one method of an interface's method set. An unexported
 // method can only be implemented by types of the package that declares it
@@ -230,6 +239,9 @@ func (s *goSource) dir(path string) string {
 }
 
 func (s *goSource) findDir(path string) string {
+	if !fs.ValidPath(path) || path == "." {
+		return "" // "a/../../b": no import path, and none leads out of GOROOT or the cache
+	}
 	first, _, _ := strings.Cut(path, "/")
 	if !strings.Contains(first, ".") { // the standard library
 		if s.goroot == "" {
@@ -291,13 +303,19 @@ func (s *goSource) pkgDecls(dir string) map[string]goDecl {
 	if !ok {
 		pkg = map[string]goDecl{}
 		ents, _ := os.ReadDir(dir)
+		r, err := os.OpenRoot(dir)
+		if err != nil {
+			ents = nil
+		} else {
+			defer r.Close()
+		}
 		for _, e := range ents {
 			n := e.Name()
 			if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 				continue
 			}
 			p := filepath.Join(dir, n)
-			src, err := os.ReadFile(p)
+			src, err := extract.ReadRegular(r, n, maxExternalFile)
 			if err != nil {
 				continue
 			}

@@ -385,3 +385,32 @@ func Serve(r *http.Request) {
 		"example.com/m.Ctx.Err:interface",
 	)
 }
+
+// An import path with ".." elements names no module: it is not followed
+// out of the module cache to a directory that looks like one.
+func TestGoModuleCacheNoEscape(t *testing.T) {
+	base := t.TempDir()
+	cache := filepath.Join(base, "cache")
+	p := filepath.Join(base, "out", "pkg@v1.0.0", "secret.go")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.MkdirAll(cache, 0o755)
+	if err := os.WriteFile(p, []byte("package pkg\n\ntype Secret interface{ Reveal() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withGoSource(t, "", cache)
+	g := buildArchive(t, `
+-- go.mod --
+module example.com/m
+-- m.go --
+package m
+
+import s "example.com/../../out/pkg"
+
+type T struct{}
+
+func (T) Reveal() {}
+
+func Use(v s.Secret) { v.Reveal() }
+`)
+	expectCallees(t, g, "example.com/m.Use")
+}

@@ -224,31 +224,18 @@ func (e *Extractor) file(ctx context.Context, rel string) (*File, error) {
 	return f, err
 }
 
-// read loads a file, refusing non-regular, oversized and binary files. It
-// reads through the root handle (see OpenRegular): a symbolic link
+// read loads a file, refusing non-regular and oversized files. It
+// reads through the root handle (see ReadRegular): a symbolic link
 // swapped in after the walk cannot lead outside the root, and a FIFO
 // does not block.
 func (e *Extractor) read(rel string) ([]byte, error) {
-	f, st, err := OpenRegular(e.dir, rel)
+	src, err := ReadRegular(e.dir, rel, e.opt.MaxFileSize)
 	if err != nil {
 		var skip *SkipError
 		if errors.As(err, &skip) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("extract %s: %w", rel, err)
-	}
-	defer f.Close()
-	if st.Size() > e.opt.MaxFileSize {
-		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), e.opt.MaxFileSize)}
-	}
-	// Read exactly the size stat promised, plus one byte to notice growth.
-	src := make([]byte, 0, st.Size()+1)
-	src, err = readAll(f, src, e.opt.MaxFileSize+1)
-	if err != nil {
-		return nil, fmt.Errorf("extract %s: %w", rel, err)
-	}
-	if int64(len(src)) > e.opt.MaxFileSize {
-		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (limit %d bytes)", e.opt.MaxFileSize)}
 	}
 	return src, nil
 }

@@ -46,6 +46,32 @@ func OpenRegular(dir *os.Root, rel string) (*os.File, os.FileInfo, error) {
 	return f, st, nil
 }
 
+// ReadRegular returns the bytes of the regular file at slash path rel
+// inside dir (see OpenRegular), at most max of them: a larger file, or
+// one that grows past max while it is read, is a *SkipError saying so,
+// and nothing past max+1 bytes is read. It is the one reader of source
+// files: extraction's, the server's, the saved graph's content hashes.
+func ReadRegular(dir *os.Root, rel string, max int64) ([]byte, error) {
+	f, st, err := OpenRegular(dir, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st.Size() > max {
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), max)}
+	}
+	// Read exactly the size stat promised, plus one byte to notice growth.
+	src := make([]byte, 0, st.Size()+1)
+	src, err = readAll(f, src, max+1)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if int64(len(src)) > max {
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (limit %d bytes)", max)}
+	}
+	return src, nil
+}
+
 // readSide returns the bytes of a regular file of at most maxSideFile
 // bytes at slash path rel inside dir (see OpenRegular).
 func readSide(dir *os.Root, rel string) ([]byte, error) {

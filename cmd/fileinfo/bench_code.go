@@ -217,7 +217,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // readCodeSet reads a code-search data set's queries and qrels.
 func readCodeSet(dir string) ([]codeQuery, map[string][]span, error) {
-	f, err := os.Open(filepath.Join(dir, "queries.jsonl"))
+	f, err := openInput(filepath.Join(dir, "queries.jsonl"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -237,7 +237,7 @@ func readCodeSet(dir string) ([]codeQuery, map[string][]span, error) {
 	if err := sc.Err(); err != nil {
 		return nil, nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "qrels.tsv"))
+	b, err := readInput(filepath.Join(dir, "qrels.tsv"))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -77,7 +77,7 @@ func benchCodeScale(ctx context.Context, root string, queries []string, stdout i
 	cfs := make([]docsearch.CodeFile, 0, len(files))
 	for i := range files {
 		f := &files[i]
-		src, err := os.ReadFile(root + "/" + f.Path) // as the server reads them again
+		src, err := extract.ReadRegular(rootFS, f.Path, extract.DefaultMaxFileSize) // as the server reads them again
 		if err != nil {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -242,7 +241,7 @@ func p50(ds []time.Duration) float64 {
 
 // readDocQuestions reads a SET.tsv question file.
 func readDocQuestions(name string) ([]docQuestion, error) {
-	data, err := os.ReadFile(name)
+	data, err := readInput(name)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +296,7 @@ func readDocsCorpus(dir string) ([]docsearch.Document, error) {
 		default:
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := readInput(p)
 		if err != nil {
 			return err
 		}

@@ -275,7 +275,7 @@ func readBEIRQueries(name string) (map[string]string, error) {
 }
 
 func readJSONL(name string, f func([]byte) error) error {
-	file, err := os.Open(name)
+	file, err := openInput(name)
 	if err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func readJSONL(name string, f func([]byte) error) error {
 
 // readQrels reads query-id, corpus-id, score lines after a header.
 func readQrels(name string) (map[string]map[string]int, error) {
-	data, err := os.ReadFile(name)
+	data, err := readInput(name)
 	if err != nil {
 		return nil, err
 	}

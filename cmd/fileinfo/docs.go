@@ -94,7 +94,7 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	if err != nil || !code {
 		return ix, cs, err
 	}
-	if cs, err = codeindex.Sync(ctx, ix, root, opts.Dir); err != nil {
+	if cs, err = codeindex.Sync(ctx, ix, root, opts.Dir, opts.Logger); err != nil {
 		return nil, cs, fmt.Errorf("index code: %w", err)
 	}
 	return ix, cs, nil

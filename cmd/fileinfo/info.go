@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,16 +35,27 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s, err := server.New(ctx, server.Options{Root: *root, Version: version(), NoWatch: true, NoDocs: true})
+	// Warnings, such as a saved state rebuilt (see graphstore), go to
+	// stderr as the lookups' do.
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s, err := server.New(ctx, server.Options{Root: *root, Version: version(), NoWatch: true, NoDocs: true, Logger: log})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	st, ct := mcp.NewInMemoryTransports()
-	go s.Run(ctx, st)
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		s.Run(ctx, st)
+	}()
+	// The server logs to stderr: it is done before info returns, once
+	// the client below has closed the session (or ctx is cancelled).
+	defer func() { <-ran }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "fileinfo-info", Version: version()}, nil)
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
+		cancel()
 		return err
 	}
 	defer cs.Close()

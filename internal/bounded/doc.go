@@ -11,7 +11,7 @@
 // Limit.Max bytes are read even from a file that grows meanwhile.
 //
 // The library packages (extract, docsearch, artifacts) stand alone and
-// keep readers of their own with the same rules (extract.OpenRegular,
+// keep readers of their own with the same rules (extract.ReadRegular,
 // docsearch's readFile, artifacts' openRegular); this package uses the
 // standard library only, so any internal package may use it.
 package bounded

@@ -106,16 +106,16 @@ func TestSyncReadsOnlyChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := Sync(ctx, ix, root, dir)
+	st, err := Sync(ctx, ix, root, dir, nil)
 	if err != nil || st.Extracted != 2 || st.Read != 3 {
 		t.Fatalf("first sync: %+v, %v", st, err)
 	}
-	if st, err = Sync(ctx, ix, root, dir); err != nil || st.Read != 0 {
+	if st, err = Sync(ctx, ix, root, dir, nil); err != nil || st.Read != 0 {
 		t.Fatalf("unchanged sync: %+v, %v", st, err)
 	}
 	write("tax.py", "def vat(amount):\n    \"\"\"Adds value added tax.\"\"\"\n    return amount * 1.2\n")
 	os.Remove(filepath.Join(root, "shop.go"))
-	if st, err = Sync(ctx, ix, root, dir); err != nil || st.Extracted != 1 || st.Removed != 1 {
+	if st, err = Sync(ctx, ix, root, dir, nil); err != nil || st.Extracted != 1 || st.Removed != 1 {
 		t.Fatalf("sync after a change: %+v, %v", st, err)
 	}
 	if got := ix.CodeFiles(); len(got) != 1 || got[0] != "tax.py" {

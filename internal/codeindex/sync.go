@@ -3,7 +3,10 @@ package codeindex
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +16,7 @@ import (
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/bounded"
 )
 
 // stampsFile, in the index's directory, records the size and modification
@@ -30,21 +34,39 @@ type SyncStats struct {
 	Removed   int
 }
 
+// stampsLimit caps the stamps file: about 60 bytes a source file, 5 MB
+// for the Linux kernel's 80,000.
+var stampsLimit = bounded.Limit{Kind: "code stamps file", Max: 256 << 20}
+
 // Sync brings ix's code scope up to date with the source files under
 // root: files that are new or whose size or modification time changed
 // since the stamps saved in dir are extracted again, and files that are
-// gone leave. dir "" keeps no stamps (every file is extracted). Enriched
-// prose comes from root's artifact store.
-func Sync(ctx context.Context, ix *docsearch.Index, root, dir string) (SyncStats, error) {
+// gone leave. dir "" keeps no stamps (every file is extracted). Stamps
+// that cannot be read or decoded (see readStamps) are rebuilt, with a
+// line to log (nil: none). Enriched prose comes from root's artifact
+// store.
+func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.Logger) (SyncStats, error) {
 	var st SyncStats
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	paths, _, err := extract.Walk(ctx, root, extract.WalkOptions{})
 	if err != nil {
 		return st, err
 	}
 	old := map[string][3]int64{}
 	if dir != "" && hasCode(ix) {
-		if b, err := os.ReadFile(filepath.Join(dir, stampsFile)); err == nil {
-			_ = json.Unmarshal(b, &old) // unreadable stamps: every file is read
+		file := filepath.Join(dir, stampsFile)
+		switch s, err := readStamps(file); {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			reason := err.Error()
+			if skip := (*bounded.SkipError)(nil); errors.As(err, &skip) {
+				reason = skip.Reason // the line names the file
+			}
+			log.Warn("code index: reading every source file again", "file", file, "reason", reason)
+		default:
+			old = s
 		}
 	}
 	store, _ := artifacts.Open(root) // no store: no prose
@@ -122,6 +144,43 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string) (SyncStats
 func hasCode(ix *docsearch.Index) bool {
 	docs, err := ix.List(docsearch.ScopeCode)
 	return err == nil && len(docs) > 0
+}
+
+// readStamps reads the stamps file at path through bounded.ReadFile: a
+// symbolic link, a FIFO, a device or a file over stampsLimit is refused
+// before it is read.
+func readStamps(path string) (map[string][3]int64, error) {
+	b, err := bounded.ReadFile(path, stampsLimit)
+	if err != nil {
+		return nil, err
+	}
+	return decodeStamps(b)
+}
+
+// decodeStamps decodes the stamps file (see stampsFile), refusing
+// anything but an object of slash paths inside the workspace, each with
+// three integers, the first a size.
+func decodeStamps(b []byte) (map[string][3]int64, error) {
+	var raw map[string][]int64
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("code stamps: %w", err)
+	}
+	if raw == nil {
+		return nil, errors.New("code stamps: not an object")
+	}
+	stamps := make(map[string][3]int64, len(raw))
+	for p, v := range raw {
+		switch {
+		case !fs.ValidPath(p) || p == ".":
+			return nil, fmt.Errorf("code stamps: %q is not a path inside the workspace", p)
+		case len(v) != 3:
+			return nil, fmt.Errorf("code stamps of %s: %d numbers, want 3 numbers", p, len(v))
+		case v[0] < 0:
+			return nil, fmt.Errorf("code stamps of %s: negative size %d", p, v[0])
+		}
+		stamps[p] = [3]int64(v)
+	}
+	return stamps, nil
 }
 
 // writeStamps writes the stamps atomically.

@@ -33,6 +33,12 @@ package graphstore
 //	                 extract.Expr field is a zigzag varint index into
 //	                 that table, -1 for the zero Expr
 //
+// Load opens the file through bounded.Open (a regular file, no symbolic
+// link, at most bounded.State bytes), then reads the header alone and
+// checks it against the file's size (read): a file of garbage, of another
+// version, truncated or padded is refused after its first 32 bytes,
+// whatever its size; only then is the payload read, in one piece.
+//
 // The decoder checks every length against the bytes left, so a corrupt
 // payload that passes the checksum still cannot make it allocate more
 // than the file's size in elements, nor loop: extract.NewExprTable
@@ -44,6 +50,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/fnv"
+	"io"
+	"math"
 	"reflect"
 	"sync"
 
@@ -125,19 +133,76 @@ func encode(st *State) (head, payload []byte, err error) {
 // Decode parses data written by Encode. An error says whether the file
 // is of another version (ErrOldVersion) or corrupt.
 func Decode(data []byte) (*State, error) {
-	if len(data) < headerSize || string(data[:len(magic)]) != magic {
-		return nil, errors.New("not a saved graph: bad header")
+	if len(data) < headerSize {
+		return nil, errBadHeader
 	}
-	p := data[len(magic):]
+	n, sum, err := parseHeader(data[:headerSize], int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	return decodeChecked(data[headerSize:headerSize+n], sum)
+}
+
+// read reads a saved state of size bytes from r (see readPayload).
+func read(r io.Reader, size int64) (*State, error) {
+	payload, sum, err := readPayload(r, size)
+	if err != nil {
+		return nil, err
+	}
+	return decodeChecked(payload, sum)
+}
+
+// readPayload reads the payload of a saved state of size bytes from r,
+// and returns it with its checksum: first the header, which must name
+// this format and schema and declare a payload of exactly the bytes that
+// follow; only then the payload. Garbage, a file of another version and a
+// truncated or padded file are refused after the header.
+func readPayload(r io.Reader, size int64) (payload []byte, sum uint32, err error) {
+	if size < int64(headerSize) {
+		return nil, 0, errBadHeader
+	}
+	var head [headerSize]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return nil, 0, fmt.Errorf("reading the header: %w", err)
+	}
+	n, sum, err := parseHeader(head[:], size)
+	if err != nil {
+		return nil, 0, err
+	}
+	payload = make([]byte, n)
+	if _, err := io.ReadFull(r, payload); err != nil {
+		return nil, 0, fmt.Errorf("reading the %d-byte payload: %w (truncated while read)", n, err)
+	}
+	return payload, sum, nil
+}
+
+var errBadHeader = errors.New("not a saved graph: bad header")
+
+// parseHeader checks the header of a file of size bytes and returns the
+// length and checksum of the payload it declares.
+func parseHeader(head []byte, size int64) (n int, sum uint32, err error) {
+	if string(head[:len(magic)]) != magic {
+		return 0, 0, errBadHeader
+	}
+	p := head[len(magic):]
 	if v, s := binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint64(p[4:]); v != formatVersion || s != stateSchema {
-		return nil, fmt.Errorf("format %d schema %x: %w", v, s, ErrOldVersion)
+		return 0, 0, fmt.Errorf("format %d schema %x: %w", v, s, ErrOldVersion)
 	}
-	n := binary.LittleEndian.Uint64(p[12:])
-	payload := data[headerSize:]
-	if n != uint64(len(payload)) {
-		return nil, fmt.Errorf("payload is %d bytes, header says %d: truncated", len(payload), n)
+	declared, have := binary.LittleEndian.Uint64(p[12:]), uint64(size-int64(headerSize))
+	switch {
+	case declared > have:
+		return 0, 0, fmt.Errorf("payload is %d bytes, header says %d: truncated", have, declared)
+	case declared < have:
+		return 0, 0, fmt.Errorf("payload is %d bytes, header says %d: bytes past the end", have, declared)
+	case declared > math.MaxInt:
+		return 0, 0, fmt.Errorf("payload of %d bytes: too large for this machine", declared)
 	}
-	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(p[20:]) {
+	return int(declared), binary.LittleEndian.Uint32(p[20:]), nil
+}
+
+// decodeChecked decodes payload once its checksum is sum.
+func decodeChecked(payload []byte, sum uint32) (*State, error) {
+	if crc32.Checksum(payload, castagnoli) != sum {
 		return nil, errors.New("checksum mismatch")
 	}
 	return decodePayload(payload)

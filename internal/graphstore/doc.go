@@ -7,6 +7,8 @@
 // size and modification time, or else content hash, are unchanged,
 // extracts the rest, rebuilds the call graph when anything changed, and
 // saves the result atomically (CreateTemp, write, Close, Rename). A
-// corrupt file, or one saved by another version, is rebuilt with a log
-// line. The file format is written down at the top of codec.go.
+// saved file that is not a regular file of a state file's size (a
+// symbolic link, a FIFO, a device: see internal/bounded), is corrupt, or
+// was saved by another version, is rebuilt with a log line naming it and
+// why. The file format is written down at the top of codec.go.
 package graphstore

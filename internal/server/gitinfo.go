@@ -3,20 +3,20 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fileinfo/fileinfo/internal/bounded"
 )
 
 // gitHead returns the commit checked out in the repository at root, read
 // from .git without running git, or "" when root is not a repository's
 // top or the commit cannot be found. It follows a worktree's "gitdir:"
 // file and its commondir, and looks in packed-refs for packed branches.
-// It reads only regular files of at most maxGitFile bytes, so a FIFO or a
-// link to /dev/zero under .git costs nothing, and shows nothing but a
-// commit hash of what it read.
+// It reads only regular files of at most bounded.Git bytes, never
+// through a final symbolic link (see readGitFile), so a FIFO or a link to
+// /dev/zero under .git costs nothing, and shows nothing but a commit hash
+// of what it read.
 func gitHead(root string) string {
 	gitDir := filepath.Join(root, ".git")
 	if data, err := readGitFile(gitDir); err == nil { // a worktree or submodule
@@ -77,22 +77,9 @@ func validSHA(s string) string {
 	return s
 }
 
-// maxGitFile bounds what gitHead reads of one file (packed-refs is the
-// largest: 9 MB for the Linux kernel's full history).
-const maxGitFile = 64 << 20
-
-// readGitFile reads the regular file at path, without blocking on a FIFO
-// and at most maxGitFile bytes.
+// readGitFile reads the file at path under .git through bounded.ReadFile:
+// a regular file, not a symbolic link, of at most bounded.Git bytes (the
+// largest is packed-refs: 9 MB for the Linux kernel's full history).
 func readGitFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() || st.Size() > maxGitFile {
-		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", path, maxGitFile)
-	}
-	return io.ReadAll(io.LimitReader(f, maxGitFile))
+	return bounded.ReadFile(path, bounded.Git)
 }

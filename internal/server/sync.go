@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -200,22 +198,13 @@ func (w *workspace) walk(ctx context.Context) (files []string, skipped []extract
 }
 
 // readRaw returns the bytes of the file at rel as the first load reads
-// them: through the root handle, at most maxSize bytes. Whether they are
-// text is for the extractor to say.
+// them, through extract.ReadRegular: through the root handle (a symbolic
+// link cannot lead outside the root), a regular file (a FIFO or device
+// is refused without blocking), at most maxSize bytes. Whether they are
+// text is for the extractor to say. Every read of a workspace file goes
+// through it.
 func (w *workspace) readRaw(rel string) ([]byte, error) {
-	f, st, err := extract.OpenRegular(w.dir, rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st.Size() > w.maxSize {
-		return nil, &extract.SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), w.maxSize)}
-	}
-	src, err := io.ReadAll(io.LimitReader(f, w.maxSize+1))
-	if err == nil && int64(len(src)) > w.maxSize {
-		err = &extract.SkipError{Path: rel, Reason: fmt.Sprintf("file too large (limit %d bytes)", w.maxSize)}
-	}
-	return src, err
+	return extract.ReadRegular(w.dir, rel, w.maxSize)
 }
 
 // skippedDir reports whether p is, or is inside, a directory the walk

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -342,32 +341,20 @@ func (w *workspace) rel(p string) (string, error) {
 	return rel, nil
 }
 
-// read returns the bytes of the file at rel, read through the root
-// handle (so a symbolic link cannot lead outside the root at the moment
-// of reading) without blocking on a FIFO: a regular file of at most
-// maxSize bytes, holding UTF-8 text.
+// read returns the bytes of the file at rel as readRaw reads them,
+// holding UTF-8 text; its errors are for a model to act on.
 func (w *workspace) read(rel string) ([]byte, error) {
-	f, st, err := extract.OpenRegular(w.dir, rel)
+	src, err := w.readRaw(rel)
+	var skip *extract.SkipError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%s: no such file in the workspace: %w", rel, fs.ErrNotExist)
-	case st != nil && st.IsDir():
+	case errors.As(err, &skip) && skip.Reason == "not a regular file (directory)":
 		return nil, fmt.Errorf("%s is a directory, not a file", rel)
-	case st != nil && !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file (%v)", rel, st.Mode().Type())
+	case errors.As(err, &skip):
+		return nil, fmt.Errorf("%s: %s", rel, skip.Reason)
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	defer f.Close()
-	if st.Size() > w.maxSize {
-		return nil, fmt.Errorf("%s is too large (%d bytes; the limit is %d)", rel, st.Size(), w.maxSize)
-	}
-	src, err := io.ReadAll(io.LimitReader(f, w.maxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	if int64(len(src)) > w.maxSize {
-		return nil, fmt.Errorf("%s is too large (over %d bytes)", rel, w.maxSize)
 	}
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
 		return nil, fmt.Errorf("%s is a binary file", rel)

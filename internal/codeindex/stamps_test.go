@@ -1,0 +1,152 @@
+package codeindex
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/fixture"
+)
+
+// TestSyncRebuildsHostileStamps puts in place of code-stamps.json what a
+// hostile or unlucky user leaves there: Sync must refuse it without
+// blocking or reading it whole, read every file again, say so in one log
+// line naming the file and why, and save good stamps in its place.
+func TestSyncRebuildsHostileStamps(t *testing.T) {
+	for _, how := range fixture.Spoilings {
+		t.Run(string(how), func(t *testing.T) {
+			root := t.TempDir()
+			dir := filepath.Join(root, ".artifacts", ".index")
+			os.WriteFile(filepath.Join(root, "shop.go"), []byte(shopGo), 0o644)
+			os.WriteFile(filepath.Join(root, "tax.py"), []byte("def tax(amount):\n    return amount * 1.2\n"), 0o644)
+			ctx := context.Background()
+			ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Sync(ctx, ix, root, dir, nil); err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(dir, stampsFile)
+			fixture.Spoil(t, file, how)
+			var logs bytes.Buffer
+			st := syncGuarded(t, ix, root, dir, slog.New(slog.NewTextHandler(&logs, nil)))
+			if st.Files != 2 || st.Read != 2 || st.Extracted != 2 {
+				t.Errorf("sync: %+v; want 2 files, all read and extracted again", st)
+			}
+			if got := ix.CodeFiles(); !reflect.DeepEqual(got, []string{"shop.go", "tax.py"}) {
+				t.Errorf("code files %q", got)
+			}
+			want := map[fixture.Spoiling]string{
+				fixture.LinkToDevZero: "symbolic link",
+				fixture.FIFO:          "named pipe",
+				fixture.Sparse:        "over the",
+				fixture.Garbage:       "invalid",
+				fixture.Truncated:     "unexpected end",
+			}[how]
+			lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+			if len(lines) != 1 || !strings.Contains(lines[0], file) || !strings.Contains(lines[0], want) {
+				t.Errorf("log %q; want one line naming %s and saying %q", logs.String(), file, want)
+			}
+			if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() {
+				t.Fatalf("%s not replaced by a regular file: %v", file, err)
+			}
+			if st, err := Sync(ctx, ix, root, dir, nil); err != nil || st.Read != 0 {
+				t.Errorf("the sync after: %+v, %v; want nothing read again", st, err)
+			}
+		})
+	}
+}
+
+// syncGuarded runs Sync, failing t if it does not return: a stamps file
+// that blocks it (a FIFO) would otherwise hang the test binary.
+func syncGuarded(t *testing.T, ix *docsearch.Index, root, dir string, log *slog.Logger) SyncStats {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	type result struct {
+		st  SyncStats
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		st, err := Sync(ctx, ix, root, dir, log)
+		done <- result{st, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		return r.st
+	case <-ctx.Done():
+		t.Fatal("Sync blocked on the stamps file")
+		return SyncStats{}
+	}
+}
+
+func TestDecodeStamps(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // "" accepts
+	}{
+		{`{}`, ""},
+		{`{"a/b.go":[10,1700000000000000000,0]}`, ""},
+		{`{"a.go":[1,2,3],"b.py":[0,0,0]}`, ""},
+		{`null`, "not an object"},
+		{`[]`, "cannot unmarshal"},
+		{`{"a.go":[1,2]}`, "want 3 numbers"},
+		{`{"a.go":[1,2,3,4]}`, "want 3 numbers"},
+		{`{"a.go":[-1,2,3]}`, "negative size"},
+		{`{"../x.go":[1,2,3]}`, "not a path inside the workspace"},
+		{`{"/etc/x.go":[1,2,3]}`, "not a path inside the workspace"},
+		{`{"":[1,2,3]}`, "not a path inside the workspace"},
+		{`{"a.go":[1,2,3]} x`, "invalid"},
+	} {
+		got, err := decodeStamps([]byte(tc.in))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("decodeStamps(%s) = %v", tc.in, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("decodeStamps(%s) = %v, %v; want an error saying %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// FuzzStamps checks decodeStamps accepts or refuses any input without
+// panicking, and that what it accepts is written back (as writeStamps
+// does) to the same stamps.
+func FuzzStamps(f *testing.F) {
+	f.Add([]byte(`{"a/b.go":[10,1700000000000000000,0],"c.py":[1,2,3]}`))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"a.go":[1,2]}`))
+	f.Add([]byte(`{"a.go":[1e3,2,3]}`))
+	f.Add([]byte(`{"a.go":[1,2,3],"a.go":[4,5,6]}`))
+	f.Add([]byte(`{"\u00e9.go":[1,2,3]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		stamps, err := decodeStamps(data)
+		if err != nil {
+			return
+		}
+		again, err := json.Marshal(stamps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := decodeStamps(again)
+		if err != nil {
+			t.Fatalf("decodeStamps of its own output %s: %v", again, err)
+		}
+		if !reflect.DeepEqual(back, stamps) {
+			t.Fatalf("round trip: %v, then %v", stamps, back)
+		}
+	})
+}

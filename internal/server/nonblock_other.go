@@ -1,5 +1,0 @@
-//go:build !unix
-
-package server
-
-const oNonblock = 0
