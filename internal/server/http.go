@@ -29,6 +29,7 @@ func (s *Server) Handler(token string) http.Handler {
 func (s *Server) handler(token string, maxBody int64) http.Handler {
 	// Anyone holding the token could declare "/" a root.
 	s.overHTTP.Store(true)
+	s.httpToken.Store(&token)
 	var h http.Handler = mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: maxBody},

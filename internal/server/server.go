@@ -90,9 +90,10 @@ type Server struct {
 	builder *enrich.Builder
 	ctx     context.Context // bounds background loads
 
-	start    string      // the starting root, resolved
-	allowed  []string    // start and Options.AllowRoots, resolved
-	overHTTP atomic.Bool // set by Handler: client roots are ignored
+	start     string                 // the starting root, resolved
+	allowed   []string               // start and Options.AllowRoots, resolved
+	overHTTP  atomic.Bool            // set by Handler: client roots are ignored
+	httpToken atomic.Pointer[string] // set by Handler: the bearer token HTTP clients send
 
 	mu sync.Mutex // serializes workspace switches
 	ws *workspace // the current workspace; read with workspace()
@@ -192,6 +193,15 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 func (s *Server) Close() {
 	s.stopView()
 	s.workspace().close()
+}
+
+// token returns the bearer token of the server's HTTP endpoint, "" when
+// it has none (or is served over stdio).
+func (s *Server) token() string {
+	if t := s.httpToken.Load(); t != nil {
+		return *t
+	}
+	return ""
 }
 
 // workspace returns the current workspace.
