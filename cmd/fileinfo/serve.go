@@ -25,7 +25,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	root := fs.String("root", ".", "workspace root `dir`")
 	addr := fs.String("http", "", "serve streamable HTTP at `addr` (host:port, path /mcp) instead of stdio; a bare :port binds loopback")
 	token := fs.String("token", "", "bearer `token` HTTP clients must send (default $"+tokenEnv+"); required to bind a non-loopback address")
-	maxTokens := fs.Int("max-tokens", enrich.DefaultMaxTokens, "default token budget of one file_info prompt")
+	maxTokens := intFlag(fs, "max-tokens", enrich.DefaultMaxTokens, maxTokensRange, "default token budget of one file_info prompt")
 	var allowRoots stringsFlag
 	fs.Var(&allowRoots, "allow-root", "another `dir` set_workspace_root may switch to, with what is inside it (repeatable); --root always is")
 	noWatch := fs.Bool("no-watch", false, "do not watch the workspace for changes (files a tool reads are still re-extracted when changed)")

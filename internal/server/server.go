@@ -101,6 +101,8 @@ type Server struct {
 
 	view viewState // the web view, once started (see tool_view.go)
 
+	writers map[string]bool // the tools that write (not read-only), set by addTool
+
 	calls *foreground // the tool calls in flight, which background work yields to
 }
 
@@ -124,7 +126,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opt: opt, log: log, builder: enrich.NewBuilder(), ctx: ctx, calls: &foreground{}}
+	s := &Server{opt: opt, log: log, builder: enrich.NewBuilder(), ctx: ctx, calls: &foreground{}, writers: map[string]bool{}}
 	ws, err := openWorkspace(opt.Root, opt.MaxFileSize, log)
 	if err != nil {
 		return nil, err
@@ -154,7 +156,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 			UnsubscribeHandler:      func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 			RootsListChangedHandler: s.rootsChanged,
 		})
-	s.mcp.AddReceivingMiddleware(guard(log), s.calls.middleware())
+	s.mcp.AddReceivingMiddleware(guard(log), s.calls.middleware(), s.checkArgs())
 	s.addTools()
 	s.addResources()
 	// The load starts once s.mcp is set: a batch the watcher applies

@@ -107,7 +107,7 @@ func (s *Server) stopView() {
 
 type openViewIn struct {
 	Path string `json:"path,omitempty" jsonschema:"a source file to open; default the file tree"`
-	Line int    `json:"line,omitempty" jsonschema:"a line of path to scroll to"`
+	Line int    `json:"line,omitempty" jsonschema:"line to scroll to"`
 }
 
 type openViewOut struct {
@@ -117,7 +117,7 @@ type openViewOut struct {
 // addViewTool registers open_view.
 func (s *Server) addViewTool() {
 	no := false
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "open_view",
 		// Read-only: it starts a local page at most, and changes nothing.
 		Description: "The URL of a local web page for a person: file tree with artifact status, artifacts beside " +
