@@ -42,7 +42,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fs := newFlags("bench extract", "", stderr)
 	root := fs.String("root", "", "repository `dir` to measure (default: "+benchModule+" in the module cache)")
-	runs := fs.Int("runs", 5, "timed runs of each side; the median is reported")
+	runs := intFlag(fs, "runs", 5, runsRange, "timed runs of each side; the median is reported")
 	ctags := fs.String("ctags", "ctags", "universal-ctags `binary` to compare with (\"\" to skip)")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err

@@ -38,7 +38,7 @@ type indexMetrics struct {
 // save. Each run gets a new empty workspace.
 func runBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench index", "DIR", stderr)
-	runs := fs.Int("runs", 3, "timed runs; the median is reported")
+	runs := intFlag(fs, "runs", 3, runsRange, "timed runs; the median is reported")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to `FILE`")
 	pos, err := parseInterspersed(fs, args)

@@ -43,7 +43,7 @@ func runBenchSearch(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs := newFlags("bench search", "DATASET", stderr)
 	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
-	minScore := fs.Float64("min-score", 0, "drop results below this relevance (the search default is 0.5; 0 ranks everything)")
+	minScore := floatFlag(fs, "min-score", 0, minScoreRange, "drop results below this relevance (the search default is 0.5; 0 ranks everything)")
 	perQuery := fs.String("per-query", "", "also write each query's outcome to this file, a JSON object a line: id, query, rank of the first relevant document (0: not in the first 100), its nDCG@10, the first result")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {

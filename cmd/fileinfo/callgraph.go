@@ -48,7 +48,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	root := fs.String("root", ".", "workspace root `dir`")
 	format := fs.String("format", "json", "output `format`: json, pycg, dot or mermaid")
 	symbol := fs.String("symbol", "", "print only the neighbourhood of `SYMBOL` (a qualified name or path:Name)")
-	depth := fs.Int("depth", 2, "with --symbol, the `levels` of calls to follow")
+	depth := intFlag(fs, "depth", 2, callgraphDepth, "with --symbol, the `levels` of calls to follow")
 	direction := fs.String("direction", "both", "with --symbol, follow `callers`, callees or both")
 	prof := profileFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -113,8 +113,6 @@ func neighbourhoodFlags(fs *flag.FlagSet, symbol string, depth int, direction, f
 	switch {
 	case symbol == "" && (set["depth"] || set["direction"]):
 		return 0, errors.New("--depth and --direction need --symbol")
-	case depth < 0:
-		return 0, fmt.Errorf("--depth %d: want 0 or more", depth)
 	case !ok:
 		return 0, fmt.Errorf("--direction %q: want callers, callees or both", direction)
 	case symbol != "" && format == "pycg":

@@ -213,7 +213,7 @@ func TestCallgraphBadNeighbourhood(t *testing.T) {
 		{[]string{"--symbol", "main.gg"}, 1, []string{`no symbol "main.gg"`, "similar:", "main.g (main.py:3)"}},
 		{[]string{"--symbol", "main.py:zz"}, 1, []string{`no symbol "zz" in main.py`, "main.h (main.py:6)"}},
 		{[]string{"--symbol", "none.py:g"}, 1, []string{`no file "none.py"`}},
-		{[]string{"--symbol", "main.g", "--depth", "-1"}, 2, []string{"--depth -1: want 0 or more"}},
+		{[]string{"--symbol", "main.g", "--depth", "-1"}, 2, []string{`invalid value "-1" for flag -depth: -1 is out of range; want an integer from 0 to 100`}},
 		{[]string{"--symbol", "main.g", "--direction", "up"}, 2, []string{`--direction "up"`}},
 		{[]string{"--depth", "3"}, 2, []string{"need --symbol"}},
 		{[]string{"--symbol", "main.g", "--format", "pycg"}, 2, []string{"does not apply to pycg"}},

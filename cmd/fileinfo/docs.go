@@ -158,8 +158,8 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var scopes stringsFlag
 	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): code, docs, artifacts or a --docs name")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
-	limit := fs.Int("limit", server.DefaultSearchLimit, "results wanted (per scope with --scope), as many as the search_docs tool returns by default")
-	minScore := fs.Float64("min-score", docsearch.DefaultMinScore, "drop results of lower relevance (0-1)")
+	limit := intFlag(fs, "limit", server.DefaultSearchLimit, searchLimit, "results wanted (per scope with --scope), as many as the search_docs tool returns by default")
+	minScore := floatFlag(fs, "min-score", docsearch.DefaultMinScore, minScoreRange, "drop results of lower relevance")
 	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -21,8 +21,8 @@ type extractOutput struct {
 func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("extract", "[PATH...]", stderr)
 	root := fs.String("root", ".", "workspace root `dir`; PATHs are relative to it")
-	maxSize := fs.Int64("max-size", extract.DefaultMaxFileSize, "skip files larger than this many `bytes`")
-	workers := fs.Int("workers", 0, "parallel parsers (default: number of CPUs)")
+	maxSize := int64Flag(fs, "max-size", extract.DefaultMaxFileSize, maxSizeRange, "skip files larger than this many `bytes`")
+	workers := intFlag(fs, "workers", 0, workersRange, "parallel parsers (default 0: one per CPU)")
 	stats := fs.Bool("stats", false, "write per-language files, MB, seconds and MB/s to stderr")
 	langs := fs.String("languages", "", "comma-separated `list` of languages to extract (default: all)")
 	prof := profileFlags(fs)

@@ -21,9 +21,9 @@ import (
 func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("info", "PATH", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
-	part := fs.Int("part", 0, "the `part` to print, when the file comes in parts")
+	part := intFlag(fs, "part", 0, partRange, "the `part` to print, when the file comes in parts")
 	refresh := fs.Bool("refresh", false, "a prompt even when the enriched artifact is up to date")
-	maxTokens := fs.Int("max-tokens", 0, "token budget of the prompt (default 24000)")
+	maxTokens := intFlag(fs, "max-tokens", 0, maxTokensRange, "token budget of the prompt (default 24000)")
 	asJSON := fs.Bool("json", false, "print the structured metadata instead of the text")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {

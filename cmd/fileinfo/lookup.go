@@ -74,7 +74,7 @@ func runSymbols(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("symbols", "QUERY", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
 	kind := fs.String("kind", "", "only definitions of this `kind` (function, method, class, ...)")
-	limit := fs.Int("limit", 20, "print at most `n` definitions")
+	limit := intFlag(fs, "limit", 20, symbolsLimit, "print at most `n` definitions")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -82,10 +82,6 @@ func runSymbols(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: fileinfo symbols [--root DIR] [--kind K] [--limit N] [--json] QUERY (a name, Class.member, a qualified name or path:Name)")
-		return errUsage
-	}
-	if *limit < 1 {
-		fmt.Fprintf(stderr, "fileinfo symbols: --limit %d: want 1 or more\n", *limit)
 		return errUsage
 	}
 	ix, err := loadLookup(ctx, *root, stderr)
@@ -134,7 +130,7 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	callers := name == "callers"
 	fs := newFlags(name, "SYMBOL", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
-	depth := fs.Int("depth", 1, "`levels` of "+name+" to show")
+	depth := intFlag(fs, "depth", 1, treeDepth, "`levels` of "+name+" to show")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -142,10 +138,6 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "usage: fileinfo %s [--root DIR] [--depth N] [--json] SYMBOL (a qualified name, a name, Class.member or path:Name)\n", name)
-		return errUsage
-	}
-	if *depth < 1 || *depth > 10 {
-		fmt.Fprintf(stderr, "fileinfo %s: --depth %d: want 1 to 10\n", name, *depth)
 		return errUsage
 	}
 	ix, err := loadLookup(ctx, *root, stderr)

@@ -62,7 +62,7 @@ func TestCalleesCommand(t *testing.T) {
 	if _, stdout, _ := runCLI(t, "callees", "--root", root, "--depth", "2", "h"); strings.Contains(stdout, "lib.f") {
 		t.Errorf("callees after an edit still lists lib.f:\n%s", stdout)
 	}
-	if code, _, stderr := runCLI(t, "callees", "--root", root, "--depth", "0", "h"); code != 2 || !strings.Contains(stderr, "want 1 to 10") {
+	if code, _, stderr := runCLI(t, "callees", "--root", root, "--depth", "0", "h"); code != 2 || !strings.Contains(stderr, "-depth: 0 is out of range; want an integer from 1 to 10") {
 		t.Errorf("--depth 0: exit %d, %s", code, stderr)
 	}
 	code, stdout, _ = runCLI(t, "callers", "--root", root, "--json", "g")

@@ -25,7 +25,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	root := fs.String("root", ".", "workspace root `dir`")
 	addr := fs.String("http", "", "serve streamable HTTP at `addr` (host:port, path /mcp) instead of stdio; a bare :port binds loopback")
 	token := fs.String("token", "", "bearer `token` HTTP clients must send (default $"+tokenEnv+"); required to bind a non-loopback address")
-	maxTokens := fs.Int("max-tokens", enrich.DefaultMaxTokens, "default token budget of one file_info prompt")
+	maxTokens := intFlag(fs, "max-tokens", enrich.DefaultMaxTokens, maxTokensRange, "default token budget of one file_info prompt")
 	var allowRoots stringsFlag
 	fs.Var(&allowRoots, "allow-root", "another `dir` set_workspace_root may switch to, with what is inside it (repeatable); --root always is")
 	noWatch := fs.Bool("no-watch", false, "do not watch the workspace for changes (files a tool reads are still re-extracted when changed)")
@@ -33,7 +33,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.Var(&docs, "docs", "an extra scope of docs to search, `NAME=DIR` (repeatable)")
 	rerank := fs.Bool("rerank", false, "have the client's model rerank the sources of ask_docs, get_working_example and explain_error (MCP sampling)")
 	noDocs := fs.Bool("no-docs", false, "do not index docs and artifacts for search_docs")
-	viewAt := fs.String("view", "", "serve the web view at `addr` (host:port; :0 picks a free loopback port); open_view starts one on loopback when not given")
+	viewAt := fs.String("view", "", "serve the web view at `addr` (host:port; :0 picks a free loopback port) and log the link to its page, which holds the view's key, on stderr; open_view starts one on loopback when not given")
 	noDeps := fs.Bool("no-deps", false, "do not index the dependencies the lockfiles name (search_docs scope deps)")
 	whichDeps := fs.String("deps", "direct", "`which` dependencies to index: direct, or all (transitive too)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")

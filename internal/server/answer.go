@@ -38,20 +38,20 @@ const (
 
 type askIn struct {
 	Question  string   `json:"question" jsonschema:"about the project or its docs"`
-	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes to draw sources from; default all"`
+	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes of the sources; default all"`
 	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
 }
 
 type exampleIn struct {
 	Task      string   `json:"task" jsonschema:"what the example should do"`
-	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes to draw sources from; default all"`
+	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes of the sources; default all"`
 	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
 }
 
 type explainErrorIn struct {
 	Error     string   `json:"error" jsonschema:"the error message"`
 	Context   string   `json:"context,omitempty" jsonschema:"what was being done, or the code that failed"`
-	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes to draw sources from; default all"`
+	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes of the sources; default all"`
 	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
 }
 
@@ -94,8 +94,6 @@ func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest, kind answ
 		return nil, out, fmt.Errorf("nothing to answer: the %s is empty", [...]string{"question", "task", "error"}[kind])
 	case len(question)+len(extra) > 32<<10:
 		return nil, out, fmt.Errorf("the input is %d bytes; keep it under 32 KB (the error's first lines are enough)", len(question)+len(extra))
-	case budget < 0 || budget > maxContextTokens:
-		return nil, out, fmt.Errorf("max_tokens %d is out of range (1 to %d)", budget, maxContextTokens)
 	}
 	if budget == 0 {
 		budget = defaultContextTokens

@@ -18,7 +18,9 @@ const HTTPPath = "/mcp"
 // name a loopback Host) and adds cross-origin protection (a browser page
 // of another origin cannot post to it). With a token, every request must
 // carry it as "Authorization: Bearer <token>". A body over DefaultMaxLine
-// is refused with 413; HTTPServer bounds the rest of a request. From the
+// is refused with 413; HTTPServer bounds the rest of a request. Every
+// answer to a POST is JSON-RPC, and echoes the call's id exactly as sent
+// (see rpcFront). From the
 // first call on, the roots clients declare no longer allow a workspace
 // (see roots.go): only Options.Root and Options.AllowRoots do.
 func (s *Server) Handler(token string) http.Handler {
@@ -29,10 +31,12 @@ func (s *Server) Handler(token string) http.Handler {
 func (s *Server) handler(token string, maxBody int64) http.Handler {
 	// Anyone holding the token could declare "/" a root.
 	s.overHTTP.Store(true)
+	s.httpToken.Store(&token)
 	var h http.Handler = mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: maxBody},
 	)
+	h = &rpcFront{next: h, maxBody: maxBody, log: s.log}
 	h = http.NewCrossOriginProtection().Handler(h)
 	if token != "" {
 		verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {

@@ -2,12 +2,16 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,19 +24,17 @@ const DefaultMaxLine = 16 << 20
 // transport specifies: one JSON-RPC message per line, no embedded
 // newlines. Unlike the go-sdk's StdioTransport, which ends the session on
 // the first line it cannot use, it answers such a line itself and goes on
-// serving:
+// serving (see sortMessage): a line that is not JSON gets a parse error
+// (-32700), one that is not a JSON-RPC 2.0 message an invalid request
+// error (-32600), a batch an invalid request error per call in it; a
+// line longer than MaxLine gets an invalid request error (id null) and is
+// skipped without being held in memory; blank lines are skipped.
 //
-//   - a line that is not JSON gets a parse error (-32700, id null);
-//   - JSON that is not a JSON-RPC 2.0 message (null, 42, [], {}, a wrong
-//     "jsonrpc", an object id) gets an invalid request error (-32600),
-//     with the line's id when it has a usable one, else null;
-//   - a batch gets an invalid request error for each call in it, as an
-//     array: MCP 2025-06-18 dropped batching;
-//   - a line longer than MaxLine gets an invalid request error (id null)
-//     and is skipped without being held in memory;
-//   - blank lines are skipped.
-//
-// The rest reach the go-sdk unchanged. A transport serves one session.
+// Every call's answer carries the call's id exactly as the client sent
+// it (see envelope.go): the session sees a private id instead. A call
+// whose id is still in flight is refused (-32600), and a cancellation of
+// no call in flight dropped. An unknown method gets -32601 from the
+// go-sdk; a notification gets no answer. A transport serves one session.
 type LineTransport struct {
 	In  io.Reader // the client's messages, such as os.Stdin
 	Out io.Writer // the server's messages, such as os.Stdout; never closed
@@ -57,22 +59,24 @@ func (t *LineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	pr, pw := io.Pipe()
 	out := &lockedWriter{w: t.Out}
-	go pump(newLineReader(t.In, limit), pw, out, log)
+	d := door{next: new(atomic.Int64), calls: &calls{}}
+	go pump(newLineReader(t.In, limit), pw, out, d, log)
 	// The go-sdk reads only lines that pump checked, so its own limit
-	// is off: pump's holds.
-	return (&mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: -1}).Connect(ctx)
+	// is off: pump's holds. Its answers go out through a restorer, which
+	// puts the clients' ids back; pump's own answers carry them already.
+	return (&mcp.IOTransport{Reader: pr, Writer: &restorer{w: out, calls: d.calls}, MaxLineLength: -1}).Connect(ctx)
 }
 
-// pump passes the lines of lr that screen accepts to pw, and writes
-// screen's answer to the others to out. It closes pw with the error that
-// ended lr (io.EOF: a plain close), or the one that failed out.
-func pump(lr *lineReader, pw *io.PipeWriter, out io.Writer, log *slog.Logger) {
+// pump passes the lines of lr that sortMessage and d let in to pw, and
+// writes the answers to the others to out. It closes pw with the error
+// that ended lr (io.EOF: a plain close), or the one that failed out.
+func pump(lr *lineReader, pw *io.PipeWriter, out io.Writer, d door, log *slog.Logger) {
 	for {
 		line, size, err := lr.next()
-		pass, answer, why := screen(line, size, lr.max)
+		in, answer, why := admit(line, size, lr.max, d)
 		var werr error
-		if pass {
-			_, werr = pw.Write(append(line, '\n'))
+		if in != nil {
+			_, werr = pw.Write(append(in, '\n'))
 		} else if why != "" {
 			log.Warn("refused a message", "why", why, "bytes", size, "start", prefix(line, 120))
 		}
@@ -92,6 +96,64 @@ func pump(lr *lineReader, pw *io.PipeWriter, out io.Writer, log *slog.Logger) {
 		}
 	}
 }
+
+// admit decides the fate of a line of size bytes, nil if size is over
+// limit: the session gets in, or the client gets answer (or nothing, for
+// a blank line). why says why the line did not go in, for logs.
+func admit(line []byte, size, limit int, d door) (in, answer []byte, why string) {
+	if line == nil && size > 0 {
+		return nil, errorAnswer(nullID, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("Invalid Request: a message of %d bytes is over this server's limit of %d bytes; it was skipped", size, limit)), "too long"
+	}
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil, nil, ""
+	}
+	s := sortMessage(line)
+	if !s.pass {
+		return nil, s.answer, s.why
+	}
+	e := d.enter(s)
+	return e.msg, e.answer, e.why
+}
+
+// A restorer passes the session's messages on to w, one line at a time,
+// with the id of each answer to a call put back as its client sent it.
+type restorer struct {
+	w     io.Writer
+	calls *calls
+	buf   []byte // the start of a line not yet ended
+}
+
+func (r *restorer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			r.buf = append(r.buf, p...)
+			return n, nil
+		}
+		whole := p[:i+1] // with its newline
+		if len(r.buf) > 0 {
+			whole = append(r.buf, whole...)
+			r.buf = r.buf[:0]
+			if cap(r.buf) > 1<<20 {
+				r.buf = nil // do not hold a long line's buffer for good
+			}
+		}
+		line := whole[:len(whole)-1]
+		if out := restoreID(line, r.calls.done); len(out) != len(line) || len(out) > 0 && &out[0] != &line[0] {
+			whole = append(out[:len(out):len(out)], '\n') // a copy: p is the caller's
+		}
+		if _, err := r.w.Write(whole); err != nil {
+			return n - len(p), err
+		}
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// Close leaves w open.
+func (r *restorer) Close() error { return nil }
 
 // prefix returns the first n bytes of line, as a string, for logs.
 func prefix(line []byte, n int) string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,8 +29,9 @@ type lineClient struct {
 }
 
 // serveLines serves a server on shop over a LineTransport of pipes with
-// the given line limit, and completes the MCP handshake.
-func serveLines(t *testing.T, maxLine int) *lineClient {
+// the given line limit, and completes the MCP handshake. setup, if any,
+// readies the server before the session starts.
+func serveLines(t *testing.T, maxLine int, setup ...func(*Server)) *lineClient {
 	t.Helper()
 	root := t.TempDir()
 	writeTree(t, root, shop)
@@ -37,6 +39,9 @@ func serveLines(t *testing.T, maxLine int) *lineClient {
 	srv, err := New(ctx, Options{Root: root, NoWatch: true, NoDocs: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range setup {
+		f(srv)
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -169,7 +174,9 @@ func TestLineTransportAnswersBadLines(t *testing.T) {
 		{"truncated", `{"jsonrpc":"2.0","id":1,"method":"pi`, -32700, "null"},
 		{"trailing data", ping("1") + ` x`, -32700, "null"},
 		{"two values", ping("1") + ping("2"), -32700, "null"},
-		{"invalid UTF-8 is replaced", "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"nope\"}", -32601, "\"\ufffd\""},
+		{"an id of invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"nope\"}", -32600, "null"},
+		{"a null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, "null"},
+		{"two ids", `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, -32600, "null"},
 		{"null", `null`, -32600, "null"},
 		{"number", `42`, -32600, "null"},
 		{"string", `"ping"`, -32600, "null"},
@@ -179,7 +186,10 @@ func TestLineTransportAnswersBadLines(t *testing.T) {
 		{"version 1.0", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, -32600, "7"},
 		{"no version", `{"id":"x","method":"ping"}`, -32600, `"x"`},
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, "null"},
-		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, "null"},
+		{"a string of numbers for id", `{"jsonrpc":"2.0","id":"1.5","method":"nope"}`, -32601, `"1.5"`},
+		{"a fractional id of an unknown method", `{"jsonrpc":"2.0","id":1.5,"method":"nope"}`, -32601, "1.5"},
+		{"version 1.0 with a big id", `{"jsonrpc":"1.0","id":9007199254740993,"method":"ping"}`, -32600, "9007199254740993"},
+		{"a cancellation of no call", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":12345}}`, 0, ""},
 		{"method not a string", `{"jsonrpc":"2.0","id":8,"method":42}`, -32600, "8"},
 		{"nested too deep", `{"jsonrpc":"2.0","id":12,"method":"ping","params":{"a":` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}}`, -32600, "12"},
 		{"response without id", `{"jsonrpc":"2.0","result":{}}`, -32600, "null"},
@@ -274,27 +284,39 @@ func TestLineReader(t *testing.T) {
 	}
 }
 
-// FuzzScreen checks that any line either passes, and then the go-sdk's
-// decoder takes it, or is answered with one JSON-RPC error response or an
-// array of them.
+// FuzzScreen checks that any line either goes in, and then the go-sdk's
+// decoder takes it and any call in it has a private id, or is answered
+// with one JSON-RPC error response or an array of them.
 func FuzzScreen(f *testing.F) {
 	for _, seed := range []string{`{{{`, `null`, `[]`, `42`, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `[{"jsonrpc":"2.0","id":1.5,"method":"x"},7]`,
-		`{"jsonrpc":"2.0","id":"\u0000","method":1}`, `{"jsonrpc":"2.0","id":1e400}`, " \t"} {
+		`{"jsonrpc":"2.0","id":"\u0000","method":1}`, `{"jsonrpc":"2.0","id":1e400}`, " \t", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`, `{"jsonrpc":"2.0","\u0069d":2,"method":"ping"}`} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		pass, answer, why := screen(line, len(line), 1<<20)
-		if pass {
-			if answer != nil || why != "" {
-				t.Fatalf("passed %q with an answer %s or a reason %q", line, answer, why)
+		d := door{next: new(atomic.Int64), calls: &calls{}}
+		d.calls.add([]byte("1"), d.next.Add(1)) // a call in flight
+		in, answer, why := admit(line, len(line), 1<<20, d)
+		if in != nil {
+			if answer != nil {
+				t.Fatalf("let %q in with an answer %s", line, answer)
 			}
-			if _, err := jsonrpc.DecodeMessage(line); err != nil {
-				t.Fatalf("passed %q, which the go-sdk refuses: %v", line, err)
+			msg, err := jsonrpc.DecodeMessage(in)
+			if err != nil {
+				t.Fatalf("let %q in as %q, which the go-sdk refuses: %v", line, in, err)
+			}
+			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+				if p, ok := req.ID.Raw().(int64); !ok || p < 2 {
+					t.Fatalf("let the call %q in as %q, without a private id", line, in)
+				}
 			}
 			return
 		}
 		if answer == nil {
 			return
+		}
+		if why == "" {
+			t.Errorf("answered %q without a reason", line)
 		}
 		var one struct {
 			JSONRPC string          `json:"jsonrpc"`

@@ -3,61 +3,86 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// screen decides the fate of a line of a LineTransport, of size bytes;
-// line is nil if size is over limit. Either the session gets it (pass), or
-// the client gets answer (nil: nothing, for a blank line or a batch of
-// notifications). why says why a line did not pass, for logs; it is empty
-// for a blank line.
+// sorted is a message a client sent, as sortMessage sorted it: either it
+// goes on to the session (pass), or the client gets answer instead (nil:
+// nothing). why says why a message did not pass, for logs.
+type sorted struct {
+	msg    []byte // the message, without surrounding space
+	env    envelope
+	pass   bool
+	answer []byte
+	why    string
+}
+
+// sortMessage sorts b, one message a client sent, as JSON-RPC 2.0 and
+// MCP ask, whatever the transport:
 //
-// A line passes if jsonrpc.DecodeMessage, which the go-sdk's session uses,
-// decodes it: then the session cannot fail on it.
-func screen(line []byte, size, limit int) (pass bool, answer []byte, why string) {
-	if line == nil && size > 0 {
-		return false, errorAnswer(nullID, jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("Invalid Request: a message of %d bytes is over this server's limit of %d bytes; it was skipped", size, limit)), "too long"
+//   - a message that is not JSON gets a parse error (-32700, id null);
+//   - JSON that is not a JSON-RPC 2.0 message (null, 42, [], {}, a wrong
+//     "jsonrpc", an id that is null, an object or not UTF-8, two ids)
+//     gets an invalid request error (-32600), with the message's id,
+//     exactly as sent, when it has a usable one, else null;
+//   - a batch gets an invalid request error for each call in it, as an
+//     array: MCP 2025-06-18 dropped batching;
+//
+// The rest pass, their envelope read; the door (enter) checks the rest
+// of each against what the go-sdk decodes.
+func sortMessage(b []byte) sorted {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return sorted{answer: errorAnswer(nullID, jsonrpc.CodeParseError, "Parse error: an empty message"), why: "empty"}
 	}
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return false, nil, ""
+	if !json.Valid(b) {
+		err := json.Unmarshal(b, new(json.RawMessage))
+		return sorted{answer: errorAnswer(nullID, jsonrpc.CodeParseError,
+			fmt.Sprintf("Parse error: not one JSON value: %v", err)), why: "not JSON"}
 	}
-	if !json.Valid(line) {
-		err := json.Unmarshal(line, new(json.RawMessage))
-		return false, errorAnswer(nullID, jsonrpc.CodeParseError,
-			fmt.Sprintf("Parse error: not one JSON value per line: %v", err)), "not JSON"
-	}
-	switch line[0] {
+	switch b[0] {
 	case '{':
-		if _, err := jsonrpc.DecodeMessage(line); err != nil {
-			return false, invalid(line, err), "not JSON-RPC 2.0"
-		}
-		if fractionalID(line) {
-			// DecodeMessage truncates it: the answer would name
-			// another call.
-			return false, errorAnswer(nullID, jsonrpc.CodeInvalidRequest,
-				"Invalid Request: an id is a string or an integer"), "fractional id"
-		}
-		return true, nil, ""
 	case '[':
-		return false, batchAnswer(line), "batch"
+		return sorted{answer: batchAnswer(b), why: "batch"}
+	default:
+		return sorted{answer: errorAnswer(nullID, jsonrpc.CodeInvalidRequest,
+			`Invalid Request: a message is a JSON object, such as {"jsonrpc":"2.0","id":1,"method":"ping"}`), why: "not an object"}
 	}
-	return false, errorAnswer(nullID, jsonrpc.CodeInvalidRequest,
-		`Invalid Request: a message is a JSON object, such as {"jsonrpc":"2.0","id":1,"method":"ping"}`), "not an object"
+	e, err := scanEnvelope(b)
+	if err != nil {
+		return sorted{answer: errorAnswer(nullID, jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error()), why: "ambiguous"}
+	}
+	if e.id.ok() {
+		if ok, why := idKind(b[e.id.start:e.id.end]); !ok {
+			return sorted{answer: errorAnswer(nullID, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why), why: "bad id"}
+		}
+	}
+	return sorted{msg: b, env: e, pass: true}
 }
 
 // nullID is the id of an answer to a message whose id is unknown.
 var nullID = json.RawMessage("null")
 
-// invalid answers the JSON object msg, which jsonrpc.DecodeMessage
-// refused with err.
-func invalid(msg []byte, err error) []byte {
-	return errorAnswer(callID(msg), jsonrpc.CodeInvalidRequest,
+// answerID is the id to answer a message with: its id, as sent, if it
+// is a request with a usable one, else null.
+func answerID(msg []byte, e envelope) json.RawMessage {
+	if !e.call() {
+		return nullID
+	}
+	raw := msg[e.id.start:e.id.end]
+	if ok, _ := idKind(raw); !ok {
+		return nullID
+	}
+	return raw
+}
+
+// invalid answers msg, which jsonrpc.DecodeMessage refused with err.
+func invalid(msg []byte, e envelope, err error) []byte {
+	return errorAnswer(answerID(msg, e), jsonrpc.CodeInvalidRequest,
 		fmt.Sprintf(`Invalid Request: not a JSON-RPC 2.0 message such as {"jsonrpc":"2.0","id":1,"method":"ping"}: %v`, err))
 }
 
@@ -70,19 +95,23 @@ func batchAnswer(batch []byte) []byte {
 		return errorAnswer(nullID, jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch")
 	}
 	var answers []json.RawMessage
-	for _, e := range elems {
-		msg, err := jsonrpc.DecodeMessage(e)
-		if err == nil && fractionalID(e) {
-			err = errors.New("an id is a string or an integer")
-		}
-		if err != nil {
-			answers = append(answers, invalid(e, err))
+	for _, elem := range elems {
+		s := sortMessage(elem)
+		if !s.pass {
+			if s.answer != nil && s.why != "batch" {
+				answers = append(answers, s.answer)
+			} else {
+				answers = append(answers, errorAnswer(nullID, jsonrpc.CodeInvalidRequest, "Invalid Request: a batch inside a batch"))
+			}
 			continue
 		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			id, _ := json.Marshal(req.ID.Raw()) // a string or an int64
-			answers = append(answers, errorAnswer(id, jsonrpc.CodeInvalidRequest,
-				"Invalid Request: batches are not supported (MCP 2025-06-18 dropped them); send one message per line"))
+		if _, err := jsonrpc.DecodeMessage(withID(s.msg, s.env, []byte("0"))); err != nil {
+			answers = append(answers, invalid(s.msg, s.env, err))
+			continue
+		}
+		if s.env.call() {
+			answers = append(answers, errorAnswer(answerID(s.msg, s.env), jsonrpc.CodeInvalidRequest,
+				"Invalid Request: batches are not supported (MCP 2025-06-18 dropped them); send one message at a time"))
 		}
 	}
 	if len(answers) == 0 {
@@ -92,41 +121,12 @@ func batchAnswer(batch []byte) []byte {
 	return data
 }
 
-// callID returns the id of msg, a JSON value, to answer it with: its id
-// if it is a request (it has a method) whose id is a string or an
-// integer, else null.
-func callID(msg []byte) json.RawMessage {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method json.RawMessage `json:"method"`
+// withID returns msg with the id of a call set to id.
+func withID(msg []byte, e envelope, id []byte) []byte {
+	if !e.call() {
+		return msg
 	}
-	var id any
-	if json.Unmarshal(msg, &m) != nil || m.Method == nil || json.Unmarshal(m.ID, &id) != nil {
-		return nullID
-	}
-	switch v := id.(type) {
-	case string:
-		data, _ := json.Marshal(v) // invalid UTF-8 becomes U+FFFD
-		return data
-	case float64:
-		if v == math.Trunc(v) && math.Abs(v) <= 1<<53 {
-			return m.ID
-		}
-	}
-	return nullID
-}
-
-// fractionalID reports whether msg, a JSON-RPC message, has a number
-// for id that is not an integer.
-func fractionalID(msg []byte) bool {
-	var m struct {
-		ID any `json:"id"`
-	}
-	if json.Unmarshal(msg, &m) != nil {
-		return false
-	}
-	f, ok := m.ID.(float64)
-	return ok && f != math.Trunc(f)
+	return splice(msg, e.id, id)
 }
 
 // errorAnswer returns a JSON-RPC 2.0 error response.
@@ -141,6 +141,60 @@ func errorAnswer(id json.RawMessage, code int64, message string) []byte {
 	}
 	resp.JSONRPC, resp.ID = "2.0", id
 	resp.Error.Code, resp.Error.Message = code, message
-	data, _ := json.Marshal(resp) // id is valid JSON: null, or from json
+	data, _ := json.Marshal(resp) // id is valid JSON: null, or from a valid message
 	return data
+}
+
+// methodCancelled is the notification that cancels a call by its id.
+const methodCancelled = "notifications/cancelled"
+
+// door swaps the ids of one session's calls (see envelope.go).
+type door struct {
+	next  *atomic.Int64 // draws private ids
+	calls *calls
+}
+
+// entry is what the door lets in of a message.
+type entry struct {
+	msg     []byte // what the session gets; nil: nothing
+	private int64  // a call's private id, else 0
+	answer  []byte // the client's answer instead, if any
+	why     string // why the message did not go in, for logs
+}
+
+// enter readies s, a message that sortMessage passed, for the session: a
+// call goes in under a new private id, recorded with the client's id; a
+// cancellation names the call's private id, and one of no call in flight
+// is dropped (the session would cancel another call of that id). Each
+// message must decode as the go-sdk decodes it.
+func (d door) enter(s sorted) entry {
+	msg, e := s.msg, s.env
+	if e.call() {
+		raw := msg[e.id.start:e.id.end]
+		p := d.next.Add(1)
+		in := splice(msg, e.id, strconv.AppendInt(nil, p, 10))
+		if _, err := jsonrpc.DecodeMessage(in); err != nil {
+			return entry{answer: invalid(msg, e, err), why: "not JSON-RPC 2.0"}
+		}
+		if !d.calls.add(raw, p) {
+			return entry{answer: errorAnswer(raw, jsonrpc.CodeInvalidRequest,
+				"Invalid Request: a call of id "+string(raw)+" is still in flight; give each call its own id"), why: "duplicate id"}
+		}
+		return entry{msg: in, private: p}
+	}
+	if _, err := jsonrpc.DecodeMessage(msg); err != nil {
+		return entry{answer: invalid(msg, e, err), why: "not JSON-RPC 2.0"}
+	}
+	if e.method == methodCancelled {
+		rid := requestID(msg, e.params)
+		if !rid.ok() {
+			return entry{msg: msg}
+		}
+		p, ok := d.calls.private(msg[rid.start:rid.end])
+		if !ok {
+			return entry{why: "cancels no call in flight"}
+		}
+		return entry{msg: splice(msg, rid, strconv.AppendInt(nil, p, 10))}
+	}
+	return entry{msg: msg}
 }

@@ -95,15 +95,18 @@ type Server struct {
 	builder *enrich.Builder
 	ctx     context.Context // bounds background loads
 
-	start    string      // the starting root, resolved
-	allowed  []string    // start and Options.AllowRoots, resolved
-	overHTTP atomic.Bool // set by Handler: client roots are ignored
+	start     string                 // the starting root, resolved
+	allowed   []string               // start and Options.AllowRoots, resolved
+	overHTTP  atomic.Bool            // set by Handler: client roots are ignored
+	httpToken atomic.Pointer[string] // set by Handler: the bearer token HTTP clients send
 
 	mu sync.Mutex // serializes workspace switches
 	ws *workspace // the current workspace; read with workspace()
 	wm sync.RWMutex
 
 	view viewState // the web view, once started (see tool_view.go)
+
+	writers map[string]bool // the tools that write (not read-only), set by addTool
 
 	calls *foreground // the tool calls in flight, which background work yields to
 }
@@ -128,7 +131,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opt: opt, log: log, builder: enrich.NewBuilder(), ctx: ctx, calls: &foreground{}}
+	s := &Server{opt: opt, log: log, builder: enrich.NewBuilder(), ctx: ctx, calls: &foreground{}, writers: map[string]bool{}}
 	ws, err := openWorkspace(opt.Root, opt.MaxFileSize, log)
 	if err != nil {
 		return nil, err
@@ -158,7 +161,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 			UnsubscribeHandler:      func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 			RootsListChangedHandler: s.rootsChanged,
 		})
-	s.mcp.AddReceivingMiddleware(guard(log), s.calls.middleware())
+	s.mcp.AddReceivingMiddleware(guard(log), s.calls.middleware(), s.checkArgs())
 	s.addTools()
 	s.addResources()
 	// The load starts once s.mcp is set: a batch the watcher applies
@@ -197,6 +200,15 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 func (s *Server) Close() {
 	s.stopView()
 	s.workspace().close()
+}
+
+// token returns the bearer token of the server's HTTP endpoint, "" when
+// it has none (or is served over stdio).
+func (s *Server) token() string {
+	if t := s.httpToken.Load(); t != nil {
+		return *t
+	}
+	return ""
 }
 
 // workspace returns the current workspace.

@@ -18,14 +18,17 @@ import (
 // model is shown.
 const DefaultSearchLimit = 5
 
+// maxSearchLimit is the most results search_docs returns (per scope).
+const maxSearchLimit = 100
+
 // maxQueryBytes bounds a search query.
 const maxQueryBytes = 4 << 10
 
 type searchDocsIn struct {
 	Query       string   `json:"query" jsonschema:"what to look for: words, an error message, an identifier"`
-	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts, deps, deps:NAME (default: all but deps); results are then grouped by scope"`
+	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts, deps, deps:NAME; default all but deps; results grouped by scope"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"results (per scope with scopes); default 5"`
-	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"least relevance, 0-1; default 0.5"`
+	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"least relevance; default 0.5"`
 	ContentType string   `json:"content_type,omitempty" jsonschema:"only chunks of this type: prose, code or api-reference"`
 }
 
@@ -58,12 +61,6 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 	var out searchDocsOut
 	if len(in.Query) > maxQueryBytes {
 		return nil, out, fmt.Errorf("query of %d bytes is too long (the limit is %d); search for its key words", len(in.Query), maxQueryBytes)
-	}
-	if in.Limit < 0 || in.Limit > 100 {
-		return nil, out, fmt.Errorf("limit %d is out of range (1 to 100)", in.Limit)
-	}
-	if in.MinScore != nil && (*in.MinScore < 0 || *in.MinScore > 1) {
-		return nil, out, fmt.Errorf("min_score %v is out of range (0 to 1)", *in.MinScore)
 	}
 	switch ct := docsearch.ContentType(in.ContentType); ct {
 	case "", docsearch.Prose, docsearch.Code, docsearch.APIReference:

@@ -26,9 +26,9 @@ const maxTokensLimit = 1_000_000
 
 type fileInfoIn struct {
 	Path      string `json:"path" jsonschema:"the source file, relative to the workspace root"`
-	Part      int    `json:"part,omitempty" jsonschema:"which part, from 1, when parts > 1"`
+	Part      int    `json:"part,omitempty" jsonschema:"which part, when parts > 1"`
 	Refresh   bool   `json:"refresh,omitempty" jsonschema:"a new prompt even when the enriched artifact is up to date"`
-	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"prompt token budget (default 24000); larger files come in parts"`
+	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"prompt token budget; default 24000; larger files come in parts"`
 	Mode      string `json:"mode,omitempty" jsonschema:"prompt (default), or sampling: your client's model answers and the report is saved (falls back to prompt)"`
 }
 
@@ -54,19 +54,13 @@ type fileInfoOut struct {
 
 func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in fileInfoIn) (*mcp.CallToolResult, fileInfoOut, error) {
 	var out fileInfoOut
-	if in.Part < 0 {
-		return nil, out, fmt.Errorf("part %d: parts count from 1", in.Part)
-	}
 	switch in.Mode {
 	case "", modePrompt, modeSampling:
 	default:
 		return nil, out, fmt.Errorf("mode %q: want %q or %q", in.Mode, modePrompt, modeSampling)
 	}
 	budget := s.opt.MaxTokens
-	if in.MaxTokens != 0 {
-		if in.MaxTokens < 0 || in.MaxTokens > maxTokensLimit {
-			return nil, out, fmt.Errorf("max_tokens %d is out of range (1 to %d)", in.MaxTokens, maxTokensLimit)
-		}
+	if in.MaxTokens != 0 { // checkArgs checked its range
 		budget = in.MaxTokens
 	}
 	ws, rel, err := s.locate(ctx, req, in.Path)

@@ -14,7 +14,7 @@ const maxInspectLines = 400
 
 type inspectIn struct {
 	Path      string `json:"path" jsonschema:"the file, relative to the workspace root; deps:NAME@VERSION/PATH for a dependency's"`
-	StartLine int    `json:"start_line" jsonschema:"first line to show, from 1"`
+	StartLine int    `json:"start_line" jsonschema:"first line to show"`
 	EndLine   int    `json:"end_line" jsonschema:"last line to show, inclusive"`
 }
 

@@ -32,20 +32,20 @@ const (
 
 // addLookupTools registers find_symbol, callers and callees.
 func (s *Server) addLookupTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "find_symbol",
 		Description: "Where functions, methods, classes or types are defined, by exact, partial (url_for, " +
 			"Flask.register_blueprint, inherited members) or near name: path:line, kind, signature, doc lead.",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Find symbol"),
 	}, s.findSymbol)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "callers",
 		Description:  "Who calls a symbol, as a tree: each caller with its call site and how the call was resolved.",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Callers"),
 	}, s.callers)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "callees",
 		Description:  "What a symbol calls, as a tree: each callee with its definition, the call site and how it was resolved.",
 		OutputSchema: objectSchema,
@@ -56,7 +56,7 @@ func (s *Server) addLookupTools() {
 type findSymbolIn struct {
 	Query  string `json:"query" jsonschema:"a name, Class.member, a qualified name or path:Name"`
 	Kind   string `json:"kind,omitempty" jsonschema:"only this kind: function, method, class, type..."`
-	Limit  int    `json:"limit,omitempty" jsonschema:"results per page, 1-100; default 20"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"results per page; default 20"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
@@ -70,8 +70,8 @@ type findSymbolOut struct {
 
 type treeIn struct {
 	Symbol string `json:"symbol" jsonschema:"a qualified name, a name, Class.member or path:Name"`
-	Depth  int    `json:"depth,omitempty" jsonschema:"levels to follow, 1-5; default 1"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"calls per page, 1-200; default 50"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"levels to follow; default 1"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"calls per page; default 50"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
@@ -95,15 +95,13 @@ func lookupIndex(ws *workspace) *lookup.Index {
 	})
 }
 
-// checkRange checks an optional integer argument: 0 is def.
-func checkRange(name string, v, def, most int) (int, error) {
-	switch {
-	case v == 0:
-		return def, nil
-	case v < 1 || v > most:
-		return 0, fmt.Errorf("%s %d is out of range: give 1 to %d, or leave it out for %d", name, v, most, def)
+// orDefault returns v, an optional argument checkArgs let through, or def
+// when it was left out (0).
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
 	}
-	return v, nil
+	return v
 }
 
 // cursor is the opaque position of a page: the offset of its first
@@ -150,10 +148,7 @@ func jsonLen(v any) int {
 
 func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, in findSymbolIn) (*mcp.CallToolResult, findSymbolOut, error) {
 	out := findSymbolOut{Symbols: []lookup.Symbol{}}
-	limit, err := checkRange("limit", in.Limit, defaultSymbols, maxSymbols)
-	if err != nil {
-		return nil, out, err
-	}
+	limit := orDefault(in.Limit, defaultSymbols)
 	key := fmt.Sprintf("find_symbol\x00%s\x00%s\x00%d", in.Query, in.Kind, limit)
 	offset, err := offsetOf(in.Cursor, key)
 	if err != nil {
@@ -206,14 +201,7 @@ func (s *Server) callees(ctx context.Context, req *mcp.CallToolRequest, in treeI
 
 func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, callers bool) (*mcp.CallToolResult, treeOut, error) {
 	out := treeOut{Calls: []lookup.Row{}}
-	depth, err := checkRange("depth", in.Depth, defaultDepth, maxDepth)
-	if err != nil {
-		return nil, out, err
-	}
-	limit, err := checkRange("limit", in.Limit, defaultRows, maxRows)
-	if err != nil {
-		return nil, out, err
-	}
+	depth, limit := orDefault(in.Depth, defaultDepth), orDefault(in.Limit, defaultRows)
 	key := fmt.Sprintf("%v\x00%s\x00%d\x00%d", callers, in.Symbol, depth, limit)
 	offset, err := offsetOf(in.Cursor, key)
 	if err != nil {

@@ -32,7 +32,7 @@ func TestFindSymbol(t *testing.T) {
 	}
 	s.fails("find_symbol", map[string]any{"query": "qqqqqqqqq"}, "no symbol matches")
 	s.fails("find_symbol", map[string]any{"query": "run", "kind": "func"}, "unknown kind", "function")
-	s.fails("find_symbol", map[string]any{"query": "run", "limit": 101}, "limit 101 is out of range", "1 to 100")
+	s.fails("find_symbol", map[string]any{"query": "run", "limit": 101}, "limit: 101 is out of range; want an integer from 1 to 100")
 	s.fails("find_symbol", map[string]any{"query": "run", "cursor": "bogus"}, "not a next_cursor")
 }
 
@@ -52,8 +52,8 @@ func TestCallersCallees(t *testing.T) {
 	}
 	s.fails("callers", map[string]any{"symbol": "run"}, "ambiguous", "pkg.app.Flask.run (method) pkg/app.py:4", "pkg.app.Other.run (method) pkg/app.py:8")
 	s.fails("callers", map[string]any{"symbol": "recrod"}, "no symbol \"recrod\"", "pkg.scaffold.Scaffold.record")
-	s.fails("callees", map[string]any{"symbol": "record", "depth": 6}, "depth 6 is out of range")
-	s.fails("callees", map[string]any{"symbol": "record", "depth": -1}, "depth -1 is out of range")
+	s.fails("callees", map[string]any{"symbol": "record", "depth": 6}, "depth: 6 is out of range; want an integer from 1 to 5")
+	s.fails("callees", map[string]any{"symbol": "record", "depth": -1}, "depth: -1 is out of range; want an integer from 1 to 5")
 }
 
 // TestLookupPages checks every page stays within the budget and the

@@ -26,9 +26,6 @@ func (s *Server) reportFileInfo(ctx context.Context, req *mcp.CallToolRequest, i
 	if n := len(req.Params.Arguments); n > enrich.MaxReportSize {
 		return nil, out, fmt.Errorf("report of %d bytes refused: the limit is %d; keep each purpose to a sentence and each implementation to 3-5 steps, or report the file in parts", n, enrich.MaxReportSize)
 	}
-	if in.Part < 0 {
-		return nil, out, fmt.Errorf("part %d: parts count from 1", in.Part)
-	}
 	ws, rel, err := s.locate(ctx, req, in.Path)
 	if err != nil {
 		return nil, out, err

@@ -19,32 +19,37 @@ import (
 
 // viewState is the web view a server serves, once started.
 type viewState struct {
-	mu    sync.Mutex
-	srv   *http.Server
-	done  chan struct{} // closed when srv is stopped
-	base  string        // http://host:port
-	token string
+	mu   sync.Mutex
+	srv  *http.Server
+	done chan struct{} // closed when srv is stopped
+	link string        // http://host:port/?token=KEY, the page with its key
 }
 
-// StartView serves the web view (see internal/view) at addr, guarded by
-// token when it is not empty, until ctx is done or the server is
-// closed, and returns its address as http://host:port. addr must already
-// be checked (cmd refuses a non-loopback one without a token). A view
-// already running is kept: its address is returned.
+// StartView serves the web view (see internal/view) at addr until ctx is
+// done or the server is closed, and returns the link to its page:
+// http://host:port/?token=KEY. KEY is a new capability (view.NewKey)
+// that every request to the view must carry; the link hands it to a
+// browser once (the page keeps it in a cookie). token, the server's
+// bearer token when it has one, is taken too, as a bearer header only:
+// it never goes into a link. The link is logged at info level, for the
+// person who started the server (as Jupyter does). addr must already be
+// checked (cmd refuses a non-loopback one without a token). A view
+// already running is kept: its link is returned.
 func (s *Server) StartView(ctx context.Context, addr, token string) (string, error) {
 	v := &s.view
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.srv != nil {
-		return v.base, nil
+		return v.link, nil
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", fmt.Errorf("web view at %s: %w", addr, err)
 	}
+	key := view.NewKey()
 	lim := HTTPLimits{}.withDefaults()
 	srv := &http.Server{
-		Handler:           view.Handler(viewSource{s}, view.Options{Token: token}),
+		Handler:           view.Handler(viewSource{s}, view.Options{Key: key, Token: token}),
 		ReadHeaderTimeout: lim.ReadHeaderTimeout,
 		ReadTimeout:       lim.ReadTimeout,
 		WriteTimeout:      2 * time.Minute, // no streams here: answers are JSON or files
@@ -52,7 +57,8 @@ func (s *Server) StartView(ctx context.Context, addr, token string) (string, err
 		MaxHeaderBytes:    lim.MaxHeaderBytes,
 	}
 	done := make(chan struct{})
-	v.srv, v.done, v.base, v.token = srv, done, "http://"+urlHost(ln.Addr()), token
+	v.srv, v.done = srv, done
+	v.link = "http://" + urlHost(ln.Addr()) + "/?" + url.Values{"token": {key}}.Encode()
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Warn("web view stopped", "err", err)
@@ -65,8 +71,8 @@ func (s *Server) StartView(ctx context.Context, addr, token string) (string, err
 		case <-done:
 		}
 	}()
-	s.log.Info("serving the web view", "url", v.base+"/", "auth", token != "")
-	return v.base, nil
+	s.log.Info("serving the web view; open this link (it holds the view's key) in a browser", "url", v.link, "bearer_token", token != "")
+	return v.link, nil
 }
 
 // urlHost is the host:port to link to a listener at: an unspecified
@@ -101,7 +107,7 @@ func (s *Server) stopView() {
 
 type openViewIn struct {
 	Path string `json:"path,omitempty" jsonschema:"a source file to open; default the file tree"`
-	Line int    `json:"line,omitempty" jsonschema:"a line of path to scroll to"`
+	Line int    `json:"line,omitempty" jsonschema:"line to scroll to"`
 }
 
 type openViewOut struct {
@@ -111,7 +117,7 @@ type openViewOut struct {
 // addViewTool registers open_view.
 func (s *Server) addViewTool() {
 	no := false
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "open_view",
 		// Read-only: it starts a local page at most, and changes nothing.
 		Description: "The URL of a local web page for a person: file tree with artifact status, artifacts beside " +
@@ -134,21 +140,13 @@ func (s *Server) openView(ctx context.Context, _ *mcp.CallToolRequest, in openVi
 		}
 		frag = "#/file?" + p.Encode()
 	}
-	// Without --view, the first call starts one on a loopback port.
-	base, err := s.StartView(s.ctx, "127.0.0.1:0", "")
+	// Without --view, the first call starts one on a loopback port,
+	// which takes the server's HTTP token as a bearer header too.
+	link, err := s.StartView(s.ctx, "127.0.0.1:0", s.token())
 	if err != nil {
 		return nil, openViewOut{}, err
 	}
-	u := base + "/"
-	if tok := s.viewToken(); tok != "" {
-		u += "?" + url.Values{"token": {tok}}.Encode()
-	}
-	u += frag
-	return textResult("Open " + u + " in a browser on this machine. The page follows changes to the workspace."), openViewOut{URL: u}, nil
-}
-
-func (s *Server) viewToken() string {
-	s.view.mu.Lock()
-	defer s.view.mu.Unlock()
-	return s.view.token
+	u := link + frag
+	return textResult("Open " + u + " in a browser on this machine; the link holds the view's key, so share it only with who may read this workspace. " +
+		"The page follows changes to the workspace."), openViewOut{URL: u}, nil
 }

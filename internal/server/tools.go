@@ -5,7 +5,7 @@ import "github.com/modelcontextprotocol/go-sdk/mcp"
 // addTools registers the tools. Their argument names are a contract.
 func (s *Server) addTools() {
 	no, yes := false, true
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "file_info",
 		Description: "A prompt to document a source file: imports, every symbol with signature, callers and callees, and the " +
 			"numbered source. Answer it with report_file_info; when parts > 1, call again per part. An up-to-date artifact " +
@@ -13,33 +13,33 @@ func (s *Server) addTools() {
 		OutputSchema: outline[fileInfoOut](),
 		Annotations:  &mcp.ToolAnnotations{Title: "File info", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.fileInfo)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "report_file_info",
 		Description: "Save your answer to file_info's prompt as .artifacts/<path>.md: an overview, and per function or method " +
 			"listed a purpose and 3-5 implementation steps. Unknown names are refused; lists what is still undocumented.",
 		OutputSchema: outline[reportOut](),
 		Annotations:  &mcp.ToolAnnotations{Title: "Report file info", IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no},
 	}, s.reportFileInfo)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "inspect_source",
 		Description:  "Read lines start_line to end_line of a file in the workspace, numbered; at most 400 lines per call.",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Inspect source"),
 	}, s.inspectSource)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "set_workspace_root",
 		Description: "Switch to another project directory inside an allowed root (--root, --allow-root, your client's roots " +
 			"over stdio); a refusal lists them.",
 		OutputSchema: objectSchema,
 		Annotations:  &mcp.ToolAnnotations{Title: "Set workspace root", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.setWorkspaceRoot)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "index_status",
 		Description:  "What is indexed: files, symbols, calls, artifacts by status, docs, dependencies, git commit, watch state.",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Index status"),
 	}, s.indexStatus)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "search_docs",
 		Description: "Search the project's code (functions, methods, types), docs and artifacts by words, identifiers or error " +
 			"messages. Code hits give path:start-end and signature (read with inspect_source), doc hits a summary (read with " +
@@ -47,38 +47,38 @@ func (s *Server) addTools() {
 		OutputSchema: outline[searchDocsOut](),
 		Annotations:  readOnly("Search docs"),
 	}, s.searchDocs)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "fetch_doc",
 		Description:  "Read a document that search_docs or list_docs named, whole or one section: a heading, or in an artifact a symbol's name.",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Fetch doc"),
 	}, s.fetchDoc)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "list_docs",
 		Description:  "List the indexed documents, of one scope (artifacts, docs, or a named one) or all.",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("List docs"),
 	}, s.listDocs)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "doc_outline",
 		Description:  "The headings of a document, with level and line, to fetch one section.",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Doc outline"),
 	}, s.docOutline)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "ask_docs",
 		Description: "Answer a question from the docs and artifacts with [Source N] citations, through your client's model (sampling) " +
 			"or as a prompt for you (prompt_ready).",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Ask docs"),
 	}, s.askDocs)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "get_working_example",
 		Description:  "A complete working example for a task from the project's code and docs, with [Source N] citations (sampling, or prompt_ready).",
 		OutputSchema: objectSchema,
 		Annotations:  readOnly("Get working example"),
 	}, s.getWorkingExample)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "explain_error",
 		Description:  "Explain an error message and its fix from the project's docs and artifacts, with [Source N] citations (sampling, or prompt_ready).",
 		OutputSchema: objectSchema,

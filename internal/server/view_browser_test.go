@@ -105,15 +105,17 @@ func TestViewBrowser(t *testing.T) {
 	s := connect(t, files, Options{Debounce: 20 * time.Millisecond})
 	s.call("file_info", map[string]any{"path": "lib/store.go"})
 	s.call("report_file_info", storeReport())
-	// With a token, open_view's link carries it once; the page keeps it
-	// in a cookie and drops it from the address bar.
-	if _, err := s.srv.StartView(context.Background(), "127.0.0.1:0", "s3cret"); err != nil {
+	// open_view's link carries the view's key once; the page keeps it in
+	// a cookie and drops it from the address bar. The server's token
+	// opens the view as a bearer header only: it is never in the link.
+	link, err := s.srv.StartView(context.Background(), "127.0.0.1:0", "s3cret")
+	if err != nil {
 		t.Fatal(err)
 	}
 	var out openViewOut
 	s.ok("open_view", nil, &out)
-	if !strings.Contains(out.URL, "?token=s3cret#/") {
-		t.Fatalf("open_view URL %q lacks the token", out.URL)
+	if key := viewOf(t, link).key; out.URL != link+"#/" || strings.Contains(out.URL, "s3cret") {
+		t.Fatalf("open_view URL %q; want the view's link %q with its key %q, and not the server's token", out.URL, link+"#/", key)
 	}
 
 	// The tree, with each file's status and language.

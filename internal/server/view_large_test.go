@@ -69,7 +69,7 @@ func TestViewBrowserLargeRepo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%s loaded in %v: %d files, %d symbols", root, time.Since(start).Round(time.Millisecond), len(ws.files), ws.graph.Len())
-	base, err := srv.StartView(sctx, "127.0.0.1:0", "")
+	link, err := srv.StartView(sctx, "127.0.0.1:0", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestViewBrowserLargeRepo(t *testing.T) {
 	// What keeps it short is checked: the rows drawn are the root's
 	// entries, whatever the number of files.
 	navStart := time.Now()
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
 		t.Fatal(err)
 	}
 	waitPage(t, ctx, "the tree", `document.body.dataset.ready === "1" && document.querySelectorAll('#treebody .dir').length > 0`)

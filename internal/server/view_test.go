@@ -12,10 +12,29 @@ import (
 	"github.com/fileinfo/fileinfo/internal/view"
 )
 
-// viewGet fetches path of the web view at base and decodes its JSON.
-func viewGet(t *testing.T, base, path string, out any) {
+// viewAt is a web view: its address and its key.
+type viewAt struct{ base, key string }
+
+// viewOf splits a link to the view's page into its address and its key.
+func viewOf(t testing.TB, link string) viewAt {
 	t.Helper()
-	res, err := http.Get(base + path)
+	u, err := url.Parse(link)
+	if err != nil || u.Query().Get("token") == "" {
+		t.Fatalf("view link %q: %v (want http://host:port/?token=KEY)", link, err)
+	}
+	return viewAt{u.Scheme + "://" + u.Host, u.Query().Get("token")}
+}
+
+// viewGet fetches path of the web view v, with its key, and decodes its
+// JSON.
+func viewGet(t *testing.T, v viewAt, path string, out any) {
+	t.Helper()
+	req, err := http.NewRequest("GET", v.base+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+v.key)
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,9 +48,8 @@ func viewGet(t *testing.T, base, path string, out any) {
 	}
 }
 
-// openView calls open_view and returns the view's base URL and the
-// URL's fragment.
-func (s *session) openView(args map[string]any) (base, frag string) {
+// openView calls open_view and returns the view and the URL's fragment.
+func (s *session) openView(args map[string]any) (v viewAt, frag string) {
 	s.t.Helper()
 	var out openViewOut
 	s.ok("open_view", args, &out)
@@ -39,7 +57,7 @@ func (s *session) openView(args map[string]any) (base, frag string) {
 	if err != nil || u.Hostname() != "127.0.0.1" {
 		s.t.Fatalf("open_view URL %q: %v", out.URL, err)
 	}
-	return u.Scheme + "://" + u.Host, u.Fragment
+	return viewOf(s.t, out.URL), u.Fragment
 }
 
 func TestViewFollowsReports(t *testing.T) {
@@ -124,7 +142,7 @@ func TestViewStops(t *testing.T) {
 		t.Errorf("a second open_view started another view: %s, then %s", base, again)
 	}
 	s.srv.stopView()
-	if res, err := http.Get(base + "/api/version"); err == nil {
+	if res, err := http.Get(base.base + "/api/version"); err == nil {
 		res.Body.Close()
 		t.Fatalf("the view still answers after it stopped: %s", res.Status)
 	}

@@ -23,6 +23,14 @@
 //
 // Handler guards every route as the MCP endpoint is guarded: a request
 // reaching a loopback address must name a loopback host (DNS rebinding),
-// cross-origin requests are refused, and with a token each request must
-// carry it (a bearer header, or the cookie the page's ?token= link sets).
+// and requests of a page of another origin (an Origin header, or
+// Sec-Fetch-Site cross-site on anything but a link to the page) are
+// refused. Every request, on every route, must carry the view's key: an
+// unguessable capability (NewKey, 256 bits) that the link to the page
+// carries once as ?token=KEY; the page then holds it in an HttpOnly,
+// SameSite=Strict cookie and drops it from the address bar. A script may
+// send it as "Authorization: Bearer KEY" instead, or send the server's
+// own token that way; the server's token is refused in a URL. Keys and
+// tokens are compared in constant time. Anyone on the machine can reach
+// a loopback port: the key, not the address, is the door.
 package view

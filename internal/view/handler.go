@@ -23,7 +23,12 @@ const searchLimit = 15
 
 // Options configure a Handler.
 type Options struct {
-	// Token, when set, must come with every request (see the package doc).
+	// Key is the view's capability, which every request must carry (see
+	// the package doc): NewKey makes one. Handler panics on a key shorter
+	// than MinKeyLen.
+	Key string
+	// Token, when set, is also taken as a bearer header: the server's own
+	// token. It is never taken from a URL.
 	Token string
 	// Timeout bounds one API call. Default 30 s.
 	Timeout time.Duration
@@ -57,7 +62,7 @@ func Handler(src Source, opt Options) http.Handler {
 	mux.HandleFunc("GET /api/version", h.api(func(ctx context.Context, _ *http.Request) (any, error) {
 		return map[string]string{"version": src.Version(ctx)}, nil
 	}))
-	return guard(mux, opt.Token)
+	return guard(mux, opt.Key, opt.Token)
 }
 
 type handler struct {

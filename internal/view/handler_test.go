@@ -93,8 +93,13 @@ func get(t *testing.T, h http.Handler, target string, hdr ...string) (int, strin
 	return res.StatusCode, string(body), res.Header
 }
 
+// testKey is the key of the views under test; authed carries it.
+const testKey = "k3y-of-the-view-under-test-0123456789ab"
+
+var authed = []string{"Authorization", "Bearer " + testKey}
+
 func TestRoutes(t *testing.T) {
-	h := Handler(newFake(), Options{})
+	h := Handler(newFake(), Options{Key: testKey})
 	for _, tc := range []struct {
 		target string
 		code   int
@@ -126,7 +131,7 @@ func TestRoutes(t *testing.T) {
 		{"/api/search?q=" + strings.Repeat("x", maxQuery+1), 400, []string{"too long"}, nil},
 	} {
 		t.Run(tc.target[:min(len(tc.target), 40)], func(t *testing.T) {
-			code, body, _ := get(t, h, tc.target)
+			code, body, _ := get(t, h, tc.target, authed...)
 			if code != tc.code {
 				t.Fatalf("status %d, want %d; body %s", code, tc.code, body)
 			}
@@ -146,8 +151,8 @@ func TestRoutes(t *testing.T) {
 
 func TestGraphDefaults(t *testing.T) {
 	f := newFake()
-	h := Handler(f, Options{})
-	if code, body, _ := get(t, h, "/api/graph?file=m.py&line=1"); code != 200 {
+	h := Handler(f, Options{Key: testKey})
+	if code, body, _ := get(t, h, "/api/graph?file=m.py&line=1", authed...); code != 200 {
 		t.Fatalf("status %d: %s", code, body)
 	}
 	want := GraphQuery{File: "m.py", Line: 1, Depth: 1, Dir: "both", MaxNodes: DefaultMaxNodes}
@@ -155,7 +160,7 @@ func TestGraphDefaults(t *testing.T) {
 		t.Errorf("query %+v, want %+v", f.lastQ, want)
 	}
 	var g Graph
-	_, body, _ := get(t, h, "/api/graph?file=m.py&line=1&max=500")
+	_, body, _ := get(t, h, "/api/graph?file=m.py&line=1&max=500", authed...)
 	if err := json.Unmarshal([]byte(body), &g); err != nil || len(g.Nodes) != 2 {
 		t.Errorf("graph %s: %v", body, err)
 	}
@@ -164,46 +169,154 @@ func TestGraphDefaults(t *testing.T) {
 	}
 }
 
+// routes are a request of each route of the view: the page, its static
+// files and the API.
+var routes = []string{
+	"/", "/static/app.js", "/static/graph.js", "/static/style.css", "/static/chroma.css", "/static/vendor/cytoscape.min.js",
+	"/api/tree", "/api/file?path=m.py", "/api/doc?path=README.md", "/api/graph?symbol=m.a", "/api/search?q=a", "/api/version",
+}
+
+// TestKeyOnEveryRoute: no route answers without the view's key, or with
+// a wrong one; each answers with it, however it comes.
+func TestKeyOnEveryRoute(t *testing.T) {
+	const token = "the-server-token"
+	h := Handler(newFake(), Options{Key: testKey, Token: token})
+	cookie := CookieName(testKey)
+	for _, target := range routes {
+		withQuery := func(q string) string {
+			if strings.Contains(target, "?") {
+				return target + "&" + q
+			}
+			return target + "?" + q
+		}
+		for _, tc := range []struct {
+			name   string
+			target string
+			hdr    []string
+			code   int
+		}{
+			{"no credential", target, nil, 401},
+			{"wrong bearer", target, []string{"Authorization", "Bearer nope"}, 401},
+			{"empty bearer", target, []string{"Authorization", "Bearer "}, 401},
+			{"key minus a byte", target, []string{"Authorization", "Bearer " + testKey[:len(testKey)-1]}, 401},
+			{"wrong cookie", target, []string{"Cookie", cookie + "=" + testKey[1:]}, 401},
+			{"empty cookie", target, []string{"Cookie", cookie + "="}, 401},
+			{"another view's cookie name", target, []string{"Cookie", cookiePrefix + "000000000000=" + testKey}, 401},
+			{"the server's token in the query", withQuery("token=" + token), nil, 401},
+			{"the server's token in the query, and the key", withQuery("token=" + token), authed, 401},
+			{"a wrong key in the query", withQuery("token=nope"), nil, 401},
+			{"bearer key", target, authed, 200},
+			{"cookie", target, []string{"Cookie", cookie + "=" + testKey}, 200},
+			{"the server's token as bearer", target, []string{"Authorization", "Bearer " + token}, 200},
+		} {
+			t.Run(target+"/"+tc.name, func(t *testing.T) {
+				code, body, hdr := get(t, h, tc.target, tc.hdr...)
+				if code != tc.code {
+					t.Fatalf("status %d, want %d: %.200s", code, tc.code, body)
+				}
+				if code == 401 && !strings.HasPrefix(hdr.Get("WWW-Authenticate"), "Bearer") {
+					t.Errorf("401 without a bearer challenge: %q", hdr.Get("WWW-Authenticate"))
+				}
+				if strings.Contains(body, testKey) || strings.Contains(body, token) {
+					t.Errorf("the answer holds a secret: %.300s", body)
+				}
+			})
+		}
+	}
+	// A route that does not exist is not told apart without the key.
+	if code, _, _ := get(t, h, "/nothing"); code != 401 {
+		t.Errorf("/nothing without the key: %d, want 401", code)
+	}
+	if code, _, _ := get(t, h, "/nothing", authed...); code != 404 {
+		t.Errorf("/nothing with the key: %d, want 404", code)
+	}
+}
+
+// TestLinkSetsCookie: the page's ?token=KEY link sets the key's cookie,
+// which then opens every route; the key is taken from the page's link
+// only, never from another route's.
+func TestLinkSetsCookie(t *testing.T) {
+	h := Handler(newFake(), Options{Key: testKey})
+	code, body, hdr := get(t, h, "/?token="+testKey)
+	if code != 200 || !strings.Contains(body, "<title>fileinfo</title>") {
+		t.Fatalf("the link: %d %.200s", code, body)
+	}
+	c := hdr.Get("Set-Cookie")
+	if !strings.HasPrefix(c, CookieName(testKey)+"="+testKey) || !strings.Contains(c, "HttpOnly") || !strings.Contains(c, "SameSite=Strict") || !strings.Contains(c, "Path=/") {
+		t.Errorf("Set-Cookie %q", c)
+	}
+	for _, target := range routes[1:] {
+		sep := "?"
+		if strings.Contains(target, "?") {
+			sep = "&"
+		}
+		if code, _, _ := get(t, h, target+sep+"token="+testKey); code != 401 {
+			t.Errorf("%s with the key in its query: %d, want 401 (a key is taken from the page's link only)", target, code)
+		}
+	}
+	if code, _, _ := get(t, h, "/?token="+testKey+"x"); code != 401 {
+		t.Errorf("a wrong key in the link: %d, want 401", code)
+	}
+}
+
+// TestShortKeyPanics: a view is never served without a real key.
+func TestShortKeyPanics(t *testing.T) {
+	for _, key := range []string{"", "short"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Handler with key %q did not panic", key)
+				}
+			}()
+			Handler(newFake(), Options{Key: key})
+		}()
+	}
+	if a, b := NewKey(), NewKey(); a == b || len(a) < MinKeyLen || strings.ContainsAny(a, "+/=") {
+		t.Errorf("NewKey gave %q and %q", a, b)
+	}
+}
+
 func TestGuard(t *testing.T) {
-	open := Handler(newFake(), Options{})
-	locked := Handler(newFake(), Options{Token: "s3cret"})
+	h := Handler(newFake(), Options{Key: testKey})
 	for _, tc := range []struct {
 		name   string
-		h      http.Handler
 		target string
 		hdr    []string
 		code   int
 	}{
-		{"loopback host", open, "/api/tree", []string{"Host", "localhost:1"}, 200},
-		{"rebound host", open, "/api/tree", []string{"Host", "evil.example:80"}, 403},
-		{"rebound page", open, "/", []string{"Host", "evil.example"}, 403},
-		{"cross-site read", open, "/api/tree", []string{"Sec-Fetch-Site", "cross-site"}, 403},
-		{"cross-site link to the page", open, "/", []string{"Sec-Fetch-Site", "cross-site"}, 200},
-		{"same-origin read", open, "/api/tree", []string{"Sec-Fetch-Site", "same-origin"}, 200},
-		{"no token", locked, "/api/tree", nil, 401},
-		{"no token, page", locked, "/", nil, 401},
-		{"wrong bearer", locked, "/api/tree", []string{"Authorization", "Bearer nope"}, 401},
-		{"bearer", locked, "/api/tree", []string{"Authorization", "Bearer s3cret"}, 200},
-		{"cookie", locked, "/api/tree", []string{"Cookie", cookieName + "=s3cret"}, 200},
-		{"wrong cookie", locked, "/api/tree", []string{"Cookie", cookieName + "=s3cre"}, 401},
-		{"link token", locked, "/?token=s3cret", nil, 200},
-		{"wrong link token", locked, "/?token=nope", nil, 401},
-		{"token elsewhere than the page", locked, "/api/tree?token=s3cret", nil, 401},
+		{"loopback host", "/api/tree", []string{"Host", "localhost:1"}, 200},
+		{"rebound host", "/api/tree", []string{"Host", "evil.example:80"}, 403},
+		{"rebound page", "/", []string{"Host", "evil.example"}, 403},
+		{"cross-site read", "/api/tree", []string{"Sec-Fetch-Site", "cross-site"}, 403},
+		{"cross-site link to the page", "/", []string{"Sec-Fetch-Site", "cross-site"}, 200},
+		{"same-origin read", "/api/tree", []string{"Sec-Fetch-Site", "same-origin"}, 200},
+		{"script of another origin", "/api/tree", []string{"Origin", "https://evil.example"}, 403},
+		{"script of another port", "/api/tree", []string{"Origin", "http://127.0.0.1:1"}, 403},
+		{"opaque origin", "/api/tree", []string{"Origin", "null"}, 403},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, body, hdr := get(t, tc.h, tc.target, tc.hdr...)
+			code, body, hdr := get(t, h, tc.target, append(tc.hdr, authed...)...)
 			if code != tc.code {
 				t.Fatalf("status %d, want %d: %s", code, tc.code, body)
-			}
-			if strings.Contains(tc.target, "token=") && code == 200 {
-				if c := hdr.Get("Set-Cookie"); !strings.Contains(c, cookieName+"=s3cret") || !strings.Contains(c, "HttpOnly") || !strings.Contains(c, "SameSite=Strict") {
-					t.Errorf("Set-Cookie %q", c)
-				}
 			}
 			if code == 200 && hdr.Get("Content-Security-Policy") == "" {
 				t.Error("no Content-Security-Policy")
 			}
 		})
+	}
+	// The page's own origin passes.
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/api/tree", nil)
+	req.Header.Set("Origin", srv.URL)
+	req.Header.Set("Authorization", "Bearer "+testKey)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("a request of the view's own origin: %d", res.StatusCode)
 	}
 }
 
