@@ -24,6 +24,7 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	refresh := fs.Bool("refresh", false, "a prompt even when the enriched artifact is up to date")
 	maxTokens := fs.Int("max-tokens", 0, "token budget of the prompt (default 24000)")
 	asJSON := fs.Bool("json", false, "print the structured metadata instead of the text")
+	prof := profileFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -32,6 +33,11 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fs.Usage()
 		return errUsage
 	}
+	stop, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s, err := server.New(ctx, server.Options{Root: *root, Version: version(), NoWatch: true, NoDocs: true})
@@ -59,6 +65,9 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: in})
 	if err != nil {
+		return err
+	}
+	if err := prof.heap(); err != nil { // the workspace loaded and the answer built
 		return err
 	}
 	text := toolText(res)
