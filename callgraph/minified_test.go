@@ -15,7 +15,7 @@ import (
 // dist/bundle.js.
 func extractMinified(t testing.TB, size int) extract.File {
 	t.Helper()
-	ex, err := extract.New(t.TempDir(), extract.Options{Workers: 1})
+	ex, err := extract.New(t.TempDir(), extract.Options{Workers: 1, KeepMinified: true})
 	if err != nil {
 		t.Fatal(err)
 	}

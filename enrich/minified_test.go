@@ -13,7 +13,7 @@ import (
 // minified extracts a minified bundle of size bytes and builds its graph.
 func minified(t testing.TB, size int) (*extract.File, []byte, *callgraph.Graph) {
 	t.Helper()
-	ex, err := extract.New(t.TempDir(), extract.Options{Workers: 1})
+	ex, err := extract.New(t.TempDir(), extract.Options{Workers: 1, KeepMinified: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // cost work in proportion to its size: each symbol's body started with
 // the whole of the one line they all share (5 GB for a 2 MB bundle).
 func TestFileMinifiedLinear(t *testing.T) {
-	ex, err := extract.New(t.TempDir(), extract.Options{Workers: 1})
+	ex, err := extract.New(t.TempDir(), extract.Options{Workers: 1, KeepMinified: true})
 	if err != nil {
 		t.Fatal(err)
 	}
