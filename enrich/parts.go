@@ -233,7 +233,7 @@ func (p *plan) chunks(u unit, avail int) ([]unit, error) {
 	}
 	room := avail - note - (p.entSum[u.to] - p.entSum[u.from])
 	if room < minSourceTokens/2 {
-		return nil, fmt.Errorf("max_tokens %d is too small for %s: the entries of %s alone take %d tokens", p.opt.MaxTokens, p.path, lineRange(u.lo, u.hi), avail-room)
+		return nil, &CrowdedError{MaxTokens: p.opt.MaxTokens, Path: p.path, StartLine: u.lo, EndLine: u.hi, Symbols: u.to - u.from, Tokens: avail - room}
 	}
 	var out []unit
 	add := func(lo, hi int, cut *cutLine) {
@@ -328,4 +328,20 @@ func concat(lines []string) string {
 		b = append(b, l...)
 	}
 	return string(b)
+}
+
+// CrowdedError is Prompt's error for a file some of whose lines declare
+// more symbols than a part can list with them: a budget cannot be met by
+// cutting lines finer than a line. A minified file's one line is the
+// common case; a larger MaxTokens may fit.
+type CrowdedError struct {
+	MaxTokens          int
+	Path               string
+	StartLine, EndLine int // the lines
+	Symbols            int // listed with them
+	Tokens             int // their entries and the part's note take
+}
+
+func (e *CrowdedError) Error() string {
+	return fmt.Sprintf("max_tokens %d is too small for %s: the entries of %s alone take %d tokens", e.MaxTokens, e.Path, lineRange(e.StartLine, e.EndLine), e.Tokens)
 }
