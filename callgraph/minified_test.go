@@ -98,3 +98,24 @@ func TestReferencesCappedMinifiedLinear(t *testing.T) {
 		t.Errorf("references allocated %.1f times as much for %.1f times the nodes", ratio, nodes)
 	}
 }
+
+// BenchmarkBuildMinified builds the graph of a one-line minified bundle
+// of 250 KB and of 2 MB.
+func BenchmarkBuildMinified(b *testing.B) {
+	for _, bs := range []struct {
+		name string
+		size int
+	}{{"250KB", 250 << 10}, {"2MB", 2_000_000}} {
+		b.Run(bs.name, func(b *testing.B) {
+			f := extractMinified(b, bs.size)
+			b.SetBytes(int64(bs.size))
+			b.ReportAllocs()
+			for b.Loop() {
+				g := Build([]extract.File{f})
+				for id := range SymbolID(g.Len()) {
+					g.ReferencesCapped(id, 10)
+				}
+			}
+		})
+	}
+}

@@ -77,3 +77,32 @@ func TestPromptMinifiedLinear(t *testing.T) {
 		linear(t, "Prompt", sf, lf, cost(sf, ssrc, sg), cost(lf, lsrc, lg))
 	}
 }
+
+// BenchmarkMinified renders the basic artifact and builds the prompt (in
+// one part, from a new Builder: no line counted before) of a one-line
+// minified bundle of 250 KB and of 2 MB. The budget is beyond any model's,
+// so that both sizes make the whole prompt.
+func BenchmarkMinified(b *testing.B) {
+	for _, bs := range []struct {
+		name string
+		size int
+	}{{"250KB", 250 << 10}, {"2MB", 2_000_000}} {
+		f, src, g := minified(b, bs.size)
+		b.Run("RenderBasic/"+bs.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				RenderBasic(f, g)
+			}
+		})
+		b.Run("Prompt/"+bs.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := NewBuilder().Prompt(f, g, src, Options{MaxTokens: 1 << 30}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -205,3 +205,52 @@ func FuzzSummarize(f *testing.F) {
 		}
 	})
 }
+
+// benchSizes are the sizes the minified benchmarks run at: a bundle of
+// 250 KB and one of 2 MB (within the 2 MiB extraction limit).
+var benchSizes = []struct {
+	name string
+	size int
+}{{"250KB", 250 << 10}, {"2MB", 2_000_000}}
+
+// BenchmarkExtractMinified extracts a one-line minified bundle of 250 KB
+// and of 2 MB, kept rather than passed over: the work per byte should be
+// the same at both sizes.
+func BenchmarkExtractMinified(b *testing.B) {
+	for _, bs := range benchSizes {
+		b.Run(bs.name, func(b *testing.B) {
+			src := fixture.MinifiedJS(bs.size)
+			ex, err := New(b.TempDir(), Options{Workers: 1, KeepMinified: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ex.Close()
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ex.Source(context.Background(), "bundle.js", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkMinifiedSummary is what the load and file_info do with a
+// bundle instead: judge it minified and summarise it.
+func BenchmarkMinifiedSummary(b *testing.B) {
+	for _, bs := range benchSizes {
+		b.Run(bs.name, func(b *testing.B) {
+			src := fixture.MinifiedJS(bs.size)
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if why := Minified("bundle.js", src); why == "" {
+					b.Fatal("not minified")
+				} else {
+					Summarize("bundle.js", src, why)
+				}
+			}
+		})
+	}
+}

@@ -54,3 +54,30 @@ func TestBodyCut(t *testing.T) {
 		t.Errorf("short body %q", got)
 	}
 }
+
+// BenchmarkFileMinified makes the code documents of a one-line minified
+// bundle of 250 KB and of 2 MB.
+func BenchmarkFileMinified(b *testing.B) {
+	ex, err := extract.New(b.TempDir(), extract.Options{Workers: 1, KeepMinified: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ex.Close()
+	for _, bs := range []struct {
+		name string
+		size int
+	}{{"250KB", 250 << 10}, {"2MB", 2_000_000}} {
+		src := fixture.MinifiedJS(bs.size)
+		f, err := ex.Source(context.Background(), "bundle.js", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bs.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				File(f, src, nil)
+			}
+		})
+	}
+}

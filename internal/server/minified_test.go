@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -112,5 +115,89 @@ func TestLoadMinifiedBudget(t *testing.T) {
 	// it is a few copies of its 2 MB.
 	if extra := int64(with) - int64(base); extra > 16*bundleSize {
 		t.Errorf("a %d-byte bundle cost %d more bytes of allocation, over the budget of %d", bundleSize, extra, 16*bundleSize)
+	}
+}
+
+// multiline is a bundle of about size bytes written out one statement a
+// line: the same code as a minified one, which the load extracts whole.
+func multiline(size int) []byte {
+	return bytes.ReplaceAll(fixture.MinifiedJS(size), []byte(";"), []byte(";\n"))
+}
+
+// loadAndAsk starts a server on root, waits for its load, asks file_info
+// about path and closes it.
+func loadAndAsk(tb testing.TB, root, path string) {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv, err := New(ctx, Options{Root: root, NoWatch: true, NoDocs: true, Logger: discard()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer srv.Close()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := srv.MCP().Connect(ctx, st, nil); err != nil {
+		tb.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: map[string]any{"path": path, "max_tokens": maxTokensLimit}})
+	if err != nil || res.IsError {
+		tb.Fatalf("file_info(%s): %v %v", path, err, res)
+	}
+}
+
+// TestLoadLinear checks that loading a workspace whose one file is a
+// bundle written a statement a line, which is extracted whole, and
+// asking file_info about it cost work in proportion to its size.
+func TestLoadLinear(t *testing.T) {
+	cost := func(size int) (uint64, int) {
+		root := t.TempDir()
+		src := multiline(size)
+		writeTree(t, root, map[string]string{"bundle.js": string(src)})
+		return fixture.Allocated(func() { loadAndAsk(t, root, "bundle.js") }), len(src)
+	}
+	cost(8 << 10) // the encoding and the grammar load once
+	s, ns := cost(32 << 10)
+	l, nl := cost(256 << 10)
+	t.Logf("%d bytes: %d allocated; %d bytes: %d", ns, s, nl, l)
+	if ratio, size := float64(l)/float64(s), float64(nl)/float64(ns); ratio > 2*size {
+		t.Errorf("the load and file_info allocated %.1f times as much for %.1f times the bytes", ratio, size)
+	}
+}
+
+// BenchmarkLoadOneFile starts a server on a workspace of one bundle of
+// 250 KB or 2 MB, waits for the load and asks file_info about the
+// bundle: minified (passed over and summarised), or written a statement a
+// line (extracted, its graph built and its prompt made in one part).
+// Each run starts from no saved state.
+func BenchmarkLoadOneFile(b *testing.B) {
+	for _, kind := range []string{"minified", "lines"} {
+		for _, bs := range []struct {
+			name string
+			size int
+		}{{"250KB", 250 << 10}, {"2MB", 2_000_000}} {
+			b.Run(kind+"/"+bs.name, func(b *testing.B) {
+				src := fixture.MinifiedJS(bs.size)
+				if kind == "lines" {
+					src = multiline(bs.size)
+				}
+				root := b.TempDir()
+				writeTree(b, root, map[string]string{"bundle.js": string(src)})
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					b.StopTimer()
+					if err := os.RemoveAll(filepath.Join(root, ".artifacts")); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					loadAndAsk(b, root, "bundle.js")
+				}
+			})
+		}
 	}
 }
