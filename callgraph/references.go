@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -24,13 +25,13 @@ type Reference struct {
 
 // refIndex lists every extract.Ref of the graph's files by name, built
 // on first use after a change (adjacency resets it). A name's sites are
-// grouped by file, files in path order, and span says where each file's
-// run is; local keeps, by name and file, the uses that every symbol of
-// that file by that name is taken to have (see own).
+// in the order of the graph's files, which is by path, so a file's are a
+// run found by binary search; local keeps, by name and file, the uses
+// that every symbol of that file by that name is taken to have, for
+// files with many (see own).
 type refIndex struct {
 	once   sync.Once
 	byName map[string][]refSite
-	span   map[nameFile][2]int // byName[name][from:to] are the sites in file
 
 	mu    sync.Mutex
 	local map[nameFile][]Reference
@@ -73,31 +74,25 @@ func (g *Graph) references(id SymbolID, limit int) ([]Reference, int) {
 	ix := g.refs
 	ix.once.Do(func() {
 		ix.byName = map[string][]refSite{}
-		ix.span = map[nameFile][2]int{}
 		for _, p := range g.Files() {
 			f := g.files[p]
 			for i := range f.Refs {
 				r := &f.Refs[i]
-				k := nameFile{r.Name, p}
-				sp, ok := ix.span[k]
-				if !ok {
-					sp[0] = len(ix.byName[r.Name])
-				}
 				ix.byName[r.Name] = append(ix.byName[r.Name], refSite{f, r})
-				sp[1] = len(ix.byName[r.Name])
-				ix.span[k] = sp
 			}
 		}
 	})
 	// The uses in n's own file are the same for every symbol of the
-	// file with n's name: they are found and sorted once. Only those of
-	// other files are looked through, which a bundle has none of.
-	own := ix.own(n.Name, n.File)
+	// file with n's name: where there are many, they are found and
+	// sorted once. Only those of other files are looked through, which a
+	// bundle has none of.
 	sites := ix.byName[n.Name]
-	sp := ix.span[nameFile{n.Name, n.File}]
+	lo := sort.Search(len(sites), func(i int) bool { return sites[i].file.Path >= n.File })
+	hi := lo + sort.Search(len(sites)-lo, func(i int) bool { return sites[lo+i].file.Path > n.File })
+	own := ix.own(n.Name, n.File, sites[lo:hi])
 	module := strings.TrimSuffix(n.Qualified, "."+n.Name)
 	total := len(own)
-	for _, run := range [][]refSite{sites[:sp[0]], sites[sp[1]:]} {
+	for _, run := range [][]refSite{sites[:lo], sites[hi:]} {
 		for _, s := range run {
 			if !refersTo(s, n, module) {
 				continue
@@ -116,7 +111,13 @@ func (g *Graph) references(id SymbolID, limit int) ([]Reference, int) {
 			}
 		}
 	}
-	if len(out) == 0 {
+	switch {
+	case len(own) == 0:
+		if limit <= 0 {
+			slices.SortFunc(out, refOrder)
+		}
+		return out, total
+	case len(out) == 0:
 		if limit > 0 {
 			own = own[:min(len(own), limit)]
 		}
@@ -143,28 +144,40 @@ func refOrder(a, b Reference) int {
 	return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Caller, b.Caller))
 }
 
-// own returns the uses of name in file that refersTo takes for a symbol
-// of that file: bare, or through self, this or cls; sorted. It finds them
-// once per name and file.
-func (ix *refIndex) own(name, file string) []Reference {
+// ownDirect is the most sites of a name in a file that own looks
+// through each time rather than once: a real file has a handful.
+const ownDirect = 64
+
+// own returns the uses of name among run, its sites in file, that
+// refersTo takes for a symbol of that file: bare, or through self, this
+// or cls; sorted. A long run is looked through once per name and file;
+// the result must not be modified.
+func (ix *refIndex) own(name, file string, run []refSite) []Reference {
+	if len(run) <= ownDirect {
+		return ownRefs(run)
+	}
 	k := nameFile{name, file}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if rs, ok := ix.local[k]; ok {
 		return rs
 	}
-	sp := ix.span[k]
-	rs := []Reference{}
-	for _, s := range ix.byName[name][sp[0]:sp[1]] {
+	rs := ownRefs(run)
+	if ix.local == nil {
+		ix.local = map[nameFile][]Reference{}
+	}
+	ix.local[k] = rs
+	return rs
+}
+
+func ownRefs(run []refSite) []Reference {
+	var rs []Reference
+	for _, s := range run {
 		if recv := s.ref.Receiver; recv == "" || recv == "self" || recv == "this" || recv == "cls" {
 			rs = append(rs, Reference{Caller: s.ref.Caller, File: s.file.Path, Line: s.ref.Line})
 		}
 	}
 	slices.SortFunc(rs, refOrder)
-	if ix.local == nil {
-		ix.local = map[nameFile][]Reference{}
-	}
-	ix.local[k] = rs
 	return rs
 }
 
