@@ -86,6 +86,7 @@ type jsModules struct {
 	binds   map[string]map[[2]string][]int    // by file: its bindings by scope and target
 	vals    map[jsVarKey][]jsVal              // values of local variables, computed once
 	params  map[string]map[jsDeclKey][]string // by file: its functions' parameters
+	calls   map[string]map[string][]int       // by file: its calls' indexes by called name, in order
 }
 
 // jsState returns the module table, built on first use.

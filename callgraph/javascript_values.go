@@ -163,8 +163,9 @@ func (r *resolver) jsParamValues(fn SymbolID, i int) []jsVal {
 	st.vals[key] = nil // in progress: a recursive call adds nothing
 	name := r.g.nodes[fn].Name
 	var out []jsVal
-	for _, c := range r.f.Calls {
-		if c.Name != name || i >= c.ArgExprs().Len() {
+	for _, ci := range r.jsCallsNamed(name) {
+		c := r.f.Calls[ci]
+		if i >= c.ArgExprs().Len() {
 			continue
 		}
 		caller, ok := r.callerOf(c)
@@ -190,6 +191,26 @@ func (r *resolver) jsParamValues(fn SymbolID, i int) []jsVal {
 	}
 	st.vals[key] = out
 	return out
+}
+
+// jsCallsNamed returns the indexes of the calls of the file being
+// resolved that call name, in order. They are indexed once per file: a
+// bundle declares thousands of functions, and looking through all its
+// calls for each one's arguments was quadratic.
+func (r *resolver) jsCallsNamed(name string) []int {
+	st := r.jsState()
+	if st.calls == nil {
+		st.calls = map[string]map[string][]int{}
+	}
+	m, ok := st.calls[r.f.Path]
+	if !ok {
+		m = map[string][]int{}
+		for i, c := range r.f.Calls {
+			m[c.Name] = append(m[c.Name], i)
+		}
+		st.calls[r.f.Path] = m
+	}
+	return m[name]
 }
 
 func containsID(ids []SymbolID, id SymbolID) bool {

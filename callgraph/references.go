@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -23,11 +24,20 @@ type Reference struct {
 }
 
 // refIndex lists every extract.Ref of the graph's files by name, built
-// on first use after a change (adjacency resets it).
+// on first use after a change (adjacency resets it). A name's sites are
+// in the order of the graph's files, which is by path, so a file's are a
+// run found by binary search; local keeps, by name and file, the uses
+// that every symbol of that file by that name is taken to have, for
+// files with many (see own).
 type refIndex struct {
 	once   sync.Once
 	byName map[string][]refSite
+
+	mu    sync.Mutex
+	local map[nameFile][]Reference
 }
+
+type nameFile struct{ name, file string }
 
 type refSite struct {
 	file *extract.File
@@ -41,10 +51,25 @@ type refSite struct {
 // that imports the name, or its module under the receiver's name. A
 // local variable of the same name in such a file is taken too.
 func (g *Graph) References(id SymbolID) []Reference {
+	out, _ := g.references(id, 0)
+	return out
+}
+
+// ReferencesCapped returns the first limit places References(id) would
+// return, in its order, and how many it would return in all: what a list
+// capped with "and N more" shows, without building and sorting the whole
+// list. A name that a bundle passes around thousands of times refers to
+// each of the hundreds of functions it has by that name. A limit of 0 or
+// less keeps them all.
+func (g *Graph) ReferencesCapped(id SymbolID, limit int) (refs []Reference, total int) {
+	return g.references(id, limit)
+}
+
+func (g *Graph) references(id SymbolID, limit int) ([]Reference, int) {
 	out := []Reference{}
 	n := g.nodes[id]
 	if n.Kind == KindModule || n.Name == "" || g.refs == nil {
-		return out
+		return out, 0
 	}
 	ix := g.refs
 	ix.once.Do(func() {
@@ -57,16 +82,103 @@ func (g *Graph) References(id SymbolID) []Reference {
 			}
 		}
 	})
+	// The uses in n's own file are the same for every symbol of the
+	// file with n's name: where there are many, they are found and
+	// sorted once. Only those of other files are looked through, which a
+	// bundle has none of.
+	sites := ix.byName[n.Name]
+	lo := sort.Search(len(sites), func(i int) bool { return sites[i].file.Path >= n.File })
+	hi := lo + sort.Search(len(sites)-lo, func(i int) bool { return sites[lo+i].file.Path > n.File })
+	own := ix.own(n.Name, n.File, sites[lo:hi])
 	module := strings.TrimSuffix(n.Qualified, "."+n.Name)
-	for _, s := range ix.byName[n.Name] {
-		if refersTo(s, n, module) {
-			out = append(out, Reference{Caller: s.ref.Caller, File: s.file.Path, Line: s.ref.Line})
+	total := len(own)
+	for _, run := range [][]refSite{sites[:lo], sites[hi:]} {
+		for _, s := range run {
+			if !refersTo(s, n, module) {
+				continue
+			}
+			total++
+			r := Reference{Caller: s.ref.Caller, File: s.file.Path, Line: s.ref.Line}
+			switch {
+			case limit <= 0:
+				out = append(out, r)
+			case len(out) < limit || refOrder(r, out[limit-1]) < 0:
+				// Keep the limit first, sorted: equal places are equal
+				// values, so where among them r goes does not matter.
+				i, _ := slices.BinarySearchFunc(out, r, refOrder)
+				out = slices.Insert(out, i, r)
+				out = out[:min(len(out), limit)]
+			}
 		}
 	}
-	slices.SortFunc(out, func(a, b Reference) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Caller, b.Caller))
-	})
-	return out
+	switch {
+	case len(own) == 0:
+		if limit <= 0 {
+			slices.SortFunc(out, refOrder)
+		}
+		return out, total
+	case len(out) == 0:
+		if limit > 0 {
+			own = own[:min(len(own), limit)]
+		}
+		return append(out, own...), total
+	}
+	slices.SortFunc(out, refOrder)
+	// Merge the two sorted lists, up to limit.
+	merged := make([]Reference, 0, len(out)+len(own))
+	i, j := 0, 0
+	for (i < len(out) || j < len(own)) && (limit <= 0 || len(merged) < limit) {
+		if j == len(own) || i < len(out) && refOrder(out[i], own[j]) <= 0 {
+			merged = append(merged, out[i])
+			i++
+		} else {
+			merged = append(merged, own[j])
+			j++
+		}
+	}
+	return merged, total
+}
+
+// refOrder sorts references by file, line and caller.
+func refOrder(a, b Reference) int {
+	return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Caller, b.Caller))
+}
+
+// ownDirect is the most sites of a name in a file that own looks
+// through each time rather than once: a real file has a handful.
+const ownDirect = 64
+
+// own returns the uses of name among run, its sites in file, that
+// refersTo takes for a symbol of that file: bare, or through self, this
+// or cls; sorted. A long run is looked through once per name and file;
+// the result must not be modified.
+func (ix *refIndex) own(name, file string, run []refSite) []Reference {
+	if len(run) <= ownDirect {
+		return ownRefs(run)
+	}
+	k := nameFile{name, file}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if rs, ok := ix.local[k]; ok {
+		return rs
+	}
+	rs := ownRefs(run)
+	if ix.local == nil {
+		ix.local = map[nameFile][]Reference{}
+	}
+	ix.local[k] = rs
+	return rs
+}
+
+func ownRefs(run []refSite) []Reference {
+	var rs []Reference
+	for _, s := range run {
+		if recv := s.ref.Receiver; recv == "" || recv == "self" || recv == "this" || recv == "cls" {
+			rs = append(rs, Reference{Caller: s.ref.Caller, File: s.file.Path, Line: s.ref.Line})
+		}
+	}
+	slices.SortFunc(rs, refOrder)
+	return rs
 }
 
 // refersTo reports whether s may use n, whose qualified name is module
@@ -74,7 +186,7 @@ func (g *Graph) References(id SymbolID) []Reference {
 func refersTo(s refSite, n Node, module string) bool {
 	f, r := s.file, s.ref
 	switch recv := r.Receiver; {
-	case f.Path == n.File:
+	case f.Path == n.File: // as own finds them
 		return recv == "" || recv == "self" || recv == "this" || recv == "cls"
 	case recv == "" && f.Language == "go":
 		return path.Dir(f.Path) == path.Dir(n.File) && n.Language == "go"

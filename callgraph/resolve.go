@@ -23,6 +23,7 @@ type resolver struct {
 	canon   map[string]string // canonical's answers (python_imports.go)
 	pyWalks int               // Python scopes canonical has read, to tell answers worth keeping
 	key     []byte            // scratch for byJoined
+	uniques map[uniqueKey]uniqueAnswer
 
 	// per file
 	caller SymbolID // of the call being resolved
@@ -423,35 +424,78 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 	if r.res != nil {
 		r.res.unique[name] = true // depends on every definition of name
 	}
-	var cands []SymbolID
-	defs := map[string]bool{}
-	fam := family(r.f.Language)
-	prod := len(r.ix.test) > 0 && !r.inTest(r.caller)
-	var inTests SymbolID // a definition only test code has
-	for _, id := range r.ix.byName[name] {
-		n := r.g.nodes[id]
-		if family(n.Language) != fam {
-			continue
-		}
-		if k := n.Kind; k == extract.KindMethod || !onlyMethods && k == extract.KindFunction {
-			defs[n.Qualified] = true
-			if prod && r.ix.test[id] && !r.importsModuleOf(id) {
-				inTests = id
-				continue
-			}
-			cands = append(cands, id)
-		}
-	}
-	switch len(defs) {
+	a := r.uniqueDefs(uniqueKey{name, onlyMethods, family(r.f.Language)})
+	switch a.defs {
 	case 1:
-		if len(cands) == 0 {
-			return nil, "", "defined only in test code: " + r.g.nodes[inTests].Qualified
-		}
-		return cands, Name, ""
+		return r.productionOnly(a.ids)
 	case 0:
 		return nil, "", r.unknownName(name)
 	}
-	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", len(defs), name)
+	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", a.defs, name)
+}
+
+// productionOnly keeps of ids, the nodes of one definition, those a
+// production caller may reach: not test code its file does not import.
+func (r *resolver) productionOnly(ids []SymbolID) ([]SymbolID, Resolution, string) {
+	if len(r.ix.test) == 0 || r.inTest(r.caller) {
+		return ids, Name, ""
+	}
+	var kept []SymbolID
+	for _, id := range ids {
+		if !r.ix.test[id] || r.importsModuleOf(id) {
+			kept = append(kept, id)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, "", "defined only in test code: " + r.g.nodes[ids[0]].Qualified
+	}
+	return kept, Name, ""
+}
+
+// uniqueKey and uniqueAnswer are a question unique asks of the index and
+// its answer: the callables named name in a language family, and how
+// many definitions (distinct qualified names) they are.
+type (
+	uniqueKey struct {
+		name        string
+		onlyMethods bool
+		family      string
+	}
+	uniqueAnswer struct {
+		ids  []SymbolID
+		defs int
+	}
+)
+
+// uniqueDefs answers k, once per resolver: the index does not change
+// while a resolver runs, and a name that a bundle's thousands of
+// functions share was otherwise looked through at each of its calls.
+// The ids are capped at their length, so that appending to them copies.
+func (r *resolver) uniqueDefs(k uniqueKey) uniqueAnswer {
+	if a, ok := r.uniques[k]; ok {
+		return a
+	}
+	var cands []SymbolID
+	defs := map[string]bool{}
+	for _, id := range r.ix.byName[k.name] {
+		n := r.g.nodes[id]
+		if family(n.Language) != k.family {
+			continue
+		}
+		if kind := n.Kind; kind == extract.KindMethod || !k.onlyMethods && kind == extract.KindFunction {
+			cands = append(cands, id)
+			defs[n.Qualified] = true
+		}
+	}
+	a := uniqueAnswer{ids: cands[:len(cands):len(cands)], defs: len(defs)}
+	if a.defs != 1 {
+		a.ids = nil
+	}
+	if r.uniques == nil {
+		r.uniques = map[uniqueKey]uniqueAnswer{}
+	}
+	r.uniques[k] = a
+	return a
 }
 
 func (r *resolver) unknownName(name string) string {

@@ -67,6 +67,7 @@ type facts struct {
 	f    *extract.File
 	g    *callgraph.Graph
 	syms []symbol
+	amb  map[string]*ambiguousCalls // by caller's qualified name; see ambiguity
 }
 
 func newFacts(f *extract.File, g *callgraph.Graph) *facts {
@@ -251,21 +252,53 @@ const manyAmbiguous = 3
 
 // ambiguous returns the distinct names of the calls s makes that the graph
 // left unresolved because several symbols have the name, and how many
-// such calls there are.
+// such calls there are. The returned names must not be modified.
 func (fs *facts) ambiguous(s *symbol) (names []string, calls int) {
 	if fs.g == nil {
 		return nil, 0
 	}
+	a := fs.ambiguity()[s.Qualified]
+	if a == nil {
+		return nil, 0
+	}
+	return a.names, a.calls
+}
+
+// ambiguousCalls are one caller's calls left unresolved for ambiguity:
+// their distinct names, sorted, and how many calls.
+type ambiguousCalls struct {
+	names []string
+	calls int
+}
+
+// ambiguity groups the file's ambiguous unresolved calls by caller, once:
+// a bundle has thousands of symbols and tens of thousands of unresolved
+// calls, and going through them all for each symbol was quadratic.
+func (fs *facts) ambiguity() map[string]*ambiguousCalls {
+	if fs.amb != nil {
+		return fs.amb
+	}
+	fs.amb = map[string]*ambiguousCalls{}
+	seen := map[[2]string]bool{} // caller, name
 	for _, u := range fs.g.UnresolvedIn(fs.f.Path) {
-		if u.Caller == s.Qualified && u.IsAmbiguous() {
-			calls++
-			if !slices.Contains(names, u.Name) {
-				names = append(names, u.Name)
-			}
+		if !u.IsAmbiguous() {
+			continue
+		}
+		a := fs.amb[u.Caller]
+		if a == nil {
+			a = &ambiguousCalls{}
+			fs.amb[u.Caller] = a
+		}
+		a.calls++
+		if k := [2]string{u.Caller, u.Name}; !seen[k] {
+			seen[k] = true
+			a.names = append(a.names, u.Name)
 		}
 	}
-	slices.Sort(names)
-	return names, calls
+	for _, a := range fs.amb {
+		slices.Sort(a.names)
+	}
+	return fs.amb
 }
 
 // ambiguousNote says that s makes many calls the graph could not resolve
@@ -385,6 +418,15 @@ func capList(items []string, limit int) string {
 		return strings.Join(items, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:limit], ", "), len(items)-limit)
+}
+
+// moreOf joins the first items of a list of total with ", ", saying how
+// many more there are, as capList does: "a, b and 3 more".
+func moreOf(items []string, total int) string {
+	if total <= len(items) {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items, ", "), total-len(items))
 }
 
 // codeSpan renders s as inline code, with a fence longer than any run of

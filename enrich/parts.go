@@ -31,20 +31,37 @@ type tnode struct {
 	sym    int
 	lo, hi int // clamped StartLine, EndLine
 	kids   []*tnode
+	// pos and end place the node's subtree in the plan's order: it is
+	// order[pos:end], the node first.
+	pos, end int
 }
 
 // unit is a run of lines that goes into a part whole, with the symbols
 // whose entries go with it.
+//
+// A unit's symbols are a run of the plan's order, syms[from:to]: the
+// enclosing symbols whose header lines it holds (head, syms[from:headEnd])
+// and then the subtree of node, which comes right after the last of them
+// in pre-order. Keeping runs rather than lists makes splitting linear in
+// the symbols: on a minified file every symbol is on line 1, so the tree
+// is one chain as deep as the file has symbols, and copying each level's
+// list was quadratic.
 type unit struct {
-	lo, hi int
-	syms   []int  // symbols listed, in line order
-	head   []int  // enclosing symbols whose header lines the unit holds
-	node   *tnode // the subtree the unit holds; nil for lines outside symbols
-	chunk  *chunk // set for a run of lines of an oversized unit
-	owns   bool   // for a chunk: whether it is the one asking for the docs
-	cut    *cutLine
+	lo, hi            int
+	from, headEnd, to int    // symbols listed: p.order[from:to]; head: p.order[from:headEnd]
+	node              *tnode // the subtree the unit holds; nil for lines outside symbols
+	chunk             *chunk // set for a run of lines of an oversized unit
+	owns              bool   // for a chunk: whether it is the one asking for the docs
+	cut               *cutLine
 }
 
+// syms returns the symbols u lists, in line order; the slice is the
+// plan's, capped so that appending to it copies.
+func (p *plan) syms(u unit) []int { return p.order[u.from:u.to:u.to] }
+
+// tree builds the containment tree and sets p.order, its symbols in
+// pre-order, which is line order, and the prefix sums of their entries'
+// and of the lines' costs.
 func (p *plan) tree() []*tnode {
 	n := len(p.lines)
 	nodes := make([]*tnode, len(p.fs.syms))
@@ -58,10 +75,13 @@ func (p *plan) tree() []*tnode {
 		return cmp.Or(cmp.Compare(a.lo, b.lo), cmp.Compare(b.hi, a.hi))
 	})
 	var roots, stack []*tnode
-	for _, t := range nodes {
+	p.order = make([]int, len(nodes))
+	for i, t := range nodes {
 		// Pop what ended before t, or overlaps it without holding it: t
-		// becomes their sibling.
+		// becomes their sibling. Everything met while a node was on the
+		// stack is in its subtree, so a subtree is a run of the order.
 		for len(stack) > 0 && stack[len(stack)-1].hi < t.hi {
+			stack[len(stack)-1].end = i
 			stack = stack[:len(stack)-1]
 		}
 		if len(stack) == 0 {
@@ -70,51 +90,65 @@ func (p *plan) tree() []*tnode {
 			top := stack[len(stack)-1]
 			top.kids = append(top.kids, t)
 		}
+		t.pos = i
+		p.order[i] = t.sym
 		stack = append(stack, t)
+	}
+	for _, t := range stack {
+		t.end = len(nodes)
+	}
+	p.entSum = make([]int, len(p.order)+1)
+	for i, sym := range p.order {
+		p.entSum[i+1] = p.entSum[i] + p.entCost[sym]
+	}
+	p.lineSum = make([]int, len(p.lines)+1)
+	for i, c := range p.lineCost {
+		p.lineSum[i+1] = p.lineSum[i] + c
 	}
 	return roots
 }
 
-// subtree lists t's symbol and its descendants, in line order.
-func subtree(t *tnode) []int {
-	out := []int{t.sym}
-	for _, k := range t.kids {
-		out = append(out, subtree(k)...)
-	}
-	return out
-}
-
-// tile covers lines lo–hi with one unit per kid; head goes with the first.
-func tile(lo, hi int, kids []*tnode, head []int) []unit {
+// tile covers lines lo–hi with one unit per kid; the head (the run of
+// symbols order[from:headEnd], ending where the first kid's subtree
+// starts) goes with the first.
+func tile(lo, hi int, kids []*tnode, from, headEnd int) []unit {
 	if len(kids) == 0 {
-		return []unit{{lo: lo, hi: hi, syms: head, head: head}}
+		return []unit{{lo: lo, hi: hi, from: from, headEnd: headEnd, to: headEnd}}
 	}
 	out := make([]unit, 0, len(kids))
 	prev := lo - 1
 	for i, k := range kids {
-		u := unit{lo: prev + 1, hi: max(k.hi, prev), node: k}
+		u := unit{lo: prev + 1, hi: max(k.hi, prev), node: k, from: k.pos, headEnd: k.pos, to: k.end}
 		if i == 0 {
-			u.head = head
+			u.from = from
 		}
 		if i == len(kids)-1 {
 			u.hi = max(hi, prev)
 		}
-		u.syms = append(slices.Clone(u.head), subtree(k)...)
 		prev = u.hi
 		out = append(out, u)
 	}
 	return out
 }
 
+// unitCost is the tokens of u's entries and source lines, from the prefix
+// sums: constant time however many symbols and lines u holds.
 func (p *plan) unitCost(u unit) int {
-	return p.cost(part{lo: u.lo, hi: u.hi, listed: u.syms, cut: u.cut})
+	n := p.entSum[u.to] - p.entSum[u.from]
+	if u.lo <= u.hi {
+		n += p.lineSum[u.hi] - p.lineSum[u.lo-1]
+	}
+	if u.cut != nil {
+		n += u.cut.cost - p.lineCost[u.cut.line-1]
+	}
+	return n
 }
 
 // split packs the file into parts with avail tokens each for entries and
 // source.
 func (p *plan) split(avail int) error {
 	var units []unit
-	for _, u := range tile(1, len(p.lines), p.tree(), nil) {
+	for _, u := range tile(1, len(p.lines), p.tree(), 0, 0) {
 		us, err := p.expand(u, avail)
 		if err != nil {
 			return err
@@ -125,9 +159,9 @@ func (p *plan) split(avail int) error {
 	for _, u := range units {
 		c := p.unitCost(u)
 		if u.chunk != nil {
-			pt := part{lo: u.lo, hi: u.hi, listed: u.syms, chunk: u.chunk, cut: u.cut}
+			pt := part{lo: u.lo, hi: u.hi, listed: p.syms(u), chunk: u.chunk, cut: u.cut}
 			if u.owns {
-				pt.owned = u.syms
+				pt.owned = pt.listed
 			}
 			p.parts = append(p.parts, pt)
 			k := len(p.parts)
@@ -147,7 +181,7 @@ func (p *plan) split(avail int) error {
 		}
 		pt := &p.parts[cur]
 		pt.hi = u.hi
-		pt.listed = append(pt.listed, u.syms...)
+		pt.listed = append(pt.listed, p.syms(u)...)
 		pt.owned = pt.listed
 		curCost += c
 	}
@@ -162,13 +196,14 @@ func (p *plan) expand(u unit, avail int) ([]unit, error) {
 	var pieces []unit
 	switch {
 	case u.node != nil && len(u.node.kids) > 0:
-		pieces = tile(u.lo, u.hi, u.node.kids, append(slices.Clone(u.head), u.node.sym))
+		// The node joins the head, which ends where its first kid starts.
+		pieces = tile(u.lo, u.hi, u.node.kids, u.from, u.node.pos+1)
 	case u.node != nil && u.node.lo > u.lo:
 		// The lines above the symbol (doc comment, decorators, an
 		// enclosing type's header) go apart from it.
 		pieces = []unit{
-			{lo: u.lo, hi: u.node.lo - 1, syms: u.head, head: u.head},
-			{lo: u.node.lo, hi: u.hi, syms: subtree(u.node), node: u.node},
+			{lo: u.lo, hi: u.node.lo - 1, from: u.from, headEnd: u.headEnd, to: u.headEnd},
+			{lo: u.node.lo, hi: u.hi, from: u.node.pos, headEnd: u.node.pos, to: u.node.end, node: u.node},
 		}
 	default:
 		return p.chunks(u, avail)
@@ -196,13 +231,13 @@ func (p *plan) chunks(u unit, avail int) ([]unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	room := avail - note - p.cost(part{lo: 1, hi: 0, listed: u.syms})
+	room := avail - note - (p.entSum[u.to] - p.entSum[u.from])
 	if room < minSourceTokens/2 {
-		return nil, fmt.Errorf("max_tokens %d is too small for %s: the entries of %s alone take %d tokens", p.opt.MaxTokens, p.path, lineRange(u.lo, u.hi), avail-room)
+		return nil, &CrowdedError{MaxTokens: p.opt.MaxTokens, Path: p.path, StartLine: u.lo, EndLine: u.hi, Symbols: u.to - u.from, Tokens: avail - room}
 	}
 	var out []unit
 	add := func(lo, hi int, cut *cutLine) {
-		out = append(out, unit{lo: lo, hi: hi, syms: u.syms, head: u.head, node: u.node, chunk: c, cut: cut})
+		out = append(out, unit{lo: lo, hi: hi, from: u.from, headEnd: u.headEnd, to: u.to, node: u.node, chunk: c, cut: cut})
 	}
 	lo, cost := u.lo, 0
 	for l := u.lo; l <= u.hi; l++ {
@@ -293,4 +328,20 @@ func concat(lines []string) string {
 		b = append(b, l...)
 	}
 	return string(b)
+}
+
+// CrowdedError is Prompt's error for a file some of whose lines declare
+// more symbols than a part can list with them: a budget cannot be met by
+// cutting lines finer than a line. A minified file's one line is the
+// common case; a larger MaxTokens may fit.
+type CrowdedError struct {
+	MaxTokens          int
+	Path               string
+	StartLine, EndLine int // the lines
+	Symbols            int // listed with them
+	Tokens             int // their entries and the part's note take
+}
+
+func (e *CrowdedError) Error() string {
+	return fmt.Sprintf("max_tokens %d is too small for %s: the entries of %s alone take %d tokens", e.MaxTokens, e.Path, lineRange(e.StartLine, e.EndLine), e.Tokens)
 }

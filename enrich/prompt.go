@@ -142,6 +142,12 @@ type plan struct {
 
 	total int // tokens of the whole file as one prompt
 	parts []part
+
+	// order is the symbols in pre-order of the containment tree, and
+	// entSum and lineSum the prefix sums of the costs of their entries
+	// and of the lines; split sets them (see tree).
+	order           []int
+	entSum, lineSum []int
 }
 
 func (p *plan) conns() (in, out []link) { return p.in, p.out }
@@ -323,8 +329,12 @@ func (p *plan) entry(s *symbol) []string {
 	if len(guessedCallers) > 0 {
 		out = append(out, "  - possible callers "+unverified+": "+refList(guessedCallers, maxGuesses, "")+"\n")
 	}
-	if refs := p.fs.references(s); len(refs) > 0 {
-		out = append(out, "  - used as a value, not called, in: "+refList(refs, p.opt.MaxCallers, "")+"\n")
+	if refs, total := p.fs.references(s, p.opt.MaxCallers); total > 0 {
+		items := make([]string, len(refs))
+		for i, r := range refs {
+			items[i] = r.String()
+		}
+		out = append(out, "  - used as a value, not called, in: "+moreOf(items, total)+"\n")
 	}
 	if s.role == roleCallable || len(callees)+len(guessedCallees) > 0 {
 		out = append(out, "  - calls: "+refList(callees, p.opt.MaxCallers, "(none resolved)")+"\n")

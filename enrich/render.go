@@ -103,6 +103,12 @@ func render(fs *facts, r *Report, docs map[string]doc) *bytes.Buffer {
 		}
 	}
 	if len(types) > 0 {
+		methods := map[int][]int{} // by owner, in line order; methods point at the first type of their name
+		for i := range fs.syms {
+			if o := fs.syms[i].owner; o >= 0 {
+				methods[o] = append(methods[o], i)
+			}
+		}
 		p("")
 		p("---")
 		p("")
@@ -110,19 +116,13 @@ func render(fs *facts, r *Report, docs map[string]doc) *bytes.Buffer {
 		for _, t := range types {
 			p("")
 			renderSymbol(&b, fs, &fs.syms[t], "###", r, docs)
-			first := true
-			for i := range fs.syms {
-				m := &fs.syms[i] // methods point at the first type of their name
-				if m.owner != t {
-					continue
-				}
-				if first {
+			for j, i := range methods[t] {
+				if j == 0 {
 					p("")
 					p("#### Methods")
-					first = false
 				}
 				p("")
-				renderSymbol(&b, fs, m, "#####", r, docs)
+				renderSymbol(&b, fs, &fs.syms[i], "#####", r, docs)
 			}
 		}
 	}
@@ -221,9 +221,11 @@ func renderGuesses(b *bytes.Buffer, guesses []ref) {
 // file and name.
 func calledBy(fs *facts, s *symbol) []ref {
 	var out []ref
+	seen := map[ref]bool{}
 	for _, c := range fs.callers(s) {
 		c.line = 0
-		if !slices.Contains(out, c) {
+		if !seen[c] {
+			seen[c] = true
 			out = append(out, c)
 		}
 	}

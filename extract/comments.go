@@ -1,13 +1,17 @@
 package extract
 
 import (
-	"bytes"
 	"strings"
 )
 
 // commentAbove returns the cleaned comment block that ends on the line just
 // above the declaration (or above its outermost wrapper: decorators,
 // export, template). A blank line ends the block.
+//
+// The block depends only on the line the declaration (or its wrapper)
+// starts on, so it is looked for once per line: a minified file declares
+// thousands of symbols on one line, which would otherwise each read the
+// lines above again (quadratic in the line's length).
 func commentAbove(d *decl, f *fileInfo) string {
 	l := f.lang
 	if len(l.lineComments) == 0 && len(l.blockComments) == 0 {
@@ -21,52 +25,59 @@ func commentAbove(d *decl, f *fileInfo) string {
 	}
 	// Code before the declaration on its own line (`x; /** doc */ int f()`)
 	// is not a doc comment position; attributes and decorators are skipped.
-	lineStart := bytes.LastIndexByte(f.src[:startByte], '\n') + 1
+	row := f.lines().row(startByte)
+	if doc, ok := f.docAbove[row]; ok {
+		return doc
+	}
+	doc := commentAboveRow(row, f)
+	if f.docAbove == nil {
+		f.docAbove = map[int]string{}
+	}
+	f.docAbove[row] = doc
+	return doc
+}
+
+// commentAboveRow returns the comment block that ends on the line above
+// the 0-based line row.
+func commentAboveRow(row int, f *fileInfo) string {
+	l, ls := f.lang, f.lines()
 	var lines []string
-	i := lineStart
-	for i > 0 {
-		prevEnd := i - 1 // the '\n' ending the previous line
-		prevStart := bytes.LastIndexByte(f.src[:prevEnd], '\n') + 1
-		line := strings.TrimSpace(string(f.src[prevStart:prevEnd]))
+	for r := row - 1; r >= 0; r-- {
+		line := strings.TrimSpace(string(ls.text(f.src, r)))
 		switch {
 		case line == "":
-			i = 0
-			continue
+			r = -1
 		case hasAnyPrefix(line, l.lineComments):
 			lines = append(lines, line)
 		case hasAnyPrefix(line, l.attributes):
 			// Attributes between the comment and the declaration.
 		case isBlockEnd(line, l.blockComments):
 			if opensInside(line, l.blockComments) {
-				i = 0 // `x = 1 /* note */` is code with a trailing comment
+				r = -1 // `x = 1 /* note */` is code with a trailing comment
 				continue
 			}
 			// Collect up to the line that opens the block.
 			block := []string{line}
-			j := prevStart
+			j := r
 			opened := isBlockStart(line, l.blockComments)
 			for !opened && j > 0 {
-				e := j - 1
-				s := bytes.LastIndexByte(f.src[:e], '\n') + 1
-				t := strings.TrimSpace(string(f.src[s:e]))
+				t := strings.TrimSpace(string(ls.text(f.src, j-1)))
 				if isBlockEnd(t, l.blockComments) || opensInside(t, l.blockComments) {
 					break // another comment, or code: not one block
 				}
 				block = append(block, t)
-				j = s
+				j--
 				opened = isBlockStart(t, l.blockComments)
 			}
 			if !opened {
-				i = 0
+				r = -1
 				continue
 			}
 			lines = append(lines, block...)
-			prevStart = j
+			r = j
 		default:
-			i = 0
-			continue
+			r = -1
 		}
-		i = prevStart
 	}
 	if len(lines) == 0 {
 		return ""

@@ -29,6 +29,10 @@ type fileInfo struct {
 	// names interns the called names and receivers of the file's calls,
 	// which repeat (a C file calls mutex_lock in every function).
 	names map[string]string
+	// lineStarts is the source's line table (see lines); docAbove the
+	// doc comment found above each 0-based line (see commentAbove).
+	lineStarts lineTable
+	docAbove   map[int]string
 }
 
 // intern returns s, or an equal string met before in this file.

@@ -40,6 +40,9 @@ type Options struct {
 	// use); src must not be modified. It lets a caller record what each
 	// File was extracted from without reading the file again.
 	Read func(rel string, src []byte)
+	// KeepMinified extracts minified files too, which are otherwise
+	// passed over with a SkipError whose Minified is set (see Minified).
+	KeepMinified bool
 	// Progress, if set, is called after each file that Files, All or
 	// Each has tried (extracted or skipped) with how far they have got.
 	// All and Files call it from their workers (so it must be safe for
@@ -57,10 +60,13 @@ type Progress struct {
 }
 
 // SkipError says why a file was not extracted: binary, too large, an
-// unknown language, or outside the workspace.
+// unknown language, minified, or outside the workspace.
 type SkipError struct {
 	Path   string
 	Reason string
+	// Minified says the file was passed over as minified (see
+	// Minified): Summarize tells what it is instead.
+	Minified bool
 }
 
 func (e *SkipError) Error() string { return fmt.Sprintf("skip %s: %s", e.Path, e.Reason) }
@@ -290,6 +296,11 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	}
 	if !e.selected(lang) {
 		return nil, &SkipError{Path: rel, Reason: "language " + lang.Name + " not selected"}
+	}
+	if !e.opt.KeepMinified {
+		if why := Minified(rel, src); why != "" {
+			return nil, &SkipError{Path: rel, Reason: why, Minified: true}
+		}
 	}
 	cq, err := lang.query()
 	if err != nil {

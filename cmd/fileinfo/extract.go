@@ -25,6 +25,7 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	workers := intFlag(fs, "workers", 0, workersRange, "parallel parsers (default 0: one per CPU)")
 	stats := fs.Bool("stats", false, "write per-language files, MB, seconds and MB/s to stderr")
 	langs := fs.String("languages", "", "comma-separated `list` of languages to extract (default: all)")
+	keepMinified := fs.Bool("keep-minified", false, "extract minified files too (default: skipped as minified)")
 	prof := profileFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -36,7 +37,7 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer stop()
 	bar := newLoadProgress(stderr)
 	defer bar.finish()
-	ex, err := extract.New(*root, extract.Options{MaxFileSize: *maxSize, Workers: *workers, Languages: splitList(*langs), Progress: bar.update})
+	ex, err := extract.New(*root, extract.Options{MaxFileSize: *maxSize, Workers: *workers, Languages: splitList(*langs), KeepMinified: *keepMinified, Progress: bar.update})
 	if err != nil {
 		return err
 	}

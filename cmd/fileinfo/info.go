@@ -25,6 +25,7 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	refresh := fs.Bool("refresh", false, "a prompt even when the enriched artifact is up to date")
 	maxTokens := intFlag(fs, "max-tokens", 0, maxTokensRange, "token budget of the prompt (default 24000)")
 	asJSON := fs.Bool("json", false, "print the structured metadata instead of the text")
+	prof := profileFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -33,6 +34,11 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fs.Usage()
 		return errUsage
 	}
+	stop, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Warnings, such as a saved state rebuilt (see graphstore), go to
@@ -71,6 +77,9 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: in})
 	if err != nil {
+		return err
+	}
+	if err := prof.heap(); err != nil { // the workspace loaded and the answer built
 		return err
 	}
 	text := toolText(res)

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
@@ -87,15 +88,29 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 	return out
 }
 
-// body returns lines [start, end] (1-based) joined, at most about the
-// size docsearch keeps.
+// maxBody bounds a symbol's body in bytes: more than docsearch keeps
+// (maxCodeBody there, after trimming).
+const maxBody = 2000
+
+// body returns lines [start, end] (1-based) joined, cut at maxBody bytes.
+// A line is cut too: every symbol of a minified file starts on its one
+// line, and copying that line whole for each of them made the code index
+// quadratic in its length (5 GB for a 2 MB bundle).
 func body(lines [][]byte, start, end int) string {
 	if start < 1 || start > len(lines) {
 		return ""
 	}
 	var b strings.Builder
-	for i := start - 1; i < min(end, len(lines)) && b.Len() < 2000; i++ {
-		b.Write(lines[i])
+	for i := start - 1; i < min(end, len(lines)) && b.Len() < maxBody; i++ {
+		l := lines[i]
+		if room := maxBody - b.Len(); len(l) > room {
+			for room > 0 && !utf8.RuneStart(l[room]) {
+				room-- // not inside a rune
+			}
+			b.Write(l[:room])
+			break
+		}
+		b.Write(l)
 		b.WriteByte('\n')
 	}
 	return b.String()

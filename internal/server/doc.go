@@ -10,7 +10,11 @@
 // validated against the file's symbols and rendered into the file's
 // enriched artifact under .artifacts/. The first file_info of a file writes
 // its basic artifact (structure only). A file whose enriched artifact is up
-// to date gets the artifact back instead of a prompt.
+// to date gets the artifact back instead of a prompt. A minified file,
+// which the load passes over (index_status lists it with the reason), and
+// a file some of whose lines declare more symbols than max_tokens can
+// list, get a summary instead (status summary): what the file is, as far
+// as its bytes and extraction tell, and why there is no prompt.
 //
 // # State
 //

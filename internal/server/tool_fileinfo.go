@@ -12,12 +12,14 @@ import (
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/enrich"
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // Statuses of a file_info answer.
 const (
 	statusPromptReady = "prompt_ready" // answer the prompt with report_file_info
 	statusUpToDate    = "up_to_date"   // the enriched artifact is current; here it is
+	statusSummary     = "summary"      // minified, or lines too crowded for a prompt: what it is
 )
 
 // maxTokensLimit bounds a call's max_tokens: larger prompts than this fit
@@ -33,7 +35,7 @@ type fileInfoIn struct {
 }
 
 type fileInfoOut struct {
-	Status       string   `json:"status" jsonschema:"prompt_ready: the text content is the prompt; answer it by calling report_file_info. up_to_date: the text content is the current enriched artifact. enriched: sampling wrote it"`
+	Status       string   `json:"status" jsonschema:"prompt_ready: the text content is the prompt; answer it by calling report_file_info. up_to_date: the text content is the current enriched artifact. enriched: sampling wrote it. summary: the file is minified, or its lines declare more symbols than a prompt can list; the text content says what it is and why, and there is nothing to report"`
 	Path         string   `json:"path"`
 	Language     string   `json:"language"`
 	Tokens       int      `json:"tokens" jsonschema:"size of prompt in cl100k_base tokens"`
@@ -68,6 +70,12 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 		return nil, out, err
 	}
 	src, text, err := ws.current(ctx, rel)
+	if un, ok := errors.AsType[*unextracted](err); ok && un.minified {
+		out.Path, out.ArtifactPath = rel, path.Join(artifacts.Dir, rel+".md")
+		fp := artifacts.Fingerprint{SourceSHA256: artifacts.SourceDigest(un.src), CallersDigest: artifacts.CallersDigest(nil)}
+		st, _ := ws.artifactStatus(rel, fp)
+		return s.summary(in, extract.Summarize(rel, un.src, un.reason), nil, st, out)
+	}
 	if err != nil {
 		return nil, out, err
 	}
@@ -104,6 +112,13 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 		p, err = s.builder.Prompt(src.file, ws.graph, text, opts)
 	}
 	ws.mu.RUnlock()
+	if crowded, ok := errors.AsType[*enrich.CrowdedError](err); ok {
+		why := fmt.Sprintf("the symbols declared on its %s take %d tokens by themselves, more than max_tokens %d allows a part", crowdedLines(crowded.StartLine, crowded.EndLine), crowded.Tokens, crowded.MaxTokens)
+		if m := extract.Minified(rel, text); m != "" {
+			why = m + "; " + why
+		}
+		return s.summary(in, extract.Summarize(rel, text, why), src.file, status, out)
+	}
 	if err != nil {
 		return nil, out, err
 	}
@@ -177,6 +192,34 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 		return s.sample(ctx, req, ws, src, text, p, out)
 	}
 	return textResult(p.Text + note), out, nil
+}
+
+// summary answers file_info for a file summarised instead of prompted
+// for (see enrich.SummaryText): sum is what its bytes tell, f its
+// extraction or nil, st its artifact's status.
+func (s *Server) summary(in fileInfoIn, sum extract.Summary, f *extract.File, st artifacts.Status, out fileInfoOut) (*mcp.CallToolResult, fileInfoOut, error) {
+	if in.Part > 1 {
+		return nil, out, fmt.Errorf("part %d out of range: %s is summarised in one part", in.Part, sum.Path)
+	}
+	text := enrich.SummaryText(sum, f)
+	tokens, err := s.builder.Count(text)
+	if err != nil {
+		return nil, out, err
+	}
+	out.Status, out.Language, out.Tokens, out.Part, out.Parts = statusSummary, sum.Language, tokens, 1, 1
+	if sum.Lines > 0 {
+		out.StartLine, out.EndLine = 1, sum.Lines
+	}
+	out.Symbols, out.Artifact = []string{}, string(st)
+	return textResult(text), out, nil
+}
+
+// crowdedLines renders "line 3" or "lines 3-9".
+func crowdedLines(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprintf("line %d", lo)
+	}
+	return fmt.Sprintf("lines %d-%d", lo, hi)
 }
 
 // missingNote sets out.Missing to the symbols rel's partial artifact has

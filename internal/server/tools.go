@@ -9,7 +9,7 @@ func (s *Server) addTools() {
 		Name: "file_info",
 		Description: "A prompt to document a source file: imports, every symbol with signature, callers and callees, and the " +
 			"numbered source. Answer it with report_file_info; when parts > 1, call again per part. An up-to-date artifact " +
-			"comes back instead (up_to_date).",
+			"comes back instead (up_to_date); a minified file gets what it is (summary).",
 		OutputSchema: outline[fileInfoOut](),
 		Annotations:  &mcp.ToolAnnotations{Title: "File info", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.fileInfo)

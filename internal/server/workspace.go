@@ -387,7 +387,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	if err != nil {
 		var skip *extract.SkipError
 		if errors.As(err, &skip) {
-			return nil, nil, fmt.Errorf("%s cannot be extracted: %s", rel, skip.Reason)
+			return nil, nil, &unextracted{rel: rel, reason: skip.Reason, minified: skip.Minified, src: src}
 		}
 		return nil, nil, err
 	}
@@ -402,6 +402,18 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 		w.log.Debug("file updated", "path", rel, "elapsed", time.Since(start))
 	}
 	return w.files[rel], src, nil
+}
+
+// unextracted is current's error for a file extraction passes over: a
+// minified one is summarised by file_info (see summary), from src.
+type unextracted struct {
+	rel, reason string
+	minified    bool
+	src         []byte
+}
+
+func (e *unextracted) Error() string {
+	return fmt.Sprintf("%s cannot be extracted: %s", e.rel, e.reason)
 }
 
 // forget removes a file that is gone from the graph.

@@ -1,0 +1,83 @@
+package codeindex
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/fixture"
+)
+
+// TestFileMinifiedLinear checks that a minified bundle's code documents
+// cost work in proportion to its size: each symbol's body started with
+// the whole of the one line they all share (5 GB for a 2 MB bundle).
+func TestFileMinifiedLinear(t *testing.T) {
+	ex, err := extract.New(t.TempDir(), extract.Options{Workers: 1, KeepMinified: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	cost := func(size int) (uint64, int) {
+		src := fixture.MinifiedJS(size)
+		f, err := ex.Source(context.Background(), "bundle.js", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fixture.Allocated(func() {
+			for _, s := range File(f, src, nil).Symbols {
+				if len(s.Body) > maxBody+len("members: \n")+maxMembers*16 || !utf8.ValidString(s.Body) {
+					t.Fatalf("%s: a body of %d bytes", s.Name, len(s.Body))
+				}
+			}
+		}), len(f.Symbols)
+	}
+	s, ns := cost(32 << 10)
+	l, nl := cost(256 << 10)
+	t.Logf("%d symbols: %d bytes allocated; %d symbols: %d", ns, s, nl, l)
+	if ratio, syms := float64(l)/float64(s), float64(nl)/float64(ns); ratio > 2*syms {
+		t.Errorf("code documents allocated %.1f times as much for %.1f times the symbols", ratio, syms)
+	}
+}
+
+// TestBodyCut checks that a body is cut at maxBody bytes inside a line
+// too, between runes.
+func TestBodyCut(t *testing.T) {
+	long := []byte(strings.Repeat("é", maxBody)) // two bytes a rune
+	lines := [][]byte{[]byte("func f() {"), long, []byte("}")}
+	b := body(lines, 1, 3)
+	if len(b) > maxBody || !utf8.ValidString(b) || b[:len("func f() {\n")] != "func f() {\n" {
+		t.Errorf("body of a long line: %d bytes, valid %v: %.40q", len(b), utf8.ValidString(b), b)
+	}
+	if got := body(lines[:1], 1, 1); got != "func f() {\n" {
+		t.Errorf("short body %q", got)
+	}
+}
+
+// BenchmarkFileMinified makes the code documents of a one-line minified
+// bundle of 250 KB and of 2 MB.
+func BenchmarkFileMinified(b *testing.B) {
+	ex, err := extract.New(b.TempDir(), extract.Options{Workers: 1, KeepMinified: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ex.Close()
+	for _, bs := range []struct {
+		name string
+		size int
+	}{{"250KB", 250 << 10}, {"2MB", 2_000_000}} {
+		src := fixture.MinifiedJS(bs.size)
+		f, err := ex.Source(context.Background(), "bundle.js", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bs.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				File(f, src, nil)
+			}
+		})
+	}
+}
