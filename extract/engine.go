@@ -66,6 +66,9 @@ type decl struct {
 	parentName string // set by a receiver or refine; wins over parent
 	qualified  string
 	dropped    bool
+	// declaration: a function declared without a body (see
+	// Symbol.Declaration); set by refine.
+	declaration bool
 }
 
 // rawCall is a call site found by the query.

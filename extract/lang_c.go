@@ -12,12 +12,13 @@ package extract
 //   - function definitions: kind function. A definition whose declarator a
 //     macro hides (`DEFINE_HANDLER(on_click) { ... }`) is named by the
 //     innermost identifier of its declarator ("on_click").
-//   - prototypes (`int f(void);`): kind function, in header files only
-//     (.h, and the C++ header extensions), where they are the API and carry
-//     its documentation. In source files they are forward declarations of a
-//     definition and are not symbols. A prototype that a trailing attribute
-//     macro breaks for the grammar (`int f(void) __THROW;`) is still found.
-//     K&R-style definitions are not: the grammar does not parse them.
+//   - prototypes (`int f(void);`, `extern int f();`): kind function,
+//     marked Declaration, in header files only (.h, and the C++ header
+//     extensions), where they are the API and carry its documentation. In
+//     source files they are forward declarations of a definition and are
+//     not symbols. A prototype that a trailing attribute macro breaks for
+//     the grammar (`int f(void) __THROW;`) is still found. K&R-style
+//     definitions (`int f(a) int a; { ... }`) are definitions.
 //   - function-like macros (`#define MAX(a, b) ...`): kind function, since
 //     they are called like functions; object-like macros are not symbols.
 //   - struct and union definitions (with a body): kind struct; enum
@@ -90,10 +91,12 @@ func cRefine(d *decl, f *fileInfo) bool {
 			return false
 		}
 		d.nameNode, d.name = name, f.text(name)
+		d.declaration = d.node.Type() == "declaration"
 	case "function_declarator":
 		if !refineBrokenPrototype(d, f) {
 			return false
 		}
+		d.declaration = true
 	case "type_definition":
 		return refineTypedef(d, f)
 	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":

@@ -380,3 +380,32 @@ func TestCLongInputs(t *testing.T) {
 	f := extractString(t, "deep.h", b.String())
 	symbol(t, f, "deep.after")
 }
+
+// TestCDeclarations: prototypes, extern and K&R declarations and
+// prototypes an attribute macro breaks are marked Declaration;
+// definitions, K&R ones and a header's static inline functions are not.
+func TestCDeclarations(t *testing.T) {
+	src := `int proto(void);
+extern void *ext(const char *s);
+int kr();
+int broken(void) __THROW;
+static inline int inl(int x) { return x; }
+int old(a, b)
+int a;
+char *b;
+{
+	return a;
+}
+#define twice(x) ((x) * 2)
+`
+	f := extractString(t, "include/api.h", src)
+	want := map[string]bool{"proto": true, "ext": true, "kr": true, "broken": true, "inl": false, "old": false, "twice": false}
+	for name, decl := range want {
+		if s := symbol(t, f, "include.api."+name); s.Declaration != decl {
+			t.Errorf("%s: Declaration %v, want %v", name, s.Declaration, decl)
+		}
+	}
+	if len(f.Symbols) != len(want) {
+		t.Errorf("%d symbols, want %d: %v", len(f.Symbols), len(want), f.Symbols)
+	}
+}

@@ -54,14 +54,15 @@ func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
 	}
 
 	sym := Symbol{
-		Name:      d.name,
-		Qualified: d.qualified,
-		Kind:      d.kind,
-		Parent:    d.parentName,
-		Signature: signatureOf(d, f),
-		StartLine: int(d.nameNode.StartPoint().Row) + 1,
-		EndLine:   endLine(d, f.src),
-		Exported:  true,
+		Name:        d.name,
+		Qualified:   d.qualified,
+		Kind:        d.kind,
+		Parent:      d.parentName,
+		Signature:   signatureOf(d, f),
+		StartLine:   int(d.nameNode.StartPoint().Row) + 1,
+		EndLine:     endLine(d, f.src),
+		Exported:    true,
+		Declaration: d.declaration,
 	}
 	if f.lang.doc != nil {
 		sym.Doc = f.lang.doc(d, f)
