@@ -28,6 +28,9 @@ type fileInfo struct {
 	// names interns the called names and receivers of the file's calls,
 	// which repeat (a C file calls mutex_lock in every function).
 	names map[string]string
+	// macroCalls are the statement macros repair rewrote: calls of their
+	// names, though the tree holds an `if` there.
+	macroCalls []macroSite
 }
 
 // intern returns s, or an equal string met before in this file.
@@ -276,6 +279,14 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			call.CallValues = &v
 		}
 		out.Calls = append(out.Calls, call)
+	}
+	for _, s := range f.macroCalls {
+		out.Calls = append(out.Calls, Call{
+			Caller: callerOf(decls, s.start, f.module),
+			Name:   f.intern(s.name),
+			Line:   int(s.startPoint.Row) + 1,
+			Column: int(s.startPoint.Column) + 1,
+		})
 	}
 	for _, b := range binds {
 		value := f.short(b.value, 200)

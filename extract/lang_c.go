@@ -65,6 +65,7 @@ func init() {
 		signature: cSignature,
 		doc:       cDoc,
 		exported:  cExported,
+		repair:    cRepair,
 	})
 }
 

@@ -409,3 +409,58 @@ char *b;
 		t.Errorf("%d symbols, want %d: %v", len(f.Symbols), len(want), f.Symbols)
 	}
 }
+
+// TestCStatementMacros: a loop macro used as a statement is a call of
+// the macro, never a function: the function around it ends where it
+// does, the calls in the loop's body and the functions after it keep
+// their names (Linux's kernel/sched/core.c).
+func TestCStatementMacros(t *testing.T) {
+	src := `unsigned long long nr_context_switches(void)
+{
+	int i;
+	unsigned long long sum = 0;
+
+	for_each_possible_cpu(i)
+		sum += cpu_rq(i)->nr_switches;
+
+	return sum;
+}
+
+unsigned int nr_iowait_cpu(int cpu)
+{
+	return atomic_read(&cpu_rq(cpu)->nr_iowait);
+}
+
+int count(void)
+{
+	int cpu;
+	for_each_online_cpu(cpu)
+		work(cpu);
+	for_each_online_cpu(cpu) {
+		work(cpu);
+	}
+	list_for_each_entry(pos, head, list) {
+		use(pos);
+	}
+	return 0;
+}
+`
+	f := extractString(t, "kernel/sched/core.c", src)
+	expectSymbols(t, f,
+		"function kernel.sched.core.nr_context_switches parent= line=1-10",
+		"function kernel.sched.core.nr_iowait_cpu parent= line=12-15",
+		"function kernel.sched.core.count parent= line=17-29",
+	)
+	expectCalls(t, f,
+		"kernel.sched.core.nr_context_switches -> for_each_possible_cpu @6",
+		"kernel.sched.core.nr_context_switches -> cpu_rq @7",
+		"kernel.sched.core.nr_iowait_cpu -> atomic_read @14",
+		"kernel.sched.core.nr_iowait_cpu -> cpu_rq @14",
+		"kernel.sched.core.count -> for_each_online_cpu @20",
+		"kernel.sched.core.count -> work @21",
+		"kernel.sched.core.count -> for_each_online_cpu @22",
+		"kernel.sched.core.count -> work @23",
+		"kernel.sched.core.count -> list_for_each_entry @25",
+		"kernel.sched.core.count -> use @26",
+	)
+}
