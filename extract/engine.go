@@ -28,8 +28,8 @@ type fileInfo struct {
 	// names interns the called names and receivers of the file's calls,
 	// which repeat (a C file calls mutex_lock in every function).
 	names map[string]string
-	// macroCalls are the statement macros repair rewrote: calls of their
-	// names, though the tree holds an `if` there.
+	// macroCalls are the places repair rewrote: the statement macros
+	// are calls of their names, though the tree holds a keyword there.
 	macroCalls []macroSite
 }
 
@@ -281,6 +281,9 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		out.Calls = append(out.Calls, call)
 	}
 	for _, s := range f.macroCalls {
+		if s.word == "" {
+			continue // an attribute macro, blanked
+		}
 		out.Calls = append(out.Calls, Call{
 			Caller: callerOf(decls, s.start, f.module),
 			Name:   f.intern(s.name),

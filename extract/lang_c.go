@@ -11,7 +11,9 @@ package extract
 // Symbols:
 //   - function definitions: kind function. A definition whose declarator a
 //     macro hides (`DEFINE_HANDLER(on_click) { ... }`) is named by the
-//     innermost identifier of its declarator ("on_click").
+//     innermost identifier of its declarator ("on_click"); one whose whole
+//     head a macro writes (`SYSCALL_DEFINE1(close, unsigned int, fd) {`)
+//     by the macro's first argument ("close").
 //   - prototypes (`int f(void);`, `extern int f();`): kind function,
 //     marked Declaration, in header files only (.h, and the C++ header
 //     extensions), where they are the API and carry its documentation. In
@@ -104,8 +106,33 @@ func cRefine(d *decl, f *fileInfo) bool {
 		unwrapTypedef(d)
 	case "preproc_function_def":
 		d.body = d.node.ChildByFieldName("value")
+	case "expression_statement":
+		return refineMacroHead(d, f)
 	}
 	return true
+}
+
+// refineMacroHead completes a function whose head a macro writes
+// (SYSCALL_DEFINE1(close, unsigned int, fd) { ... }): the statement is the
+// head, the block after it the body. It is named by the macro's first
+// argument when that is a name, else by the macro. Inside a function body
+// the same shape is a statement macro and a block, not a definition.
+func refineMacroHead(d *decl, f *fileInfo) bool {
+	if d.body == nil || inFunctionBody(d.node) {
+		return false
+	}
+	call := d.node.NamedChild(0)
+	if call == nil || call.Type() != "call_expression" {
+		return false
+	}
+	if args := call.ChildByFieldName("arguments"); args != nil {
+		if a := args.NamedChild(0); a != nil && a.Type() == "identifier" {
+			d.nameNode = a
+		}
+	}
+	d.name = f.text(d.nameNode)
+	d.end = d.body.EndByte()
+	return !cKeywords[d.name]
 }
 
 // cDeclaratorName follows a declarator down to the declared name: through
@@ -358,6 +385,8 @@ func cExported(d *decl, f *fileInfo) bool {
 	case "function_declarator":
 		_, static, _ := brokenPrototypeSpecifiers(outerDeclarator(d.node), f)
 		return !static
+	case "expression_statement":
+		return true // a macro's head: SYSCALL_DEFINE and kin define global functions
 	}
 	return isCHeader(f.path)
 }

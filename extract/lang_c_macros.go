@@ -6,7 +6,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// Statement macros in C.
+// Statement and attribute macros in C.
 //
 // tree-sitter's C grammar knows no macros, so a loop macro used as a
 // statement (`for_each_possible_cpu(i) sum += f(i);`, Linux's
@@ -19,6 +19,14 @@ import (
 // functions never nest: these shapes inside a function body are the
 // misreadings of a statement macro, which is an `if` to the grammar.
 //
+// Two more shapes break a whole function, and are found in the text of a
+// file whose tree has errors (cTextRepairs): a loop macro in the place of
+// a do statement's while (`do { ... } while_each_thread(g, t);`), which
+// becomes "while"; and an attribute macro with arguments among a
+// declaration's specifiers or after its parameters (`static __printf(4, 0)
+// struct task_struct *f(...)`, `void f(void) __acquires(x) {`), which is
+// blanked out: Linux names them all with a leading "__".
+//
 // cRepair finds them; the extractor then parses the file again with each
 // such macro's name overwritten by "if" and blanks (same length, so every
 // byte offset, line and column holds), up to maxRepairRounds times, as a
@@ -29,11 +37,15 @@ import (
 // maxRepairRounds bounds the parses of one file.
 const maxRepairRounds = 4
 
-// macroSite is a statement macro's name in the source.
+// macroSite is a place repair rewrites: a statement macro's name, which
+// becomes the keyword word ("if", "while") padded with blanks and is a
+// call of name; or, with word "", an attribute macro with its arguments
+// (`__printf(4, 0)`), blanked out (newlines kept), which is no call.
 type macroSite struct {
 	start, end           uint32
 	startPoint, endPoint sitter.Point
 	name                 string
+	word                 string
 }
 
 // cRepairQuery captures the shapes a statement macro takes: @nested a
@@ -93,6 +105,14 @@ func cRepair(f *fileInfo, root *sitter.Node, qc *sitter.QueryCursor, skip map[ui
 			out = append(out, s)
 		}
 	}
+	if root.HasError() {
+		for _, s := range cTextRepairs(f.src) {
+			if !seen[s.start] && !skip[s.start] {
+				seen[s.start] = true
+				out = append(out, s)
+			}
+		}
+	}
 	return out
 }
 
@@ -134,15 +154,200 @@ func statementMacro(src []byte, n *sitter.Node) (macroSite, bool) {
 	}
 	sp := n.StartPoint()
 	ep := sitter.Point{Row: sp.Row, Column: sp.Column + (end - start)}
-	return macroSite{start: start, end: end, startPoint: sp, endPoint: ep, name: name}, true
+	return macroSite{start: start, end: end, startPoint: sp, endPoint: ep, name: name, word: "if"}, true
 }
 
-// rewriteMacros overwrites each site's name in src with "if" and blanks.
+// rewriteMacros overwrites each site in src with its word and blanks,
+// keeping newlines.
 func rewriteMacros(src []byte, sites []macroSite) {
 	for _, s := range sites {
-		src[s.start], src[s.start+1] = 'i', 'f'
-		for i := s.start + 2; i < s.end; i++ {
-			src[i] = ' '
+		copy(src[s.start:s.end], s.word)
+		for i := s.start + uint32(len(s.word)); i < s.end; i++ {
+			if src[i] != '\n' && src[i] != '\r' {
+				src[i] = ' '
+			}
 		}
 	}
+}
+
+// cToken is a token of C source outside comments, literals and
+// preprocessor directives: an identifier or number (kind 'a'), a literal
+// ('"') or a punctuation byte. depth and paren are the brace and
+// parenthesis depths before it (paren restarts at every brace and ";").
+type cToken struct {
+	start, end   uint32
+	point        sitter.Point
+	kind         byte
+	depth, paren int
+}
+
+// cTokens lexes src for cTextRepairs.
+func cTokens(src []byte) []cToken {
+	var out []cToken
+	var row, col uint32
+	depth, paren := 0, 0
+	lineHead := true
+	n := uint32(len(src))
+	adv := func(i uint32) uint32 { // moves past src[i], keeping row and col
+		if src[i] == '\n' {
+			row, col = row+1, 0
+		} else {
+			col++
+		}
+		return i + 1
+	}
+	for i := uint32(0); i < n; {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineHead = true
+			i = adv(i)
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\':
+			i = adv(i)
+			continue
+		case c == '#' && lineHead:
+			// A directive, with its continuation lines.
+			for i < n && src[i] != '\n' {
+				if src[i] == '\\' && i+1 < n && src[i+1] == '\n' {
+					i = adv(i)
+				}
+				i = adv(i)
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i = adv(i)
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i = adv(adv(i))
+			for i < n && !(src[i] == '*' && i+1 < n && src[i+1] == '/') {
+				i = adv(i)
+			}
+			if i < n {
+				i = adv(adv(i))
+			}
+			continue
+		}
+		lineHead = false
+		t := cToken{start: i, point: sitter.Point{Row: row, Column: col}, kind: c, depth: depth, paren: paren}
+		switch {
+		case c == '"' || c == '\'':
+			t.kind = '"'
+			i = adv(i)
+			for i < n && src[i] != c && src[i] != '\n' {
+				if src[i] == '\\' && i+1 < n {
+					i = adv(i)
+				}
+				i = adv(i)
+			}
+			if i < n && src[i] == c {
+				i = adv(i)
+			}
+		case isIdentByte(c) && c < 0x80:
+			t.kind = 'a'
+			for i < n && isIdentByte(src[i]) && src[i] < 0x80 {
+				i = adv(i)
+			}
+		default:
+			i = adv(i)
+			switch c {
+			case '{':
+				depth, paren = depth+1, 0
+			case '}':
+				depth, paren = max(depth-1, 0), 0
+			case ';':
+				paren = 0
+			case '(':
+				paren++
+			case ')':
+				paren = max(paren-1, 0)
+			}
+		}
+		t.end = i
+		out = append(out, t)
+	}
+	return out
+}
+
+// cTextRepairs finds the do-while macros and the attribute macros of src
+// (see the conventions above).
+func cTextRepairs(src []byte) []macroSite {
+	toks := cTokens(src)
+	text := func(t cToken) string { return string(src[t.start:t.end]) }
+	var out []macroSite
+	var doBlocks []bool // per open brace: does it open a do statement's body?
+	for i, t := range toks {
+		switch t.kind {
+		case '{':
+			doBlocks = append(doBlocks, i > 0 && toks[i-1].kind == 'a' && text(toks[i-1]) == "do")
+		case '}':
+			if len(doBlocks) == 0 {
+				continue
+			}
+			do := doBlocks[len(doBlocks)-1]
+			doBlocks = doBlocks[:len(doBlocks)-1]
+			if !do || i+2 >= len(toks) {
+				continue
+			}
+			name, open := toks[i+1], toks[i+2]
+			if name.kind == 'a' && open.kind == '(' && text(name) != "while" && name.end-name.start >= 5 && !cKeywords[text(name)] {
+				out = append(out, macroSite{start: name.start, end: name.end, startPoint: name.point,
+					endPoint: sitter.Point{Row: name.point.Row, Column: name.point.Column + name.end - name.start},
+					name:     text(name), word: "while"})
+			}
+		case 'a':
+			if s, ok := attributeMacro(src, toks, i); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// attributeMacro reports the attribute macro that starts at toks[i]: at
+// file level, a name with a leading "__" and arguments, after a
+// specifier or a parameter list and before a declaration's next
+// specifier, its body or its end (a prototype's ";" after its
+// parameters).
+func attributeMacro(src []byte, toks []cToken, i int) (macroSite, bool) {
+	t := toks[i]
+	if t.depth != 0 || t.paren != 0 || t.end-t.start < 3 || src[t.start] != '_' || src[t.start+1] != '_' || i == 0 || i+1 >= len(toks) || toks[i+1].kind != '(' {
+		return macroSite{}, false
+	}
+	name := string(src[t.start:t.end])
+	if notStatementMacros[name] {
+		return macroSite{}, false // __attribute__ and kin: the grammar reads them
+	}
+	open := 0
+	j := i + 1
+	for ; j < len(toks); j++ {
+		switch toks[j].kind {
+		case '(':
+			open++
+		case ')':
+			open--
+		case '{', '}', ';':
+			return macroSite{}, false // unbalanced: not an attribute
+		}
+		if open == 0 {
+			break
+		}
+	}
+	if j+1 >= len(toks) {
+		return macroSite{}, false
+	}
+	prev, next := toks[i-1], toks[j+1]
+	afterParams := prev.kind == ')'
+	switch {
+	case prev.kind == 'a' && next.kind == 'a':
+	case prev.kind == 'a' && next.kind == '*':
+	case afterParams && (next.kind == '{' || next.kind == ';' || next.kind == 'a'):
+	default:
+		return macroSite{}, false
+	}
+	end := toks[j]
+	return macroSite{start: t.start, end: end.end, startPoint: t.point,
+		endPoint: sitter.Point{Row: end.point.Row, Column: end.point.Column + 1}, name: name}, true
 }

@@ -464,3 +464,57 @@ int count(void)
 		"kernel.sched.core.count -> use @26",
 	)
 }
+
+// TestCMacroHeads: attribute macros with arguments, a loop macro in a
+// do statement's while, and a head a macro writes no longer break the
+// functions around them (each swallowed or hid functions of Linux).
+func TestCMacroHeads(t *testing.T) {
+	src := `static __printf(4, 0)
+struct task_struct *create_on_node(int (*fn)(void *data), void *data,
+				   const char namefmt[], va_list args)
+{
+	wake_up_process(task);
+	return task;
+}
+
+void lock_it(struct foo *f) __acquires(f->lock)
+{
+	spin_lock(&f->lock);
+}
+
+int attach(struct task_struct *leader)
+{
+	do {
+		add_src(task);
+	} while_each_thread(leader, task);
+	return 0;
+}
+
+SYSCALL_DEFINE3(setpriority, int, which, int, who, int, niceval)
+{
+	return find_task_by_vpid(who) != 0;
+}
+
+int after(void)
+{
+	return attach(0);
+}
+`
+	f := extractString(t, "kernel/sys.c", src)
+	expectSymbols(t, f,
+		"function kernel.sys.create_on_node parent= line=2-7",
+		"function kernel.sys.lock_it parent= line=9-12",
+		"function kernel.sys.attach parent= line=14-20",
+		"function kernel.sys.setpriority parent= line=22-25",
+		"function kernel.sys.after parent= line=27-30",
+	)
+	expectCalls(t, f,
+		"kernel.sys.create_on_node -> wake_up_process @5",
+		"kernel.sys.lock_it -> spin_lock @11",
+		"kernel.sys.attach -> add_src @17",
+		"kernel.sys.attach -> while_each_thread @18",
+		"kernel.sys.setpriority -> SYSCALL_DEFINE3 @22",
+		"kernel.sys.setpriority -> find_task_by_vpid @24",
+		"kernel.sys.after -> attach @29",
+	)
+}
