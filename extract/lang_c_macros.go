@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strings"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -19,13 +20,16 @@ import (
 // functions never nest: these shapes inside a function body are the
 // misreadings of a statement macro, which is an `if` to the grammar.
 //
-// Two more shapes break a whole function, and are found in the text of a
-// file whose tree has errors (cTextRepairs): a loop macro in the place of
-// a do statement's while (`do { ... } while_each_thread(g, t);`), which
-// becomes "while"; and an attribute macro with arguments among a
+// Three more shapes break a whole function, and are found in the text of
+// a file whose tree has errors (cTextRepairs): a loop macro in the place
+// of a do statement's while (`do { ... } while_each_thread(g, t);`), which
+// becomes "while"; an attribute macro with arguments among a
 // declaration's specifiers or after its parameters (`static __printf(4, 0)
 // struct task_struct *f(...)`, `void f(void) __acquires(x) {`), which is
-// blanked out: Linux names them all with a leading "__".
+// blanked out (Linux names them all with a leading "__"); and a
+// conditional directive inside parentheses (`if (\n#ifdef CONFIG_KEYS\n
+// a &&\n#endif\n b)`), blanked out too, so that the expression holds
+// every branch.
 //
 // cRepair finds them; the extractor then parses the file again with each
 // such macro's name overwritten by "if" and blanks (same length, so every
@@ -116,12 +120,13 @@ func cRepair(f *fileInfo, root *sitter.Node, qc *sitter.QueryCursor, skip map[ui
 	return out
 }
 
-// inFunctionBody reports whether n lies in the body of a function
-// definition.
+// inFunctionBody reports whether n lies in the body of a function: in a
+// function definition or a block (a block outside any function is the
+// body of one whose head a macro writes).
 func inFunctionBody(n *sitter.Node) bool {
 	for p, depth := n.Parent(), 0; p != nil && depth < 512; p, depth = p.Parent(), depth+1 {
 		switch p.Type() {
-		case "function_definition":
+		case "function_definition", "compound_statement":
 			return true
 		case "translation_unit":
 			return false
@@ -181,9 +186,12 @@ type cToken struct {
 	depth, paren int
 }
 
-// cTokens lexes src for cTextRepairs.
-func cTokens(src []byte) []cToken {
+// cTokens lexes src for cTextRepairs; it also returns the conditional
+// directives (#if, #ifdef, #ifndef, #elif, #else, #endif) met inside
+// parentheses, as sites to blank.
+func cTokens(src []byte) ([]cToken, []macroSite) {
 	var out []cToken
+	var inParens []macroSite
 	var row, col uint32
 	depth, paren := 0, 0
 	lineHead := true
@@ -208,11 +216,16 @@ func cTokens(src []byte) []cToken {
 			continue
 		case c == '#' && lineHead:
 			// A directive, with its continuation lines.
+			site := macroSite{start: i, startPoint: sitter.Point{Row: row, Column: col}}
 			for i < n && src[i] != '\n' {
 				if src[i] == '\\' && i+1 < n && src[i+1] == '\n' {
 					i = adv(i)
 				}
 				i = adv(i)
+			}
+			if paren > 0 && isConditional(src[site.start+1:i]) {
+				site.end, site.endPoint = i, sitter.Point{Row: row, Column: col}
+				inParens = append(inParens, site)
 			}
 			continue
 		case c == '/' && i+1 < n && src[i+1] == '/':
@@ -268,15 +281,45 @@ func cTokens(src []byte) []cToken {
 		t.end = i
 		out = append(out, t)
 	}
-	return out
+	return out, inParens
+}
+
+// declaratorFollows reports whether toks start with a type and a
+// function's name: two names or more before the next "(", and no end of
+// statement.
+func declaratorFollows(toks []cToken) bool {
+	names := 0
+	for _, t := range toks {
+		switch t.kind {
+		case 'a':
+			names++
+		case '(':
+			return names >= 2
+		case '*':
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// isConditional reports whether a directive's text (after "#") is #if,
+// #ifdef, #ifndef, #elif, #else or #endif.
+func isConditional(d []byte) bool {
+	w := strings.TrimLeft(string(d[:min(len(d), 16)]), " \t")
+	for _, k := range []string{"ifdef", "ifndef", "if", "elif", "else", "endif"} {
+		if rest, ok := strings.CutPrefix(w, k); ok && (rest == "" || !isIdentByte(rest[0])) {
+			return true
+		}
+	}
+	return false
 }
 
 // cTextRepairs finds the do-while macros and the attribute macros of src
 // (see the conventions above).
 func cTextRepairs(src []byte) []macroSite {
-	toks := cTokens(src)
+	toks, out := cTokens(src)
 	text := func(t cToken) string { return string(src[t.start:t.end]) }
-	var out []macroSite
 	var doBlocks []bool // per open brace: does it open a do statement's body?
 	for i, t := range toks {
 		switch t.kind {
@@ -306,14 +349,15 @@ func cTextRepairs(src []byte) []macroSite {
 	return out
 }
 
-// attributeMacro reports the attribute macro that starts at toks[i]: at
-// file level, a name with a leading "__" and arguments, after a
+// attributeMacro reports the attribute macro that starts at toks[i]: a
+// name with a leading "__" and arguments, outside parentheses, after a
 // specifier or a parameter list and before a declaration's next
 // specifier, its body or its end (a prototype's ";" after its
-// parameters).
+// parameters). The brace depth is not asked: braces in #if branches
+// make it unreliable, and these shapes are no statement in a body.
 func attributeMacro(src []byte, toks []cToken, i int) (macroSite, bool) {
 	t := toks[i]
-	if t.depth != 0 || t.paren != 0 || t.end-t.start < 3 || src[t.start] != '_' || src[t.start+1] != '_' || i == 0 || i+1 >= len(toks) || toks[i+1].kind != '(' {
+	if t.paren != 0 || t.end-t.start < 3 || src[t.start] != '_' || src[t.start+1] != '_' || i == 0 || i+1 >= len(toks) || toks[i+1].kind != '(' {
 		return macroSite{}, false
 	}
 	name := string(src[t.start:t.end])
@@ -339,11 +383,12 @@ func attributeMacro(src []byte, toks []cToken, i int) (macroSite, bool) {
 		return macroSite{}, false
 	}
 	prev, next := toks[i-1], toks[j+1]
-	afterParams := prev.kind == ')'
 	switch {
-	case prev.kind == 'a' && next.kind == 'a':
-	case prev.kind == 'a' && next.kind == '*':
-	case afterParams && (next.kind == '{' || next.kind == ';' || next.kind == 'a'):
+	case prev.kind == ')' && (next.kind == '{' || next.kind == ';' || next.kind == 'a'):
+		// After a parameter list.
+	case prev.kind == 'a' && next.kind == 'a' && declaratorFollows(toks[j+1:]):
+		// Among the specifiers: the type and the declarator follow,
+		// which tells it from a declarator `void __f(int a) __releases(x)`.
 	default:
 		return macroSite{}, false
 	}

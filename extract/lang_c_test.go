@@ -466,8 +466,9 @@ int count(void)
 }
 
 // TestCMacroHeads: attribute macros with arguments, a loop macro in a
-// do statement's while, and a head a macro writes no longer break the
-// functions around them (each swallowed or hid functions of Linux).
+// do statement's while, a head a macro writes and a conditional inside
+// parentheses no longer break the functions around them (each swallowed
+// or hid functions of Linux).
 func TestCMacroHeads(t *testing.T) {
 	src := `static __printf(4, 0)
 struct task_struct *create_on_node(int (*fn)(void *data), void *data,
@@ -499,6 +500,34 @@ int after(void)
 {
 	return attach(0);
 }
+
+static void __put_region(struct vm_region *region)
+	__releases(region_sem)
+{
+	up_write(&region_sem);
+}
+
+SYSCALL_DEFINE1(swapoff, const char __user *, specialfile)
+{
+	int nid;
+	for_each_node(nid) {
+		prio(nid);
+	}
+	return 0;
+}
+
+int copy_creds(struct task_struct *p, unsigned long clone_flags)
+{
+	if (
+#ifdef CONFIG_KEYS
+		!p->cred->thread_keyring &&
+#endif
+		clone_flags & CLONE_THREAD
+	    ) {
+		return get_cred(p);
+	}
+	return prepare_creds();
+}
 `
 	f := extractString(t, "kernel/sys.c", src)
 	expectSymbols(t, f,
@@ -507,6 +536,9 @@ int after(void)
 		"function kernel.sys.attach parent= line=14-20",
 		"function kernel.sys.setpriority parent= line=22-25",
 		"function kernel.sys.after parent= line=27-30",
+		"function kernel.sys.__put_region parent= line=32-36",
+		"function kernel.sys.swapoff parent= line=38-45",
+		"function kernel.sys.copy_creds parent= line=47-58",
 	)
 	expectCalls(t, f,
 		"kernel.sys.create_on_node -> wake_up_process @5",
@@ -516,5 +548,11 @@ int after(void)
 		"kernel.sys.setpriority -> SYSCALL_DEFINE3 @22",
 		"kernel.sys.setpriority -> find_task_by_vpid @24",
 		"kernel.sys.after -> attach @29",
+		"kernel.sys.__put_region -> up_write @35",
+		"kernel.sys.swapoff -> SYSCALL_DEFINE1 @38",
+		"kernel.sys.swapoff -> for_each_node @41",
+		"kernel.sys.swapoff -> prio @42",
+		"kernel.sys.copy_creds -> get_cred @55",
+		"kernel.sys.copy_creds -> prepare_creds @57",
 	)
 }
