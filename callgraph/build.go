@@ -54,6 +54,7 @@ type fileResult struct {
 	calls      []unresolvedCall
 	unresolved []Unresolved    // given as such (a graph restored from saved data) instead of calls
 	unique     map[string]bool // names looked up in the whole repository (unique-name fallback)
+	includes   bool            // C: resolution read the include graph (lang_c.go)
 }
 
 // unresolvedCall is a call of the file, f.Calls[call], without a target;
@@ -247,6 +248,7 @@ type index struct {
 	bases  map[SymbolID][]string // base types as written, by class
 	params map[SymbolID][]string // parameter names of the functions of flow-tracked languages
 	python bool                  // a Python file is indexed: canonical can rewrite names
+	c      *cIndex               // C and C++ functions and includes (lang_c.go)
 }
 
 func newIndex(g *Graph) *index {
@@ -274,12 +276,14 @@ func (ix *index) addFile(f *extract.File) {
 	// of its languages, in files with bindings or not.
 	flow := languageTraits[f.Language].flow
 	ix.python = ix.python || f.Language == "python"
-	for _, s := range f.Symbols {
-		id := ix.add(Node{
-			Qualified: s.Qualified, Name: s.Name, Kind: s.Kind, Parent: s.Parent,
-			File: f.Path, Line: s.StartLine, EndLine: s.EndLine, Language: f.Language,
-		})
+	c := family(f.Language) == "c"
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		id := ix.add(symbolNode(f, s))
 		ix.byName[s.Name] = append(ix.byName[s.Name], id)
+		if c && s.Kind == extract.KindFunction {
+			ix.addC(id, s)
+		}
 		if len(s.Bases) > 0 {
 			ix.bases[id] = s.Bases
 		}

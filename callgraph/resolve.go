@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -23,6 +24,9 @@ type resolver struct {
 	canon   map[string]string // canonical's answers (python_imports.go)
 	pyWalks int               // Python scopes canonical has read, to tell answers worth keeping
 	key     []byte            // scratch for byJoined
+	// cName's answers in the C file cMemoFile, by name (lang_c.go)
+	cMemo     map[string]cAnswer
+	cMemoFile string
 
 	// per file
 	caller SymbolID // of the call being resolved
@@ -76,6 +80,9 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			res.edges = append(res.edges, r.jsCallbacks(caller, c)...)
 		}
 		targets, how, reason := r.resolveCall(caller, c)
+		if f.Language == "cpp" {
+			targets = r.cDefinitions(targets)
+		}
 		if len(targets) == 0 && r.tr.flow && !strings.HasPrefix(reason, "external: ") && !strings.HasPrefix(reason, "builtin: ") && c.Name != "()" {
 			if ext := r.flow.externalCallee(caller, c); ext != "" {
 				reason = "external: " + ext
@@ -164,6 +171,9 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 		}
 		if ids := r.flowTargets(caller, c); len(ids) > 0 {
 			return r.instantiate(ids, Local)
+		}
+		if family(r.f.Language) == "c" {
+			return r.cName(c.Name)
 		}
 		if r.tr.globalNames {
 			return r.unique(c.Name, false)
@@ -405,14 +415,15 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 // unique resolves name to the only callable with that name in the
 // repository (methods only when onlyMethods), in the caller's language
 // family. Nodes that share a qualified name are one definition:
-// overloads, or a C declaration and its definition.
+// overloads, or a C declaration and its definition; a declaration (a C++
+// member declared in its class) is none beside a definition.
 func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution, string) {
 	if r.res != nil {
 		r.res.unique[name] = true // depends on every definition of name
 	}
 	var cands []SymbolID
-	defs := map[string]bool{}
 	fam := family(r.f.Language)
+	bodies := false
 	for _, id := range r.ix.byName[name] {
 		n := r.g.nodes[id]
 		if family(n.Language) != fam {
@@ -420,8 +431,15 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 		}
 		if k := n.Kind; k == extract.KindMethod || !onlyMethods && k == extract.KindFunction {
 			cands = append(cands, id)
-			defs[n.Qualified] = true
+			bodies = bodies || !n.Declaration
 		}
+	}
+	if bodies {
+		cands = slices.DeleteFunc(cands, func(id SymbolID) bool { return r.g.nodes[id].Declaration })
+	}
+	defs := map[string]bool{}
+	for _, id := range cands {
+		defs[r.g.nodes[id].Qualified] = true
 	}
 	switch len(defs) {
 	case 1:
