@@ -54,6 +54,7 @@ type fileResult struct {
 	calls      []unresolvedCall
 	unresolved []Unresolved    // given as such (a graph restored from saved data) instead of calls
 	unique     map[string]bool // names looked up in the whole repository (unique-name fallback)
+	includes   bool            // C: resolution read the include graph (lang_c.go)
 }
 
 // unresolvedCall is a call of the file, f.Calls[call], without a target;
@@ -251,6 +252,7 @@ type index struct {
 	// File.Test and Symbol.Test): never callees of production code that
 	// does not import them (tests.go).
 	test map[SymbolID]bool
+	c    *cIndex // C and C++ functions and includes (lang_c.go)
 }
 
 func newIndex(g *Graph) *index {
@@ -278,14 +280,16 @@ func (ix *index) addFile(f *extract.File) {
 	// of its languages, in files with bindings or not.
 	flow := languageTraits[f.Language].flow
 	ix.python = ix.python || f.Language == "python"
-	for _, s := range f.Symbols {
-		id := ix.add(Node{
-			Qualified: s.Qualified, Name: s.Name, Kind: s.Kind, Parent: s.Parent,
-			File: f.Path, Line: s.StartLine, EndLine: s.EndLine, Language: f.Language,
-		})
+	c := family(f.Language) == "c"
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		id := ix.add(symbolNode(f, s))
 		ix.byName[s.Name] = append(ix.byName[s.Name], id)
 		if s.Test || f.Test {
 			ix.test[id] = true
+		}
+		if c && s.Kind == extract.KindFunction {
+			ix.addC(id, s)
 		}
 		if len(s.Bases) > 0 {
 			ix.bases[id] = s.Bases

@@ -15,6 +15,8 @@
 //	interface    a call through an interface, to the interface's method and
 //	             each implementer's (class hierarchy analysis)
 //	name         the only symbol in the repository with that name
+//	macro        a C or C++ function-like macro the caller's file defines
+//	             or includes (the preprocessor expands it)
 //	callback     a function handed to a builtin that calls it (JavaScript:
 //	             arr.map(f), p.then(f), setTimeout(f))
 //
@@ -22,6 +24,11 @@
 // code, dynamic calls, names with several candidates — are kept in
 // Graph.Unresolved with the reason; nothing is guessed when a name is
 // ambiguous.
+//
+// C and C++ calls without a receiver resolve as the preprocessor and the
+// linker would: the caller's own file, then what it includes and the
+// definitions of what that declares, then a unique name; prototypes are
+// declarations, never definitions (see lang_c.go).
 //
 // JavaScript, TypeScript and TSX follow imports through the export lists
 // of modules (re-exports, barrels, CommonJS); see javascript.go.

@@ -15,7 +15,7 @@ import (
 
 // certainty ranks resolutions for drawing, most certain first: an edge
 // between two nodes is drawn in the style of its most certain call site.
-var certainty = map[Resolution]int{Local: 0, Import: 0, Receiver: 0, Constructor: 0, Inherited: 0, Interface: 1, Name: 2}
+var certainty = map[Resolution]int{Local: 0, Import: 0, Receiver: 0, Constructor: 0, Inherited: 0, Macro: 0, Interface: 1, Name: 2}
 
 // edgeStyle is the DOT style of each certainty rank: solid for a call the
 // code names, dashed for dispatch through an interface, dotted for a guess

@@ -37,6 +37,19 @@ type Node struct {
 	Line      int          `json:"line"`
 	EndLine   int          `json:"end_line"`
 	Language  string       `json:"language"`
+	// Declaration marks a function declared without a body (a C or C++
+	// prototype, see extract.Symbol.Declaration). Calls resolve to its
+	// definition where there is one; a lookup by name prefers that.
+	Declaration bool `json:"declaration,omitempty"`
+}
+
+// symbolNode is the node of symbol s of file f.
+func symbolNode(f *extract.File, s *extract.Symbol) Node {
+	return Node{
+		Qualified: s.Qualified, Name: s.Name, Kind: s.Kind, Parent: s.Parent,
+		File: f.Path, Line: s.StartLine, EndLine: s.EndLine, Language: f.Language,
+		Declaration: s.Declaration,
+	}
 }
 
 // Edge is one resolved call site.

@@ -12,19 +12,23 @@ import (
 	"github.com/fileinfo/fileinfo/extract"
 )
 
-// TestPythonCases builds each archive in testdata/python and checks the
+// TestPythonCases checks the cases of testdata/python (see testCases).
+func TestPythonCases(t *testing.T) { testCases(t, "testdata/python/*.txtar") }
+
+// testCases builds each archive matching glob and checks the
 // expectations its comment (the text before the first file) states, one
 // a line:
 //
 //	edge: CALLER -> CALLEE          an edge, however resolved
+//	edge: CALLER -> CALLEE (HOW)    an edge resolved as HOW
 //	noedge: CALLER -> CALLEE        no such edge
 //	node: QUALIFIED                 a node of that name
 //	unresolved: CALLER NAME REASON  the call of NAME from CALLER is
 //	                                unresolved, its reason containing REASON
 //	reason-not: CALLER NAME TEXT    no unresolved call of NAME from CALLER
 //	                                has TEXT in its reason
-func TestPythonCases(t *testing.T) {
-	paths, err := filepath.Glob("testdata/python/*.txtar")
+func testCases(t *testing.T, glob string) {
+	paths, err := filepath.Glob(glob)
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no cases: %v", err)
 	}
@@ -82,14 +86,18 @@ func TestPythonCases(t *testing.T) {
 }
 
 // hasEdge reports whether caller calls callee; the caller must exist.
+// A callee written "name (how)" must be resolved as how.
 func hasEdge(t *testing.T, g *Graph, caller, callee string) bool {
 	t.Helper()
 	if len(g.Lookup(caller)) == 0 {
 		t.Errorf("no node %s", caller)
 		return false
 	}
+	callee, how, labelled := strings.Cut(callee, " (")
+	how = strings.TrimSuffix(how, ")")
 	for _, c := range calleeNames(g, caller) {
-		if name, _, _ := strings.Cut(c, "("); name == callee {
+		name, got, _ := strings.Cut(c, "(")
+		if name == callee && (!labelled || strings.TrimSuffix(got, ")") == how) {
 			return true
 		}
 	}
@@ -107,12 +115,15 @@ func calleeNames(g *Graph, caller string) []string {
 	return out
 }
 
-// TestPythonCasesUpdate edits the files of each case at random (delete,
-// duplicate or rename on a line) and checks that Update gives the graph
-// Build does: re-exports, scoped imports, fixtures and roots keep the
-// incremental path exact.
-func TestPythonCasesUpdate(t *testing.T) {
-	paths, _ := filepath.Glob("testdata/python/*.txtar")
+// TestPythonCasesUpdate checks that Update keeps re-exports, scoped
+// imports, fixtures and roots exact (see testCasesUpdate).
+func TestPythonCasesUpdate(t *testing.T) { testCasesUpdate(t, "testdata/python/*.txtar") }
+
+// testCasesUpdate edits the files of each case matching glob at random
+// (delete, duplicate or rename on a line) and checks that Update gives
+// the graph Build does.
+func testCasesUpdate(t *testing.T, glob string) {
+	paths, _ := filepath.Glob(glob)
 	steps := 40
 	if testing.Short() {
 		steps = 8

@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -24,6 +25,9 @@ type resolver struct {
 	pyWalks int               // Python scopes canonical has read, to tell answers worth keeping
 	key     []byte            // scratch for byJoined
 	uniques map[uniqueKey]uniqueAnswer
+	// cName's answers in the C file cMemoFile, by name (lang_c.go)
+	cMemo     map[string]cAnswer
+	cMemoFile string
 
 	// per file
 	caller SymbolID // of the call being resolved
@@ -81,6 +85,9 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			}
 		}
 		targets, how, reason := r.resolveCall(caller, c)
+		if f.Language == "cpp" {
+			targets = r.cDefinitions(targets)
+		}
 		if kept, dropped, ok := r.withoutTests(caller, targets, how); ok {
 			targets = kept
 			if len(kept) == 0 {
@@ -176,6 +183,9 @@ func (r *resolver) resolveCall(caller SymbolID, c extract.Call) ([]SymbolID, Res
 		}
 		if ids := r.flowTargets(caller, c); len(ids) > 0 {
 			return r.instantiate(ids, Local)
+		}
+		if family(r.f.Language) == "c" {
+			return r.cName(c.Name)
 		}
 		if r.tr.globalNames {
 			return r.unique(c.Name, false)
@@ -417,9 +427,11 @@ func (r *resolver) instantiate(ids []SymbolID, how Resolution) ([]SymbolID, Reso
 // unique resolves name to the only callable with that name in the
 // repository (methods only when onlyMethods), in the caller's language
 // family. Nodes that share a qualified name are one definition:
-// overloads, or a C declaration and its definition. For production code,
-// a definition in test code it does not import is no target, but still
-// counts: a name a test double shares is no unique name (tests.go).
+// overloads, or a C declaration and its definition; a declaration (a C++
+// member declared in its class) is none beside a definition. For
+// production code, a definition in test code it does not import is no
+// target, but still counts: a name a test double shares is no unique
+// name (tests.go).
 func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution, string) {
 	if r.res != nil {
 		r.res.unique[name] = true // depends on every definition of name
@@ -476,7 +488,7 @@ func (r *resolver) uniqueDefs(k uniqueKey) uniqueAnswer {
 		return a
 	}
 	var cands []SymbolID
-	defs := map[string]bool{}
+	bodies := false
 	for _, id := range r.ix.byName[k.name] {
 		n := r.g.nodes[id]
 		if family(n.Language) != k.family {
@@ -484,8 +496,15 @@ func (r *resolver) uniqueDefs(k uniqueKey) uniqueAnswer {
 		}
 		if kind := n.Kind; kind == extract.KindMethod || !k.onlyMethods && kind == extract.KindFunction {
 			cands = append(cands, id)
-			defs[n.Qualified] = true
+			bodies = bodies || !n.Declaration
 		}
+	}
+	if bodies {
+		cands = slices.DeleteFunc(cands, func(id SymbolID) bool { return r.g.nodes[id].Declaration })
+	}
+	defs := map[string]bool{}
+	for _, id := range cands {
+		defs[r.g.nodes[id].Qualified] = true
 	}
 	a := uniqueAnswer{ids: cands[:len(cands):len(cands)], defs: len(defs)}
 	if a.defs != 1 {

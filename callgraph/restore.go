@@ -84,12 +84,9 @@ func Restore(files []extract.File, s Saved) (*Graph, error) {
 		}
 		ids := make([]SymbolID, 0, 1+len(f.Symbols))
 		ids = append(ids, m)
-		for _, sy := range f.Symbols {
+		for i := range f.Symbols {
 			ids = append(ids, SymbolID(len(g.nodes)))
-			g.nodes = append(g.nodes, Node{
-				Qualified: sy.Qualified, Name: sy.Name, Kind: sy.Kind, Parent: sy.Parent,
-				File: f.Path, Line: sy.StartLine, EndLine: sy.EndLine, Language: f.Language,
-			})
+			g.nodes = append(g.nodes, symbolNode(f, &f.Symbols[i]))
 		}
 		g.byFile[p] = ids
 	}

@@ -53,7 +53,7 @@ var languageTraits = map[string]traits{
 	"kotlin":     {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName, declaredTypes: true},
 	"scala":      {self: []string{"this"}, super: []string{"super"}, classScope: true, ctor: sameName},
 	"cpp":        {self: []string{"this"}, classScope: true, globalNames: true, ctor: sameName, openImports: true},
-	"c":          {globalNames: true, openImports: true},
+	"c":          {globalNames: true, openImports: true, call: cCall},
 	"rust":       {self: []string{"self", "Self"}, ctor: fixed("new")},
 	"swift":      {self: []string{"self"}, super: []string{"super"}, classScope: true, ctor: fixed("init"), openImports: true},
 	"ruby":       {self: []string{"self"}, super: []string{"super"}, classScope: true, globalNames: true, ctor: fixed("initialize"), newMethod: "new"},

@@ -9,9 +9,9 @@ import (
 
 // surface returns, as one comparable string, what resolving other files
 // can read of f: its module and imports, its symbols' names, kinds,
-// parents, signatures and bases in order, its exports, and the
-// declarations other files look up (package variables, fields, results)
-// — not function bodies, locals or line numbers. Most saves edit a body:
+// parents, signatures, bases and whether they are declarations (C
+// prototypes), in order, its exports, and the declarations other files
+// look up (package variables, fields, results) — not function bodies, locals or line numbers. Most saves edit a body:
 // the file's surface stays the same, and Update then re-resolves that
 // file alone, however many files read its names.
 //
@@ -81,7 +81,7 @@ func writeExport(b *strings.Builder, e extract.Export, shared bool) {
 
 func writeSymbol(b *strings.Builder, s extract.Symbol, shared bool) {
 	writeRecord(b, "symbol", s.Qualified, s.Name, string(s.Kind), s.Parent, s.Signature, strconv.FormatBool(s.Exported),
-		strings.Join(s.Bases, ","), lineField(s.StartLine, shared), lineField(s.EndLine, shared))
+		strconv.FormatBool(s.Declaration), strings.Join(s.Bases, ","), lineField(s.StartLine, shared), lineField(s.EndLine, shared))
 }
 
 func writeBinding(w *strings.Builder, b extract.Binding, shared bool) {

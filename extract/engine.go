@@ -33,6 +33,9 @@ type fileInfo struct {
 	// doc comment found above each 0-based line (see commentAbove).
 	lineStarts lineTable
 	docAbove   map[int]string
+	// macroCalls are the places repair rewrote: the statement macros
+	// are calls of their names, though the tree holds a keyword there.
+	macroCalls []macroSite
 }
 
 // intern returns s, or an equal string met before in this file.
@@ -72,6 +75,9 @@ type decl struct {
 	qualified  string
 	dropped    bool
 	test       bool // test-only code: Symbol.Test
+	// declaration: a function declared without a body (see
+	// Symbol.Declaration); set by refine.
+	declaration bool
 }
 
 // rawCall is a call site found by the query.
@@ -281,6 +287,17 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			call.CallValues = &v
 		}
 		out.Calls = append(out.Calls, call)
+	}
+	for _, s := range f.macroCalls {
+		if s.word == "" {
+			continue // an attribute macro, blanked
+		}
+		out.Calls = append(out.Calls, Call{
+			Caller: callerOf(decls, s.start, f.module),
+			Name:   f.intern(s.name),
+			Line:   int(s.startPoint.Row) + 1,
+			Column: int(s.startPoint.Column) + 1,
+		})
 	}
 	for _, b := range binds {
 		value := f.short(b.value, 200)

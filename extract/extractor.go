@@ -347,14 +347,57 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		delete(w.parsers, lang)
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("the %s parser did not finish within %v (%v)", lang.Name, parseTimeout(len(src)), err)}
 	}
-	defer tree.Close()
 	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, deadline: time.Now().Add(parseTimeout(len(src)))}
+	if lang.repair != nil {
+		var ok bool
+		if tree, ok = repairTree(p, tree, fi, w.qc); !ok {
+			p.Close()
+			delete(w.parsers, lang)
+		}
+	}
+	defer tree.Close()
 	f = run(tree, w.qc, cq, fi)
 	if fi.overBudget {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v", parseTimeout(len(src)))}
 	}
 	e.stats.add(lang.Name, len(src), time.Since(start))
 	return f, nil
+}
+
+// repairTree parses f again while its language's repair hook finds
+// misread places, each round with those places rewritten (see
+// lang_c_macros.go), and returns the last tree; f.src stays the original
+// text, f.macroCalls gets the rewritten places. ok is false when a parse
+// failed: the parser's state is suspect, and the tree before it is
+// returned.
+func repairTree(p *sitter.Parser, tree *sitter.Tree, f *fileInfo, qc *sitter.QueryCursor) (_ *sitter.Tree, ok bool) {
+	var buf []byte
+	skip := map[uint32]bool{}
+	for range maxRepairRounds {
+		sites := f.lang.repair(f, tree.RootNode(), qc, skip)
+		if len(sites) == 0 {
+			break
+		}
+		if buf == nil {
+			buf = bytes.Clone(f.src)
+		}
+		rewriteMacros(buf, sites)
+		for _, s := range sites {
+			skip[s.start] = true
+			// Same length: the edit moves nothing, it marks what changed
+			// so that the parse reuses the rest of the old tree.
+			tree.Edit(sitter.EditInput{StartIndex: s.start, OldEndIndex: s.end, NewEndIndex: s.end,
+				StartPoint: s.startPoint, OldEndPoint: s.endPoint, NewEndPoint: s.endPoint})
+		}
+		next, err := p.ParseCtx(context.Background(), tree, buf)
+		if err != nil {
+			return tree, false
+		}
+		tree.Close()
+		tree = next
+		f.macroCalls = append(f.macroCalls, sites...)
+	}
+	return tree, true
 }
 
 // Files extracts paths in parallel. Files that cannot be extracted are

@@ -36,6 +36,8 @@ var brokenSeeds = []string{
 	"\"unterminated string",
 	strings.Repeat("(", 500),
 	"a.b.c.d.e.f(g(h(i(j()))))",
+	// C statement macros, which the extractor rewrites and parses again.
+	"int f(void)\n{\n\tfor_each_cpu(i)\n\t\tsum += g(i);\n\tfor_each(c) { h(c); }\n}\nint k(void) { return 1; }\n",
 }
 
 func fuzzFamily(f *testing.F, names ...string) {

@@ -11,13 +11,16 @@ package extract
 // Symbols:
 //   - function definitions: kind function. A definition whose declarator a
 //     macro hides (`DEFINE_HANDLER(on_click) { ... }`) is named by the
-//     innermost identifier of its declarator ("on_click").
-//   - prototypes (`int f(void);`): kind function, in header files only
-//     (.h, and the C++ header extensions), where they are the API and carry
-//     its documentation. In source files they are forward declarations of a
-//     definition and are not symbols. A prototype that a trailing attribute
-//     macro breaks for the grammar (`int f(void) __THROW;`) is still found.
-//     K&R-style definitions are not: the grammar does not parse them.
+//     innermost identifier of its declarator ("on_click"); one whose whole
+//     head a macro writes (`SYSCALL_DEFINE1(close, unsigned int, fd) {`)
+//     by the macro's first argument ("close").
+//   - prototypes (`int f(void);`, `extern int f();`): kind function,
+//     marked Declaration, in header files only (.h, and the C++ header
+//     extensions), where they are the API and carry its documentation. In
+//     source files they are forward declarations of a definition and are
+//     not symbols. A prototype that a trailing attribute macro breaks for
+//     the grammar (`int f(void) __THROW;`) is still found. K&R-style
+//     definitions (`int f(a) int a; { ... }`) are definitions.
 //   - function-like macros (`#define MAX(a, b) ...`): kind function, since
 //     they are called like functions; object-like macros are not symbols.
 //   - struct and union definitions (with a body): kind struct; enum
@@ -64,6 +67,7 @@ func init() {
 		signature: cSignature,
 		doc:       cDoc,
 		exported:  cExported,
+		repair:    cRepair,
 	})
 }
 
@@ -90,18 +94,45 @@ func cRefine(d *decl, f *fileInfo) bool {
 			return false
 		}
 		d.nameNode, d.name = name, f.text(name)
+		d.declaration = d.node.Type() == "declaration"
 	case "function_declarator":
 		if !refineBrokenPrototype(d, f) {
 			return false
 		}
+		d.declaration = true
 	case "type_definition":
 		return refineTypedef(d, f)
 	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
 		unwrapTypedef(d)
 	case "preproc_function_def":
 		d.body = d.node.ChildByFieldName("value")
+	case "expression_statement":
+		return refineMacroHead(d, f)
 	}
 	return true
+}
+
+// refineMacroHead completes a function whose head a macro writes
+// (SYSCALL_DEFINE1(close, unsigned int, fd) { ... }): the statement is the
+// head, the block after it the body. It is named by the macro's first
+// argument when that is a name, else by the macro. Inside a function body
+// the same shape is a statement macro and a block, not a definition.
+func refineMacroHead(d *decl, f *fileInfo) bool {
+	if d.body == nil || inFunctionBody(d.node) {
+		return false
+	}
+	call := d.node.NamedChild(0)
+	if call == nil || call.Type() != "call_expression" {
+		return false
+	}
+	if args := call.ChildByFieldName("arguments"); args != nil {
+		if a := args.NamedChild(0); a != nil && a.Type() == "identifier" {
+			d.nameNode = a
+		}
+	}
+	d.name = f.text(d.nameNode)
+	d.end = d.body.EndByte()
+	return !cKeywords[d.name]
 }
 
 // cDeclaratorName follows a declarator down to the declared name: through
@@ -354,6 +385,8 @@ func cExported(d *decl, f *fileInfo) bool {
 	case "function_declarator":
 		_, static, _ := brokenPrototypeSpecifiers(outerDeclarator(d.node), f)
 		return !static
+	case "expression_statement":
+		return true // a macro's head: SYSCALL_DEFINE and kin define global functions
 	}
 	return isCHeader(f.path)
 }

@@ -380,3 +380,179 @@ func TestCLongInputs(t *testing.T) {
 	f := extractString(t, "deep.h", b.String())
 	symbol(t, f, "deep.after")
 }
+
+// TestCDeclarations: prototypes, extern and K&R declarations and
+// prototypes an attribute macro breaks are marked Declaration;
+// definitions, K&R ones and a header's static inline functions are not.
+func TestCDeclarations(t *testing.T) {
+	src := `int proto(void);
+extern void *ext(const char *s);
+int kr();
+int broken(void) __THROW;
+static inline int inl(int x) { return x; }
+int old(a, b)
+int a;
+char *b;
+{
+	return a;
+}
+#define twice(x) ((x) * 2)
+`
+	f := extractString(t, "include/api.h", src)
+	want := map[string]bool{"proto": true, "ext": true, "kr": true, "broken": true, "inl": false, "old": false, "twice": false}
+	for name, decl := range want {
+		if s := symbol(t, f, "include.api."+name); s.Declaration != decl {
+			t.Errorf("%s: Declaration %v, want %v", name, s.Declaration, decl)
+		}
+	}
+	if len(f.Symbols) != len(want) {
+		t.Errorf("%d symbols, want %d: %v", len(f.Symbols), len(want), f.Symbols)
+	}
+}
+
+// TestCStatementMacros: a loop macro used as a statement is a call of
+// the macro, never a function: the function around it ends where it
+// does, the calls in the loop's body and the functions after it keep
+// their names (Linux's kernel/sched/core.c).
+func TestCStatementMacros(t *testing.T) {
+	src := `unsigned long long nr_context_switches(void)
+{
+	int i;
+	unsigned long long sum = 0;
+
+	for_each_possible_cpu(i)
+		sum += cpu_rq(i)->nr_switches;
+
+	return sum;
+}
+
+unsigned int nr_iowait_cpu(int cpu)
+{
+	return atomic_read(&cpu_rq(cpu)->nr_iowait);
+}
+
+int count(void)
+{
+	int cpu;
+	for_each_online_cpu(cpu)
+		work(cpu);
+	for_each_online_cpu(cpu) {
+		work(cpu);
+	}
+	list_for_each_entry(pos, head, list) {
+		use(pos);
+	}
+	return 0;
+}
+`
+	f := extractString(t, "kernel/sched/core.c", src)
+	expectSymbols(t, f,
+		"function kernel.sched.core.nr_context_switches parent= line=1-10",
+		"function kernel.sched.core.nr_iowait_cpu parent= line=12-15",
+		"function kernel.sched.core.count parent= line=17-29",
+	)
+	expectCalls(t, f,
+		"kernel.sched.core.nr_context_switches -> for_each_possible_cpu @6",
+		"kernel.sched.core.nr_context_switches -> cpu_rq @7",
+		"kernel.sched.core.nr_iowait_cpu -> atomic_read @14",
+		"kernel.sched.core.nr_iowait_cpu -> cpu_rq @14",
+		"kernel.sched.core.count -> for_each_online_cpu @20",
+		"kernel.sched.core.count -> work @21",
+		"kernel.sched.core.count -> for_each_online_cpu @22",
+		"kernel.sched.core.count -> work @23",
+		"kernel.sched.core.count -> list_for_each_entry @25",
+		"kernel.sched.core.count -> use @26",
+	)
+}
+
+// TestCMacroHeads: attribute macros with arguments, a loop macro in a
+// do statement's while, a head a macro writes and a conditional inside
+// parentheses no longer break the functions around them (each swallowed
+// or hid functions of Linux).
+func TestCMacroHeads(t *testing.T) {
+	src := `static __printf(4, 0)
+struct task_struct *create_on_node(int (*fn)(void *data), void *data,
+				   const char namefmt[], va_list args)
+{
+	wake_up_process(task);
+	return task;
+}
+
+void lock_it(struct foo *f) __acquires(f->lock)
+{
+	spin_lock(&f->lock);
+}
+
+int attach(struct task_struct *leader)
+{
+	do {
+		add_src(task);
+	} while_each_thread(leader, task);
+	return 0;
+}
+
+SYSCALL_DEFINE3(setpriority, int, which, int, who, int, niceval)
+{
+	return find_task_by_vpid(who) != 0;
+}
+
+int after(void)
+{
+	return attach(0);
+}
+
+static void __put_region(struct vm_region *region)
+	__releases(region_sem)
+{
+	up_write(&region_sem);
+}
+
+SYSCALL_DEFINE1(swapoff, const char __user *, specialfile)
+{
+	int nid;
+	for_each_node(nid) {
+		prio(nid);
+	}
+	return 0;
+}
+
+int copy_creds(struct task_struct *p, unsigned long clone_flags)
+{
+	if (
+#ifdef CONFIG_KEYS
+		!p->cred->thread_keyring &&
+#endif
+		clone_flags & CLONE_THREAD
+	    ) {
+		return get_cred(p);
+	}
+	return prepare_creds();
+}
+`
+	f := extractString(t, "kernel/sys.c", src)
+	expectSymbols(t, f,
+		"function kernel.sys.create_on_node parent= line=2-7",
+		"function kernel.sys.lock_it parent= line=9-12",
+		"function kernel.sys.attach parent= line=14-20",
+		"function kernel.sys.setpriority parent= line=22-25",
+		"function kernel.sys.after parent= line=27-30",
+		"function kernel.sys.__put_region parent= line=32-36",
+		"function kernel.sys.swapoff parent= line=38-45",
+		"function kernel.sys.copy_creds parent= line=47-58",
+	)
+	expectCalls(t, f,
+		"kernel.sys.create_on_node -> wake_up_process @5",
+		"kernel.sys.lock_it -> spin_lock @11",
+		"kernel.sys.attach -> add_src @17",
+		"kernel.sys.attach -> while_each_thread @18",
+		"kernel.sys.setpriority -> SYSCALL_DEFINE3 @22",
+		"kernel.sys.setpriority -> find_task_by_vpid @24",
+		"kernel.sys.after -> attach @29",
+		"kernel.sys.__put_region -> up_write @35",
+		"kernel.sys.swapoff -> SYSCALL_DEFINE1 @38",
+		"kernel.sys.swapoff -> for_each_node @41",
+		"kernel.sys.swapoff -> prio @42",
+		"kernel.sys.copy_creds -> get_cred @55",
+		"kernel.sys.copy_creds -> prepare_creds @57",
+	)
+}

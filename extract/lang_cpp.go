@@ -27,7 +27,9 @@ package extract
 // declarations without a body, like prototypes, are symbols in headers
 // only; pure virtual and defaulted members (`= 0`, `= default`) are symbols
 // everywhere, deleted ones (`= delete`) nowhere, and friend declarations
-// are not symbols (a friend defined in the class body is).
+// are not symbols (a friend defined in the class body is). Prototypes,
+// bodiless member declarations and pure virtual members are marked
+// Declaration.
 //
 // Exported: a symbol in an anonymous namespace, a `static` function at
 // namespace scope and anything declared inside a function body are not
@@ -100,6 +102,10 @@ func cppRefine(d *decl, f *fileInfo) bool {
 		if init := childOfType(d.node, "field_initializer_list"); init != nil {
 			d.body = init // the signature ends before ": x_(x)"
 		}
+		// A prototype, a member declared in its class, a pure virtual
+		// member: declared here, defined elsewhere if anywhere. (`=
+		// default` defines it.)
+		d.declaration = protoOnly || d.node.ChildByFieldName("body") == nil && hasChildOfType(d.node, "pure_virtual_clause")
 	case "class_specifier", "struct_specifier", "union_specifier", "enum_specifier":
 		var name *sitter.Node
 		name, scopes = splitQualified(d.nameNode, f)
@@ -137,6 +143,7 @@ func cppRefine(d *decl, f *fileInfo) bool {
 		if !refineBrokenPrototype(d, f) {
 			return false
 		}
+		d.declaration = true
 	case "type_definition":
 		if !refineTypedef(d, f) {
 			return false

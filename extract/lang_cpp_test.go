@@ -290,3 +290,25 @@ inline namespace __v1 __attribute__((__abi_tag__ ("v1"))) { }
 		"method q.S.instance parent=S line=4-5",
 	)
 }
+
+// TestCppDeclarations: members declared in their class, prototypes and
+// pure virtual members are marked Declaration; defined and defaulted
+// members are not.
+func TestCppDeclarations(t *testing.T) {
+	src := `class Shape {
+public:
+	virtual double area() const = 0;
+	Shape() = default;
+	void move(int dx);
+	int id() const { return id_; }
+};
+int helper(int x);
+`
+	f := extractString(t, "include/shape.hpp", src)
+	want := map[string]bool{"Shape.area": true, "Shape.Shape": false, "Shape.move": true, "Shape.id": false, "helper": true}
+	for name, decl := range want {
+		if s := symbol(t, f, "include.shape."+name); s.Declaration != decl {
+			t.Errorf("%s: Declaration %v, want %v", name, s.Declaration, decl)
+		}
+	}
+}

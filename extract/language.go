@@ -78,6 +78,11 @@ type Language struct {
 	// scopedImports: an import in a function or class body binds its
 	// names there only; the engine sets Import.Scope (Python).
 	scopedImports bool
+	// repair finds the places where the grammar misread the file in a way
+	// a same-length rewrite of the source fixes (C statement macros); the
+	// extractor rewrites them and parses again. skip holds the places
+	// rewritten in earlier rounds.
+	repair func(f *fileInfo, root *sitter.Node, qc *sitter.QueryCursor, skip map[uint32]bool) []macroSite
 	// detect, for a shared extension, reports whether src is this language.
 	detect func(src []byte) bool
 	// docOnly makes the doc hook's answer final: "" means no doc, without

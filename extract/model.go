@@ -156,6 +156,12 @@ type Symbol struct {
 	// (File.Test), or inside one under an attribute that compiles it only
 	// for tests (Rust's #[cfg(test)] modules and #[test] functions).
 	Test bool `json:"test,omitempty"`
+	// Declaration marks a function declared without a body: a C or C++
+	// prototype (`int f(void);`, `extern int f();`), a member function
+	// declared in its class, a pure virtual member. It names a function
+	// defined elsewhere (or outside the repository); a call graph
+	// resolves calls to the definition when there is one.
+	Declaration bool `json:"declaration,omitempty"`
 	// Bases are the base classes, implemented interfaces or embedded types
 	// as written (class-like symbols only).
 	Bases []string `json:"bases,omitempty"`

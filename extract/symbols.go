@@ -55,15 +55,16 @@ func symbolOf(d *decl, f *fileInfo) (Symbol, bool) {
 	}
 
 	sym := Symbol{
-		Name:      d.name,
-		Qualified: d.qualified,
-		Kind:      d.kind,
-		Parent:    d.parentName,
-		Signature: signatureOf(d, f),
-		StartLine: int(d.nameNode.StartPoint().Row) + 1,
-		EndLine:   endLine(d, f.src),
-		Exported:  true,
-		Test:      d.test,
+		Name:        d.name,
+		Qualified:   d.qualified,
+		Kind:        d.kind,
+		Parent:      d.parentName,
+		Signature:   signatureOf(d, f),
+		StartLine:   int(d.nameNode.StartPoint().Row) + 1,
+		EndLine:     endLine(d, f.src),
+		Exported:    true,
+		Declaration: d.declaration,
+		Test:        d.test,
 	}
 	if f.lang.doc != nil {
 		sym.Doc = f.lang.doc(d, f)
@@ -95,11 +96,18 @@ func joinQualified(prefix, name string) string {
 
 // endLine is the 1-based last line of d. A node that ends at column 0 ends
 // on the line before; refine may end a declaration before its node by
-// lowering d.end (Scala's layout tokens swallow what follows a body).
+// lowering d.end (Scala's layout tokens swallow what follows a body), or
+// after it by raising d.end.
 func endLine(d *decl, src []byte) int {
 	end, row := d.node.EndByte(), int(d.node.EndPoint().Row)
-	if d.end < end {
+	switch {
+	case d.end < end:
 		row -= bytes.Count(src[d.end:end], []byte{'\n'})
+		end = d.end
+	case d.end > end && int(d.end) <= len(src):
+		// refine extended it over a sibling (a C function whose head a
+		// macro writes, and its body).
+		row += bytes.Count(src[end:d.end], []byte{'\n'})
 		end = d.end
 	}
 	if end > 0 && src[end-1] == '\n' && row > int(d.node.StartPoint().Row) {

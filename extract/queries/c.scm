@@ -30,6 +30,33 @@
 (preproc_function_def
   name: (identifier) @name) @definition.function
 
+; A function whose head a macro writes, at file level:
+; SYSCALL_DEFINE1(close, unsigned int, fd) { ... } reads as a call missing
+; its ";" and a block. refine names it by the macro's first argument.
+(translation_unit
+  (expression_statement
+    (call_expression function: (identifier) @name)) @definition.function
+  .
+  (compound_statement) @body)
+
+(preproc_ifdef
+  (expression_statement
+    (call_expression function: (identifier) @name)) @definition.function
+  .
+  (compound_statement) @body)
+
+(preproc_if
+  (expression_statement
+    (call_expression function: (identifier) @name)) @definition.function
+  .
+  (compound_statement) @body)
+
+(preproc_else
+  (expression_statement
+    (call_expression function: (identifier) @name)) @definition.function
+  .
+  (compound_statement) @body)
+
 (struct_specifier
   name: (type_identifier) @name
   body: (_) @body) @definition.struct

@@ -256,8 +256,9 @@ func (ix *Index) bases(cls callgraph.SymbolID) []callgraph.SymbolID {
 	return out
 }
 
-// rank sorts ids best first: code before tests, shorter qualified names,
-// then by path and line, for a stable order.
+// rank sorts ids best first: code before tests, definitions before
+// declarations, shorter qualified names, then by path and line, for a
+// stable order.
 func (ix *Index) rank(ids []callgraph.SymbolID) {
 	keys := make([]ranked, len(ids))
 	for i, id := range ids {
@@ -276,6 +277,7 @@ type ranked struct {
 	id        callgraph.SymbolID
 	score     float64 // higher first; near names only
 	test      bool
+	decl      bool // a declaration, after the definitions
 	qualified string
 	file      string
 	line      int
@@ -283,7 +285,7 @@ type ranked struct {
 
 func (ix *Index) key(id callgraph.SymbolID) ranked {
 	n := ix.g.Node(id)
-	return ranked{id: id, test: IsTest(n.File), qualified: n.Qualified, file: n.File, line: n.Line}
+	return ranked{id: id, test: IsTest(n.File), decl: n.Declaration, qualified: n.Qualified, file: n.File, line: n.Line}
 }
 
 func (a ranked) less(b ranked) bool {
@@ -292,6 +294,8 @@ func (a ranked) less(b ranked) bool {
 		return a.score > b.score
 	case a.test != b.test:
 		return b.test
+	case a.decl != b.decl:
+		return b.decl
 	case len(a.qualified) != len(b.qualified):
 		return len(a.qualified) < len(b.qualified)
 	case a.file != b.file:

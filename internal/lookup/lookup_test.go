@@ -256,3 +256,20 @@ func TestTreeGuessesApart(t *testing.T) {
 	expectTree(t, ix, "sink.g1", false, 1,
 		"?> possible sink.Sink.drain (sink.py:13) [name: by name only, unverified] def sink.py:2")
 }
+
+// TestResolveCPrototype: a C function declared in a header and defined
+// in a .c file answers by its bare name, with its callers; two
+// definitions stay ambiguous, the prototype no candidate among them.
+func TestResolveCPrototype(t *testing.T) {
+	ix := load(t, "cproto.txtar")
+	expectTree(t, ix, "kthread_should_stop", true, 1, "<- kernel.worker.run (kernel/worker.c:5) [import]")
+	_, err := ix.Resolve("twice")
+	var amb *Ambiguous
+	if !errors.As(err, &amb) || len(amb.Candidates) != 2 || strings.Contains(err.Error(), "include/linux/kthread.h") {
+		t.Errorf("Resolve(twice): %v; want the two definitions, not the prototype", err)
+	}
+	ms, err := ix.Find("kthread_should_stop", "")
+	if err != nil || len(ms) != 2 || ix.Symbol(ms[0]).Path != "kernel/kthread.c" {
+		t.Errorf("Find(kthread_should_stop) = %v, %v; want the definition first", ms, err)
+	}
+}

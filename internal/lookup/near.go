@@ -2,6 +2,7 @@ package lookup
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -219,7 +220,8 @@ const maxCandidates = 20
 // Resolve returns the one definition spec names, for callers and
 // callees: several IDs only for overloads sharing one qualified name. An
 // exact match wins over partial ones; several partial or inherited
-// matches are *Ambiguous, none is *Unknown with the near names.
+// matches are *Ambiguous, none is *Unknown with the near names. A
+// declaration (a C prototype) is no candidate beside a definition.
 func (ix *Index) Resolve(spec string) ([]callgraph.SymbolID, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
@@ -235,12 +237,19 @@ func (ix *Index) Resolve(spec string) ([]callgraph.SymbolID, error) {
 	}
 	best := ms[0].How
 	var ids []callgraph.SymbolID
-	qs := map[string]bool{}
 	for _, m := range ms {
 		if m.How == best {
 			ids = append(ids, m.ID)
-			qs[ix.g.Node(m.ID).Qualified] = true
 		}
+	}
+	// A C prototype names the function its definition defines: with a
+	// definition among the matches, the declarations are not candidates.
+	if slices.ContainsFunc(ids, func(id callgraph.SymbolID) bool { return !ix.g.Node(id).Declaration }) {
+		ids = slices.DeleteFunc(ids, func(id callgraph.SymbolID) bool { return ix.g.Node(id).Declaration })
+	}
+	qs := map[string]bool{}
+	for _, id := range ids {
+		qs[ix.g.Node(id).Qualified] = true
 	}
 	if len(qs) == 1 {
 		return ids, nil

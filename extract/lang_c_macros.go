@@ -1,0 +1,398 @@
+package extract
+
+import (
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Statement and attribute macros in C.
+//
+// tree-sitter's C grammar knows no macros, so a loop macro used as a
+// statement (`for_each_possible_cpu(i) sum += f(i);`, Linux's
+// list_for_each_entry and kin) reads as something else: a declaration of
+// a function `f` whose type is the macro (the call of f is lost), a
+// function definition nested in the function (`for_each_cpu(c) { ... }`
+// becomes a function named c), or a K&R definition that swallows the rest
+// of the file (in Linux's kernel/sched/core.c, nr_context_switches spanned
+// lines 5298-11343 and every later function was named under it). C
+// functions never nest: these shapes inside a function body are the
+// misreadings of a statement macro, which is an `if` to the grammar.
+//
+// Three more shapes break a whole function, and are found in the text of
+// a file whose tree has errors (cTextRepairs): a loop macro in the place
+// of a do statement's while (`do { ... } while_each_thread(g, t);`), which
+// becomes "while"; an attribute macro with arguments among a
+// declaration's specifiers or after its parameters (`static __printf(4, 0)
+// struct task_struct *f(...)`, `void f(void) __acquires(x) {`), which is
+// blanked out (Linux names them all with a leading "__"); and a
+// conditional directive inside parentheses (`if (\n#ifdef CONFIG_KEYS\n
+// a &&\n#endif\n b)`), blanked out too, so that the expression holds
+// every branch.
+//
+// cRepair finds them; the extractor then parses the file again with each
+// such macro's name overwritten by "if" and blanks (same length, so every
+// byte offset, line and column holds), up to maxRepairRounds times, as a
+// repaired region may reveal another behind it. The symbols and calls are
+// read from the repaired tree with the original text, and each macro is a
+// call of its name (see fileInfo.macroCalls).
+
+// maxRepairRounds bounds the parses of one file.
+const maxRepairRounds = 4
+
+// macroSite is a place repair rewrites: a statement macro's name, which
+// becomes the keyword word ("if", "while") padded with blanks and is a
+// call of name; or, with word "", an attribute macro with its arguments
+// (`__printf(4, 0)`), blanked out (newlines kept), which is no call.
+type macroSite struct {
+	start, end           uint32
+	startPoint, endPoint sitter.Point
+	name                 string
+	word                 string
+}
+
+// cRepairQuery captures the shapes a statement macro takes: @nested a
+// function definition (nested ones are misreadings), @stmt a declaration
+// of a function whose type is a macro call.
+const cRepairQuery = `
+(function_definition) @nested
+(declaration
+  type: (macro_type_specifier)
+  declarator: (function_declarator)) @stmt
+(declaration
+  type: (macro_type_specifier)
+  declarator: (init_declarator declarator: (function_declarator))) @stmt
+`
+
+var (
+	cRepairOnce sync.Once
+	cRepairQ    *sitter.Query
+)
+
+// notStatementMacros are names that take parentheses before a type or a
+// declarator without being a statement.
+var notStatementMacros = map[string]bool{
+	"typeof": true, "__typeof__": true, "__typeof": true, "_Atomic": true, "__auto_type": true,
+	"__attribute__": true, "__attribute": true, "__declspec": true, "alignas": true, "_Alignas": true,
+	"__extension__": true, "asm": true, "__asm__": true,
+}
+
+// cRepair returns the statement macros that tree-sitter misread in the
+// function bodies of the C tree under root (see above), in source order;
+// skip holds the sites rewritten before, found again.
+func cRepair(f *fileInfo, root *sitter.Node, qc *sitter.QueryCursor, skip map[uint32]bool) []macroSite {
+	cRepairOnce.Do(func() {
+		cRepairQ, _ = sitter.NewQuery([]byte(cRepairQuery), f.lang.grammarOf())
+	})
+	if cRepairQ == nil {
+		return nil
+	}
+	var out []macroSite
+	seen := map[uint32]bool{}
+	qc.Exec(cRepairQ, root)
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		for _, c := range m.Captures {
+			n := c.Node
+			if !inFunctionBody(n) {
+				continue
+			}
+			s, ok := statementMacro(f.src, n)
+			if !ok || seen[s.start] || skip[s.start] {
+				continue
+			}
+			seen[s.start] = true
+			out = append(out, s)
+		}
+	}
+	if root.HasError() {
+		for _, s := range cTextRepairs(f.src) {
+			if !seen[s.start] && !skip[s.start] {
+				seen[s.start] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// inFunctionBody reports whether n lies in the body of a function: in a
+// function definition or a block (a block outside any function is the
+// body of one whose head a macro writes).
+func inFunctionBody(n *sitter.Node) bool {
+	for p, depth := n.Parent(), 0; p != nil && depth < 512; p, depth = p.Parent(), depth+1 {
+		switch p.Type() {
+		case "function_definition", "compound_statement":
+			return true
+		case "translation_unit":
+			return false
+		}
+	}
+	return false
+}
+
+// statementMacro reads the statement macro a misread node starts with:
+// an identifier, not a keyword, followed by "(".
+func statementMacro(src []byte, n *sitter.Node) (macroSite, bool) {
+	start := n.StartByte()
+	end := start
+	for end < uint32(len(src)) && isIdentByte(src[end]) && src[end] < 0x80 {
+		end++
+	}
+	if end-start < 2 || src[start] >= '0' && src[start] <= '9' {
+		return macroSite{}, false // "if" needs two bytes
+	}
+	name := string(src[start:end])
+	if cKeywords[name] || notStatementMacros[name] {
+		return macroSite{}, false
+	}
+	i := end
+	for i < uint32(len(src)) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i >= uint32(len(src)) || src[i] != '(' {
+		return macroSite{}, false
+	}
+	sp := n.StartPoint()
+	ep := sitter.Point{Row: sp.Row, Column: sp.Column + (end - start)}
+	return macroSite{start: start, end: end, startPoint: sp, endPoint: ep, name: name, word: "if"}, true
+}
+
+// rewriteMacros overwrites each site in src with its word and blanks,
+// keeping newlines.
+func rewriteMacros(src []byte, sites []macroSite) {
+	for _, s := range sites {
+		copy(src[s.start:s.end], s.word)
+		for i := s.start + uint32(len(s.word)); i < s.end; i++ {
+			if src[i] != '\n' && src[i] != '\r' {
+				src[i] = ' '
+			}
+		}
+	}
+}
+
+// cToken is a token of C source outside comments, literals and
+// preprocessor directives: an identifier or number (kind 'a'), a literal
+// ('"') or a punctuation byte. depth and paren are the brace and
+// parenthesis depths before it (paren restarts at every brace and ";").
+type cToken struct {
+	start, end   uint32
+	point        sitter.Point
+	kind         byte
+	depth, paren int
+}
+
+// cTokens lexes src for cTextRepairs; it also returns the conditional
+// directives (#if, #ifdef, #ifndef, #elif, #else, #endif) met inside
+// parentheses, as sites to blank.
+func cTokens(src []byte) ([]cToken, []macroSite) {
+	var out []cToken
+	var inParens []macroSite
+	var row, col uint32
+	depth, paren := 0, 0
+	lineHead := true
+	n := uint32(len(src))
+	adv := func(i uint32) uint32 { // moves past src[i], keeping row and col
+		if src[i] == '\n' {
+			row, col = row+1, 0
+		} else {
+			col++
+		}
+		return i + 1
+	}
+	for i := uint32(0); i < n; {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineHead = true
+			i = adv(i)
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\':
+			i = adv(i)
+			continue
+		case c == '#' && lineHead:
+			// A directive, with its continuation lines.
+			site := macroSite{start: i, startPoint: sitter.Point{Row: row, Column: col}}
+			for i < n && src[i] != '\n' {
+				if src[i] == '\\' && i+1 < n && src[i+1] == '\n' {
+					i = adv(i)
+				}
+				i = adv(i)
+			}
+			if paren > 0 && isConditional(src[site.start+1:i]) {
+				site.end, site.endPoint = i, sitter.Point{Row: row, Column: col}
+				inParens = append(inParens, site)
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i = adv(i)
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i = adv(adv(i))
+			for i < n && !(src[i] == '*' && i+1 < n && src[i+1] == '/') {
+				i = adv(i)
+			}
+			if i < n {
+				i = adv(adv(i))
+			}
+			continue
+		}
+		lineHead = false
+		t := cToken{start: i, point: sitter.Point{Row: row, Column: col}, kind: c, depth: depth, paren: paren}
+		switch {
+		case c == '"' || c == '\'':
+			t.kind = '"'
+			i = adv(i)
+			for i < n && src[i] != c && src[i] != '\n' {
+				if src[i] == '\\' && i+1 < n {
+					i = adv(i)
+				}
+				i = adv(i)
+			}
+			if i < n && src[i] == c {
+				i = adv(i)
+			}
+		case isIdentByte(c) && c < 0x80:
+			t.kind = 'a'
+			for i < n && isIdentByte(src[i]) && src[i] < 0x80 {
+				i = adv(i)
+			}
+		default:
+			i = adv(i)
+			switch c {
+			case '{':
+				depth, paren = depth+1, 0
+			case '}':
+				depth, paren = max(depth-1, 0), 0
+			case ';':
+				paren = 0
+			case '(':
+				paren++
+			case ')':
+				paren = max(paren-1, 0)
+			}
+		}
+		t.end = i
+		out = append(out, t)
+	}
+	return out, inParens
+}
+
+// declaratorFollows reports whether toks start with a type and a
+// function's name: two names or more before the next "(", and no end of
+// statement.
+func declaratorFollows(toks []cToken) bool {
+	names := 0
+	for _, t := range toks {
+		switch t.kind {
+		case 'a':
+			names++
+		case '(':
+			return names >= 2
+		case '*':
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// isConditional reports whether a directive's text (after "#") is #if,
+// #ifdef, #ifndef, #elif, #else or #endif.
+func isConditional(d []byte) bool {
+	w := strings.TrimLeft(string(d[:min(len(d), 16)]), " \t")
+	for _, k := range []string{"ifdef", "ifndef", "if", "elif", "else", "endif"} {
+		if rest, ok := strings.CutPrefix(w, k); ok && (rest == "" || !isIdentByte(rest[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// cTextRepairs finds the do-while macros and the attribute macros of src
+// (see the conventions above).
+func cTextRepairs(src []byte) []macroSite {
+	toks, out := cTokens(src)
+	text := func(t cToken) string { return string(src[t.start:t.end]) }
+	var doBlocks []bool // per open brace: does it open a do statement's body?
+	for i, t := range toks {
+		switch t.kind {
+		case '{':
+			doBlocks = append(doBlocks, i > 0 && toks[i-1].kind == 'a' && text(toks[i-1]) == "do")
+		case '}':
+			if len(doBlocks) == 0 {
+				continue
+			}
+			do := doBlocks[len(doBlocks)-1]
+			doBlocks = doBlocks[:len(doBlocks)-1]
+			if !do || i+2 >= len(toks) {
+				continue
+			}
+			name, open := toks[i+1], toks[i+2]
+			if name.kind == 'a' && open.kind == '(' && text(name) != "while" && name.end-name.start >= 5 && !cKeywords[text(name)] {
+				out = append(out, macroSite{start: name.start, end: name.end, startPoint: name.point,
+					endPoint: sitter.Point{Row: name.point.Row, Column: name.point.Column + name.end - name.start},
+					name:     text(name), word: "while"})
+			}
+		case 'a':
+			if s, ok := attributeMacro(src, toks, i); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// attributeMacro reports the attribute macro that starts at toks[i]: a
+// name with a leading "__" and arguments, outside parentheses, after a
+// specifier or a parameter list and before a declaration's next
+// specifier, its body or its end (a prototype's ";" after its
+// parameters). The brace depth is not asked: braces in #if branches
+// make it unreliable, and these shapes are no statement in a body.
+func attributeMacro(src []byte, toks []cToken, i int) (macroSite, bool) {
+	t := toks[i]
+	if t.paren != 0 || t.end-t.start < 3 || src[t.start] != '_' || src[t.start+1] != '_' || i == 0 || i+1 >= len(toks) || toks[i+1].kind != '(' {
+		return macroSite{}, false
+	}
+	name := string(src[t.start:t.end])
+	if notStatementMacros[name] {
+		return macroSite{}, false // __attribute__ and kin: the grammar reads them
+	}
+	open := 0
+	j := i + 1
+	for ; j < len(toks); j++ {
+		switch toks[j].kind {
+		case '(':
+			open++
+		case ')':
+			open--
+		case '{', '}', ';':
+			return macroSite{}, false // unbalanced: not an attribute
+		}
+		if open == 0 {
+			break
+		}
+	}
+	if j+1 >= len(toks) {
+		return macroSite{}, false
+	}
+	prev, next := toks[i-1], toks[j+1]
+	switch {
+	case prev.kind == ')' && (next.kind == '{' || next.kind == ';' || next.kind == 'a'):
+		// After a parameter list.
+	case prev.kind == 'a' && next.kind == 'a' && declaratorFollows(toks[j+1:]):
+		// Among the specifiers: the type and the declarator follow,
+		// which tells it from a declarator `void __f(int a) __releases(x)`.
+	default:
+		return macroSite{}, false
+	}
+	end := toks[j]
+	return macroSite{start: t.start, end: end.end, startPoint: t.point,
+		endPoint: sitter.Point{Row: end.point.Row, Column: end.point.Column + 1}, name: name}, true
+}
