@@ -21,7 +21,7 @@ func (gt *goTypes) exprType(ctx gctx, e ast.Expr, index int) *gtype {
 		if gb, ok := gt.local(ctx, e.Name); ok {
 			return gt.bindingType(gb)
 		}
-		if ids := gt.r.g.byQualified[ctx.file.Module+"."+e.Name]; len(ids) > 0 && gt.r.g.nodes[ids[0]].Kind == extract.KindFunction {
+		if ids := gt.r.g.byQualified[joinQ(ctx.file.Module, e.Name)]; len(ids) > 0 && gt.r.g.nodes[ids[0]].Kind == extract.KindFunction {
 			return gt.funcType(ids[0]) // a function used as a value
 		}
 	case *ast.BasicLit:
@@ -184,7 +184,7 @@ func (gt *goTypes) callType(ctx gctx, call *ast.CallExpr, index int) *gtype {
 		}
 		break
 	}
-	if id, ok := fun.(*ast.Ident); ok && !gt.isVar(ctx, id.Name) && gt.r.g.byQualified[ctx.file.Module+"."+id.Name] == nil {
+	if id, ok := fun.(*ast.Ident); ok && !gt.isVar(ctx, id.Name) && gt.r.g.byQualified[joinQ(ctx.file.Module, id.Name)] == nil {
 		switch id.Name {
 		case "new", "make":
 			if len(call.Args) > 0 && index == 0 {
@@ -271,7 +271,7 @@ func (gt *goTypes) callees(ctx gctx, fun ast.Expr) []SymbolID {
 		if gt.isVar(ctx, f.Name) {
 			return nil
 		}
-		return gt.r.g.byQualified[ctx.file.Module+"."+f.Name]
+		return gt.r.g.byQualified[joinQ(ctx.file.Module, f.Name)]
 	case *ast.SelectorExpr:
 		if path, ok := gt.importOf(ctx, f.X); ok {
 			return gt.r.g.byQualified[path+"."+f.Sel.Name]

@@ -240,7 +240,7 @@ var predeclaredTypes = map[string]bool{
 func (gt *goTypes) typeExpr(file *extract.File, e ast.Expr) *gtype {
 	switch e := e.(type) {
 	case *ast.Ident:
-		if t := gt.named(file.Module + "." + e.Name); t != nil {
+		if t := gt.named(joinQ(file.Module, e.Name)); t != nil {
 			return t
 		}
 		if predeclaredTypes[e.Name] {
@@ -319,7 +319,7 @@ func (gt *goTypes) isType(ctx gctx, e ast.Expr) bool {
 		if gt.isVar(ctx, e.Name) {
 			return false
 		}
-		return predeclaredTypes[e.Name] || gt.named(ctx.file.Module+"."+e.Name) != nil
+		return predeclaredTypes[e.Name] || gt.named(joinQ(ctx.file.Module, e.Name)) != nil
 	case *ast.SelectorExpr:
 		if pkg, ok := e.X.(*ast.Ident); ok && !gt.isVar(ctx, pkg.Name) {
 			if path, ok := gt.r.fileScope(ctx.file).bind[pkg.Name]; ok {

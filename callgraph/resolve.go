@@ -306,6 +306,9 @@ func (r *resolver) resolveName(caller SymbolID, name string) ([]SymbolID, Resolu
 		}
 	}
 	mod := moduleName(r.f)
+	if r.f.Language == "go" {
+		mod = r.f.Module // "" for a root package without go.mod
+	}
 	if ids := r.byJoined(mod, name); len(ids) > 0 {
 		return ids, Local
 	}
