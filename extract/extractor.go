@@ -273,6 +273,12 @@ var parseTimeout = func(n int) time.Duration {
 	return 2*time.Second + time.Duration(n/(100<<10))*time.Second
 }
 
+// queryTimeout bounds the queries over the tree of n bytes, a backstop
+// only: limitCursor bounds their work, so the bound is far above what
+// they take (ten times the parse's), and a loaded machine or the race
+// detector does not skip a file another run extracts.
+func queryTimeout(n int) time.Duration { return 10 * parseTimeout(n) }
+
 // detectHead is how much of a file LanguageOf sees: a shebang needs one
 // line, the C++ detect hook of a .h file needs the code past its licence.
 const detectHead = 4 << 10
@@ -347,7 +353,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		delete(w.parsers, lang)
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("the %s parser did not finish within %v (%v)", lang.Name, parseTimeout(len(src)), err)}
 	}
-	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, deadline: time.Now().Add(parseTimeout(len(src)))}
+	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, deadline: time.Now().Add(queryTimeout(len(src)))}
 	if lang.repair != nil {
 		var ok bool
 		if tree, ok = repairTree(p, tree, fi, w.qc); !ok {
@@ -358,7 +364,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	defer tree.Close()
 	f = run(tree, w.qc, cq, fi)
 	if fi.overBudget {
-		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v", parseTimeout(len(src)))}
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v", queryTimeout(len(src)))}
 	}
 	e.stats.add(lang.Name, len(src), time.Since(start))
 	return f, nil

@@ -87,8 +87,9 @@ var notRefs = map[string]bool{"self": true, "cls": true, "this": true, "nil": tr
 	"False": true, "null": true, "undefined": true, "true": true, "false": true, "iota": true, "_": true}
 
 // refs runs the language's reference query over the tree (see Ref), and
-// returns the references in order of place. It gives up with what it has
-// past the file's deadline.
+// returns the references in order of place. Past the file's deadline it
+// gives up, and the file is skipped (overBudget): a partial list would
+// differ from one run to the next with the machine's load.
 func (f *fileInfo) refs(root *sitter.Node, decls []*decl, qc *sitter.QueryCursor) []Ref {
 	q := f.lang.refQuery()
 	if q == nil || root == nil {
@@ -100,7 +101,8 @@ func (f *fileInfo) refs(root *sitter.Node, decls []*decl, qc *sitter.QueryCursor
 	qc.Exec(q, root)
 	for n := 0; ; n++ {
 		if n%256 == 255 && !f.deadline.IsZero() && time.Now().After(f.deadline) {
-			break
+			f.overBudget = true // never a silent part of the uses
+			return nil
 		}
 		m, ok := qc.NextMatch()
 		if !ok {

@@ -3,7 +3,11 @@ package extract
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // TestRefs checks, per language, which names used as values are
@@ -36,5 +40,30 @@ func TestRefs(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: refs\n%q\nwant\n%q", tc.path, got, tc.want)
 		}
+	}
+}
+
+// TestRefsPastDeadlineSkip: references cut short at the file's deadline
+// would make a list that differs from run to run with the machine's
+// load; past it, refs gives none and marks the file over budget, so it is
+// skipped with a reason rather than served in part.
+func TestRefsPastDeadlineSkip(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("package p\n\nfunc f() {}\n\nfunc g() {\n")
+	for i := range 600 {
+		fmt.Fprintf(&src, "\tuse(f, %d)\n", i)
+	}
+	src.WriteString("}\n")
+	tree := parseWith(t, "p.go", src.String())
+	defer tree.Close()
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	f := &fileInfo{path: "p.go", src: []byte(src.String()), lang: LanguageOf("p.go", nil), deadline: time.Now().Add(-time.Second)}
+	if refs := f.refs(tree.RootNode(), nil, qc); refs != nil || !f.overBudget {
+		t.Errorf("past the deadline: %d refs, over budget %v; want none, and the file over budget", len(refs), f.overBudget)
+	}
+	f = &fileInfo{path: "p.go", src: []byte(src.String()), lang: LanguageOf("p.go", nil)}
+	if refs := f.refs(tree.RootNode(), nil, qc); len(refs) == 0 || f.overBudget {
+		t.Errorf("without a deadline: %d refs, over budget %v", len(refs), f.overBudget)
 	}
 }
