@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -23,8 +22,8 @@ type fileInfo struct {
 	state any
 	// exprs builds the file's Exprs, made on first use.
 	exprs *exprBuilder
-	// deadline bounds the query; overBudget says run stopped at it.
-	deadline   time.Time
+	// budget bounds the queries; overBudget says run stopped at it.
+	budget     cpuBudget
 	overBudget bool
 	// names interns the called names and receivers of the file's calls,
 	// which repeat (a C file calls mutex_lock in every function).
@@ -119,7 +118,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		// tree-sitter's cursor slows down with the nesting depth (100,000
 		// nested calls took minutes): past the deadline the file is
 		// given up.
-		if n%256 == 255 && !f.deadline.IsZero() && time.Now().After(f.deadline) {
+		if n%256 == 255 && f.budget.over() {
 			f.overBudget = true
 			return nil
 		}

@@ -273,10 +273,9 @@ var parseTimeout = func(n int) time.Duration {
 	return 2*time.Second + time.Duration(n/(100<<10))*time.Second
 }
 
-// queryTimeout bounds the queries over the tree of n bytes, a backstop
-// only: limitCursor bounds their work, so the bound is far above what
-// they take (ten times the parse's), and a loaded machine or the race
-// detector does not skip a file another run extracts.
+// queryTimeout bounds the CPU time of the queries over the tree of n
+// bytes (see cpuBudget), a backstop only: limitCursor bounds their work,
+// so the bound is far above what they take, ten times the parse's.
 func queryTimeout(n int) time.Duration { return 10 * parseTimeout(n) }
 
 // detectHead is how much of a file LanguageOf sees: a shebang needs one
@@ -353,7 +352,9 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		delete(w.parsers, lang)
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("the %s parser did not finish within %v (%v)", lang.Name, parseTimeout(len(src)), err)}
 	}
-	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, deadline: time.Now().Add(queryTimeout(len(src)))}
+	budget, done := startBudget(queryTimeout(len(src)))
+	defer done()
+	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, budget: budget}
 	if lang.repair != nil {
 		var ok bool
 		if tree, ok = repairTree(p, tree, fi, w.qc); !ok {
@@ -364,7 +365,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	defer tree.Close()
 	f = run(tree, w.qc, cq, fi)
 	if fi.overBudget {
-		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v", queryTimeout(len(src)))}
+		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v of CPU time", queryTimeout(len(src)))}
 	}
 	e.stats.add(lang.Name, len(src), time.Since(start))
 	return f, nil

@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -87,7 +86,7 @@ var notRefs = map[string]bool{"self": true, "cls": true, "this": true, "nil": tr
 	"False": true, "null": true, "undefined": true, "true": true, "false": true, "iota": true, "_": true}
 
 // refs runs the language's reference query over the tree (see Ref), and
-// returns the references in order of place. Past the file's deadline it
+// returns the references in order of place. Past the file's budget it
 // gives up, and the file is skipped (overBudget): a partial list would
 // differ from one run to the next with the machine's load.
 func (f *fileInfo) refs(root *sitter.Node, decls []*decl, qc *sitter.QueryCursor) []Ref {
@@ -100,7 +99,7 @@ func (f *fileInfo) refs(root *sitter.Node, decls []*decl, qc *sitter.QueryCursor
 	var out []Ref
 	qc.Exec(q, root)
 	for n := 0; ; n++ {
-		if n%256 == 255 && !f.deadline.IsZero() && time.Now().After(f.deadline) {
+		if n%256 == 255 && f.budget.over() {
 			f.overBudget = true // never a silent part of the uses
 			return nil
 		}

@@ -58,7 +58,7 @@ func TestRefsPastDeadlineSkip(t *testing.T) {
 	defer tree.Close()
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
-	f := &fileInfo{path: "p.go", src: []byte(src.String()), lang: LanguageOf("p.go", nil), deadline: time.Now().Add(-time.Second)}
+	f := &fileInfo{path: "p.go", src: []byte(src.String()), lang: LanguageOf("p.go", nil), budget: cpuBudget{until: -time.Second, set: true}}
 	if refs := f.refs(tree.RootNode(), nil, qc); refs != nil || !f.overBudget {
 		t.Errorf("past the deadline: %d refs, over budget %v; want none, and the file over budget", len(refs), f.overBudget)
 	}
