@@ -39,12 +39,12 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs := newFlags("bench serve", "", stderr)
 	root := fs.String("root", "", "workspace `dir` to serve (required)")
 	file := fs.String("file", "", "the `path` file_info is asked about, relative to the root (required)")
-	runs := intFlag(fs, "runs", 2, runsRange, "starts of the server, one after the other")
+	runs := intFlag(fs, "runs", 2, runsRange, "`n` starts of the server, one after the other")
 	fresh := fs.Bool("fresh", false, "remove the saved graph before the first run")
 	extra := fs.String("serve-flags", "", "more `flags` for serve, space-separated (e.g. \"--no-deps\")")
 	logTo := fs.String("log", "", "append the servers' debug logs to `file`")
 	server := fs.String("server", "", "the fileinfo `binary` to start (default: this one), e.g. an older build to compare with")
-	idle := durationFlag(fs, "idle", 2*time.Second, idleRange, "how long the server's CPU must stay under 5% to count as settled")
+	idle := durationFlag(fs, "idle", 2*time.Second, idleRange, "how `long` the server's CPU must stay under 5% to count as settled")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -21,11 +21,11 @@ import (
 const tokenEnv = "FILEINFO_TOKEN"
 
 func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
-	fs := newFlags("serve", "", stderr)
+	fs := newFlags("serve", "[DIR]", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
 	addr := fs.String("http", "", "serve streamable HTTP at `addr` (host:port, path /mcp) instead of stdio; a bare :port binds loopback")
 	token := fs.String("token", "", "bearer `token` HTTP clients must send (default $"+tokenEnv+"); required to bind a non-loopback address")
-	maxTokens := intFlag(fs, "max-tokens", enrich.DefaultMaxTokens, maxTokensRange, "default token budget of one file_info prompt")
+	maxTokens := intFlag(fs, "max-tokens", enrich.DefaultMaxTokens, maxTokensRange, "default token `budget` of one file_info prompt")
 	var allowRoots stringsFlag
 	fs.Var(&allowRoots, "allow-root", "another `dir` set_workspace_root may switch to, with what is inside it (repeatable); --root always is")
 	noWatch := fs.Bool("no-watch", false, "do not watch the workspace for changes (files a tool reads are still re-extracted when changed)")
@@ -37,10 +37,14 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	noDeps := fs.Bool("no-deps", false, "do not index the dependencies the lockfiles name (search_docs scope deps)")
 	whichDeps := fs.String("deps", "direct", "`which` dependencies to index: direct, or all (transitive too)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
-	if err := parseFlags(fs, args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 || (*whichDeps != "direct" && *whichDeps != "all") {
+	if err := rootArg(fs, root, pos); err != nil {
+		return err
+	}
+	if *whichDeps != "direct" && *whichDeps != "all" {
 		fs.Usage()
 		return errUsage
 	}
