@@ -33,6 +33,9 @@ type serveRun struct {
 	// search_docs, through queries in turn, and of file_info on the file.
 	search, fileInfo []time.Duration
 	queries          int
+	// The server's CPU time over those calls, divided by their number: on
+	// a loaded machine, steadier than the round trips.
+	searchCPU, fileInfoCPU time.Duration
 }
 
 // runBenchServe measures `fileinfo serve` as a client meets it: a real
@@ -96,9 +99,9 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 			i+1, yesNo(r.saved), r.firstAnswer.Seconds(), r.loaded.Seconds(), r.settled.Seconds(),
 			float64(r.rssLoaded)/1024, float64(r.rssSettled)/1024, float64(r.peak)/1024)
 		if *calls > 0 {
-			fmt.Fprintf(stdout, "run %d  settled, %d calls each  search_docs p50 %6.2f ms  p90 %6.2f ms  (%d queries)  file_info p50 %6.2f ms  p90 %6.2f ms\n",
-				i+1, *calls, ms(quantile(r.search, 0.5)), ms(quantile(r.search, 0.9)), r.queries,
-				ms(quantile(r.fileInfo, 0.5)), ms(quantile(r.fileInfo, 0.9)))
+			fmt.Fprintf(stdout, "run %d  settled, %d calls each  search_docs p50 %6.2f ms  p90 %6.2f ms  CPU %6.2f ms a call  (%d queries)  file_info p50 %6.2f ms  p90 %6.2f ms  CPU %6.2f ms a call\n",
+				i+1, *calls, ms(quantile(r.search, 0.5)), ms(quantile(r.search, 0.9)), ms(r.searchCPU), r.queries,
+				ms(quantile(r.fileInfo, 0.5)), ms(quantile(r.fileInfo, 0.9)), ms(r.fileInfoCPU))
 		}
 	}
 	return nil
@@ -179,16 +182,19 @@ func benchServeOnce(ctx context.Context, self, root, file string, extra []string
 	r.peak, _ = procStatusKB(pid, "VmHWM")
 	if calls > 0 {
 		r.queries = len(queries)
+		cpu := procCPU(pid)
 		if r.search, err = timeCalls(ctx, cs, calls, func(i int) map[string]any {
 			return map[string]any{"query": queries[i%len(queries)]}
 		}, "search_docs"); err != nil {
 			return r, err
 		}
+		r.searchCPU, cpu = (procCPU(pid)-cpu)/time.Duration(calls), procCPU(pid)
 		if r.fileInfo, err = timeCalls(ctx, cs, calls, func(int) map[string]any {
 			return map[string]any{"path": file}
 		}, "file_info"); err != nil {
 			return r, err
 		}
+		r.fileInfoCPU = (procCPU(pid) - cpu) / time.Duration(calls)
 	}
 	cs.Close()
 	cmd.Wait()

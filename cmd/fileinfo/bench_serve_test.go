@@ -46,7 +46,7 @@ func TestBenchServe(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	line := regexp.MustCompile(`^run \d  saved graph (no |yes)  first file_info +\d+\.\d\d s  loaded +\d+\.\d\d s  settled +\d+\.\d\d s  RSS loaded +\d+ MB  settled +\d+ MB  peak +\d+ MB$`)
 	// b/b.go declares B: the queries are "B" and its words, "b".
-	calls := regexp.MustCompile(`^run \d  settled, 5 calls each  search_docs p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  \(2 queries\)  file_info p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms$`)
+	calls := regexp.MustCompile(`^run \d  settled, 5 calls each  search_docs p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call  \(2 queries\)  file_info p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call$`)
 	if len(lines) != 5 || !line.MatchString(lines[1]) || !calls.MatchString(lines[2]) || !line.MatchString(lines[3]) || !calls.MatchString(lines[4]) {
 		t.Fatalf("output:\n%s", out.String())
 	}
