@@ -47,11 +47,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return errUsage
 	}
-	fs := newFlags("bench extract", "", stderr)
+	fs := newFlags("bench extract", "[DIR]", stderr)
 	root := fs.String("root", "", "repository `dir` to measure (default: "+benchModule+" in the module cache)")
 	runs := intFlag(fs, "runs", 5, runsRange, "`n` timed runs of each side; the median is reported")
 	ctags := fs.String("ctags", "ctags", "universal-ctags `binary` to compare with (\"\" to skip)")
-	if err := parseFlags(fs, args[1:]); err != nil {
+	pos, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if err := rootArg(fs, root, pos); err != nil {
 		return err
 	}
 	dir := *root

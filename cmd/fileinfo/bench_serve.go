@@ -45,7 +45,7 @@ type serveRun struct {
 // the saved graph (--fresh); later runs start from the state the one
 // before saved.
 func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench serve", "", stderr)
+	fs := newFlags("bench serve", "[DIR]", stderr)
 	root := fs.String("root", "", "workspace `dir` to serve (required)")
 	file := fs.String("file", "", "the `path` file_info is asked about, relative to the root (required)")
 	runs := intFlag(fs, "runs", 2, runsRange, "`n` starts of the server, one after the other")
@@ -55,10 +55,14 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 	server := fs.String("server", "", "the fileinfo `binary` to start (default: this one), e.g. an older build to compare with")
 	idle := durationFlag(fs, "idle", 2*time.Second, idleRange, "how `long` the server's CPU must stay under 5% to count as settled")
 	calls := intFlag(fs, "calls", 50, callsRange, "once settled, time `n` calls of search_docs (the file's symbol names and their words, in turn) and n of file_info on the file; 0: none")
-	if err := parseFlags(fs, args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if *root == "" || *file == "" || fs.NArg() > 0 {
+	if err := rootArg(fs, root, pos); err != nil {
+		return err
+	}
+	if *root == "" || *file == "" {
 		fs.Usage()
 		return errUsage
 	}

@@ -105,8 +105,12 @@ func TestRootEitherWay(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
-	// serve refuses a conflict before it starts anything.
-	if code, _, stderr := runCLI(t, "serve", "--root", root, other); code != 2 || !strings.Contains(stderr, "given twice") {
-		t.Errorf("serve --root %s %s: exit %d, %q", root, other, code, stderr)
+	// serve and the bench modes that take a root refuse a conflict
+	// before they start anything.
+	for _, cmd := range [][]string{{"serve"}, {"bench", "serve", "--file", "a.py"}, {"bench", "extract"}} {
+		args := append(cmd[:len(cmd):len(cmd)], "--root", root, other)
+		if code, _, stderr := runCLI(t, args...); code != 2 || !strings.Contains(stderr, "given twice") {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
 	}
 }
