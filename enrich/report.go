@@ -25,21 +25,21 @@ const maxKnown = 50
 // the prose for one file, or for one part of it. The JSON field names are
 // the tool's contract.
 type Report struct {
-	Path      string     `json:"path" jsonschema:"the file documented, as given to file_info"`
-	Overview  string     `json:"overview,omitempty" jsonschema:"2-3 sentences: the file's purpose, main inputs and outputs, and the files it depends on or that depend on it (required in part 1)"`
-	Inputs    string     `json:"inputs,omitempty" jsonschema:"what the file takes as input, in one sentence"`
-	Outputs   string     `json:"outputs,omitempty" jsonschema:"what the file produces, in one sentence"`
-	Functions []Function `json:"functions" jsonschema:"one entry per function listed in the prompt (and per method whose type is not listed)"`
-	Classes   []Class    `json:"classes,omitempty" jsonschema:"one entry per class or other type listed, with its methods"`
+	Path      string     `json:"path" jsonschema:"as given to file_info"`
+	Overview  string     `json:"overview,omitempty" jsonschema:"2-3 sentences: purpose, inputs, outputs, related files (required in part 1)"`
+	Inputs    string     `json:"inputs,omitempty" jsonschema:"one sentence: what the file takes"`
+	Outputs   string     `json:"outputs,omitempty" jsonschema:"one sentence: what it produces"`
+	Functions []Function `json:"functions" jsonschema:"each listed function (and method of no listed type)"`
+	Classes   []Class    `json:"classes,omitempty" jsonschema:"each listed class or type"`
 	// Part is the part of the prompt this report answers, from 1; 0 for a
 	// file that came in one prompt.
-	Part int `json:"part,omitempty" jsonschema:"the part of the prompt this answers, when file_info split the file"`
+	Part int `json:"part,omitempty" jsonschema:"when parts > 1"`
 }
 
 // Function is the prose for one function or method.
 type Function struct {
 	Name    string `json:"name" jsonschema:"exactly as listed"`
-	Purpose string `json:"purpose" jsonschema:"one sentence saying what it does"`
+	Purpose string `json:"purpose" jsonschema:"one sentence: what it does"`
 	// Implementation is the Implementation Summary: 3-5 steps, one per
 	// line, numbered or not. When decoding JSON, a list of strings (one
 	// step each) is accepted too and joined with newlines; it always
@@ -75,7 +75,7 @@ func (fn *Function) UnmarshalJSON(data []byte) error {
 // Class is the prose for one class-like type and its methods.
 type Class struct {
 	Name    string     `json:"name" jsonschema:"exactly as listed"`
-	Purpose string     `json:"purpose,omitempty" jsonschema:"one sentence saying what it is for (leave out to keep the saved one)"`
+	Purpose string     `json:"purpose,omitempty" jsonschema:"one sentence; omit to keep the saved one"`
 	Methods []Function `json:"methods,omitempty" jsonschema:"its methods"`
 }
 

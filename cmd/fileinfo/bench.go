@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -40,14 +41,21 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runBenchCCallers(ctx, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "extract" {
-		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench docs [flags] BENCHDIR\n       fileinfo bench index [flags] DIR\n       fileinfo bench code [flags] DATASET\n       fileinfo bench serve --root DIR --file PATH\n       fileinfo bench ccallers --root LINUX [flags]")
+		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench docs [flags] BENCHDIR\n       fileinfo bench index [flags] DIR\n       fileinfo bench code [flags] DATASET\n       fileinfo bench serve --root DIR --file PATH\n       fileinfo bench ccallers --root LINUX [flags]\n\nRun 'fileinfo bench <mode> -h' for a mode's flags.")
+		if len(args) > 0 && helpAsked(args[:1]) {
+			return flag.ErrHelp
+		}
 		return errUsage
 	}
-	fs := newFlags("bench extract", "", stderr)
+	fs := newFlags("bench extract", "[DIR]", stderr)
 	root := fs.String("root", "", "repository `dir` to measure (default: "+benchModule+" in the module cache)")
-	runs := intFlag(fs, "runs", 5, runsRange, "timed runs of each side; the median is reported")
+	runs := intFlag(fs, "runs", 5, runsRange, "`n` timed runs of each side; the median is reported")
 	ctags := fs.String("ctags", "ctags", "universal-ctags `binary` to compare with (\"\" to skip)")
-	if err := parseFlags(fs, args[1:]); err != nil {
+	pos, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if err := rootArg(fs, root, pos); err != nil {
 		return err
 	}
 	dir := *root

@@ -9,9 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,6 +29,13 @@ type serveRun struct {
 	rssSettled  int64         // resident KB when settled
 	peak        int64         // the process's peak resident KB (VmHWM)
 	saved       bool          // a saved graph was there at the start
+	// Once settled, the round trips of calls over stdio, sorted: of
+	// search_docs, through queries in turn, and of file_info on the file.
+	search, fileInfo []time.Duration
+	queries          int
+	// The server's CPU time over those calls, divided by their number: on
+	// a loaded machine, steadier than the round trips.
+	searchCPU, fileInfoCPU time.Duration
 }
 
 // runBenchServe measures `fileinfo serve` as a client meets it: a real
@@ -36,19 +45,24 @@ type serveRun struct {
 // the saved graph (--fresh); later runs start from the state the one
 // before saved.
 func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench serve", "", stderr)
+	fs := newFlags("bench serve", "[DIR]", stderr)
 	root := fs.String("root", "", "workspace `dir` to serve (required)")
 	file := fs.String("file", "", "the `path` file_info is asked about, relative to the root (required)")
-	runs := intFlag(fs, "runs", 2, runsRange, "starts of the server, one after the other")
+	runs := intFlag(fs, "runs", 2, runsRange, "`n` starts of the server, one after the other")
 	fresh := fs.Bool("fresh", false, "remove the saved graph before the first run")
 	extra := fs.String("serve-flags", "", "more `flags` for serve, space-separated (e.g. \"--no-deps\")")
 	logTo := fs.String("log", "", "append the servers' debug logs to `file`")
 	server := fs.String("server", "", "the fileinfo `binary` to start (default: this one), e.g. an older build to compare with")
-	idle := durationFlag(fs, "idle", 2*time.Second, idleRange, "how long the server's CPU must stay under 5% to count as settled")
-	if err := parseFlags(fs, args); err != nil {
+	idle := durationFlag(fs, "idle", 2*time.Second, idleRange, "how `long` the server's CPU must stay under 5% to count as settled")
+	calls := intFlag(fs, "calls", 50, callsRange, "once settled, time `n` calls of search_docs (the file's symbol names and their words, in turn) and n of file_info on the file; 0: none")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if *root == "" || *file == "" || fs.NArg() > 0 {
+	if err := rootArg(fs, root, pos); err != nil {
+		return err
+	}
+	if *root == "" || *file == "" {
 		fs.Usage()
 		return errUsage
 	}
@@ -81,15 +95,28 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 			defer f.Close()
 			log = f
 		}
-		r, err := benchServeOnce(ctx, self, *root, *file, flags, *idle, err == nil, log)
+		r, err := benchServeOnce(ctx, self, *root, *file, flags, *idle, *calls, err == nil, log)
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
 		fmt.Fprintf(stdout, "run %d  saved graph %-3s  first file_info %7.2f s  loaded %7.2f s  settled %7.2f s  RSS loaded %6.0f MB  settled %6.0f MB  peak %6.0f MB\n",
 			i+1, yesNo(r.saved), r.firstAnswer.Seconds(), r.loaded.Seconds(), r.settled.Seconds(),
 			float64(r.rssLoaded)/1024, float64(r.rssSettled)/1024, float64(r.peak)/1024)
+		if *calls > 0 {
+			fmt.Fprintf(stdout, "run %d  settled, %d calls each  search_docs p50 %6.2f ms  p90 %6.2f ms  CPU %6.2f ms a call  (%d queries)  file_info p50 %6.2f ms  p90 %6.2f ms  CPU %6.2f ms a call\n",
+				i+1, *calls, ms(quantile(r.search, 0.5)), ms(quantile(r.search, 0.9)), ms(r.searchCPU), r.queries,
+				ms(quantile(r.fileInfo, 0.5)), ms(quantile(r.fileInfo, 0.9)), ms(r.fileInfoCPU))
+		}
 	}
 	return nil
+}
+
+// quantile is the q quantile of sorted ds (nearest rank); 0 for none.
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	return ds[min(len(ds)-1, int(q*float64(len(ds))))]
 }
 
 func yesNo(b bool) string {
@@ -101,7 +128,7 @@ func yesNo(b bool) string {
 
 // benchServeOnce starts the server once and measures it; the server's
 // log goes to log, and the end of it into an error.
-func benchServeOnce(ctx context.Context, self, root, file string, extra []string, idle time.Duration, saved bool, log io.Writer) (r serveRun, err error) {
+func benchServeOnce(ctx context.Context, self, root, file string, extra []string, idle time.Duration, calls int, saved bool, log io.Writer) (r serveRun, err error) {
 	r.saved = saved
 	var tail bytes.Buffer
 	defer func() {
@@ -127,6 +154,7 @@ func benchServeOnce(ctx context.Context, self, root, file string, extra []string
 		return r, fmt.Errorf("file_info %s: %s", file, toolText(res))
 	}
 	r.firstAnswer = time.Since(start)
+	queries := benchQueries(res)
 	pid := cmd.Process.Pid
 	for {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "index_status", Arguments: map[string]any{}})
@@ -156,9 +184,98 @@ func benchServeOnce(ctx context.Context, self, root, file string, extra []string
 	r.settled = time.Since(start) - idle
 	r.rssSettled, _ = procStatusKB(pid, "VmRSS")
 	r.peak, _ = procStatusKB(pid, "VmHWM")
+	if calls > 0 {
+		r.queries = len(queries)
+		cpu := procCPU(pid)
+		if r.search, err = timeCalls(ctx, cs, calls, func(i int) map[string]any {
+			return map[string]any{"query": queries[i%len(queries)]}
+		}, "search_docs"); err != nil {
+			return r, err
+		}
+		r.searchCPU, cpu = (procCPU(pid)-cpu)/time.Duration(calls), procCPU(pid)
+		if r.fileInfo, err = timeCalls(ctx, cs, calls, func(int) map[string]any {
+			return map[string]any{"path": file}
+		}, "file_info"); err != nil {
+			return r, err
+		}
+		r.fileInfoCPU = (procCPU(pid) - cpu) / time.Duration(calls)
+	}
 	cs.Close()
 	cmd.Wait()
 	return r, nil
+}
+
+// timeCalls calls tool n times with args(i) and returns the round trips,
+// sorted. A tool error is an error: a refused call is not a measurement.
+func timeCalls(ctx context.Context, cs *mcp.ClientSession, n int, args func(i int) map[string]any, tool string) ([]time.Duration, error) {
+	ds := make([]time.Duration, 0, n)
+	for i := range n {
+		a := args(i)
+		start := time.Now()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: a})
+		if err != nil {
+			return nil, fmt.Errorf("%s %v: %w", tool, a, err)
+		}
+		ds = append(ds, time.Since(start))
+		if res.IsError {
+			return nil, fmt.Errorf("%s %v: %s", tool, a, toolText(res))
+		}
+	}
+	slices.Sort(ds)
+	return ds, nil
+}
+
+// benchQueries are the search_docs queries of a run: the names of the
+// symbols file_info's answer lists (an identifier search), and each
+// one's words ("ParseAmount" also as "parse amount", a search in words).
+// Never empty.
+func benchQueries(res *mcp.CallToolResult) []string {
+	var names []string
+	if m, ok := res.StructuredContent.(map[string]any); ok {
+		if syms, ok := m["symbols"].([]any); ok {
+			for _, v := range syms {
+				if name, ok := v.(string); ok {
+					names = append(names, name)
+				}
+			}
+		}
+	}
+	var qs []string
+	seen := map[string]bool{}
+	add := func(q string) {
+		if q = strings.TrimSpace(q); q != "" && !seen[q] {
+			seen[q] = true
+			qs = append(qs, q)
+		}
+	}
+	for _, name := range names {
+		add(name)
+		add(splitWords(name))
+	}
+	if len(qs) == 0 {
+		qs = []string{"main"}
+	}
+	return qs
+}
+
+// splitWords writes an identifier in lower-case words: "Store.putAll_now"
+// is "store put all now".
+func splitWords(id string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range id {
+		switch {
+		case r == '.' || r == '_' || r == '-':
+			b.WriteByte(' ')
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // toolText is the text content of a tool's result.

@@ -12,8 +12,9 @@ import (
 )
 
 // TestBenchServe measures two starts of a real server on a small tree:
-// the first without the saved graph, the second from it; each line has
-// its figures.
+// the first without the saved graph, the second from it; each run's two
+// lines have its figures, the round trips of search_docs and file_info
+// once settled among them.
 func TestBenchServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -38,19 +39,35 @@ func TestBenchServe(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	err := runBenchServe(ctx, []string{"--root", root, "--file", "b/b.go", "--runs", "2", "--fresh",
-		"--server", bin, "--serve-flags", "--no-deps --no-watch", "--idle", "300ms"}, &out, &errs)
+		"--server", bin, "--serve-flags", "--no-deps --no-watch", "--idle", "300ms", "--calls", "5"}, &out, &errs)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	line := regexp.MustCompile(`^run \d  saved graph (no |yes)  first file_info +\d+\.\d\d s  loaded +\d+\.\d\d s  settled +\d+\.\d\d s  RSS loaded +\d+ MB  settled +\d+ MB  peak +\d+ MB$`)
-	if len(lines) != 3 || !line.MatchString(lines[1]) || !line.MatchString(lines[2]) {
+	// b/b.go declares B: the queries are "B" and its words, "b".
+	calls := regexp.MustCompile(`^run \d  settled, 5 calls each  search_docs p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call  \(2 queries\)  file_info p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call$`)
+	if len(lines) != 5 || !line.MatchString(lines[1]) || !calls.MatchString(lines[2]) || !line.MatchString(lines[3]) || !calls.MatchString(lines[4]) {
 		t.Fatalf("output:\n%s", out.String())
 	}
-	if !strings.Contains(lines[1], "saved graph no ") || !strings.Contains(lines[2], "saved graph yes") {
+	if !strings.Contains(lines[1], "saved graph no ") || !strings.Contains(lines[3], "saved graph yes") {
 		t.Errorf("the first run should start without the saved graph, the second from it:\n%s", out.String())
 	}
 	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", "graph.bin")); err != nil {
 		t.Errorf("no saved graph after the runs: %v", err)
+	}
+}
+
+func TestSplitWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"ParseAmount":      "parse amount",
+		"Store.putAll_now": "store put all now",
+		"HTTPServer":       "httpserver",
+		"v2Client":         "v2 client",
+		"":                 "",
+	} {
+		if got := splitWords(in); got != want {
+			t.Errorf("splitWords(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

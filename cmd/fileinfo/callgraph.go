@@ -49,17 +49,15 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	format := fs.String("format", "json", "output `format`: json, pycg, dot or mermaid")
 	symbol := fs.String("symbol", "", "print only the neighbourhood of `SYMBOL` (a qualified name or path:Name)")
 	depth := intFlag(fs, "depth", 2, callgraphDepth, "with --symbol, the `levels` of calls to follow")
-	direction := fs.String("direction", "both", "with --symbol, follow `callers`, callees or both")
+	direction := fs.String("direction", "both", "with --symbol, `which` calls to follow: callers, callees or both")
 	prof := profileFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
+	// The PyCG scorer appends the case directory as the last argument.
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	// The PyCG scorer appends the case directory as the last argument.
-	if fs.NArg() == 1 {
-		*root = fs.Arg(0)
-	} else if fs.NArg() > 1 {
-		fmt.Fprintln(stderr, "fileinfo callgraph: at most one directory argument")
-		return errUsage
+	if err := rootArg(fs, root, pos); err != nil {
+		return err
 	}
 	write, ok := map[string]func(io.Writer, *callgraph.Graph, *callgraph.Subgraph, []extract.Skipped) error{
 		"json": writeGraphJSON, "pycg": writePyCG, "dot": writeDOT, "mermaid": writeMermaid,

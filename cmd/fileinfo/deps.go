@@ -23,16 +23,20 @@ import (
 // runDeps lists the workspace's dependencies at their locked versions and
 // whether their source is on this machine.
 func runDeps(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("deps", "", stderr)
+	fs := newFlags("deps", "[DIR]", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
 	which := fs.String("deps", "direct", "`which` dependencies: direct or all (transitive too)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	index := fs.Bool("index", false, "build the API and docs of every dependency on disk into the per-user cache (each version once)")
-	if err := parseFlags(fs, args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 0 || (*which != "direct" && *which != "all") {
-		fmt.Fprintln(stderr, "usage: fileinfo deps [--root DIR] [--deps direct|all] [--index] [--json]")
+	if err := rootArg(fs, root, pos); err != nil {
+		return err
+	}
+	if *which != "direct" && *which != "all" {
+		fs.Usage()
 		return errUsage
 	}
 	ds, err := deps.Resolve(*root, deps.Options{All: *which == "all"})

@@ -122,14 +122,14 @@ func parseScope(root, spec string) (docsearch.Scope, error) {
 }
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("index", "", stderr)
+	fs := newFlags("index", "[DIR]", stderr)
 	df := addDocsFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
+	if err := rootArg(fs, df.root, pos); err != nil {
+		return err
 	}
 	start := time.Now()
 	ix, cs, err := df.openIndex(ctx, stderr, true, true)
@@ -156,11 +156,11 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("search", "QUERY", stderr)
 	df := addDocsFlags(fs)
 	var scopes stringsFlag
-	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): code, docs, artifacts or a --docs name")
+	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): code, docs, artifacts, deps (every locked dependency's code and docs, searched apart from the others), deps:NAME (one of them), or a --docs name")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
-	limit := intFlag(fs, "limit", server.DefaultSearchLimit, searchLimit, "results wanted (per scope with --scope), as many as the search_docs tool returns by default")
-	minScore := floatFlag(fs, "min-score", docsearch.DefaultMinScore, minScoreRange, "drop results of lower relevance")
-	mode := fs.String("mode", "hybrid", "retrievers: hybrid, bm25 or vector")
+	limit := intFlag(fs, "limit", server.DefaultSearchLimit, searchLimit, "`n` results wanted (per scope with --scope), as many as the search_docs tool returns by default")
+	minScore := floatFlag(fs, "min-score", docsearch.DefaultMinScore, minScoreRange, "drop results of relevance under `score`")
+	mode := fs.String("mode", "hybrid", "`retrievers`: hybrid, bm25 or vector")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

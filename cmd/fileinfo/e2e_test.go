@@ -57,6 +57,22 @@ func TestE2ETypeScriptClient(t *testing.T) {
 	})
 }
 
+// TestE2ETypeScriptDay spends an agent's day on a small project with the
+// official MCP TypeScript SDK over stdio (issue 32; see
+// testdata/e2e/day.mjs): the first search answers or says the code index
+// is building, a report is searchable at once, and after a one-function
+// edit file_info asks about that function alone and the report of it
+// keeps every other function's prose.
+func TestE2ETypeScriptDay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs node")
+	}
+	node := e2eClient(t)
+	bin := buildFileinfo(t)
+	root := fixture.Unpack(t, filepath.Join(e2eDir, "day.txtar"))
+	runNode(t, node, "day.mjs", "--bin", bin, "--root", root)
+}
+
 // e2eClient returns the node binary, once node and the client's
 // dependencies, as pinned in package.json, are installed.
 func e2eClient(t *testing.T) string {
@@ -175,21 +191,28 @@ func otherRoots(root string) []string {
 // printed, unless it exits 0.
 func runClient(t *testing.T, node, mode string, args ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute) // client.mjs ends in 150 s
+	runNode(t, node, "client.mjs", append([]string{mode}, args...)...)
+}
+
+// runNode runs script, in e2eDir, with args, and fails the test, showing
+// all it printed, unless it exits 0.
+func runNode(t *testing.T, node, script string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute) // the scripts end in 150 s
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{"client.mjs", mode}, args...)...)
+	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
 	cmd.Dir = e2eDir
 	cmd.Env = raceEnv()
 	cmd.WaitDelay = 5 * time.Second // a server left running must not hang the test
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("node client.mjs %s: %v\n%s", mode, err, out)
+		t.Fatalf("node %s %s: %v\n%s", script, strings.Join(args[:min(1, len(args))], ""), err, out)
 	}
 	if bytes.Contains(out, []byte("DATA RACE")) {
 		t.Errorf("the server reported a data race:\n%s", out)
 	}
-	t.Logf("node client.mjs %s: %v\n%s", mode, time.Since(start).Round(time.Millisecond), out)
+	t.Logf("node %s: %v\n%s", script, time.Since(start).Round(time.Millisecond), out)
 }
 
 // logURL matches the line fileinfo serve --http logs once it listens.

@@ -23,7 +23,7 @@ func runEnrich(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	all := fs.Bool("all", false, "document every extracted file")
 	model := fs.String("llm", "", "model `spec` openai:MODEL@URL, an OpenAI-compatible endpoint (key from $"+strings.Join(keyEnv, " or $")+")")
 	stale := fs.Bool("stale", false, "document files whose enriched artifact is stale first")
-	maxTokens := intFlag(fs, "max-tokens", enrich.DefaultMaxTokens, maxTokensRange, "token budget of one prompt")
+	maxTokens := intFlag(fs, "max-tokens", enrich.DefaultMaxTokens, maxTokensRange, "token `budget` of one prompt")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("extract", "[PATH...]", stderr)
 	root := fs.String("root", ".", "workspace root `dir`; PATHs are relative to it")
 	maxSize := int64Flag(fs, "max-size", extract.DefaultMaxFileSize, maxSizeRange, "skip files larger than this many `bytes`")
-	workers := intFlag(fs, "workers", 0, workersRange, "parallel parsers (default 0: one per CPU)")
+	workers := intFlag(fs, "workers", 0, workersRange, "`n` parallel parsers (default 0: one per CPU)")
 	stats := fs.Bool("stats", false, "write per-language files, MB, seconds and MB/s to stderr")
 	langs := fs.String("languages", "", "comma-separated `list` of languages to extract (default: all)")
 	keepMinified := fs.Bool("keep-minified", false, "extract minified files too (default: skipped as minified)")

@@ -23,7 +23,7 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	root := fs.String("root", ".", "workspace root `dir`")
 	part := intFlag(fs, "part", 0, partRange, "the `part` to print, when the file comes in parts")
 	refresh := fs.Bool("refresh", false, "a prompt even when the enriched artifact is up to date")
-	maxTokens := intFlag(fs, "max-tokens", 0, maxTokensRange, "token budget of the prompt (default 24000)")
+	maxTokens := intFlag(fs, "max-tokens", 0, maxTokensRange, "token `budget` of the prompt (default 24000)")
 	asJSON := fs.Bool("json", false, "print the structured metadata instead of the text")
 	prof := profileFlags(fs)
 	pos, err := parseInterspersed(fs, args)

@@ -27,6 +27,7 @@ var (
 	workersRange   = server.IntRange(0, 1024)      // 0: one per CPU
 	maxSizeRange   = server.IntRange(1, 1<<30)     // bytes
 	runsRange      = server.IntRange(1, 1000)
+	callsRange     = server.IntRange(0, 100000)
 	idleRange      = durationRange{time.Millisecond, time.Hour}
 )
 

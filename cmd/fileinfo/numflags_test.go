@@ -39,7 +39,7 @@ func numericFlags(t *testing.T) []numericFlag {
 	}
 	var flags []numericFlag
 	for _, cmd := range cmds {
-		_, _, help := runCLI(t, append(cmd, "-h")...)
+		_, help, _ := runCLI(t, append(cmd, "-h")...) // help asked for is output
 		lines := strings.Split(help, "\n")
 		for i, l := range lines {
 			m := flagLine.FindStringSubmatch(l)

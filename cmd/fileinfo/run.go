@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -31,7 +32,7 @@ func commands() []command {
 		{"serve", "serve the MCP tools over stdio, or streamable HTTP with --http", runServe},
 		{"deps", "list the dependencies at their locked versions, and whether their source is on disk", runDeps},
 		{"info", "print the file_info tool's answer for one file (the prompt an agent gets)", runInfo},
-		{"bench", "measure extraction (bench extract), retrieval on a BEIR set (bench search), code search (bench code), docs search (bench docs) or indexing (bench index)", runBench},
+		{"bench", "measure extraction (bench extract), retrieval on a BEIR set (bench search), code search (bench code), docs search (bench docs), indexing (bench index), the served tools (bench serve) or C callers (bench ccallers)", runBench},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -42,18 +43,23 @@ var errUsage = errors.New("usage")
 // run executes the command line and returns the process exit code:
 // 0 success, 1 failure, 2 usage error.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	}
+	if args[0] == "help" || helpAsked(args[:1]) {
+		usage(stdout)
 		return 0
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(ctx, args[1:], stdout, stderr)
+		out := stderr
+		if helpAsked(args[1:]) {
+			out = stdout // the usage asked for is the command's output
+		}
+		err := c.run(ctx, args[1:], stdout, out)
 		switch {
 		case err == nil:
 			return 0
@@ -69,6 +75,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "fileinfo: unknown command %q\n\n", args[0])
 	usage(stderr)
 	return 2
+}
+
+// helpAsked reports whether args, before any "--", ask for help as the
+// flag package reads it: -h, -help, --h or --help.
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--h", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 func usage(w io.Writer) {
@@ -107,7 +127,38 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
+// rootArg takes the workspace root from pos, the positional arguments of a
+// command whose only one is the directory --root names: at most one, and
+// the same as --root when both are given. A conflict is a usage error
+// saying so.
+func rootArg(fs *flag.FlagSet, root *string, pos []string) error {
+	switch len(pos) {
+	case 0:
+		return nil
+	case 1:
+	default:
+		fmt.Fprintf(fs.Output(), "%s: one directory at most, got %d: %s\n", fs.Name(), len(pos), strings.Join(pos, " "))
+		return errUsage
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "root" })
+	if set && filepath.Clean(*root) != filepath.Clean(pos[0]) {
+		fmt.Fprintf(fs.Output(), "%s: the workspace is given twice, as --root %s and as %s; give one\n", fs.Name(), *root, pos[0])
+		return errUsage
+	}
+	*root = pos[0]
+	return nil
+}
+
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("version", "", stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
 	fmt.Fprintln(stdout, "fileinfo", version())
 	return nil
 }

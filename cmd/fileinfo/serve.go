@@ -21,11 +21,11 @@ import (
 const tokenEnv = "FILEINFO_TOKEN"
 
 func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
-	fs := newFlags("serve", "", stderr)
+	fs := newFlags("serve", "[DIR]", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
 	addr := fs.String("http", "", "serve streamable HTTP at `addr` (host:port, path /mcp) instead of stdio; a bare :port binds loopback")
 	token := fs.String("token", "", "bearer `token` HTTP clients must send (default $"+tokenEnv+"); required to bind a non-loopback address")
-	maxTokens := intFlag(fs, "max-tokens", enrich.DefaultMaxTokens, maxTokensRange, "default token budget of one file_info prompt")
+	maxTokens := intFlag(fs, "max-tokens", enrich.DefaultMaxTokens, maxTokensRange, "default token `budget` of one file_info prompt")
 	var allowRoots stringsFlag
 	fs.Var(&allowRoots, "allow-root", "another `dir` set_workspace_root may switch to, with what is inside it (repeatable); --root always is")
 	noWatch := fs.Bool("no-watch", false, "do not watch the workspace for changes (files a tool reads are still re-extracted when changed)")
@@ -37,10 +37,14 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	noDeps := fs.Bool("no-deps", false, "do not index the dependencies the lockfiles name (search_docs scope deps)")
 	whichDeps := fs.String("deps", "direct", "`which` dependencies to index: direct, or all (transitive too)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
-	if err := parseFlags(fs, args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 || (*whichDeps != "direct" && *whichDeps != "all") {
+	if err := rootArg(fs, root, pos); err != nil {
+		return err
+	}
+	if *whichDeps != "direct" && *whichDeps != "all" {
 		fs.Usage()
 		return errUsage
 	}
@@ -92,13 +96,31 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		}
 	}
 	if listen == "" {
-		err := s.Run(ctx, &server.LineTransport{In: os.Stdin, Out: os.Stdout, Logger: log})
-		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-			return nil
-		}
-		return err
+		return serveStdio(ctx, s, os.Stdin, os.Stdout, viewListen != "", log)
 	}
 	return serveHTTP(ctx, s, listen, *token, log)
+}
+
+// serveStdio serves s over in and out until in ends or ctx is done. With
+// a view (--view), the end of in ends the MCP session only: the view a
+// person may have open keeps serving until ctx is done. Either way it
+// logs why it stops; an error is returned for the caller to print.
+func serveStdio(ctx context.Context, s *server.Server, in io.Reader, out io.Writer, view bool, log *slog.Logger) error {
+	err := s.Run(ctx, &server.LineTransport{In: in, Out: out, Logger: log})
+	switch {
+	case ctx.Err() != nil:
+		log.Info("stopping", "reason", context.Cause(ctx))
+		return nil
+	case err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled):
+		return err
+	case !view:
+		log.Info("stopping", "reason", "stdin closed: the MCP client ended the session")
+		return nil
+	}
+	log.Info("stdin closed: the MCP session is over; the web view keeps serving until this process is interrupted or terminated")
+	<-ctx.Done()
+	log.Info("stopping", "reason", context.Cause(ctx))
+	return nil
 }
 
 // listenAddr checks and completes the address to serve HTTP on: a bare
@@ -140,6 +162,7 @@ func serveHTTP(ctx context.Context, s *server.Server, addr, token string, log *s
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+		log.Info("stopping", "reason", context.Cause(ctx))
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		return srv.Shutdown(shutdown)

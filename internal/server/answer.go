@@ -37,22 +37,22 @@ const (
 )
 
 type askIn struct {
-	Question  string   `json:"question" jsonschema:"about the project or its docs"`
-	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes of the sources; default all"`
-	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
+	Question  string   `json:"question" jsonschema:"about the project"`
+	Scopes    []string `json:"scopes,omitempty" jsonschema:"default all"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"tokens of sources; default 6000"`
 }
 
 type exampleIn struct {
 	Task      string   `json:"task" jsonschema:"what the example should do"`
-	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes of the sources; default all"`
-	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
+	Scopes    []string `json:"scopes,omitempty" jsonschema:"default all"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"tokens of sources; default 6000"`
 }
 
 type explainErrorIn struct {
 	Error     string   `json:"error" jsonschema:"the error message"`
-	Context   string   `json:"context,omitempty" jsonschema:"what was being done, or the code that failed"`
-	Scopes    []string `json:"scopes,omitempty" jsonschema:"scopes of the sources; default all"`
-	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"sources' token budget; default 6000"`
+	Context   string   `json:"context,omitempty" jsonschema:"what was done, or the code"`
+	Scopes    []string `json:"scopes,omitempty" jsonschema:"default all"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"tokens of sources; default 6000"`
 }
 
 type answerSource struct {

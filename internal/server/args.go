@@ -133,7 +133,18 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out])
 	if t.Annotations == nil || !t.Annotations.ReadOnlyHint {
 		s.writers[t.Name] = true
 	}
-	mcp.AddTool(s.mcp, t, h)
+	// No output schema: the text content is the answer a model reads, and
+	// the structured content only its metadata, which the text says too.
+	// The go-sdk would infer one from Out; as any, it sends out as
+	// structured content all the same. Output schemas were 1,329 of the
+	// 13,741 characters of tools/list (issue 32).
+	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return res, nil, err
+		}
+		return res, out, nil
+	})
 }
 
 // applyRanges writes the ranges of tool's arguments into its input

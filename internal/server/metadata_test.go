@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -69,6 +70,54 @@ func TestToolListTokens(t *testing.T) {
 	t.Logf("tools/list: %d tools, %d bytes, %d tokens", len(res.Tools), len(data), n)
 	if n >= maxToolListTokens {
 		t.Errorf("tools/list is %d tokens, want under %d; shorten descriptions or schemas", n, maxToolListTokens)
+	}
+}
+
+// maxToolListChars bounds the JSON of the tools/list result (issue 32:
+// 13,741 characters before its descriptions and schemas were trimmed).
+const maxToolListChars = 11000
+
+// TestToolListSize keeps tools/list under maxToolListChars while every
+// tool still says what it does and documents each argument, nested ones
+// (report_file_info's functions and methods) included.
+func TestToolListSize(t *testing.T) {
+	s := connect(t, shop, Options{})
+	res, err := s.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tools/list: %d tools, %d characters", len(res.Tools), len(data))
+	if len(data) > maxToolListChars {
+		t.Errorf("tools/list is %d characters, want at most %d", len(data), maxToolListChars)
+	}
+	for _, tool := range res.Tools {
+		if len(tool.Description) < 40 {
+			t.Errorf("%s: description %q says too little", tool.Name, tool.Description)
+		}
+		raw, _ := json.Marshal(tool.InputSchema)
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(raw, &schema); err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+		expectDocumented(t, tool.Name, &schema)
+	}
+}
+
+// expectDocumented fails for each property of schema, or of the objects
+// its arrays hold, that has no description.
+func expectDocumented(t *testing.T, where string, schema *jsonschema.Schema) {
+	t.Helper()
+	for name, p := range schema.Properties {
+		if strings.TrimSpace(p.Description) == "" {
+			t.Errorf("%s.%s: no description", where, name)
+		}
+		if p.Items != nil {
+			expectDocumented(t, where+"."+name+"[]", p.Items)
+		}
 	}
 }
 

@@ -25,11 +25,11 @@ const maxSearchLimit = 100
 const maxQueryBytes = 4 << 10
 
 type searchDocsIn struct {
-	Query       string   `json:"query" jsonschema:"what to look for: words, an error message, an identifier"`
-	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts, deps, deps:NAME; default all but deps; results grouped by scope"`
-	Limit       int      `json:"limit,omitempty" jsonschema:"results (per scope with scopes); default 5"`
-	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"least relevance; default 0.5"`
-	ContentType string   `json:"content_type,omitempty" jsonschema:"only chunks of this type: prose, code or api-reference"`
+	Query       string   `json:"query" jsonschema:"words, an error message or an identifier"`
+	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts, deps, deps:NAME; default all but deps"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"results (per scope); default 5"`
+	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"least score; default 0.5"`
+	ContentType string   `json:"content_type,omitempty" jsonschema:"prose, code or api-reference"`
 }
 
 type searchDocsOut struct {
@@ -132,8 +132,8 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 }
 
 type fetchDocIn struct {
-	Path    string `json:"path" jsonschema:"the document, as search_docs or list_docs named it"`
-	Heading string `json:"heading,omitempty" jsonschema:"only this section: a heading's text, or a symbol's name in an artifact"`
+	Path    string `json:"path" jsonschema:"the document, as named"`
+	Heading string `json:"heading,omitempty" jsonschema:"a heading, or a symbol in an artifact"`
 }
 
 func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetchDocIn) (*mcp.CallToolResult, docsearch.Doc, error) {

@@ -27,11 +27,11 @@ const (
 const maxTokensLimit = 1_000_000
 
 type fileInfoIn struct {
-	Path      string `json:"path" jsonschema:"the source file, relative to the workspace root"`
+	Path      string `json:"path" jsonschema:"the file, relative to the root"`
 	Part      int    `json:"part,omitempty" jsonschema:"which part, when parts > 1"`
-	Refresh   bool   `json:"refresh,omitempty" jsonschema:"a new prompt even when the enriched artifact is up to date"`
-	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"prompt token budget; default 24000; larger files come in parts"`
-	Mode      string `json:"mode,omitempty" jsonschema:"prompt (default), or sampling: your client's model answers and the report is saved (falls back to prompt)"`
+	Refresh   bool   `json:"refresh,omitempty" jsonschema:"all symbols, even if up to date"`
+	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"default 24000; a bigger file comes in parts"`
+	Mode      string `json:"mode,omitempty" jsonschema:"prompt (default), or sampling: your client's model answers"`
 }
 
 type fileInfoOut struct {

@@ -13,9 +13,9 @@ import (
 const maxInspectLines = 400
 
 type inspectIn struct {
-	Path      string `json:"path" jsonschema:"the file, relative to the workspace root; deps:NAME@VERSION/PATH for a dependency's"`
-	StartLine int    `json:"start_line" jsonschema:"first line to show"`
-	EndLine   int    `json:"end_line" jsonschema:"last line to show, inclusive"`
+	Path      string `json:"path" jsonschema:"relative to the root, or deps:NAME@VERSION/PATH"`
+	StartLine int    `json:"start_line" jsonschema:"first line"`
+	EndLine   int    `json:"end_line" jsonschema:"last line, inclusive"`
 }
 
 type inspectOut struct {

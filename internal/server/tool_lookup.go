@@ -34,30 +34,27 @@ const (
 func (s *Server) addLookupTools() {
 	addTool(s, &mcp.Tool{
 		Name: "find_symbol",
-		Description: "Where functions, methods, classes or types are defined, by exact, partial (url_for, " +
-			"Flask.register_blueprint, inherited members) or near name: path:line, kind, signature, doc lead.",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Find symbol"),
+		Description: "Where a function, method, class or type is defined, by exact, partial (Flask.register_blueprint) " +
+			"or near name: path:line, kind, signature, doc.",
+		Annotations: readOnly("Find symbol"),
 	}, s.findSymbol)
 	addTool(s, &mcp.Tool{
-		Name:         "callers",
-		Description:  "Who calls a symbol, as a tree: each caller with its call site and how the call was resolved.",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Callers"),
+		Name:        "callers",
+		Description: "Who calls a symbol, as a tree: callers, call sites and how each was resolved.",
+		Annotations: readOnly("Callers"),
 	}, s.callers)
 	addTool(s, &mcp.Tool{
-		Name:         "callees",
-		Description:  "What a symbol calls, as a tree: each callee with its definition, the call site and how it was resolved.",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Callees"),
+		Name:        "callees",
+		Description: "What a symbol calls, as a tree: callees, definitions, call sites, resolution.",
+		Annotations: readOnly("Callees"),
 	}, s.callees)
 }
 
 type findSymbolIn struct {
-	Query  string `json:"query" jsonschema:"a name, Class.member, a qualified name or path:Name"`
-	Kind   string `json:"kind,omitempty" jsonschema:"only this kind: function, method, class, type..."`
-	Limit  int    `json:"limit,omitempty" jsonschema:"results per page; default 20"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Query  string `json:"query" jsonschema:"name, Class.member, qualified name or path:Name"`
+	Kind   string `json:"kind,omitempty" jsonschema:"function, method, class, type..."`
+	Limit  int    `json:"limit,omitempty" jsonschema:"per page; default 20"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"the last next_cursor"`
 }
 
 type findSymbolOut struct {
@@ -69,10 +66,10 @@ type findSymbolOut struct {
 }
 
 type treeIn struct {
-	Symbol string `json:"symbol" jsonschema:"a qualified name, a name, Class.member or path:Name"`
-	Depth  int    `json:"depth,omitempty" jsonschema:"levels to follow; default 1"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"calls per page; default 50"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Symbol string `json:"symbol" jsonschema:"name, Class.member, qualified name or path:Name"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"levels; default 1"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"per page; default 50"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"the last next_cursor"`
 }
 
 type treeOut struct {

@@ -11,7 +11,7 @@ import (
 )
 
 type setRootIn struct {
-	Path string `json:"path" jsonschema:"the new workspace root: an absolute directory, or one relative to the current root"`
+	Path string `json:"path" jsonschema:"absolute, or relative to the root"`
 }
 
 type setRootOut struct {

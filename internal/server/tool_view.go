@@ -106,7 +106,7 @@ func (s *Server) stopView() {
 }
 
 type openViewIn struct {
-	Path string `json:"path,omitempty" jsonschema:"a source file to open; default the file tree"`
+	Path string `json:"path,omitempty" jsonschema:"a file to open"`
 	Line int    `json:"line,omitempty" jsonschema:"line to scroll to"`
 }
 
@@ -120,10 +120,8 @@ func (s *Server) addViewTool() {
 	addTool(s, &mcp.Tool{
 		Name: "open_view",
 		// Read-only: it starts a local page at most, and changes nothing.
-		Description: "The URL of a local web page for a person: file tree with artifact status, artifacts beside " +
-			"source, call graphs, search; path links to one file.",
-		OutputSchema: objectSchema,
-		Annotations:  &mcp.ToolAnnotations{Title: "Open web view", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+		Description: "URL of a local web page for a person: file tree, artifacts beside source, call graphs, search.",
+		Annotations: &mcp.ToolAnnotations{Title: "Open web view", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
 	}, s.openView)
 }
 

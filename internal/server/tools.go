@@ -7,91 +7,71 @@ func (s *Server) addTools() {
 	no, yes := false, true
 	addTool(s, &mcp.Tool{
 		Name: "file_info",
-		Description: "A prompt to document a source file: imports, every symbol with signature, callers and callees, and the " +
-			"numbered source. Answer it with report_file_info; when parts > 1, call again per part. An up-to-date artifact " +
-			"comes back instead (up_to_date); a minified file gets what it is (summary).",
-		OutputSchema: outline[fileInfoOut](),
-		Annotations:  &mcp.ToolAnnotations{Title: "File info", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
+		Description: "Prompt to document a source file (symbols, signatures, callers, callees, source) for report_file_info, " +
+			"per part if parts > 1. Up to date: the artifact; after edits: what changed.",
+		Annotations: &mcp.ToolAnnotations{Title: "File info", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.fileInfo)
 	addTool(s, &mcp.Tool{
 		Name: "report_file_info",
-		Description: "Save your answer to file_info's prompt as .artifacts/<path>.md: an overview, and per function or method " +
-			"listed a purpose and 3-5 implementation steps. Unknown names are refused; lists what is still undocumented.",
-		OutputSchema: outline[reportOut](),
-		Annotations:  &mcp.ToolAnnotations{Title: "Report file info", IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no},
+		Description: "Save your answer to file_info as .artifacts/<path>.md: overview, and per listed function or method a " +
+			"purpose and 3-5 steps. Refuses unknown names; says what is undocumented.",
+		Annotations: &mcp.ToolAnnotations{Title: "Report file info", IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no},
 	}, s.reportFileInfo)
 	addTool(s, &mcp.Tool{
-		Name:         "inspect_source",
-		Description:  "Read lines start_line to end_line of a file in the workspace, numbered; at most 400 lines per call.",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Inspect source"),
+		Name:        "inspect_source",
+		Description: "Numbered lines start_line to end_line of a workspace file; at most 400 per call.",
+		Annotations: readOnly("Inspect source"),
 	}, s.inspectSource)
 	addTool(s, &mcp.Tool{
-		Name: "set_workspace_root",
-		Description: "Switch to another project directory inside an allowed root (--root, --allow-root, your client's roots " +
-			"over stdio); a refusal lists them.",
-		OutputSchema: objectSchema,
-		Annotations:  &mcp.ToolAnnotations{Title: "Set workspace root", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
+		Name:        "set_workspace_root",
+		Description: "Switch to another project directory (in --root, --allow-root or a client root).",
+		Annotations: &mcp.ToolAnnotations{Title: "Set workspace root", IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.setWorkspaceRoot)
 	addTool(s, &mcp.Tool{
-		Name:         "index_status",
-		Description:  "What is indexed: files, symbols, calls, artifacts by status, docs, dependencies, git commit, watch state.",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Index status"),
+		Name:        "index_status",
+		Description: "What is indexed: files, symbols, calls, artifacts, docs, dependencies, commit, watch.",
+		Annotations: readOnly("Index status"),
 	}, s.indexStatus)
 	addTool(s, &mcp.Tool{
 		Name: "search_docs",
-		Description: "Search the project's code (functions, methods, types), docs and artifacts by words, identifiers or error " +
-			"messages. Code hits give path:start-end and signature (read with inspect_source), doc hits a summary (read with " +
-			"fetch_doc); 0-1 scores, best first.",
-		OutputSchema: outline[searchDocsOut](),
-		Annotations:  readOnly("Search docs"),
+		Description: "Search code (functions, methods, types), docs and artifacts by words, identifiers or error messages. " +
+			"Code hits: path:start-end, signature (for inspect_source); doc hits: a summary (for fetch_doc). Says " +
+			"which scopes are still indexing.",
+		Annotations: readOnly("Search docs"),
 	}, s.searchDocs)
 	addTool(s, &mcp.Tool{
-		Name:         "fetch_doc",
-		Description:  "Read a document that search_docs or list_docs named, whole or one section: a heading, or in an artifact a symbol's name.",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Fetch doc"),
+		Name:        "fetch_doc",
+		Description: "Read a document search_docs or list_docs named, whole or one section.",
+		Annotations: readOnly("Fetch doc"),
 	}, s.fetchDoc)
 	addTool(s, &mcp.Tool{
-		Name:         "list_docs",
-		Description:  "List the indexed documents, of one scope (artifacts, docs, or a named one) or all.",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("List docs"),
+		Name:        "list_docs",
+		Description: "List the indexed documents, all or of one scope (artifacts, docs...).",
+		Annotations: readOnly("List docs"),
 	}, s.listDocs)
 	addTool(s, &mcp.Tool{
-		Name:         "doc_outline",
-		Description:  "The headings of a document, with level and line, to fetch one section.",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Doc outline"),
+		Name:        "doc_outline",
+		Description: "A document's headings, with level and line, to fetch_doc one section.",
+		Annotations: readOnly("Doc outline"),
 	}, s.docOutline)
 	addTool(s, &mcp.Tool{
-		Name: "ask_docs",
-		Description: "Answer a question from the docs and artifacts with [Source N] citations, through your client's model (sampling) " +
-			"or as a prompt for you (prompt_ready).",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Ask docs"),
+		Name:        "ask_docs",
+		Description: "Answer a question from docs and artifacts, citing [Source N]: by your client's model (sampling) or by you.",
+		Annotations: readOnly("Ask docs"),
 	}, s.askDocs)
 	addTool(s, &mcp.Tool{
-		Name:         "get_working_example",
-		Description:  "A complete working example for a task from the project's code and docs, with [Source N] citations (sampling, or prompt_ready).",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Get working example"),
+		Name:        "get_working_example",
+		Description: "A working example for a task, from the project's code and docs (as ask_docs).",
+		Annotations: readOnly("Get working example"),
 	}, s.getWorkingExample)
 	addTool(s, &mcp.Tool{
-		Name:         "explain_error",
-		Description:  "Explain an error message and its fix from the project's docs and artifacts, with [Source N] citations (sampling, or prompt_ready).",
-		OutputSchema: objectSchema,
-		Annotations:  readOnly("Explain error"),
+		Name:        "explain_error",
+		Description: "Explain an error message and its fix from docs and artifacts (as ask_docs).",
+		Annotations: readOnly("Explain error"),
 	}, s.explainError)
 	s.addViewTool()
 	s.addLookupTools()
 }
-
-// objectSchema is the output schema of a tool whose structured content
-// repeats, as data, what its text says: declaring its fields would cost
-// every conversation tokens of tools/list (kept under 3,000) for little.
-var objectSchema = map[string]any{"type": "object"}
 
 // readOnly annotates a tool that changes nothing. MCP says idempotentHint
 // and destructiveHint then mean nothing; idempotentHint is set anyway, for

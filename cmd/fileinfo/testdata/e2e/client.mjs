@@ -56,9 +56,9 @@ function text(res) {
   return (res.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
 }
 
-// ok calls a tool that must succeed and returns its structured content.
-// The SDK has already checked that content against the tool's outputSchema
-// (it does for every tool listed by listTools).
+// ok calls a tool that must succeed and returns its structured content,
+// the metadata beside the text (the tools declare no output schema: the
+// text is what a model reads).
 async function ok(client, name, args) {
   const res = await client.callTool({ name, arguments: args });
   expect(!res.isError, `${name}(${JSON.stringify(args)}) failed: ${text(res)}`);
@@ -147,7 +147,7 @@ async function exercise(client, root, outside) {
     expect(t.inputSchema.type === 'object', `${t.name}: input schema is not an object`, t.inputSchema);
     expect(t.inputSchema.additionalProperties === false, `${t.name}: input schema allows additional properties`, t.inputSchema);
     if (['file_info', 'report_file_info', 'inspect_source', 'set_workspace_root'].includes(t.name)) expect(t.inputSchema.required?.includes('path'), `${t.name}: path is not required`, t.inputSchema);
-    expect(t.outputSchema?.type === 'object', `${t.name}: no object output schema`, t.outputSchema);
+    expect(t.outputSchema === undefined, `${t.name}: an output schema, which tools/list has no room for (issue 32)`, t.outputSchema);
   }
   report({ tools: names });
 
