@@ -56,6 +56,9 @@ func (ix *Index) demoteAuxCode(ranked []hit, query string, qt QueryType) []hit {
 			moved = true
 		}
 	}
+	if ix.demoteCopies(ranked) {
+		moved = true
+	}
 	if moved {
 		slices.SortStableFunc(ranked, func(a, b hit) int {
 			switch {
@@ -141,6 +144,59 @@ func asksForTask(q string, qt QueryType) bool {
 	}
 	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(q)), " ")
 	return taskVerbs[strings.Trim(first, ".,:;!?")]
+}
+
+// copyDemote multiplies the fused score of a code result whose text,
+// past the lines naming its symbol and place, is that of a result ranked
+// before it: an exact copy of the source (a bundled or vendored copy, a
+// second checkout) ranks after the other results, where it is still
+// found.
+const copyDemote = 0.05
+
+// copyWindow is how many of the first candidates are compared.
+const copyWindow = 50
+
+// minCopyBytes is the least text that makes two symbols copies: one-line
+// bodies (a getter, `return x`) are alike without being copied.
+const minCopyBytes = 80
+
+// demoteCopies lowers the later of two code candidates with the same
+// text (copyDemote) among the first copyWindow of ranked, which is in
+// fused order, and reports whether it lowered any.
+func (ix *Index) demoteCopies(ranked []hit) bool {
+	seen := map[string]bool{}
+	changed := false
+	for i := range ranked[:min(len(ranked), copyWindow)] {
+		d := ix.docs[ix.chunks[ranked[i].chunk].doc]
+		if d == nil || d.scope != ScopeCode {
+			continue
+		}
+		body := codeBody(d.text)
+		if len(body) < minCopyBytes {
+			continue
+		}
+		if seen[body] {
+			ranked[i].fused *= copyDemote
+			changed = true
+			continue
+		}
+		seen[body] = true
+	}
+	return changed
+}
+
+// codeBody is a code document's text past its first three lines (kind
+// and name, signature, path and lines): what two copies of a symbol
+// share.
+func codeBody(text string) string {
+	for range 3 {
+		_, rest, ok := strings.Cut(text, "\n")
+		if !ok {
+			return ""
+		}
+		text = rest
+	}
+	return text
 }
 
 // asksForTests reports whether a query is about tests.

@@ -64,3 +64,26 @@ func TestSymbolPrior(t *testing.T) {
 		}
 	}
 }
+
+// TestCopiesRankLast: an exact copy of a function elsewhere in the
+// repository ranks after the other results, not second.
+func TestCopiesRankLast(t *testing.T) {
+	body := "for name in list(self.cookies):\n    self.expire(name)\nself.cookies = {}\nself.log('cleared every cookie')\nreturn None"
+	ix := openTest(t, mapFS(map[string]string{}), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "pkg/session.py", Symbols: []CodeSymbol{{Name: "Session.clear_all", Kind: "method", Signature: "def clear_all(self)", Body: body, Line: 10, End: 20}}},
+		{Path: "pkg/copy/session.py", Symbols: []CodeSymbol{{Name: "Session.clear_all", Kind: "method", Signature: "def clear_all(self)", Body: body, Line: 10, End: 20}}},
+		{Path: "pkg/jar.py", Symbols: []CodeSymbol{{Name: "Jar.drop", Kind: "method", Signature: "def drop(self, name)", Body: "self.cookies.pop(name)\nself.log('dropped a cookie')\nreturn True", Line: 1, End: 5}}},
+	})
+	res, err := ix.Search(ctx, Query{Text: "clear every cookie", Scopes: []string{ScopeCode}, MinScore: zero()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Results {
+		got = append(got, r.Path)
+	}
+	if len(got) != 3 || got[2] != "pkg/copy/session.py" && got[2] != "pkg/session.py" || got[1] != "pkg/jar.py" {
+		t.Errorf("results %v, want a session.py, pkg/jar.py, the other session.py", got)
+	}
+}
