@@ -53,3 +53,16 @@ func TestGeneratedDocsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGeneratedReason: any content under any name gets an answer without
+// a panic, the same one twice.
+func FuzzGeneratedReason(f *testing.F) {
+	f.Add("a.html", []byte(`<meta name="generator" content="javadoc">`))
+	f.Add("b.js", []byte(strings.Repeat("x", 5000)))
+	f.Add("c.htm", []byte{})
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		if a, b := GeneratedReason(name, data), GeneratedReason(name, data); a != b {
+			t.Fatalf("%q then %q", a, b)
+		}
+	})
+}
