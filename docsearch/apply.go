@@ -210,6 +210,8 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 				}
 				if h := had[i]; h.ok && h.hash == d.hash && h.scope == s.scope {
 					out[i] = processed{doc: d}
+				} else if r := GeneratedReason(s.name, data); r != "" && s.scope != ScopeArtifacts {
+					skip[i] = r
 				} else if text, err := decodeText(data); err != nil {
 					skip[i] = err.Error()
 				} else {

@@ -24,16 +24,23 @@ const declDemote = 0.7
 const moduleDemote = 0.85
 
 // demoteAuxCode lowers test, vendored and generated code in ranked (see
-// auxDemote), declarations (declDemote) and top-level chunks
-// (moduleDemote), and sorts it again. A query with a word of testing in it
+// auxDemote), declarations (declDemote), top-level chunks (moduleDemote)
+// and, for a query in words, what is no function doing a task
+// (symbolPrior), and sorts it again. A query with a word of testing in it
 // ("test", "tests", "spec", "fixture", "mock") demotes no tests.
-func (ix *Index) demoteAuxCode(ranked []hit, query string) []hit {
+func (ix *Index) demoteAuxCode(ranked []hit, query string, qt QueryType) []hit {
 	tests := asksForTests(query)
+	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
 	moved := false
 	for i := range ranked {
-		d := ix.docs[ix.chunks[ranked[i].chunk].doc]
+		rec := &ix.chunks[ranked[i].chunk]
+		d := ix.docs[rec.doc]
 		if d == nil || d.scope != ScopeCode {
 			continue
+		}
+		if p := symbolPrior(d.text, d.title, int(rec.end)-int(rec.line)+1, words, task, query); p != 1 {
+			ranked[i].fused *= p
+			moved = true
 		}
 		file := codeFileOf(d.path)
 		if auxiliaryCode(file) || !tests && testCode(file) {
@@ -49,6 +56,9 @@ func (ix *Index) demoteAuxCode(ranked []hit, query string) []hit {
 			moved = true
 		}
 	}
+	if ix.demoteCopies(ranked) {
+		moved = true
+	}
 	if moved {
 		slices.SortStableFunc(ranked, func(a, b hit) int {
 			switch {
@@ -61,6 +71,132 @@ func (ix *Index) demoteAuxCode(ranked []hit, query string) []hit {
 		})
 	}
 	return ranked
+}
+
+// Priors of a code result by what its symbol is, for a query that asks
+// for a task (asksForTask): a task is answered by a function that does it,
+// not by the type it is a member of, a dunder method of the protocol
+// boilerplate, or a one- or two-line member that matches on density.
+// Measured with `bench code` (docs/code-search.md), function-level
+// nDCG@10 on the tuning split of docs/bench/codegen and on docs/bench/code:
+// none 0.220 and 0.684; these 0.231 and 0.697. Types demoted for every
+// query in words gave 0.234 and 0.706 (0.85 for those that ask no task:
+// 0.234, 0.704), but then a description of a class ("the central WSGI
+// object") no longer finds the class; 0.8 / 0.7 / 0.85 everywhere, 0.230
+// and 0.704.
+const (
+	typeDemote   = 0.6
+	dunderDemote = 0.7
+	shortDemote  = 0.7
+	shortLines   = 2
+)
+
+// symbolPrior is the factor a code result's fused score is multiplied
+// by for what its symbol is (kind, name, length in lines): for a query in
+// words, dunder methods and short members; for one that asks for a task,
+// types too. A dunder method the query names is not demoted, nor is
+// __init__, a constructor.
+func symbolPrior(text, qualified string, lines int, words, task bool, query string) float64 {
+	if !words {
+		return 1
+	}
+	p := 1.0
+	kind, _ := codeMeta(text)
+	switch kind {
+	case "class", "struct", "interface", "trait", "enum", "type", "object":
+		if task {
+			p *= typeDemote
+		}
+	}
+	name := localName(qualified)
+	if len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") && name != "__init__" &&
+		!strings.Contains(strings.ToLower(query), strings.Trim(name, "_")) {
+		p *= dunderDemote
+	}
+	if lines <= shortLines && kind != "module" {
+		p *= shortDemote
+	}
+	return p
+}
+
+// taskVerbs are verbs a query for a task starts with, in the forms
+// questions and doc comments use.
+var taskVerbs = map[string]bool{}
+
+func init() {
+	for _, v := range strings.Fields("add append apply build call cancel change check clear close compare compute convert copy count create decode delete encode ensure escape find flush format generate get handle initialize initialise insert invoke iterate join list load log lookup make merge move open parse print process read register reload remove render replace reset resolve return run save search send serialize set sort split start stop strip update validate wait walk write") {
+		taskVerbs[v] = true
+		taskVerbs[v+"s"] = true
+		taskVerbs[v+"es"] = true
+	}
+}
+
+// asksForTask reports whether a query asks how to do something: a how-to
+// question, or words that start with a verb ("parse the header",
+// "returns the first waiter"). A description of a thing ("the central
+// WSGI object") or an identifier asks for no task.
+func asksForTask(q string, qt QueryType) bool {
+	if qt == QueryHowTo {
+		return true
+	}
+	if qt == QueryCodeLookup {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(q)), " ")
+	return taskVerbs[strings.Trim(first, ".,:;!?")]
+}
+
+// copyDemote multiplies the fused score of a code result whose text,
+// past the lines naming its symbol and place, is that of a result ranked
+// before it: an exact copy of the source (a bundled or vendored copy, a
+// second checkout) ranks after the other results, where it is still
+// found.
+const copyDemote = 0.05
+
+// copyWindow is how many of the first candidates are compared.
+const copyWindow = 50
+
+// minCopyBytes is the least text that makes two symbols copies: one-line
+// bodies (a getter, `return x`) are alike without being copied.
+const minCopyBytes = 80
+
+// demoteCopies lowers the later of two code candidates with the same
+// text (copyDemote) among the first copyWindow of ranked, which is in
+// fused order, and reports whether it lowered any.
+func (ix *Index) demoteCopies(ranked []hit) bool {
+	seen := map[string]bool{}
+	changed := false
+	for i := range ranked[:min(len(ranked), copyWindow)] {
+		d := ix.docs[ix.chunks[ranked[i].chunk].doc]
+		if d == nil || d.scope != ScopeCode {
+			continue
+		}
+		body := codeBody(d.text)
+		if len(body) < minCopyBytes {
+			continue
+		}
+		if seen[body] {
+			ranked[i].fused *= copyDemote
+			changed = true
+			continue
+		}
+		seen[body] = true
+	}
+	return changed
+}
+
+// codeBody is a code document's text past its first three lines (kind
+// and name, signature, path and lines): what two copies of a symbol
+// share.
+func codeBody(text string) string {
+	for range 3 {
+		_, rest, ok := strings.Cut(text, "\n")
+		if !ok {
+			return ""
+		}
+		text = rest
+	}
+	return text
 }
 
 // asksForTests reports whether a query is about tests.

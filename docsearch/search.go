@@ -183,7 +183,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if mode != Vector {
 		ranked = ix.pageSignal(text, ranked)
 	}
-	ranked = ix.demoteAuxCode(ranked, text)
+	ranked = ix.demoteAuxCode(ranked, text, plan.Type)
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
 	var all []Result

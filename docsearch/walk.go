@@ -15,6 +15,7 @@ var skipDirs = map[string]string{
 	"node_modules": "dependencies", "vendor": "dependencies", "site-packages": "dependencies",
 	".venv": "virtual environment", "venv": "virtual environment",
 	"__pycache__": "cache", ".tox": "cache", "testdata": "test data",
+	"_modules": "generated docs: Sphinx's HTML copies of the source code",
 }
 
 // buildDirs are the names build tools give their output, and projects
@@ -24,7 +25,7 @@ var skipDirs = map[string]string{
 // none there: generated HTML, the .txt copies of Sphinx's _sources, the
 // package directories docs are copied into all sit deeper. Like any
 // directory, it is passed over when git-ignored.
-var buildDirs = map[string]bool{"build": true, "dist": true, "target": true, "out": true}
+var buildDirs = map[string]bool{"build": true, "dist": true, "target": true, "out": true, "_build": true}
 
 // isSource reports whether a file is a document written by hand:
 // markdown, reStructuredText or AsciiDoc. HTML is often generated, and

@@ -28,6 +28,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "docs" {
 		return runBenchDocs(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "code-gen" {
+		return runBenchCodeGen(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "code" {
 		return runBenchCode(ctx, args[1:], stdout, stderr)
 	}
@@ -41,7 +44,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runBenchCCallers(ctx, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "extract" {
-		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench docs [flags] BENCHDIR\n       fileinfo bench index [flags] DIR\n       fileinfo bench code [flags] DATASET\n       fileinfo bench serve --root DIR --file PATH\n       fileinfo bench ccallers --root LINUX [flags]\n\nRun 'fileinfo bench <mode> -h' for a mode's flags.")
+		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench docs [flags] BENCHDIR\n       fileinfo bench index [flags] DIR\n       fileinfo bench code [flags] DATASET\n       fileinfo bench code-gen [flags] DATASET\n       fileinfo bench serve --root DIR --file PATH\n       fileinfo bench ccallers --root LINUX [flags]\n\nRun 'fileinfo bench <mode> -h' for a mode's flags.")
 		if len(args) > 0 && helpAsked(args[:1]) {
 			return flag.ErrHelp
 		}

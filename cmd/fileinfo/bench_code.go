@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -65,6 +67,9 @@ type codeBench struct {
 	Rankers  map[string]codeMetrics `json:"rankers"`
 	PerRepo  map[string]codeMetrics `json:"per_repo_fileinfo"`
 	PeerNote string                 `json:"peer_note,omitempty"`
+	// Groups are the rankers' metrics per split and language
+	// ("held/go"), for a data set with a repos.tsv.
+	Groups map[string]map[string]codeMetrics `json:"groups,omitempty"`
 }
 
 // runBenchCode measures function-level and file-level retrieval of the
@@ -77,6 +82,8 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
 	scale := fs.String("scale", "", "instead, measure the code scope's build time, memory and search latency on the repository `dir` (e.g. golang.org/x/tools), with the data set's queries")
 	perQuery := fs.String("per-query", "", "also write each query's first result and the rank of its first relevant function to this file (JSON lines)")
+	split := fs.String("split", "", "only the repositories of this split of the data set's repos.tsv: tune or held (\"\": all)")
+	peerW := fs.String("peer-weights", "5,2,1", "the FTS5 peer's bm25 `weights` of name, path and body")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -87,6 +94,22 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	queries, qrels, err := readCodeSet(pos[0])
 	if err != nil {
+		return err
+	}
+	var weights ftspeer.Weights
+	if _, err := fmt.Sscanf(*peerW, "%g,%g,%g", &weights.Title, &weights.Path, &weights.Text); err != nil {
+		return fmt.Errorf("bench code: --peer-weights %q: want three numbers, name,path,body: %w", *peerW, err)
+	}
+	// A generated data set says each repository's language and split.
+	group := map[string]string{}
+	if list, err := readGenRepos(pos[0]); err == nil {
+		for _, r := range list {
+			group[r.Name] = r.Split + "/" + r.Lang
+		}
+		if *split != "" {
+			queries = slices.DeleteFunc(queries, func(q codeQuery) bool { return !strings.HasPrefix(group[q.Repo], *split+"/") })
+		}
+	} else if !os.IsNotExist(errors.Unwrap(err)) && !os.IsNotExist(err) {
 		return err
 	}
 	if *scale != "" {
@@ -110,6 +133,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	slices.Sort(names)
 	out := codeBench{Repos: len(names), Rankers: map[string]codeMetrics{}, PerRepo: map[string]codeMetrics{}}
 	var ours, peer []codeOutcome
+	groupOurs, groupPeer := map[string][]codeOutcome{}, map[string][]codeOutcome{}
 	var ourLat, peerLat []time.Duration
 	var ourIndex, peerIndex time.Duration
 	for _, repo := range names {
@@ -138,7 +162,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			for i, s := range f.Symbols {
 				id := ids[i]
 				where[id] = span{f.Path, s.Line, max(s.End, s.Line)}
-				docs = append(docs, ftspeer.Doc{ID: id, Title: s.Name, Text: docsearch.CodeText(f.Path, s)})
+				docs = append(docs, ftspeer.Doc{ID: id, Title: s.Name, Path: f.Path, Text: docsearch.CodeText(f.Path, s)})
 			}
 		}
 		out.Chunks += len(docs)
@@ -160,12 +184,15 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			repoOurs = append(repoOurs, o)
 		}
 		ours = append(ours, repoOurs...)
+		if g := group[repo]; g != "" {
+			groupOurs[g] = append(groupOurs[g], repoOurs...)
+		}
 		out.PerRepo[repo] = summarizeCode(repoOurs, nil, 0)
 		texts := make([]string, len(qs))
 		for i, q := range qs {
 			texts[i] = q.Text
 		}
-		pr, err := ftspeer.Rank(ctx, docs, texts, 10)
+		pr, err := ftspeer.RankWeighted(ctx, docs, texts, 10, weights)
 		if err != nil {
 			out.PeerNote = err.Error()
 			continue
@@ -177,13 +204,26 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			for _, id := range pr.IDs[i] {
 				got = append(got, where[id])
 			}
-			peer = append(peer, scoreCode(q, got, qrels[q.ID]))
+			o := scoreCode(q, got, qrels[q.ID])
+			peer = append(peer, o)
+			if g := group[repo]; g != "" {
+				groupPeer[g] = append(groupPeer[g], o)
+			}
 		}
 	}
 	out.Queries = len(ours)
 	out.Rankers["fileinfo"] = summarizeCode(ours, ourLat, ourIndex)
 	if out.PeerNote == "" {
 		out.Rankers["fts5"] = summarizeCode(peer, peerLat, peerIndex)
+	}
+	if len(groupOurs) > 0 {
+		out.Groups = map[string]map[string]codeMetrics{}
+		for g, os_ := range groupOurs {
+			out.Groups[g] = map[string]codeMetrics{"fileinfo": summarizeCode(os_, nil, 0)}
+			if out.PeerNote == "" {
+				out.Groups[g]["fts5"] = summarizeCode(groupPeer[g], nil, 0)
+			}
+		}
 	}
 	if *perQuery != "" {
 		if err := writeCodeOutcomes(*perQuery, ours); err != nil {
@@ -207,6 +247,13 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if out.PeerNote != "" {
 		fmt.Fprintf(stdout, "fts5: not measured: %s\n", out.PeerNote)
+	}
+	if len(out.Groups) > 0 {
+		fmt.Fprintf(stdout, "%-18s %8s %8s   %9s %9s   %s\n", "split/language", "fn ours", "fn fts5", "file ours", "file fts5", "queries")
+		for _, g := range slices.Sorted(maps.Keys(out.Groups)) {
+			m, p := out.Groups[g]["fileinfo"], out.Groups[g]["fts5"]
+			fmt.Fprintf(stdout, "%-18s %8.3f %8.3f   %9.3f %9.3f   %d\n", g, m.FuncNDCG10, p.FuncNDCG10, m.FileNDCG10, p.FileNDCG10, len(groupOurs[g]))
+		}
 	}
 	for _, repo := range names {
 		m := out.PerRepo[repo]

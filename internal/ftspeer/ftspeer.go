@@ -22,11 +22,26 @@ import (
 var script string
 
 // Doc is one retrievable unit: a page, a section or a function chunk.
+// Title is its name (a function's qualified name, a page's title) and
+// Path where it is; each is a column of its own, weighed by Weights.
 type Doc struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
+	Path  string `json:"path,omitempty"`
 	Text  string `json:"text"`
 }
+
+// Weights are bm25's column weights: title, path and text. The zero
+// value weighs every column 1, FTS5's default.
+type Weights struct {
+	Title, Path, Text float64
+}
+
+// CodeWeights are the peer's strongest weights for function chunks on
+// the tuning split of docs/bench/codegen (see docs/code-search.md): a
+// word of the name counts most, one of the path a little more than one
+// of the body.
+var CodeWeights = Weights{Title: 5, Path: 2, Text: 1}
 
 // Result is the peer's ranking: IDs[i] holds query i's top document IDs,
 // best first, at most k of them and never nil.
@@ -48,6 +63,16 @@ func Available() bool {
 // Rank indexes docs in an in-memory FTS5 table and runs every query
 // against it, each query's words OR-ed so FTS5's syntax never applies.
 func Rank(ctx context.Context, docs []Doc, queries []string, k int) (Result, error) {
+	return RankWeighted(ctx, docs, queries, k, Weights{})
+}
+
+// RankWeighted is Rank with bm25's column weights w. Identifiers in a
+// title are also split into their words ("registerBlueprint" is found by
+// "register blueprint"), as the porter tokenizer alone would not.
+func RankWeighted(ctx context.Context, docs []Doc, queries []string, k int, w Weights) (Result, error) {
+	if w == (Weights{}) {
+		w = Weights{1, 1, 1}
+	}
 	if k <= 0 {
 		return Result{}, fmt.Errorf("ftspeer: k must be positive, got %d", k)
 	}
@@ -56,10 +81,11 @@ func Rank(ctx context.Context, docs []Doc, queries []string, k int) (Result, err
 		return Result{}, ErrUnavailable
 	}
 	in, err := json.Marshal(struct {
-		Docs    []Doc    `json:"docs"`
-		Queries []string `json:"queries"`
-		K       int      `json:"k"`
-	}{docs, queries, k})
+		Docs    []Doc      `json:"docs"`
+		Queries []string   `json:"queries"`
+		K       int        `json:"k"`
+		Weights [3]float64 `json:"weights"`
+	}{docs, queries, k, [3]float64{w.Title, w.Path, w.Text}})
 	if err != nil {
 		return Result{}, fmt.Errorf("ftspeer: encode request: %w", err)
 	}

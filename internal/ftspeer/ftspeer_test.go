@@ -38,3 +38,23 @@ func TestRankRejectsZeroK(t *testing.T) {
 		t.Error("k=0 accepted")
 	}
 }
+
+// TestRankWeightedNames checks the columns: a name's identifier words
+// are found, and a word in the name outranks the same word in a longer
+// body when the name weighs more.
+func TestRankWeightedNames(t *testing.T) {
+	if !Available() {
+		t.Skip("python3 not found")
+	}
+	docs := []Doc{
+		{ID: "body", Title: "setup", Path: "app.py", Text: "blueprint blueprint helpers for the app registry"},
+		{ID: "name", Title: "Flask.registerBlueprint", Path: "app.py", Text: "records a thing on the app"},
+	}
+	res, err := RankWeighted(context.Background(), docs, []string{"blueprint"}, 2, Weights{Title: 10, Path: 1, Text: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"name", "body"}; !reflect.DeepEqual(res.IDs[0], want) {
+		t.Errorf("IDs = %q, want %q", res.IDs[0], want)
+	}
+}
