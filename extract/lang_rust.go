@@ -52,6 +52,9 @@ package extract
 // (`format!("{}", self.name())` calls name with Receiver "self"; in
 // `a.b.c()` the Receiver is "b"), in the outer two levels of brackets.
 // Calls in closures belong to the enclosing item.
+//
+// Bindings: parameters, plain-named lets and struct fields with their
+// types as written (rustBindings), for the call graph's receiver types.
 
 import (
 	"path"
@@ -75,6 +78,7 @@ func init() {
 		exported:  rustExported,
 		testOnly:  rustTestOnly,
 		bases:     rustBases,
+		bindings:  rustBindings,
 	})
 }
 

@@ -1,6 +1,10 @@
 package extract
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 const rustSrc = `//! Shapes.
 
@@ -295,5 +299,43 @@ impl After {
 	}
 	for _, q := range []string{"crate.good", "crate.After", "crate.After.get"} {
 		symbol(t, f, q)
+	}
+}
+
+func TestRustBindings(t *testing.T) {
+	f := extractString(t, "src/search.rs", `pub struct Worker {
+    searcher: Searcher,
+    sink: Box<dyn Sink>,
+    count: u64,
+}
+
+impl Worker {
+    fn run(&mut self, path: &Path, mut m: Matcher, (a, b): (u8, u8)) {
+        let s: Searcher = make();
+        let mut p = Printer::new(path);
+        let (x, y) = pair();
+        {
+            let q = Query { text: "a" };
+        }
+        let later;
+    }
+}
+`)
+	var got []string
+	for _, b := range f.Bindings {
+		got = append(got, fmt.Sprintf("%s %s type=%q value=%q line=%d end=%d", b.Scope, b.Target, b.Type, b.Value, b.Line, b.EndLine))
+	}
+	want := []string{
+		`crate.search.Worker searcher type="Searcher" value="" line=2 end=0`,
+		`crate.search.Worker sink type="Box<dyn Sink>" value="" line=3 end=0`,
+		`crate.search.Worker count type="u64" value="" line=4 end=0`,
+		`crate.search.Worker.run path type="&Path" value="" line=8 end=0`,
+		`crate.search.Worker.run m type="Matcher" value="" line=8 end=0`,
+		`crate.search.Worker.run s type="Searcher" value="make()" line=9 end=16`,
+		`crate.search.Worker.run p type="" value="Printer::new(path)" line=10 end=16`,
+		`crate.search.Worker.run q type="" value="Query { text: \"a\" }" line=13 end=14`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bindings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -144,3 +144,13 @@
       (identifier) @call.name
       .
       (token_tree . "(")) @call))
+
+; Declarations with types, for the call graph (rustBindings): parameters,
+; let statements, struct fields; a block ends the lets in it.
+(function_item) @binding
+
+(let_declaration) @binding
+
+(struct_item) @binding
+
+(block) @binding.scope

@@ -1,0 +1,99 @@
+package extract
+
+import (
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// rustBindings decodes the Rust declarations a call graph needs to know
+// the type of a receiver (see Binding): a function's parameters (`s:
+// &Searcher`, scope the function, target the parameter's name, type as
+// written; `self` is left out: the impl says its type), a let statement
+// with a plain name (`let x: T = v`, `let mut x = T::new()`: type as
+// written or "", value the initializer's text) and a struct's named fields
+// (scope the struct). Patterns that destructure bind nothing. The engine
+// ends a let's visibility with its block.
+func rustBindings(n *sitter.Node, f *fileInfo) []Binding {
+	switch n.Type() {
+	case "function_item", "function_signature_item":
+		params := n.ChildByFieldName("parameters")
+		if params == nil {
+			return nil
+		}
+		var out []Binding
+		for i, cnt := 0, int(params.NamedChildCount()); i < cnt; i++ {
+			p := params.NamedChild(i)
+			if p.Type() != "parameter" {
+				continue
+			}
+			name := rustPatternName(p.ChildByFieldName("pattern"))
+			typ := p.ChildByFieldName("type")
+			if name == nil || typ == nil {
+				continue
+			}
+			out = append(out, Binding{
+				Target: f.text(name),
+				Type:   collapseSpace(f.text(typ), 200),
+				Line:   int(p.StartPoint().Row) + 1,
+			})
+		}
+		return out
+	case "let_declaration":
+		name := rustPatternName(n.ChildByFieldName("pattern"))
+		if name == nil {
+			return nil
+		}
+		b := Binding{Target: f.text(name), Line: int(n.StartPoint().Row) + 1}
+		if t := n.ChildByFieldName("type"); t != nil {
+			b.Type = collapseSpace(f.text(t), 200)
+		}
+		if v := n.ChildByFieldName("value"); v != nil {
+			b.Value = collapseSpace(f.text(v), 200)
+		}
+		if b.Type == "" && b.Value == "" {
+			return nil
+		}
+		return []Binding{b}
+	case "struct_item":
+		body := n.ChildByFieldName("body")
+		if body == nil || body.Type() != "field_declaration_list" {
+			return nil
+		}
+		var out []Binding
+		for i, cnt := 0, int(body.NamedChildCount()); i < cnt; i++ {
+			fd := body.NamedChild(i)
+			if fd.Type() != "field_declaration" {
+				continue
+			}
+			name, typ := fd.ChildByFieldName("name"), fd.ChildByFieldName("type")
+			if name == nil || typ == nil {
+				continue
+			}
+			out = append(out, Binding{
+				Target: f.text(name),
+				Type:   collapseSpace(f.text(typ), 200),
+				Line:   int(fd.StartPoint().Row) + 1,
+			})
+		}
+		return out
+	}
+	return nil
+}
+
+// rustPatternName returns the identifier a pattern binds when it is a
+// plain name (`x`, `mut x`, `ref x`), or nil.
+func rustPatternName(p *sitter.Node) *sitter.Node {
+	if p == nil {
+		return nil
+	}
+	switch p.Type() {
+	case "identifier":
+		return p
+	case "mut_pattern", "ref_pattern":
+		for i, cnt := 0, int(p.NamedChildCount()); i < cnt; i++ {
+			if c := p.NamedChild(i); c.Type() == "identifier" {
+				return c
+			}
+		}
+	}
+	return nil
+}
