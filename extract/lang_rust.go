@@ -7,9 +7,14 @@ package extract
 // directory of the path, src/lib.rs and src/main.rs are "crate",
 // src/net.rs and src/net/mod.rs are "crate.net", src/net/tcp.rs is
 // "crate.net.tcp" (src/bin/tool.rs, a crate root of its own, is
-// "crate.bin.tool"). Files outside a src directory (tests/, examples/,
-// benches/, build.rs) use the path module: tests/api.rs is "tests.api".
-// Every crate of a workspace is "crate". Inline `mod` blocks, types and
+// "crate.bin.tool"). Where the directory holding src has a Cargo.toml
+// with a package, the crate's name stands for "crate": its [lib] name, or
+// its package name with '-' as '_' (crates/searcher/src/sink.rs of
+// package grep-searcher is "grep_searcher.sink"), so the crates of a
+// workspace stay apart and a path through a crate's name (`use
+// grep_searcher::Searcher`) names the crate's modules. Files outside a
+// src directory (tests/, examples/, benches/, build.rs) use the path
+// module: tests/api.rs is "tests.api". Inline `mod` blocks, types and
 // impl blocks nest: "crate.net.Conn.read".
 //
 // Symbols: functions (function); methods, the functions of an impl block
@@ -99,14 +104,24 @@ func rustModule(f *fileInfo, _ string) string {
 		}
 		return strings.Join(parts, ".")
 	}
+	root := "crate"
+	if f.proj != nil {
+		dir := strings.Join(parts[:src], "/")
+		if dir == "" {
+			dir = "."
+		}
+		if name := f.proj.rustCrate(dir); name != "" {
+			root = name
+		}
+	}
 	rest := parts[src+1:]
 	if len(rest) == 1 && (rest[0] == "lib" || rest[0] == "main") {
-		return "crate"
+		return root
 	}
 	if rest[len(rest)-1] == "mod" {
 		rest = rest[:len(rest)-1]
 	}
-	return "crate." + strings.Join(rest, ".")
+	return root + "." + strings.Join(rest, ".")
 }
 
 // rustRefine names impl blocks by their type.
@@ -433,7 +448,8 @@ func rustResolve(p, mod string) string {
 	var base []string
 	switch segs[0] {
 	case "crate":
-		base = []string{"crate"}
+		root, _, _ := strings.Cut(mod, ".")
+		base = []string{root}
 		segs = segs[1:]
 	case "self":
 		base = strings.Split(mod, ".")

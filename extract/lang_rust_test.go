@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -337,5 +338,52 @@ impl Worker {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("bindings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRustCrateNames: a crate's Cargo.toml names its modules, so the
+// crates of a workspace stay apart and `crate::` means the caller's own.
+func TestRustCrateNames(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"Cargo.toml":                      "[workspace]\nmembers = [\"crates/*\"]\n",
+		"src/main.rs":                     "use crate::app::run;\nfn main() { run() }\n",
+		"crates/searcher/Cargo.toml":      "[package]\nname = \"grep-searcher\"\nversion = \"0.1.0\"\n",
+		"crates/searcher/src/lib.rs":      "pub use crate::searcher::Searcher;\nmod searcher;\n",
+		"crates/searcher/src/searcher.rs": "use super::sink::Sink;\npub struct Searcher;\n",
+		"crates/cli/Cargo.toml":           "[package]\nname = \"cli\"\n[lib]\nname = \"grep_cli\"\n",
+		"crates/cli/src/lib.rs":           "pub fn f() {}\n",
+		"crates/bad/Cargo.toml":           "[package\nname = ",
+		"crates/bad/src/lib.rs":           "pub fn g() {}\n",
+		"crates/searcher/tests/api.rs":    "fn t() {}\n",
+	})
+	ex, err := New(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	for _, c := range []struct{ path, module, imports string }{
+		{"src/main.rs", "crate", "crate::app [run] -> crate.app"},
+		{"crates/searcher/src/lib.rs", "grep_searcher", "crate::searcher [Searcher] -> grep_searcher.searcher"},
+		{"crates/searcher/src/searcher.rs", "grep_searcher.searcher", "super::sink [Sink] -> grep_searcher.sink"},
+		{"crates/cli/src/lib.rs", "grep_cli", ""},
+		{"crates/bad/src/lib.rs", "crate", ""},
+		{"crates/searcher/tests/api.rs", "crates.searcher.tests.api", ""},
+	} {
+		f, err := ex.File(context.Background(), c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ims []string
+		for _, im := range f.Imports {
+			var names []string
+			for _, n := range im.Names {
+				names = append(names, n.Name)
+			}
+			ims = append(ims, fmt.Sprintf("%s %v -> %s", im.Path, names, im.Resolved))
+		}
+		if f.Module != c.module || strings.Join(ims, "; ") != c.imports {
+			t.Errorf("%s: module %q imports %q, want %q and %q", c.path, f.Module, strings.Join(ims, "; "), c.module, c.imports)
+		}
 	}
 }
