@@ -91,13 +91,7 @@ func init() {
 func rustModule(f *fileInfo, _ string) string {
 	p := strings.TrimSuffix(f.path, path.Ext(f.path))
 	parts := strings.Split(p, "/")
-	src := -1
-	for i := len(parts) - 2; i >= 0; i-- {
-		if parts[i] == "src" {
-			src = i
-			break
-		}
-	}
+	src := rustSrcIndex(f.path)
 	if src < 0 {
 		if len(parts) > 1 && parts[len(parts)-1] == "mod" {
 			parts = parts[:len(parts)-1]
@@ -122,6 +116,18 @@ func rustModule(f *fileInfo, _ string) string {
 		rest = rest[:len(rest)-1]
 	}
 	return root + "." + strings.Join(rest, ".")
+}
+
+// rustSrcIndex returns the index among the slash path's elements of the
+// last "src" directory, or -1.
+func rustSrcIndex(p string) int {
+	parts := strings.Split(p, "/")
+	for i := len(parts) - 2; i >= 0; i-- {
+		if parts[i] == "src" {
+			return i
+		}
+	}
+	return -1
 }
 
 // rustRefine names impl blocks by their type.
@@ -327,9 +333,12 @@ func rustImports(n *sitter.Node, f *fileInfo) []Import {
 	if len(u.out) == 0 {
 		return nil
 	}
-	mod := rustModuleAt(n, f)
+	mod, root := rustModuleAt(n, f), f.module
+	if rustSrcIndex(f.path) >= 0 {
+		root, _, _ = strings.Cut(f.module, ".")
+	}
 	for i := range u.out {
-		u.out[i].Resolved = rustResolve(u.out[i].Path, mod)
+		u.out[i].Resolved = rustResolve(u.out[i].Path, mod, root)
 	}
 	return u.out
 }
@@ -442,14 +451,15 @@ func rustModuleAt(n *sitter.Node, f *fileInfo) string {
 }
 
 // rustResolve turns a use path starting with crate, self or super into a
-// module name, seen from module mod; "" for other paths.
-func rustResolve(p, mod string) string {
+// module name, seen from module mod of the crate whose root module is
+// root (a file outside src, tests/api.rs, is a crate root itself); ""
+// for other paths.
+func rustResolve(p, mod, root string) string {
 	segs := strings.Split(p, "::")
 	var base []string
 	switch segs[0] {
 	case "crate":
-		root, _, _ := strings.Cut(mod, ".")
-		base = []string{root}
+		base = strings.Split(root, ".")
 		segs = segs[1:]
 	case "self":
 		base = strings.Split(mod, ".")

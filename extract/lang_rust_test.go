@@ -355,7 +355,7 @@ func TestRustCrateNames(t *testing.T) {
 		"crates/cli/src/lib.rs":           "pub fn f() {}\n",
 		"crates/bad/Cargo.toml":           "[package\nname = ",
 		"crates/bad/src/lib.rs":           "pub fn g() {}\n",
-		"crates/searcher/tests/api.rs":    "fn t() {}\n",
+		"crates/searcher/tests/api.rs":    "use crate::common::setup;\nfn t() {}\n",
 	})
 	ex, err := New(root, Options{})
 	if err != nil {
@@ -368,7 +368,7 @@ func TestRustCrateNames(t *testing.T) {
 		{"crates/searcher/src/searcher.rs", "grep_searcher.searcher", "super::sink [Sink] -> grep_searcher.sink"},
 		{"crates/cli/src/lib.rs", "grep_cli", ""},
 		{"crates/bad/src/lib.rs", "crate", ""},
-		{"crates/searcher/tests/api.rs", "crates.searcher.tests.api", ""},
+		{"crates/searcher/tests/api.rs", "crates.searcher.tests.api", "crate::common [setup] -> crates.searcher.tests.api.common"},
 	} {
 		f, err := ex.File(context.Background(), c.path)
 		if err != nil {
