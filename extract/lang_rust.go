@@ -24,8 +24,8 @@ package extract
 // (trait); type aliases and associated types (type); inline `mod name {
 // ... }` blocks (module; `mod name;` only declares a file); `macro_rules!`
 // macros (function: they are called like functions); function signatures
-// in traits and extern blocks (method/function). Impl blocks themselves are
-// not symbols.
+// in traits and extern blocks (method/function, Declaration: they have no
+// body). Impl blocks themselves are not symbols.
 //
 // Exported: an item with a visibility other than pub(self) — pub,
 // pub(crate), pub(super), pub(in path) make it visible outside its module.
@@ -130,8 +130,11 @@ func rustSrcIndex(p string) int {
 	return -1
 }
 
-// rustRefine names impl blocks by their type.
+// rustRefine names impl blocks by their type, and marks a function
+// without a body (a trait's required method, an extern block's function)
+// a declaration.
 func rustRefine(d *decl, f *fileInfo) bool {
+	d.declaration = d.node.Type() == "function_signature_item"
 	if d.node.Type() == "impl_item" {
 		text := collapseSpace(f.text(d.nameNode), 200)
 		if d.name = receiverType(text); d.name == "" {

@@ -387,3 +387,19 @@ func TestRustCrateNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRustDeclarations: a trait's required method and an extern block's
+// function have no body; a provided method has one.
+func TestRustDeclarations(t *testing.T) {
+	f := extractString(t, "src/sink.rs", `pub trait Sink {
+    fn matched(&mut self) -> bool;
+    fn begin(&mut self) -> bool { true }
+}
+extern "C" { fn abs(x: i32) -> i32; }
+`)
+	for q, want := range map[string]bool{"crate.sink.Sink.matched": true, "crate.sink.Sink.begin": false, "crate.sink.abs": true} {
+		if got := symbol(t, f, q).Declaration; got != want {
+			t.Errorf("%s: Declaration %v, want %v", q, got, want)
+		}
+	}
+}
