@@ -1,13 +1,18 @@
 package extract
 
 import (
+	"strings"
+
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // rustBindings decodes the Rust declarations a call graph needs to know
 // the type of a receiver (see Binding): a function's parameters (`s:
 // &Searcher`, scope the function, target the parameter's name, type as
-// written; `self` is left out: the impl says its type), a let statement
+// written; `self` is left out: the impl says its type) and the trait
+// bounds of the type parameters it sees (its own and its impl block's or
+// trait's: `S: Sink` or `where S: Sink` is target S, type "impl Sink", on
+// the function's line), a let statement
 // with a plain name (`let x: T = v`, `let mut x = T::new()`: type as
 // written or "", value the initializer's text) and a struct's named fields
 // (scope the struct). Patterns that destructure bind nothing. The engine
@@ -19,7 +24,12 @@ func rustBindings(n *sitter.Node, f *fileInfo) []Binding {
 		if params == nil {
 			return nil
 		}
+		line := int(n.StartPoint().Row) + 1
 		var out []Binding
+		if impl := rustEnclosingImpl(n); impl != nil {
+			out = rustBounds(impl, f, line, out)
+		}
+		out = rustBounds(n, f, line, out)
 		for i, cnt := 0, int(params.NamedChildCount()); i < cnt; i++ {
 			p := params.NamedChild(i)
 			if p.Type() != "parameter" {
@@ -77,6 +87,50 @@ func rustBindings(n *sitter.Node, f *fileInfo) []Binding {
 		return out
 	}
 	return nil
+}
+
+// rustEnclosingImpl returns the impl block (or trait) whose body holds
+// the function n, or nil.
+func rustEnclosingImpl(n *sitter.Node) *sitter.Node {
+	p := n.Parent()
+	if p == nil || p.Type() != "declaration_list" {
+		return nil
+	}
+	if pp := p.Parent(); pp != nil && (pp.Type() == "impl_item" || pp.Type() == "trait_item") {
+		return pp
+	}
+	return nil
+}
+
+// rustBounds appends the trait bounds of the type parameters of item n
+// (a function, an impl block, a trait), from its <...> list and its where
+// clause: `S: Sink + Send` is target S, type "impl Sink + Send", at line.
+func rustBounds(n *sitter.Node, f *fileInfo, line int, out []Binding) []Binding {
+	add := func(left, bounds *sitter.Node) {
+		if left == nil || bounds == nil || left.Type() != "type_identifier" {
+			return
+		}
+		out = append(out, Binding{
+			Target: f.text(left),
+			Type:   "impl " + strings.TrimSpace(strings.TrimPrefix(collapseSpace(f.text(bounds), 200), ":")),
+			Line:   line,
+		})
+	}
+	if tp := n.ChildByFieldName("type_parameters"); tp != nil {
+		for i, cnt := 0, int(tp.NamedChildCount()); i < cnt; i++ {
+			if c := tp.NamedChild(i); c.Type() == "constrained_type_parameter" {
+				add(c.ChildByFieldName("left"), c.ChildByFieldName("bounds"))
+			}
+		}
+	}
+	if w := childOfType(n, "where_clause"); w != nil {
+		for i, cnt := 0, int(w.NamedChildCount()); i < cnt; i++ {
+			if c := w.NamedChild(i); c.Type() == "where_predicate" {
+				add(c.ChildByFieldName("left"), c.ChildByFieldName("bounds"))
+			}
+		}
+	}
+	return out
 }
 
 // rustPatternName returns the identifier a pattern binds when it is a

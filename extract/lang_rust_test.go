@@ -310,8 +310,8 @@ func TestRustBindings(t *testing.T) {
     count: u64,
 }
 
-impl Worker {
-    fn run(&mut self, path: &Path, mut m: Matcher, (a, b): (u8, u8)) {
+impl<S: Sink + Send> Worker<S> {
+    fn run<M>(&mut self, path: &Path, mut m: M, (a, b): (u8, u8)) where M: Matcher {
         let s: Searcher = make();
         let mut p = Printer::new(path);
         let (x, y) = pair();
@@ -330,8 +330,10 @@ impl Worker {
 		`crate.search.Worker searcher type="Searcher" value="" line=2 end=0`,
 		`crate.search.Worker sink type="Box<dyn Sink>" value="" line=3 end=0`,
 		`crate.search.Worker count type="u64" value="" line=4 end=0`,
+		`crate.search.Worker.run S type="impl Sink + Send" value="" line=8 end=0`,
+		`crate.search.Worker.run M type="impl Matcher" value="" line=8 end=0`,
 		`crate.search.Worker.run path type="&Path" value="" line=8 end=0`,
-		`crate.search.Worker.run m type="Matcher" value="" line=8 end=0`,
+		`crate.search.Worker.run m type="M" value="" line=8 end=0`,
 		`crate.search.Worker.run s type="Searcher" value="make()" line=9 end=16`,
 		`crate.search.Worker.run p type="" value="Printer::new(path)" line=10 end=16`,
 		`crate.search.Worker.run q type="" value="Query { text: \"a\" }" line=13 end=14`,
