@@ -145,6 +145,9 @@ func (r *resolver) rustName(caller SymbolID, name string) ([]SymbolID, Resolutio
 // `Self`), not a value: it has "::", or it is one name that starts with an
 // upper-case letter, or one name no declaration in the caller binds.
 func rustIsPath(r *resolver, caller SymbolID, recv string, line int) bool {
+	if strings.HasSuffix(recv, ")") || strings.HasSuffix(recv, "?") {
+		return false // a call's value: T::new().f()
+	}
 	if strings.Contains(recv, "::") || recv == "Self" || strings.HasPrefix(recv, "<") {
 		return true
 	}
@@ -297,6 +300,10 @@ func (r *resolver) rustPathCall(caller SymbolID, recv, name string) ([]SymbolID,
 		return nil, "", "not defined in the repository: " + recv + "::" + name
 	}
 	for _, s := range segs[1:] {
+		if s == "super" {
+			q = moduleOf(q)
+			continue
+		}
 		q = r.rustCanonical(q+"."+s, maxRustDepth)
 	}
 	ids := r.g.byQualified[q]
@@ -686,6 +693,13 @@ func (r *resolver) rustInitType(v gbinding, scope SymbolID, depth int) ([]Symbol
 		val, unwrapped = val[:i], true
 	}
 	val = strings.TrimPrefix(strings.TrimPrefix(val, "&mut "), "&")
+	if isIdent(val) && val[0] >= 'A' && val[0] <= 'Z' {
+		// let x = Unit;
+		if ts := r.rustTypeAt(scope, val); len(ts) > 0 {
+			return ts, val, true
+		}
+		return nil, "", false
+	}
 	if depth > 0 && isIdent(val) && v.b.Line > 0 {
 		// let y = x;
 		var out []SymbolID
@@ -884,4 +898,22 @@ func (r *resolver) rustMethodOn(types []SymbolID, declared, name string) ([]Symb
 		return nil, "", fmt.Sprintf("no method %s on %s in the repository (derived, or a library trait's)", name, r.g.nodes[types[0]].Name)
 	}
 	return dedupeIDs(out), how, ""
+}
+
+// rustReexports adds to names what the uses of Rust file f bind: a path
+// through f's module may reach them (`pub use crate::searcher::Searcher`
+// in lib.rs makes grep_searcher::Searcher), so they are names f defines
+// for Update.
+func rustReexports(f *extract.File, keep func(name, parent string) bool, names map[string]bool) {
+	for _, im := range f.Imports {
+		bound := []string{im.Alias, lastSegment(strings.ReplaceAll(im.Path, "::", "."))}
+		for _, n := range im.Names {
+			bound = append(bound, n.Name, n.Alias)
+		}
+		for _, b := range bound {
+			if b != "" && b != "*" && keep(b, "") {
+				names[b] = true
+			}
+		}
+	}
 }

@@ -44,7 +44,9 @@ package extract
 //
 // Imports: one Import per path a `use` names, the path written with "::":
 // `use a::b::C;` is path "a::b" with name C, `use a::{b, c as d}` is path
-// "a" with names b and c as d, `use a::*` is name "*", nested groups
+// "a" with names b and c as d, `use a::{self, b}` is path "a" with no
+// names (the module itself; `self as m` is alias m) and path "a" with
+// name b, `use a::*` is name "*", nested groups
 // give one Import per group, a single-segment `use foo;` or `extern crate
 // foo as bar;` is path "foo" (alias "bar") with no names. Paths starting
 // with crate, self or super are Resolved to the module they name.
@@ -355,6 +357,14 @@ type rustUse struct {
 // add records name (with alias) imported from path; name "" imports path
 // itself.
 func (u *rustUse) add(p string, name, alias string, at *sitter.Node) {
+	if name == "self" && p != "" {
+		// `use a::b::{self, c}`: the module a::b itself.
+		name = ""
+		if alias != "" {
+			u.out = append(u.out, Import{Path: p, Alias: alias, Names: []ImportName{}, Line: int(at.StartPoint().Row) + 1})
+			return
+		}
+	}
 	if p == "" && name != "" {
 		p, name = name, ""
 		if alias != "" {
