@@ -445,16 +445,16 @@ func rustInnerType(t string) string {
 			}
 			continue
 		}
+		wrapped := false
 		for _, w := range []string{"Box", "Rc", "Arc", "std::boxed::Box", "std::rc::Rc", "std::sync::Arc", "sync::Arc", "rc::Rc"} {
 			if strings.HasPrefix(t, w+"<") && strings.HasSuffix(t, ">") {
-				t = t[len(w)+1 : len(t)-1]
+				t, wrapped = t[len(w)+1:len(t)-1], true
 				break
 			}
 		}
-		if strings.HasPrefix(t, "Box<") || strings.HasPrefix(t, "Rc<") || strings.HasPrefix(t, "Arc<") {
-			continue
+		if !wrapped {
+			break
 		}
-		break
 	}
 	if t == "" || strings.ContainsAny(t[:1], "([*!") || strings.HasPrefix(t, "fn(") {
 		return ""
@@ -578,6 +578,9 @@ func (r *resolver) rustExprType(caller SymbolID, expr string, line, depth int) (
 			}
 		}
 		if !ok {
+			if segs := rustSegments(callee[:path]); len(segs) > 0 && r.rustOutside(caller, r.f, segs[0]) {
+				return nil, callee[:path], true // a type or module outside the repository
+			}
 			return nil, "", false
 		}
 		types = ts
@@ -605,6 +608,9 @@ func (r *resolver) rustExprType(caller SymbolID, expr string, line, depth int) (
 	}
 	if ts := r.rustTypeAt(ms[0], ret); len(ts) > 0 {
 		return ts, ret, true
+	}
+	if segs := rustSegments(ret); len(segs) > 0 && !unwrapped && r.rustOutside(ms[0], r.g.files[r.g.nodes[ms[0]].File], segs[0]) {
+		return nil, ret, true // returns a type outside the repository
 	}
 	return nil, "", false
 }
@@ -755,8 +761,8 @@ func (r *resolver) rustInitType(v gbinding, scope SymbolID, depth int) ([]Symbol
 
 // rustOutside reports whether the head of a path, seen from scope in file
 // f, names something outside the repository: a `use` of another crate, or
-// a type name (upper case) that nothing in scope binds and that is not a
-// bounded type parameter.
+// a name that nothing in scope binds, no workspace crate has and no type
+// parameter is (std, a dependency in the extern prelude, a prelude type).
 func (r *resolver) rustOutside(scope SymbolID, f *extract.File, head string) bool {
 	out := false
 	r.inFile(f, func() []SymbolID {
@@ -767,10 +773,8 @@ func (r *resolver) rustOutside(scope SymbolID, f *extract.File, head string) boo
 			out = ext != ""
 			return nil
 		}
-		if _, bound := r.rustBoundTypes(scope, head); bound {
-			return nil
-		}
-		out = head[0] >= 'A' && head[0] <= 'Z' || head == "std" || head == "core" || head == "alloc"
+		_, bound := r.rustBoundTypes(scope, head)
+		out = !bound
 		return nil
 	})
 	return out
