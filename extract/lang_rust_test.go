@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -405,4 +406,31 @@ extern "C" { fn abs(x: i32) -> i32; }
 			t.Errorf("%s: Declaration %v, want %v", q, got, want)
 		}
 	}
+}
+
+// FuzzRustCrateName: any Cargo.toml gives an identifier or "".
+func FuzzRustCrateName(f *testing.F) {
+	for _, seed := range []string{
+		"[package]\nname = \"grep-searcher\"\n",
+		"[package]\nname = \"cli\"\n[lib]\nname = \"grep_cli\"\n",
+		"[workspace]\nmembers = [\"crates/*\"]\n",
+		"[package\nname = ",
+		"[package]\nname = \"../../etc\"\n",
+		"[lib]\nname = 3\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, manifest string) {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{"Cargo.toml": manifest})
+		dir, err := os.OpenRoot(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dir.Close()
+		name := newProject(root, dir).rustCrate(".")
+		if name != "" && !isRustIdent(name) {
+			t.Errorf("crate name %q is no identifier", name)
+		}
+	})
 }
