@@ -651,6 +651,9 @@ func (r *resolver) rustFieldType(t SymbolID, name string) ([]SymbolID, string, b
 func (r *resolver) rustBindingType(v gbinding, scope SymbolID, depth int) ([]SymbolID, string, bool) {
 	f := v.file
 	text := v.b.Type
+	if text == "" && strings.HasPrefix(v.b.Value, "pattern ") {
+		return r.rustPatternType(v, depth)
+	}
 	if text == "" {
 		return r.rustInitType(v, scope, depth)
 	}
@@ -778,6 +781,56 @@ func (r *resolver) rustOutside(scope SymbolID, f *extract.File, head string) boo
 		return nil
 	})
 	return out
+}
+
+// rustPatternType returns the type of a name a tuple struct pattern binds
+// (`Standard(ref m)` in a match arm): the field at its index of the enum
+// variant the pattern names, by path (`Imp::Standard`, `Self::Standard`)
+// or by a name a wildcard use brings in (`use self::Imp::*`).
+func (r *resolver) rustPatternType(v gbinding, depth int) ([]SymbolID, string, bool) {
+	segs := rustSegments(strings.TrimPrefix(v.b.Value, "pattern "))
+	if len(segs) == 0 || depth == 0 {
+		return nil, "", false
+	}
+	variant := segs[len(segs)-1]
+	field := fmt.Sprintf("%s.%d", variant, v.b.Index)
+	var enums []SymbolID
+	r.inFile(v.file, func() []SymbolID {
+		at, ok := r.bindingScope(v)
+		if !ok {
+			return nil
+		}
+		if len(segs) > 1 {
+			enums, _ = r.rustTypeNamed(at, strings.Join(segs[:len(segs)-1], "::"))
+			return nil
+		}
+		for _, w := range r.scope.wildcards {
+			for _, id := range r.g.byQualified[r.rustCanonical(w, maxRustDepth)] {
+				if r.g.nodes[id].Kind == extract.KindEnum && len(r.g.bindings[gscopeKey{r.g.nodes[id].Qualified, field}]) > 0 && !containsID(enums, id) {
+					enums = append(enums, id) // a use repeated in each function is one
+				}
+			}
+		}
+		return nil
+	})
+	if len(enums) != 1 {
+		return nil, "", false
+	}
+	for _, fb := range r.g.bindings[gscopeKey{r.g.nodes[enums[0]].Qualified, field}] {
+		return r.rustBindingType(fb, enums[0], depth-1)
+	}
+	return nil, "", false
+}
+
+// bindingScope returns the node of the function that holds binding v.
+func (r *resolver) bindingScope(v gbinding) (SymbolID, bool) {
+	for _, id := range r.g.byQualified[v.b.Scope] {
+		n := r.g.nodes[id]
+		if n.File == v.file.Path && n.Line-1 <= v.b.Line && v.b.Line <= n.EndLine {
+			return id, true
+		}
+	}
+	return 0, false
 }
 
 // rustReturn returns a function signature's return type as written.

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -14,9 +15,13 @@ import (
 // trait's: `S: Sink` or `where S: Sink` is target S, type "impl Sink", on
 // the function's line), a let statement
 // with a plain name (`let x: T = v`, `let mut x = T::new()`: type as
-// written or "", value the initializer's text) and a struct's named fields
-// (scope the struct). Patterns that destructure bind nothing. The engine
-// ends a let's visibility with its block.
+// written or "", value the initializer's text), a struct's named fields
+// (scope the struct), an enum's variant fields (scope the enum, target
+// "Variant.0" for a tuple variant's first field, "Variant.name" for a
+// named one) and the plain names of a tuple struct pattern (`Word(ref m)`
+// in a match arm or an if let: target m, value "pattern Word", Index its
+// position). Other patterns bind nothing. The engine ends a binding's
+// visibility with its block or match arm.
 func rustBindings(n *sitter.Node, f *fileInfo) []Binding {
 	switch n.Type() {
 	case "function_item", "function_signature_item":
@@ -63,6 +68,70 @@ func rustBindings(n *sitter.Node, f *fileInfo) []Binding {
 			return nil
 		}
 		return []Binding{b}
+	case "enum_item":
+		body := n.ChildByFieldName("body")
+		if body == nil {
+			return nil
+		}
+		var out []Binding
+		for i, cnt := 0, int(body.NamedChildCount()); i < cnt; i++ {
+			v := body.NamedChild(i)
+			name, fields := v.ChildByFieldName("name"), v.ChildByFieldName("body")
+			if v.Type() != "enum_variant" || name == nil || fields == nil {
+				continue
+			}
+			k := 0
+			for j, fc := 0, int(fields.NamedChildCount()); j < fc; j++ {
+				fd := fields.NamedChild(j)
+				var target string
+				var typ *sitter.Node
+				switch {
+				case fields.Type() == "ordered_field_declaration_list" && fields.FieldNameForChild(rustChildIndex(fields, fd)) == "type":
+					target, typ = fmt.Sprintf("%s.%d", f.text(name), k), fd
+					k++
+				case fd.Type() == "field_declaration" && fd.ChildByFieldName("name") != nil:
+					target, typ = f.text(name)+"."+f.text(fd.ChildByFieldName("name")), fd.ChildByFieldName("type")
+				}
+				if target == "" || typ == nil {
+					continue
+				}
+				out = append(out, Binding{
+					Target: target,
+					Type:   collapseSpace(f.text(typ), 200),
+					Line:   int(fd.StartPoint().Row) + 1,
+				})
+			}
+		}
+		return out
+	case "tuple_struct_pattern":
+		typ := n.ChildByFieldName("type")
+		if typ == nil {
+			return nil
+		}
+		var out []Binding
+		k := 0
+		for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
+			c := n.Child(i)
+			switch c.Type() {
+			case "(", ")", ",", "line_comment", "block_comment":
+				continue
+			case "remaining_field_pattern", "..":
+				return out // positions after `..` count from the end
+			}
+			if c.Equal(typ) {
+				continue
+			}
+			if name := rustPatternName(c); name != nil {
+				out = append(out, Binding{
+					Target: f.text(name),
+					Value:  "pattern " + collapseSpace(f.text(typ), 200),
+					Index:  k,
+					Line:   int(c.StartPoint().Row) + 1,
+				})
+			}
+			k++
+		}
+		return out
 	case "struct_item":
 		body := n.ChildByFieldName("body")
 		if body == nil || body.Type() != "field_declaration_list" {
@@ -131,6 +200,16 @@ func rustBounds(n *sitter.Node, f *fileInfo, line int, out []Binding) []Binding 
 		}
 	}
 	return out
+}
+
+// rustChildIndex returns the index of child c among n's children.
+func rustChildIndex(n, c *sitter.Node) int {
+	for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
+		if n.Child(i).Equal(c) {
+			return i
+		}
+	}
+	return -1
 }
 
 // rustPatternName returns the identifier a pattern binds when it is a

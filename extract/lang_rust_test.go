@@ -434,3 +434,34 @@ func FuzzRustCrateName(f *testing.F) {
 		}
 	})
 }
+
+// TestRustPatternBindings: an enum's variant fields and the names a
+// tuple struct pattern binds, for match arms' receivers.
+func TestRustPatternBindings(t *testing.T) {
+	f := extractString(t, "src/m.rs", `enum Imp {
+    Standard(u8, StandardMatcher),
+    Word { inner: WordMatcher },
+}
+
+fn find(imp: &Imp) {
+    match *imp {
+        Standard(_, ref m) => m.find(),
+        Imp::Word { ref inner } => inner.find(),
+    }
+}
+`)
+	var got []string
+	for _, b := range f.Bindings {
+		got = append(got, fmt.Sprintf("%s %s type=%q value=%q index=%d line=%d end=%d", b.Scope, b.Target, b.Type, b.Value, b.Index, b.Line, b.EndLine))
+	}
+	want := []string{
+		`crate.m.Imp Standard.0 type="u8" value="" index=0 line=2 end=0`,
+		`crate.m.Imp Standard.1 type="StandardMatcher" value="" index=0 line=2 end=0`,
+		`crate.m.Imp Word.inner type="WordMatcher" value="" index=0 line=3 end=0`,
+		`crate.m.find imp type="&Imp" value="" index=0 line=6 end=0`,
+		`crate.m.find m type="" value="pattern Standard" index=1 line=8 end=8`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bindings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
