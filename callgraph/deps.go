@@ -165,6 +165,9 @@ func (g *Graph) defNames(paths map[string]*defFilter, d *defs) {
 				}
 			}
 		}
+		if f.Language == "rust" {
+			rustReexports(f, keep, names)
+		}
 		for _, b := range f.Bindings {
 			// Other files read package variables and fields, and the
 			// locals of a function they declare too (duplicates share

@@ -123,8 +123,9 @@ mod tests {
     }
 }
 `)
-	expectCallees(t, g, "crate.check")
-	expectUnresolved(t, g, "crate.check", "validate_strictly", "defined only in test code: crate.tests.Fake.validate_strictly")
+	expectCallees(t, g, "p.check")
+	// The receiver's type is known: its trait has no such method.
+	expectUnresolved(t, g, "p.check", "validate_strictly", "no method validate_strictly on Validate")
 }
 
 func TestTestCodeIsNoJavaCallee(t *testing.T) {

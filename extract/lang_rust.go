@@ -7,9 +7,14 @@ package extract
 // directory of the path, src/lib.rs and src/main.rs are "crate",
 // src/net.rs and src/net/mod.rs are "crate.net", src/net/tcp.rs is
 // "crate.net.tcp" (src/bin/tool.rs, a crate root of its own, is
-// "crate.bin.tool"). Files outside a src directory (tests/, examples/,
-// benches/, build.rs) use the path module: tests/api.rs is "tests.api".
-// Every crate of a workspace is "crate". Inline `mod` blocks, types and
+// "crate.bin.tool"). Where the directory holding src has a Cargo.toml
+// with a package, the crate's name stands for "crate": its [lib] name, or
+// its package name with '-' as '_' (crates/searcher/src/sink.rs of
+// package grep-searcher is "grep_searcher.sink"), so the crates of a
+// workspace stay apart and a path through a crate's name (`use
+// grep_searcher::Searcher`) names the crate's modules. Files outside a
+// src directory (tests/, examples/, benches/, build.rs) use the path
+// module: tests/api.rs is "tests.api". Inline `mod` blocks, types and
 // impl blocks nest: "crate.net.Conn.read".
 //
 // Symbols: functions (function); methods, the functions of an impl block
@@ -19,8 +24,8 @@ package extract
 // (trait); type aliases and associated types (type); inline `mod name {
 // ... }` blocks (module; `mod name;` only declares a file); `macro_rules!`
 // macros (function: they are called like functions); function signatures
-// in traits and extern blocks (method/function). Impl blocks themselves are
-// not symbols.
+// in traits and extern blocks (method/function, Declaration: they have no
+// body). Impl blocks themselves are not symbols.
 //
 // Exported: an item with a visibility other than pub(self) — pub,
 // pub(crate), pub(super), pub(in path) make it visible outside its module.
@@ -39,7 +44,9 @@ package extract
 //
 // Imports: one Import per path a `use` names, the path written with "::":
 // `use a::b::C;` is path "a::b" with name C, `use a::{b, c as d}` is path
-// "a" with names b and c as d, `use a::*` is name "*", nested groups
+// "a" with names b and c as d, `use a::{self, b}` is path "a" with no
+// names (the module itself; `self as m` is alias m) and path "a" with
+// name b, `use a::*` is name "*", nested groups
 // give one Import per group, a single-segment `use foo;` or `extern crate
 // foo as bar;` is path "foo" (alias "bar") with no names. Paths starting
 // with crate, self or super are Resolved to the module they name.
@@ -52,6 +59,9 @@ package extract
 // (`format!("{}", self.name())` calls name with Receiver "self"; in
 // `a.b.c()` the Receiver is "b"), in the outer two levels of brackets.
 // Calls in closures belong to the enclosing item.
+//
+// Bindings: parameters, plain-named lets and struct fields with their
+// types as written (rustBindings), for the call graph's receiver types.
 
 import (
 	"path"
@@ -75,6 +85,7 @@ func init() {
 		exported:  rustExported,
 		testOnly:  rustTestOnly,
 		bases:     rustBases,
+		bindings:  rustBindings,
 	})
 }
 
@@ -82,31 +93,50 @@ func init() {
 func rustModule(f *fileInfo, _ string) string {
 	p := strings.TrimSuffix(f.path, path.Ext(f.path))
 	parts := strings.Split(p, "/")
-	src := -1
-	for i := len(parts) - 2; i >= 0; i-- {
-		if parts[i] == "src" {
-			src = i
-			break
-		}
-	}
+	src := rustSrcIndex(f.path)
 	if src < 0 {
 		if len(parts) > 1 && parts[len(parts)-1] == "mod" {
 			parts = parts[:len(parts)-1]
 		}
 		return strings.Join(parts, ".")
 	}
+	root := "crate"
+	if f.proj != nil {
+		dir := strings.Join(parts[:src], "/")
+		if dir == "" {
+			dir = "."
+		}
+		if name := f.proj.rustCrate(dir); name != "" {
+			root = name
+		}
+	}
 	rest := parts[src+1:]
 	if len(rest) == 1 && (rest[0] == "lib" || rest[0] == "main") {
-		return "crate"
+		return root
 	}
 	if rest[len(rest)-1] == "mod" {
 		rest = rest[:len(rest)-1]
 	}
-	return "crate." + strings.Join(rest, ".")
+	return root + "." + strings.Join(rest, ".")
 }
 
-// rustRefine names impl blocks by their type.
+// rustSrcIndex returns the index among the slash path's elements of the
+// last "src" directory, or -1.
+func rustSrcIndex(p string) int {
+	parts := strings.Split(p, "/")
+	for i := len(parts) - 2; i >= 0; i-- {
+		if parts[i] == "src" {
+			return i
+		}
+	}
+	return -1
+}
+
+// rustRefine names impl blocks by their type, and marks a function
+// without a body (a trait's required method, an extern block's function)
+// a declaration.
 func rustRefine(d *decl, f *fileInfo) bool {
+	d.declaration = d.node.Type() == "function_signature_item"
 	if d.node.Type() == "impl_item" {
 		text := collapseSpace(f.text(d.nameNode), 200)
 		if d.name = receiverType(text); d.name == "" {
@@ -308,9 +338,12 @@ func rustImports(n *sitter.Node, f *fileInfo) []Import {
 	if len(u.out) == 0 {
 		return nil
 	}
-	mod := rustModuleAt(n, f)
+	mod, root := rustModuleAt(n, f), f.module
+	if rustSrcIndex(f.path) >= 0 {
+		root, _, _ = strings.Cut(f.module, ".")
+	}
 	for i := range u.out {
-		u.out[i].Resolved = rustResolve(u.out[i].Path, mod)
+		u.out[i].Resolved = rustResolve(u.out[i].Path, mod, root)
 	}
 	return u.out
 }
@@ -324,6 +357,14 @@ type rustUse struct {
 // add records name (with alias) imported from path; name "" imports path
 // itself.
 func (u *rustUse) add(p string, name, alias string, at *sitter.Node) {
+	if name == "self" && p != "" {
+		// `use a::b::{self, c}`: the module a::b itself.
+		name = ""
+		if alias != "" {
+			u.out = append(u.out, Import{Path: p, Alias: alias, Names: []ImportName{}, Line: int(at.StartPoint().Row) + 1})
+			return
+		}
+	}
 	if p == "" && name != "" {
 		p, name = name, ""
 		if alias != "" {
@@ -423,13 +464,15 @@ func rustModuleAt(n *sitter.Node, f *fileInfo) string {
 }
 
 // rustResolve turns a use path starting with crate, self or super into a
-// module name, seen from module mod; "" for other paths.
-func rustResolve(p, mod string) string {
+// module name, seen from module mod of the crate whose root module is
+// root (a file outside src, tests/api.rs, is a crate root itself); ""
+// for other paths.
+func rustResolve(p, mod, root string) string {
 	segs := strings.Split(p, "::")
 	var base []string
 	switch segs[0] {
 	case "crate":
-		base = []string{"crate"}
+		base = strings.Split(root, ".")
 		segs = segs[1:]
 	case "self":
 		base = strings.Split(mod, ".")

@@ -1,6 +1,12 @@
 package extract
 
-import "testing"
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
 
 const rustSrc = `//! Shapes.
 
@@ -212,7 +218,8 @@ mod inner {
 		"alloc @1",
 		"serde_json as json @2",
 		"std::collections {HashMap} @3",
-		"std::io {self, Read as R} @4",
+		"std::io @4",
+		"std::io {Read as R} @4",
 		"std::io::prelude {*} @4",
 		"crate::net::tcp {Conn, Listener as L} => crate.net.tcp @5",
 		"crate::net {udp} => crate.net @5",
@@ -295,5 +302,166 @@ impl After {
 	}
 	for _, q := range []string{"crate.good", "crate.After", "crate.After.get"} {
 		symbol(t, f, q)
+	}
+}
+
+func TestRustBindings(t *testing.T) {
+	f := extractString(t, "src/search.rs", `pub struct Worker {
+    searcher: Searcher,
+    sink: Box<dyn Sink>,
+    count: u64,
+}
+
+impl<S: Sink + Send> Worker<S> {
+    fn run<M>(&mut self, path: &Path, mut m: M, (a, b): (u8, u8)) where M: Matcher {
+        let s: Searcher = make();
+        let mut p = Printer::new(path);
+        let (x, y) = pair();
+        {
+            let q = Query { text: "a" };
+        }
+        let later;
+    }
+}
+`)
+	var got []string
+	for _, b := range f.Bindings {
+		got = append(got, fmt.Sprintf("%s %s type=%q value=%q line=%d end=%d", b.Scope, b.Target, b.Type, b.Value, b.Line, b.EndLine))
+	}
+	want := []string{
+		`crate.search.Worker searcher type="Searcher" value="" line=2 end=0`,
+		`crate.search.Worker sink type="Box<dyn Sink>" value="" line=3 end=0`,
+		`crate.search.Worker count type="u64" value="" line=4 end=0`,
+		`crate.search.Worker.run S type="impl Sink + Send" value="" line=8 end=0`,
+		`crate.search.Worker.run M type="impl Matcher" value="" line=8 end=0`,
+		`crate.search.Worker.run path type="&Path" value="" line=8 end=0`,
+		`crate.search.Worker.run m type="M" value="" line=8 end=0`,
+		`crate.search.Worker.run s type="Searcher" value="make()" line=9 end=16`,
+		`crate.search.Worker.run p type="" value="Printer::new(path)" line=10 end=16`,
+		`crate.search.Worker.run q type="" value="Query { text: \"a\" }" line=13 end=14`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bindings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRustCrateNames: a crate's Cargo.toml names its modules, so the
+// crates of a workspace stay apart and `crate::` means the caller's own.
+func TestRustCrateNames(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"Cargo.toml":                      "[workspace]\nmembers = [\"crates/*\"]\n",
+		"src/main.rs":                     "use crate::app::run;\nfn main() { run() }\n",
+		"crates/searcher/Cargo.toml":      "[package]\nname = \"grep-searcher\"\nversion = \"0.1.0\"\n",
+		"crates/searcher/src/lib.rs":      "pub use crate::searcher::Searcher;\nmod searcher;\n",
+		"crates/searcher/src/searcher.rs": "use super::sink::Sink;\npub struct Searcher;\n",
+		"crates/cli/Cargo.toml":           "[package]\nname = \"cli\"\n[lib]\nname = \"grep_cli\"\n",
+		"crates/cli/src/lib.rs":           "pub fn f() {}\n",
+		"crates/bad/Cargo.toml":           "[package\nname = ",
+		"crates/bad/src/lib.rs":           "pub fn g() {}\n",
+		"crates/searcher/tests/api.rs":    "use crate::common::setup;\nfn t() {}\n",
+	})
+	ex, err := New(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	for _, c := range []struct{ path, module, imports string }{
+		{"src/main.rs", "crate", "crate::app [run] -> crate.app"},
+		{"crates/searcher/src/lib.rs", "grep_searcher", "crate::searcher [Searcher] -> grep_searcher.searcher"},
+		{"crates/searcher/src/searcher.rs", "grep_searcher.searcher", "super::sink [Sink] -> grep_searcher.sink"},
+		{"crates/cli/src/lib.rs", "grep_cli", ""},
+		{"crates/bad/src/lib.rs", "crate", ""},
+		{"crates/searcher/tests/api.rs", "crates.searcher.tests.api", "crate::common [setup] -> crates.searcher.tests.api.common"},
+	} {
+		f, err := ex.File(context.Background(), c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ims []string
+		for _, im := range f.Imports {
+			var names []string
+			for _, n := range im.Names {
+				names = append(names, n.Name)
+			}
+			ims = append(ims, fmt.Sprintf("%s %v -> %s", im.Path, names, im.Resolved))
+		}
+		if f.Module != c.module || strings.Join(ims, "; ") != c.imports {
+			t.Errorf("%s: module %q imports %q, want %q and %q", c.path, f.Module, strings.Join(ims, "; "), c.module, c.imports)
+		}
+	}
+}
+
+// TestRustDeclarations: a trait's required method and an extern block's
+// function have no body; a provided method has one.
+func TestRustDeclarations(t *testing.T) {
+	f := extractString(t, "src/sink.rs", `pub trait Sink {
+    fn matched(&mut self) -> bool;
+    fn begin(&mut self) -> bool { true }
+}
+extern "C" { fn abs(x: i32) -> i32; }
+`)
+	for q, want := range map[string]bool{"crate.sink.Sink.matched": true, "crate.sink.Sink.begin": false, "crate.sink.abs": true} {
+		if got := symbol(t, f, q).Declaration; got != want {
+			t.Errorf("%s: Declaration %v, want %v", q, got, want)
+		}
+	}
+}
+
+// FuzzRustCrateName: any Cargo.toml gives an identifier or "".
+func FuzzRustCrateName(f *testing.F) {
+	for _, seed := range []string{
+		"[package]\nname = \"grep-searcher\"\n",
+		"[package]\nname = \"cli\"\n[lib]\nname = \"grep_cli\"\n",
+		"[workspace]\nmembers = [\"crates/*\"]\n",
+		"[package\nname = ",
+		"[package]\nname = \"../../etc\"\n",
+		"[lib]\nname = 3\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, manifest string) {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{"Cargo.toml": manifest})
+		dir, err := os.OpenRoot(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dir.Close()
+		name := newProject(root, dir).rustCrate(".")
+		if name != "" && !isRustIdent(name) {
+			t.Errorf("crate name %q is no identifier", name)
+		}
+	})
+}
+
+// TestRustPatternBindings: an enum's variant fields and the names a
+// tuple struct pattern binds, for match arms' receivers.
+func TestRustPatternBindings(t *testing.T) {
+	f := extractString(t, "src/m.rs", `enum Imp {
+    Standard(u8, StandardMatcher),
+    Word { inner: WordMatcher },
+}
+
+fn find(imp: &Imp) {
+    match *imp {
+        Standard(_, ref m) => m.find(),
+        Imp::Word { ref inner } => inner.find(),
+    }
+}
+`)
+	var got []string
+	for _, b := range f.Bindings {
+		got = append(got, fmt.Sprintf("%s %s type=%q value=%q index=%d line=%d end=%d", b.Scope, b.Target, b.Type, b.Value, b.Index, b.Line, b.EndLine))
+	}
+	want := []string{
+		`crate.m.Imp Standard.0 type="u8" value="" index=0 line=2 end=0`,
+		`crate.m.Imp Standard.1 type="StandardMatcher" value="" index=0 line=2 end=0`,
+		`crate.m.Imp Word.inner type="WordMatcher" value="" index=0 line=3 end=0`,
+		`crate.m.find imp type="&Imp" value="" index=0 line=6 end=0`,
+		`crate.m.find m type="" value="pattern Standard" index=1 line=8 end=8`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bindings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

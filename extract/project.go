@@ -22,6 +22,7 @@ type project struct {
 	goDirs  map[string]bool     // whether a slash dir exists, for std's vendored imports
 	pyRoots map[string][]pyRoot // Python import roots declared by dir; see python_roots.go
 	rootPkg *string             // the root's package name, once known; see python_roots.go
+	cargo   map[string]string   // Rust crate names by slash dir of their Cargo.toml; see lang_rust_cargo.go
 }
 
 // goModule is the module that owns a directory.

@@ -144,3 +144,20 @@
       (identifier) @call.name
       .
       (token_tree . "(")) @call))
+
+; Declarations with types, for the call graph (rustBindings): parameters,
+; let statements, struct and enum variant fields, tuple struct patterns;
+; a block or match arm ends the names bound in it.
+(function_item) @binding
+
+(let_declaration) @binding
+
+(struct_item) @binding
+
+(enum_item) @binding
+
+(tuple_struct_pattern) @binding
+
+(block) @binding.scope
+
+(match_arm) @binding.scope
