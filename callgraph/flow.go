@@ -36,6 +36,13 @@ type flow struct {
 	// name calls what the decorator returned.
 	decorated map[SymbolID]bool
 	ext       map[varKey]extSet // see flow_external.go
+	// attrs are the attributes the repository's classes assign on
+	// self (`self.x = ...`), whatever the value: an external base's
+	// member of that name is not what the instance holds.
+	attrs map[varKey]bool
+	// argparse is set once some set_defaults or add_argument gave a
+	// default that is a value (python_flow.go).
+	argparse bool
 	// failed are the files whose tracking panicked, with the reason;
 	// they take no further part.
 	failed map[string]string
@@ -47,7 +54,7 @@ const maxFlowRounds = 12
 
 // runFlow computes the variables of every file with bindings.
 func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *flow {
-	fl := &flow{r: r, vars: map[varKey]valueSet{}, params: params, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}, failed: map[string]string{}}
+	fl := &flow{r: r, vars: map[varKey]valueSet{}, params: params, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}, attrs: map[varKey]bool{}, failed: map[string]string{}}
 	var withBindings []*extract.File
 	for _, f := range files {
 		if hasFlow(f) {
@@ -56,6 +63,9 @@ func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *
 	}
 	if len(withBindings) == 0 {
 		return fl
+	}
+	for _, f := range withBindings {
+		fl.selfAttrs(f)
 	}
 	fixtures := fl.fixtureUses(withBindings)
 	for round := 0; round < maxFlowRounds; round++ {
@@ -254,6 +264,7 @@ func (fl *flow) destructure(scope SymbolID, scopeQ string, target, value extract
 			fl.bindName(scope, scopeQ, t.Name(), value)
 		} else {
 			fl.assign(scope, scopeQ, t, fl.eval(scope, value))
+			fl.assignExt(scope, t, fl.evalExt(scope, value))
 		}
 		return
 	}
@@ -414,6 +425,7 @@ func (fl *flow) passArgs(c extract.Call) {
 	if !ok {
 		return
 	}
+	fl.argparseDefaults(scope, c)
 	for v := range fl.callees(scope, c) {
 		fn, skip := v.id, 0
 		if fl.r.isClass(fn) {

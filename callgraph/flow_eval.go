@@ -26,6 +26,8 @@ func (fl *flow) evalInto(out valueSet, scope SymbolID, e extract.Expr) {
 			return // super(): the class hierarchy resolves it, not values
 		}
 		union(out, fl.callResult(fl.eval(scope, e.Sub(0))))
+		vs, _ := fl.libraryResult(scope, e.Sub(0))
+		union(out, vs)
 	case extract.ExprIndex:
 		// An element of a container: by literal key where the literal
 		// was seen, else any element.
@@ -146,6 +148,7 @@ func (fl *flow) attr(scope SymbolID, base extract.Expr, attr string) valueSet {
 		}
 		union(out, fl.vars[varKey{q, attr}])
 	}
+	union(out, fl.argparseAttr(scope, base, attr))
 	return out
 }
 

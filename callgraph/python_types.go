@@ -138,17 +138,27 @@ func (r *resolver) knownReceiver(caller SymbolID, c extract.Call) (ids []SymbolI
 	if ids := r.flow.targets(caller, c); len(ids) > 0 {
 		return ids, "", true
 	}
-	var builtins, others []string
+	var builtins, others, unknown []string
 	for e := range es {
-		if t, ok := strings.CutPrefix(e, builtinPrefix); ok {
+		switch t, ok := strings.CutPrefix(e, builtinPrefix); {
+		case ok:
 			builtins = append(builtins, t+"."+c.Name)
-		} else {
+		case strings.HasPrefix(e, opaqueMark), strings.HasPrefix(e, memberMark):
+			// What a member of an outside class holds is unknown.
+			unknown = append(unknown, extPlain(e))
+		default:
 			others = append(others, e)
 		}
 	}
-	if len(vs) == 0 && len(others) == 0 {
+	if len(others) == 0 && len(builtins) > 0 {
+		// A builtin container holds values, but the method is the
+		// container's: d = {"a": A}; d.get(k) is dict.get.
 		sort.Strings(builtins)
 		return nil, "builtin: " + strings.Join(builtins, ", "), true
+	}
+	if len(vs) == 0 && len(others) == 0 {
+		sort.Strings(unknown)
+		return nil, "method " + c.Name + " on a value from " + unknown[0] + " of unknown type", true
 	}
 	if len(vs) == 0 {
 		return nil, "", true // named by flow's external callee
