@@ -240,15 +240,14 @@ func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extra
 			}
 		}
 	}
-	// Calls into imported modules outside the repository are named as
-	// PyCG names them: the dotted import path.
+	// Calls outside the repository and of builtins, named as PyCG
+	// names them (pycgOutside).
 	for _, u := range g.Unresolved() {
-		exts, ok := strings.CutPrefix(u.Reason, "external: ")
 		caller := name(u.Caller)
-		if _, known := out[caller]; !ok || !known {
+		if _, known := out[caller]; !known {
 			continue
 		}
-		for _, ext := range strings.Split(exts, ", ") { // what the callee may hold
+		for _, ext := range pycgOutside(g, u) {
 			if !slices.Contains(out[caller], ext) {
 				out[caller] = append(out[caller], ext)
 			}
