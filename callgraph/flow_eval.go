@@ -89,7 +89,8 @@ func (fl *flow) name(scope SymbolID, n string) valueSet {
 	}
 	if fl.r.isSelf(n) {
 		if cls, ok := fl.r.enclosingClass(scope); ok {
-			out[value{cls, true}] = true
+			// cls, a class method's first parameter, is the class.
+			out[value{cls, n != "cls"}] = true
 		}
 	}
 	if ids, _ := fl.r.resolveName(scope, n); len(ids) > 0 {

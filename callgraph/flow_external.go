@@ -76,6 +76,9 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 		// is no type to name methods by (re.match(...).group is no
 		// re.match.group).
 		callee := e.Sub(0)
+		if isSuper(callee) {
+			return fl.outsideOf(scope) // super().m: a base's m
+		}
 		if callee.Kind() == extract.ExprName && builtinTypes[callee.Name()] && len(fl.name(scope, callee.Name())) == 0 {
 			return builtinSets[callee.Name()] // set(), dict(...)
 		}
@@ -148,6 +151,23 @@ func (fl *flow) attrExt(scope SymbolID, base extract.Expr, attr string) extSet {
 	return out
 }
 
+// outsideOf returns the outside classes the class around scope derives
+// from: what self and super() stand for outside the repository.
+func (fl *flow) outsideOf(scope SymbolID) extSet {
+	cls, ok := fl.r.enclosingClass(scope)
+	if !ok {
+		return nil
+	}
+	var out extSet
+	for _, b := range fl.r.outsideBases(cls) {
+		if out == nil {
+			out = extSet{}
+		}
+		out[b] = true
+	}
+	return out
+}
+
 // selfAttrs records the attributes f's classes assign on self.
 func (fl *flow) selfAttrs(f *extract.File) {
 	defer func() {
@@ -156,6 +176,7 @@ func (fl *flow) selfAttrs(f *extract.File) {
 		}
 	}()
 	fl.r.enter(f)
+	fl.starParams(f)
 	for _, b := range f.Bindings {
 		t := b.TargetExpr
 		if t.Kind() != extract.ExprAttr || t.Sub(0).Kind() != extract.ExprName || !fl.r.isSelf(t.Sub(0).Name()) {
@@ -206,17 +227,7 @@ func (fl *flow) extName(scope SymbolID, n string) extSet {
 		return extSet{ext: true}
 	}
 	if fl.r.isSelf(n) {
-		if cls, ok := fl.r.enclosingClass(scope); ok {
-			out := extSet{}
-			for _, c := range fl.r.linearize(cls) {
-				for _, b := range fl.r.ix.bases[c] {
-					if ext, ok := fl.r.scope.external[b]; ok && fl.r.g.nodes[c].File == fl.r.f.Path {
-						out[ext] = true
-					}
-				}
-			}
-			return out
-		}
+		return fl.outsideOf(scope)
 	}
 	return nil
 }

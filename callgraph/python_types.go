@@ -163,6 +163,9 @@ func (r *resolver) knownReceiver(caller SymbolID, c extract.Call) (ids []SymbolI
 	if len(vs) == 0 {
 		return nil, "", true // named by flow's external callee
 	}
+	if ext := r.outsideMethod(vs, c.Name); ext != "" {
+		return nil, "external: " + ext, true
+	}
 	var names []string
 	outside := false
 	for v := range vs {
@@ -190,4 +193,26 @@ func (r *resolver) outsideBase(cls SymbolID) bool {
 		}
 	}
 	return false
+}
+
+// outsideMethod names method name of the outside classes the classes of
+// vs derive from ("invoke.util.ExceptionHandlingThread.start"), or "":
+// a value that is no instance or class of the repository, or a class
+// without outside bases, leaves the method unnamed.
+func (r *resolver) outsideMethod(vs valueSet, name string) string {
+	var names []string
+	for v := range vs {
+		if !r.isClass(v.id) {
+			return ""
+		}
+		bs := r.outsideBases(v.id)
+		if len(bs) == 0 {
+			return ""
+		}
+		for _, b := range bs {
+			names = append(names, b+"."+name)
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(slices.Compact(names), ", ")
 }

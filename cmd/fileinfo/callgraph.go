@@ -217,6 +217,7 @@ func callable(n callgraph.Node) bool {
 func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extract.Skipped) error {
 	out := map[string][]string{}
 	names := pycgNames(g)
+	ctors := outsideCtors{g: g, memo: map[callgraph.SymbolID][]string{}}
 	name := func(q string) string {
 		if n, ok := names[q]; ok {
 			return n
@@ -237,6 +238,12 @@ func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extra
 			if callable(c) && c.Kind != callgraph.KindModule && !seen[c.Qualified] {
 				seen[c.Qualified] = true
 				out[name(n.Qualified)] = append(out[name(n.Qualified)], name(c.Qualified))
+			}
+			for _, ext := range ctors.of(e.Callee) {
+				if !seen[ext] {
+					seen[ext] = true
+					out[name(n.Qualified)] = append(out[name(n.Qualified)], ext)
+				}
 			}
 		}
 	}

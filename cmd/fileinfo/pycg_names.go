@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // pycgNames returns the PyCG name of each node that has one of its own:
@@ -77,4 +78,25 @@ func pycgOutside(g *callgraph.Graph, u callgraph.Unresolved) []string {
 func isPython(g *callgraph.Graph, q string) bool {
 	ids := g.Lookup(q)
 	return len(ids) > 0 && g.Node(ids[0]).Language == "python"
+}
+
+// outsideCtors answers, once per class, which outside constructors an
+// instantiation of it calls (Graph.OutsideConstructors): PyCG names
+// ext.parent.__init__ where a class of the program has no __init__ of
+// its own.
+type outsideCtors struct {
+	g    *callgraph.Graph
+	memo map[callgraph.SymbolID][]string
+}
+
+func (o outsideCtors) of(id callgraph.SymbolID) []string {
+	if o.g.Node(id).Kind != extract.KindClass {
+		return nil
+	}
+	names, ok := o.memo[id]
+	if !ok {
+		names = o.g.OutsideConstructors(id)
+		o.memo[id] = names
+	}
+	return names
 }

@@ -41,3 +41,19 @@ func TestPyCGOutsideNames(t *testing.T) {
 		t.Errorf("main.C.f → %q", got)
 	}
 }
+
+// A class without __init__ of its own, derived from an outside class,
+// calls the outside class's constructor when instantiated (PyCG's
+// external/cls_parent); one with its own __init__ calls that.
+func TestPyCGOutsideConstructor(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.py": "from invoke import Program\n\n" +
+			"class Fab(Program):\n    pass\n\n" +
+			"class Own(Program):\n    def __init__(self):\n        pass\n\n" +
+			"def make():\n    Fab()\n    Own()\n",
+	})
+	pycg, _ := pycgOf(t, root)
+	if got, want := strings.Join(pycg["main.make"], ","), "invoke.Program.__init__,main.Own.__init__"; got != want {
+		t.Errorf("main.make → %q, want %q", got, want)
+	}
+}
