@@ -303,6 +303,7 @@ func (fl *flow) destructure(scope SymbolID, scopeQ string, target, value extract
 func (fl *flow) bindName(scope SymbolID, scopeQ, name string, v extract.Expr) {
 	fl.add(varKey{scopeQ, name}, fl.eval(scope, v))
 	fl.bindFields(scope, scopeQ, name, v)
+	fl.bindSlice(scope, scopeQ, name, v)
 	fl.addExt(varKey{scopeQ, name}, fl.evalExt(scope, v))
 }
 
@@ -426,6 +427,7 @@ func (fl *flow) passArgs(c extract.Call) {
 		return
 	}
 	fl.argparseDefaults(scope, c)
+	fl.mutate(scope, c)
 	for v := range fl.callees(scope, c) {
 		fn, skip := v.id, 0
 		if fl.r.isClass(fn) {

@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"cmp"
+	"strconv"
 	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -101,4 +102,125 @@ func (fl *flow) argparseAttr(scope SymbolID, base extract.Expr, attr string) val
 		return nil
 	}
 	return fl.vars[varKey{argparseScope, attr}]
+}
+
+// maxSliceFields bounds the elements a slice binds by index.
+const maxSliceFields = 64
+
+// bindSlice binds the elements of name = obj[start:stop] by index where
+// obj's elements are known by index: `ls2 = ls[1:3]` makes ls2[0] what
+// ls[1] holds. Only literal bounds (or none) and no step are followed.
+func (fl *flow) bindSlice(scope SymbolID, scopeQ, name string, v extract.Expr) {
+	if v.Kind() != extract.ExprIndex || v.Sub(0).Kind() != extract.ExprName {
+		return
+	}
+	s := v.Sub(1)
+	if s.Kind() != extract.ExprCall || s.Sub(0).Kind() != extract.ExprName || s.Sub(0).Name() != "slice" || s.Len() != 4 || !isNone(s.Sub(3)) {
+		return
+	}
+	start, ok := sliceBound(s.Sub(1), 0)
+	if !ok {
+		return
+	}
+	stop, ok := sliceBound(s.Sub(2), start+maxSliceFields)
+	if !ok {
+		return
+	}
+	for i := 0; start+i < stop && i < maxSliceFields; i++ {
+		vs, ok := fl.field(scope, v.Sub(0).Name(), strconv.Itoa(start+i))
+		if !ok {
+			return
+		}
+		fl.add(varKey{scopeQ, name + "[" + strconv.Itoa(i) + "]"}, vs)
+	}
+}
+
+// sliceBound returns a bound of a slice: a non-negative integer literal,
+// or def where it is None.
+func sliceBound(e extract.Expr, def int) (int, bool) {
+	if isNone(e) {
+		return def, true
+	}
+	if e.Kind() != extract.ExprNumber {
+		return 0, false
+	}
+	n, err := strconv.Atoi(e.Name())
+	return n, err == nil && n >= 0
+}
+
+func isNone(e extract.Expr) bool { return e.Kind() == extract.ExprName && e.Name() == "None" }
+
+// containerAdds are the methods of builtin containers that put their
+// arguments in: d.update({"a": f}), ls.append(C), s.add(C).
+var containerAdds = setOf("append", "add", "extend", "insert", "update", "setdefault", "appendleft")
+
+// mutate makes a builtin container hold what a call of one of its
+// adding methods puts in: `handlers.append(Cls)` ... `for h in handlers:
+// h()` calls Cls. The container is the variable where it is bound (a
+// module's registry filled from a function), or an attribute.
+func (fl *flow) mutate(scope SymbolID, c extract.Call) {
+	recv := c.ReceiverExpr()
+	if !containerAdds[c.Name] || !recv.Valid() || !fl.isContainer(scope, recv) {
+		return
+	}
+	vs := valueSet{}
+	args := c.ArgExprs()
+	for i := range args.Len() {
+		a := args.Sub(i)
+		if a.Kind() == extract.ExprKeyword {
+			a = a.Sub(0)
+		}
+		fl.evalInto(vs, scope, a)
+	}
+	if recv.Kind() != extract.ExprName {
+		fl.assign(scope, fl.r.g.nodes[scope].Qualified, recv, vs)
+		return
+	}
+	at := fl.bindingScope(scope, recv.Name())
+	fl.add(varKey{at, recv.Name()}, vs)
+	// Keys written out stay apart, as in a literal.
+	switch {
+	case c.Name == "update" && args.Len() == 1 && args.Sub(0).Kind() == extract.ExprDict:
+		fl.bindFields(scope, at, recv.Name(), args.Sub(0))
+	case c.Name == "update":
+		for i := range args.Len() {
+			if a := args.Sub(i); a.Kind() == extract.ExprKeyword {
+				fl.add(varKey{at, recv.Name() + `["` + a.Name() + `"]`}, fl.eval(scope, a.Sub(0)))
+			}
+		}
+	case c.Name == "setdefault" && args.Len() == 2:
+		if key, ok := literalKey(args.Sub(0)); ok {
+			fl.add(varKey{at, recv.Name() + "[" + key + "]"}, fl.eval(scope, args.Sub(1)))
+		}
+	}
+}
+
+// isContainer reports whether e is known to be a builtin list, dict,
+// set or deque.
+func (fl *flow) isContainer(scope SymbolID, e extract.Expr) bool {
+	for x := range fl.evalExt(scope, e) {
+		switch x {
+		case builtinPrefix + "list", builtinPrefix + "dict", builtinPrefix + "set", "collections.deque":
+			return true
+		}
+	}
+	return false
+}
+
+// bindingScope returns the qualified name of the innermost scope around
+// scope that binds variable n, or scope's own.
+func (fl *flow) bindingScope(scope SymbolID, n string) string {
+	for s, ok := scope, true; ok; s, ok = fl.r.parentOf(s) {
+		if fl.r.isClass(s) && s != scope {
+			continue
+		}
+		q := fl.r.g.nodes[s].Qualified
+		if _, ok := fl.vars[varKey{q, n}]; ok {
+			return q
+		}
+		if _, ok := fl.ext[varKey{q, n}]; ok {
+			return q
+		}
+	}
+	return fl.r.g.nodes[scope].Qualified
 }
