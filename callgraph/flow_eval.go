@@ -26,7 +26,7 @@ func (fl *flow) evalInto(out valueSet, scope SymbolID, e extract.Expr) {
 			return // super(): the class hierarchy resolves it, not values
 		}
 		union(out, fl.callResult(fl.eval(scope, e.Sub(0))))
-		vs, _ := fl.libraryResult(scope, e.Sub(0))
+		vs, _ := fl.libraryResult(scope, e)
 		union(out, vs)
 	case extract.ExprIndex:
 		// An element of a container: by literal key where the literal

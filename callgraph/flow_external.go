@@ -82,7 +82,7 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 		if callee.Kind() == extract.ExprName && builtinTypes[callee.Name()] && len(fl.name(scope, callee.Name())) == 0 {
 			return builtinSets[callee.Name()] // set(), dict(...)
 		}
-		_, out := fl.libraryResult(scope, callee)
+		_, out := fl.libraryResult(scope, e)
 		if out == nil {
 			out = extSet{}
 		}

@@ -74,10 +74,12 @@ func (fl *flow) addDefault(scope SymbolID, dest string, v extract.Expr) {
 	}
 }
 
-// libraryResult returns what a call gives that the library hands back:
+// libraryResult returns what call gives that the library hands back:
 // parse_args's namespace (as an external name), or an element of a
-// builtin container.
-func (fl *flow) libraryResult(scope SymbolID, callee extract.Expr) (valueSet, extSet) {
+// builtin container: under a literal key, the element kept under it
+// and the default given (`d.get("k", f)`), else any element.
+func (fl *flow) libraryResult(scope SymbolID, call extract.Expr) (valueSet, extSet) {
+	callee := call.Sub(0)
 	if callee.Kind() != extract.ExprAttr {
 		return nil, nil
 	}
@@ -88,9 +90,24 @@ func (fl *flow) libraryResult(scope SymbolID, callee extract.Expr) (valueSet, ex
 		return nil, nil
 	}
 	for e := range fl.evalExt(scope, callee.Sub(0)) {
-		if t, ok := strings.CutPrefix(e, builtinPrefix); ok && elementMethods[t][callee.Name()] {
+		t, ok := strings.CutPrefix(e, builtinPrefix)
+		if !ok || !elementMethods[t][callee.Name()] {
+			continue
+		}
+		key, literal := literalKey(call.Sub(1))
+		if !literal || t != "dict" {
 			return fl.eval(scope, callee.Sub(0)), nil
 		}
+		out := valueSet{}
+		if obj := callee.Sub(0); obj.Kind() == extract.ExprName {
+			if vs, ok := fl.field(scope, obj.Name(), key); ok {
+				union(out, vs)
+			}
+		}
+		if call.Len() > 2 {
+			fl.evalInto(out, scope, call.Sub(2))
+		}
+		return out, nil
 	}
 	return nil, nil
 }
