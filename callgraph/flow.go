@@ -193,6 +193,13 @@ func (fl *flow) bind(b extract.Binding) {
 	case !ok || !b.ValueExpr.Valid():
 	case b.Target == "<return>":
 		fl.add(varKey{b.Scope, b.Target}, fl.eval(scope, b.ValueExpr))
+	case b.Iter && b.TargetExpr.Kind() == extract.ExprName:
+		// for x in v: x holds v's elements (containers are flattened),
+		// which are no list or dict as v is (python_flow.go).
+		fl.add(varKey{b.Scope, b.TargetExpr.Name()}, fl.eval(scope, b.ValueExpr))
+		fl.addExt(varKey{b.Scope, b.TargetExpr.Name()}, elementsExt(fl.evalExt(scope, b.ValueExpr)))
+		_, next := fl.iteration(fl.eval(scope, b.ValueExpr))
+		fl.bindAll(scope, b.Scope, b.TargetExpr, fl.callResult(next))
 	case b.TargetExpr.Valid():
 		fl.destructure(scope, b.Scope, b.TargetExpr, b.ValueExpr)
 		if b.Iter {

@@ -90,6 +90,8 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 			switch {
 			case !strings.HasPrefix(x, memberMark) && !strings.HasPrefix(x, opaqueMark) && isClassName(lastSegment(x)):
 				out[x] = true
+			case strings.HasPrefix(x, opaqueMark):
+				out[x] = true // named by where it came from
 			default:
 				out[opaque(x)+"()"] = true
 			}
@@ -127,11 +129,11 @@ func (fl *flow) attrExt(scope SymbolID, base extract.Expr, attr string) extSet {
 	for x := range fl.evalExt(scope, base) {
 		long := strings.Count(x, ".") >= maxExtDots
 		switch {
-		case strings.HasPrefix(x, opaqueMark) && long:
-			out[x] = true // opaque all the same
-		case long:
 		case strings.HasPrefix(x, opaqueMark):
-			out[x+"."+attr] = true
+			// Named by where it came from: `s = s.strip()` in a loop
+			// would otherwise grow a name each round.
+			out[x] = true
+		case long:
 		case strings.HasPrefix(x, memberMark):
 			out[opaque(x)+"."+attr] = true
 		case strings.HasPrefix(x, builtinPrefix):

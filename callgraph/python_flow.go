@@ -241,3 +241,21 @@ func (fl *flow) bindingScope(scope SymbolID, n string) string {
 	}
 	return fl.r.g.nodes[scope].Qualified
 }
+
+// elementsExt returns what the elements of a container from es hold
+// from outside: nothing we can name (a list's elements are no list), so
+// opaque, which keeps a method called on them from a guess by name.
+func elementsExt(es extSet) extSet {
+	if len(es) == 0 {
+		return nil
+	}
+	out := extSet{}
+	for x := range es {
+		if strings.HasPrefix(x, opaqueMark) {
+			out[x] = true
+		} else {
+			out[opaque(x)+"[]"] = true
+		}
+	}
+	return out
+}

@@ -441,6 +441,9 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 	case 1:
 		return r.productionOnly(a.ids)
 	case 0:
+		if onlyMethods {
+			return nil, "", "not defined in the repository (builtin, standard library or dependency)"
+		}
 		return nil, "", r.unknownName(name)
 	}
 	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", a.defs, name)
