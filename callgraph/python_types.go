@@ -138,9 +138,11 @@ func (r *resolver) knownReceiver(caller SymbolID, c extract.Call) (ids []SymbolI
 	if ids := r.flow.targets(caller, c); len(ids) > 0 {
 		return ids, "", true
 	}
-	var builtins, others, unknown []string
+	var builtins, others, unknown, lacking []string
 	for e := range es {
 		switch t, ok := strings.CutPrefix(e, builtinPrefix); {
+		case ok && t != "object" && builtinMethods[t] != nil && !builtinMethods[t][c.Name]:
+			lacking = append(lacking, t) // str has no decode: not this one
 		case ok:
 			builtins = append(builtins, t+"."+c.Name)
 		case strings.HasPrefix(e, opaqueMark), strings.HasPrefix(e, memberMark):
@@ -155,6 +157,10 @@ func (r *resolver) knownReceiver(caller SymbolID, c extract.Call) (ids []SymbolI
 		// container's: d = {"a": A}; d.get(k) is dict.get.
 		sort.Strings(builtins)
 		return nil, "builtin: " + strings.Join(builtins, ", "), true
+	}
+	if len(vs) == 0 && len(others) == 0 && len(unknown) == 0 {
+		sort.Strings(lacking)
+		return nil, "method " + c.Name + " on a value of builtin type " + strings.Join(lacking, ", ") + ", which has none", true
 	}
 	if len(vs) == 0 && len(others) == 0 {
 		sort.Strings(unknown)
