@@ -40,6 +40,9 @@ type flow struct {
 	// self (`self.x = ...`), whatever the value: an external base's
 	// member of that name is not what the instance holds.
 	attrs map[varKey]bool
+	// stars are the indexes of the *args and **kwargs parameters (-1
+	// for none) of the functions that have one (python_outside.go).
+	stars map[SymbolID][2]int
 	// argparse is set once some set_defaults or add_argument gave a
 	// default that is a value (python_flow.go).
 	argparse bool
@@ -54,7 +57,7 @@ const maxFlowRounds = 12
 
 // runFlow computes the variables of every file with bindings.
 func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *flow {
-	fl := &flow{r: r, vars: map[varKey]valueSet{}, params: params, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}, attrs: map[varKey]bool{}, failed: map[string]string{}}
+	fl := &flow{r: r, vars: map[varKey]valueSet{}, params: params, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}, attrs: map[varKey]bool{}, stars: map[SymbolID][2]int{}, failed: map[string]string{}}
 	var withBindings []*extract.File
 	for _, f := range files {
 		if hasFlow(f) {
@@ -459,9 +462,9 @@ func (fl *flow) passArgs(c extract.Call) {
 				fl.add(varKey{q, a.Name()}, fl.eval(scope, a.Sub(0)))
 				fl.addExt(varKey{q, a.Name()}, fl.evalExt(scope, a.Sub(0)))
 			default:
-				if i+skip < len(params) {
-					fl.add(varKey{q, params[i+skip]}, fl.eval(scope, a))
-					fl.addExt(varKey{q, params[i+skip]}, fl.evalExt(scope, a))
+				if p, ok := fl.positional(fn, params, i+skip); ok {
+					fl.add(varKey{q, p}, fl.eval(scope, a))
+					fl.addExt(varKey{q, p}, fl.evalExt(scope, a))
 				}
 			}
 		}

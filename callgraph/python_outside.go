@@ -88,19 +88,43 @@ func (g *Graph) OutsideConstructors(id SymbolID) []string {
 var starParam = regexp.MustCompile(`[(,]\s*(\*\*?)([A-Za-z_][A-Za-z0-9_]*)`)
 
 // starParams makes the starred parameters of f's functions builtin
-// values: kwargs.pop(...) is dict.pop, args.index(...) tuple.index.
+// values: kwargs.pop(...) is dict.pop, args.index(...) tuple.index. It
+// records where they are, for positional.
 func (fl *flow) starParams(f *extract.File) {
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		if s.Kind != extract.KindFunction && s.Kind != extract.KindMethod || !strings.Contains(s.Signature, "*") {
 			continue
 		}
+		at := [2]int{-1, -1}
 		for _, m := range starParam.FindAllStringSubmatch(s.Signature, -1) {
-			t := "tuple"
+			t, k := "tuple", 0
 			if m[1] == "**" {
-				t = "dict"
+				t, k = "dict", 1
 			}
 			fl.addExt(varKey{s.Qualified, m[2]}, builtinSets[t])
+			at[k] = slices.Index(s.Params, m[2])
+		}
+		for _, id := range fl.r.g.byQualified[s.Qualified] {
+			if n := fl.r.g.nodes[id]; n.File == f.Path && n.Line == s.StartLine {
+				fl.stars[id] = at
+			}
 		}
 	}
+}
+
+// positional returns the parameter of function fn that the positional
+// argument at index i binds: past a *args parameter, that one (the
+// tuple holds them all); never a **kwargs parameter.
+func (fl *flow) positional(fn SymbolID, params []string, i int) (string, bool) {
+	at, ok := fl.stars[fn]
+	switch {
+	case ok && at[0] >= 0 && i >= at[0]:
+		return params[at[0]], true
+	case ok && at[1] >= 0 && i >= at[1]:
+		return "", false
+	case i < len(params):
+		return params[i], true
+	}
+	return "", false
 }
