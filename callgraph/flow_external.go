@@ -231,6 +231,9 @@ func (fl *flow) extName(scope SymbolID, n string) extSet {
 	if fl.r.isSelf(n) {
 		return fl.outsideOf(scope)
 	}
+	if builtinTypes[n] && len(fl.name(scope, n)) == 0 {
+		return builtinSets[n] // object.__setattr__(self, k, v), dict.fromkeys
+	}
 	return nil
 }
 
