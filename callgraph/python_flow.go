@@ -115,10 +115,14 @@ func (fl *flow) libraryResult(scope SymbolID, call extract.Expr) (valueSet, extS
 // argparseAttr returns what attribute attr of base holds when base is a
 // namespace parse_args returned.
 func (fl *flow) argparseAttr(scope SymbolID, base extract.Expr, attr string) valueSet {
-	if !fl.argparse || !fl.evalExt(scope, base)[parsedArgs] {
+	if !fl.argparse {
 		return nil
 	}
-	return fl.vars[varKey{argparseScope, attr}]
+	vs, ok := fl.vars[varKey{argparseScope, attr}]
+	if !ok || !fl.evalExt(scope, base)[parsedArgs] {
+		return nil
+	}
+	return vs
 }
 
 // maxSliceFields bounds the elements a slice binds by index.

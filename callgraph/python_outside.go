@@ -20,6 +20,19 @@ import (
 // class's file binds it (`from invoke import Context` ... Context is
 // invoke.Context).
 func (r *resolver) outsideBases(cls SymbolID) []string {
+	if bs, ok := r.outside[cls]; ok {
+		return bs
+	}
+	if r.outside == nil {
+		r.outside = map[SymbolID][]string{}
+	}
+	bs := r.findOutsideBases(cls)
+	r.outside[cls] = bs
+	return bs
+}
+
+// findOutsideBases computes outsideBases.
+func (r *resolver) findOutsideBases(cls SymbolID) []string {
 	var out []string
 	for _, c := range r.linearize(cls) {
 		written := r.ix.bases[c]

@@ -25,6 +25,7 @@ type resolver struct {
 	pyWalks int               // Python scopes canonical has read, to tell answers worth keeping
 	key     []byte            // scratch for byJoined
 	uniques map[uniqueKey]uniqueAnswer
+	outside map[SymbolID][]string // python_outside.go, by class
 	// cName's answers in the C file cMemoFile, by name (lang_c.go)
 	cMemo     map[string]cAnswer
 	cMemoFile string
