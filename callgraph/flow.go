@@ -36,6 +36,16 @@ type flow struct {
 	// name calls what the decorator returned.
 	decorated map[SymbolID]bool
 	ext       map[varKey]extSet // see flow_external.go
+	// attrs are the attributes the repository's classes assign on
+	// self (`self.x = ...`), whatever the value: an external base's
+	// member of that name is not what the instance holds.
+	attrs map[varKey]bool
+	// stars are the indexes of the *args and **kwargs parameters (-1
+	// for none) of the functions that have one (python_outside.go).
+	stars map[SymbolID][2]int
+	// argparse is set once some set_defaults or add_argument gave a
+	// default that is a value (python_flow.go).
+	argparse bool
 	// failed are the files whose tracking panicked, with the reason;
 	// they take no further part.
 	failed map[string]string
@@ -47,7 +57,7 @@ const maxFlowRounds = 12
 
 // runFlow computes the variables of every file with bindings.
 func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *flow {
-	fl := &flow{r: r, vars: map[varKey]valueSet{}, params: params, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}, failed: map[string]string{}}
+	fl := &flow{r: r, vars: map[varKey]valueSet{}, params: params, decorated: map[SymbolID]bool{}, ext: map[varKey]extSet{}, attrs: map[varKey]bool{}, stars: map[SymbolID][2]int{}, failed: map[string]string{}}
 	var withBindings []*extract.File
 	for _, f := range files {
 		if hasFlow(f) {
@@ -56,6 +66,9 @@ func runFlow(r *resolver, files []*extract.File, params map[SymbolID][]string) *
 	}
 	if len(withBindings) == 0 {
 		return fl
+	}
+	for _, f := range withBindings {
+		fl.selfAttrs(f)
 	}
 	fixtures := fl.fixtureUses(withBindings)
 	for round := 0; round < maxFlowRounds; round++ {
@@ -183,6 +196,13 @@ func (fl *flow) bind(b extract.Binding) {
 	case !ok || !b.ValueExpr.Valid():
 	case b.Target == "<return>":
 		fl.add(varKey{b.Scope, b.Target}, fl.eval(scope, b.ValueExpr))
+	case b.Iter && b.TargetExpr.Kind() == extract.ExprName:
+		// for x in v: x holds v's elements (containers are flattened),
+		// which are no list or dict as v is (python_flow.go).
+		fl.add(varKey{b.Scope, b.TargetExpr.Name()}, fl.eval(scope, b.ValueExpr))
+		fl.addExt(varKey{b.Scope, b.TargetExpr.Name()}, elementsExt(fl.evalExt(scope, b.ValueExpr)))
+		_, next := fl.iteration(fl.eval(scope, b.ValueExpr))
+		fl.bindAll(scope, b.Scope, b.TargetExpr, fl.callResult(next))
 	case b.TargetExpr.Valid():
 		fl.destructure(scope, b.Scope, b.TargetExpr, b.ValueExpr)
 		if b.Iter {
@@ -254,6 +274,7 @@ func (fl *flow) destructure(scope SymbolID, scopeQ string, target, value extract
 			fl.bindName(scope, scopeQ, t.Name(), value)
 		} else {
 			fl.assign(scope, scopeQ, t, fl.eval(scope, value))
+			fl.assignExt(scope, t, fl.evalExt(scope, value))
 		}
 		return
 	}
@@ -292,6 +313,7 @@ func (fl *flow) destructure(scope SymbolID, scopeQ string, target, value extract
 func (fl *flow) bindName(scope SymbolID, scopeQ, name string, v extract.Expr) {
 	fl.add(varKey{scopeQ, name}, fl.eval(scope, v))
 	fl.bindFields(scope, scopeQ, name, v)
+	fl.bindSlice(scope, scopeQ, name, v)
 	fl.addExt(varKey{scopeQ, name}, fl.evalExt(scope, v))
 }
 
@@ -414,6 +436,8 @@ func (fl *flow) passArgs(c extract.Call) {
 	if !ok {
 		return
 	}
+	fl.argparseDefaults(scope, c)
+	fl.mutate(scope, c)
 	for v := range fl.callees(scope, c) {
 		fn, skip := v.id, 0
 		if fl.r.isClass(fn) {
@@ -438,9 +462,9 @@ func (fl *flow) passArgs(c extract.Call) {
 				fl.add(varKey{q, a.Name()}, fl.eval(scope, a.Sub(0)))
 				fl.addExt(varKey{q, a.Name()}, fl.evalExt(scope, a.Sub(0)))
 			default:
-				if i+skip < len(params) {
-					fl.add(varKey{q, params[i+skip]}, fl.eval(scope, a))
-					fl.addExt(varKey{q, params[i+skip]}, fl.evalExt(scope, a))
+				if p, ok := fl.positional(fn, params, i+skip); ok {
+					fl.add(varKey{q, p}, fl.eval(scope, a))
+					fl.addExt(varKey{q, p}, fl.evalExt(scope, a))
 				}
 			}
 		}

@@ -26,6 +26,8 @@ func (fl *flow) evalInto(out valueSet, scope SymbolID, e extract.Expr) {
 			return // super(): the class hierarchy resolves it, not values
 		}
 		union(out, fl.callResult(fl.eval(scope, e.Sub(0))))
+		vs, _ := fl.libraryResult(scope, e)
+		union(out, vs)
 	case extract.ExprIndex:
 		// An element of a container: by literal key where the literal
 		// was seen, else any element.
@@ -87,7 +89,8 @@ func (fl *flow) name(scope SymbolID, n string) valueSet {
 	}
 	if fl.r.isSelf(n) {
 		if cls, ok := fl.r.enclosingClass(scope); ok {
-			out[value{cls, true}] = true
+			// cls, a class method's first parameter, is the class.
+			out[value{cls, n != "cls"}] = true
 		}
 	}
 	if ids, _ := fl.r.resolveName(scope, n); len(ids) > 0 {
@@ -146,6 +149,7 @@ func (fl *flow) attr(scope SymbolID, base extract.Expr, attr string) valueSet {
 		}
 		union(out, fl.vars[varKey{q, attr}])
 	}
+	union(out, fl.argparseAttr(scope, base, attr))
 	return out
 }
 

@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,22 +47,53 @@ func (fl *flow) addExt(k varKey, es extSet) {
 	addSet(&fl.grew, fl.ext, k, short, maxExt)
 }
 
+// Two marks set external names apart that are no path to name a callee
+// by from outside. A member ("~ext.Cls.fun": a method or attribute of an
+// outside class or of its instance) names a callee, but nothing further:
+// what ext.Cls.fun returns, or what attribute x of an instance holds, has
+// no type we know. An opaque value ("?ext.Cls.config.lookup()") is such
+// a thing: a method called on it has no name, and is no guess by name
+// either. PyCG names ext.Cls.fun; it never names invoke.Context.config.get.
+const (
+	memberMark = "~"
+	opaqueMark = "?"
+)
+
+// extPlain returns an external name without its mark.
+func extPlain(e string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(e, memberMark), opaqueMark)
+}
+
+// opaque returns the opaque value from what origin gives.
+func opaque(origin string) string { return opaqueMark + extPlain(origin) }
+
 // evalExt returns the external names e may stand for in scope.
 func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 	switch e.Kind() {
 	case extract.ExprCall:
 		// A call: an external class gives an instance, named by the
-		// class. What a function returns is unknown: its name is no
-		// type to name methods by (re.match(...).group is no
+		// class. What a function or method returns is opaque: its name
+		// is no type to name methods by (re.match(...).group is no
 		// re.match.group).
 		callee := e.Sub(0)
+		if isSuper(callee) {
+			return fl.outsideOf(scope) // super().m: a base's m
+		}
 		if callee.Kind() == extract.ExprName && builtinTypes[callee.Name()] && len(fl.name(scope, callee.Name())) == 0 {
 			return builtinSets[callee.Name()] // set(), dict(...)
 		}
-		out := extSet{}
+		_, out := fl.libraryResult(scope, e)
+		if out == nil {
+			out = extSet{}
+		}
 		for x := range fl.evalExt(scope, callee) {
-			if isClassName(lastSegment(x)) {
+			switch {
+			case !strings.HasPrefix(x, memberMark) && !strings.HasPrefix(x, opaqueMark) && isClassName(lastSegment(x)):
 				out[x] = true
+			case strings.HasPrefix(x, opaqueMark):
+				out[x] = true // named by where it came from
+			default:
+				out[opaque(x)+"()"] = true
 			}
 		}
 		return out
@@ -73,15 +105,112 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 	return builtinSets[literalType(e)]
 }
 
-// attrExt returns the external names base.attr may stand for.
+// attrExt returns the external names base.attr may stand for: what the
+// repository's classes assigned to that attribute of their instances,
+// else the member of what base holds from outside.
 func (fl *flow) attrExt(scope SymbolID, base extract.Expr, attr string) extSet {
 	out := extSet{}
+	known := false
+	for v := range fl.eval(scope, base) {
+		if !fl.r.isClass(v.id) {
+			continue
+		}
+		for _, c := range fl.r.linearize(v.id) {
+			k := varKey{fl.r.g.nodes[c].Qualified, attr}
+			for e := range fl.ext[k] {
+				out[e] = true
+			}
+			if fl.attrs[k] || len(fl.r.g.byQualified[k.scope+"."+attr]) > 0 {
+				known = true
+				break
+			}
+		}
+	}
 	for x := range fl.evalExt(scope, base) {
-		if strings.Count(x, ".") < maxExtDots {
-			out[x+"."+attr] = true
+		long := strings.Count(x, ".") >= maxExtDots
+		switch {
+		case strings.HasPrefix(x, opaqueMark):
+			// Named by where it came from: `s = s.strip()` in a loop
+			// would otherwise grow a name each round.
+			out[x] = true
+		case long:
+		case strings.HasPrefix(x, memberMark):
+			out[opaque(x)+"."+attr] = true
+		case strings.HasPrefix(x, builtinPrefix):
+			if strings.Count(x, ".") == 1 {
+				out[x+"."+attr] = true // <builtin>.str.join
+			} else {
+				out[opaque(x)+"."+attr] = true
+			}
+		case isClassName(lastSegment(x)):
+			if !known { // the instance's own attribute hides the base's
+				out[memberMark+x+"."+attr] = true
+			}
+		default:
+			out[x+"."+attr] = true // a module's member
 		}
 	}
 	return out
+}
+
+// outsideOf returns the outside classes the class around scope derives
+// from: what self and super() stand for outside the repository.
+func (fl *flow) outsideOf(scope SymbolID) extSet {
+	cls, ok := fl.r.enclosingClass(scope)
+	if !ok {
+		return nil
+	}
+	var out extSet
+	for _, b := range fl.r.outsideBases(cls) {
+		if out == nil {
+			out = extSet{}
+		}
+		out[b] = true
+	}
+	return out
+}
+
+// selfAttrs records the attributes f's classes assign on self.
+func (fl *flow) selfAttrs(f *extract.File) {
+	defer func() {
+		if v := recover(); v != nil {
+			fl.failed[f.Path] = panicReason("tracking values", v)
+		}
+	}()
+	fl.r.enter(f)
+	fl.starParams(f)
+	for _, b := range f.Bindings {
+		t := b.TargetExpr
+		if t.Kind() != extract.ExprAttr || t.Sub(0).Kind() != extract.ExprName || !fl.r.isSelf(t.Sub(0).Name()) {
+			continue
+		}
+		if scope, ok := fl.scopeID(b.Scope); ok {
+			if cls, ok := fl.r.enclosingClass(scope); ok {
+				fl.attrs[varKey{fl.r.g.nodes[cls].Qualified, t.Name()}] = true
+			}
+		}
+	}
+}
+
+// assignExt stores what a target other than a name may hold from
+// outside: `self.s = requests.Session()` makes attribute s of the
+// class's instances a requests.Session.
+func (fl *flow) assignExt(scope SymbolID, target extract.Expr, es extSet) {
+	if len(es) == 0 || target.Kind() != extract.ExprAttr {
+		return
+	}
+	base, attr := target.Sub(0), target.Name()
+	if base.Kind() == extract.ExprName && fl.r.isSelf(base.Name()) {
+		if cls, ok := fl.r.enclosingClass(scope); ok {
+			fl.addExt(varKey{fl.r.g.nodes[cls].Qualified, attr}, es)
+		}
+		return
+	}
+	for v := range fl.eval(scope, base) {
+		if v.instance {
+			fl.addExt(varKey{fl.r.g.nodes[v.id].Qualified, attr}, es)
+		}
+	}
 }
 
 // extName returns the external names variable n may hold in scope: the
@@ -100,17 +229,10 @@ func (fl *flow) extName(scope SymbolID, n string) extSet {
 		return extSet{ext: true}
 	}
 	if fl.r.isSelf(n) {
-		if cls, ok := fl.r.enclosingClass(scope); ok {
-			out := extSet{}
-			for _, c := range fl.r.linearize(cls) {
-				for _, b := range fl.r.ix.bases[c] {
-					if ext, ok := fl.r.scope.external[b]; ok && fl.r.g.nodes[c].File == fl.r.f.Path {
-						out[ext] = true
-					}
-				}
-			}
-			return out
-		}
+		return fl.outsideOf(scope)
+	}
+	if builtinTypes[n] && len(fl.name(scope, n)) == 0 {
+		return builtinSets[n] // object.__setattr__(self, k, v), dict.fromkeys
 	}
 	return nil
 }
@@ -128,12 +250,13 @@ func (fl *flow) externalCallee(scope SymbolID, c extract.Call) string {
 	}
 	names := make([]string, 0, len(es))
 	for e := range es {
-		if !strings.HasPrefix(e, builtinPrefix) { // knownReceiver names those
-			names = append(names, e)
+		// knownReceiver names builtins; an opaque value has no name.
+		if !strings.HasPrefix(e, builtinPrefix) && !strings.HasPrefix(e, opaqueMark) {
+			names = append(names, extPlain(e))
 		}
 	}
 	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Compact(names), ", ")
 }
 
 // isClassName reports whether an external name is a class by Python's

@@ -138,20 +138,39 @@ func (r *resolver) knownReceiver(caller SymbolID, c extract.Call) (ids []SymbolI
 	if ids := r.flow.targets(caller, c); len(ids) > 0 {
 		return ids, "", true
 	}
-	var builtins, others []string
+	var builtins, others, unknown, lacking []string
 	for e := range es {
-		if t, ok := strings.CutPrefix(e, builtinPrefix); ok {
+		switch t, ok := strings.CutPrefix(e, builtinPrefix); {
+		case ok && t != "object" && builtinMethods[t] != nil && !builtinMethods[t][c.Name]:
+			lacking = append(lacking, t) // str has no decode: not this one
+		case ok:
 			builtins = append(builtins, t+"."+c.Name)
-		} else {
+		case strings.HasPrefix(e, opaqueMark), strings.HasPrefix(e, memberMark):
+			// What a member of an outside class holds is unknown.
+			unknown = append(unknown, extPlain(e))
+		default:
 			others = append(others, e)
 		}
 	}
-	if len(vs) == 0 && len(others) == 0 {
+	if len(others) == 0 && len(builtins) > 0 {
+		// A builtin container holds values, but the method is the
+		// container's: d = {"a": A}; d.get(k) is dict.get.
 		sort.Strings(builtins)
 		return nil, "builtin: " + strings.Join(builtins, ", "), true
 	}
+	if len(vs) == 0 && len(others) == 0 && len(unknown) == 0 {
+		sort.Strings(lacking)
+		return nil, "method " + c.Name + " on a value of builtin type " + strings.Join(lacking, ", ") + ", which has none", true
+	}
+	if len(vs) == 0 && len(others) == 0 {
+		sort.Strings(unknown)
+		return nil, "method " + c.Name + " on a value from " + unknown[0] + " of unknown type", true
+	}
 	if len(vs) == 0 {
 		return nil, "", true // named by flow's external callee
+	}
+	if ext := r.outsideMethod(vs, c.Name); ext != "" {
+		return nil, "external: " + ext, true
 	}
 	var names []string
 	outside := false
@@ -180,4 +199,26 @@ func (r *resolver) outsideBase(cls SymbolID) bool {
 		}
 	}
 	return false
+}
+
+// outsideMethod names method name of the outside classes the classes of
+// vs derive from ("invoke.util.ExceptionHandlingThread.start"), or "":
+// a value that is no instance or class of the repository, or a class
+// without outside bases, leaves the method unnamed.
+func (r *resolver) outsideMethod(vs valueSet, name string) string {
+	var names []string
+	for v := range vs {
+		if !r.isClass(v.id) {
+			return ""
+		}
+		bs := r.outsideBases(v.id)
+		if len(bs) == 0 {
+			return ""
+		}
+		for _, b := range bs {
+			names = append(names, b+"."+name)
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(slices.Compact(names), ", ")
 }

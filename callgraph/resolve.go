@@ -25,6 +25,7 @@ type resolver struct {
 	pyWalks int               // Python scopes canonical has read, to tell answers worth keeping
 	key     []byte            // scratch for byJoined
 	uniques map[uniqueKey]uniqueAnswer
+	outside map[SymbolID][]string // python_outside.go, by class
 	// cName's answers in the C file cMemoFile, by name (lang_c.go)
 	cMemo     map[string]cAnswer
 	cMemoFile string
@@ -444,6 +445,9 @@ func (r *resolver) unique(name string, onlyMethods bool) ([]SymbolID, Resolution
 	case 1:
 		return r.productionOnly(a.ids)
 	case 0:
+		if onlyMethods {
+			return nil, "", "not defined in the repository (builtin, standard library or dependency)"
+		}
 		return nil, "", r.unknownName(name)
 	}
 	return nil, "", fmt.Sprintf("ambiguous: %d definitions named %s", a.defs, name)

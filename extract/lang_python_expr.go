@@ -57,6 +57,26 @@ func pythonExpr(x *exprBuilder, n *sitter.Node, depth int) exprNode {
 		return kids(ExprSet)
 	case "subscript":
 		return x.with(ExprIndex, "", sub(field("value")), sub(field("subscript")))
+	case "slice":
+		// a[1:3] is a[slice(1, 3, None)], as Python calls it: the
+		// call of the name slice with start, stop and step, None
+		// where left out.
+		parts := []exprNode{x.leaf(ExprName, "slice")}
+		var cur *sitter.Node
+		for i, cnt := 0, int(n.ChildCount()); i < cnt && len(parts) < 4; i++ {
+			switch c := n.Child(i); {
+			case c.Type() == ":":
+				parts = append(parts, slicePart(x, cur, sub))
+				cur = nil
+			case c.IsNamed() && c.Type() != "comment":
+				cur = c
+			}
+		}
+		for len(parts) < 4 {
+			parts = append(parts, slicePart(x, cur, sub))
+			cur = nil
+		}
+		return x.with(ExprCall, "", parts...)
 	case "parenthesized_expression", "await":
 		if c := firstNamed(n); c != nil {
 			return sub(c)
@@ -146,4 +166,13 @@ func firstNamed(n *sitter.Node) *sitter.Node {
 		}
 	}
 	return nil
+}
+
+// slicePart is one part of a slice: the expression, or the name None
+// where it was left out.
+func slicePart(x *exprBuilder, c *sitter.Node, sub func(*sitter.Node) exprNode) exprNode {
+	if c == nil {
+		return x.leaf(ExprName, "None")
+	}
+	return sub(c)
 }

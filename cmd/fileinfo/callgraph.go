@@ -215,6 +215,7 @@ func callable(n callgraph.Node) bool {
 func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extract.Skipped) error {
 	out := map[string][]string{}
 	names := pycgNames(g)
+	ctors := outsideCtors{g: g, memo: map[callgraph.SymbolID][]string{}}
 	name := func(q string) string {
 		if n, ok := names[q]; ok {
 			return n
@@ -236,17 +237,22 @@ func writePyCG(w io.Writer, g *callgraph.Graph, _ *callgraph.Subgraph, _ []extra
 				seen[c.Qualified] = true
 				out[name(n.Qualified)] = append(out[name(n.Qualified)], name(c.Qualified))
 			}
+			for _, ext := range ctors.of(e.Callee) {
+				if !seen[ext] {
+					seen[ext] = true
+					out[name(n.Qualified)] = append(out[name(n.Qualified)], ext)
+				}
+			}
 		}
 	}
-	// Calls into imported modules outside the repository are named as
-	// PyCG names them: the dotted import path.
+	// Calls outside the repository and of builtins, named as PyCG
+	// names them (pycgOutside).
 	for _, u := range g.Unresolved() {
-		exts, ok := strings.CutPrefix(u.Reason, "external: ")
 		caller := name(u.Caller)
-		if _, known := out[caller]; !ok || !known {
+		if _, known := out[caller]; !known {
 			continue
 		}
-		for _, ext := range strings.Split(exts, ", ") { // what the callee may hold
+		for _, ext := range pycgOutside(g, u) {
 			if !slices.Contains(out[caller], ext) {
 				out[caller] = append(out[caller], ext)
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // pycgNames returns the PyCG name of each node that has one of its own:
@@ -43,4 +44,59 @@ func pycgNames(g *callgraph.Graph) map[string]string {
 		}
 	}
 	return out
+}
+
+// pycgOutside names what an unresolved call calls outside the
+// repository as PyCG does: an imported module's function or class, or a
+// method of an outside class, by its dotted path (ext.Cls.fun); a
+// builtin function as <builtin>.len; a method of a builtin type as
+// <**PyStr**>.join (the PyCG micro-benchmark's names for str and dict,
+// extended the same way to the other builtin types). A call with no
+// such name — of unknown type, or dynamic — gives none.
+func pycgOutside(g *callgraph.Graph, u callgraph.Unresolved) []string {
+	if exts, ok := strings.CutPrefix(u.Reason, "external: "); ok {
+		return strings.Split(exts, ", ") // what the callee may hold
+	}
+	names, ok := strings.CutPrefix(u.Reason, "builtin: ")
+	if !ok || !isPython(g, u.Caller) {
+		return nil
+	}
+	var out []string
+	for _, b := range strings.Split(names, ", ") {
+		typ, method, isMethod := strings.Cut(b, ".")
+		switch {
+		case !isMethod:
+			out = append(out, "<builtin>."+b)
+		case typ != "" && method != "":
+			out = append(out, "<**Py"+strings.ToUpper(typ[:1])+typ[1:]+"**>."+method)
+		}
+	}
+	return out
+}
+
+// isPython reports whether the node named q is Python's.
+func isPython(g *callgraph.Graph, q string) bool {
+	ids := g.Lookup(q)
+	return len(ids) > 0 && g.Node(ids[0]).Language == "python"
+}
+
+// outsideCtors answers, once per class, which outside constructors an
+// instantiation of it calls (Graph.OutsideConstructors): PyCG names
+// ext.parent.__init__ where a class of the program has no __init__ of
+// its own.
+type outsideCtors struct {
+	g    *callgraph.Graph
+	memo map[callgraph.SymbolID][]string
+}
+
+func (o outsideCtors) of(id callgraph.SymbolID) []string {
+	if o.g.Node(id).Kind != extract.KindClass {
+		return nil
+	}
+	names, ok := o.memo[id]
+	if !ok {
+		names = o.g.OutsideConstructors(id)
+		o.memo[id] = names
+	}
+	return names
 }
