@@ -413,3 +413,36 @@ func TestCompactionUnmaps(t *testing.T) {
 	}
 	runtime.KeepAlive(ix)
 }
+
+// TestLoadSkipsPagesOfCode checks an index opened from disk reads the
+// page signals of the documents ranked by them, not of code documents
+// (pageSignal passes them over), and searches code as before.
+func TestLoadSkipsPagesOfCode(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	a := openTest(t, os.DirFS(root), Options{Dir: dir})
+	putCode(t, a, flaskCode())
+	b := openTest(t, os.DirFS(root), Options{Dir: dir})
+	code, pages := 0, 0
+	for _, d := range b.docs {
+		switch {
+		case d.scope == ScopeCode && d.page != nil:
+			t.Errorf("code document %s: page signals read at load", d.path)
+		case d.scope == ScopeCode:
+			code++
+		case d.page != nil:
+			pages++
+		}
+	}
+	if code == 0 || pages == 0 {
+		t.Fatalf("%d code documents, %d pages with signals; want both", code, pages)
+	}
+	for _, q := range []Query{{Text: "register a blueprint", MinScore: new(float64)}, {Text: "configure the chart width", MinScore: new(float64)}} {
+		ra, _ := a.Search(context.Background(), q)
+		rb, _ := b.Search(context.Background(), q)
+		if len(ra.Results) == 0 || !reflect.DeepEqual(ra, rb) {
+			t.Errorf("%q after load:\n%+v\nbefore:\n%+v", q.Text, rb, ra)
+		}
+	}
+}

@@ -286,7 +286,13 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			}
 		}
 		counts[i] = r.uv("chunk count")
-		d.page = pageOf(an, d)
+		if d.scope != ScopeCode && d.scope != ScopeArtifacts {
+			// Only a page's signals are read (pageSignal); a symbol's or an
+			// artifact's title and path are its source file's. Reading
+			// them all was most of opening an index of code: the
+			// kernel's has a million symbol documents.
+			d.page = pageOf(an, d)
+		}
 		st.docs[i] = d
 	}
 	nc := r.count("chunks", 12)

@@ -76,6 +76,9 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 		}
 	}
 	store, _ := artifacts.Open(root) // no store: no prose
+	// An artifact is looked for only in a directory that exists: a tree
+	// with few artifacts then costs a stat per directory, not per file.
+	dirs := dirCache{}
 	now := make(map[string][3]int64, len(paths))
 	var todo []string
 	for _, p := range paths {
@@ -88,7 +91,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 		}
 		stamp := [3]int64{info.Size(), info.ModTime().UnixNano(), 0}
 		if store != nil {
-			if a, err := store.Path(p); err == nil {
+			if a, err := store.Path(p); err == nil && dirs.exists(filepath.Dir(a)) {
 				if ai, err := os.Stat(a); err == nil {
 					stamp[2] = ai.ModTime().UnixNano()
 				}
@@ -166,11 +169,21 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 	return st, nil
 }
 
-// hasCode reports whether ix holds any code document.
-func hasCode(ix *docsearch.Index) bool {
-	docs, err := ix.List(docsearch.ScopeCode)
-	return err == nil && len(docs) > 0
+// dirCache remembers which directories exist.
+type dirCache map[string]bool
+
+func (c dirCache) exists(dir string) bool {
+	ok, seen := c[dir]
+	if !seen {
+		info, err := os.Stat(dir)
+		ok = err == nil && info.IsDir()
+		c[dir] = ok
+	}
+	return ok
 }
+
+// hasCode reports whether ix holds any code document.
+func hasCode(ix *docsearch.Index) bool { return ix.HasScope(docsearch.ScopeCode) }
 
 // readStamps reads the stamps file at path through bounded.ReadFile: a
 // symbolic link, a FIFO, a device or a file over stampsLimit is refused
