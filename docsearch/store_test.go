@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -444,5 +446,83 @@ func TestLoadSkipsPagesOfCode(t *testing.T) {
 		if len(ra.Results) == 0 || !reflect.DeepEqual(ra, rb) {
 			t.Errorf("%q after load:\n%+v\nbefore:\n%+v", q.Text, rb, ra)
 		}
+	}
+}
+
+// TestSealedLoad checks that a load of an index file checked whole
+// before (sealed) sums only its meta part's segments, that a file
+// changed since is checked whole and, when damaged, rebuilt; and that
+// Verify finds damage the seal hides (a byte changed under the same time
+// stamp) and unseals it, so that the next open rebuilds it.
+func TestSealedLoad(t *testing.T) {
+	defer func(old int) { sumSegment = old }(sumSegment)
+	sumSegment = 256
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	emb := &trigramEmbedder{}
+	openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb}) // builds, saves and seals
+	file := filepath.Join(dir, storeFile)
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := binary.LittleEndian.Uint64(good[len(good)-4-4*int(binary.LittleEndian.Uint32(good[len(good)-4:]))-8:])
+	if len(good)-int(meta) < 3*sumSegment {
+		t.Fatalf("index of %d bytes, meta %d: want several segments of arrays", len(good), meta)
+	}
+	load := func() (int64, *Index) {
+		t.Helper()
+		before := checkedBytes.Load()
+		ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+		return checkedBytes.Load() - before, ix
+	}
+	sealed, _ := load()
+	if sealed > int64(meta)+int64(sumSegment) {
+		t.Errorf("sealed load summed %d bytes; want the meta part's segments, %d bytes or less", sealed, int64(meta)+int64(sumSegment))
+	}
+	os.Remove(filepath.Join(dir, sealFile))
+	whole, _ := load()
+	if whole < int64(len(good))-int64(sumSegment) {
+		t.Errorf("unsealed load summed %d of %d bytes; want all", whole, len(good))
+	}
+	// A damaged vector byte, written as any process writes: the time
+	// stamp changes, the file is checked whole and rebuilt.
+	bad := slices.Clone(good)
+	bad[len(bad)-200] ^= 0x40
+	st, _ := os.Stat(file)
+	os.WriteFile(file, bad, 0o644)
+	later := st.ModTime().Add(time.Second)
+	os.Chtimes(file, later, later)
+	if err := Verify(dir); err == nil {
+		t.Fatal("Verify passed a damaged index")
+	}
+	calls := emb.calls.Load()
+	_, ix := load()
+	if emb.calls.Load() == calls {
+		t.Error("a damaged index was loaded, not rebuilt")
+	}
+	if err := Verify(dir); err != nil {
+		t.Errorf("the rebuilt index: %v", err)
+	}
+	_ = ix
+	// The same damage under the saved time stamp: the seal hides it from
+	// a load, not from Verify, which unseals the file.
+	rebuilt, _ := os.ReadFile(file)
+	st, _ = os.Stat(file)
+	bad = slices.Clone(rebuilt)
+	bad[len(bad)-200] ^= 0x40
+	os.WriteFile(file, bad, 0o644)
+	os.Chtimes(file, st.ModTime(), st.ModTime())
+	if err := Verify(dir); err == nil || !errors.Is(err, errCorrupt) {
+		t.Fatalf("Verify of a damaged, sealed index: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, sealFile)); err == nil {
+		t.Error("Verify left the damaged index sealed")
+	}
+	calls = emb.calls.Load()
+	load()
+	if emb.calls.Load() == calls {
+		t.Error("after Verify, the damaged index was loaded, not rebuilt")
 	}
 }
