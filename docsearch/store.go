@@ -151,6 +151,7 @@ func (ix *Index) save() error {
 		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
 	}
 	defer d.Close()
+	ignoreAll(d)
 	f, err := createTemp(d)
 	if err != nil {
 		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
@@ -179,6 +180,31 @@ func (ix *Index) save() error {
 	}
 	sealSaved(d)
 	return nil
+}
+
+// ignoreAll writes, where d has none, a .gitignore that ignores
+// everything in it: the index is rebuilt from the files, never
+// committed, and a read-only command leaves git status clean. Best
+// effort.
+func ignoreAll(d *os.Root) {
+	if _, err := d.Lstat(".gitignore"); err == nil {
+		return
+	}
+	f, err := createTemp(d)
+	if err != nil {
+		return
+	}
+	tmp := filepath.Base(f.Name())
+	_, err = f.WriteString("# Written by fileinfo: the saved index, rebuilt from the files.\n*\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.Rename(tmp, ".gitignore")
+	}
+	if err != nil {
+		d.Remove(tmp)
+	}
 }
 
 // sealSaved seals the index file just written and synced (see

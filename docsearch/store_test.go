@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -524,5 +525,18 @@ func TestSealedLoad(t *testing.T) {
 	load()
 	if emb.calls.Load() == calls {
 		t.Error("after Verify, the damaged index was loaded, not rebuilt")
+	}
+}
+
+// TestSaveIgnoredByGit checks the index directory ignores itself, so
+// that saving an index leaves git status clean.
+func TestSaveIgnoredByGit(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	openTest(t, os.DirFS(root), Options{Dir: dir})
+	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err != nil || !slices.Contains(strings.Split(string(b), "\n"), "*") {
+		t.Errorf(".gitignore of the index directory: %q, %v; want one that ignores everything", b, err)
 	}
 }

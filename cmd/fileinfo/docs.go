@@ -59,8 +59,10 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	if err != nil {
 		return nil, cs, err
 	}
-	if store, err := artifacts.Open(root); err == nil {
-		store.WriteGitignore() // keeps the index saved below out of commits; best effort
+	if store, err := artifacts.Open(root); err == nil && progress {
+		// index, not search, which writes nothing to commit: the index
+		// directory ignores itself (see docsearch and graphstore).
+		store.WriteGitignore() // best effort
 	}
 	var scopes []docsearch.Scope
 	for _, spec := range f.extra {

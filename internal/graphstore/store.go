@@ -460,8 +460,29 @@ func writable(log *slog.Logger, root, dir string) bool {
 		log.Warn("graphstore: not saving the graph", "error", err)
 		return false
 	}
+	if err := ignoreDir(dir); err != nil {
+		log.Warn("graphstore: not saving the graph", "error", err)
+		return false
+	}
 	return true
 }
+
+// ignoreDir makes dir and, when it has none, a .gitignore in it that
+// ignores everything: what Sync saves is state, never to be committed,
+// and a read-only command (symbols, callers) leaves git status clean.
+func ignoreDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	file := filepath.Join(dir, ".gitignore")
+	if _, err := os.Lstat(file); !errors.Is(err, fs.ErrNotExist) {
+		return nil // there is one (or something the user put there)
+	}
+	return writeAtomic(file, []byte(Gitignore))
+}
+
+// Gitignore is the .gitignore of the index directory.
+const Gitignore = "# Written by fileinfo: the saved index and graph, rebuilt from the files.\n*\n"
 
 // noLinks refuses a dir inside root reached through a symbolic link
 // (.artifacts linked elsewhere): nothing is written outside the root.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -299,4 +300,37 @@ func FuzzSymbols(f *testing.F) {
 		})
 		s.Verify()
 	})
+}
+
+// TestStateIgnoredByGit checks what Sync saves leaves git status clean:
+// its directory ignores itself.
+func TestStateIgnoredByGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	root := symbolsTree(t)
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("init", "-q")
+	run("add", ".")
+	run("commit", "-qm", "x")
+	if _, err := Sync(context.Background(), Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", SymbolsFile)); err != nil {
+		t.Fatal(err)
+	}
+	if st := run("status", "--porcelain"); st != "" {
+		t.Errorf("git status after Sync:\n%s", st)
+	}
 }
