@@ -131,6 +131,8 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("index", "", stderr)
 	df := addDocsFlags(fs)
 	verify := fs.Bool("verify", false, "check every checksum of the saved indexes first; a damaged one is rebuilt")
+	memory := byteSize(defaultIndexMemory)
+	fs.Var(&memory, "memory", "keep the heap within this `size` (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -138,6 +140,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return errUsage
 	}
+	defer setMemoryBudget(int64(memory))()
 	if *verify {
 		if err := verifyIndexes(*df.root, stdout); err != nil {
 			return err
