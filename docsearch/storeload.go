@@ -60,7 +60,12 @@ func (ix *Index) load() error {
 	if full && seal != "" {
 		writeSeal(d, seal)
 	}
+	known := ""
 	for _, d := range st.docs {
+		if d.scope == known {
+			continue // a scope's documents are mostly in a row: each looked up once
+		}
+		known = d.scope
 		if d.scope != "" && !ix.scopes.has(d.scope) {
 			release()
 			return fmt.Errorf("the index has scope %q, which is no longer configured", d.scope)
