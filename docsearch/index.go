@@ -158,6 +158,19 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 	return ix, nil
 }
 
+// HasScope reports whether the index holds a document of scope; it stops
+// at the first.
+func (ix *Index) HasScope(scope string) bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for _, d := range ix.docs {
+		if d != nil && d.scope == scope {
+			return true
+		}
+	}
+	return false
+}
+
 // reset empties the index.
 func (ix *Index) reset() {
 	ix.docs, ix.chunks, ix.dead, ix.holes = nil, nil, 0, 0

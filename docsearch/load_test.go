@@ -24,7 +24,7 @@ func TestLoadTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	st, err := decodeFrom(data, f)
+	st, err := decodeFrom(data, f, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,6 +73,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 )
 
@@ -95,12 +96,14 @@ const (
 	// is rebuilt.
 	storeVersion = 8
 	storeFile    = "docsearch.idx"
-	// sumSegment is the span of one checksum: segments are checked in
-	// parallel at load.
-	sumSegment = 16 << 20
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// sumSegment is the span of one checksum: segments are checked in
+// parallel at load. A variable for tests, which make an index of many
+// segments out of a few documents.
+var sumSegment = 16 << 20
 
 // A document's flags.
 const (
@@ -148,6 +151,7 @@ func (ix *Index) save() error {
 		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
 	}
 	defer d.Close()
+	ignoreAll(d)
 	f, err := createTemp(d)
 	if err != nil {
 		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
@@ -167,13 +171,69 @@ func (ix *Index) save() error {
 		err = cerr
 	}
 	if err == nil {
+		removeSeal(d)
 		err = replace(d, tmp)
 	}
 	if err != nil {
 		d.Remove(tmp)
 		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
 	}
+	sealSaved(d)
 	return nil
+}
+
+// ignoreAll writes, where d has none, a .gitignore that ignores
+// everything in it: the index is rebuilt from the files, never
+// committed, and a read-only command leaves git status clean. Best
+// effort.
+func ignoreAll(d *os.Root) {
+	if _, err := d.Lstat(".gitignore"); err == nil {
+		return
+	}
+	f, err := createTemp(d)
+	if err != nil {
+		return
+	}
+	tmp := filepath.Base(f.Name())
+	_, err = f.WriteString("# Written by fileinfo: the saved index, rebuilt from the files.\n*\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.Rename(tmp, ".gitignore")
+	}
+	if err != nil {
+		d.Remove(tmp)
+	}
+}
+
+// sealSaved seals the index file just written and synced (see
+// sealFile): its checksums are those encodeTo computed of what it wrote.
+func sealSaved(d *os.Root) {
+	f, info, err := openRegular(d, storeFile)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	size := info.Size()
+	var b [4]byte
+	if size < 4 {
+		return
+	}
+	if _, err := f.ReadAt(b[:], size-4); err != nil {
+		return
+	}
+	n := int64(binary.LittleEndian.Uint32(b[:]))
+	if n*4 > size-4 {
+		return
+	}
+	tail := make([]byte, 4*n+4)
+	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
+		return
+	}
+	if seal := sealOf(info, tail); seal != "" {
+		writeSeal(d, seal)
+	}
 }
 
 // encodeTo writes the index in the on-disk format to w. Callers hold

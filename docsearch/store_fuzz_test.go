@@ -16,7 +16,7 @@ func (ix *Index) encode() []byte {
 }
 
 // decodeIndex parses the on-disk format in data, as load does a file.
-func decodeIndex(data []byte) (*stored, error) { return decodeFrom(data, bytes.NewReader(data)) }
+func decodeIndex(data []byte) (*stored, error) { return decodeFrom(data, bytes.NewReader(data), true) }
 
 // encodedWorkspace returns the on-disk bytes of the test workspace's
 // index, with vectors.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,7 +13,9 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -412,4 +415,128 @@ func TestCompactionUnmaps(t *testing.T) {
 		t.Errorf("vector search after compaction = %+v, %v", res.Results, err)
 	}
 	runtime.KeepAlive(ix)
+}
+
+// TestLoadSkipsPagesOfCode checks an index opened from disk reads the
+// page signals of the documents ranked by them, not of code documents
+// (pageSignal passes them over), and searches code as before.
+func TestLoadSkipsPagesOfCode(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	a := openTest(t, os.DirFS(root), Options{Dir: dir})
+	putCode(t, a, flaskCode())
+	b := openTest(t, os.DirFS(root), Options{Dir: dir})
+	code, pages := 0, 0
+	for _, d := range b.docs {
+		switch {
+		case d.scope == ScopeCode && d.page != nil:
+			t.Errorf("code document %s: page signals read at load", d.path)
+		case d.scope == ScopeCode:
+			code++
+		case d.page != nil:
+			pages++
+		}
+	}
+	if code == 0 || pages == 0 {
+		t.Fatalf("%d code documents, %d pages with signals; want both", code, pages)
+	}
+	for _, q := range []Query{{Text: "register a blueprint", MinScore: new(float64)}, {Text: "configure the chart width", MinScore: new(float64)}} {
+		ra, _ := a.Search(context.Background(), q)
+		rb, _ := b.Search(context.Background(), q)
+		if len(ra.Results) == 0 || !reflect.DeepEqual(ra, rb) {
+			t.Errorf("%q after load:\n%+v\nbefore:\n%+v", q.Text, rb, ra)
+		}
+	}
+}
+
+// TestSealedLoad checks that a load of an index file checked whole
+// before (sealed) sums only its meta part's segments, that a file
+// changed since is checked whole and, when damaged, rebuilt; and that
+// Verify finds damage the seal hides (a byte changed under the same time
+// stamp) and unseals it, so that the next open rebuilds it.
+func TestSealedLoad(t *testing.T) {
+	defer func(old int) { sumSegment = old }(sumSegment)
+	sumSegment = 256
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	emb := &trigramEmbedder{}
+	openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb}) // builds, saves and seals
+	file := filepath.Join(dir, storeFile)
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := binary.LittleEndian.Uint64(good[len(good)-4-4*int(binary.LittleEndian.Uint32(good[len(good)-4:]))-8:])
+	if len(good)-int(meta) < 3*sumSegment {
+		t.Fatalf("index of %d bytes, meta %d: want several segments of arrays", len(good), meta)
+	}
+	load := func() (int64, *Index) {
+		t.Helper()
+		before := checkedBytes.Load()
+		ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+		return checkedBytes.Load() - before, ix
+	}
+	sealed, _ := load()
+	if sealed > int64(meta)+int64(sumSegment) {
+		t.Errorf("sealed load summed %d bytes; want the meta part's segments, %d bytes or less", sealed, int64(meta)+int64(sumSegment))
+	}
+	os.Remove(filepath.Join(dir, sealFile))
+	whole, _ := load()
+	if whole < int64(len(good))-int64(sumSegment) {
+		t.Errorf("unsealed load summed %d of %d bytes; want all", whole, len(good))
+	}
+	// A damaged vector byte, written as any process writes: the time
+	// stamp changes, the file is checked whole and rebuilt.
+	bad := slices.Clone(good)
+	bad[len(bad)-200] ^= 0x40
+	st, _ := os.Stat(file)
+	os.WriteFile(file, bad, 0o644)
+	later := st.ModTime().Add(time.Second)
+	os.Chtimes(file, later, later)
+	if err := Verify(dir); err == nil {
+		t.Fatal("Verify passed a damaged index")
+	}
+	calls := emb.calls.Load()
+	_, ix := load()
+	if emb.calls.Load() == calls {
+		t.Error("a damaged index was loaded, not rebuilt")
+	}
+	if err := Verify(dir); err != nil {
+		t.Errorf("the rebuilt index: %v", err)
+	}
+	_ = ix
+	// The same damage under the saved time stamp: the seal hides it from
+	// a load, not from Verify, which unseals the file.
+	rebuilt, _ := os.ReadFile(file)
+	st, _ = os.Stat(file)
+	bad = slices.Clone(rebuilt)
+	bad[len(bad)-200] ^= 0x40
+	os.WriteFile(file, bad, 0o644)
+	os.Chtimes(file, st.ModTime(), st.ModTime())
+	if err := Verify(dir); err == nil || !errors.Is(err, errCorrupt) {
+		t.Fatalf("Verify of a damaged, sealed index: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, sealFile)); err == nil {
+		t.Error("Verify left the damaged index sealed")
+	}
+	calls = emb.calls.Load()
+	load()
+	if emb.calls.Load() == calls {
+		t.Error("after Verify, the damaged index was loaded, not rebuilt")
+	}
+}
+
+// TestSaveIgnoredByGit checks the index directory ignores itself, so
+// that saving an index leaves git status clean.
+func TestSaveIgnoredByGit(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	openTest(t, os.DirFS(root), Options{Dir: dir})
+	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err != nil || !slices.Contains(strings.Split(string(b), "\n"), "*") {
+		t.Errorf(".gitignore of the index directory: %q, %v; want one that ignores everything", b, err)
+	}
 }

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -47,12 +49,23 @@ func (ix *Index) load() error {
 	if err != nil {
 		return err
 	}
-	st, err := decodeFrom(data, f)
+	seal := sealOf(info, data)
+	full := seal == "" || readSeal(d) != seal
+	st, err := decodeFrom(data, f, full)
 	if err != nil {
 		release()
+		removeSeal(d)
 		return err
 	}
+	if full && seal != "" {
+		writeSeal(d, seal)
+	}
+	known := ""
 	for _, d := range st.docs {
+		if d.scope == known {
+			continue // a scope's documents are mostly in a row: each looked up once
+		}
+		known = d.scope
 		if d.scope != "" && !ix.scopes.has(d.scope) {
 			release()
 			return fmt.Errorf("the index has scope %q, which is no longer configured", d.scope)
@@ -144,8 +157,10 @@ func (r *reader) byte1(what string) byte { return r.bytes(1, what)[0] }
 // decodeFrom parses the on-disk format, data, which src reads too. The
 // arrays part of the result aliases data; everything else is read
 // through src, which does not touch data's memory when data is a mapping
-// of the file src reads.
-func decodeFrom(data []byte, src io.ReaderAt) (*stored, error) {
+// of the file src reads. full checks the checksum of every segment;
+// otherwise only of those holding the meta part, which is decoded (the
+// arrays were checked when the file was sealed, see sealFile).
+func decodeFrom(data []byte, src io.ReaderAt, full bool) (*stored, error) {
 	const trailer = 8 + 4 // meta length, sum count
 	if len(data) < len(storeMagic)+1+trailer || !bytes.HasPrefix(data, []byte(storeMagic)) {
 		return nil, fmt.Errorf("%w: not a docsearch index", errCorrupt)
@@ -158,7 +173,7 @@ func decodeFrom(data []byte, src io.ReaderAt) (*stored, error) {
 		return nil, fmt.Errorf("%w: bad checksum count", errCorrupt)
 	}
 	body := data[:len(data)-4-4*int(nsums)]
-	if (uint64(len(body))+sumSegment-1)/sumSegment != nsums || len(body) < len(storeMagic)+1+8 {
+	if (uint64(len(body))+uint64(sumSegment)-1)/uint64(sumSegment) != nsums || len(body) < len(storeMagic)+1+8 {
 		return nil, fmt.Errorf("%w: bad checksum count", errCorrupt)
 	}
 	sums := data[len(body) : len(data)-4]
@@ -169,12 +184,110 @@ func decodeFrom(data []byte, src io.ReaderAt) (*stored, error) {
 	// The checksums are verified beside the decoding, which is safe on
 	// any bytes (FuzzDecodeIndex): a mismatch discards what was decoded.
 	ok := make(chan bool, 1)
-	go func() { ok <- checkSegments(src, len(body), sums) }()
+	checked, size := sums, len(body)
+	if !full {
+		n := (int(meta) + sumSegment - 1) / sumSegment
+		checked, size = sums[:4*n], min(n*sumSegment, len(body))
+	}
+	go func() { ok <- checkSegments(src, size, checked) }()
 	st, err := decodeBody(src, int(meta), body[meta:len(body)-8])
 	if !<-ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
 	return st, err
+}
+
+// The seal. A load checks the checksums of every segment of the index
+// file once: then it writes sealFile beside it, naming the file by its
+// size, modification time and the CRC of its checksums. A load of the
+// sealed file checks the header, every count and range, and the
+// checksums of the meta part it decodes, but not those of the arrays
+// (postings, sketches, vectors: most of the file), whose pages a search
+// then reads only as it uses them. A file rewritten by any process gets
+// another time stamp or other checksums, so it is checked whole again;
+// Verify (fileinfo index --verify) checks everything whatever the seal.
+const sealFile = "docsearch.sealed"
+
+// sealOf names the index file of info whose content is data; "" when
+// it has no checksums to name it by.
+func sealOf(info fs.FileInfo, data []byte) string {
+	if len(data) < 4 {
+		return ""
+	}
+	n := uint64(binary.LittleEndian.Uint32(data[len(data)-4:]))
+	if n*4 > uint64(len(data)-4) {
+		return ""
+	}
+	sums := data[len(data)-4-4*int(n):]
+	return fmt.Sprintf("%s %d %d %08x\n", storeMagic, info.Size(), info.ModTime().UnixNano(), crc32.Checksum(sums, castagnoli))
+}
+
+// readSeal returns the seal in d, "" if none can be read.
+func readSeal(d *os.Root) string {
+	f, _, err := openRegular(d, sealFile)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b := make([]byte, 128)
+	n, _ := io.ReadFull(f, b)
+	return string(b[:n])
+}
+
+// writeSeal seals the index file; best effort (unsealed, the next load
+// checks everything).
+func writeSeal(d *os.Root, seal string) {
+	f, err := createTemp(d)
+	if err != nil {
+		return
+	}
+	tmp := filepath.Base(f.Name())
+	_, err = f.WriteString(seal)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.Rename(tmp, sealFile)
+	}
+	if err != nil {
+		d.Remove(tmp)
+	}
+}
+
+func removeSeal(d *os.Root) { d.Remove(sealFile) }
+
+// Verify checks the index saved in dir whole: its structure and the
+// checksum of every segment, whatever its seal, and seals it when it
+// passes. A missing index is fs.ErrNotExist; a bad one an error wrapping
+// errCorrupt ("corrupt index"), whose seal is removed, so that the next
+// Open rebuilds it.
+func Verify(dir string) error {
+	d, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	f, info, err := openRegular(d, storeFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if info.Size() > maxIndexBytes {
+		return fmt.Errorf("%s: %w: %d bytes, over the %d an index may have", filepath.Join(dir, storeFile), errCorrupt, info.Size(), maxIndexBytes)
+	}
+	data, release, err := mapFile(f)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if _, err := decodeFrom(data, f, true); err != nil {
+		removeSeal(d)
+		return fmt.Errorf("%s: %w", filepath.Join(dir, storeFile), err)
+	}
+	if seal := sealOf(info, data); seal != "" {
+		writeSeal(d, seal)
+	}
+	return nil
 }
 
 // checkSegments reports whether each sumSegment bytes of the first size
@@ -190,13 +303,15 @@ func checkSegments(src io.ReaderAt, size int, sums []byte) bool {
 			buf := make([]byte, piece)
 			for i := w; i < n && !bad.Load(); i += workers {
 				var crc uint32
-				for off := i * sumSegment; off < min((i+1)*sumSegment, size); off += piece {
-					b := buf[:min(piece, size-off)]
+				end := min((i+1)*sumSegment, size)
+				for off := i * sumSegment; off < end; off += piece {
+					b := buf[:min(piece, end-off)]
 					if _, err := src.ReadAt(b, int64(off)); err != nil {
 						bad.Store(true)
 						break
 					}
 					crc = crc32.Update(crc, castagnoli, b)
+					checkedBytes.Add(int64(len(b)))
 				}
 				if crc != binary.LittleEndian.Uint32(sums[4*i:]) {
 					bad.Store(true)
@@ -207,6 +322,9 @@ func checkSegments(src io.ReaderAt, size int, sums []byte) bool {
 	wg.Wait()
 	return !bad.Load()
 }
+
+// checkedBytes counts the bytes checkSegments has summed, for tests.
+var checkedBytes atomic.Int64
 
 // piece is the most bytes one read or checksum call covers at load, so
 // that the garbage collector, which cannot preempt the assembly of a
@@ -286,7 +404,13 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			}
 		}
 		counts[i] = r.uv("chunk count")
-		d.page = pageOf(an, d)
+		if d.scope != ScopeCode && d.scope != ScopeArtifacts {
+			// Only a page's signals are read (pageSignal); a symbol's or an
+			// artifact's title and path are its source file's. Reading
+			// them all was most of opening an index of code: the
+			// kernel's has a million symbol documents.
+			d.page = pageOf(an, d)
+		}
 		st.docs[i] = d
 	}
 	nc := r.count("chunks", 12)

@@ -40,11 +40,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "serve" {
 		return runBenchServe(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "peers" {
+		return runBenchPeers(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "ccallers" {
 		return runBenchCCallers(ctx, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "extract" {
-		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench docs [flags] BENCHDIR\n       fileinfo bench index [flags] DIR\n       fileinfo bench code [flags] DATASET\n       fileinfo bench code-gen [flags] DATASET\n       fileinfo bench serve --root DIR --file PATH\n       fileinfo bench ccallers --root LINUX [flags]\n\nRun 'fileinfo bench <mode> -h' for a mode's flags.")
+		fmt.Fprintln(stderr, "usage: fileinfo bench extract [flags]\n       fileinfo bench search [flags] DATASET\n       fileinfo bench docs [flags] BENCHDIR\n       fileinfo bench index [flags] DIR\n       fileinfo bench code [flags] DATASET\n       fileinfo bench code-gen [flags] DATASET\n       fileinfo bench serve --root DIR --file PATH\n       fileinfo bench ccallers --root LINUX [flags]\n       fileinfo bench peers --root DIR --query IDENT [--symbol S]\n\nRun 'fileinfo bench <mode> -h' for a mode's flags.")
 		if len(args) > 0 && helpAsked(args[:1]) {
 			return flag.ErrHelp
 		}

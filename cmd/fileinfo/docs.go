@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,8 +17,10 @@ import (
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/bounded"
 	"github.com/fileinfo/fileinfo/internal/codeindex"
 	"github.com/fileinfo/fileinfo/internal/depindex"
+	"github.com/fileinfo/fileinfo/internal/graphstore"
 	"github.com/fileinfo/fileinfo/internal/server"
 )
 
@@ -59,8 +63,10 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	if err != nil {
 		return nil, cs, err
 	}
-	if store, err := artifacts.Open(root); err == nil {
-		store.WriteGitignore() // keeps the index saved below out of commits; best effort
+	if store, err := artifacts.Open(root); err == nil && progress {
+		// index, not search, which writes nothing to commit: the index
+		// directory ignores itself (see docsearch and graphstore).
+		store.WriteGitignore() // best effort
 	}
 	var scopes []docsearch.Scope
 	for _, spec := range f.extra {
@@ -124,12 +130,21 @@ func parseScope(root, spec string) (docsearch.Scope, error) {
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("index", "[DIR]", stderr)
 	df := addDocsFlags(fs)
+	verify := fs.Bool("verify", false, "check every checksum of the saved indexes first; a damaged one is rebuilt")
+	memory := byteSize(defaultIndexMemory)
+	fs.Var(&memory, "memory", "keep the heap within this `size` (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := rootArg(fs, df.root, pos); err != nil {
 		return err
+	}
+	defer setMemoryBudget(int64(memory))()
+	if *verify {
+		if err := verifyIndexes(*df.root, stdout); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	ix, cs, err := df.openIndex(ctx, stderr, true, true)
@@ -210,6 +225,40 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if r.Summary != "" {
 			fmt.Fprintf(stdout, "       %s\n", r.Summary)
 		}
+	}
+	return nil
+}
+
+// verifyIndexes checks every checksum of root's saved doc index and
+// symbols index, and prints what it found. A damaged doc index is
+// unsealed (docsearch.Verify), so the index run that follows rebuilds
+// it; a damaged symbols index is removed, for the next lookup to
+// rebuild.
+func verifyIndexes(root string, stdout io.Writer) error {
+	dir := filepath.Join(root, ".artifacts", ".index")
+	switch err := docsearch.Verify(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		fmt.Fprintf(stdout, "verify: %v; rebuilding it\n", err)
+	default:
+		fmt.Fprintf(stdout, "verify: %s: ok\n", filepath.Join(dir, "docsearch.idx"))
+	}
+	file := filepath.Join(dir, graphstore.SymbolsFile)
+	s, err := graphstore.ReadSymbols(file)
+	if err == nil {
+		err = s.Verify()
+		s.Close()
+	}
+	var skip *bounded.SkipError
+	switch {
+	case errors.As(err, &skip) && errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		fmt.Fprintf(stdout, "verify: %s: %v; removed, the next lookup rebuilds it\n", file, err)
+		if rerr := os.Remove(file); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return rerr
+		}
+	default:
+		fmt.Fprintf(stdout, "verify: %s: ok\n", file)
 	}
 	return nil
 }

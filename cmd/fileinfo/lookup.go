@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -27,10 +29,34 @@ func syncSaved(ctx context.Context, root string, stderr io.Writer) (*graphstore.
 	})
 }
 
-// loadLookup brings the saved extraction and graph of root up to date
-// (extracting only the files that changed since the last run, see
-// graphstore) and indexes it for lookups.
-func loadLookup(ctx context.Context, root string, stderr io.Writer) (*lookup.Index, error) {
+// loadLookup returns the lookup index of root: the saved symbols index
+// read in place when it is up to date (graphstore.OpenSymbols: a walk
+// and a stat per file, no decoding), else the saved extraction and graph
+// brought up to date (extracting only the files that changed since the
+// last run, see graphstore), which saves a new symbols index for the
+// next run. query runs the lookup: a damaged symbols index makes it run
+// again over the rebuilt state, never answer from the damage.
+func loadLookup(ctx context.Context, root string, stderr io.Writer, query func(*lookup.Index) error) error {
+	opt := graphstore.Options{Root: root}
+	if s, err := graphstore.OpenSymbols(ctx, opt); err == nil {
+		var qerr error
+		err := graphstore.Guard(func() { qerr = query(lookup.NewSaved(s, s)) })
+		s.Close()
+		if err == nil {
+			return qerr
+		}
+		fmt.Fprintf(stderr, "fileinfo: %v; rebuilding it\n", err)
+		os.Remove(filepath.Join(root, ".artifacts", ".index", graphstore.SymbolsFile))
+	}
+	ix, err := loadLookupGraph(ctx, root, stderr)
+	if err != nil {
+		return err
+	}
+	return query(ix)
+}
+
+// loadLookupGraph is loadLookup through the saved graph.
+func loadLookupGraph(ctx context.Context, root string, stderr io.Writer) (*lookup.Index, error) {
 	snap, err := syncSaved(ctx, root, stderr)
 	if err != nil {
 		return nil, err
@@ -84,22 +110,26 @@ func runSymbols(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintln(stderr, "usage: fileinfo symbols [--root DIR] [--kind K] [--limit N] [--json] QUERY (a name, Class.member, a qualified name or path:Name)")
 		return errUsage
 	}
-	ix, err := loadLookup(ctx, *root, stderr)
-	if err != nil {
-		return err
-	}
-	ms, err := ix.Find(pos[0], *kind)
-	if err != nil {
-		return err
-	}
-	out := struct {
+	type result struct {
 		Query   string          `json:"query"`
 		Fuzzy   bool            `json:"fuzzy"`
 		Total   int             `json:"total"`
 		Symbols []lookup.Symbol `json:"symbols"`
-	}{Query: pos[0], Fuzzy: ms[0].How == lookup.Fuzzy, Total: len(ms), Symbols: []lookup.Symbol{}}
-	for _, m := range ms[:min(len(ms), *limit)] {
-		out.Symbols = append(out.Symbols, ix.Symbol(m))
+	}
+	var out result
+	var ms []lookup.Match
+	err = loadLookup(ctx, *root, stderr, func(ix *lookup.Index) error {
+		if ms, err = ix.Find(pos[0], *kind); err != nil {
+			return err
+		}
+		out = result{Query: pos[0], Fuzzy: ms[0].How == lookup.Fuzzy, Total: len(ms), Symbols: []lookup.Symbol{}}
+		for _, m := range ms[:min(len(ms), *limit)] {
+			out.Symbols = append(out.Symbols, ix.Symbol(m))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		return writeJSON(stdout, out)
@@ -140,28 +170,34 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 		fmt.Fprintf(stderr, "usage: fileinfo %s [--root DIR] [--depth N] [--json] SYMBOL (a qualified name, a name, Class.member or path:Name)\n", name)
 		return errUsage
 	}
-	ix, err := loadLookup(ctx, *root, stderr)
+	var rows []lookup.Row
+	var truncated bool
+	var sym lookup.Symbol
+	var n callgraph.Node
+	err = loadLookup(ctx, *root, stderr, func(ix *lookup.Index) error {
+		ids, err := ix.Resolve(pos[0])
+		if err != nil {
+			return err
+		}
+		rows, truncated = ix.Tree(ids, callers, *depth)
+		sym, n = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact}), ix.Node(ids[0])
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	ids, err := ix.Resolve(pos[0])
-	if err != nil {
-		return err
-	}
-	rows, truncated := ix.Tree(ids, callers, *depth)
 	if *asJSON {
 		out := struct {
 			Symbol    lookup.Symbol `json:"symbol"`
 			Rows      []lookup.Row  `json:"rows"`
 			Truncated bool          `json:"truncated,omitempty"`
-		}{ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact}), rows, truncated}
+		}{sym, rows, truncated}
 		if out.Rows == nil {
 			out.Rows = []lookup.Row{}
 		}
 		return writeJSON(stdout, out)
 	}
 	w := bufio.NewWriter(stdout)
-	n := ix.Node(ids[0])
 	fmt.Fprintf(w, "%s (%s:%d)\n", n.Qualified, n.File, n.Line)
 	if len(rows) == 0 {
 		fmt.Fprintf(w, "  (no %s found)\n", name)

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
 func TestSymbolsCommand(t *testing.T) {
@@ -71,5 +75,71 @@ func TestCalleesCommand(t *testing.T) {
 	}
 	if code != 0 || json.Unmarshal([]byte(stdout), &js) != nil || len(js.Rows) != 1 || js.Rows[0].Site != "main.py:5" || js.Rows[0].Resolution != "local" {
 		t.Errorf("callers --json: exit %d, %s", code, stdout)
+	}
+}
+
+// TestLookupReadsSymbolsIndex checks callers, callees and symbols answer
+// from the saved symbols index when the tree is unchanged (graph.bin is
+// not needed: removed, it stays so), as they answer from the graph, and
+// that a damaged index is rebuilt, not read.
+func TestLookupReadsSymbolsIndex(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.py": "from lib import f\n\ndef g():\n    f()\n\ndef h():\n    g()\n",
+		"lib.py":  "def f():\n    \"\"\"F does it. Then more.\"\"\"\n    pass\n\nclass K:\n    def f(self):\n        pass\n",
+	})
+	old := time.Now().Add(-time.Hour)
+	for _, p := range []string{"main.py", "lib.py"} {
+		os.Chtimes(filepath.Join(root, p), old, old)
+	}
+	queries := [][]string{
+		{"callers", "--depth", "2", "lib.f"},
+		{"callees", "--json", "main.h"},
+		{"symbols", "--json", "f"},
+		{"symbols", "K.ff"},
+	}
+	answer := func(q []string) string {
+		t.Helper()
+		code, stdout, stderr := runCLI(t, append([]string{q[0], "--root", root}, q[1:]...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", q, code, stderr)
+		}
+		return stdout
+	}
+	var want []string
+	for _, q := range queries {
+		want = append(want, answer(q)) // the first builds graph.bin and symbols.idx
+	}
+	index := filepath.Join(root, ".artifacts", ".index")
+	if err := os.Remove(filepath.Join(index, graphstore.FileName)); err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range queries {
+		if got := answer(q); got != want[i] {
+			t.Errorf("%v from the symbols index:\n%s\nwant, from the graph:\n%s", q, got, want[i])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(index, graphstore.FileName)); err == nil {
+		t.Error("graph.bin was rebuilt: the symbols index was not used")
+	}
+	// Damage a byte of the nodes: the answer comes from a rebuild.
+	file := filepath.Join(index, graphstore.SymbolsFile)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/3] ^= 0xff
+	os.WriteFile(file, data, 0o644)
+	for i, q := range queries {
+		if got := answer(q); got != want[i] {
+			t.Errorf("%v over a damaged symbols index:\n%s\nwant:\n%s", q, got, want[i])
+		}
+	}
+	s, err := graphstore.OpenSymbols(context.Background(), graphstore.Options{Root: root})
+	if err != nil {
+		t.Fatalf("the damaged index was not rebuilt: %v", err)
+	}
+	defer s.Close()
+	if err := s.Verify(); err != nil {
+		t.Errorf("the rebuilt index: %v", err)
 	}
 }

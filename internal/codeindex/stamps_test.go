@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -149,4 +151,58 @@ func FuzzStamps(f *testing.F) {
 			t.Fatalf("round trip: %v, then %v", stamps, back)
 		}
 	})
+}
+
+// TestSyncInBatches checks Sync holds the sources of at most a batch of
+// files at once, and indexes as one batch does: a file that no longer
+// extracts leaves the index, and the stamps are saved.
+func TestSyncInBatches(t *testing.T) {
+	root := t.TempDir()
+	for i := range 7 {
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("m%d.py", i)), []byte(fmt.Sprintf("def f%d(x):\n    return x + %d\n", i, i)), 0o644)
+	}
+	ctx := context.Background()
+	index := func(batch int) (*docsearch.Index, int) {
+		t.Helper()
+		defer func(old int) { syncBatch, heldHook = old, nil }(syncBatch)
+		syncBatch = batch
+		held := 0
+		heldHook = func(n int) { held = n }
+		ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := Sync(ctx, ix, root, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Read != 7 || st.Extracted != 7 {
+			t.Errorf("batch %d: %+v, want 7 read and extracted", batch, st)
+		}
+		return ix, held
+	}
+	whole, _ := index(100)
+	ix, held := index(2)
+	if held > 2 {
+		t.Errorf("held the sources of %d files at once, want at most a batch of 2", held)
+	}
+	if got, want := ix.CodeFiles(), whole.CodeFiles(); !reflect.DeepEqual(got, want) || len(got) != 7 {
+		t.Errorf("code files %q, want %q", got, want)
+	}
+	q := docsearch.Query{Text: "f3", Scopes: []string{docsearch.ScopeCode}, Limit: 5}
+	a, _ := ix.Search(ctx, q)
+	b, _ := whole.Search(ctx, q)
+	if len(a.Results) == 0 || !reflect.DeepEqual(a.Results, b.Results) {
+		t.Errorf("search in batches: %+v\nwhole: %+v", a.Results, b.Results)
+	}
+	// A file that no longer extracts (binary now) leaves the index.
+	os.WriteFile(filepath.Join(root, "m4.py"), []byte("\x00\x01binary"), 0o644)
+	defer func(old int) { syncBatch = old }(syncBatch)
+	syncBatch = 2
+	if _, err := Sync(ctx, ix, root, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := ix.CodeFiles(); len(got) != 6 || slices.Contains(got, "m4.py") {
+		t.Errorf("after m4.py turned binary: %q", got)
+	}
 }

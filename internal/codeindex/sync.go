@@ -26,6 +26,12 @@ import (
 // is unchanged is not read again. It is written atomically after the index.
 const stampsFile = "code-stamps.json"
 
+// syncBatch is how many files Sync extracts and indexes at a time.
+var syncBatch = 1024
+
+// heldHook, set by tests, hears the most source files a Sync held at once.
+var heldHook func(files int)
+
 // SyncStats says what a Sync did.
 type SyncStats struct {
 	Files     int // source files of a known language in the workspace
@@ -70,6 +76,9 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 		}
 	}
 	store, _ := artifacts.Open(root) // no store: no prose
+	// An artifact is looked for only in a directory that exists: a tree
+	// with few artifacts then costs a stat per directory, not per file.
+	dirs := dirCache{}
 	now := make(map[string][3]int64, len(paths))
 	var todo []string
 	for _, p := range paths {
@@ -82,7 +91,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 		}
 		stamp := [3]int64{info.Size(), info.ModTime().UnixNano(), 0}
 		if store != nil {
-			if a, err := store.Path(p); err == nil {
+			if a, err := store.Path(p); err == nil && dirs.exists(filepath.Dir(a)) {
 				if ai, err := os.Stat(a); err == nil {
 					stamp[2] = ai.ModTime().UnixNano()
 				}
@@ -107,30 +116,50 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 		return st, err
 	}
 	defer ex.Close()
-	var files []extract.File
-	if len(todo) > 0 {
-		if files, _, err = ex.Files(ctx, todo); err != nil {
-			return st, err
+	st.Read = len(todo)
+	// Files are extracted and indexed a batch at a time, each batch's
+	// sources, extractions and documents dropped before the next: held
+	// whole, the Linux kernel's were gigabytes. A file that no longer
+	// extracts (binary now, too large) leaves too; its stamp is kept, so
+	// that it is tried again only when it changes.
+	var extractErr error
+	batches := func(yield func([]docsearch.CodeFile) bool) {
+		for i := 0; i < len(todo); i += syncBatch {
+			part := todo[i:min(i+syncBatch, len(todo))]
+			files, _, err := ex.Files(ctx, part)
+			if err != nil {
+				extractErr = err
+				return
+			}
+			st.Extracted += len(files)
+			extracted := make(map[string]bool, len(files))
+			cfs := make([]docsearch.CodeFile, 0, len(files))
+			for i := range files {
+				f := &files[i]
+				extracted[f.Path] = true
+				src := srcs.take(f.Path)
+				cfs = append(cfs, File(f, src, ReadProse(store, f, artifacts.SourceDigest(src))))
+			}
+			for _, p := range part {
+				if !extracted[p] {
+					cfs = append(cfs, docsearch.CodeFile{Path: p}) // no symbols: its documents leave
+					srcs.take(p)
+				}
+			}
+			if !yield(cfs) {
+				return
+			}
 		}
 	}
-	st.Read, st.Extracted = len(todo), len(files)
-	extracted := map[string]bool{}
-	cfs := make([]docsearch.CodeFile, 0, len(files))
-	for i := range files {
-		f := &files[i]
-		extracted[f.Path] = true
-		src := srcs.get(f.Path)
-		cfs = append(cfs, File(f, src, ReadProse(store, f, artifacts.SourceDigest(src))))
-	}
-	// A file that no longer extracts (binary now, too large) leaves too;
-	// its stamp is kept, so that it is tried again only when it changes.
-	for _, p := range todo {
-		if !extracted[p] {
-			removed = append(removed, p)
-		}
-	}
-	if err := ix.PutCode(ctx, cfs, removed); err != nil {
+	// The files gone are dropped with the first batch.
+	if err := ix.PutCodeBatches(ctx, batches, removed); err != nil {
 		return st, err
+	}
+	if extractErr != nil {
+		return st, extractErr
+	}
+	if heldHook != nil {
+		heldHook(srcs.peak)
 	}
 	if dir != "" && (len(todo) > 0 || len(removed) > 0) {
 		if err := writeStamps(dir, now); err != nil {
@@ -140,11 +169,21 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 	return st, nil
 }
 
-// hasCode reports whether ix holds any code document.
-func hasCode(ix *docsearch.Index) bool {
-	docs, err := ix.List(docsearch.ScopeCode)
-	return err == nil && len(docs) > 0
+// dirCache remembers which directories exist.
+type dirCache map[string]bool
+
+func (c dirCache) exists(dir string) bool {
+	ok, seen := c[dir]
+	if !seen {
+		info, err := os.Stat(dir)
+		ok = err == nil && info.IsDir()
+		c[dir] = ok
+	}
+	return ok
 }
+
+// hasCode reports whether ix holds any code document.
+func hasCode(ix *docsearch.Index) bool { return ix.HasScope(docsearch.ScopeCode) }
 
 // readStamps reads the stamps file at path through bounded.ReadFile: a
 // symbolic link, a FIFO, a device or a file over stampsLimit is refused
@@ -235,14 +274,24 @@ func Files(ctx context.Context, root string) ([]docsearch.CodeFile, error) {
 
 // sources holds the bytes each file was extracted from, by path.
 type sources struct {
-	mu sync.Mutex
-	m  map[string][]byte
+	mu   sync.Mutex
+	m    map[string][]byte
+	peak int // the most files held at once
 }
 
 func (s *sources) get(p string) []byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.m[p]
+}
+
+// take returns the bytes of p and forgets them.
+func (s *sources) take(p string) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.m[p]
+	delete(s.m, p)
+	return b
 }
 
 // newExtractor returns an extractor of root that keeps what it reads in
@@ -252,6 +301,7 @@ func newExtractor(root string) (*extract.Extractor, *sources, error) {
 	ex, err := extract.New(root, extract.Options{Read: func(rel string, src []byte) {
 		srcs.mu.Lock()
 		srcs.m[rel] = src
+		srcs.peak = max(srcs.peak, len(srcs.m))
 		srcs.mu.Unlock()
 	}})
 	return ex, srcs, err

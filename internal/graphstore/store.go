@@ -218,7 +218,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	if maxSize <= 0 {
 		maxSize = extract.DefaultMaxFileSize
 	}
-	key := fmt.Sprintf("%s; build %s; max %d bytes; languages %v", opt.Key, buildKey(), maxSize, opt.Extract.Languages)
+	key := stateKey(opt)
 	// The walk and the load are independent: on a big tree each takes
 	// seconds, so they run side by side.
 	type walked struct {
@@ -272,41 +272,22 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	defer dirRoot.Close()
 	tree := sourceTree{root: root, dir: dirRoot, max: maxSize}
 	st := &State{Key: key}
+	configPaths, sources, skippedMore := selectSources(paths, xo.Languages)
+	skipped = append(skipped, skippedMore...)
 	configChanged := false
 	oldConfig := byPath(old.Config)
-	for _, p := range paths {
-		if path.Base(p) == "go.mod" {
-			e, same := tree.check(p, oldConfig[p])
-			if e.Hash == "" || !same {
-				e.Hash = tree.hash(p)
-				same = oldConfig[p] != nil && e.Hash == oldConfig[p].Hash
-			}
-			configChanged = configChanged || !same
-			st.Config = append(st.Config, e)
+	for _, p := range configPaths {
+		e, same := tree.check(p, oldConfig[p])
+		if e.Hash == "" || !same {
+			e.Hash = tree.hash(p)
+			same = oldConfig[p] != nil && e.Hash == oldConfig[p].Hash
 		}
+		configChanged = configChanged || !same
+		st.Config = append(st.Config, e)
 	}
 	configChanged = configChanged || len(st.Config) != len(old.Config)
 	saved := byPath(old.Files)
 	var todo []string
-	var selected map[string]bool
-	if len(xo.Languages) > 0 {
-		selected = map[string]bool{}
-		for _, l := range xo.Languages {
-			selected[l] = true
-		}
-	}
-	var sources []string
-	for _, p := range paths {
-		switch l := extract.LanguageOf(p, nil); {
-		case extract.UnknownByName(p):
-			skipped = append(skipped, extract.Skipped{Path: p, Reason: "unknown language"})
-			continue
-		case l != nil && selected != nil && !selected[l.Name]:
-			skipped = append(skipped, extract.Skipped{Path: p, Reason: "language " + l.Name + " not selected"})
-			continue
-		}
-		sources = append(sources, p)
-	}
 	// A stat (and now and then a hash) per file: tens of thousands on a
 	// big tree, done a few at a time.
 	st.Files = make([]Entry, len(sources))
@@ -367,10 +348,58 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	snap.Skipped = skipped
 	forgetRacy(st.Files, start)
 	forgetRacy(st.Config, start)
-	if !opt.ReadOnly && (changed || statChanged(st, old)) {
-		save(log, root, dir, file, st)
+	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !symbolsCurrent(dir, st)) {
+		ok := false
+		if saveGraph {
+			ok = save(log, root, dir, file, st)
+		} else {
+			ok = writable(log, root, dir)
+		}
+		if ok {
+			g := snap.Graph()
+			if err := writeSymbols(dir, st, g.Nodes(), g.Edges(), snap.Files); err != nil {
+				log.Warn("graphstore: could not save the symbols index", "error", err)
+			}
+		}
 	}
 	return snap, nil
+}
+
+// stateKey is the key of the state Sync saves with opt (see State.Key).
+func stateKey(opt Options) string {
+	maxSize := opt.Extract.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = extract.DefaultMaxFileSize
+	}
+	return fmt.Sprintf("%s; build %s; max %d bytes; languages %v", opt.Key, buildKey(), maxSize, opt.Extract.Languages)
+}
+
+// selectSources splits the walked paths into the go.mod files (config),
+// the source files extraction is to read, and those it leaves out (of
+// an unknown language, or of a language not in langs when it is set).
+func selectSources(paths, langs []string) (config, sources []string, skipped []extract.Skipped) {
+	var selected map[string]bool
+	if len(langs) > 0 {
+		selected = map[string]bool{}
+		for _, l := range langs {
+			selected[l] = true
+		}
+	}
+	for _, p := range paths {
+		if path.Base(p) == "go.mod" {
+			config = append(config, p)
+		}
+		switch l := extract.LanguageOf(p, nil); {
+		case extract.UnknownByName(p):
+			skipped = append(skipped, extract.Skipped{Path: p, Reason: "unknown language"})
+			continue
+		case l != nil && selected != nil && !selected[l.Name]:
+			skipped = append(skipped, extract.Skipped{Path: p, Reason: "language " + l.Name + " not selected"})
+			continue
+		}
+		sources = append(sources, p)
+	}
+	return config, sources, skipped
 }
 
 // buildKey names the running binary: its module version and VCS
@@ -409,15 +438,51 @@ func forgetRacy(es []Entry, start time.Time) {
 // (a tree such as Go's module cache, which root may write anyway but
 // must not) or dir is reached through a symbolic link; failures are
 // logged.
-func save(log *slog.Logger, root, dir, file string, st *State) {
+func save(log *slog.Logger, root, dir, file string, st *State) bool {
+	if !writable(log, root, dir) {
+		return false
+	}
+	if err := Save(file, st); err != nil {
+		log.Warn("graphstore: could not save the graph", "error", err)
+		return false
+	}
+	return true
+}
+
+// writable reports whether Sync may save in dir under root (see save),
+// logging why not.
+func writable(log *slog.Logger, root, dir string) bool {
 	if fi, err := os.Stat(root); err == nil && fi.Mode().Perm()&0o200 == 0 {
 		log.Info("graphstore: not saving the graph: the root is read-only", "root", root)
-	} else if err := noLinks(root, dir); err != nil {
-		log.Warn("graphstore: not saving the graph", "error", err)
-	} else if err := Save(file, st); err != nil {
-		log.Warn("graphstore: could not save the graph", "error", err)
+		return false
 	}
+	if err := noLinks(root, dir); err != nil {
+		log.Warn("graphstore: not saving the graph", "error", err)
+		return false
+	}
+	if err := ignoreDir(dir); err != nil {
+		log.Warn("graphstore: not saving the graph", "error", err)
+		return false
+	}
+	return true
 }
+
+// ignoreDir makes dir and, when it has none, a .gitignore in it that
+// ignores everything: what Sync saves is state, never to be committed,
+// and a read-only command (symbols, callers) leaves git status clean.
+func ignoreDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	file := filepath.Join(dir, ".gitignore")
+	if _, err := os.Lstat(file); !errors.Is(err, fs.ErrNotExist) {
+		return nil // there is one (or something the user put there)
+	}
+	return writeAtomic(file, []byte(Gitignore))
+}
+
+// Gitignore is the .gitignore of the index directory.
+const Gitignore = "# Written by fileinfo: the saved index and graph, rebuilt from the files.\n*\n"
 
 // noLinks refuses a dir inside root reached through a symbolic link
 // (.artifacts linked elsewhere): nothing is written outside the root.

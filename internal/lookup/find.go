@@ -27,17 +27,62 @@ type Graph interface {
 // Index finds symbols of one graph. It is read-only once made and safe
 // for concurrent use.
 type Index struct {
-	g           Graph
+	g     Graph
+	names Names
+}
+
+// Names indexes the nodes of a Graph by name. New builds one in memory;
+// a symbols index saved on disk (graphstore.Symbols) is one too, read in
+// place.
+type Names interface {
+	// Qualified, Named and InFile return the nodes of a qualified name,
+	// of a lower-case name and of a file, in increasing ID order.
+	Qualified(q string) []callgraph.SymbolID
+	Named(lower string) []callgraph.SymbolID
+	InFile(path string) []callgraph.SymbolID
+	// EachName calls f with each distinct lower-case name until f
+	// returns false.
+	EachName(f func(lower string) bool)
+	// Detail returns the signature, doc comment and base classes of a
+	// node's symbol in its file's extraction, empty when there is none.
+	// The signature may be cut after 200 bytes and the doc after the
+	// first sentence's first 160.
+	Detail(id callgraph.SymbolID) (signature, doc string, bases []string)
+}
+
+// memNames is the Names that New builds.
+type memNames struct {
 	syms        []*extract.Symbol // by node; nil for modules and unknown
 	byQualified map[string][]callgraph.SymbolID
 	byName      map[string][]callgraph.SymbolID // by lower-case name
 	byFile      map[string][]callgraph.SymbolID
 }
 
+func (m *memNames) Qualified(q string) []callgraph.SymbolID { return m.byQualified[q] }
+func (m *memNames) Named(lower string) []callgraph.SymbolID { return m.byName[lower] }
+func (m *memNames) InFile(path string) []callgraph.SymbolID { return m.byFile[path] }
+func (m *memNames) Detail(id callgraph.SymbolID) (string, string, []string) {
+	if s := m.syms[id]; s != nil {
+		return s.Signature, s.Doc, s.Bases
+	}
+	return "", "", nil
+}
+func (m *memNames) EachName(f func(string) bool) {
+	for name := range m.byName {
+		if !f(name) {
+			return
+		}
+	}
+}
+
+// NewSaved returns the index of a graph whose names are indexed already,
+// as a saved symbols index is.
+func NewSaved(g Graph, names Names) *Index { return &Index{g: g, names: names} }
+
 // New indexes g; file returns the extraction of a path (nil if none), for
 // signatures, docs and base classes.
 func New(g Graph, file func(path string) *extract.File) *Index {
-	ix := &Index{g: g, syms: make([]*extract.Symbol, g.Len()),
+	ix := &memNames{syms: make([]*extract.Symbol, g.Len()),
 		byQualified: map[string][]callgraph.SymbolID{}, byName: map[string][]callgraph.SymbolID{}, byFile: map[string][]callgraph.SymbolID{}}
 	type key struct {
 		q    string
@@ -65,7 +110,7 @@ func New(g Graph, file func(path string) *extract.File) *Index {
 		}
 		ix.syms[id] = syms[key{n.Qualified, n.Line}]
 	}
-	return ix
+	return &Index{g: g, names: ix}
 }
 
 // Kinds are the kinds a query may ask for.
@@ -104,10 +149,8 @@ type Symbol struct {
 func (ix *Index) Symbol(m Match) Symbol {
 	n := ix.g.Node(m.ID)
 	s := Symbol{Qualified: n.Qualified, Kind: string(n.Kind), Path: n.File, Line: n.Line, EndLine: n.EndLine, Match: m.How, Via: m.Via}
-	if sym := ix.syms[m.ID]; sym != nil {
-		s.Signature = clip(sym.Signature, 200)
-		s.Doc = lead(sym.Doc)
-	}
+	sig, doc, _ := ix.names.Detail(m.ID)
+	s.Signature, s.Doc = clip(sig, 200), lead(doc)
 	return s
 }
 
@@ -155,9 +198,9 @@ func (ix *Index) matches(q string) []Match {
 			}
 		}
 	}
-	add(Exact, "", ix.byQualified[q]...)
+	add(Exact, "", ix.names.Qualified(q)...)
 	if path, name, ok := strings.Cut(q, ":"); ok {
-		for _, id := range ix.byFile[path] {
+		for _, id := range ix.names.InFile(path) {
 			if n := ix.g.Node(id); n.Name == name || endsWith(n.Qualified, name) {
 				add(Exact, "", id)
 			}
@@ -165,7 +208,7 @@ func (ix *Index) matches(q string) []Match {
 	}
 	last := q[strings.LastIndexAny(q, "./")+1:]
 	var partial []callgraph.SymbolID
-	for _, id := range ix.byName[strings.ToLower(last)] {
+	for _, id := range ix.names.Named(strings.ToLower(last)) {
 		if n := ix.g.Node(id); n.Name == q || endsWith(n.Qualified, q) {
 			partial = append(partial, id)
 		}
@@ -188,7 +231,7 @@ func (ix *Index) matches(q string) []Match {
 func (ix *Index) classes(name string) []callgraph.SymbolID {
 	last := name[strings.LastIndexAny(name, "./")+1:]
 	var out []callgraph.SymbolID
-	for _, id := range ix.byName[strings.ToLower(last)] {
+	for _, id := range ix.names.Named(strings.ToLower(last)) {
 		n := ix.g.Node(id)
 		if classLike(n.Kind) && (n.Qualified == name || n.Name == name || endsWith(n.Qualified, name)) {
 			out = append(out, id)
@@ -210,7 +253,7 @@ func (ix *Index) inherited(cls callgraph.SymbolID, member string) []callgraph.Sy
 				continue
 			}
 			seen[b] = true
-			found = append(found, ix.byQualified[ix.g.Node(b).Qualified+"."+member]...)
+			found = append(found, ix.names.Qualified(ix.g.Node(b).Qualified+"."+member)...)
 			next = append(next, ix.bases(b)...)
 		}
 		if len(found) > 0 {
@@ -224,12 +267,9 @@ func (ix *Index) inherited(cls callgraph.SymbolID, member string) []callgraph.Sy
 // bases returns the classes cls's bases as written may name: a class
 // whose qualified name ends with the written name, in cls's file first.
 func (ix *Index) bases(cls callgraph.SymbolID) []callgraph.SymbolID {
-	sym := ix.syms[cls]
-	if sym == nil {
-		return nil
-	}
+	_, _, bases := ix.names.Detail(cls)
 	var out []callgraph.SymbolID
-	for _, b := range sym.Bases {
+	for _, b := range bases {
 		b = strings.TrimLeft(strings.TrimSpace(b), "*&")
 		if i := strings.IndexAny(b, "[<( "); i >= 0 {
 			b = b[:i]

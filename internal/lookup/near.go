@@ -44,9 +44,9 @@ func (ix *Index) near(q string, keep func(callgraph.SymbolID) bool) []Match {
 		score float64
 	}
 	var cands []cand
-	for name := range ix.byName {
+	ix.names.EachName(func(name string) bool {
 		if name == "" {
-			continue
+			return true
 		}
 		score := 0.0
 		if d := distance(last, name, maxDist); d <= maxDist {
@@ -70,7 +70,15 @@ func (ix *Index) near(q string, keep func(callgraph.SymbolID) bool) []Match {
 		if score > 0 {
 			cands = append(cands, cand{name, score})
 		}
-	}
+		return true
+	})
+	// Best first, as the loop below assumes (names came in map order).
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return cands[i].name < cands[j].name
+	})
 	// Each symbol of a near name scores as its name, and better when its
 	// qualified name holds the query's qualifier (the "Command" of
 	// "Command.Fnd").
@@ -99,7 +107,7 @@ func (ix *Index) near(q string, keep func(callgraph.SymbolID) bool) []Match {
 				break
 			}
 		}
-		for _, id := range ix.byName[c.name] {
+		for _, id := range ix.names.Named(c.name) {
 			if keep != nil && !keep(id) {
 				continue
 			}

@@ -1,0 +1,795 @@
+package graphstore
+
+// symbols.idx, beside graph.bin: the call graph laid out to be read in
+// place, so that a command that answers one lookup (callers, callees,
+// symbols) maps it and reads the pages it needs instead of decoding
+// graph.bin and restoring the graph (seconds and gigabytes on the Linux
+// kernel). Sync writes it whenever it saves graph.bin, from the same
+// state, and removes it when it cannot.
+//
+// All integers are little-endian. A string is a reference, two uint32s:
+// its offset in the strings section and its length.
+//
+//	header    symHeaderSize bytes:
+//	  magic      8 bytes "FISYMS\n\x00"
+//	  version    uint32  symVersion; another is rebuilt
+//	  nodes      uint32
+//	  edges      uint32
+//	  config     uint32  go.mod stamps
+//	  files      uint32  source file stamps
+//	  key        string  the state's key (State.Key)
+//	  sections   symSections × (offset uint64, length uint64)
+//	  block      uint32  bytes per checksum block (symBlock)
+//	  sumsCRC    uint32  CRC-32C of the sums section
+//	  headerCRC  uint32  CRC-32C of the header before it
+//	sections, each at a multiple of 8:
+//	  strings    the bytes every string reference points into
+//	  nodes      per node, symNodeWords uint32s: qualified, name, kind,
+//	             parent, file, language (strings), line, end line, flags
+//	             (1: a declaration), then signature (cut at 256 bytes),
+//	             doc (cut at 2 KiB) and bases (joined by "\n") of its
+//	             symbol in the file's extraction
+//	  edges      per edge, symEdgeWords uint32s: caller, callee, file
+//	             (string), line, resolution (string)
+//	  in, inIx   callers: (nodes+1) uint32 offsets into inIx, which holds
+//	             edge numbers by callee, in edge order (CSR)
+//	  out, outIx callees, alike by caller
+//	  byQual     node numbers sorted by qualified name, then number
+//	  byName     node numbers sorted by lower-case name, then number
+//	  byFile     node numbers sorted by file, then number
+//	  stamps     per go.mod, then per source file, in walk order: path
+//	             (string), size uint64, modification time uint64 (Unix
+//	             ns; 0 for a racy time, which OpenSymbols never trusts)
+//	  sums       CRC-32C of each block of the file before this section
+//
+// OpenSymbols checks the header (magic, version, CRC, every section
+// inside the file, counts against section sizes) and the sums section;
+// each block's checksum is verified the first time a read touches it
+// (Verify checks them all), and every reference is bounds-checked, so a
+// damaged file is an error (ErrCorrupt), never an answer.
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/bounded"
+)
+
+// SymbolsFile is the name of the lookup index beside graph.bin.
+const SymbolsFile = "symbols.idx"
+
+const (
+	symMagic   = "FISYMS\n\x00"
+	symVersion = 1
+	// symBlock is the span of one checksum: a lookup verifies the
+	// blocks it touches, a few dozen.
+	symBlock      = 1 << 20
+	symNodeWords  = 21
+	symEdgeWords  = 7
+	symStampBytes = 24
+	maxSigBytes   = 256
+	maxDocBytes   = 2048
+)
+
+// Sections of symbols.idx, in file order.
+const (
+	secStrings = iota
+	secNodes
+	secEdges
+	secIn
+	secInIx
+	secOut
+	secOutIx
+	secByQual
+	secByName
+	secByFile
+	secStamps
+	secSums
+	symSections
+)
+
+const symHeaderSize = 8 + 4*5 + 8 + 16*symSections + 4*3
+
+// ErrCorrupt is the error of a symbols index that fails a check.
+var ErrCorrupt = errors.New("corrupt symbols index")
+
+// ErrStale is the error of OpenSymbols when the tree or the options
+// changed since the index was written: Sync brings it up to date.
+var ErrStale = errors.New("symbols index is stale")
+
+var symbolsLimit = bounded.Limit{Kind: "symbols index", Max: 8 << 30}
+
+// symWriter builds the sections of a symbols index.
+type symWriter struct {
+	strs  []byte
+	seen  map[string][2]uint32
+	words []byte // scratch
+}
+
+func (w *symWriter) str(s string) [2]uint32 {
+	if r, ok := w.seen[s]; ok {
+		return r
+	}
+	r := [2]uint32{uint32(len(w.strs)), uint32(len(s))}
+	w.strs = append(w.strs, s...)
+	w.seen[s] = r
+	return r
+}
+
+func appendRef(b []byte, r [2]uint32) []byte {
+	return binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(b, r[0]), r[1])
+}
+
+// cut returns s cut to at most n bytes at a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// encodeSymbols lays out the lookup index of nodes and edges, with the
+// details of their symbols from files and the stamps of st.
+func encodeSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) ([]byte, error) {
+	if len(nodes) >= 1<<31 || len(edges) >= 1<<31 {
+		return nil, errors.New("graph too large for a symbols index")
+	}
+	w := &symWriter{seen: map[string][2]uint32{}}
+	var sec [symSections][]byte
+	type key struct {
+		q    string
+		line int
+	}
+	byPath := make(map[string]*extract.File, len(files))
+	for i := range files {
+		byPath[files[i].Path] = &files[i]
+	}
+	var cur string
+	var syms map[key]*extract.Symbol
+	nb := make([]byte, 0, len(nodes)*symNodeWords*4)
+	for _, n := range nodes {
+		for _, s := range []string{n.Qualified, n.Name, string(n.Kind), n.Parent, n.File, n.Language} {
+			nb = appendRef(nb, w.str(s))
+		}
+		flags := uint32(0)
+		if n.Declaration {
+			flags = 1
+		}
+		nb = binary.LittleEndian.AppendUint32(nb, uint32(max(n.Line, 0)))
+		nb = binary.LittleEndian.AppendUint32(nb, uint32(max(n.EndLine, 0)))
+		nb = binary.LittleEndian.AppendUint32(nb, flags)
+		var sym *extract.Symbol
+		if n.Kind != callgraph.KindModule {
+			if n.File != cur || syms == nil {
+				cur, syms = n.File, map[key]*extract.Symbol{}
+				if f := byPath[n.File]; f != nil {
+					for j := range f.Symbols {
+						s := &f.Symbols[j]
+						syms[key{s.Qualified, s.StartLine}] = s
+					}
+				}
+			}
+			sym = syms[key{n.Qualified, n.Line}]
+		}
+		var sig, doc, bases string
+		if sym != nil {
+			sig, doc, bases = cut(sym.Signature, maxSigBytes), cut(sym.Doc, maxDocBytes), strings.Join(sym.Bases, "\n")
+		}
+		nb = appendRef(nb, w.str(sig))
+		nb = appendRef(nb, w.str(doc))
+		nb = appendRef(nb, w.str(bases))
+	}
+	sec[secNodes] = nb
+	eb := make([]byte, 0, len(edges)*symEdgeWords*4)
+	in := make([]uint32, len(nodes)+1)
+	out := make([]uint32, len(nodes)+1)
+	for _, e := range edges {
+		if int(e.Caller) >= len(nodes) || int(e.Callee) >= len(nodes) {
+			return nil, fmt.Errorf("edge %d -> %d outside the %d nodes", e.Caller, e.Callee, len(nodes))
+		}
+		eb = binary.LittleEndian.AppendUint32(eb, uint32(e.Caller))
+		eb = binary.LittleEndian.AppendUint32(eb, uint32(e.Callee))
+		eb = appendRef(eb, w.str(e.File))
+		eb = binary.LittleEndian.AppendUint32(eb, uint32(max(e.Line, 0)))
+		eb = appendRef(eb, w.str(string(e.Resolution)))
+		in[e.Callee+1]++
+		out[e.Caller+1]++
+	}
+	sec[secEdges] = eb
+	csr := func(offs []uint32, end func(callgraph.Edge) callgraph.SymbolID) (o, ix []byte) {
+		for i := 1; i < len(offs); i++ {
+			offs[i] += offs[i-1]
+		}
+		next := slices.Clone(offs[:len(offs)-1])
+		idx := make([]uint32, len(edges))
+		for i, e := range edges {
+			n := end(e)
+			idx[next[n]] = uint32(i)
+			next[n]++
+		}
+		return u32s(offs), u32s(idx)
+	}
+	sec[secIn], sec[secInIx] = csr(in, func(e callgraph.Edge) callgraph.SymbolID { return e.Callee })
+	sec[secOut], sec[secOutIx] = csr(out, func(e callgraph.Edge) callgraph.SymbolID { return e.Caller })
+	order := func(by func(n *callgraph.Node) string) []byte {
+		ids := make([]uint32, len(nodes))
+		keys := make([]string, len(nodes))
+		for i := range ids {
+			ids[i], keys[i] = uint32(i), by(&nodes[i])
+		}
+		slices.SortFunc(ids, func(a, b uint32) int { return cmp.Or(strings.Compare(keys[a], keys[b]), cmp.Compare(a, b)) })
+		return u32s(ids)
+	}
+	sec[secByQual] = order(func(n *callgraph.Node) string { return n.Qualified })
+	sec[secByName] = order(func(n *callgraph.Node) string { return strings.ToLower(n.Name) })
+	sec[secByFile] = order(func(n *callgraph.Node) string { return n.File })
+	var sb []byte
+	for _, es := range [][]Entry{st.Config, st.Files} {
+		for _, e := range es {
+			sb = appendRef(sb, w.str(e.Path))
+			sb = binary.LittleEndian.AppendUint64(sb, uint64(max(e.Size, 0)))
+			sb = binary.LittleEndian.AppendUint64(sb, uint64(max(e.ModTime, 0)))
+		}
+	}
+	sec[secStamps] = sb
+	keyRef := w.str(st.Key)
+	sec[secStrings] = w.strs
+	if len(w.strs) >= 1<<32 {
+		return nil, errors.New("graph too large for a symbols index")
+	}
+
+	// Lay the sections out after the header, each at a multiple of 8.
+	var offs [symSections][2]uint64
+	pos := uint64(symHeaderSize)
+	for i := range secSums {
+		pos = (pos + 7) &^ 7
+		offs[i] = [2]uint64{pos, uint64(len(sec[i]))}
+		pos += uint64(len(sec[i]))
+	}
+	sumsAt := (pos + 7) &^ 7
+	nblocks := (sumsAt + symBlock - 1) / symBlock
+	offs[secSums] = [2]uint64{sumsAt, nblocks * 4}
+	buf := make([]byte, sumsAt, sumsAt+nblocks*4)
+	for i := range secSums {
+		copy(buf[offs[i][0]:], sec[i])
+	}
+	h := buf[:0:symHeaderSize]
+	h = append(h, symMagic...)
+	for _, n := range []int{symVersion, len(nodes), len(edges), len(st.Config), len(st.Files)} {
+		h = binary.LittleEndian.AppendUint32(h, uint32(n))
+	}
+	h = appendRef(h, keyRef)
+	for _, o := range offs {
+		h = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(h, o[0]), o[1])
+	}
+	h = binary.LittleEndian.AppendUint32(h, symBlock)
+	// The sums, then their CRC, then the header's.
+	var sums []byte
+	for b := uint64(0); b < nblocks; b++ {
+		end := min((b+1)*symBlock, sumsAt)
+		if b == 0 {
+			// Block 0 holds the header, whose last 8 bytes are not yet
+			// written: the sum is taken once they are, below.
+			sums = binary.LittleEndian.AppendUint32(sums, 0)
+			continue
+		}
+		sums = binary.LittleEndian.AppendUint32(sums, crc32.Checksum(buf[b*symBlock:end], castagnoli))
+	}
+	h = binary.LittleEndian.AppendUint32(h, 0) // sumsCRC, set below
+	h = binary.LittleEndian.AppendUint32(h, 0) // headerCRC, set below
+	if len(h) != symHeaderSize {
+		panic("symbols header size")
+	}
+	// Block 0 is summed with the last 8 bytes of the header zero: they
+	// hold the sums' CRC and the header's, written after (verifyBlock
+	// does the same).
+	binary.LittleEndian.PutUint32(sums, crc32.Checksum(buf[:min(symBlock, sumsAt)], castagnoli))
+	binary.LittleEndian.PutUint32(buf[symHeaderSize-8:], crc32.Checksum(sums, castagnoli))
+	binary.LittleEndian.PutUint32(buf[symHeaderSize-4:], crc32.Checksum(buf[:symHeaderSize-8], castagnoli))
+	return append(buf, sums...), nil
+}
+
+func u32s(v []uint32) []byte {
+	b := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, x)
+	}
+	return b
+}
+
+// writeSymbols writes the symbols index of st and its graph to dir
+// atomically. On failure it removes the old one, which no longer
+// matches graph.bin, and returns the error.
+func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) error {
+	file := filepath.Join(dir, SymbolsFile)
+	data, err := encodeSymbols(st, nodes, edges, files)
+	if err == nil {
+		err = writeAtomic(file, data)
+	}
+	if err != nil {
+		os.Remove(file)
+		return fmt.Errorf("save %s: %w", file, err)
+	}
+	return nil
+}
+
+// writeAtomic writes data to file through a temporary file in its
+// directory, renamed over it.
+func writeAtomic(file string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".symbols-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil && cerr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// Symbols is a symbols index opened in place (see the format above). It
+// serves lookup's Graph and Names; its methods panic with a
+// *CorruptError when a block they read fails its checksum or a
+// reference points outside the file: Guard turns that into an error.
+// It is safe for concurrent use.
+type Symbols struct {
+	data     []byte
+	release  func()
+	sec      [symSections][]byte
+	secOff   [symSections]uint64
+	nodes    int
+	edges    int
+	config   int
+	files    int
+	key      string
+	verified []atomic.Bool // by block
+	sums     []byte
+}
+
+// CorruptError is what a Symbols method panics with on damaged data.
+type CorruptError struct{ What string }
+
+func (e *CorruptError) Error() string { return ErrCorrupt.Error() + ": " + e.What }
+func (e *CorruptError) Unwrap() error { return ErrCorrupt }
+
+// Guard runs f and returns the *CorruptError a Symbols method panicked
+// with inside it, nil if none; any other panic goes on.
+func Guard(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ce, ok := r.(*CorruptError)
+			if !ok {
+				panic(r)
+			}
+			err = ce
+		}
+	}()
+	f()
+	return nil
+}
+
+func corrupt(what string) { panic(&CorruptError{what}) }
+
+// ReadSymbols opens the symbols index at file and checks its header; it
+// does not look at the tree (see OpenSymbols). Close releases it.
+func ReadSymbols(file string) (*Symbols, error) {
+	f, info, err := bounded.Open(file, symbolsLimit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, release, err := mapFile(f, info.Size())
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", file, err)
+	}
+	s, err := parseSymbols(data)
+	if err != nil {
+		release()
+		return nil, fmt.Errorf("open %s: %w", file, err)
+	}
+	s.release = release
+	return s, nil
+}
+
+// Close unmaps the index; nothing read from it may be used after.
+func (s *Symbols) Close() {
+	if s.release != nil {
+		s.release()
+		s.release = nil
+	}
+}
+
+// parseSymbols checks the header of data and the sums.
+func parseSymbols(data []byte) (*Symbols, error) {
+	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrCorrupt, what) }
+	if len(data) < symHeaderSize || !bytes.HasPrefix(data, []byte(symMagic)) {
+		return nil, bad("not a symbols index")
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(data[8:]); v != symVersion {
+		return nil, fmt.Errorf("symbols index version %d, want %d: %w", v, symVersion, ErrStale)
+	}
+	if crc32.Checksum(data[:symHeaderSize-8], castagnoli) != le.Uint32(data[symHeaderSize-4:]) {
+		return nil, bad("header checksum")
+	}
+	s := &Symbols{data: data}
+	s.nodes, s.edges = int(le.Uint32(data[12:])), int(le.Uint32(data[16:]))
+	s.config, s.files = int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
+	keyOff, keyLen := uint64(le.Uint32(data[28:])), uint64(le.Uint32(data[32:]))
+	p := 36
+	prev := uint64(symHeaderSize)
+	for i := range symSections {
+		off, n := le.Uint64(data[p:]), le.Uint64(data[p+8:])
+		p += 16
+		if off%8 != 0 || off < prev || off > uint64(len(data)) || n > uint64(len(data))-off {
+			return nil, bad(fmt.Sprintf("section %d", i))
+		}
+		s.sec[i], s.secOff[i] = data[off:off+n], off
+		prev = off + n
+	}
+	if le.Uint32(data[p:]) != symBlock {
+		return nil, bad("block size")
+	}
+	if prev != uint64(len(data)) {
+		return nil, bad("file size")
+	}
+	sumsAt := s.secOff[secSums]
+	nblocks := (sumsAt + symBlock - 1) / symBlock
+	if uint64(len(s.sec[secSums])) != nblocks*4 {
+		return nil, bad("sums")
+	}
+	if crc32.Checksum(s.sec[secSums], castagnoli) != le.Uint32(data[symHeaderSize-8:]) {
+		return nil, bad("sums checksum")
+	}
+	s.sums = s.sec[secSums]
+	s.verified = make([]atomic.Bool, nblocks)
+	want := map[int]uint64{
+		secNodes: uint64(s.nodes) * symNodeWords * 4, secEdges: uint64(s.edges) * symEdgeWords * 4,
+		secIn: uint64(s.nodes+1) * 4, secOut: uint64(s.nodes+1) * 4, secInIx: uint64(s.edges) * 4, secOutIx: uint64(s.edges) * 4,
+		secByQual: uint64(s.nodes) * 4, secByName: uint64(s.nodes) * 4, secByFile: uint64(s.nodes) * 4,
+		secStamps: uint64(s.config+s.files) * symStampBytes,
+	}
+	for i, n := range want {
+		if uint64(len(s.sec[i])) != n {
+			return nil, bad(fmt.Sprintf("section %d size", i))
+		}
+	}
+	if keyOff+keyLen > uint64(len(s.sec[secStrings])) {
+		return nil, bad("key")
+	}
+	s.key = string(s.sec[secStrings][keyOff : keyOff+keyLen])
+	return s, nil
+}
+
+// touch verifies the blocks holding n bytes at off of section i, once
+// each, panicking with a *CorruptError on a mismatch or a range outside
+// the section.
+func (s *Symbols) touch(i int, off, n uint64) []byte {
+	sec := s.sec[i]
+	if off > uint64(len(sec)) || n > uint64(len(sec))-off {
+		corrupt(fmt.Sprintf("reference outside section %d", i))
+	}
+	if n == 0 {
+		return nil
+	}
+	abs := s.secOff[i] + off
+	for b := abs / symBlock; b <= (abs+n-1)/symBlock; b++ {
+		if !s.verified[b].Load() {
+			if err := s.verifyBlock(int(b)); err != nil {
+				corrupt(err.Error())
+			}
+		}
+	}
+	return sec[off : off+n]
+}
+
+func (s *Symbols) verifyBlock(b int) error {
+	end := min((b+1)*symBlock, int(s.secOff[secSums]))
+	var crc uint32
+	if b == 0 {
+		// Block 0 was summed with the sums CRC and the header CRC zero.
+		var zero [8]byte
+		crc = crc32.Update(0, castagnoli, s.data[:symHeaderSize-8])
+		crc = crc32.Update(crc, castagnoli, zero[:])
+		crc = crc32.Update(crc, castagnoli, s.data[symHeaderSize:end])
+	} else {
+		crc = crc32.Checksum(s.data[b*symBlock:end], castagnoli)
+	}
+	if crc != binary.LittleEndian.Uint32(s.sums[4*b:]) {
+		return fmt.Errorf("%w: block %d checksum", ErrCorrupt, b)
+	}
+	s.verified[b].Store(true)
+	return nil
+}
+
+// Verify checks every block's checksum.
+func (s *Symbols) Verify() error {
+	for b := range s.verified {
+		if err := s.verifyBlock(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Symbols) u32(i int, k uint64) uint32 {
+	return binary.LittleEndian.Uint32(s.touch(i, 4*k, 4))
+}
+
+func (s *Symbols) str(b []byte) string {
+	off, n := uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[4:]))
+	return string(s.touch(secStrings, off, n))
+}
+
+// Len is the number of nodes.
+func (s *Symbols) Len() int { return s.nodes }
+
+func (s *Symbols) node(id callgraph.SymbolID) []byte {
+	if int(id) >= s.nodes {
+		corrupt(fmt.Sprintf("node %d of %d", id, s.nodes))
+	}
+	return s.touch(secNodes, uint64(id)*symNodeWords*4, symNodeWords*4)
+}
+
+// Node returns node id.
+func (s *Symbols) Node(id callgraph.SymbolID) callgraph.Node {
+	b := s.node(id)
+	le := binary.LittleEndian
+	return callgraph.Node{
+		Qualified: s.str(b[0:]), Name: s.str(b[8:]), Kind: extract.Kind(s.str(b[16:])), Parent: s.str(b[24:]),
+		File: s.str(b[32:]), Language: s.str(b[40:]), Line: int(le.Uint32(b[48:])), EndLine: int(le.Uint32(b[52:])),
+		Declaration: le.Uint32(b[56:])&1 != 0,
+	}
+}
+
+// Detail returns the signature (at most 256 bytes), doc (at most 2 KiB)
+// and bases of node id's symbol; "" and nil when it has none.
+func (s *Symbols) Detail(id callgraph.SymbolID) (signature, doc string, bases []string) {
+	b := s.node(id)
+	signature, doc = s.str(b[60:]), s.str(b[68:])
+	if bs := s.str(b[76:]); bs != "" {
+		bases = strings.Split(bs, "\n")
+	}
+	return signature, doc, bases
+}
+
+func (s *Symbols) edge(k uint32) callgraph.Edge {
+	if int(k) >= s.edges {
+		corrupt(fmt.Sprintf("edge %d of %d", k, s.edges))
+	}
+	b := s.touch(secEdges, uint64(k)*symEdgeWords*4, symEdgeWords*4)
+	le := binary.LittleEndian
+	e := callgraph.Edge{
+		Caller: callgraph.SymbolID(le.Uint32(b)), Callee: callgraph.SymbolID(le.Uint32(b[4:])),
+		File: s.str(b[8:]), Line: int(le.Uint32(b[16:])), Resolution: callgraph.Resolution(s.str(b[20:])),
+	}
+	if int(e.Caller) >= s.nodes || int(e.Callee) >= s.nodes {
+		corrupt("edge end")
+	}
+	return e
+}
+
+func (s *Symbols) adjacent(offs, ix int, id callgraph.SymbolID) []callgraph.Edge {
+	if int(id) >= s.nodes {
+		corrupt(fmt.Sprintf("node %d of %d", id, s.nodes))
+	}
+	lo, hi := s.u32(offs, uint64(id)), s.u32(offs, uint64(id)+1)
+	if lo > hi || int(hi) > s.edges {
+		corrupt("adjacency offsets")
+	}
+	out := make([]callgraph.Edge, 0, hi-lo)
+	for k := lo; k < hi; k++ {
+		out = append(out, s.edge(s.u32(ix, uint64(k))))
+	}
+	return out
+}
+
+// Callers returns the edges into id, in edge order.
+func (s *Symbols) Callers(id callgraph.SymbolID) []callgraph.Edge {
+	return s.adjacent(secIn, secInIx, id)
+}
+
+// Callees returns the edges out of id, in edge order.
+func (s *Symbols) Callees(id callgraph.SymbolID) []callgraph.Edge {
+	return s.adjacent(secOut, secOutIx, id)
+}
+
+// ids returns the nodes of section sec (sorted by key) whose key is k.
+func (s *Symbols) ids(sec int, k string, key func(callgraph.SymbolID) string) []callgraph.SymbolID {
+	at := func(i int) callgraph.SymbolID { return callgraph.SymbolID(s.u32(sec, uint64(i))) }
+	i := searchN(s.nodes, func(i int) bool { return key(at(i)) >= k })
+	var out []callgraph.SymbolID
+	for ; i < s.nodes; i++ {
+		id := at(i)
+		if key(id) != k {
+			break
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// searchN is sort.Search.
+func searchN(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if !f(h) {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo
+}
+
+func (s *Symbols) qualified(id callgraph.SymbolID) string { return s.str(s.node(id)[0:]) }
+func (s *Symbols) lowerName(id callgraph.SymbolID) string {
+	return strings.ToLower(s.str(s.node(id)[8:]))
+}
+func (s *Symbols) file(id callgraph.SymbolID) string { return s.str(s.node(id)[32:]) }
+
+// Qualified returns the nodes of qualified name q, by number.
+func (s *Symbols) Qualified(q string) []callgraph.SymbolID { return s.ids(secByQual, q, s.qualified) }
+
+// Named returns the nodes whose lower-case name is lower, by number.
+func (s *Symbols) Named(lower string) []callgraph.SymbolID {
+	return s.ids(secByName, lower, s.lowerName)
+}
+
+// InFile returns the nodes of file path, by number.
+func (s *Symbols) InFile(path string) []callgraph.SymbolID { return s.ids(secByFile, path, s.file) }
+
+// EachName calls f with each distinct lower-case node name, in order,
+// until it returns false.
+func (s *Symbols) EachName(f func(lower string) bool) {
+	prev := ""
+	for i := range s.nodes {
+		n := s.lowerName(callgraph.SymbolID(s.u32(secByName, uint64(i))))
+		if i > 0 && n == prev {
+			continue
+		}
+		prev = n
+		if !f(n) {
+			return
+		}
+	}
+}
+
+// stamp is one saved file stamp.
+type stamp struct {
+	path        string
+	size, mtime int64
+}
+
+func (s *Symbols) stamp(k int) stamp {
+	b := s.touch(secStamps, uint64(k)*symStampBytes, symStampBytes)
+	le := binary.LittleEndian
+	return stamp{s.str(b), int64(le.Uint64(b[8:])), int64(le.Uint64(b[16:]))}
+}
+
+// readAll reads the size bytes of f, where it cannot be mapped.
+func readAll(f *os.File, size int64) (data []byte, release func(), err error) {
+	data = make([]byte, size)
+	if _, err := f.ReadAt(data, 0); err != nil {
+		return nil, nil, err
+	}
+	return data, func() {}, nil
+}
+
+// symbolsCurrent reports whether dir holds a readable symbols index
+// whose key and stamps are st's.
+func symbolsCurrent(dir string, st *State) bool {
+	s, err := ReadSymbols(filepath.Join(dir, SymbolsFile))
+	if err != nil {
+		return false
+	}
+	defer s.Close()
+	if s.key != st.Key || s.config != len(st.Config) || s.files != len(st.Files) {
+		return false
+	}
+	same := true
+	err = Guard(func() {
+		for k, es := 0, append(st.Config[:len(st.Config):len(st.Config)], st.Files...); k < len(es) && same; k++ {
+			sp := s.stamp(k)
+			same = sp.path == es[k].Path && sp.size == es[k].Size && sp.mtime == max(es[k].ModTime, 0)
+		}
+	})
+	return err == nil && same
+}
+
+// OpenSymbols opens the symbols index of opt.Root (see Sync's options)
+// when it is up to date: saved with the key Sync would use now, and
+// every go.mod and source file the walk finds has the size and
+// modification time saved (a file modified within a clock tick of the
+// save is never trusted). Otherwise it returns an error wrapping
+// ErrStale, ErrCorrupt or the file system's: Sync brings the index up
+// to date. It reads the index's header and stamps, walks the tree and
+// stats each file; nothing else of the index is read.
+func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
+	dir := opt.Dir
+	if dir == "" {
+		dir = filepath.Join(opt.Root, ".artifacts", ".index")
+	}
+	root, err := filepath.Abs(opt.Root)
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := noLinks(opt.Root, dir); err != nil {
+		return nil, err
+	}
+	file := filepath.Join(dir, SymbolsFile)
+	s, err := ReadSymbols(file)
+	if err != nil {
+		return nil, err
+	}
+	stale := func(why string) (*Symbols, error) {
+		s.Close()
+		return nil, fmt.Errorf("%s: %w: %s", file, ErrStale, why)
+	}
+	if s.key != stateKey(opt) {
+		return stale("saved by another build or with other options")
+	}
+	paths, _, err := extract.Walk(ctx, opt.Root, opt.Extract.Walk)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	config, sources, _ := selectSources(paths, opt.Extract.Languages)
+	if len(config) != s.config || len(sources) != s.files {
+		return stale("files added or removed")
+	}
+	all := append(config, sources...)
+	var changed atomic.Bool
+	err = Guard(func() {
+		want := make([]stamp, len(all))
+		for k := range all {
+			want[k] = s.stamp(k)
+		}
+		parallelOn(8, len(all), func(k int) {
+			if changed.Load() {
+				return
+			}
+			w := want[k]
+			info, err := os.Stat(filepath.Join(root, filepath.FromSlash(all[k])))
+			if w.path != all[k] || err != nil || w.mtime == 0 || info.Size() != w.size || info.ModTime().UnixNano() != w.mtime {
+				changed.Store(true)
+			}
+		})
+	})
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if changed.Load() {
+		return stale("files changed")
+	}
+	return s, nil
+}
