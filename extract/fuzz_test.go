@@ -38,6 +38,7 @@ var brokenSeeds = []string{
 	"a.b.c.d.e.f(g(h(i(j()))))",
 	// C statement macros, which the extractor rewrites and parses again.
 	"int f(void)\n{\n\tfor_each_cpu(i)\n\t\tsum += g(i);\n\tfor_each(c) { h(c); }\n}\nint k(void) { return 1; }\n",
+	"interface I {\n  <T>(a: T): T\n  <T>(b: T): T\n}\nfunction f() { if (x) {} }\n",
 }
 
 func fuzzFamily(f *testing.F, names ...string) {

@@ -118,6 +118,7 @@ package extract
 // for a destructuring pattern).
 
 import (
+	"bytes"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -129,11 +130,51 @@ import (
 func init() {
 	register(jsLanguage("javascript", javascript.GetLanguage,
 		[]string{".js", ".mjs", ".cjs", ".jsx"}, []string{"node", "nodejs"}))
-	register(jsLanguage("typescript", typescript.GetLanguage,
-		[]string{".ts", ".mts", ".cts"}, []string{"ts-node", "tsx", "deno", "bun"}))
+	tsLang := jsLanguage("typescript", typescript.GetLanguage,
+		[]string{".ts", ".mts", ".cts"}, []string{"ts-node", "tsx", "deno", "bun"})
+	tsLang.reparse = tsLineBreakBeforeLess
+	register(tsLang)
 	tsxLang := jsLanguage("tsx", tsx.GetLanguage, []string{".tsx"}, nil)
 	tsxLang.queryFile = "typescript" // TSX's node types are TypeScript's plus JSX
+	tsxLang.reparse = tsLineBreakBeforeLess
 	register(tsxLang)
+}
+
+// tsLineBreakBeforeLess is TypeScript's reading of a line that starts
+// with '<', for the grammar, which lacks it: TypeScript never reads type
+// arguments after a line break, so in
+//
+//	interface Factory {
+//	    <T>(fn: T): T
+//	    <T>(name: string, fn: T): T
+//	}
+//
+// the second call signature is a member of its own, where the grammar
+// reads `T<T>(name…` as one type and recovers by giving up the whole
+// file (mobx's api/action.ts lost every function, and `if` became a
+// call). The other reading ends the line before such a line: the first
+// blank that indents it becomes ';'. It returns nil when no line starts
+// so.
+func tsLineBreakBeforeLess(src []byte) []byte {
+	var out []byte
+	for i := 0; i < len(src); {
+		j := i
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if j > i && j < len(src) && src[j] == '<' {
+			if out == nil {
+				out = append([]byte(nil), src...)
+			}
+			out[i] = ';'
+		}
+		nl := bytes.IndexByte(src[j:], '\n')
+		if nl < 0 {
+			break
+		}
+		i = j + nl + 1
+	}
+	return out
 }
 
 // jsLanguage is the table entry of one of the three languages.

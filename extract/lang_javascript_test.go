@@ -779,6 +779,49 @@ export function after() { recover(); }
 	symbol(t, f, "overload.C.n")
 }
 
+// A line that starts with '<' ends the member before it, as in
+// TypeScript: the grammar alone read `T\n<T>(…)` as one type and lost the
+// whole file (mobx's api/action.ts: every function gone, its calls
+// credited to the module, `if` a callee).
+func TestTypeScriptLineBreakBeforeTypeParameters(t *testing.T) {
+	for _, path := range []string{"factory.ts", "factory.tsx"} {
+		f := extractString(t, path, `interface Factory {
+    <T extends Function | undefined>(fn: T): T
+	// named
+	<T>(name: string, fn: T): Box<
+		T
+	>
+
+    <T>(name: string): T
+}
+
+function createFactory(auto: boolean): Factory {
+    const res: Factory = function action(arg1, arg2?): any {
+        if (isFunction(arg1)) {
+            return createAction(arg1)
+        }
+    }
+    return res
+}
+`)
+		if len(f.Errors) > 0 {
+			t.Errorf("%s: syntax errors %+v", path, f.Errors)
+		}
+		mod := strings.TrimSuffix(path, filepath.Ext(path))
+		symbol(t, f, mod+".createFactory")
+		expectCalls(t, f,
+			mod+".createFactory.res -> isFunction @13",
+			mod+".createFactory.res -> createAction @14")
+	}
+	// Where the other reading is no better, the file is read as written:
+	// a comparison continued on the next line stays one.
+	f := extractString(t, "cmp.ts", "function lt(a, b) {\n  return a\n    < b\n}\nfunction g() { h() }\n")
+	if len(f.Errors) > 0 {
+		t.Errorf("cmp.ts: syntax errors %+v", f.Errors)
+	}
+	expectCalls(t, f, "cmp.g -> h @5")
+}
+
 func TestJavaScriptLanguageOf(t *testing.T) {
 	for _, tc := range []struct{ path, head, want string }{
 		{"a.js", "", "javascript"},
