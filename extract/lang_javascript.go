@@ -52,11 +52,14 @@ package extract
 //   - Anonymous default exports (`export default function () {}`, `export
 //     default class {}`, `export default {…}`) are named "default".
 //
-// Anonymous functions (callbacks, IIFEs, arguments, named function
-// expressions) are not symbols: their calls belong to the enclosing symbol.
-// Class and object members whose class or object is not a symbol (a class
-// expression passed as an argument, an object literal argument) are dropped
-// for the same reason. Decorators are not part of a declaration: the
+// Function and class expressions no declaration binds (callbacks,
+// returned functions, named function expressions, classes passed to a
+// call) and object literals holding a function that are passed to a call
+// or returned are symbols of their own, named by where they are
+// (jsPlaceName): "<callback of app.get('/users')>", "<returned>"; their
+// calls are theirs. An immediately invoked function is no symbol: it is
+// the scope of the code around it (UMD and module wrappers), and its
+// declarations keep the names they would have without it. Decorators are not part of a declaration: the
 // signature starts after them and calls in them belong to the enclosing
 // scope; the doc comment is looked for above them. Names are as written:
 // "#priv", "[Symbol.iterator]", string keys without quotes.
@@ -232,6 +235,10 @@ func jsRefine(d *decl, f *fileInfo) bool {
 		}
 	}
 	switch n.Type() {
+	case "arrow_function", "function_expression", "generator_function", "class", "object":
+		if d.nameNode.Equal(n) {
+			return jsRefineExpression(d, f)
+		}
 	case "method_definition", "method_signature", "abstract_method_signature",
 		"public_field_definition", "field_definition", "pair":
 		if !jsOwned(d) || d.kind == KindObject && !hasFunctionMember(d.body, 2) {
@@ -279,6 +286,168 @@ func jsRefine(d *decl, f *fileInfo) bool {
 		return jsRefineAssignment(d, f)
 	}
 	return true
+}
+
+// jsRefineExpression names a function or class expression by where it
+// is, or drops it when the declaration around it binds it: `const f =
+// () => …`, `k: function () {}`, `a.b = function`, `export default
+// class {}` are declarations of their own. A named function expression
+// keeps its name.
+func jsRefineExpression(d *decl, f *fileInfo) bool {
+	if p := d.parent; p != nil && !p.dropped && p.body != nil && d.body != nil && p.body.Equal(d.body) {
+		return false
+	}
+	n := d.node
+	if jsInvoked(n, f) {
+		return false
+	}
+	if n.Type() == "object" {
+		// An object one key down in another is the outer one's to keep
+		// (const deep = {a: {b() {}}} is no symbol, and neither is a).
+		if !hasFunctionMember(n, 2) || n.Parent() != nil && n.Parent().Type() == "pair" {
+			return false
+		}
+	}
+	if name := n.ChildByFieldName("name"); name != nil {
+		d.name = f.text(name)
+		return d.name != ""
+	}
+	d.name = jsPlaceName(n, f)
+	return true
+}
+
+// jsInvoked reports whether the function expression n is called where
+// it is written: (function () {…})(), (() => {…})(), (function () {}).call(this).
+func jsInvoked(n *sitter.Node, f *fileInfo) bool {
+	p := n.Parent()
+	for p != nil && p.Type() == "parenthesized_expression" {
+		n, p = p, p.Parent()
+	}
+	if p != nil && p.Type() == "member_expression" {
+		if prop := p.ChildByFieldName("property"); prop != nil && (f.text(prop) == "call" || f.text(prop) == "apply") {
+			n, p = p, p.Parent()
+		}
+	}
+	if p == nil || p.Type() != "call_expression" {
+		return false
+	}
+	fn := p.ChildByFieldName("function")
+	return fn != nil && fn.Equal(n)
+}
+
+// jsPlaceName names an anonymous function or class by where it is:
+//
+//	app.get('/users', (req, res) => …)   <callback of app.get('/users')>
+//	new Promise((resolve) => …)          <callback of new Promise>
+//	fetch(u).then((r) => …)              <callback of .then>
+//	return () => …, () => () => …        <returned>
+//	socket.onopen = function () {}       <socket.onopen>
+//	{onClick: () => …} (no symbol)       <onClick>
+//	export default () => …               default
+//	register({setup() {}})               <argument of register>
+//	<List onPick={() => pick()}>         <onPick>
+//
+// and "<function>" (or "<class>", "<object>") anywhere else; a class or
+// object passed to a call is its "<argument of …>". Parentheses, `as`,
+// `!`, and the alternatives of `a || b` and `c ? a : b` are looked
+// through.
+func jsPlaceName(n *sitter.Node, f *fileInfo) string {
+	anon, arg := "<function>", "<callback of "
+	switch n.Type() {
+	case "class":
+		anon, arg = "<class>", "<argument of "
+	case "object":
+		anon, arg = "<object>", "<argument of "
+	}
+	p := n.Parent()
+	for p != nil {
+		switch p.Type() {
+		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression",
+			"ternary_expression", "binary_expression", "await_expression":
+			n, p = p, p.Parent()
+			continue
+		}
+		break
+	}
+	if p == nil {
+		return anon
+	}
+	switch p.Type() {
+	case "arguments":
+		if call := p.Parent(); call != nil {
+			return arg + jsCallLabel(call, n, f) + ">"
+		}
+	case "call_expression":
+		if fn := p.ChildByFieldName("function"); fn != nil && fn.Equal(n) {
+			return "<iife>"
+		}
+	case "return_statement", "arrow_function":
+		return "<returned>"
+	case "assignment_expression", "augmented_assignment_expression":
+		if l := p.ChildByFieldName("left"); l != nil {
+			return "<" + collapseSpace(f.text(l), 80) + ">"
+		}
+	case "variable_declarator", "public_field_definition", "field_definition":
+		for _, field := range []string{"name", "property"} {
+			if k := p.ChildByFieldName(field); k != nil {
+				return "<" + collapseSpace(f.text(k), 80) + ">"
+			}
+		}
+	case "pair":
+		if k := p.ChildByFieldName("key"); k != nil {
+			return "<" + unquoteJS(collapseSpace(f.text(k), 80)) + ">"
+		}
+	case "export_statement":
+		return "default"
+	case "jsx_expression":
+		// <List onPick={() => pick()}>: the attribute's name.
+		if a := p.Parent(); a != nil && a.Type() == "jsx_attribute" && a.NamedChildCount() > 0 {
+			return "<" + f.text(a.NamedChild(0)) + ">"
+		}
+	}
+	return anon
+}
+
+// jsCallLabel names the call an anonymous function is passed to: its
+// callee when a name or a path of names (`new` before a constructor),
+// else the method's name after a dot; then the call's first argument when
+// it is a short string literal other than the function itself.
+func jsCallLabel(call, fn *sitter.Node, f *fileInfo) string {
+	callee := call.ChildByFieldName("function")
+	prefix := ""
+	if call.Type() == "new_expression" {
+		callee, prefix = call.ChildByFieldName("constructor"), "new "
+	}
+	label := "(…)"
+	switch {
+	case callee == nil:
+	case jsNamePath(callee) && callee.EndByte()-callee.StartByte() <= 60:
+		label = prefix + strings.Join(strings.Fields(f.text(callee)), "")
+	case callee.Type() == "member_expression":
+		if prop := callee.ChildByFieldName("property"); prop != nil {
+			label = "." + f.text(prop)
+		}
+	}
+	if args := call.ChildByFieldName("arguments"); args != nil && args.NamedChildCount() > 0 {
+		first := args.NamedChild(0)
+		if !first.Equal(fn) && (first.Type() == "string" || first.Type() == "template_string" && first.NamedChildCount() <= 1) &&
+			first.EndByte()-first.StartByte() <= 40 && !strings.ContainsAny(f.text(first), "\n${") {
+			label += "(" + f.text(first) + ")"
+		}
+	}
+	return label
+}
+
+// jsNamePath reports whether n is a name, this, or a chain of property
+// accesses on one: a, this.b, a.b.c.
+func jsNamePath(n *sitter.Node) bool {
+	for n != nil && n.Type() == "member_expression" {
+		if p := n.ChildByFieldName("property"); p == nil || p.Type() != "property_identifier" {
+			return false
+		}
+		n = n.ChildByFieldName("object")
+	}
+	return n != nil && (n.Type() == "identifier" || n.Type() == "this" || n.Type() == "super")
 }
 
 // jsObjectBound reports whether the object literal d, bound to a name,
