@@ -55,10 +55,13 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		return nil, "", "", false
 	}
 	var types []string
+	inherits := map[string]bool{} // types that are a class's external base
 	unknown := false
 	how = Local
 	for _, v := range vs {
 		switch {
+		case strings.HasPrefix(v.builtin, "external: "):
+			types = append(types, v.builtin) // a declared type from a package
 		case v.builtin != "":
 			types = append(types, "builtin: "+v.builtin)
 		case v.instance:
@@ -77,6 +80,7 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			default:
 				if ext := r.jsExternalBase(v.id); ext != "" {
 					types = append(types, ext)
+					inherits[ext] = true
 				} else {
 					types = append(types, r.g.nodes[v.id].Name)
 				}
@@ -118,8 +122,10 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		switch t := strings.TrimSuffix(types[0], "."); {
 		case strings.HasPrefix(t, "builtin: "):
 			return nil, "", t + "." + c.Name, true // builtin: Map.get
-		case strings.HasPrefix(t, "external: "):
+		case strings.HasPrefix(t, "external: ") && inherits[types[0]]:
 			return nil, "", t + "." + c.Name + " (inherited)", true
+		case strings.HasPrefix(t, "external: "):
+			return nil, "", t + "." + c.Name, true
 		}
 	}
 	return nil, "", fmt.Sprintf("no member %s on %s", c.Name, joinTypes(types)), true

@@ -289,23 +289,25 @@
           (call_expression) (await_expression) (ternary_expression)
           (binary_expression) (parenthesized_expression)] @bind.value) @bind
 
-; TypeScript declarations with a class type: a variable, a parameter
-; (constructor parameter properties too) and a class field.
+; TypeScript declarations with a type: a variable, a parameter
+; (constructor parameter properties too) and a class field. Every type is
+; kept (`any`, `string`, `A | B`, `Set<T>`): the call graph tells a
+; project class from a builtin or an unknown one.
 (variable_declarator
   name: (identifier) @bind.target
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+  type: (type_annotation (_) @bind.type)) @bind
 
 (required_parameter
   pattern: (identifier) @bind.target
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+  type: (type_annotation (_) @bind.type)) @bind
 
 (optional_parameter
   pattern: (identifier) @bind.target
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+  type: (type_annotation (_) @bind.type)) @bind
 
 (public_field_definition
   name: (property_identifier) @bind.target
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+  type: (type_annotation (_) @bind.type)) @bind
 
 ; return new C(): what a factory returns ("<return>").
 (return_statement
