@@ -919,3 +919,41 @@ if (x) { o = { m() {} }; }
 		"m.outer.state.ready -> g @5",
 	)
 }
+
+// TypeScript's optional parameter marks in a JavaScript file do not cost
+// the function (issue 31: mobx's `function action(a, b?)` put its calls
+// on the module and made `if` a callee).
+func TestJavaScriptOptionalMarks(t *testing.T) {
+	f := extractString(t, "a.js", `function action(a, b?) {
+  if (a) {
+    run(b);
+  }
+  return done(a ? b : 1, "why?", c?.d);
+}
+function next(x, y?: Map<string, number>, z = 1) { return baz(x); }
+`)
+	expectSymbols(t, f,
+		"function a.action parent= line=1-6",
+		"function a.next parent= line=7-7",
+	)
+	expectCalls(t, f,
+		"a.action -> run @3",
+		"a.action -> done @5",
+		"a.next -> baz @7",
+	)
+	if got := symbol(t, f, "a.next").Params; strings.Join(got, ",") != "x,y,z" {
+		t.Errorf("params of next = %q", got)
+	}
+	for src, want := range map[string]string{
+		"f(a, b?)":               "f(a, b )",
+		"f(b?: T<U, V>, c)":      "f(b          , c)",
+		"x = a ? b : c; d?.e":    "",
+		"if (a?) g(a?.b ?? c)":   "if (a ) g(a?.b ?? c)",
+		"f(b?: (x) => void = g)": "f(b" + strings.Repeat(" ", 15) + "= g)",
+		"a? == b":                "",
+	} {
+		if got := string(jsWithoutOptionalMarks([]byte(src))); got != want {
+			t.Errorf("jsWithoutOptionalMarks(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
