@@ -446,3 +446,32 @@ module.exports = { App, Other, start };
 	expectCallees(t, g, "lib.server.start", "lib.server.App.listen:receiver", "lib.server.Other.listen:receiver")
 	expectUnresolved(t, g, "lib.server.start", "add", "builtin: Set.add")
 }
+
+// A receiver typed by a project interface calls the method the interface
+// declares, as the checker resolves it; one it does not declare leaves
+// the receiver unknown.
+func TestTypeScriptInterfaceReceivers(t *testing.T) {
+	g := buildArchive(t, `
+-- src/atom.ts --
+export interface IAtom extends IBase {
+  reportObserved(): boolean;
+}
+export class Atom implements IAtom {
+  reportObserved(): boolean { return true; }
+  dispose_(): void {}
+}
+export class Holder {
+  atom_: IAtom;
+  constructor() { this.atom_ = new Atom(); }
+  read(a: IAtom): void {
+    a.reportObserved();
+    a.dispose_();
+    this.atom_.reportObserved();
+  }
+}
+`)
+	// this.atom_ is declared IAtom and holds an Atom: both, by receiver.
+	expectCallees(t, g, "src.atom.Holder.read",
+		"src.atom.IAtom.reportObserved:interface", "src.atom.IAtom.reportObserved:receiver",
+		"src.atom.Atom.reportObserved:receiver", "src.atom.Atom.dispose_:name")
+}

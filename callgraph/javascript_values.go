@@ -448,12 +448,13 @@ func (r *resolver) jsFieldValues(cls SymbolID, name string) []jsVal {
 
 // jsTyped is what a value of the TypeScript type typ may be, for each
 // member of a union (null and undefined left out): an instance of the
-// class a member names (`Store`, `ns.Store`, `Store<T>`), a builtin
+// class a member names (`Store`, `ns.Store`, `Store<T>`), a value of the
+// interface it names (whose declared methods are what the checker calls;
+// a method it does not declare leaves the receiver unknown), a builtin
 // (`string`, `Set<T>`, `T[]`, `Promise<X>`, a literal type), or what a
 // package exports (`http.Server`, imported). A member that is anything
-// else — an interface or type alias any class may implement, a type
-// parameter, `any`, a function or object type — makes the whole type
-// unknown: nil.
+// else — a type alias, a type parameter, `any`, a function or object
+// type — makes the whole type unknown: nil.
 func (r *resolver) jsTyped(scope SymbolID, typ string) []jsVal {
 	if len(typ) > maxJSTypeText {
 		return nil
@@ -517,7 +518,8 @@ func (r *resolver) jsTypeMember(scope SymbolID, t string) (vals []jsVal, ok bool
 		return nil, false
 	}
 	for _, id := range r.jsSources(r.g.byQualified[v.q]) {
-		if r.g.nodes[id].Kind == extract.KindClass {
+		switch r.g.nodes[id].Kind {
+		case extract.KindClass, extract.KindInterface:
 			vals = append(vals, jsVal{id: id, instance: true})
 		}
 	}

@@ -69,9 +69,13 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			switch {
 			case len(ms) > 0:
 				ids = append(ids, r.jsSources(ms)...)
-				how = Receiver
-				if inherited {
+				switch {
+				case r.g.nodes[v.id].Kind == extract.KindInterface:
+					how = Interface // the method a declared interface type declares
+				case inherited:
 					how = Inherited
+				default:
+					how = Receiver
 				}
 			case r.g.nodes[v.id].Kind != extract.KindClass || v.weak:
 				// An ES5 constructor, whose members come by assignment, or

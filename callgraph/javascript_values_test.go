@@ -228,7 +228,8 @@ Legacy.prototype.go = function () { this.store.save(); };
 
 // TypeScript declarations with a class type type their names: variables,
 // parameters, class fields and constructor parameter properties; an
-// interface type leaves the receiver to the other rules.
+// interface type calls the method the interface declares, as the
+// TypeScript checker resolves it.
 func TestTypeScriptDeclaredTypes(t *testing.T) {
 	g := buildArchive(t, `
 -- store.ts --
@@ -254,7 +255,7 @@ export class Service {
 declare function make(): any;
 `)
 	expectCallees(t, g, "svc.Service.run", "store.Store.save:receiver", "svc.Log.write:receiver", "svc.make:local")
-	expectUnresolved(t, g, "svc.Service.viaInterface", "save", "ambiguous")
+	expectCallees(t, g, "svc.Service.viaInterface", "store.Saver.save:interface")
 }
 
 // f.bind(this) is f, and f.call(…) or f.apply(…) calls it, when f is a
