@@ -352,22 +352,29 @@ func (r *resolver) jsUnique(name string) ([]SymbolID, Resolution, string) {
 
 // jsAccessors reports whether every one of ids is a getter or setter.
 func (r *resolver) jsAccessors(ids []SymbolID) bool {
+	st := r.jsState()
 	for _, id := range ids {
 		n := r.g.nodes[id]
-		f := r.g.files[n.File]
-		if f == nil {
-			return false
-		}
-		acc := false
-		for i := range f.Symbols {
-			s := &f.Symbols[i]
-			if s.Qualified == n.Qualified && s.StartLine == n.Line {
-				sig := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s.Signature, "static "), "public "))
-				acc = strings.HasPrefix(sig, "get ") || strings.HasPrefix(sig, "set ")
-				break
+		acc, ok := st.accessors[n.File]
+		if !ok {
+			// Indexed once per file: a bundle has tens of thousands of
+			// symbols and a name-only call at every turn.
+			acc = map[jsDeclKey]bool{}
+			if f := r.g.files[n.File]; f != nil {
+				for i := range f.Symbols {
+					s := &f.Symbols[i]
+					sig := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s.Signature, "static "), "public "))
+					if s.Kind == extract.KindMethod && (strings.HasPrefix(sig, "get ") || strings.HasPrefix(sig, "set ")) {
+						acc[jsDeclKey{s.Qualified, s.StartLine}] = true
+					}
+				}
 			}
+			if st.accessors == nil {
+				st.accessors = map[string]map[jsDeclKey]bool{}
+			}
+			st.accessors[n.File] = acc
 		}
-		if !acc {
+		if !acc[jsDeclKey{n.Qualified, n.Line}] {
 			return false
 		}
 	}
