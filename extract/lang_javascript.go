@@ -462,6 +462,17 @@ func jsPlaceName(n *sitter.Node, f *fileInfo) string {
 	case "return_statement", "arrow_function":
 		return "<returned>"
 	case "assignment_expression", "augmented_assignment_expression":
+		// const proto = module.exports = {…}: the variable's name, as
+		// for a function bound so.
+		top := p
+		for top.Parent() != nil && top.Parent().Type() == "assignment_expression" {
+			top = top.Parent()
+		}
+		if d := top.Parent(); d != nil && d.Type() == "variable_declarator" {
+			if k := d.ChildByFieldName("name"); k != nil && k.Type() == "identifier" {
+				return f.text(k)
+			}
+		}
 		if l := p.ChildByFieldName("left"); l != nil {
 			return "<" + collapseSpace(f.text(l), 80) + ">"
 		}

@@ -217,6 +217,7 @@ var Point = (function () {
 		{"this.x = function () {};\na[0] = function () {};\nf().y = function () {};", "function m.<this.x> parent= line=1-1\nfunction m.<a[0]> parent= line=2-2\nfunction m.<f().y> parent= line=3-3"},
 		{"(function () { function inner() {} })();\n(() => { g(); }).call(this);", "function m.inner parent= line=1-1"},
 		{"var proto = module.exports = function (o) {};", "function m.proto parent= line=1-1"},
+		{"const proto = module.exports = { onerror(e) {} };", "object m.proto parent= line=1-1\nmethod m.proto.onerror parent=proto line=1-1"},
 		{"var res = {};\nres.set = res.header = function header() {};", "method m.res.set parent=res line=2-2"},
 		{"const isLike = ((x) => x);", "function m.isLike parent= line=1-1"},
 	} {
