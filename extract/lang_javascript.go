@@ -58,8 +58,9 @@ package extract
 // or returned are symbols of their own, named by where they are
 // (jsPlaceName): "<callback of app.get('/users')>", "<returned>"; their
 // calls are theirs. An immediately invoked function is no symbol: it is
-// the scope of the code around it (UMD and module wrappers), and its
-// declarations keep the names they would have without it. Decorators are not part of a declaration: the
+// the scope of the code around it (UMD and module wrappers), and so is
+// a function passed to one (a UMD factory); their declarations keep the
+// names they would have without them. Decorators are not part of a declaration: the
 // signature starts after them and calls in them belong to the enclosing
 // scope; the doc comment is looked for above them. Names are as written:
 // "#priv", "[Symbol.iterator]", string keys without quotes.
@@ -376,7 +377,7 @@ func jsRefineExpression(d *decl, f *fileInfo) bool {
 		return false
 	}
 	n := d.node
-	if jsInvoked(n, f) {
+	if jsInvoked(n, f) || jsUMDFactory(n) {
 		return false
 	}
 	if n.Type() == "object" {
@@ -411,6 +412,22 @@ func jsInvoked(n *sitter.Node, f *fileInfo) bool {
 	}
 	fn := p.ChildByFieldName("function")
 	return fn != nil && fn.Equal(n)
+}
+
+// jsUMDFactory reports whether the function expression n is passed to
+// an immediately invoked function: the factory of a UMD wrapper,
+// `(function (root, factory) {…})(this, function (exports) {…})`, whose
+// declarations are the module's.
+func jsUMDFactory(n *sitter.Node) bool {
+	p := n.Parent()
+	if p == nil || p.Type() != "arguments" || p.Parent() == nil || p.Parent().Type() != "call_expression" {
+		return false
+	}
+	fn := p.Parent().ChildByFieldName("function")
+	for fn != nil && fn.Type() == "parenthesized_expression" && fn.NamedChildCount() > 0 {
+		fn = fn.NamedChild(0)
+	}
+	return fn != nil && (fn.Type() == "function_expression" || fn.Type() == "arrow_function")
 }
 
 // jsPlaceName names an anonymous function or class by where it is:

@@ -216,6 +216,7 @@ var Point = (function () {
 		{"function f() { ns.Klass.create = function () {}; }", "function m.f parent= line=1-1\nmethod m.f.ns.Klass.create parent=ns.Klass line=1-1"},
 		{"this.x = function () {};\na[0] = function () {};\nf().y = function () {};", "function m.<this.x> parent= line=1-1\nfunction m.<a[0]> parent= line=2-2\nfunction m.<f().y> parent= line=3-3"},
 		{"(function () { function inner() {} })();\n(() => { g(); }).call(this);", "function m.inner parent= line=1-1"},
+		{"!function (e, t) { t(e); }(this, function (e) { function Ba() {} });", "function m.Ba parent= line=1-1"},
 		{"var proto = module.exports = function (o) {};", "function m.proto parent= line=1-1"},
 		{"const proto = module.exports = { onerror(e) {} };", "object m.proto parent= line=1-1\nmethod m.proto.onerror parent=proto line=1-1"},
 		{"var res = {};\nres.set = res.header = function header() {};", "method m.res.set parent=res line=2-2"},
