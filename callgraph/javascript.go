@@ -78,15 +78,17 @@ type jsImportSpec struct {
 
 // jsModules is the module table of one graph build.
 type jsModules struct {
-	files   map[string][]*extract.File // JS/TS/TSX files by module name
-	imports map[string]map[string]jsImportSpec
-	memo    map[[2]string]jsValue
-	busy    map[[2]string]bool
-	cut     int                               // busy hits: results computed across one are not memoised
-	binds   map[string]map[[2]string][]int    // by file: its bindings by scope and target
-	vals    map[jsVarKey][]jsVal              // values of local variables, computed once
-	params  map[string]map[jsDeclKey][]string // by file: its functions' parameters
-	calls   map[string]map[string][]int       // by file: its calls' indexes by called name, in order
+	files     map[string][]*extract.File // JS/TS/TSX files by module name
+	imports   map[string]map[string]jsImportSpec
+	memo      map[[2]string]jsValue
+	busy      map[[2]string]bool
+	cut       int                                        // busy hits: results computed across one are not memoised
+	binds     map[string]map[[2]string][]int             // by file: its bindings by scope and target
+	vals      map[jsVarKey][]jsVal                       // values of local variables, computed once
+	params    map[string]map[jsDeclKey][]string          // by file: its functions' parameters
+	docs      map[string]map[jsDeclKey]map[string]string // by file: its functions' JSDoc @param types
+	accessors map[string]map[jsDeclKey]bool              // by file: its getters and setters
+	calls     map[string]map[string][]int                // by file: its calls' indexes by called name, in order
 }
 
 // jsState returns the module table, built on first use.

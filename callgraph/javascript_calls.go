@@ -59,6 +59,10 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 	}
 	path := strings.ReplaceAll(strings.ReplaceAll(recv, "?.", "."), "!", "")
 	if strings.ContainsAny(path, "()[]{} \"'`<>+-*/,=:;") {
+		// new Set().m(), 'a'.m(), [1].m(): a builtin's method.
+		if b := r.jsBuiltinReceiver(caller, c.ReceiverExpr()); b != "" {
+			return nil, "", "builtin: " + b + "." + c.Name, true
+		}
 		// f().m(), a[i].m(), (x as T).m(): a receiver of unknown type.
 		ids, how, reason = r.jsUnique(c.Name)
 		return ids, how, reason, true
@@ -127,6 +131,31 @@ func (r *resolver) jsCall(caller SymbolID, c extract.Call) (ids []SymbolID, how 
 		return nil, "", ext + "." + c.Name + " (inherited)", true
 	}
 	return nil, "", fmt.Sprintf("no member %s on %s", c.Name, v.q), true
+}
+
+// jsBuiltinReceiver names the builtin class a receiver expression is an
+// instance of — a string, number or array literal, `new Set()` — or "".
+func (r *resolver) jsBuiltinReceiver(caller SymbolID, e extract.Expr) string {
+	switch e.Kind() {
+	case extract.ExprString:
+		return "String"
+	case extract.ExprNumber:
+		return "Number"
+	case extract.ExprList:
+		return "Array"
+	case extract.ExprCall:
+		vs := r.jsEval(caller, e, 0)
+		if len(vs) == 0 {
+			return ""
+		}
+		for _, v := range vs {
+			if v.builtin == "" || v.builtin != vs[0].builtin || strings.HasPrefix(v.builtin, "external: ") {
+				return ""
+			}
+		}
+		return vs[0].builtin
+	}
+	return ""
 }
 
 // jsCallValue resolves a call of v.
@@ -297,11 +326,82 @@ func isDeclarationFile(p string) bool {
 // named forEach or then is far more often not the one called (eslint's
 // 203 calls of forEach, on arrays, all went to the one Map subclass that
 // overrides it).
+//
+// Nor is an edge made for the names of protocols that builtins, Node's
+// objects and packages share (jsProtocolMethods: listen, on, emit, get,
+// set, add, has, delete, end, write…): koa's `server.listen()` went to
+// its Application.listen, mobx's `res.add(x)` on a Set to its
+// ObservableSet.add. A getter or setter is no method to call either:
+// `delegate(proto).method('get')` went to a `get method()` accessor.
+// What remains is the one method of that name, labelled Name: a guess.
 func (r *resolver) jsUnique(name string) ([]SymbolID, Resolution, string) {
 	if jsBuiltinMethods[name] {
 		return nil, "", "builtin: " + name + " on a receiver of unknown type"
 	}
-	return r.unique(name, true)
+	ids, how, reason := r.unique(name, true)
+	switch {
+	case len(ids) == 0:
+		return nil, "", reason
+	case jsProtocolMethods[name]:
+		return nil, "", "unknown receiver: " + name + " is a method of builtins and packages too"
+	case r.jsAccessors(ids):
+		return nil, "", "unknown receiver: the one " + name + " is an accessor"
+	}
+	return ids, how, reason
+}
+
+// jsAccessors reports whether every one of ids is a getter or setter.
+func (r *resolver) jsAccessors(ids []SymbolID) bool {
+	st := r.jsState()
+	for _, id := range ids {
+		n := r.g.nodes[id]
+		acc, ok := st.accessors[n.File]
+		if !ok {
+			// Indexed once per file: a bundle has tens of thousands of
+			// symbols and a name-only call at every turn.
+			acc = map[jsDeclKey]bool{}
+			if f := r.g.files[n.File]; f != nil {
+				for i := range f.Symbols {
+					s := &f.Symbols[i]
+					sig := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s.Signature, "static "), "public "))
+					if s.Kind == extract.KindMethod && (strings.HasPrefix(sig, "get ") || strings.HasPrefix(sig, "set ")) {
+						acc[jsDeclKey{s.Qualified, s.StartLine}] = true
+					}
+				}
+			}
+			if st.accessors == nil {
+				st.accessors = map[string]map[jsDeclKey]bool{}
+			}
+			st.accessors[n.File] = acc
+		}
+		if !acc[jsDeclKey{n.Qualified, n.Line}] {
+			return false
+		}
+	}
+	return true
+}
+
+// jsProtocolMethods are method names that Node's streams, servers,
+// sockets, emitters, requests and responses, the builtin collections and
+// common packages all define: on a receiver of unknown type, the one
+// method of the repository by that name is more often not the one called.
+var jsProtocolMethods = map[string]bool{
+	// events and streams
+	"on": true, "once": true, "off": true, "emit": true, "addListener": true,
+	"removeListener": true, "removeAllListeners": true, "listeners": true,
+	"pipe": true, "unpipe": true, "write": true, "read": true, "end": true,
+	"destroy": true, "pause": true, "resume": true, "close": true, "open": true,
+	"listen": true, "connect": true, "send": true, "abort": true,
+	// collections
+	"get": true, "set": true, "has": true, "delete": true, "add": true, "clear": true,
+	"size": true, "at": true, "intersection": true, "union": true, "difference": true,
+	"symmetricDifference": true, "isSubsetOf": true, "isSupersetOf": true, "isDisjointFrom": true,
+	"toSorted": true, "toReversed": true, "toSpliced": true, "with": true,
+	// iterators and promises
+	"next": true, "return": true, "throw": true, "resolve": true, "reject": true,
+	// Node's HTTP messages
+	"setHeader": true, "getHeader": true, "removeHeader": true, "hasHeader": true,
+	"getHeaders": true, "writeHead": true, "flushHeaders": true, "toJSON": true,
 }
 
 // jsBuiltinMethods are the methods of Array, String, Promise, RegExp and

@@ -338,3 +338,140 @@ export function run() { f(); lib.f(); new K(); }
 		}
 	}
 }
+
+// A method called on a receiver of unknown type goes to the one method of
+// that name only when no builtin or package shares the name; a receiver
+// known to be a builtin never reaches the repository's methods; a getter
+// is not called (issue 31: koa's server.listen(), mobx's res.add(x) on a
+// Set, delegate(proto).method('get') on a `get method()`).
+func TestJavaScriptUnknownReceivers(t *testing.T) {
+	g := buildArchive(t, `
+-- lib/app.js --
+const http = require('http');
+class Application {
+  listen(...args) {
+    const server = http.createServer(this.callback());
+    return server.listen(...args);
+  }
+  callback() {}
+  get method() { return 1; }
+  compose() {}
+}
+function wire(ctx, proto) {
+  ctx.onerror();
+  delegate(proto, 'request').method('get');
+  ctx.compose();
+  new Set([1]).add(2);
+  'abc'.compose();
+  [1, 2].with(0, 3);
+}
+module.exports = { Application, wire };
+-- lib/ctx.js --
+module.exports = { onerror(err) {} };
+`)
+	expectCallees(t, g, "lib.app.Application.listen", "lib.app.Application.callback:receiver")
+	expectUnresolved(t, g, "lib.app.Application.listen", "listen", "unknown receiver")
+	// onerror and compose are the only ones of their names: a guess.
+	expectCallees(t, g, "lib.app.wire", "lib.ctx.default.onerror:name", "lib.app.Application.compose:name")
+	expectUnresolved(t, g, "lib.app.wire", "method", "accessor")
+	expectUnresolved(t, g, "lib.app.wire", "add", "builtin: Set.add")
+	expectUnresolved(t, g, "lib.app.wire", "with", "builtin: Array.with")
+	expectUnresolved(t, g, "lib.app.wire", "compose", "builtin: String.compose")
+}
+
+// TypeScript's declared types say what a receiver is: a builtin, a
+// package's class, a project class, or unknown (an interface, a type
+// parameter, any) for every member of a union; an overload's parameter
+// types are not the body's.
+func TestTypeScriptDeclaredReceivers(t *testing.T) {
+	g := buildArchive(t, `
+-- src/set.ts --
+import { Server } from 'http';
+export class ObservableSet {
+  add(x: string): void {}
+  intersection(other: ReadonlySetLike<string> | Set<string>): Set<string> {
+    return other.intersection(this);
+  }
+  union(other: ObservableSet | undefined, srv: Server, names: string[]): void {
+    other.add('x');
+    srv.close();
+    names.concat([]);
+  }
+  clear<T>(x: T, y: any, z: Partial<ObservableSet>): void {
+    x.add('a');
+    y.intersection(this);
+    z.merge();
+  }
+  merge(): void {}
+}
+export function remove(obj: ObservableSet, key: string): void
+export function remove(obj: any, key: any): void {
+  obj.intersection(key);
+}
+`)
+	expectCallees(t, g, "src.set.ObservableSet.intersection")
+	expectUnresolved(t, g, "src.set.ObservableSet.intersection", "intersection", "no member intersection")
+	expectCallees(t, g, "src.set.ObservableSet.union", "src.set.ObservableSet.add:receiver")
+	expectUnresolved(t, g, "src.set.ObservableSet.union", "close", "external: http.Server.close")
+	// A type parameter, any, a type alias: unknown receivers, and add and
+	// intersection are names builtins share.
+	expectCallees(t, g, "src.set.ObservableSet.clear", "src.set.ObservableSet.merge:name")
+	expectCallees(t, g, "src.set.remove")
+}
+
+// JSDoc @param types type a JavaScript function's parameters, as the
+// TypeScript checker reads them with checkJs.
+func TestJavaScriptDocParamTypes(t *testing.T) {
+	g := buildArchive(t, `
+-- lib/server.js --
+class App {
+  listen(port) {}
+}
+class Other {
+  listen() {}
+}
+/**
+ * @param {App} app the application
+ * @param {?Other=} [other]
+ * @param {Object} opts.x a property: not a parameter
+ * @param {Set<string>} seen
+ */
+function start(app, other, seen) {
+  app.listen(80);
+  other.listen();
+  seen.add('x');
+}
+module.exports = { App, Other, start };
+`)
+	expectCallees(t, g, "lib.server.start", "lib.server.App.listen:receiver", "lib.server.Other.listen:receiver")
+	expectUnresolved(t, g, "lib.server.start", "add", "builtin: Set.add")
+}
+
+// A receiver typed by a project interface calls the method the interface
+// declares, as the checker resolves it; one it does not declare leaves
+// the receiver unknown.
+func TestTypeScriptInterfaceReceivers(t *testing.T) {
+	g := buildArchive(t, `
+-- src/atom.ts --
+export interface IAtom extends IBase {
+  reportObserved(): boolean;
+}
+export class Atom implements IAtom {
+  reportObserved(): boolean { return true; }
+  dispose_(): void {}
+}
+export class Holder {
+  atom_: IAtom;
+  constructor() { this.atom_ = new Atom(); }
+  read(a: IAtom): void {
+    a.reportObserved();
+    a.dispose_();
+    this.atom_.reportObserved();
+  }
+}
+`)
+	// this.atom_ is declared IAtom and holds an Atom: both, by receiver.
+	expectCallees(t, g, "src.atom.Holder.read",
+		"src.atom.IAtom.reportObserved:interface", "src.atom.IAtom.reportObserved:receiver",
+		"src.atom.Atom.reportObserved:receiver", "src.atom.Atom.dispose_:name")
+}

@@ -55,10 +55,13 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		return nil, "", "", false
 	}
 	var types []string
+	inherits := map[string]bool{} // types that are a class's external base
 	unknown := false
 	how = Local
 	for _, v := range vs {
 		switch {
+		case strings.HasPrefix(v.builtin, "external: "):
+			types = append(types, v.builtin) // a declared type from a package
 		case v.builtin != "":
 			types = append(types, "builtin: "+v.builtin)
 		case v.instance:
@@ -66,9 +69,13 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			switch {
 			case len(ms) > 0:
 				ids = append(ids, r.jsSources(ms)...)
-				how = Receiver
-				if inherited {
+				switch {
+				case r.g.nodes[v.id].Kind == extract.KindInterface:
+					how = Interface // the method a declared interface type declares
+				case inherited:
 					how = Inherited
+				default:
+					how = Receiver
 				}
 			case r.g.nodes[v.id].Kind != extract.KindClass || v.weak:
 				// An ES5 constructor, whose members come by assignment, or
@@ -77,6 +84,7 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			default:
 				if ext := r.jsExternalBase(v.id); ext != "" {
 					types = append(types, ext)
+					inherits[ext] = true
 				} else {
 					types = append(types, r.g.nodes[v.id].Name)
 				}
@@ -118,8 +126,10 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		switch t := strings.TrimSuffix(types[0], "."); {
 		case strings.HasPrefix(t, "builtin: "):
 			return nil, "", t + "." + c.Name, true // builtin: Map.get
-		case strings.HasPrefix(t, "external: "):
+		case strings.HasPrefix(t, "external: ") && inherits[types[0]]:
 			return nil, "", t + "." + c.Name + " (inherited)", true
+		case strings.HasPrefix(t, "external: "):
+			return nil, "", t + "." + c.Name, true
 		}
 	}
 	return nil, "", fmt.Sprintf("no member %s on %s", c.Name, joinTypes(types)), true
@@ -161,11 +171,20 @@ func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
 		return nil
 	}
 	var vs []jsVal
+	lambda := false
 	for i := range c.ArgExprs().Len() {
 		switch a := c.ArgExprs().Sub(i); a.Kind() {
 		case extract.ExprName, extract.ExprAttr, extract.ExprIndex, extract.ExprCall:
 			// foo, this.done, handlers[0], this.done.bind(this), make()
 			vs = append(vs, r.jsEval(caller, a, 0)...)
+		case extract.ExprLambda:
+			lambda = true
+		}
+	}
+	if lambda {
+		// items.forEach((x) => …): the function written there.
+		if id, ok := r.jsCallbackNode(caller, c); ok {
+			vs = append(vs, jsVal{id: id})
 		}
 	}
 	var out []Edge
@@ -175,6 +194,64 @@ func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
 		}
 	}
 	return out
+}
+
+// jsCallbackNode finds the function expression passed to c, written in
+// caller: the symbol extract names "<callback of items.forEach>" (the
+// callee as written when it is a path of names, else ".forEach"; with
+// the first argument when it is a short string) that starts first on or
+// after c's line. Named function expressions keep their own names and
+// are not found.
+func (r *resolver) jsCallbackNode(caller SymbolID, c extract.Call) (SymbolID, bool) {
+	label := c.Name
+	if c.Receiver != "" {
+		label = "." + c.Name
+		if jsNamePathText(c.Receiver) && len(c.Receiver)+1+len(c.Name) <= 60 {
+			label = c.Receiver + "." + c.Name
+		}
+	}
+	labels := []string{label}
+	if args := c.Args(); len(args) > 0 && len(args[0]) <= 40 && len(args[0]) > 1 && strings.ContainsRune("\"'`", rune(args[0][0])) {
+		labels = append(labels, label+"("+args[0]+")")
+	}
+	parent := r.g.nodes[caller].Qualified
+	var best SymbolID
+	found := false
+	for _, l := range labels {
+		for _, id := range r.g.byQualified[joinQ(parent, "<callback of "+l+">")] {
+			n := r.g.nodes[id]
+			if n.File != r.f.Path || n.Line < c.Line || n.Line > c.Line+maxCallbackLines {
+				continue
+			}
+			if !found || n.Line < r.g.nodes[best].Line {
+				best, found = id, true
+			}
+		}
+	}
+	return best, found
+}
+
+// maxCallbackLines bounds how far below the called name a callback
+// passed to it may start: arguments before it rarely take more.
+const maxCallbackLines = 10
+
+// jsNamePathText reports whether s is a name or a path of names: a,
+// this.b, a.b.c.
+func jsNamePathText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if part == "" {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if c := part[i]; !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // joinTypes lists the types of a receiver for a reason.

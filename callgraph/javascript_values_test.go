@@ -54,7 +54,8 @@ function run(arr, p, el) {
 function setInterval(f) {}
 function own() { setInterval(bar); }
 `)
-	expectCallees(t, g, "a.run", "a.foo:callback", "a.bar:callback", "a.baz:callback", "a.api.done:callback")
+	expectCallees(t, g, "a.run", "a.foo:callback", "a.bar:callback", "a.baz:callback", "a.api.done:callback",
+		"a.run.<callback of arr.map>:callback") // x => x
 	expectCallees(t, g, "a.C.run", "a.C.step:callback")
 	// The repository's own setInterval is called, not a timer.
 	expectCallees(t, g, "a.own", "a.setInterval:local")
@@ -228,7 +229,8 @@ Legacy.prototype.go = function () { this.store.save(); };
 
 // TypeScript declarations with a class type type their names: variables,
 // parameters, class fields and constructor parameter properties; an
-// interface type leaves the receiver to the other rules.
+// interface type calls the method the interface declares, as the
+// TypeScript checker resolves it.
 func TestTypeScriptDeclaredTypes(t *testing.T) {
 	g := buildArchive(t, `
 -- store.ts --
@@ -254,7 +256,7 @@ export class Service {
 declare function make(): any;
 `)
 	expectCallees(t, g, "svc.Service.run", "store.Store.save:receiver", "svc.Log.write:receiver", "svc.make:local")
-	expectUnresolved(t, g, "svc.Service.viaInterface", "save", "ambiguous")
+	expectCallees(t, g, "svc.Service.viaInterface", "store.Saver.save:interface")
 }
 
 // f.bind(this) is f, and f.call(…) or f.apply(…) calls it, when f is a
@@ -277,4 +279,30 @@ function run(args) {
 `)
 	expectCallees(t, g, "a.View.mount", "a.View.onClick:callback")
 	expectCallees(t, g, "a.run", "a.foo:local")
+}
+
+// A function written as the argument of a builtin that calls it is a
+// callback of the function around it, like a named one.
+func TestJavaScriptInlineCallbacks(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function helper() {}
+function use(items, p) {
+  items.forEach((x) => {
+    helper(x);
+  });
+  p.then(function () { helper(); }).catch(
+    (err) => helper(err));
+  setTimeout(() => helper(), 10);
+  emitter.on('close', () => helper());
+  register(() => helper());
+}
+`)
+	expectCallees(t, g, "a.use",
+		"a.use.<callback of items.forEach>:callback",
+		"a.use.<callback of p.then>:callback",
+		"a.use.<callback of .catch>:callback",
+		"a.use.<callback of setTimeout>:callback",
+		"a.use.<callback of emitter.on('close')>:callback")
+	expectCallees(t, g, "a.use.<callback of register>", "a.helper:local")
 }

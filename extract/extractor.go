@@ -352,6 +352,9 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		delete(w.parsers, lang)
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("the %s parser did not finish within %v (%v)", lang.Name, parseTimeout(len(src)), err)}
 	}
+	if tree.RootNode().HasError() && lang.reparse != nil {
+		tree = reparse(p, lang, src, tree)
+	}
 	budget, done := startBudget(queryTimeout(len(src)))
 	defer done()
 	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, budget: budget}
@@ -510,4 +513,60 @@ func UnknownByName(p string) bool {
 
 func sortSkipped(s []Skipped) {
 	sort.Slice(s, func(i, j int) bool { return s[i].Path < s[j].Path })
+}
+
+// reparse parses lang's other reading of src (Language.reparse) and
+// returns whichever of the two trees has fewer errors, closing the other.
+// A parse that fails returns tree unchanged.
+func reparse(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) *sitter.Tree {
+	alt := lang.reparse(src)
+	if alt == nil {
+		return tree
+	}
+	if lang.serial {
+		lang.parseMu.Lock()
+		defer lang.parseMu.Unlock()
+	}
+	t2, err := p.ParseCtx(context.Background(), nil, alt)
+	if err != nil || t2 == nil {
+		return tree
+	}
+	if errorCost(t2.RootNode()) < errorCost(tree.RootNode()) {
+		tree.Close()
+		return t2
+	}
+	t2.Close()
+	return tree
+}
+
+// errorCost measures how much of a tree the parser could not make sense
+// of: the bytes under ERROR nodes, plus one for each MISSING node. Only
+// subtrees with errors are visited.
+func errorCost(root *sitter.Node) int {
+	if !root.HasError() {
+		return 0
+	}
+	c := sitter.NewTreeCursor(root)
+	defer c.Close()
+	cost := 0
+	for {
+		n := c.CurrentNode()
+		descend := false
+		switch {
+		case n.IsMissing():
+			cost++
+		case n.IsError():
+			cost += int(n.EndByte()-n.StartByte()) + 1
+		case n.HasError():
+			descend = true
+		}
+		if descend && c.GoToFirstChild() {
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return cost
+			}
+		}
+	}
 }

@@ -38,6 +38,11 @@ var brokenSeeds = []string{
 	"a.b.c.d.e.f(g(h(i(j()))))",
 	// C statement macros, which the extractor rewrites and parses again.
 	"int f(void)\n{\n\tfor_each_cpu(i)\n\t\tsum += g(i);\n\tfor_each(c) { h(c); }\n}\nint k(void) { return 1; }\n",
+	"interface I {\n  <T>(a: T): T\n  <T>(b: T): T\n}\nfunction f() { if (x) {} }\n",
+	// TypeScript's optional parameter marks in a JavaScript file.
+	"function action(a, b?) { if (a) { run(b?.c ? d : e); } }\nfunction g(x?: Map<A, (b) => C>, y?) {}\nf(a?,\n",
+	// Function expressions named by where they are.
+	"app.get('/u', (req, res) => { res.send(f(function g() { h(); })); });\n(function () { x(); })();\nregister({ setup() {}, k: () => 1 });\n<A on={() => p()} />;\n",
 }
 
 func fuzzFamily(f *testing.F, names ...string) {

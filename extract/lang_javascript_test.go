@@ -54,6 +54,7 @@ export default function () {}
 		"function src.app.shop.outer parent= line=16-20",
 		"function src.app.shop.outer.inner parent=outer line=17-17",
 		"function src.app.shop.outer.arrow parent=outer line=18-18",
+		"function src.app.shop.outer.callback parent=outer line=19-19",
 		"object src.app.shop.api parent= line=22-27",
 		"method src.app.shop.api.get parent=api line=23-23",
 		"method src.app.shop.api.post-json parent=api line=24-24",
@@ -99,11 +100,15 @@ const made = build({ m() {} });
 		"object o.default parent= line=10-10",
 		"object o.fixer parent= line=11-11",
 		"method o.fixer.fix parent=fixer line=11-11",
+		// An options object passed to a call is named by the call.
+		"object o.<argument of build> parent= line=12-12",
+		"method o.<argument of build>.m parent=<argument of build> line=12-12",
 	)
 }
 
-// Members of classes and objects that are not symbols are dropped with
-// them; their calls go to the enclosing symbol.
+// An object literal or class no declaration binds is a symbol named by
+// where it is (the call it is passed to, the function returning it); its
+// members are its own, and their calls theirs.
 func TestJavaScriptAnonymousMembers(t *testing.T) {
 	f := extractString(t, "m.js", `register({
   setup() { init(); },
@@ -120,7 +125,12 @@ function local() {
 }
 `)
 	expectSymbols(t, f,
+		"object m.<argument of register> parent= line=1-4",
+		"method m.<argument of register>.setup parent=<argument of register> line=2-2",
+		"method m.<argument of register>.handler parent=<argument of register> line=3-3",
 		"function m.wrap parent= line=5-9",
+		"class m.wrap.<returned> parent=wrap line=6-8",
+		"method m.wrap.<returned>.method parent=<returned> line=7-7",
 		"object m.default parent= line=10-10",
 		"method m.default.helper parent=default line=10-10",
 		"function m.local parent= line=11-13",
@@ -132,9 +142,9 @@ function local() {
 	)
 	expectCalls(t, f,
 		"m -> register @1",
-		"m -> init @2",
-		"m -> run @3",
-		"m.wrap -> inner @7",
+		"m.<argument of register>.setup -> init @2",
+		"m.<argument of register>.handler -> run @3",
+		"m.wrap.<returned>.method -> inner @7",
 		"m.default.helper -> help @10",
 		"m.local.opts.onDone -> done @12",
 	)
@@ -171,6 +181,7 @@ var Point = (function () {
 		"function lib.legacy.build parent= line=7-7",
 		"method lib.legacy.window.onload parent=window line=8-8",
 		"function lib.legacy.setup parent= line=9-9",
+		"function lib.legacy.setup.<widget.later> parent=setup line=9-9",
 		"class lib.legacy.Client parent= line=10-10",
 		"method lib.legacy.Client.send parent=Client line=10-10",
 		"object lib.legacy.codec parent= line=11-11",
@@ -184,7 +195,7 @@ var Point = (function () {
 		"lib.legacy.Widget.render -> draw @2",
 		"lib.legacy.Widget.create -> Widget @5",
 		"lib.legacy.window.onload -> start @8",
-		"lib.legacy.setup -> later @9",
+		"lib.legacy.setup.<widget.later> -> later @9",
 		"lib.legacy.Client.send -> post @10",
 		"lib.legacy.Point.norm -> sqrt @16",
 		"lib.legacy.Point.origin -> Point @17",
@@ -201,10 +212,13 @@ var Point = (function () {
 		{"a.b = { c() {} };", "object m.a.b parent=a line=1-1\nmethod m.a.b.c parent=b line=1-1"},
 		{"a.b = { c: 1 };", ""},
 		{"webidl.converters.Str = function () {};", "method m.webidl.converters.Str parent=webidl.converters line=1-1"},
-		{"function f() { webidl.converters.str = function () {}; }", "function m.f parent= line=1-1"},
+		{"function f() { webidl.converters.str = function () {}; }", "function m.f parent= line=1-1\nfunction m.f.<webidl.converters.str> parent=f line=1-1"},
 		{"function f() { ns.Klass.create = function () {}; }", "function m.f parent= line=1-1\nmethod m.f.ns.Klass.create parent=ns.Klass line=1-1"},
-		{"this.x = function () {};\na[0] = function () {};\nf().y = function () {};", ""},
+		{"this.x = function () {};\na[0] = function () {};\nf().y = function () {};", "function m.<this.x> parent= line=1-1\nfunction m.<a[0]> parent= line=2-2\nfunction m.<f().y> parent= line=3-3"},
+		{"(function () { function inner() {} })();\n(() => { g(); }).call(this);", "function m.inner parent= line=1-1"},
+		{"!function (e, t) { t(e); }(this, function (e) { function Ba() {} });", "function m.Ba parent= line=1-1"},
 		{"var proto = module.exports = function (o) {};", "function m.proto parent= line=1-1"},
+		{"const proto = module.exports = { onerror(e) {} };", "object m.proto parent= line=1-1\nmethod m.proto.onerror parent=proto line=1-1"},
 		{"var res = {};\nres.set = res.header = function header() {};", "method m.res.set parent=res line=2-2"},
 		{"const isLike = ((x) => x);", "function m.isLike parent= line=1-1"},
 	} {
@@ -655,7 +669,7 @@ main().catch(console.error);
 		"c.Svc.constructor -> this.#boot @7",
 		"c.Svc.#boot -> this.dep.client.connect @10",
 		"c.Svc.#boot -> this.dep.client.connect().then @10",
-		"c.Svc.#boot -> c.ready @10",
+		"c.Svc.#boot.<callback of .then> -> c.ready @10",
 		"c.Svc.#boot -> Server @11",
 		"c.Svc.#boot -> net.Socket @12",
 		"c.Svc.#boot -> Svc.registry.add @13",
@@ -663,9 +677,9 @@ main().catch(console.error);
 		"c.Svc.#boot -> tag @15",
 		"c.Svc.#boot -> generic @16",
 		"c.Svc.#boot -> items.forEach @17",
-		"c.Svc.#boot -> consume @17",
+		"c.Svc.#boot.<callback of items.forEach> -> consume @17",
 		"c.run -> [1, 2].map @21",
-		"c.run -> double @21",
+		"c.run.<callback of .map> -> double @21",
 		"c -> main @24",
 		"c -> main().catch @24",
 	)
@@ -693,7 +707,7 @@ class B {}
 }
 
 // React's memo and forwardRef wrap a component: the variable is the
-// function. Other calls with a function argument make no symbol.
+// function. A function passed to another call is a callback of it.
 func TestJavaScriptReactWrappers(t *testing.T) {
 	f := extractString(t, "w.tsx", `export const A = memo(function AImpl() { return a(); });
 export const B = React.forwardRef<HTMLElement, P>((props, ref) => b(ref));
@@ -706,6 +720,8 @@ const schema = z.string().refine((s) => e(s));
 		"function w.A parent= line=1-1",
 		"function w.B parent= line=2-2",
 		"function w.C parent= line=3-3",
+		"function w.<callback of list.map> parent= line=5-5",
+		"function w.<callback of .refine> parent= line=6-6",
 	)
 	expectCalls(t, f,
 		"w.A -> memo @1",
@@ -717,10 +733,10 @@ const schema = z.string().refine((s) => e(s));
 		"w.C -> c @3",
 		"w -> memo @4",
 		"w -> list.map @5",
-		"w -> d @5",
+		"w.<callback of list.map> -> d @5",
 		"w -> z.string @6",
 		"w -> z.string().refine @6",
-		"w -> e @6",
+		"w.<callback of .refine> -> e @6",
 	)
 	if got := symbol(t, f, "w.B").Signature; got != "const B = React.forwardRef<HTMLElement, P>((props, ref) =>" {
 		t.Errorf("signature of B = %q", got)
@@ -733,8 +749,10 @@ func TestJSXIsNotACall(t *testing.T) {
   return <List onPick={() => pick()}>{items.map((i) => <Item key={i} />)}</List>;
 }
 `)
-		expectSymbols(t, f, "function v.View parent= line=1-3")
-		expectCalls(t, f, "v.View -> pick @2", "v.View -> items.map @2")
+		expectSymbols(t, f, "function v.View parent= line=1-3",
+			"function v.View.<onPick> parent=View line=2-2",
+			"function v.View.<callback of items.map> parent=View line=2-2")
+		expectCalls(t, f, "v.View.<onPick> -> pick @2", "v.View -> items.map @2")
 	}
 }
 
@@ -777,6 +795,49 @@ export function after() { recover(); }
 		t.Errorf("decorated overload parsed without error; update the known limitation")
 	}
 	symbol(t, f, "overload.C.n")
+}
+
+// A line that starts with '<' ends the member before it, as in
+// TypeScript: the grammar alone read `T\n<T>(…)` as one type and lost the
+// whole file (mobx's api/action.ts: every function gone, its calls
+// credited to the module, `if` a callee).
+func TestTypeScriptLineBreakBeforeTypeParameters(t *testing.T) {
+	for _, path := range []string{"factory.ts", "factory.tsx"} {
+		f := extractString(t, path, `interface Factory {
+    <T extends Function | undefined>(fn: T): T
+	// named
+	<T>(name: string, fn: T): Box<
+		T
+	>
+
+    <T>(name: string): T
+}
+
+function createFactory(auto: boolean): Factory {
+    const res: Factory = function action(arg1, arg2?): any {
+        if (isFunction(arg1)) {
+            return createAction(arg1)
+        }
+    }
+    return res
+}
+`)
+		if len(f.Errors) > 0 {
+			t.Errorf("%s: syntax errors %+v", path, f.Errors)
+		}
+		mod := strings.TrimSuffix(path, filepath.Ext(path))
+		symbol(t, f, mod+".createFactory")
+		expectCalls(t, f,
+			mod+".createFactory.res -> isFunction @13",
+			mod+".createFactory.res -> createAction @14")
+	}
+	// Where the other reading is no better, the file is read as written:
+	// a comparison continued on the next line stays one.
+	f := extractString(t, "cmp.ts", "function lt(a, b) {\n  return a\n    < b\n}\nfunction g() { h() }\n")
+	if len(f.Errors) > 0 {
+		t.Errorf("cmp.ts: syntax errors %+v", f.Errors)
+	}
+	expectCalls(t, f, "cmp.g -> h @5")
 }
 
 func TestJavaScriptLanguageOf(t *testing.T) {
@@ -848,6 +909,8 @@ if (x) { o = { m() {} }; }
 		"function m.outer.inner parent=outer line=4-4",
 		"object m.outer.state parent=outer line=5-5",
 		"method m.outer.state.ready parent=state line=5-5",
+		"object m.<o> parent= line=7-7",
+		"method m.<o>.m parent=<o> line=7-7",
 	)
 	expectCalls(t, f,
 		"m.obj.m -> a @1",
@@ -857,4 +920,42 @@ if (x) { o = { m() {} }; }
 		"m.outer.inner -> e @4",
 		"m.outer.state.ready -> g @5",
 	)
+}
+
+// TypeScript's optional parameter marks in a JavaScript file do not cost
+// the function (issue 31: mobx's `function action(a, b?)` put its calls
+// on the module and made `if` a callee).
+func TestJavaScriptOptionalMarks(t *testing.T) {
+	f := extractString(t, "a.js", `function action(a, b?) {
+  if (a) {
+    run(b);
+  }
+  return done(a ? b : 1, "why?", c?.d);
+}
+function next(x, y?: Map<string, number>, z = 1) { return baz(x); }
+`)
+	expectSymbols(t, f,
+		"function a.action parent= line=1-6",
+		"function a.next parent= line=7-7",
+	)
+	expectCalls(t, f,
+		"a.action -> run @3",
+		"a.action -> done @5",
+		"a.next -> baz @7",
+	)
+	if got := symbol(t, f, "a.next").Params; strings.Join(got, ",") != "x,y,z" {
+		t.Errorf("params of next = %q", got)
+	}
+	for src, want := range map[string]string{
+		"f(a, b?)":               "f(a, b )",
+		"f(b?: T<U, V>, c)":      "f(b          , c)",
+		"x = a ? b : c; d?.e":    "",
+		"if (a?) g(a?.b ?? c)":   "if (a ) g(a?.b ?? c)",
+		"f(b?: (x) => void = g)": "f(b" + strings.Repeat(" ", 15) + "= g)",
+		"a? == b":                "",
+	} {
+		if got := string(jsWithoutOptionalMarks([]byte(src))); got != want {
+			t.Errorf("jsWithoutOptionalMarks(%q) = %q, want %q", src, got, want)
+		}
+	}
 }

@@ -85,6 +85,11 @@ type Language struct {
 	repair func(f *fileInfo, root *sitter.Node, qc *sitter.QueryCursor, skip map[uint32]bool) []macroSite
 	// detect, for a shared extension, reports whether src is this language.
 	detect func(src []byte) bool
+	// reparse, for a file whose parse has errors, returns another reading
+	// of src to parse instead, of the same length and with the same line
+	// breaks, or nil; the extraction keeps the parse with fewer errors and
+	// reads text from src either way.
+	reparse func(src []byte) []byte
 	// docOnly makes the doc hook's answer final: "" means no doc, without
 	// falling back to the comment above (Ruby magic comments, shebangs).
 	docOnly bool

@@ -137,6 +137,19 @@
     left: (identifier) @name
     right: (object) @body) @definition.object)
 
+; ---- Function and class expressions no declaration above binds:
+; callbacks, IIFEs, returned functions, named function expressions,
+; anonymous classes, and object literals holding a function (an
+; options object passed to a call). The refine hook drops those a
+; declaration binds (const f = () => …, k: function () {}) and names the
+; others by where they are: "<callback of app.get('/users')>", "<iife>",
+; "<returned>".
+(arrow_function body: (_) @body) @definition.function @name
+(function_expression body: (_) @body) @definition.function @name
+(generator_function body: (_) @body) @definition.function @name
+(class body: (_) @body) @definition.class @name
+(object) @definition.object @name @body
+
 ; ---- Members of classes and objects. The refine hook drops members of a
 ; class or object that is not a symbol itself.
 

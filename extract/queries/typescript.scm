@@ -170,6 +170,19 @@
     left: (identifier) @name
     right: (object) @body) @definition.object)
 
+; ---- Function and class expressions no declaration above binds:
+; callbacks, IIFEs, returned functions, named function expressions,
+; anonymous classes, and object literals holding a function (an
+; options object passed to a call). The refine hook drops those a
+; declaration binds (const f = () => …, k: function () {}) and names the
+; others by where they are: "<callback of app.get('/users')>", "<iife>",
+; "<returned>".
+(arrow_function body: (_) @body) @definition.function @name
+(function_expression body: (_) @body) @definition.function @name
+(generator_function body: (_) @body) @definition.function @name
+(class body: (_) @body) @definition.class @name
+(object) @definition.object @name @body
+
 ; ---- Members of classes, interfaces, object types and objects. The refine
 ; hook drops members of a class or object that is not a symbol itself.
 
@@ -276,23 +289,25 @@
           (call_expression) (await_expression) (ternary_expression)
           (binary_expression) (parenthesized_expression)] @bind.value) @bind
 
-; TypeScript declarations with a class type: a variable, a parameter
-; (constructor parameter properties too) and a class field.
+; TypeScript declarations with a type: a variable, a parameter
+; (constructor parameter properties too) and a class field. Every type is
+; kept (`any`, `string`, `A | B`, `Set<T>`): the call graph tells a
+; project class from a builtin or an unknown one.
 (variable_declarator
   name: (identifier) @bind.target
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+  type: (type_annotation (_) @bind.type)) @bind
 
 (required_parameter
   pattern: (identifier) @bind.target
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+  type: (type_annotation (_) @bind.type)) @bind
 
 (optional_parameter
   pattern: (identifier) @bind.target
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+  type: (type_annotation (_) @bind.type)) @bind
 
 (public_field_definition
   name: (property_identifier) @bind.target
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @bind.type)) @bind
+  type: (type_annotation (_) @bind.type)) @bind
 
 ; return new C(): what a factory returns ("<return>").
 (return_statement
