@@ -38,7 +38,7 @@ func (ix *Index) demoteAuxCode(ranked []hit, query string, qt QueryType) []hit {
 		if d == nil || d.scope != ScopeCode {
 			continue
 		}
-		if p := symbolPrior(d.text, d.title, int(rec.end)-int(rec.line)+1, words, task, query); p != 1 {
+		if p := symbolPrior(d.text, d.title, int(rec.end)-int(rec.line)+1, d.summary != "", words, task, query); p != 1 {
 			ranked[i].fused *= p
 			moved = true
 		}
@@ -95,8 +95,10 @@ const (
 // by for what its symbol is (kind, name, length in lines): for a query in
 // words, dunder methods and short members; for one that asks for a task,
 // types too. A dunder method the query names is not demoted, nor is
-// __init__, a constructor.
-func symbolPrior(text, qualified string, lines int, words, task bool, query string) float64 {
+// __init__, a constructor, nor a short member with a doc comment of its
+// own (documented is not boilerplate: a one-line function its comment
+// describes lost to its file's module chunk).
+func symbolPrior(text, qualified string, lines int, documented, words, task bool, query string) float64 {
 	if !words {
 		return 1
 	}
@@ -113,7 +115,7 @@ func symbolPrior(text, qualified string, lines int, words, task bool, query stri
 		!strings.Contains(strings.ToLower(query), strings.Trim(name, "_")) {
 		p *= dunderDemote
 	}
-	if lines <= shortLines && kind != "module" {
+	if lines <= shortLines && kind != "module" && !documented {
 		p *= shortDemote
 	}
 	return p

@@ -43,24 +43,26 @@ func TestSymbolPrior(t *testing.T) {
 	for _, c := range []struct {
 		text, name string
 		lines      int
+		documented bool
 		words      bool
 		task       bool
 		query      string
 		want       float64
 	}{
-		{"method A.run\n", "A.run", 10, true, true, "run it", 1},
-		{"class A\n", "A", 10, true, true, "make an a", typeDemote},
-		{"class A\n", "A", 10, true, false, "the a", 1},
-		{"class A\n", "A", 10, false, false, "A", 1},
-		{"method A.__repr__\n", "A.__repr__", 10, true, false, "show it", dunderDemote},
-		{"method A.__repr__\n", "A.__repr__", 10, true, false, "what does repr print", 1},
-		{"method A.__init__\n", "A.__init__", 10, true, true, "make an A", 1},
-		{"method A.x\n", "A.x", 2, true, false, "x", shortDemote},
-		{"method A.x\n", "A.x", 2, false, false, "A.x", 1},
-		{"module m\n", "m", 1, true, false, "x", 1},
+		{"method A.run\n", "A.run", 10, false, true, true, "run it", 1},
+		{"class A\n", "A", 10, false, true, true, "make an a", typeDemote},
+		{"class A\n", "A", 10, false, true, false, "the a", 1},
+		{"class A\n", "A", 10, false, false, false, "A", 1},
+		{"method A.__repr__\n", "A.__repr__", 10, false, true, false, "show it", dunderDemote},
+		{"method A.__repr__\n", "A.__repr__", 10, false, true, false, "what does repr print", 1},
+		{"method A.__init__\n", "A.__init__", 10, false, true, true, "make an A", 1},
+		{"method A.x\n", "A.x", 2, false, true, false, "x", shortDemote},
+		{"method A.x\n", "A.x", 2, false, false, false, "A.x", 1},
+		{"module m\n", "m", 1, false, true, false, "x", 1},
+		{"function m.f\n", "m.f", 1, true, true, false, "x", 1},
 	} {
-		if got := symbolPrior(c.text, c.name, c.lines, c.words, c.task, c.query); got != c.want {
-			t.Errorf("symbolPrior(%q, %q, %d, %v, %v, %q) = %v, want %v", c.text, c.name, c.lines, c.words, c.task, c.query, got, c.want)
+		if got := symbolPrior(c.text, c.name, c.lines, c.documented, c.words, c.task, c.query); got != c.want {
+			t.Errorf("symbolPrior(%q, %q, %d, %v, %v, %v, %q) = %v, want %v", c.text, c.name, c.lines, c.documented, c.words, c.task, c.query, got, c.want)
 		}
 	}
 }
