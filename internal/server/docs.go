@@ -141,6 +141,35 @@ func (w *workspace) docsChanged(paths []string) {
 	w.startDocsLoop()
 }
 
+// settleDocs waits, at most wait, until the doc changes noted so far are
+// applied, and reports whether any were pending: a report's artifact is
+// indexed in the background, and fetch_doc right after the report would
+// otherwise answer that no such document exists.
+func (w *workspace) settleDocs(ctx context.Context, wait time.Duration) bool {
+	pending := func() bool {
+		w.docsMu.Lock()
+		defer w.docsMu.Unlock()
+		return w.docsBusy || len(w.docsPending) > 0 || w.docsRescan
+	}
+	if !pending() {
+		return false
+	}
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for pending() {
+		select {
+		case <-ctx.Done():
+			return true
+		case <-timeout.C:
+			return true
+		case <-tick.C:
+		}
+	}
+	return true
+}
+
 // startDocsLoop starts docsLoop when the index is open, changes wait and
 // no loop runs; a change that comes while the index is being opened
 // waits for it. The caller holds docsMu.

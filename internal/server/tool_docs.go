@@ -142,6 +142,9 @@ func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetc
 		return nil, docsearch.Doc{}, err
 	}
 	doc, err := ix.Fetch(in.Path, in.Heading)
+	if err != nil && s.docsSettled(ctx, req) {
+		doc, err = ix.Fetch(in.Path, in.Heading)
+	}
 	if err != nil {
 		return nil, doc, err // a wrong path's error names similar ones
 	}
@@ -199,6 +202,9 @@ func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in do
 		return nil, docOutlineOut{}, err
 	}
 	hs, err := ix.Outline(in.Path)
+	if err != nil && s.docsSettled(ctx, req) {
+		hs, err = ix.Outline(in.Path)
+	}
 	if err != nil {
 		return nil, docOutlineOut{}, err
 	}
@@ -210,4 +216,15 @@ func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in do
 		fmt.Fprintf(&b, "%s%s (line %d)\n", strings.Repeat("  ", max(0, h.Level-1)), h.Text, h.Line)
 	}
 	return textResult(b.String()), docOutlineOut{Path: in.Path, Headings: hs}, nil
+}
+
+// docsSettled waits for the workspace's pending doc changes (see
+// settleDocs) and reports whether there were any, so that a lookup that
+// missed may be tried again.
+func (s *Server) docsSettled(ctx context.Context, req *mcp.CallToolRequest) bool {
+	ws, err := s.ready(ctx, req)
+	if err != nil {
+		return false
+	}
+	return ws.settleDocs(ctx, cmp.Or(s.opt.DocsWait, defaultDocsWait))
 }
