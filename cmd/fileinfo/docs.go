@@ -53,7 +53,10 @@ func addDocsFlags(fs *flag.FlagSet) *docsFlags {
 //
 // With code, the source files' symbols are indexed too (the code scope;
 // see codeindex.Sync): only files changed since the last run are read.
-func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, code bool) (*docsearch.Index, codeindex.SyncStats, error) {
+// With graph too, the same pass brings the saved graph up to date
+// (codeindex.SyncGraph): each changed file is extracted once for both,
+// and a lookup after it reads symbols.idx without building anything.
+func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, code, graph bool) (*docsearch.Index, codeindex.SyncStats, error) {
 	var cs codeindex.SyncStats
 	root, err := filepath.Abs(*f.root)
 	if err != nil {
@@ -100,6 +103,13 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	if err != nil || !code {
 		return ix, cs, err
 	}
+	if graph {
+		gopt := graphstore.Options{Dir: opts.Dir, Log: opts.Logger}
+		if cs, _, err = codeindex.SyncGraph(ctx, ix, root, opts.Dir, opts.Logger, gopt); err != nil {
+			return nil, cs, fmt.Errorf("index code and graph: %w", err)
+		}
+		return ix, cs, nil
+	}
 	if cs, err = codeindex.Sync(ctx, ix, root, opts.Dir, opts.Logger); err != nil {
 		return nil, cs, fmt.Errorf("index code: %w", err)
 	}
@@ -133,6 +143,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	verify := fs.Bool("verify", false, "check every checksum of the saved indexes first; a damaged one is rebuilt")
 	memory := byteSize(defaultIndexMemory)
 	fs.Var(&memory, "memory", "keep the heap within this `size` (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
+	prof := profileFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -140,6 +151,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := rootArg(fs, df.root, pos); err != nil {
 		return err
 	}
+	stop, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stop()
 	defer setMemoryBudget(int64(memory))()
 	if *verify {
 		if err := verifyIndexes(*df.root, stdout); err != nil {
@@ -147,8 +163,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	start := time.Now()
-	ix, cs, err := df.openIndex(ctx, stderr, true, true)
+	ix, cs, err := df.openIndex(ctx, stderr, true, true, true)
 	if err != nil {
+		return err
+	}
+	if err := prof.heap(); err != nil {
 		return err
 	}
 	st := ix.Stats()
@@ -191,7 +210,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else {
 		var ix *docsearch.Index
 		code := len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode)
-		if ix, _, err = df.openIndex(ctx, stderr, false, code); err == nil {
+		if ix, _, err = df.openIndex(ctx, stderr, false, code, false); err == nil {
 			res, err = ix.Search(ctx, q)
 		}
 	}

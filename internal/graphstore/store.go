@@ -2,8 +2,6 @@ package graphstore
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,7 +12,6 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -75,6 +72,22 @@ type Options struct {
 	Extract extract.Options
 	// ReadOnly loads and refreshes the state without saving it.
 	ReadOnly bool
+	// Each, if set, sees the pass: every file Sync extracts, and every
+	// file Want asks for, a batch at a time in walk order, with the bytes
+	// it was extracted from, which are dropped once Each returns. So one
+	// extraction feeds both the saved graph and, say, the code index.
+	// Passed, if set, is called once the last batch was passed, before
+	// the graph is built. An error of either stops Sync.
+	Each   func(context.Context, []Extracted) error
+	Passed func(context.Context) error
+	// Want, if set with Each, is asked about every source file, in walk
+	// order, with its size and modification time: true passes it to Each
+	// even when Sync reuses its saved extraction (which it then does not
+	// extract again). Files Sync extracts are passed whatever it says.
+	Want func(path string, size, modTime int64) bool
+	// Batch is how many files are extracted at a time. Default
+	// DefaultBatch.
+	Batch int
 	// Log receives a line when a saved state is rebuilt. Default: discard.
 	Log *slog.Logger
 }
@@ -247,10 +260,13 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		old = &State{}
 	}
 
-	var hashes sync.Map // path → hash of the bytes extraction read
+	ps := &pass{batch: opt.Batch, each: opt.Each, hash: map[string]string{}}
+	if ps.batch <= 0 {
+		ps.batch = DefaultBatch
+	}
 	xo := opt.Extract
 	xo.Read = func(rel string, src []byte) {
-		hashes.Store(rel, digest(src))
+		ps.read(rel, src)
 		if opt.Extract.Read != nil {
 			opt.Extract.Read(rel, src)
 		}
@@ -271,6 +287,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	defer dirRoot.Close()
 	tree := sourceTree{root: root, dir: dirRoot, max: maxSize}
+	ps.ex, ps.tree = ex, tree
 	st := &State{Key: key}
 	configPaths, sources, skippedMore := selectSources(paths, xo.Languages)
 	skipped = append(skipped, skippedMore...)
@@ -287,7 +304,6 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	configChanged = configChanged || len(st.Config) != len(old.Config)
 	saved := byPath(old.Files)
-	var todo []string
 	// A stat (and now and then a hash) per file: tens of thousands on a
 	// big tree, done a few at a time.
 	st.Files = make([]Entry, len(sources))
@@ -296,22 +312,27 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		st.Files[i], same[i] = tree.check(sources[i], saved[sources[i]])
 	})
 	log.Debug("graphstore: checked", "files", len(sources), "elapsed", time.Since(start))
+	// The files to go through: those to extract (todo) and, in walk
+	// order among them, those only Each wants.
+	var all []string
+	todo := map[string]bool{}
 	for i, p := range sources {
+		want := opt.Want != nil && opt.Each != nil && opt.Want(p, st.Files[i].Size, st.Files[i].ModTime)
 		if !same[i] || configChanged {
-			todo = append(todo, p)
+			todo[p] = true
+		}
+		if todo[p] || want {
+			all = append(all, p)
 		}
 	}
-	files, more, err := ex.Files(ctx, todo)
+	fresh, reasons, err := ps.run(ctx, all, todo, saved)
 	if err != nil {
 		return nil, err
 	}
-	fresh := map[string]*extract.File{}
-	for i := range files {
-		fresh[files[i].Path] = &files[i]
-	}
-	reasons := map[string]string{}
-	for _, s := range more {
-		reasons[s.Path] = s.Reason
+	if opt.Passed != nil {
+		if err := opt.Passed(ctx); err != nil {
+			return nil, err
+		}
 	}
 	snap := &Snapshot{Extracted: len(todo), Reused: len(st.Files) - len(todo), Digests: make(map[string]string, len(st.Files)), log: log}
 	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Key == ""
@@ -319,8 +340,8 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		e := &st.Files[i]
 		if f, ok := fresh[e.Path]; ok {
 			e.File, e.Skip = f, ""
-			if h, ok := hashes.Load(e.Path); ok {
-				e.Hash = h.(string)
+			if h, ok := ps.hash[e.Path]; ok {
+				e.Hash = h
 			}
 		} else if r, ok := reasons[e.Path]; ok {
 			e.File, e.Skip = nil, r
@@ -514,56 +535,6 @@ func byPath(es []Entry) map[string]*Entry {
 		m[es[i].Path] = &es[i]
 	}
 	return m
-}
-
-// sourceTree is the tree of source files Sync compares with the saved
-// state: root, its handle, and the largest file extraction reads.
-type sourceTree struct {
-	root string
-	dir  *os.Root
-	max  int64
-}
-
-// check stats root/p and compares it with its saved entry: same is true
-// when the size and modification time match, or else the content hash.
-// The entry returned carries the new stat (and hash, when it was read).
-func (t sourceTree) check(p string, old *Entry) (e Entry, same bool) {
-	e = Entry{Path: p}
-	st, err := os.Stat(filepath.Join(t.root, filepath.FromSlash(p)))
-	if err != nil {
-		return e, false
-	}
-	e.Size, e.ModTime = st.Size(), st.ModTime().UnixNano()
-	if old == nil || old.Size != e.Size {
-		return e, false
-	}
-	e.Hash = old.Hash
-	if old.ModTime == e.ModTime {
-		return e, true
-	}
-	if old.Hash == "" {
-		return e, false
-	}
-	e.Hash = t.hash(p)
-	return e, e.Hash != "" && e.Hash == old.Hash
-}
-
-// hash returns the SHA-256 of the content of the file at p, read as
-// extraction reads it (extract.ReadRegular: through the root handle, a
-// regular file of at most t.max bytes), or "" when it cannot be read:
-// the file is then extracted again, and extraction says why it cannot.
-func (t sourceTree) hash(p string) string {
-	data, err := extract.ReadRegular(t.dir, p, t.max)
-	if err != nil {
-		return ""
-	}
-	return digest(data)
-}
-
-// digest is the lower-case hex SHA-256 of src, as artifacts.SourceDigest.
-func digest(src []byte) string {
-	sum := sha256.Sum256(src)
-	return hex.EncodeToString(sum[:])
 }
 
 // statChanged reports whether only the stat data of some file changed

@@ -1,0 +1,214 @@
+package codeindex
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/fileinfo/fileinfo/artifacts"
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/bounded"
+	"github.com/fileinfo/fileinfo/internal/graphstore"
+)
+
+// inFlightHook, set by tests, hears the most files SyncGraph had
+// extracted and not yet indexed at once.
+var inFlightHook func(files int)
+
+// SyncGraph is Sync and graphstore.Sync in one pass over the files: a
+// source file that changed since either the code stamps in dir or the
+// saved graph is extracted once, and that extraction gives both its code
+// documents in ix and its record in the saved graph, which SyncGraph
+// leaves behind (graph.bin, symbols.idx: a first lookup after `fileinfo
+// index` builds nothing). gopt configures the graph's side; its Root is
+// root, and its Each, Want and Passed are SyncGraph's.
+//
+// The pass streams: files are extracted gopt.Batch at a time, each batch
+// rendered into code documents and handed to a goroutine that indexes
+// them (docsearch.PutCodeBatches) while the next is extracted; at most
+// one batch waits between the two, so sources and documents held stay a
+// few batches whatever the size of the tree. The code index is saved
+// before the graph is built, so their peaks do not add up.
+func SyncGraph(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.Logger, gopt graphstore.Options) (SyncStats, *graphstore.Snapshot, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	p := &codePass{ix: ix, log: log, now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{}}
+	if dir != "" && hasCode(ix) {
+		file := filepath.Join(dir, stampsFile)
+		switch s, err := readStamps(file); {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			reason := err.Error()
+			if skip := (*bounded.SkipError)(nil); errors.As(err, &skip) {
+				reason = skip.Reason
+			}
+			log.Warn("code index: reading every source file again", "file", file, "reason", reason)
+		default:
+			p.old = s
+		}
+	}
+	p.store, _ = artifacts.Open(root) // no store: no prose
+	p.dirs = dirCache{}
+	gopt.Root = root
+	gopt.Want, gopt.Each, gopt.Passed = p.want, p.each, p.passed
+	snap, err := graphstore.Sync(ctx, gopt)
+	if perr := p.finish(); err == nil {
+		err = perr
+	}
+	if err != nil {
+		return p.st, nil, err
+	}
+	p.st.Files = len(p.now)
+	if inFlightHook != nil {
+		inFlightHook(p.peak)
+	}
+	if dir != "" && (p.st.Read > 0 || p.st.Removed > 0) {
+		if err := writeStamps(dir, p.now); err != nil {
+			return p.st, snap, err
+		}
+	}
+	return p.st, snap, nil
+}
+
+// codePass is the code side of SyncGraph's pass.
+type codePass struct {
+	ix    *docsearch.Index
+	log   *slog.Logger
+	store *artifacts.Store
+	dirs  dirCache
+	old   map[string][3]int64 // stamps as saved
+	now   map[string][3]int64 // stamps of the files there are now
+	need  map[string]bool     // files whose code documents are out of date
+	st    SyncStats
+
+	started bool
+	queue   chan []docsearch.CodeFile // the batches rendered, to index
+	done    chan error                // PutCodeBatches' result
+	once    sync.Once
+	err     error
+
+	mu             sync.Mutex
+	inFlight, peak int // files rendered and not yet indexed
+}
+
+// want records the stamp of a source file and reports whether its code
+// documents are out of date (see stampsFile). graphstore.Sync calls it
+// for every source file, from one goroutine, before any batch.
+func (p *codePass) want(path string, size, modTime int64) bool {
+	stamp := [3]int64{size, modTime, 0}
+	if p.store != nil {
+		if a, err := p.store.Path(path); err == nil && p.dirs.exists(filepath.Dir(a)) {
+			if ai, err := os.Stat(a); err == nil {
+				stamp[2] = ai.ModTime().UnixNano()
+			}
+		}
+	}
+	p.now[path] = stamp
+	o, ok := p.old[path]
+	need := !ok || o != stamp
+	if need {
+		p.need[path] = true
+	}
+	return need
+}
+
+// start starts indexing, with the files gone since the stamps, once
+// every file was seen by want.
+func (p *codePass) start(ctx context.Context) {
+	if p.started {
+		return
+	}
+	p.started = true
+	var removed []string
+	for path := range p.old {
+		if _, ok := p.now[path]; !ok {
+			removed = append(removed, path)
+		}
+	}
+	slices.Sort(removed)
+	p.st.Removed = len(removed)
+	// One batch waits while one is indexed and the next extracted: the
+	// queue bounds what is held, and lets extraction (parsers) and
+	// indexing (analysis, embedding) use a core each.
+	p.queue = make(chan []docsearch.CodeFile, 1)
+	p.done = make(chan error, 1)
+	go func() {
+		batches := func(yield func([]docsearch.CodeFile) bool) {
+			for cfs := range p.queue {
+				ok := yield(cfs)
+				p.mu.Lock()
+				p.inFlight -= len(cfs)
+				p.mu.Unlock()
+				if !ok {
+					for range p.queue { // drain: the pass ends on its own
+					}
+					return
+				}
+			}
+		}
+		p.done <- p.ix.PutCodeBatches(ctx, batches, removed)
+	}()
+}
+
+// each renders the code documents of the files of a batch that need
+// them and queues them for indexing.
+func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error {
+	p.start(ctx)
+	cfs := make([]docsearch.CodeFile, 0, len(batch))
+	for i := range batch {
+		x := &batch[i]
+		if !p.need[x.Path] {
+			continue // extracted for the graph; its documents are current
+		}
+		p.st.Read++
+		if x.File == nil {
+			cfs = append(cfs, docsearch.CodeFile{Path: x.Path}) // no symbols: its documents leave
+			continue
+		}
+		p.st.Extracted++
+		cfs = append(cfs, File(x.File, x.Src, ReadProse(p.store, x.File, x.Digest)))
+	}
+	if len(cfs) == 0 {
+		return nil
+	}
+	p.mu.Lock()
+	p.inFlight += len(cfs)
+	p.peak = max(p.peak, p.inFlight)
+	p.mu.Unlock()
+	select {
+	case p.queue <- cfs:
+		return nil
+	case err := <-p.done: // indexing stopped early
+		p.once.Do(func() { p.err = err; close(p.queue) })
+		if err == nil {
+			err = errors.New("code index: indexing stopped")
+		}
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// passed waits for the code index to take the last batch and save.
+func (p *codePass) passed(ctx context.Context) error {
+	p.start(ctx)
+	return p.finish()
+}
+
+// finish ends indexing, if it started, and returns its error.
+func (p *codePass) finish() error {
+	if !p.started {
+		return nil
+	}
+	p.once.Do(func() {
+		close(p.queue)
+		p.err = <-p.done
+	})
+	return p.err
+}

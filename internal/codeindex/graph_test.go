@@ -1,0 +1,207 @@
+package codeindex
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/graphstore"
+)
+
+// readCounter counts the files extraction read, by path: the extractor's
+// Read hook is called once per file it extracts.
+type readCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *readCounter) read(rel string, _ []byte) {
+	c.mu.Lock()
+	c.n[rel]++
+	c.mu.Unlock()
+}
+
+func (c *readCounter) take() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.n
+	c.n = map[string]int{}
+	return n
+}
+
+// writeTree writes n Go files under root, each calling the one before.
+func writeTree(t *testing.T, root string, n int) []string {
+	t.Helper()
+	var paths []string
+	for i := range n {
+		p := fmt.Sprintf("f%03d.go", i)
+		src := fmt.Sprintf("package p\n\n// F%d is number %d.\nfunc F%d() int {\n", i, i, i)
+		if i > 0 {
+			src += fmt.Sprintf("\treturn F%d() + 1\n}\n", i-1)
+		} else {
+			src += "\treturn 0\n}\n"
+		}
+		writeOld(t, filepath.Join(root, p), src)
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+// writeOld writes a file dated an hour back, as a checkout's: a file
+// modified within the last seconds is hashed again (racily clean).
+func writeOld(t *testing.T, file, src string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSyncGraphExtractsOnce: `fileinfo index` needs every file's code
+// documents and its record in the saved graph; SyncGraph extracts each
+// file once for both (the code index and graph.bin used to extract it
+// each on its own), and extracts again only what changed.
+func TestSyncGraphExtractsOnce(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	paths := writeTree(t, root, 20)
+	ctx := context.Background()
+	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := &readCounter{n: map[string]int{}}
+	gopt := graphstore.Options{Extract: extract.Options{Read: reads.read}, Batch: 3}
+	st, snap, err := SyncGraph(ctx, ix, root, dir, nil, gopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	once := map[string]int{}
+	for _, p := range paths {
+		once[p] = 1
+	}
+	if got := reads.take(); !reflect.DeepEqual(got, once) {
+		t.Errorf("files extracted: %v; want each once", got)
+	}
+	if st.Files != 20 || st.Read != 20 || st.Extracted != 20 {
+		t.Errorf("stats %+v; want 20 files, all read and extracted", st)
+	}
+	if got := ix.CodeFiles(); !reflect.DeepEqual(got, paths) {
+		t.Errorf("code files %q; want %q", got, paths)
+	}
+	if len(snap.Files) != 20 || len(snap.Graph().Edges()) < 19 {
+		t.Errorf("graph of %d files, %d edges; want 20 files and every call", len(snap.Files), len(snap.Graph().Edges()))
+	}
+	for _, f := range []string{graphstore.FileName, graphstore.SymbolsFile, stampsFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("not left behind: %v", err)
+		}
+	}
+	// A lookup after it reads the symbols index as it is.
+	if s, err := graphstore.OpenSymbols(ctx, graphstore.Options{Root: root}); err != nil {
+		t.Errorf("symbols index not current after SyncGraph: %v", err)
+	} else {
+		s.Close()
+	}
+
+	// Nothing changed: nothing is extracted.
+	if st, _, err := SyncGraph(ctx, ix, root, dir, nil, gopt); err != nil || st.Read != 0 {
+		t.Errorf("again: %+v, %v; want nothing read", st, err)
+	}
+	if got := reads.take(); len(got) != 0 {
+		t.Errorf("again, extracted %v; want nothing", got)
+	}
+
+	// One file changes: it alone is extracted, once, for both.
+	writeOld(t, filepath.Join(root, paths[7]), "package p\n\nfunc Gauge() int { return F3() }\n")
+	st, snap, err = SyncGraph(ctx, ix, root, dir, nil, gopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := reads.take(); !reflect.DeepEqual(got, map[string]int{paths[7]: 1}) {
+		t.Errorf("after an edit, extracted %v; want %s once", got, paths[7])
+	}
+	if st.Read != 1 {
+		t.Errorf("after an edit: %+v; want 1 read", st)
+	}
+	res, err := ix.Search(ctx, docsearch.Query{Text: "Gauge", Scopes: []string{docsearch.ScopeCode}, Mode: docsearch.Lexical})
+	if err != nil || !slices.ContainsFunc(res.Results, func(r docsearch.Result) bool { return r.Symbol == "Gauge" && r.Path == paths[7] }) {
+		t.Errorf("the edited file's new function is not in the code index: %+v, %v", res.Results, err)
+	}
+}
+
+// TestSyncGraphCodeOnlyChange: the code index wants a file the graph
+// does not (its code documents are gone, the graph is current): its
+// saved extraction feeds the code index, and nothing is extracted.
+func TestSyncGraphCodeOnlyChange(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	paths := writeTree(t, root, 5)
+	ctx := context.Background()
+	reads := &readCounter{n: map[string]int{}}
+	gopt := graphstore.Options{Extract: extract.Options{Read: reads.read}}
+	// The graph first, alone.
+	if _, err := graphstore.Sync(ctx, graphstore.Options{Root: root, Extract: gopt.Extract}); err != nil {
+		t.Fatal(err)
+	}
+	reads.take()
+	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := SyncGraph(ctx, ix, root, dir, nil, gopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := reads.take(); len(got) != 0 {
+		t.Errorf("extracted %v; want nothing: the saved extractions serve", got)
+	}
+	if st.Read != 5 || !reflect.DeepEqual(ix.CodeFiles(), paths) {
+		t.Errorf("stats %+v, code files %q; want all 5 indexed", st, ix.CodeFiles())
+	}
+}
+
+// TestSyncGraphBoundedInFlight: what SyncGraph holds between extraction
+// and the code index is a few batches, whatever the tree's size: the
+// most files rendered and not yet indexed stays under three batches on
+// a tree of 16 batches as on one of 4 (counts, not time or bytes).
+func TestSyncGraphBoundedInFlight(t *testing.T) {
+	const batch = 8
+	peaks := map[int]int{}
+	for _, n := range []int{4 * batch, 16 * batch} {
+		root := t.TempDir()
+		writeTree(t, root, n)
+		ctx := context.Background()
+		ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		peak := -1
+		inFlightHook = func(files int) { peak = files }
+		st, _, err := SyncGraph(ctx, ix, root, "", nil, graphstore.Options{Batch: batch, Dir: t.TempDir()})
+		inFlightHook = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Extracted != n || len(ix.CodeFiles()) != n {
+			t.Fatalf("%d files: %+v, %d indexed", n, st, len(ix.CodeFiles()))
+		}
+		if peak < 1 || peak > 3*batch {
+			t.Errorf("%d files: at most %d in flight; want 1 to %d (three batches)", n, peak, 3*batch)
+		}
+		peaks[n] = peak
+	}
+	t.Logf("most files in flight, by tree size: %v", peaks)
+}
