@@ -53,10 +53,12 @@ func addDocsFlags(fs *flag.FlagSet) *docsFlags {
 //
 // With code, the source files' symbols are indexed too (the code scope;
 // see codeindex.Sync): only files changed since the last run are read.
-// With graph too, the same pass brings the saved graph up to date
+// With indexed too, the same pass brings the saved graph up to date
 // (codeindex.SyncGraph): each changed file is extracted once for both,
-// and a lookup after it reads symbols.idx without building anything.
-func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, code, graph bool) (*docsearch.Index, codeindex.SyncStats, error) {
+// and a lookup after it reads symbols.idx without building anything;
+// indexed sees the index once it is saved, before the graph is built,
+// and openIndex returns none, so that its memory is the graph's.
+func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, code bool, indexed func(*docsearch.Index)) (*docsearch.Index, codeindex.SyncStats, error) {
 	var cs codeindex.SyncStats
 	root, err := filepath.Abs(*f.root)
 	if err != nil {
@@ -103,12 +105,13 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	if err != nil || !code {
 		return ix, cs, err
 	}
-	if graph {
-		gopt := graphstore.Options{Dir: opts.Dir, Log: opts.Logger}
-		if cs, _, err = codeindex.SyncGraph(ctx, ix, root, opts.Dir, opts.Logger, gopt); err != nil {
+	if indexed != nil {
+		copt := codeindex.GraphOptions{Dir: opts.Dir, Log: opts.Logger, Indexed: indexed,
+			Graph: graphstore.Options{Dir: opts.Dir, Log: opts.Logger}}
+		if cs, _, err = codeindex.SyncGraph(ctx, ix, root, copt); err != nil {
 			return nil, cs, fmt.Errorf("index code and graph: %w", err)
 		}
-		return ix, cs, nil
+		return nil, cs, nil
 	}
 	if cs, err = codeindex.Sync(ctx, ix, root, opts.Dir, opts.Logger); err != nil {
 		return nil, cs, fmt.Errorf("index code: %w", err)
@@ -163,21 +166,24 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	start := time.Now()
-	ix, cs, err := df.openIndex(ctx, stderr, true, true, true)
+	var st docsearch.Stats
+	var skipped []docsearch.Skipped
+	_, cs, err := df.openIndex(ctx, stderr, true, true, func(ix *docsearch.Index) {
+		st, skipped = ix.Stats(), ix.Skipped()
+	})
 	if err != nil {
 		return err
 	}
 	if err := prof.heap(); err != nil {
 		return err
 	}
-	st := ix.Stats()
 	fmt.Fprintf(stdout, "indexed %d docs, %d chunks, %d terms in %.2f s", st.Docs, st.Chunks, st.Terms, time.Since(start).Seconds())
 	if st.Embedder != "" {
 		fmt.Fprintf(stdout, ", %d vectors (%s)", st.Vectors, st.Embedder)
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "code: %d source files, %d read again, %d removed since the last index\n", cs.Files, cs.Read, cs.Removed)
-	for _, s := range ix.Skipped() {
+	for _, s := range skipped {
 		fmt.Fprintf(stdout, "skipped %s: %s\n", s.Path, s.Reason)
 	}
 	if st.Unsaved != "" {
@@ -210,7 +216,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else {
 		var ix *docsearch.Index
 		code := len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode)
-		if ix, _, err = df.openIndex(ctx, stderr, false, code, false); err == nil {
+		if ix, _, err = df.openIndex(ctx, stderr, false, code, nil); err == nil {
 			res, err = ix.Search(ctx, q)
 		}
 	}

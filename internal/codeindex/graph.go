@@ -20,25 +20,41 @@ import (
 // extracted and not yet indexed at once.
 var inFlightHook func(files int)
 
+// GraphOptions configure SyncGraph.
+type GraphOptions struct {
+	// Dir holds the code stamps ("": none kept, every file is indexed).
+	Dir string
+	// Log receives a line when the stamps are rebuilt. Default: discard.
+	Log *slog.Logger
+	// Graph configures the saved graph's side; its Root is SyncGraph's
+	// root, and its Each, Want and Passed are SyncGraph's own.
+	Graph graphstore.Options
+	// Indexed, if set, is called with the index once the code index is
+	// saved, before the graph is built; SyncGraph holds the index no
+	// more after that, so a caller that lets go of it too leaves its
+	// memory to the graph's build.
+	Indexed func(*docsearch.Index)
+}
+
 // SyncGraph is Sync and graphstore.Sync in one pass over the files: a
-// source file that changed since either the code stamps in dir or the
-// saved graph is extracted once, and that extraction gives both its code
+// source file that changed since either the code stamps or the saved
+// graph is extracted once, and that extraction gives both its code
 // documents in ix and its record in the saved graph, which SyncGraph
 // leaves behind (graph.bin, symbols.idx: a first lookup after `fileinfo
-// index` builds nothing). gopt configures the graph's side; its Root is
-// root, and its Each, Want and Passed are SyncGraph's.
+// index` builds nothing).
 //
-// The pass streams: files are extracted gopt.Batch at a time, each batch
-// rendered into code documents and handed to a goroutine that indexes
-// them (docsearch.PutCodeBatches) while the next is extracted; at most
-// one batch waits between the two, so sources and documents held stay a
-// few batches whatever the size of the tree. The code index is saved
-// before the graph is built, so their peaks do not add up.
-func SyncGraph(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.Logger, gopt graphstore.Options) (SyncStats, *graphstore.Snapshot, error) {
+// The pass streams: files are extracted opt.Graph.Batch at a time, each
+// batch rendered into code documents and handed to a goroutine that
+// indexes them (docsearch.PutCodeBatches) while the next is extracted;
+// at most one batch waits between the two, so sources and documents
+// held stay a few batches whatever the size of the tree. The code index
+// is saved before the graph is built, so their peaks do not add up.
+func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphOptions) (SyncStats, *graphstore.Snapshot, error) {
+	dir, log := opt.Dir, opt.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &codePass{ix: ix, log: log, now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{}}
+	p := &codePass{ix: ix, indexed: opt.Indexed, log: log, now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{}}
 	if dir != "" && hasCode(ix) {
 		file := filepath.Join(dir, stampsFile)
 		switch s, err := readStamps(file); {
@@ -53,6 +69,8 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root, dir string, log *
 			p.old = s
 		}
 	}
+	ix = nil // p holds it until the code index is saved
+	gopt := opt.Graph
 	p.store, _ = artifacts.Open(root) // no store: no prose
 	p.dirs = dirCache{}
 	gopt.Root = root
@@ -78,14 +96,15 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root, dir string, log *
 
 // codePass is the code side of SyncGraph's pass.
 type codePass struct {
-	ix    *docsearch.Index
-	log   *slog.Logger
-	store *artifacts.Store
-	dirs  dirCache
-	old   map[string][3]int64 // stamps as saved
-	now   map[string][3]int64 // stamps of the files there are now
-	need  map[string]bool     // files whose code documents are out of date
-	st    SyncStats
+	ix      *docsearch.Index // nil once saved and handed to indexed
+	indexed func(*docsearch.Index)
+	log     *slog.Logger
+	store   *artifacts.Store
+	dirs    dirCache
+	old     map[string][3]int64 // stamps as saved
+	now     map[string][3]int64 // stamps of the files there are now
+	need    map[string]bool     // files whose code documents are out of date
+	st      SyncStats
 
 	started bool
 	queue   chan []docsearch.CodeFile // the batches rendered, to index
@@ -138,6 +157,7 @@ func (p *codePass) start(ctx context.Context) {
 	// indexing (analysis, embedding) use a core each.
 	p.queue = make(chan []docsearch.CodeFile, 1)
 	p.done = make(chan error, 1)
+	ix := p.ix
 	go func() {
 		batches := func(yield func([]docsearch.CodeFile) bool) {
 			for cfs := range p.queue {
@@ -152,7 +172,7 @@ func (p *codePass) start(ctx context.Context) {
 				}
 			}
 		}
-		p.done <- p.ix.PutCodeBatches(ctx, batches, removed)
+		p.done <- ix.PutCodeBatches(ctx, batches, removed)
 	}()
 }
 
@@ -210,5 +230,9 @@ func (p *codePass) finish() error {
 		close(p.queue)
 		p.err = <-p.done
 	})
+	if p.err == nil && p.ix != nil && p.indexed != nil {
+		p.indexed(p.ix)
+	}
+	p.ix, p.indexed = nil, nil
 	return p.err
 }

@@ -84,9 +84,23 @@ func TestSyncGraphExtractsOnce(t *testing.T) {
 	}
 	reads := &readCounter{n: map[string]int{}}
 	gopt := graphstore.Options{Extract: extract.Options{Read: reads.read}, Batch: 3}
-	st, snap, err := SyncGraph(ctx, ix, root, dir, nil, gopt)
+	// The code index is saved and handed over before the graph is
+	// built: their peaks do not add up.
+	indexed := 0
+	st, snap, err := SyncGraph(ctx, ix, root, GraphOptions{Dir: dir, Graph: gopt, Indexed: func(got *docsearch.Index) {
+		indexed++
+		if got != ix || len(got.CodeFiles()) != 20 {
+			t.Errorf("Indexed with %p of %d code files; want %p with all 20", got, len(got.CodeFiles()), ix)
+		}
+		if _, err := os.Stat(filepath.Join(dir, graphstore.FileName)); err == nil {
+			t.Errorf("Indexed called after the graph was saved")
+		}
+	}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if indexed != 1 {
+		t.Errorf("Indexed called %d times; want once", indexed)
 	}
 	once := map[string]int{}
 	for _, p := range paths {
@@ -117,7 +131,7 @@ func TestSyncGraphExtractsOnce(t *testing.T) {
 	}
 
 	// Nothing changed: nothing is extracted.
-	if st, _, err := SyncGraph(ctx, ix, root, dir, nil, gopt); err != nil || st.Read != 0 {
+	if st, _, err := SyncGraph(ctx, ix, root, GraphOptions{Dir: dir, Graph: gopt}); err != nil || st.Read != 0 {
 		t.Errorf("again: %+v, %v; want nothing read", st, err)
 	}
 	if got := reads.take(); len(got) != 0 {
@@ -126,7 +140,7 @@ func TestSyncGraphExtractsOnce(t *testing.T) {
 
 	// One file changes: it alone is extracted, once, for both.
 	writeOld(t, filepath.Join(root, paths[7]), "package p\n\nfunc Gauge() int { return F3() }\n")
-	st, snap, err = SyncGraph(ctx, ix, root, dir, nil, gopt)
+	st, snap, err = SyncGraph(ctx, ix, root, GraphOptions{Dir: dir, Graph: gopt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +175,7 @@ func TestSyncGraphCodeOnlyChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, _, err := SyncGraph(ctx, ix, root, dir, nil, gopt)
+	st, _, err := SyncGraph(ctx, ix, root, GraphOptions{Dir: dir, Graph: gopt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +204,7 @@ func TestSyncGraphBoundedInFlight(t *testing.T) {
 		}
 		peak := -1
 		inFlightHook = func(files int) { peak = files }
-		st, _, err := SyncGraph(ctx, ix, root, "", nil, graphstore.Options{Batch: batch, Dir: t.TempDir()})
+		st, _, err := SyncGraph(ctx, ix, root, GraphOptions{Graph: graphstore.Options{Batch: batch, Dir: t.TempDir()}})
 		inFlightHook = nil
 		if err != nil {
 			t.Fatal(err)
