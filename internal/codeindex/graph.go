@@ -192,7 +192,11 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 			continue
 		}
 		p.st.Extracted++
-		cfs = append(cfs, File(x.File, x.Src, ReadProse(p.store, x.File, x.Digest)))
+		cf := File(x.File, x.Src, ReadProse(p.store, x.File, x.Digest))
+		if x.Src != nil {
+			cf.Stamp = Stamp(p.store, x.Path, x.Digest) // as serve stamps it: serve takes these
+		}
+		cfs = append(cfs, cf)
 	}
 	if len(cfs) == 0 {
 		return nil

@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
@@ -218,4 +219,40 @@ func TestSyncGraphBoundedInFlight(t *testing.T) {
 		peaks[n] = peak
 	}
 	t.Logf("most files in flight, by tree size: %v", peaks)
+}
+
+// TestStampsAsServe: the code documents `fileinfo index` and search
+// make carry the stamp serve gives them (Stamp: the build, the source's
+// digest, the artifact), so that serve started after them takes them as
+// they are instead of rendering every file again (they carried 0).
+func TestStampsAsServe(t *testing.T) {
+	for _, graph := range []bool{false, true} {
+		t.Run(fmt.Sprint("graph=", graph), func(t *testing.T) {
+			root := t.TempDir()
+			paths := writeTree(t, root, 3)
+			ctx := context.Background()
+			ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if graph {
+				_, _, err = SyncGraph(ctx, ix, root, GraphOptions{Graph: graphstore.Options{Dir: t.TempDir()}})
+			} else {
+				_, err = Sync(ctx, ix, root, "", nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			stamps := ix.CodeStamps()
+			for _, p := range paths {
+				src, err := os.ReadFile(filepath.Join(root, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := Stamp(nil, p, artifacts.SourceDigest(src)); stamps[p] != want {
+					t.Errorf("%s: stamp %d; want %d, as serve stamps it", p, stamps[p], want)
+				}
+			}
+		})
+	}
 }

@@ -138,7 +138,10 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 				f := &files[i]
 				extracted[f.Path] = true
 				src := srcs.take(f.Path)
-				cfs = append(cfs, File(f, src, ReadProse(store, f, artifacts.SourceDigest(src))))
+				d := artifacts.SourceDigest(src)
+				cf := File(f, src, ReadProse(store, f, d))
+				cf.Stamp = Stamp(store, f.Path, d) // as serve stamps it: serve takes these
+				cfs = append(cfs, cf)
 			}
 			for _, p := range part {
 				if !extracted[p] {

@@ -3,9 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
-	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -131,38 +128,8 @@ func writeCodeResult(b *strings.Builder, n int, r docsearch.Result) {
 	b.WriteByte('\n')
 }
 
-// codeStamp names what the code documents of rel are made from: the
-// fileinfo build (which extracts it), its source's digest and its
-// artifact's size and time, hashed; never 0.
+// codeStamp names what the code documents of rel are made from (see
+// codeindex.Stamp, which `fileinfo index` stamps them with too).
 func (w *workspace) codeStamp(rel, digest string) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%s\x00", buildStamp, digest)
-	if p, err := w.store.Path(rel); err == nil {
-		if st, err := os.Lstat(p); err == nil {
-			fmt.Fprintf(h, "%d %d", st.Size(), st.ModTime().UnixNano())
-		}
-	}
-	return max(h.Sum64(), 1)
+	return codeindex.Stamp(w.store, rel, digest)
 }
-
-// buildStamp names the running binary for codeStamp: its version and
-// VCS revision, and the time it was modified when built from a modified
-// tree.
-var buildStamp = func() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	s := bi.Main.Version
-	for _, kv := range bi.Settings {
-		if kv.Key == "vcs.revision" || kv.Key == "vcs.modified" {
-			s += " " + kv.Value
-		}
-	}
-	if exe, err := os.Executable(); err == nil {
-		if st, err := os.Stat(exe); err == nil {
-			s += " " + st.ModTime().UTC().String()
-		}
-	}
-	return s
-}()
