@@ -44,11 +44,11 @@ type GraphOptions struct {
 // index` builds nothing).
 //
 // The pass streams: files are extracted opt.Graph.Batch at a time, each
-// batch rendered into code documents and handed to a goroutine that
-// indexes them (docsearch.PutCodeBatches) while the next is extracted;
-// at most one batch waits between the two, so sources and documents
-// held stay a few batches whatever the size of the tree. The code index
-// is saved before the graph is built, so their peaks do not add up.
+// batch rendered into code documents and indexed (by a goroutine in
+// docsearch.PutCodeBatches) before the next is extracted, so the sources
+// and documents held are one batch's whatever the size of the tree. The
+// code index is saved before the graph is built, so their peaks do not
+// add up.
 func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphOptions) (SyncStats, *graphstore.Snapshot, error) {
 	dir, log := opt.Dir, opt.Log
 	if log == nil {
@@ -108,6 +108,7 @@ type codePass struct {
 
 	started bool
 	queue   chan []docsearch.CodeFile // the batches rendered, to index
+	ack     chan bool                 // a batch was indexed (false: indexing stopped)
 	done    chan error                // PutCodeBatches' result
 	once    sync.Once
 	err     error
@@ -152,10 +153,12 @@ func (p *codePass) start(ctx context.Context) {
 	}
 	slices.Sort(removed)
 	p.st.Removed = len(removed)
-	// One batch waits while one is indexed and the next extracted: the
-	// queue bounds what is held, and lets extraction (parsers) and
-	// indexing (analysis, embedding) use a core each.
-	p.queue = make(chan []docsearch.CodeFile, 1)
+	// A batch is indexed before the next is extracted, not beside it:
+	// the parsers' time limits are wall-clock, and on a loaded machine
+	// indexing beside them made big files miss them (fs/ext4/inode.c on
+	// two shared cores), which extracting alone does not.
+	p.queue = make(chan []docsearch.CodeFile)
+	p.ack = make(chan bool, 1)
 	p.done = make(chan error, 1)
 	ix := p.ix
 	go func() {
@@ -165,9 +168,8 @@ func (p *codePass) start(ctx context.Context) {
 				p.mu.Lock()
 				p.inFlight -= len(cfs)
 				p.mu.Unlock()
+				p.ack <- ok
 				if !ok {
-					for range p.queue { // drain: the pass ends on its own
-					}
 					return
 				}
 			}
@@ -177,7 +179,7 @@ func (p *codePass) start(ctx context.Context) {
 }
 
 // each renders the code documents of the files of a batch that need
-// them and queues them for indexing.
+// them and returns once they are indexed.
 func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error {
 	p.start(ctx)
 	cfs := make([]docsearch.CodeFile, 0, len(batch))
@@ -207,16 +209,21 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	p.mu.Unlock()
 	select {
 	case p.queue <- cfs:
-		return nil
-	case err := <-p.done: // indexing stopped early
-		p.once.Do(func() { p.err = err; close(p.queue) })
-		if err == nil {
-			err = errors.New("code index: indexing stopped")
-		}
-		return err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	select {
+	case ok := <-p.ack:
+		if ok {
+			return nil
+		}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err := p.finish(); err != nil { // indexing stopped: say why
+		return err
+	}
+	return errors.New("code index: indexing stopped")
 }
 
 // passed waits for the code index to take the last batch and save.

@@ -189,9 +189,9 @@ func TestSyncGraphCodeOnlyChange(t *testing.T) {
 }
 
 // TestSyncGraphBoundedInFlight: what SyncGraph holds between extraction
-// and the code index is a few batches, whatever the tree's size: the
-// most files rendered and not yet indexed stays under three batches on
-// a tree of 16 batches as on one of 4 (counts, not time or bytes).
+// and the code index is one batch, whatever the tree's size: the most
+// files rendered and not yet indexed is at most a batch on a tree of 16
+// batches as on one of 4 (counts, not time or bytes).
 func TestSyncGraphBoundedInFlight(t *testing.T) {
 	const batch = 8
 	peaks := map[int]int{}
@@ -213,8 +213,8 @@ func TestSyncGraphBoundedInFlight(t *testing.T) {
 		if st.Extracted != n || len(ix.CodeFiles()) != n {
 			t.Fatalf("%d files: %+v, %d indexed", n, st, len(ix.CodeFiles()))
 		}
-		if peak < 1 || peak > 3*batch {
-			t.Errorf("%d files: at most %d in flight; want 1 to %d (three batches)", n, peak, 3*batch)
+		if peak < 1 || peak > batch {
+			t.Errorf("%d files: at most %d in flight; want 1 to %d (a batch)", n, peak, batch)
 		}
 		peaks[n] = peak
 	}
