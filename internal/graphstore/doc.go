@@ -11,4 +11,10 @@
 // symbolic link, a FIFO, a device: see internal/bounded), is corrupt, or
 // was saved by another version, is rebuilt with a log line naming it and
 // why. The file format is written down at the top of codec.go.
+//
+// Sync extracts a batch of files at a time (Options.Batch) and can hand
+// each batch, with the bytes its files were read from, to Options.Each
+// before the graph is built: one extraction then feeds the saved graph
+// and another consumer (the code index of `fileinfo index`, see
+// codeindex.SyncGraph), and a file's bytes live for one batch.
 package graphstore
