@@ -54,7 +54,7 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &codePass{ix: ix, indexed: opt.Indexed, log: log, now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{}}
+	p := &codePass{ix: ix, root: root, indexed: opt.Indexed, log: log, now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{}}
 	if dir != "" && hasCode(ix) {
 		file := filepath.Join(dir, stampsFile)
 		switch s, err := readStamps(file); {
@@ -97,6 +97,7 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 // codePass is the code side of SyncGraph's pass.
 type codePass struct {
 	ix      *docsearch.Index // nil once saved and handed to indexed
+	root    string
 	indexed func(*docsearch.Index)
 	log     *slog.Logger
 	store   *artifacts.Store
@@ -121,6 +122,13 @@ type codePass struct {
 // documents are out of date (see stampsFile). graphstore.Sync calls it
 // for every source file, from one goroutine, before any batch.
 func (p *codePass) want(path string, size, modTime int64) bool {
+	// The code scope holds regular files only, as Sync's: the graph
+	// follows a symbolic link to a source file (the kernel's
+	// include/dt-bindings has some), and a search after an index took
+	// their documents out again.
+	if info, err := os.Lstat(filepath.Join(p.root, filepath.FromSlash(path))); err != nil || !info.Mode().IsRegular() {
+		return false
+	}
 	stamp := [3]int64{size, modTime, 0}
 	if p.store != nil {
 		if a, err := p.store.Path(path); err == nil && p.dirs.exists(filepath.Dir(a)) {

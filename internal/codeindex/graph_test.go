@@ -283,3 +283,32 @@ func BenchmarkSyncGraph(b *testing.B) {
 		}
 	}
 }
+
+// TestSyncGraphThenSync: a search after `fileinfo index` (Sync after
+// SyncGraph) finds the code scope as it left it, symbolic links to
+// source files included (the graph follows them, the code scope does
+// not): it reads nothing again and removes nothing.
+func TestSyncGraphThenSync(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	writeTree(t, root, 4)
+	if err := os.Symlink("f001.go", filepath.Join(root, "link.go")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	ctx := context.Background()
+	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := SyncGraph(ctx, ix, root, GraphOptions{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	files := ix.CodeFiles()
+	st, err := Sync(ctx, ix, root, dir, nil)
+	if err != nil || st.Read != 0 || st.Removed != 0 {
+		t.Errorf("Sync after SyncGraph: %+v, %v; want nothing read or removed", st, err)
+	}
+	if got := ix.CodeFiles(); !reflect.DeepEqual(got, files) {
+		t.Errorf("code files %q after Sync; SyncGraph left %q", got, files)
+	}
+}
