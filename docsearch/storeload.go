@@ -67,8 +67,10 @@ func (ix *Index) load() error {
 		}
 	}
 	ix.unmap = sync.OnceFunc(release)
+	ix.mapped = data
 	runtime.AddCleanup(ix, func(unmap func()) { unmap() }, ix.unmap)
 	ix.docs, ix.chunks, ix.lex, ix.vec, ix.embName = st.docs, st.chunks, st.lex, st.vec, st.embName
+	ix.names, ix.underived = st.names, false
 	ix.byPath = make(map[string]uint32, len(st.docs))
 	for i, d := range st.docs {
 		ix.byPath[d.path] = uint32(i)
@@ -86,6 +88,7 @@ type stored struct {
 	lex     *lexicon
 	vec     vectors
 	embName string
+	names   map[string]bool // stems naming a scope (scopename.go)
 }
 
 // errCorrupt wraps every decoding error.
@@ -212,6 +215,8 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	docs := make([]doc, nd)
 	st.docs = make([]*doc, nd)
 	counts := make([]uint64, nd)
+	textLens := make([]uint64, nd) // of the Put documents' texts, in the arrays part
+	var textBytes uint64
 	var headings slab[Heading]
 	an := newAnalyzer()
 	var entities slab[string]
@@ -252,7 +257,12 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			r.fail("flags")
 		}
 		if flags&flagPut != 0 {
-			d.put, d.text = true, r.str("text")
+			n := r.uv("text length")
+			if n > uint64(len(arrays))-textBytes {
+				r.fail("text length")
+				n = 0
+			}
+			d.put, textLens[i], textBytes = true, n, textBytes+n
 		}
 		if flags&flagNote != 0 {
 			if d.note = r.str("note"); d.note == "" {
@@ -309,6 +319,11 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		if b := r.bytes(8, "chunk template"); len(b) == 8 {
 			rec.template = binary.LittleEndian.Uint64(b)
 		}
+		copies := r.uv("chunk copies")
+		if copies == 0 || copies > uint64(nd) {
+			r.fail("chunk copies")
+		}
+		rec.copies = uint32(copies)
 		st.chunks = append(st.chunks, rec)
 	}
 	lex := st.lex
@@ -334,6 +349,17 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	if base > 0 && (dim == 0 || nc == 0 || base > math.MaxInt32) {
 		r.fail("sketch")
 	}
+	nn := r.count("names", 2)
+	st.names = make(map[string]bool, nn)
+	prev := ""
+	for i := range nn {
+		name := r.str("name")
+		if name == "" || (i > 0 && name <= prev) {
+			r.fail("name") // empty, repeated or out of order
+			break
+		}
+		st.names[name], prev = true, name
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("meta length")
 	}
@@ -350,7 +376,7 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		return nil, a.err
 	}
 	words := (int(dim) + 63) / 64
-	need := uint64(nc)*4 + total*8
+	need := uint64(nc)*4 + total*8 + textBytes
 	if dim > 0 {
 		need += uint64(nc)*4 + uint64(nc)*dim // scales, vectors
 	}
@@ -399,7 +425,16 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 				return nil, fmt.Errorf("%w: bad vector scale", errCorrupt)
 			}
 		}
-		st.vec.setRows(int8s(a.b), scales)
+		st.vec.setRows(int8s(a.bytes(nc*int(dim), "vectors")), scales)
+	}
+	texts := a.bytes(int(textBytes), "texts")
+	for i, n := range textLens {
+		if n > 0 {
+			// The text aliases the arrays: see Index.unmap for why it
+			// never outlives them.
+			st.docs[i].text = unsafe.String(&texts[0], n)
+			texts = texts[n:]
+		}
 	}
 	return st, nil
 }
