@@ -49,7 +49,7 @@ func (ix *Index) compact() {
 	for t, ps := range ix.lex.post {
 		var np []posting
 		for _, p := range ps {
-			if alive[p.chunk] {
+			if int(p.chunk) < len(alive) && alive[p.chunk] { // see decodeBody
 				np = append(np, posting{remap[p.chunk], p.tf})
 			}
 		}

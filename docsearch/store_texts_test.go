@@ -3,6 +3,7 @@ package docsearch
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -162,4 +163,55 @@ func TestOpenUnchangedDoesNotDerive(t *testing.T) {
 	if !maps.Equal(names, b.names) || len(names) == 0 {
 		t.Errorf("scope names loaded %v, derived %v", names, b.names)
 	}
+}
+
+// TestSealedDamagedPostings checks that a sealed load, which does not
+// read the postings, serves a posting damaged under the saved time stamp
+// without a fault (searches and compaction bound its chunk), and that
+// Verify finds it and unseals the file for the next open to rebuild.
+func TestSealedDamagedPostings(t *testing.T) {
+	defer func(old int) { sumSegment = old }(sumSegment)
+	sumSegment = 256 // the meta part's segments are summed at a sealed load
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	built := openTest(t, os.DirFS(root), Options{Dir: dir}) // builds, saves and seals
+	if err := Verify(dir); err != nil {
+		t.Fatal(err)
+	}
+	last := slices.Max(built.lex.terms)
+	file := filepath.Join(dir, storeFile)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(file)
+	// Without vectors or texts, the arrays end with the postings: the
+	// last term's last posting is before the meta length.
+	body := len(data) - 4 - 4*int(binary.LittleEndian.Uint32(data[len(data)-4:]))
+	if body-16 < len(metaPart(t, dir))+sumSegment {
+		t.Fatalf("the last posting, at %d, is in a segment of the meta part", body-16)
+	}
+	binary.LittleEndian.PutUint32(data[body-16:], 1<<20)
+	os.WriteFile(file, data, 0o644)
+	os.Chtimes(file, st.ModTime(), st.ModTime())
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
+	id, _ := ix.lex.id(last)
+	if ps := ix.lex.post[id]; ps[len(ps)-1].chunk != 1<<20 {
+		t.Fatalf("postings of %q %+v: the test damaged another byte", last, ps)
+	}
+	if _, err := ix.Search(ctx, Query{Text: last, Mode: Lexical, MinScore: zero()}); err != nil {
+		t.Error(err)
+	}
+	if err := Verify(dir); !errors.Is(err, errCorrupt) {
+		t.Errorf("Verify of a damaged posting: %v", err)
+	}
+	// The save after the update compacts the damaged postings.
+	os.Remove(filepath.Join(root, "docs/notes.txt"))
+	if err := ix.Update(ctx, []string{"docs/notes.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	ix.mu.Lock()
+	ix.compact()
+	ix.mu.Unlock()
 }

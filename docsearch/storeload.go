@@ -188,7 +188,7 @@ func decodeFrom(data []byte, src io.ReaderAt, full bool) (*stored, error) {
 		checked, size = sums[:4*n], min(n*sumSegment, len(body))
 	}
 	go func() { ok <- checkSegments(src, size, checked) }()
-	st, err := decodeBody(src, int(meta), body[meta:len(body)-8])
+	st, err := decodeBody(src, int(meta), body[meta:len(body)-8], full)
 	if !<-ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
@@ -198,8 +198,12 @@ func decodeFrom(data []byte, src io.ReaderAt, full bool) (*stored, error) {
 // decodeBody parses the meta part of the format, its first meta bytes
 // read from src, and the arrays part after it, arrays (without the meta
 // length). The strings decoded alias one copy of the meta part, read
-// here; the arrays alias arrays.
-func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
+// here; the arrays and the texts alias arrays. full checks every
+// posting's chunk, order and tf; otherwise (a sealed file, whose
+// postings a full load checked, see sealFile) they are not read, so
+// that their pages are touched only by the searches that use them, and
+// the readers of postings bound their chunks (lexicalSearch, compact).
+func decodeBody(src io.ReaderAt, meta int, arrays []byte, full bool) (*stored, error) {
 	buf := make([]byte, meta)
 	if _, err := src.ReadAt(buf, 0); err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
@@ -397,10 +401,8 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	for t, np := range npost {
 		ps := all[:np:np]
 		all = all[np:]
-		for i, p := range ps {
-			if p.chunk >= uint32(nc) || (i > 0 && p.chunk <= ps[i-1].chunk) || p.tf == 0 || p.tf > 1<<24 {
-				return nil, fmt.Errorf("%w: bad posting", errCorrupt)
-			}
+		if full && !goodPostings(ps, nc) {
+			return nil, fmt.Errorf("%w: bad posting", errCorrupt)
 		}
 		lex.post[t] = ps
 	}
@@ -437,4 +439,15 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		}
 	}
 	return st, nil
+}
+
+// goodPostings reports whether ps are postings of chunks under nc, in
+// increasing chunk order, each of a tf the analysis can make.
+func goodPostings(ps []posting, nc int) bool {
+	for i, p := range ps {
+		if p.chunk >= uint32(nc) || (i > 0 && p.chunk <= ps[i-1].chunk) || p.tf == 0 || p.tf > 1<<24 {
+			return false
+		}
+	}
+	return true
 }

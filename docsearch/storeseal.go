@@ -16,10 +16,12 @@ import (
 // The seal. A load checks the checksums of every segment of the index
 // file once: then it writes sealFile beside it, naming the file by its
 // size, modification time and the CRC of its checksums. A load of the
-// sealed file checks the header, every count and range, and the
-// checksums of the meta part it decodes, but not those of the arrays
-// (postings, sketches, vectors: most of the file), whose pages a search
-// then reads only as it uses them. A file rewritten by any process gets
+// sealed file checks the header, every count and range of the meta
+// part, and the checksums of the meta part it decodes, but not those of
+// the arrays (postings, sketches, vectors, texts: most of the file), nor
+// each posting's chunk and order, whose pages a search then reads only
+// as it uses them; the readers of postings bound their chunks, so that
+// damage the seal hides is wrong results until Verify, never a fault. A file rewritten by any process gets
 // another time stamp or other checksums, so it is checked whole again;
 // Verify (fileinfo index --verify) checks everything whatever the seal.
 const sealFile = "docsearch.sealed"
