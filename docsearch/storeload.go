@@ -153,11 +153,12 @@ func (r *reader) str(what string) string {
 func (r *reader) byte1(what string) byte { return r.bytes(1, what)[0] }
 
 // decodeFrom parses the on-disk format, data, which src reads too. The
-// arrays part of the result aliases data; everything else is read
+// arrays part of the result aliases data; the meta part is read once
 // through src, which does not touch data's memory when data is a mapping
-// of the file src reads. full checks the checksum of every segment;
-// otherwise only of those holding the meta part, which is decoded (the
-// arrays were checked when the file was sealed, see sealFile).
+// of the file src reads, and summed and decoded from that copy. full
+// checks the checksum of every segment; otherwise only of those holding
+// the meta part (the arrays were checked when the file was sealed, see
+// sealFile).
 func decodeFrom(data []byte, src io.ReaderAt, full bool) (*stored, error) {
 	const trailer = 8 + 4 // meta length, sum count
 	if len(data) < len(storeMagic)+1+trailer || !bytes.HasPrefix(data, []byte(storeMagic)) {
@@ -181,33 +182,36 @@ func decodeFrom(data []byte, src io.ReaderAt, full bool) (*stored, error) {
 	}
 	// The checksums are verified beside the decoding, which is safe on
 	// any bytes (FuzzDecodeIndex): a mismatch discards what was decoded.
-	ok := make(chan bool, 1)
-	checked, size := sums, len(body)
-	if !full {
-		n := (int(meta) + sumSegment - 1) / sumSegment
-		checked, size = sums[:4*n], min(n*sumSegment, len(body))
+	buf := make([]byte, meta)
+	if _, err := src.ReadAt(buf, 0); err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
 	}
-	go func() { ok <- checkSegments(src, size, checked) }()
-	st, err := decodeBody(src, int(meta), body[meta:len(body)-8], full)
+	ok := make(chan bool, 1)
+	go func() {
+		n := (int(meta) + sumSegment - 1) / sumSegment
+		good := checkMeta(buf, body, sums[:4*n])
+		if good && full {
+			good = checkSegments(src, n, len(body), sums)
+		}
+		ok <- good
+	}()
+	st, err := decodeBody(buf, body[meta:len(body)-8], full)
 	if !<-ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
 	return st, err
 }
 
-// decodeBody parses the meta part of the format, its first meta bytes
-// read from src, and the arrays part after it, arrays (without the meta
-// length). The strings decoded alias one copy of the meta part, read
-// here; the arrays and the texts alias arrays. full checks every
+// decodeBody parses the meta part of the format, buf, and the arrays
+// part after it, arrays (without the meta length). The strings decoded
+// alias buf, which is never written; the arrays and the texts alias
+// arrays. full checks every
 // posting's chunk, order and tf; otherwise (a sealed file, whose
 // postings a full load checked, see sealFile) they are not read, so
 // that their pages are touched only by the searches that use them, and
 // the readers of postings bound their chunks (lexicalSearch, compact).
-func decodeBody(src io.ReaderAt, meta int, arrays []byte, full bool) (*stored, error) {
-	buf := make([]byte, meta)
-	if _, err := src.ReadAt(buf, 0); err != nil {
-		return nil, fmt.Errorf("read index: %w", err)
-	}
+func decodeBody(buf, arrays []byte, full bool) (*stored, error) {
+	meta := len(buf)
 	r := &reader{b: buf[len(storeMagic)+1:]}
 	st := &stored{lex: newLexicon()}
 	st.embName = r.str("embedder")

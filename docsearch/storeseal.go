@@ -109,17 +109,18 @@ func Verify(dir string) error {
 }
 
 // checkSegments reports whether each sumSegment bytes of the first size
-// bytes src reads have the CRC in sums (little-endian uint32s). It reads
-// segments in parallel, a piece at a time.
-func checkSegments(src io.ReaderAt, size int, sums []byte) bool {
+// bytes src reads, from segment from on, have the CRC in sums
+// (little-endian uint32s). It reads segments in parallel, a piece at a
+// time.
+func checkSegments(src io.ReaderAt, from, size int, sums []byte) bool {
 	n := len(sums) / 4
 	var bad atomic.Bool
 	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), n)
+	workers := min(runtime.GOMAXPROCS(0), n-from)
 	for w := range workers {
 		wg.Go(func() {
 			buf := make([]byte, piece)
-			for i := w; i < n && !bad.Load(); i += workers {
+			for i := from + w; i < n && !bad.Load(); i += workers {
 				var crc uint32
 				end := min((i+1)*sumSegment, size)
 				for off := i * sumSegment; off < end; off += piece {
@@ -148,3 +149,31 @@ var checkedBytes atomic.Int64
 // that the garbage collector, which cannot preempt the assembly of a
 // checksum, never waits long for it.
 const piece = 256 << 10
+
+// checkMeta reports whether the segments holding the meta part, which
+// has been read into meta, have the CRCs in sums: they are summed from
+// meta, and the last from the bytes of body past it.
+func checkMeta(meta, body, sums []byte) bool {
+	for i := range len(sums) / 4 {
+		start, end := i*sumSegment, min((i+1)*sumSegment, len(body))
+		crc := sumPieces(0, meta[start:min(end, len(meta))])
+		if end > len(meta) {
+			crc = sumPieces(crc, body[len(meta):end])
+		}
+		if crc != binary.LittleEndian.Uint32(sums[4*i:]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sumPieces updates crc with b, a piece at a time.
+func sumPieces(crc uint32, b []byte) uint32 {
+	for len(b) > 0 {
+		k := min(len(b), piece)
+		crc = crc32.Update(crc, castagnoli, b[:k])
+		checkedBytes.Add(int64(k))
+		b = b[k:]
+	}
+	return crc
+}
