@@ -74,7 +74,9 @@ package docsearch
 // The index is compacted before it is written, so no chunk is dead.
 // Reading checks the magic, the version, every count against the bytes
 // there are, the ranges and orders of chunks, terms and postings, and the
-// checksums; any failure is an error and Open rebuilds the index.
+// checksums; any failure is an error and Open rebuilds the index. A
+// sealed file (see sealFile in storeseal.go) is read with fewer checks:
+// only the meta part's checksums, and not its postings' chunks and order.
 
 import (
 	"bufio"
