@@ -77,7 +77,9 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	}
 	ix.mu.Lock()
 	ix.vec.extendSketch()
-	ix.derive()
+	if ix.underived {
+		ix.derive()
+	}
 	ix.mu.Unlock()
 	if (changed || c) && ix.opts.Dir != "" {
 		ix.saved(ix.save())

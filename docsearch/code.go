@@ -464,7 +464,9 @@ func codeResult(r *Result, d *doc) {
 	r.DocPath = d.path
 	r.Path = codeFileOf(d.path)
 	r.Symbol = d.title
-	r.Kind, r.Signature = codeMeta(d.text)
+	kind, sig := codeMeta(d.text)
+	// The text may lie in the mapped index file, which a result outlives.
+	r.Kind, r.Signature = strings.Clone(kind), strings.Clone(sig)
 	r.Heading = ""
 }
 

@@ -98,6 +98,9 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		skipped = mergeSkipped(ix.skipped, skipped, removed, ps)
 	}
 	ix.skipped = skipped
+	if changed {
+		ix.underived = true
+	}
 	ix.mu.Unlock()
 
 	if len(texts) > 0 {

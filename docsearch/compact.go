@@ -1,5 +1,10 @@
 package docsearch
 
+import (
+	"strings"
+	"unsafe"
+)
+
 // compact renumbers chunks and documents without the removed ones.
 // Callers hold ix.mu for writing.
 func (ix *Index) compact() {
@@ -44,7 +49,7 @@ func (ix *Index) compact() {
 	for t, ps := range ix.lex.post {
 		var np []posting
 		for _, p := range ps {
-			if alive[p.chunk] {
+			if int(p.chunk) < len(alive) && alive[p.chunk] { // see decodeBody
 				np = append(np, posting{remap[p.chunk], p.tf})
 			}
 		}
@@ -57,10 +62,25 @@ func (ix *Index) compact() {
 		ix.vec.blocks, ix.vec.scales, ix.vec.n = nv.blocks, nv.scales, nv.n
 		ix.vec.resketch()
 	}
-	// Lengths, postings, rows and sketches are all new: nothing lies in
-	// a mapped file any more.
+	// Lengths, postings, rows and sketches are all new; the texts that
+	// lie in the mapped file are copied out: nothing is left in it.
 	if ix.unmap != nil {
+		for _, d := range ix.docs {
+			if d.put && ix.inMapping(d.text) {
+				d.text = strings.Clone(d.text)
+			}
+		}
 		ix.unmap()
-		ix.unmap = nil
+		ix.unmap, ix.mapped = nil, nil
 	}
+}
+
+// inMapping reports whether s lies in the mapped index file.
+func (ix *Index) inMapping(s string) bool {
+	if len(s) == 0 || len(ix.mapped) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	start := uintptr(unsafe.Pointer(&ix.mapped[0]))
+	return p >= start && p < start+uintptr(len(ix.mapped))
 }

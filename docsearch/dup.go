@@ -3,6 +3,7 @@ package docsearch
 import (
 	"math"
 	"slices"
+	"sync/atomic"
 )
 
 // Repeated sections. Docs sites repeat blocks across their pages: a
@@ -56,7 +57,13 @@ func templateHash(terms []termFreq, page []uint64) uint64 {
 func (ix *Index) derive() {
 	ix.names = ix.scopeNames()
 	ix.countCopies()
+	ix.underived = false
+	derives.Add(1)
 }
+
+// derives counts the runs of derive, for tests: an index opened
+// unchanged reads what was derived from the file instead.
+var derives atomic.Int64
 
 // countCopies sets each live chunk's copies: how many documents of its
 // scope have a chunk of its template (1 for none). Callers hold ix.mu

@@ -110,6 +110,9 @@ func (ix *Index) Fetch(p, heading string) (Doc, error) {
 	var dd doc
 	if err == nil {
 		dd = *d
+		// A loaded text lies in the mapped index file, which a
+		// compaction unmaps once the lock is let go.
+		dd.text = strings.Clone(d.text)
 	}
 	ix.mu.RUnlock()
 	if err != nil {

@@ -92,10 +92,19 @@ type Index struct {
 	skipped []Skipped
 	unsaved string          // why the last save failed; "" if it did not
 	names   map[string]bool // stems naming a whole scope (scopename.go)
-	// unmap releases the mapped index file the arrays were loaded from
-	// (see load); nil when nothing is mapped. compact, which copies the
-	// arrays, calls it.
-	unmap func()
+	// underived is set when a commit changed documents since names and
+	// the chunks' copies were last derived (derive); a loaded index has
+	// them as they were saved.
+	underived bool
+	// unmap releases the mapped index file the arrays and the Put
+	// documents' texts were loaded from (see load); nil when nothing is
+	// mapped. compact, which copies the arrays and the texts that lie in
+	// mapped, calls it. No string of the mapping leaves the index: Fetch
+	// and the results copy what they take of a text, so that neither a
+	// compaction nor the cleanup that unmaps a dropped index pulls the
+	// pages from under them.
+	unmap  func()
+	mapped []byte
 }
 
 // chunkRec is what the index keeps of a chunk.
@@ -178,6 +187,7 @@ func (ix *Index) reset() {
 	ix.lex = newLexicon()
 	ix.vec = vectors{}
 	ix.embName = ""
+	ix.names, ix.underived = nil, false
 }
 
 // Rescan walks every scope and updates the index with what changed:
@@ -326,7 +336,9 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	changed, err := ix.commit(ctx, ps, nil, nil, false)
 	ix.mu.Lock()
 	ix.vec.extendSketch()
-	ix.derive()
+	if ix.underived {
+		ix.derive()
+	}
 	ix.mu.Unlock()
 	if err == nil && changed && ix.opts.Dir != "" {
 		ix.saved(ix.save())

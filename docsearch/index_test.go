@@ -222,6 +222,7 @@ func TestCorruptIndexIsRebuilt(t *testing.T) {
 		"flipped count": flip(len(data) - 1),
 		"truncated":     data[:len(data)/3],
 		"old version":   append([]byte(storeMagic+"\x00"), data[len(storeMagic)+1:]...),
+		"last version":  append([]byte(storeMagic+string(rune(storeVersion-1))), data[len(storeMagic)+1:]...),
 		"empty":         nil,
 	} {
 		if err := os.WriteFile(file, bad, 0o644); err != nil {

@@ -94,6 +94,9 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 			rel := float32(t.weight / word.weight)
 			for _, p := range lex.post[t.id] {
 				c := p.chunk
+				if c >= uint32(n) {
+					continue // a damaged sealed file's (see decodeBody)
+				}
 				if sc.freq[c] == 0 {
 					sc.inWord = append(sc.inWord, c)
 				}

@@ -5,9 +5,11 @@ package docsearch
 // so a reader sees the old index or the new one. It has two parts. The
 // meta part holds what is read into memory: documents, chunks and terms.
 // The arrays part holds what is used in place, straight from the mapped
-// file: chunk lengths, postings, sign sketches and vectors. Opening a
-// large index so decodes its strings and counts, and never its postings
-// or vectors.
+// file: chunk lengths, postings, sign sketches, vectors and the text of
+// documents that have no file (a code document's is its symbol's source).
+// Opening a large index so decodes its strings and counts, and never its
+// postings, vectors or texts: a search reads the pages of the few texts
+// it ranks, fetch_doc the one it returns.
 //
 // In the meta part, integers are unsigned LEB128 varints ("uv"); a
 // string is a uv length and that many bytes of UTF-8; a time is a uv of
@@ -25,7 +27,10 @@ package docsearch
 //	             hash                         16 bytes
 //	             format                       1 byte (0 markdown, 1 text, 2 rst)
 //	             flags                        1 byte: 1 if the document was Put,
-//	                                          then its text string follows;
+//	                                          then the uv length of its text
+//	                                          follows (the text is in the
+//	                                          arrays part; since 9, a string
+//	                                          here before);
 //	                                          2 if a note string follows (what
 //	                                          of it was not indexed; since 5,
 //	                                          read as corrupt by the first
@@ -38,11 +43,15 @@ package docsearch
 //	chunks     uv count (the sum of the documents'), then per chunk:
 //	             title string, line uv, end uv, content type 1 byte
 //	             (0 prose, 1 code, 2 api-reference), hash 8 bytes,
-//	             template 8 bytes (little-endian; since 7, see dup.go)
+//	             template 8 bytes (little-endian; since 7, see dup.go),
+//	             copies uv (since 9: documents of its scope with its
+//	             template, at least 1, see countCopies)
 //	terms      uv count, then per term, in increasing byte order:
 //	             term string, postings uv (at least 1)
 //	sketch     uv: the rows the sketches' mean was taken over, 0 for no
 //	           sketches (see sketch.go); only with vectors
+//	names      uv count, then that many strings in increasing byte order:
+//	           the stems that name a scope (since 9, see scopename.go)
 //
 // The arrays part starts at the next multiple of 8 from the start of the
 // file, after zero bytes. Its numbers are little-endian, fixed width:
@@ -56,6 +65,8 @@ package docsearch
 //	scales     if dim > 0: chunks float32, each vector's scale
 //	vectors    if dim > 0: chunks*dim int8, each vector quantised: its
 //	           values are the int8s times its scale
+//	texts      the texts of the Put documents, in their order, each of
+//	           the length its document gives (since 9)
 //	meta       uint64: the length of the meta part
 //	sums       CRC-32 (Castagnoli) of each 16 MiB segment of everything
 //	           before sums, uint32 each, then their count, uint32
@@ -63,7 +74,9 @@ package docsearch
 // The index is compacted before it is written, so no chunk is dead.
 // Reading checks the magic, the version, every count against the bytes
 // there are, the ranges and orders of chunks, terms and postings, and the
-// checksums; any failure is an error and Open rebuilds the index.
+// checksums; any failure is an error and Open rebuilds the index. A
+// sealed file (see sealFile in storeseal.go) is read with fewer checks:
+// only the meta part's checksums, and not its postings' chunks and order.
 
 import (
 	"bufio"
@@ -72,9 +85,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 const (
@@ -92,9 +107,11 @@ const (
 	// markup and reStructuredText roles are not indexed and an overlined
 	// reStructuredText title is a heading (markup.go), and chunks record
 	// their template hash (dup.go); since 8, code documents may record
-	// the stamp of what they were made from. An index of another version
-	// is rebuilt.
-	storeVersion = 8
+	// the stamp of what they were made from; since 9, Put documents' texts
+	// are in the arrays part, used in place, and the chunks' copies and
+	// the scope names are saved rather than derived at each open. An index
+	// of another version is rebuilt.
+	storeVersion = 9
 	storeFile    = "docsearch.idx"
 )
 
@@ -144,6 +161,9 @@ func (ix *Index) save() error {
 	ix.mu.Lock()
 	if ix.dead > 0 || ix.holes > 0 {
 		ix.compact()
+	}
+	if ix.underived { // PutCode does not derive: what is saved is current
+		ix.derive()
 	}
 	ix.mu.Unlock()
 	d, err := ix.indexDir(true)
@@ -302,7 +322,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		}
 		b = append(b, flags)
 		if d.put {
-			str(d.text)
+			uv(uint64(len(d.text)))
 		}
 		if d.note != "" {
 			str(d.note)
@@ -320,6 +340,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		b = append(b, ctypeCode(c.ctype))
 		b = append(b, c.hash[:]...)
 		b = binary.LittleEndian.AppendUint64(b, c.template)
+		uv(uint64(max(c.copies, 1)))
 	}
 	// Terms in byte order, without those only removed chunks had.
 	lex := ix.lex
@@ -341,6 +362,11 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		uv(uint64(sk.base))
 	} else {
 		uv(0)
+	}
+	names := slices.Sorted(maps.Keys(ix.names))
+	uv(uint64(len(names)))
+	for _, n := range names {
+		str(n)
 	}
 	meta := off + len(b)
 	for (off+len(b))%8 != 0 {
@@ -379,6 +405,12 @@ func (ix *Index) encodeTo(w io.Writer) error {
 			for _, x := range r {
 				b = append(b, byte(x))
 			}
+			flush(false)
+		}
+	}
+	for _, d := range ix.docs {
+		if d.put {
+			b = append(b, d.text...)
 			flush(false)
 		}
 	}

@@ -45,7 +45,7 @@ func FuzzDecodeIndex(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ix := &Index{docs: st.docs, chunks: st.chunks, lex: st.lex, vec: st.vec, embName: st.embName}
+		ix := &Index{docs: st.docs, chunks: st.chunks, lex: st.lex, vec: st.vec, embName: st.embName, names: st.names}
 		if again := ix.encode(); !bytes.Equal(again, data) {
 			t.Fatalf("decode then encode changed the bytes:\n%q\n%q", data, again)
 		}
@@ -75,7 +75,7 @@ func TestEncodeDecodeStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix := &Index{docs: st.docs, chunks: st.chunks, lex: st.lex, vec: st.vec, embName: st.embName}
+	ix := &Index{docs: st.docs, chunks: st.chunks, lex: st.lex, vec: st.vec, embName: st.embName, names: st.names}
 	if !bytes.Equal(ix.encode(), data) {
 		t.Error("encode(decode(b)) != b")
 	}

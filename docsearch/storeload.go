@@ -5,15 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -72,8 +67,10 @@ func (ix *Index) load() error {
 		}
 	}
 	ix.unmap = sync.OnceFunc(release)
+	ix.mapped = data
 	runtime.AddCleanup(ix, func(unmap func()) { unmap() }, ix.unmap)
 	ix.docs, ix.chunks, ix.lex, ix.vec, ix.embName = st.docs, st.chunks, st.lex, st.vec, st.embName
+	ix.names, ix.underived = st.names, false
 	ix.byPath = make(map[string]uint32, len(st.docs))
 	for i, d := range st.docs {
 		ix.byPath[d.path] = uint32(i)
@@ -91,6 +88,7 @@ type stored struct {
 	lex     *lexicon
 	vec     vectors
 	embName string
+	names   map[string]bool // stems naming a scope (scopename.go)
 }
 
 // errCorrupt wraps every decoding error.
@@ -155,11 +153,12 @@ func (r *reader) str(what string) string {
 func (r *reader) byte1(what string) byte { return r.bytes(1, what)[0] }
 
 // decodeFrom parses the on-disk format, data, which src reads too. The
-// arrays part of the result aliases data; everything else is read
+// arrays part of the result aliases data; the meta part is read once
 // through src, which does not touch data's memory when data is a mapping
-// of the file src reads. full checks the checksum of every segment;
-// otherwise only of those holding the meta part, which is decoded (the
-// arrays were checked when the file was sealed, see sealFile).
+// of the file src reads, and summed and decoded from that copy. full
+// checks the checksum of every segment; otherwise only of those holding
+// the meta part (the arrays were checked when the file was sealed, see
+// sealFile).
 func decodeFrom(data []byte, src io.ReaderAt, full bool) (*stored, error) {
 	const trailer = 8 + 4 // meta length, sum count
 	if len(data) < len(storeMagic)+1+trailer || !bytes.HasPrefix(data, []byte(storeMagic)) {
@@ -183,163 +182,36 @@ func decodeFrom(data []byte, src io.ReaderAt, full bool) (*stored, error) {
 	}
 	// The checksums are verified beside the decoding, which is safe on
 	// any bytes (FuzzDecodeIndex): a mismatch discards what was decoded.
-	ok := make(chan bool, 1)
-	checked, size := sums, len(body)
-	if !full {
-		n := (int(meta) + sumSegment - 1) / sumSegment
-		checked, size = sums[:4*n], min(n*sumSegment, len(body))
+	buf := make([]byte, meta)
+	if _, err := src.ReadAt(buf, 0); err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
 	}
-	go func() { ok <- checkSegments(src, size, checked) }()
-	st, err := decodeBody(src, int(meta), body[meta:len(body)-8])
+	ok := make(chan bool, 1)
+	go func() {
+		n := (int(meta) + sumSegment - 1) / sumSegment
+		good := checkMeta(buf, body, sums[:4*n])
+		if good && full {
+			good = checkSegments(src, n, len(body), sums)
+		}
+		ok <- good
+	}()
+	st, err := decodeBody(buf, body[meta:len(body)-8], full)
 	if !<-ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
 	return st, err
 }
 
-// The seal. A load checks the checksums of every segment of the index
-// file once: then it writes sealFile beside it, naming the file by its
-// size, modification time and the CRC of its checksums. A load of the
-// sealed file checks the header, every count and range, and the
-// checksums of the meta part it decodes, but not those of the arrays
-// (postings, sketches, vectors: most of the file), whose pages a search
-// then reads only as it uses them. A file rewritten by any process gets
-// another time stamp or other checksums, so it is checked whole again;
-// Verify (fileinfo index --verify) checks everything whatever the seal.
-const sealFile = "docsearch.sealed"
-
-// sealOf names the index file of info whose content is data; "" when
-// it has no checksums to name it by.
-func sealOf(info fs.FileInfo, data []byte) string {
-	if len(data) < 4 {
-		return ""
-	}
-	n := uint64(binary.LittleEndian.Uint32(data[len(data)-4:]))
-	if n*4 > uint64(len(data)-4) {
-		return ""
-	}
-	sums := data[len(data)-4-4*int(n):]
-	return fmt.Sprintf("%s %d %d %08x\n", storeMagic, info.Size(), info.ModTime().UnixNano(), crc32.Checksum(sums, castagnoli))
-}
-
-// readSeal returns the seal in d, "" if none can be read.
-func readSeal(d *os.Root) string {
-	f, _, err := openRegular(d, sealFile)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	b := make([]byte, 128)
-	n, _ := io.ReadFull(f, b)
-	return string(b[:n])
-}
-
-// writeSeal seals the index file; best effort (unsealed, the next load
-// checks everything).
-func writeSeal(d *os.Root, seal string) {
-	f, err := createTemp(d)
-	if err != nil {
-		return
-	}
-	tmp := filepath.Base(f.Name())
-	_, err = f.WriteString(seal)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = d.Rename(tmp, sealFile)
-	}
-	if err != nil {
-		d.Remove(tmp)
-	}
-}
-
-func removeSeal(d *os.Root) { d.Remove(sealFile) }
-
-// Verify checks the index saved in dir whole: its structure and the
-// checksum of every segment, whatever its seal, and seals it when it
-// passes. A missing index is fs.ErrNotExist; a bad one an error wrapping
-// errCorrupt ("corrupt index"), whose seal is removed, so that the next
-// Open rebuilds it.
-func Verify(dir string) error {
-	d, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	f, info, err := openRegular(d, storeFile)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if info.Size() > maxIndexBytes {
-		return fmt.Errorf("%s: %w: %d bytes, over the %d an index may have", filepath.Join(dir, storeFile), errCorrupt, info.Size(), maxIndexBytes)
-	}
-	data, release, err := mapFile(f)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if _, err := decodeFrom(data, f, true); err != nil {
-		removeSeal(d)
-		return fmt.Errorf("%s: %w", filepath.Join(dir, storeFile), err)
-	}
-	if seal := sealOf(info, data); seal != "" {
-		writeSeal(d, seal)
-	}
-	return nil
-}
-
-// checkSegments reports whether each sumSegment bytes of the first size
-// bytes src reads have the CRC in sums (little-endian uint32s). It reads
-// segments in parallel, a piece at a time.
-func checkSegments(src io.ReaderAt, size int, sums []byte) bool {
-	n := len(sums) / 4
-	var bad atomic.Bool
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), n)
-	for w := range workers {
-		wg.Go(func() {
-			buf := make([]byte, piece)
-			for i := w; i < n && !bad.Load(); i += workers {
-				var crc uint32
-				end := min((i+1)*sumSegment, size)
-				for off := i * sumSegment; off < end; off += piece {
-					b := buf[:min(piece, end-off)]
-					if _, err := src.ReadAt(b, int64(off)); err != nil {
-						bad.Store(true)
-						break
-					}
-					crc = crc32.Update(crc, castagnoli, b)
-					checkedBytes.Add(int64(len(b)))
-				}
-				if crc != binary.LittleEndian.Uint32(sums[4*i:]) {
-					bad.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return !bad.Load()
-}
-
-// checkedBytes counts the bytes checkSegments has summed, for tests.
-var checkedBytes atomic.Int64
-
-// piece is the most bytes one read or checksum call covers at load, so
-// that the garbage collector, which cannot preempt the assembly of a
-// checksum, never waits long for it.
-const piece = 256 << 10
-
-// decodeBody parses the meta part of the format, its first meta bytes
-// read from src, and the arrays part after it, arrays (without the meta
-// length). The strings decoded alias one copy of the meta part, read
-// here; the arrays alias arrays.
-func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
-	buf := make([]byte, meta)
-	if _, err := src.ReadAt(buf, 0); err != nil {
-		return nil, fmt.Errorf("read index: %w", err)
-	}
+// decodeBody parses the meta part of the format, buf, and the arrays
+// part after it, arrays (without the meta length). The strings decoded
+// alias buf, which is never written; the arrays and the texts alias
+// arrays. full checks every
+// posting's chunk, order and tf; otherwise (a sealed file, whose
+// postings a full load checked, see sealFile) they are not read, so
+// that their pages are touched only by the searches that use them, and
+// the readers of postings bound their chunks (lexicalSearch, compact).
+func decodeBody(buf, arrays []byte, full bool) (*stored, error) {
+	meta := len(buf)
 	r := &reader{b: buf[len(storeMagic)+1:]}
 	st := &stored{lex: newLexicon()}
 	st.embName = r.str("embedder")
@@ -351,6 +223,8 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	docs := make([]doc, nd)
 	st.docs = make([]*doc, nd)
 	counts := make([]uint64, nd)
+	textLens := make([]uint64, nd) // of the Put documents' texts, in the arrays part
+	var textBytes uint64
 	var headings slab[Heading]
 	an := newAnalyzer()
 	var entities slab[string]
@@ -391,7 +265,12 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 			r.fail("flags")
 		}
 		if flags&flagPut != 0 {
-			d.put, d.text = true, r.str("text")
+			n := r.uv("text length")
+			if n > uint64(len(arrays))-textBytes {
+				r.fail("text length")
+				n = 0
+			}
+			d.put, textLens[i], textBytes = true, n, textBytes+n
 		}
 		if flags&flagNote != 0 {
 			if d.note = r.str("note"); d.note == "" {
@@ -448,6 +327,11 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		if b := r.bytes(8, "chunk template"); len(b) == 8 {
 			rec.template = binary.LittleEndian.Uint64(b)
 		}
+		copies := r.uv("chunk copies")
+		if copies == 0 || copies > uint64(nd) {
+			r.fail("chunk copies")
+		}
+		rec.copies = uint32(copies)
 		st.chunks = append(st.chunks, rec)
 	}
 	lex := st.lex
@@ -473,6 +357,17 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	if base > 0 && (dim == 0 || nc == 0 || base > math.MaxInt32) {
 		r.fail("sketch")
 	}
+	nn := r.count("names", 2)
+	st.names = make(map[string]bool, nn)
+	prev := ""
+	for i := range nn {
+		name := r.str("name")
+		if name == "" || (i > 0 && name <= prev) {
+			r.fail("name") // empty, repeated or out of order
+			break
+		}
+		st.names[name], prev = true, name
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("meta length")
 	}
@@ -489,7 +384,7 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 		return nil, a.err
 	}
 	words := (int(dim) + 63) / 64
-	need := uint64(nc)*4 + total*8
+	need := uint64(nc)*4 + total*8 + textBytes
 	if dim > 0 {
 		need += uint64(nc)*4 + uint64(nc)*dim // scales, vectors
 	}
@@ -510,10 +405,8 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 	for t, np := range npost {
 		ps := all[:np:np]
 		all = all[np:]
-		for i, p := range ps {
-			if p.chunk >= uint32(nc) || (i > 0 && p.chunk <= ps[i-1].chunk) || p.tf == 0 || p.tf > 1<<24 {
-				return nil, fmt.Errorf("%w: bad posting", errCorrupt)
-			}
+		if full && !goodPostings(ps, nc) {
+			return nil, fmt.Errorf("%w: bad posting", errCorrupt)
 		}
 		lex.post[t] = ps
 	}
@@ -538,80 +431,27 @@ func decodeBody(src io.ReaderAt, meta int, arrays []byte) (*stored, error) {
 				return nil, fmt.Errorf("%w: bad vector scale", errCorrupt)
 			}
 		}
-		st.vec.setRows(int8s(a.b), scales)
+		st.vec.setRows(int8s(a.bytes(nc*int(dim), "vectors")), scales)
+	}
+	texts := a.bytes(int(textBytes), "texts")
+	for i, n := range textLens {
+		if n > 0 {
+			// The text aliases the arrays: see Index.unmap for why it
+			// never outlives them.
+			st.docs[i].text = unsafe.String(&texts[0], n)
+			texts = texts[n:]
+		}
 	}
 	return st, nil
 }
 
-// slab hands out slices of one larger allocation, so that decoding many
-// small slices does not allocate each.
-type slab[T any] struct{ free []T }
-
-// take returns a slice of n zero values, nil for n == 0.
-func (s *slab[T]) take(n int) []T {
-	if n == 0 {
-		return nil
+// goodPostings reports whether ps are postings of chunks under nc, in
+// increasing chunk order, each of a tf the analysis can make.
+func goodPostings(ps []posting, nc int) bool {
+	for i, p := range ps {
+		if p.chunk >= uint32(nc) || (i > 0 && p.chunk <= ps[i-1].chunk) || p.tf == 0 || p.tf > 1<<24 {
+			return false
+		}
 	}
-	if len(s.free) < n {
-		s.free = make([]T, max(n, 4096))
-	}
-	out := s.free[:n:n]
-	s.free = s.free[n:]
-	return out
-}
-
-// The arrays of the format are little-endian. On a little-endian
-// machine, with the bytes aligned, they are used as they lie: nothing is
-// copied or allocated, which is what makes loading a large index fast.
-// Otherwise they are decoded into new slices.
-
-// array returns b's Ts, used in place when it can be, else each decoded
-// from its bytes by decode.
-func array[T any](b []byte, decode func([]byte) T) []T {
-	if len(b) == 0 {
-		return nil
-	}
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%unsafe.Alignof(zero) == 0 {
-		return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
-	}
-	out := make([]T, len(b)/size)
-	for i := range out {
-		out[i] = decode(b[size*i:])
-	}
-	return out
-}
-
-func floats(b []byte) []float32 {
-	return array(b, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) })
-}
-
-func uint32s(b []byte) []uint32 { return array(b, binary.LittleEndian.Uint32) }
-
-// int8s returns b's int8s, in place on a little-endian machine like the
-// other arrays (a byte needs no alignment).
-func int8s(b []byte) []int8 { return array(b, func(b []byte) int8 { return int8(b[0]) }) }
-
-func uint64s(b []byte) []uint64 { return array(b, binary.LittleEndian.Uint64) }
-
-// postings returns b's postings, each a chunk and a tf uint32.
-func postings(b []byte) []posting {
-	return array(b, func(b []byte) posting {
-		return posting{binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])}
-	})
-}
-
-// littleEndian reports whether the machine stores integers low byte first.
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// readAll reads f from its start to its size, for a system or a file
-// that cannot be mapped.
-func readAll(f *os.File) (data []byte, release func(), err error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err = io.ReadAll(io.NewSectionReader(f, 0, st.Size()))
-	return data, func() {}, err
+	return true
 }
