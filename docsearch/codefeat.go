@@ -36,13 +36,14 @@ const (
 	featFile             // log(1 + fused of its file's other candidates / the best fused)
 	featExported         // exported by its language's convention
 	featCallable         // a function or method
+	featUsed             // how many chunks name it: log2 of their number, within [0, 8], over 8
 	numCodeFeatures
 )
 
 // CodeFeatureNames names the code ranking features, in CodeWeights order.
 var CodeFeatureNames = [numCodeFeatures]string{
 	"type", "dunder", "short", "module", "decl", "aux", "test",
-	"lines", "name", "qualifier", "vector", "file", "exported", "callable",
+	"lines", "name", "qualifier", "vector", "file", "exported", "callable", "used",
 }
 
 // codeWeights are the weights of the features; the first seven were the
@@ -163,6 +164,7 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 		}
 		name := localName(c.d.title)
 		symbolFeatures(&c.f, kind, name, c.file, lines, c.d.summary != "", task, lq)
+		c.f[featUsed] = ix.usedBy(an, name)
 		c.f[featName], c.f[featQualifier] = nameMatch(an, qw, name+" "+signature, strings.TrimSuffix(c.d.title, name))
 		l, v := rrf(lexRank, c.id), rrf(vecRank, c.id)
 		if l+v > 0 {
@@ -189,6 +191,25 @@ func symbolFeatures(f *[numCodeFeatures]float64, kind, name, file string, lines 
 	f[featLines] = min(max(math.Log2(float64(max(lines, 1)))-math.Log2(10), -3), 4)
 	f[featExported] = b2f(exported(name, file))
 	f[featCallable] = b2f(kind == "function" || kind == "method")
+}
+
+// usedBy is how widely a symbol's name is used, a structural prior in
+// the place of its callers: the chunks whose terms hold its whole name
+// (its callers' calls lines and bodies, and its own), as log2 of their
+// number within [0, 8], over 8. The lexicon has the count at hand; an
+// exact count of callers would need the call graph, which docsearch
+// does not see.
+func (ix *Index) usedBy(an *analyzer, name string) float64 {
+	df := 0
+	an.analyze(name, func(t string, whole bool) {
+		if id, ok := ix.lex.id(t); ok && (whole || df == 0) {
+			df = len(ix.lex.post[id])
+		}
+	})
+	if df <= 1 {
+		return 0
+	}
+	return min(math.Log2(float64(df)), 8) / 8
 }
 
 // idfTerm is a term of the query and its IDF in the index.

@@ -55,7 +55,7 @@ func heldRepos(dataset string) map[string]bool {
 const learnMinGain = 0.002
 
 // learnSteps are the moves of a weight tried in each pass.
-var learnSteps = []float64{-0.4, -0.2, -0.1, 0.1, 0.2, 0.4}
+var learnSteps = []float64{-0.8, -0.4, -0.2, -0.1, 0.1, 0.2, 0.4, 0.8}
 
 // learnBounds keep a weight's sign where its feature says which way it
 // should go: a demotion stays one, and a query's words in a symbol's own
@@ -187,14 +187,19 @@ func learnCodeWeights(ctx context.Context, sets []*learnSet, passes int, stdout 
 				}
 			}
 		}
+		printWeights(stdout, fmt.Sprintf("after pass %d:", pass+1), w)
 		if !improved {
 			break
 		}
 	}
-	fmt.Fprintf(stdout, "weights:")
-	for k, v := range w {
-		fmt.Fprintf(stdout, " %s=%.2f", names[k], v)
-	}
-	fmt.Fprintln(stdout)
 	return w, nil
+}
+
+// printWeights prints weights by feature name on one line after label.
+func printWeights(out io.Writer, label string, w []float64) {
+	fmt.Fprint(out, label)
+	for k, v := range w {
+		fmt.Fprintf(out, " %s=%.2f", docsearch.CodeFeatureNames[k], v)
+	}
+	fmt.Fprintln(out)
 }
