@@ -58,23 +58,3 @@ func TestRankWeightedNames(t *testing.T) {
 		t.Errorf("IDs = %q, want %q", res.IDs[0], want)
 	}
 }
-
-// TestRankSplitsBodyIdentifiers: a query in words finds a body that
-// spells them only as one camelCase identifier, as fileinfo's own index
-// does; unicode61 alone keeps "registerBlueprint" one token.
-func TestRankSplitsBodyIdentifiers(t *testing.T) {
-	if !Available() {
-		t.Skip("python3 not found")
-	}
-	docs := []Doc{
-		{ID: "setup", Title: "setup", Path: "app.js", Text: "function setup(app) { app.registerBlueprint(admin) }"},
-		{ID: "other", Title: "other", Path: "app.js", Text: "function other() { return 1 }"},
-	}
-	res, err := RankWeighted(context.Background(), docs, []string{"blueprint"}, 2, CodeWeights)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"setup"}; !reflect.DeepEqual(res.IDs[0], want) {
-		t.Errorf("IDs = %q, want %q", res.IDs[0], want)
-	}
-}

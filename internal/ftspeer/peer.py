@@ -1,8 +1,6 @@
 # peer.py ranks documents with SQLite FTS5 (porter + unicode61 tokenizer,
 # bm25 ordering over title, path and text columns) for fileinfo's
-# benchmarks. Every column gets its identifiers' words added (unicode61
-# already splits snake_case at "_", not camelCase), so a query in words
-# finds the code that spells them as identifiers. It reads one JSON object on stdin,
+# benchmarks. It reads one JSON object on stdin,
 # {"docs":[{"id","title","path","text"}],"queries":[str],"k":int,
 # "weights":[title,path,text]}, and writes
 # {"results":[[id,...]],"index_ms":float,"query_ms":[float]}.
@@ -17,8 +15,8 @@ PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
 def with_words(name):
-    # A text and the words of its compound identifiers:
-    # "registerBlueprint register Blueprint".
+    # A name and the words of its identifiers: "registerBlueprint
+    # register Blueprint".
     parts = [p for w in WORD.findall(name) for p in PART.findall(w) if p != w]
     return name + (" " + " ".join(parts) if parts else "")
 
@@ -36,7 +34,7 @@ def main():
     db.execute("CREATE VIRTUAL TABLE d USING fts5(id UNINDEXED, title, path, text, tokenize='porter unicode61')")
     start = time.perf_counter()
     db.executemany("INSERT INTO d(id, title, path, text) VALUES (?, ?, ?, ?)",
-                   ((d["id"], with_words(d.get("title", "")), with_words(d.get("path", "")), with_words(d.get("text", ""))) for d in req["docs"]))
+                   ((d["id"], with_words(d.get("title", "")), with_words(d.get("path", "")), d.get("text", "")) for d in req["docs"]))
     db.commit()
     index_ms = (time.perf_counter() - start) * 1000
     k = int(req.get("k", 10))
