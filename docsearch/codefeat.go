@@ -35,28 +35,38 @@ const (
 	featVector           // (vector − lexical) / (vector + lexical) of its fused score
 	featFile             // log(1 + fused of its file's other candidates / the best fused)
 	featExported         // exported by its language's convention
-	featCallable         // a function or method
+	featCallable         // a function or method, for a query that asks for a task
 	featUsed             // how many chunks name it: log2 of their number, within [0, 8], over 8
+	featLexScore         // its BM25 score over the best one's, less 0.5; -0.5 when the lexical list lacks it
+	featVecScore         // its cosine over the best one's, less 0.8 (0 to 1 first); -0.8 when the vector list lacks it
 	numCodeFeatures
 )
 
 // CodeFeatureNames names the code ranking features, in CodeWeights order.
 var CodeFeatureNames = [numCodeFeatures]string{
 	"type", "dunder", "short", "module", "decl", "aux", "test",
-	"lines", "name", "qualifier", "vector", "file", "exported", "callable", "used",
+	"lines", "name", "qualifier", "vector", "file", "exported", "callable", "used", "lexscore", "vecscore",
 }
 
-// codeWeights are the weights of the features; the first seven were the
-// fixed factors before they were learned: log(typeDemote),
-// log(dunderDemote), ...
+// codeWeights are the weights of the features. The first seven start
+// from the fixed factors they were before (log(typeDemote), ...); the
+// rest were learned with `fileinfo bench code docs/bench/codegen --learn
+// --learn-also docs/bench/code=DIR` (docs/code-search.md, 2026-12-04):
+// on the tuning split of docs/bench/codegen and docs/bench/code less its
+// held-out repositories, only exported (+0.1) and callable (+0.8) gained
+// 0.002 or more of the objective; length, own name against qualifier,
+// vector against lexical, file, usage and the two score ratios moved
+// nothing by that much in any step of ±0.1 to ±0.8, and stay 0.
 var codeWeights = [numCodeFeatures]float64{
-	featType:   math.Log(typeDemote),
-	featDunder: math.Log(dunderDemote),
-	featShort:  math.Log(shortDemote),
-	featModule: math.Log(moduleDemote),
-	featDecl:   math.Log(declDemote),
-	featAux:    math.Log(auxDemote),
-	featTest:   math.Log(auxDemote),
+	featType:     math.Log(typeDemote),
+	featDunder:   math.Log(dunderDemote),
+	featShort:    math.Log(shortDemote),
+	featModule:   math.Log(moduleDemote),
+	featDecl:     math.Log(declDemote),
+	featAux:      math.Log(auxDemote),
+	featTest:     math.Log(auxDemote),
+	featExported: 0.10,
+	featCallable: 0.80,
 }
 
 // CodeWeights returns the built-in weights of the code ranking features.
@@ -136,7 +146,7 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 	if len(cands) == 0 {
 		return nil
 	}
-	var lexRank, vecRank map[uint32]int
+	var lexRank, vecRank map[uint32]docRank
 	var qw []idfTerm
 	if words {
 		lexRank, vecRank = ix.docRanks(lexHits), ix.docRanks(vecHits)
@@ -167,6 +177,8 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 		c.f[featUsed] = ix.usedBy(an, name)
 		c.f[featName], c.f[featQualifier] = nameMatch(an, qw, name+" "+signature, strings.TrimSuffix(c.d.title, name))
 		l, v := rrf(lexRank, c.id), rrf(vecRank, c.id)
+		c.f[featLexScore] = lexRank[c.id].ratio - 0.5
+		c.f[featVecScore] = vecRank[c.id].ratio - 0.8
 		if l+v > 0 {
 			c.f[featVector] = (v - l) / (l + v)
 		}
@@ -181,8 +193,10 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 // words (lq, lower case): its kind (a type, for a query that asks for a
 // task; callable), a dunder method the query does not name (__init__, a
 // constructor, is none), a member of one or two lines without a doc
-// comment of its own (documented is not boilerplate), its length and
-// whether it is exported.
+// comment of its own (documented is not boilerplate), its length,
+// whether it is exported, and for a task whether it is callable: a
+// description of a thing ("the central WSGI object") may well be a
+// class's.
 func symbolFeatures(f *[numCodeFeatures]float64, kind, name, file string, lines int, documented, task bool, lq string) {
 	f[featType] = b2f(task && typeKind(kind))
 	f[featDunder] = b2f(len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") &&
@@ -190,7 +204,7 @@ func symbolFeatures(f *[numCodeFeatures]float64, kind, name, file string, lines 
 	f[featShort] = b2f(lines <= shortLines && kind != "module" && !documented)
 	f[featLines] = min(max(math.Log2(float64(max(lines, 1)))-math.Log2(10), -3), 4)
 	f[featExported] = b2f(exported(name, file))
-	f[featCallable] = b2f(kind == "function" || kind == "method")
+	f[featCallable] = b2f(task && (kind == "function" || kind == "method"))
 }
 
 // usedBy is how widely a symbol's name is used, a structural prior in
@@ -263,14 +277,29 @@ func nameMatch(an *analyzer, qw []idfTerm, own, qualifier string) (float64, floa
 	return o / total, q / total
 }
 
-// docRanks returns the 1-based rank of each document in a list of chunks,
-// best first, by its best chunk: the ranks fusion gave it.
-func (ix *Index) docRanks(list []scored) map[uint32]int {
-	ranks := make(map[uint32]int, len(list))
+// docRank is a document's place in one list: its 1-based rank by its
+// best chunk, and that chunk's score over the list's best, within [0, 1].
+type docRank struct {
+	rank  int
+	ratio float64
+}
+
+// docRanks returns the place of each document in a list of chunks, best
+// first: the ranks fusion gave it.
+func (ix *Index) docRanks(list []scored) map[uint32]docRank {
+	ranks := make(map[uint32]docRank, len(list))
+	if len(list) == 0 {
+		return ranks
+	}
+	top := float64(list[0].score)
 	for _, s := range list {
 		d := ix.chunks[s.chunk].doc
 		if _, ok := ranks[d]; !ok {
-			ranks[d] = len(ranks) + 1
+			r := docRank{rank: len(ranks) + 1}
+			if top > 0 {
+				r.ratio = min(max(float64(s.score)/top, 0), 1)
+			}
+			ranks[d] = r
 		}
 	}
 	return ranks
@@ -278,12 +307,12 @@ func (ix *Index) docRanks(list []scored) map[uint32]int {
 
 // rrf is a document's reciprocal-rank share from one list; 0 when the
 // list lacks it.
-func rrf(ranks map[uint32]int, id uint32) float64 {
+func rrf(ranks map[uint32]docRank, id uint32) float64 {
 	r, ok := ranks[id]
 	if !ok {
 		return 0
 	}
-	return 1 / float64(rrfK+r)
+	return 1 / float64(rrfK+r.rank)
 }
 
 // typeKind reports whether a symbol kind is a type.

@@ -40,3 +40,17 @@ func TestCodeWeightsApply(t *testing.T) {
 		t.Errorf("zero weights: first %s, want TestExpireCookie (it matches best)", got)
 	}
 }
+
+// TestExportedRanksFirst: of two functions that match a question alike,
+// the one the package exports (its API) ranks over the unexported
+// helper, though the helper is indexed first.
+func TestExportedRanksFirst(t *testing.T) {
+	ix := openTest(t, mapFS(map[string]string{}), Options{})
+	putCode(t, ix, []CodeFile{{Path: "pkg/header.go", Symbols: []CodeSymbol{
+		{Name: "pkg.parseHeader", Kind: "function", Signature: "func parseHeader(line string) Header", Body: "return split(line)", Line: 1, End: 9},
+		{Name: "pkg.ParseHeader", Kind: "function", Signature: "func ParseHeader(line string) Header", Body: "return split(line)", Line: 11, End: 19},
+	}}})
+	if got := firstCode(t, ix, "parse the header line", nil); got != "pkg.ParseHeader" {
+		t.Errorf("first %s, want pkg.ParseHeader", got)
+	}
+}

@@ -56,13 +56,13 @@ func TestSymbolFeatures(t *testing.T) {
 		{"method", "run", 10, false, true, "run it", []int{featExported, featCallable}},
 		{"class", "A", 10, false, true, "make an a", []int{featType, featExported}},
 		{"class", "A", 10, false, false, "the a", []int{featExported}},
-		{"method", "__repr__", 10, false, false, "show it", []int{featDunder, featCallable}},
-		{"method", "__repr__", 10, false, false, "what does repr print", []int{featCallable}},
+		{"method", "__repr__", 10, false, false, "show it", []int{featDunder}},
+		{"method", "__repr__", 10, false, false, "what does repr print", nil},
 		{"method", "__init__", 10, false, true, "make an a", []int{featCallable}},
-		{"method", "x", 2, false, false, "x", []int{featShort, featExported, featCallable}},
+		{"method", "x", 2, false, false, "x", []int{featShort, featExported}},
 		{"module", "m", 1, false, false, "x", []int{featExported}},
-		{"function", "f", 1, true, false, "x", []int{featExported, featCallable}},
-		{"function", "_f", 10, false, false, "x", []int{featCallable}},
+		{"function", "f", 1, true, false, "x", []int{featExported}},
+		{"function", "_f", 10, false, true, "x", []int{featCallable}},
 	} {
 		var f [numCodeFeatures]float64
 		symbolFeatures(&f, c.kind, c.name, "m.py", c.lines, c.documented, c.task, c.query)
