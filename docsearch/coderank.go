@@ -2,7 +2,6 @@ package docsearch
 
 import (
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -23,56 +22,6 @@ const declDemote = 0.7
 // and file-level 0.909 -> 0.904; 0.7 and 0.5 did no better (0.679).
 const moduleDemote = 0.85
 
-// demoteAuxCode lowers test, vendored and generated code in ranked (see
-// auxDemote), declarations (declDemote), top-level chunks (moduleDemote)
-// and, for a query in words, what is no function doing a task
-// (symbolPrior), and sorts it again. A query with a word of testing in it
-// ("test", "tests", "spec", "fixture", "mock") demotes no tests.
-func (ix *Index) demoteAuxCode(ranked []hit, query string, qt QueryType) []hit {
-	tests := asksForTests(query)
-	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
-	moved := false
-	for i := range ranked {
-		rec := &ix.chunks[ranked[i].chunk]
-		d := ix.docs[rec.doc]
-		if d == nil || d.scope != ScopeCode {
-			continue
-		}
-		if p := symbolPrior(d.text, d.title, int(rec.end)-int(rec.line)+1, d.summary != "", words, task, query); p != 1 {
-			ranked[i].fused *= p
-			moved = true
-		}
-		file := codeFileOf(d.path)
-		if auxiliaryCode(file) || !tests && testCode(file) {
-			ranked[i].fused *= auxDemote
-			moved = true
-		}
-		if strings.HasPrefix(d.text, "module ") {
-			ranked[i].fused *= moduleDemote
-			moved = true
-		}
-		if isDecl(d.text) {
-			ranked[i].fused *= declDemote
-			moved = true
-		}
-	}
-	if ix.demoteCopies(ranked) {
-		moved = true
-	}
-	if moved {
-		slices.SortStableFunc(ranked, func(a, b hit) int {
-			switch {
-			case a.fused > b.fused:
-				return -1
-			case a.fused < b.fused:
-				return 1
-			}
-			return int(a.chunk) - int(b.chunk)
-		})
-	}
-	return ranked
-}
-
 // Priors of a code result by what its symbol is, for a query that asks
 // for a task (asksForTask): a task is answered by a function that does it,
 // not by the type it is a member of, a dunder method of the protocol
@@ -90,36 +39,6 @@ const (
 	shortDemote  = 0.7
 	shortLines   = 2
 )
-
-// symbolPrior is the factor a code result's fused score is multiplied
-// by for what its symbol is (kind, name, length in lines): for a query in
-// words, dunder methods and short members; for one that asks for a task,
-// types too. A dunder method the query names is not demoted, nor is
-// __init__, a constructor, nor a short member with a doc comment of its
-// own (documented is not boilerplate: a one-line function its comment
-// describes lost to its file's module chunk).
-func symbolPrior(text, qualified string, lines int, documented, words, task bool, query string) float64 {
-	if !words {
-		return 1
-	}
-	p := 1.0
-	kind, _ := codeMeta(text)
-	switch kind {
-	case "class", "struct", "interface", "trait", "enum", "type", "object":
-		if task {
-			p *= typeDemote
-		}
-	}
-	name := localName(qualified)
-	if len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") && name != "__init__" &&
-		!strings.Contains(strings.ToLower(query), strings.Trim(name, "_")) {
-		p *= dunderDemote
-	}
-	if lines <= shortLines && kind != "module" && !documented {
-		p *= shortDemote
-	}
-	return p
-}
 
 // taskVerbs are verbs a query for a task starts with, in the forms
 // questions and doc comments use.

@@ -38,6 +38,9 @@ type Query struct {
 	// type then only prefers one).
 	ContentType ContentType
 	Mode        Mode // "" is Hybrid
+	// CodeWeights, when not nil, replace the weights of the code ranking
+	// features (CodeWeights, CodeFeatureNames): for learning them.
+	CodeWeights []float64
 }
 
 // Result is one document found.
@@ -183,7 +186,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if mode != Vector {
 		ranked = ix.pageSignal(text, ranked)
 	}
-	ranked = ix.demoteAuxCode(ranked, text, plan.Type)
+	ranked = ix.rankCode(ranked, text, plan.Type, lexHits, vecHits, q.CodeWeights)
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
 	var all []Result

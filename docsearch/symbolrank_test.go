@@ -1,6 +1,9 @@
 package docsearch
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // sessionCode is a class whose name the query spells, with a dunder and
 // a one-line property that match on density, and the method that does
@@ -39,31 +42,44 @@ func TestAsksForTask(t *testing.T) {
 	}
 }
 
-func TestSymbolPrior(t *testing.T) {
+// TestSymbolFeatures: the features of what a symbol is, for a query in
+// words.
+func TestSymbolFeatures(t *testing.T) {
 	for _, c := range []struct {
-		text, name string
+		kind, name string
 		lines      int
 		documented bool
-		words      bool
 		task       bool
 		query      string
-		want       float64
+		want       []int // the features set to 1
 	}{
-		{"method A.run\n", "A.run", 10, false, true, true, "run it", 1},
-		{"class A\n", "A", 10, false, true, true, "make an a", typeDemote},
-		{"class A\n", "A", 10, false, true, false, "the a", 1},
-		{"class A\n", "A", 10, false, false, false, "A", 1},
-		{"method A.__repr__\n", "A.__repr__", 10, false, true, false, "show it", dunderDemote},
-		{"method A.__repr__\n", "A.__repr__", 10, false, true, false, "what does repr print", 1},
-		{"method A.__init__\n", "A.__init__", 10, false, true, true, "make an A", 1},
-		{"method A.x\n", "A.x", 2, false, true, false, "x", shortDemote},
-		{"method A.x\n", "A.x", 2, false, false, false, "A.x", 1},
-		{"module m\n", "m", 1, false, true, false, "x", 1},
-		{"function m.f\n", "m.f", 1, true, true, false, "x", 1},
+		{"method", "run", 10, false, true, "run it", []int{featExported, featCallable}},
+		{"class", "A", 10, false, true, "make an a", []int{featType, featExported}},
+		{"class", "A", 10, false, false, "the a", []int{featExported}},
+		{"method", "__repr__", 10, false, false, "show it", []int{featDunder}},
+		{"method", "__repr__", 10, false, false, "what does repr print", nil},
+		{"method", "__init__", 10, false, true, "make an a", []int{featCallable}},
+		{"method", "x", 2, false, false, "x", []int{featShort, featExported}},
+		{"module", "m", 1, false, false, "x", []int{featExported}},
+		{"function", "f", 1, true, false, "x", []int{featExported}},
+		{"function", "_f", 10, false, true, "x", []int{featCallable}},
 	} {
-		if got := symbolPrior(c.text, c.name, c.lines, c.documented, c.words, c.task, c.query); got != c.want {
-			t.Errorf("symbolPrior(%q, %q, %d, %v, %v, %v, %q) = %v, want %v", c.text, c.name, c.lines, c.documented, c.words, c.task, c.query, got, c.want)
+		var f [numCodeFeatures]float64
+		symbolFeatures(&f, c.kind, c.name, "m.py", c.lines, c.documented, c.task, c.query)
+		var got []int
+		for _, k := range []int{featType, featDunder, featShort, featExported, featCallable} {
+			if f[k] == 1 {
+				got = append(got, k)
+			}
 		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("symbolFeatures(%q, %q, %d lines, documented %v, task %v, %q) set %v, want %v", c.kind, c.name, c.lines, c.documented, c.task, c.query, got, c.want)
+		}
+	}
+	var f [numCodeFeatures]float64
+	symbolFeatures(&f, "function", "main", "a.go", 10, false, false, "x")
+	if f[featExported] != 0 || f[featLines] != 0 {
+		t.Errorf("an unexported Go function of 10 lines: exported %v, lines %v; want 0, 0", f[featExported], f[featLines])
 	}
 }
 

@@ -84,6 +84,8 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	perQuery := fs.String("per-query", "", "also write each query's first result and the rank of its first relevant function to this file (JSON lines)")
 	split := fs.String("split", "", "only the repositories of this split of the data set's repos.tsv: tune or held (\"\": all)")
 	peerW := fs.String("peer-weights", "5,2,1", "the FTS5 peer's bm25 `weights` of name, path and body")
+	learn := fs.Bool("learn", false, "instead, fit the weights of the code ranking features on the data set's tuning split (all of it when it has no splits) and print them")
+	learnAlso := fs.String("learn-also", "", "with --learn, `dataset=repos`: a second data set the weights are fitted on too, less the repositories held out in either")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -91,6 +93,28 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if len(pos) != 1 {
 		fs.Usage()
 		return errUsage
+	}
+	if *learn {
+		held := heldRepos(pos[0])
+		set, err := loadLearnSet(ctx, pos[0], *repos, held, stderr)
+		if err != nil {
+			return err
+		}
+		sets := []*learnSet{set}
+		if *learnAlso != "" {
+			ds, dir, ok := strings.Cut(*learnAlso, "=")
+			if !ok {
+				return fmt.Errorf("bench code: --learn-also %q: want dataset=repos", *learnAlso)
+			}
+			maps.Copy(held, heldRepos(ds))
+			also, err := loadLearnSet(ctx, ds, dir, held, stderr)
+			if err != nil {
+				return err
+			}
+			sets = append(sets, also)
+		}
+		_, err = learnCodeWeights(ctx, sets, 3, stdout)
+		return err
 	}
 	queries, qrels, err := readCodeSet(pos[0])
 	if err != nil {

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"testing"
+)
+
+// TestLearnSeesNoHeldOut: learning reads the tuning split's queries and
+// never the held-out split's, nor a second data set's queries about a
+// repository held out in the first.
+func TestLearnSeesNoHeldOut(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\n// Add sums two numbers.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+	writeFiles(t, dir, map[string]string{
+		"set/repos.tsv":       "name\tlang\tkind\tsource\tversion\tpath\tsplit\ntuned\tgo\tgomod\tx\tv1\t.\ttune\nheld\tgo\tgomod\ty\tv1\t.\theld\n",
+		"set/queries.jsonl":   `{"_id":"t-1","repo":"tuned","text":"sums two numbers"}` + "\n" + `{"_id":"h-1","repo":"held","text":"sums two numbers"}` + "\n",
+		"set/qrels.tsv":       "query-id\trepo\tpath\tsymbol\tstart\tend\nt-1\ttuned\tp.go\tp.Add\t4\t6\nh-1\theld\tp.go\tp.Add\t4\t6\n",
+		"other/queries.jsonl": `{"_id":"o-1","repo":"held","text":"add numbers"}` + "\n" + `{"_id":"o-2","repo":"tuned","text":"add numbers"}` + "\n",
+		"other/qrels.tsv":     "query-id\trepo\tpath\tsymbol\tstart\tend\no-1\theld\tp.go\tp.Add\t4\t6\no-2\ttuned\tp.go\tp.Add\t4\t6\n",
+		"repos/tuned/p.go":    src,
+		"repos/held/p.go":     src,
+	})
+	ctx := context.Background()
+	held := heldRepos(filepath.Join(dir, "set"))
+	for _, c := range []struct{ set, want string }{{"set", "t-1"}, {"other", "o-2"}} {
+		s, err := loadLearnSet(ctx, filepath.Join(dir, c.set), filepath.Join(dir, "repos"), held, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range s.repos {
+			for _, q := range r.qs {
+				got = append(got, q.ID)
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: learning reads queries %v, want only %s", c.set, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,345 @@
+package docsearch
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Code results are ranked as symbols, not as chunks: after fusion, each of
+// the first codeWindow code candidates gets features (codeFeatures) of
+// what it is (kind, length, test or not, exported), how it matched (its
+// own name and signature against its enclosing class or module, the
+// vector list against the lexical one) and where it is (the other
+// candidates of its file), and its fused score is multiplied by
+// exp(w·f). The weights (CodeWeights) are learned on the tuning split of
+// docs/bench/codegen by `fileinfo bench code --learn` and checked on the
+// held-out split; every feature is 0 for a function of about ten lines,
+// in no test, matched as much by both lists, alone in its file, so the
+// factor moves a code result against prose results only by what the
+// features say.
+
+// The code ranking features, in the order of CodeWeights and
+// CodeFeatureNames.
+const (
+	featType      = iota // a type (class, struct, ...), for a query that asks for a task
+	featDunder           // a dunder method the query does not name (not __init__)
+	featShort            // one or two lines, no doc comment of its own
+	featModule           // a file's top-level chunk
+	featDecl             // a declaration without a body
+	featAux              // in a vendored or generated file
+	featTest             // in a test file, for a query that does not ask for tests
+	featLines            // log2 of its lines, less log2(10), within [-3, 4]
+	featName             // share of the query's IDF weight its own name and signature hold
+	featQualifier        // share held only by its enclosing class or module name
+	featVector           // (vector − lexical) / (vector + lexical) of its fused score
+	featFile             // log(1 + fused of its file's other candidates / the best fused)
+	featExported         // exported by its language's convention
+	featCallable         // a function or method, for a query that asks for a task
+	featUsed             // how many chunks name it: log2 of their number, within [0, 8], over 8
+	featLexScore         // its BM25 score over the best one's, less 0.5; -0.5 when the lexical list lacks it
+	featVecScore         // its cosine over the best one's, less 0.8 (0 to 1 first); -0.8 when the vector list lacks it
+	numCodeFeatures
+)
+
+// CodeFeatureNames names the code ranking features, in CodeWeights order.
+var CodeFeatureNames = [numCodeFeatures]string{
+	"type", "dunder", "short", "module", "decl", "aux", "test",
+	"lines", "name", "qualifier", "vector", "file", "exported", "callable", "used", "lexscore", "vecscore",
+}
+
+// codeWeights are the weights of the features. The first seven start
+// from the fixed factors they were before (log(typeDemote), ...); the
+// rest were learned with `fileinfo bench code docs/bench/codegen --learn
+// --learn-also docs/bench/code=DIR` (docs/code-search.md, 2026-12-04):
+// on the tuning split of docs/bench/codegen and docs/bench/code less its
+// held-out repositories, only exported (+0.1) and callable (+0.8) gained
+// 0.002 or more of the objective; length, own name against qualifier,
+// vector against lexical, file, usage and the two score ratios moved
+// nothing by that much in any step of ±0.1 to ±0.8, and stay 0.
+var codeWeights = [numCodeFeatures]float64{
+	featType:     math.Log(typeDemote),
+	featDunder:   math.Log(dunderDemote),
+	featShort:    math.Log(shortDemote),
+	featModule:   math.Log(moduleDemote),
+	featDecl:     math.Log(declDemote),
+	featAux:      math.Log(auxDemote),
+	featTest:     math.Log(auxDemote),
+	featExported: 0.10,
+	featCallable: 0.80,
+}
+
+// CodeWeights returns the built-in weights of the code ranking features.
+func CodeWeights() []float64 { return slices.Clone(codeWeights[:]) }
+
+// codeWindow is how many of the first code candidates are ranked by
+// features; the rest keep their fused order below them.
+const codeWindow = 60
+
+// codeCand is a code candidate being ranked.
+type codeCand struct {
+	i    int    // in ranked
+	id   uint32 // of d
+	d    *doc
+	file string
+	f    [numCodeFeatures]float64
+}
+
+// rankCode ranks the code results of ranked, which is in fused order, by
+// their features and weights w (nil: codeWeights), lowers exact copies
+// (demoteCopies), and sorts ranked again. lexHits and vecHits are the
+// lists fused, best first.
+func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored, w []float64) []hit {
+	if w == nil {
+		w = codeWeights[:]
+	}
+	cands := ix.codeFeatures(ranked, query, qt, lexHits, vecHits)
+	moved := false
+	for _, c := range cands {
+		var dot float64
+		for k, v := range c.f {
+			if k < len(w) {
+				dot += w[k] * v
+			}
+		}
+		if dot != 0 {
+			ranked[c.i].fused *= math.Exp(dot)
+			moved = true
+		}
+	}
+	if ix.demoteCopies(ranked) {
+		moved = true
+	}
+	if moved {
+		slices.SortStableFunc(ranked, func(a, b hit) int {
+			switch {
+			case a.fused > b.fused:
+				return -1
+			case a.fused < b.fused:
+				return 1
+			}
+			return int(a.chunk) - int(b.chunk)
+		})
+	}
+	return ranked
+}
+
+// codeFeatures returns the features of the first codeWindow code
+// candidates of ranked. A query that is an identifier (QueryCodeLookup)
+// gets only the features of where a symbol is and what it is declared as
+// (module, decl, aux, test): it names what it wants.
+func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored) []codeCand {
+	tests := asksForTests(query)
+	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
+	var cands []codeCand
+	for i := range ranked {
+		if len(cands) == codeWindow {
+			break
+		}
+		id := ix.chunks[ranked[i].chunk].doc
+		d := ix.docs[id]
+		if d == nil || d.scope != ScopeCode {
+			continue
+		}
+		cands = append(cands, codeCand{i: i, id: id, d: d, file: codeFileOf(d.path)})
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	var lexRank, vecRank map[uint32]docRank
+	var qw []idfTerm
+	if words {
+		lexRank, vecRank = ix.docRanks(lexHits), ix.docRanks(vecHits)
+		qw = ix.queryIDF(query)
+	}
+	perFile := map[string]float64{}
+	for _, c := range cands {
+		perFile[c.file] += ranked[c.i].fused
+	}
+	best := ranked[cands[0].i].fused
+	an := newAnalyzer()
+	lq := strings.ToLower(query)
+	for n := range cands {
+		c := &cands[n]
+		rec := &ix.chunks[ranked[c.i].chunk]
+		lines := int(rec.end) - int(rec.line) + 1
+		kind, signature := codeMeta(c.d.text)
+		aux := auxiliaryCode(c.file)
+		c.f[featAux] = b2f(aux)
+		c.f[featTest] = b2f(!aux && !tests && testCode(c.file))
+		c.f[featModule] = b2f(kind == "module")
+		c.f[featDecl] = b2f(isDecl(c.d.text))
+		if !words {
+			continue
+		}
+		name := localName(c.d.title)
+		symbolFeatures(&c.f, kind, name, c.file, lines, c.d.summary != "", task, lq)
+		c.f[featUsed] = ix.usedBy(an, name)
+		c.f[featName], c.f[featQualifier] = nameMatch(an, qw, name+" "+signature, strings.TrimSuffix(c.d.title, name))
+		l, v := rrf(lexRank, c.id), rrf(vecRank, c.id)
+		c.f[featLexScore] = lexRank[c.id].ratio - 0.5
+		c.f[featVecScore] = vecRank[c.id].ratio - 0.8
+		if l+v > 0 {
+			c.f[featVector] = (v - l) / (l + v)
+		}
+		if best > 0 {
+			c.f[featFile] = math.Log1p((perFile[c.file] - ranked[c.i].fused) / best)
+		}
+	}
+	return cands
+}
+
+// symbolFeatures sets the features of what a symbol is, for a query in
+// words (lq, lower case): its kind (a type, for a query that asks for a
+// task; callable), a dunder method the query does not name (__init__, a
+// constructor, is none), a member of one or two lines without a doc
+// comment of its own (documented is not boilerplate), its length,
+// whether it is exported, and for a task whether it is callable: a
+// description of a thing ("the central WSGI object") may well be a
+// class's.
+func symbolFeatures(f *[numCodeFeatures]float64, kind, name, file string, lines int, documented, task bool, lq string) {
+	f[featType] = b2f(task && typeKind(kind))
+	f[featDunder] = b2f(len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") &&
+		name != "__init__" && !strings.Contains(lq, strings.Trim(name, "_")))
+	f[featShort] = b2f(lines <= shortLines && kind != "module" && !documented)
+	f[featLines] = min(max(math.Log2(float64(max(lines, 1)))-math.Log2(10), -3), 4)
+	f[featExported] = b2f(exported(name, file))
+	f[featCallable] = b2f(task && (kind == "function" || kind == "method"))
+}
+
+// usedBy is how widely a symbol's name is used, a structural prior in
+// the place of its callers: the chunks whose terms hold its whole name
+// (its callers' calls lines and bodies, and its own), as log2 of their
+// number within [0, 8], over 8. The lexicon has the count at hand; an
+// exact count of callers would need the call graph, which docsearch
+// does not see.
+func (ix *Index) usedBy(an *analyzer, name string) float64 {
+	df := 0
+	an.analyze(name, func(t string, whole bool) {
+		if id, ok := ix.lex.id(t); ok && (whole || df == 0) {
+			df = len(ix.lex.post[id])
+		}
+	})
+	if df <= 1 {
+		return 0
+	}
+	return min(math.Log2(float64(df)), 8) / 8
+}
+
+// idfTerm is a term of the query and its IDF in the index.
+type idfTerm struct {
+	term string
+	idf  float64
+}
+
+// queryIDF returns the query's distinct terms with their IDF; a term the
+// index lacks gets the IDF of one never seen.
+func (ix *Index) queryIDF(query string) []idfTerm {
+	var out []idfTerm
+	seen := map[string]bool{}
+	newAnalyzer().analyze(query, func(t string, _ bool) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		df := 0
+		if id, ok := ix.lex.id(t); ok {
+			df = len(ix.lex.post[id])
+		}
+		out = append(out, idfTerm{strings.Clone(t), ix.lex.idf(df)})
+	})
+	return out
+}
+
+// nameMatch returns the share of the query terms' IDF that own (a
+// symbol's local name and signature) holds, and the share that only
+// qualifier (its enclosing class or module) holds.
+func nameMatch(an *analyzer, qw []idfTerm, own, qualifier string) (float64, float64) {
+	var total float64
+	for _, t := range qw {
+		total += t.idf
+	}
+	if total == 0 {
+		return 0, 0
+	}
+	ownT, qualT := map[string]bool{}, map[string]bool{}
+	an.analyze(own, func(t string, _ bool) { ownT[t] = true })
+	an.analyze(qualifier, func(t string, _ bool) { qualT[t] = true })
+	var o, q float64
+	for _, t := range qw {
+		switch {
+		case ownT[t.term]:
+			o += t.idf
+		case qualT[t.term]:
+			q += t.idf
+		}
+	}
+	return o / total, q / total
+}
+
+// docRank is a document's place in one list: its 1-based rank by its
+// best chunk, and that chunk's score over the list's best, within [0, 1].
+type docRank struct {
+	rank  int
+	ratio float64
+}
+
+// docRanks returns the place of each document in a list of chunks, best
+// first: the ranks fusion gave it.
+func (ix *Index) docRanks(list []scored) map[uint32]docRank {
+	ranks := make(map[uint32]docRank, len(list))
+	if len(list) == 0 {
+		return ranks
+	}
+	top := float64(list[0].score)
+	for _, s := range list {
+		d := ix.chunks[s.chunk].doc
+		if _, ok := ranks[d]; !ok {
+			r := docRank{rank: len(ranks) + 1}
+			if top > 0 {
+				r.ratio = min(max(float64(s.score)/top, 0), 1)
+			}
+			ranks[d] = r
+		}
+	}
+	return ranks
+}
+
+// rrf is a document's reciprocal-rank share from one list; 0 when the
+// list lacks it.
+func rrf(ranks map[uint32]docRank, id uint32) float64 {
+	r, ok := ranks[id]
+	if !ok {
+		return 0
+	}
+	return 1 / float64(rrfK+r.rank)
+}
+
+// typeKind reports whether a symbol kind is a type.
+func typeKind(kind string) bool {
+	switch kind {
+	case "class", "struct", "interface", "trait", "enum", "type", "object":
+		return true
+	}
+	return false
+}
+
+// exported reports whether a symbol of the file is visible outside its
+// package or module by its language's convention: Go's capital, the
+// leading underscore or # of Python and JavaScript.
+func exported(name, file string) bool {
+	if name == "" {
+		return false
+	}
+	if strings.HasSuffix(file, ".go") {
+		return name[0] >= 'A' && name[0] <= 'Z'
+	}
+	return name[0] != '_' && name[0] != '#'
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
