@@ -24,7 +24,7 @@ const declDemote = 0.7
 const moduleDemote = 0.85
 
 // demoteAuxCode lowers test, vendored and generated code in ranked (see
-// auxDemote), declarations (declDemote), top-level chunks (moduleDemote)
+// auxDemote; the vendor scope's, vendorDemote), declarations (declDemote), top-level chunks (moduleDemote)
 // and, for a query in words, what is no function doing a task
 // (symbolPrior), and sorts it again. A query with a word of testing in it
 // ("test", "tests", "spec", "fixture", "mock") demotes no tests.
@@ -35,7 +35,7 @@ func (ix *Index) demoteAuxCode(ranked []hit, query string, qt QueryType) []hit {
 	for i := range ranked {
 		rec := &ix.chunks[ranked[i].chunk]
 		d := ix.docs[rec.doc]
-		if d == nil || d.scope != ScopeCode {
+		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
 		if p := symbolPrior(d.text, d.title, int(rec.end)-int(rec.line)+1, d.summary != "", words, task, query); p != 1 {
@@ -43,7 +43,11 @@ func (ix *Index) demoteAuxCode(ranked []hit, query string, qt QueryType) []hit {
 			moved = true
 		}
 		file := codeFileOf(d.path)
-		if auxiliaryCode(file) || !tests && testCode(file) {
+		switch {
+		case d.scope == ScopeVendor:
+			ranked[i].fused *= vendorDemote
+			moved = true
+		case auxiliaryCode(file) || !tests && testCode(file):
 			ranked[i].fused *= auxDemote
 			moved = true
 		}
@@ -170,7 +174,7 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 	changed := false
 	for i := range ranked[:min(len(ranked), copyWindow)] {
 		d := ix.docs[ix.chunks[ranked[i].chunk].doc]
-		if d == nil || d.scope != ScopeCode {
+		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
 		body := codeBody(d.text)
