@@ -221,7 +221,9 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 	}{{sel.Code, false}, {sel.Vendor, true}} {
 		for _, p := range list.paths {
 			info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-			if err != nil || !info.Mode().IsRegular() || info.Size() < minCopyBytes {
+			// A file of no language known by its name (a README, a
+			// script without an extension) is no copy of source.
+			if err != nil || !info.Mode().IsRegular() || info.Size() < minCopyBytes || extract.LanguageOf(p, nil) == nil {
 				continue
 			}
 			bySize[info.Size()] = append(bySize[info.Size()], file{p, list.vendor, info.Size(), info.ModTime().UnixNano()})
@@ -303,7 +305,7 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 	sel.Code = slices.DeleteFunc(sel.Code, func(p string) bool { return !keep(p) })
 	sel.Vendor = slices.DeleteFunc(sel.Vendor, func(p string) bool { return !keep(p) })
 	for p, orig := range left {
-		sel.Left = append(sel.Left, docsearch.Skipped{Path: p, Reason: "exact copy of " + orig + ": indexed once, there"})
+		sel.Left = append(sel.Left, docsearch.Skipped{Path: p, Reason: "exact copy of " + orig + ": read once, as " + orig})
 	}
 	slices.SortFunc(sel.Left, func(a, b docsearch.Skipped) int { return strings.Compare(a.Path, b.Path) })
 	for i := range sel.Roots {

@@ -83,7 +83,7 @@ func TestSelect(t *testing.T) {
 	if !slices.Equal(sel.Roots, wantRoots) {
 		t.Errorf("roots %+v, want %+v", sel.Roots, wantRoots)
 	}
-	wantLeft := []docsearch.Skipped{{Path: "vendor/github.com/acme/ratelimit/bucket.go", Reason: "exact copy of internal/limit/bucket.go: indexed once, there"}}
+	wantLeft := []docsearch.Skipped{{Path: "vendor/github.com/acme/ratelimit/bucket.go", Reason: "exact copy of internal/limit/bucket.go: read once, as internal/limit/bucket.go"}}
 	if !slices.Equal(sel.Left, wantLeft) {
 		t.Errorf("left %+v, want %+v", sel.Left, wantLeft)
 	}
