@@ -95,6 +95,18 @@ type Selection struct {
 	Vendor []string            // files of the vendor scope, sorted
 	Roots  []VendorRoot        // vendor roots, sorted by Dir
 	Left   []docsearch.Skipped // source files left out, with why: exact copies, sorted by path
+	// info holds what Select learnt of each file by os.Lstat, so that
+	// Sync need not ask again (see Lstat).
+	info map[string]fs.FileInfo
+}
+
+// Lstat returns os.Lstat of the file at slash path p under root, as
+// Select saw it when it did look.
+func (sel *Selection) Lstat(root, p string) (fs.FileInfo, error) {
+	if info, ok := sel.info[p]; ok {
+		return info, nil
+	}
+	return os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
 }
 
 // SelectOptions tunes Select.
@@ -215,12 +227,16 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 		mtime  int64
 	}
 	bySize := map[int64][]file{}
+	sel.info = make(map[string]fs.FileInfo, len(sel.Code)+len(sel.Vendor))
 	for _, list := range []struct {
 		paths  []string
 		vendor bool
 	}{{sel.Code, false}, {sel.Vendor, true}} {
 		for _, p := range list.paths {
 			info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+			if err == nil {
+				sel.info[p] = info
+			}
 			// A file of no language known by its name (a README, a
 			// script without an extension) is no copy of source.
 			if err != nil || !info.Mode().IsRegular() || info.Size() < minCopyBytes || extract.LanguageOf(p, nil) == nil {

@@ -94,7 +94,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 		if extract.UnknownByName(p) {
 			continue
 		}
-		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		info, err := sel.Lstat(root, p)
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/fileinfo/fileinfo/docsearch"
@@ -46,7 +45,7 @@ func SyncVendor(ctx context.Context, ix *docsearch.Index, root string, sel Selec
 	var todo []string
 	for _, p := range sel.Vendor {
 		want[p] = true
-		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		info, err := sel.Lstat(root, p)
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
