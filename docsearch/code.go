@@ -63,6 +63,9 @@ type CodeFile struct {
 	// kept with them, and CodeStamps returns it, so that a caller can
 	// leave out a file that has not changed since.
 	Stamp uint64
+	// Vendor puts the file's documents in the vendor scope (ScopeVendor)
+	// rather than the code scope.
+	Vendor bool
 }
 
 // Limits of a symbol's text.
@@ -124,18 +127,19 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 	type old struct {
 		hash  [16]byte
 		stamp uint64
+		scope string
 	}
 	have := map[string]old{}
 	var drop []string
 	ix.mu.RLock()
 	for key, id := range ix.byPath {
 		d := ix.docs[id]
-		if d.scope != ScopeCode {
+		if !isCodeScope(d.scope) {
 			continue
 		}
 		file := codeFileOf(key)
 		if gone[file] || touched[file] {
-			have[key] = old{d.hash, d.stamp}
+			have[key] = old{d.hash, d.stamp, d.scope}
 			drop = append(drop, key)
 		}
 	}
@@ -143,6 +147,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 
 	type job struct {
 		key, text, title, lead, name, path string
+		scope                              string
 		line, end                          int
 		stamp                              uint64
 	}
@@ -154,11 +159,11 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 			key := keys[i]
 			keep[key] = true
 			text := CodeText(f.Path, s)
-			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) && o.stamp == f.Stamp {
+			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) && o.stamp == f.Stamp && o.scope == codeScope(f) {
 				continue
 			}
 			jobs = append(jobs, job{key: key, text: text, title: s.Name, lead: codeLead(s), name: localName(s.Name),
-				path: f.Path, line: s.Line, end: max(s.End, s.Line), stamp: f.Stamp})
+				path: f.Path, scope: codeScope(f), line: s.Line, end: max(s.End, s.Line), stamp: f.Stamp})
 		}
 	}
 	var removedKeys []string
@@ -190,7 +195,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 					return
 				}
 				jb := jobs[j]
-				d := &doc{path: jb.key, scope: ScopeCode, title: jb.title, summary: truncate(jb.lead, maxSummary),
+				d := &doc{path: jb.key, scope: jb.scope, title: jb.title, summary: truncate(jb.lead, maxSummary),
 					text: jb.text, put: true, size: int64(len(jb.text)), hash: contentHash([]byte(jb.text)), format: formatText, stamp: jb.stamp}
 				c := chunk{title: jb.title, text: jb.text, lead: jb.lead, line: jb.line, end: jb.end, ctype: Code}
 				terms := w.analyzeCode(jb.name, jb.title, jb.path, jb.lead, jb.text)
@@ -472,13 +477,19 @@ func codeResult(r *Result, d *doc) {
 
 // CodeStamps returns the Stamp of every file with code documents, by
 // path: 0 for a file put without one, or whose documents disagree.
-func (ix *Index) CodeStamps() map[string]uint64 {
+func (ix *Index) CodeStamps() map[string]uint64 { return ix.stamps(ScopeCode) }
+
+// VendorStamps is CodeStamps of the vendor scope.
+func (ix *Index) VendorStamps() map[string]uint64 { return ix.stamps(ScopeVendor) }
+
+// stamps is CodeStamps of scope.
+func (ix *Index) stamps(scope string) map[string]uint64 {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	out := map[string]uint64{}
 	for key, id := range ix.byPath {
 		d := ix.docs[id]
-		if d.scope != ScopeCode {
+		if d.scope != scope {
 			continue
 		}
 		file := codeFileOf(key)
@@ -493,12 +504,18 @@ func (ix *Index) CodeStamps() map[string]uint64 {
 
 // CodeFiles returns the paths of the source files the code scope holds
 // symbols of, sorted.
-func (ix *Index) CodeFiles() []string {
+func (ix *Index) CodeFiles() []string { return ix.files(ScopeCode) }
+
+// VendorFiles is CodeFiles of the vendor scope.
+func (ix *Index) VendorFiles() []string { return ix.files(ScopeVendor) }
+
+// files is CodeFiles of scope.
+func (ix *Index) files(scope string) []string {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var out []string
 	for key, id := range ix.byPath {
-		if ix.docs[id].scope == ScopeCode {
+		if ix.docs[id].scope == scope {
 			out = append(out, codeFileOf(key))
 		}
 	}

@@ -138,7 +138,7 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 		}
 		id := ix.chunks[ranked[i].chunk].doc
 		d := ix.docs[id]
-		if d == nil || d.scope != ScopeCode {
+		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
 		cands = append(cands, codeCand{i: i, id: id, d: d, file: codeFileOf(d.path)})
@@ -164,7 +164,7 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 		rec := &ix.chunks[ranked[c.i].chunk]
 		lines := int(rec.end) - int(rec.line) + 1
 		kind, signature := codeMeta(c.d.text)
-		aux := auxiliaryCode(c.file)
+		aux := c.d.scope == ScopeVendor || auxiliaryCode(c.file) // vendorDemote is auxDemote
 		c.f[featAux] = b2f(aux)
 		c.f[featTest] = b2f(!aux && !tests && testCode(c.file))
 		c.f[featModule] = b2f(kind == "module")

@@ -89,7 +89,7 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 	changed := false
 	for i := range ranked[:min(len(ranked), copyWindow)] {
 		d := ix.docs[ix.chunks[ranked[i].chunk].doc]
-		if d == nil || d.scope != ScopeCode {
+		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
 		body := codeBody(d.text)

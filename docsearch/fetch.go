@@ -77,7 +77,7 @@ func (ix *Index) List(scope string) ([]DocInfo, error) {
 	defer ix.mu.RUnlock()
 	out := []DocInfo{}
 	for _, d := range ix.docs {
-		if d != nil && (scope == "" && d.scope != ScopeCode || d.scope == scope) {
+		if d != nil && (scope == "" && !isCodeScope(d.scope) || d.scope == scope) {
 			out = append(out, info(d))
 		}
 	}

@@ -236,7 +236,7 @@ func (ix *Index) pageSignal(text string, hits []hit) []hit {
 	for i := range hits {
 		d := ix.docs[ix.chunks[hits[i].chunk].doc]
 		p := d.page
-		if p == nil || d.scope == ScopeArtifacts || d.scope == ScopeCode {
+		if p == nil || d.scope == ScopeArtifacts || isCodeScope(d.scope) {
 			continue // an artifact's or a symbol's title and path are its source file's
 		}
 		if p.changes && !changes {

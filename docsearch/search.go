@@ -401,7 +401,7 @@ func (ix *Index) result(h hit, plan Plan) Result {
 	if !d.updated.IsZero() {
 		r.Updated = d.updated.UTC().Format(time.RFC3339)
 	}
-	if d.scope == ScopeCode {
+	if isCodeScope(d.scope) {
 		codeResult(&r, d)
 		return r
 	}

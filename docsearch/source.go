@@ -99,13 +99,13 @@ type scopeSet struct {
 }
 
 func newScopeSet(root fs.FS, extra []Scope) (*scopeSet, error) {
-	seen := map[string]bool{ScopeArtifacts: true, ScopeDocs: true, ScopeCode: true}
+	seen := map[string]bool{ScopeArtifacts: true, ScopeDocs: true, ScopeCode: true, ScopeVendor: true}
 	for _, s := range extra {
 		switch {
 		case s.Name == "" || strings.ContainsAny(s.Name, ":/ \t\n"):
 			return nil, fmt.Errorf("scope name %q: want a non-empty name without ':', '/' or spaces", s.Name)
 		case seen[s.Name]:
-			return nil, fmt.Errorf("scope %q defined twice (artifacts, code and docs are built in)", s.Name)
+			return nil, fmt.Errorf("scope %q defined twice (artifacts, code, docs and vendor are built in)", s.Name)
 		case s.FS == nil && !fs.ValidPath(s.Dir):
 			return nil, fmt.Errorf("scope %s: dir %q is not a slash path inside the root", s.Name, s.Dir)
 		}
@@ -116,7 +116,7 @@ func newScopeSet(root fs.FS, extra []Scope) (*scopeSet, error) {
 
 // names returns every scope name, sorted.
 func (ss *scopeSet) names() []string {
-	out := []string{ScopeArtifacts, ScopeCode, ScopeDocs}
+	out := []string{ScopeArtifacts, ScopeCode, ScopeDocs, ScopeVendor}
 	for _, s := range ss.extra {
 		out = append(out, s.Name)
 	}

@@ -16,6 +16,10 @@ import (
 type WalkOptions struct {
 	// SkipDirs are directory base names never entered, in addition to DefaultSkipDirs.
 	SkipDirs []string
+	// Enter are names of DefaultSkipDirs that Walk enters all the same
+	// ("vendor", for a caller that judges vendored code itself); ignore
+	// files still apply.
+	Enter []string
 	// NoIgnoreFiles disables .gitignore handling.
 	NoIgnoreFiles bool
 	// Dir, if set, is called with the slash path of every directory Walk
@@ -96,6 +100,11 @@ func Walk(ctx context.Context, root string, opt WalkOptions) (files []string, sk
 	for _, names := range [][]string{DefaultSkipDirs, opt.SkipDirs} {
 		for _, name := range names {
 			w.skipDirs[name] = true
+		}
+	}
+	for _, name := range opt.Enter {
+		if !slices.Contains(opt.SkipDirs, name) {
+			delete(w.skipDirs, name)
 		}
 	}
 	top, err := os.Open(abs)

@@ -183,6 +183,12 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "code: %d source files, %d read again, %d removed since the last index\n", cs.Files, cs.Read, cs.Removed)
+	for _, r := range cs.Vendor.Roots {
+		fmt.Fprintf(stdout, "vendor: %s, %d source files (%s)\n", r.Dir, r.Files, r.Why)
+	}
+	for _, s := range append(cs.Left, cs.Vendor.Left...) {
+		fmt.Fprintf(stdout, "left out of code search %s: %s\n", s.Path, s.Reason)
+	}
 	for _, s := range skipped {
 		fmt.Fprintf(stdout, "skipped %s: %s\n", s.Path, s.Reason)
 	}
@@ -196,7 +202,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("search", "QUERY", stderr)
 	df := addDocsFlags(fs)
 	var scopes stringsFlag
-	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): code, docs, artifacts, deps (every locked dependency's code and docs, searched apart from the others), deps:NAME (one of them), or a --docs name")
+	fs.Var(&scopes, "scope", "search only this `scope` (repeatable): code, docs, artifacts, vendor (vendored code), deps (every locked dependency's code and docs, searched apart from the others), deps:NAME (one of them), or a --docs name")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	limit := intFlag(fs, "limit", server.DefaultSearchLimit, searchLimit, "`n` results wanted (per scope with --scope), as many as the search_docs tool returns by default")
 	minScore := floatFlag(fs, "min-score", docsearch.DefaultMinScore, minScoreRange, "drop results of relevance under `score`")
@@ -215,7 +221,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		res, err = searchDeps(ctx, *df.root, q, stderr)
 	} else {
 		var ix *docsearch.Index
-		code := len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode)
+		code := len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode) || slices.Contains(scopes, docsearch.ScopeVendor)
 		if ix, _, err = df.openIndex(ctx, stderr, false, code, nil); err == nil {
 			res, err = ix.Search(ctx, q)
 		}
@@ -233,7 +239,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return nil
 	}
 	for _, r := range res.Results {
-		if r.Scope == docsearch.ScopeCode {
+		if r.Scope == docsearch.ScopeCode || r.Scope == docsearch.ScopeVendor {
 			fmt.Fprintf(stdout, "%.3f  %s:%d-%d  %s %s\n", r.Score, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol)
 			if r.Signature != "" {
 				fmt.Fprintf(stdout, "       %s\n", r.Signature)

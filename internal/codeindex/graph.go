@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/fileinfo/fileinfo/artifacts"
@@ -54,7 +55,18 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &codePass{ix: ix, root: root, indexed: opt.Indexed, log: log, now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{}}
+	// Vendored files and copies are chosen as Sync chooses them: the
+	// graph still reads every source file, the code scope only sel.Code.
+	sel, err := Select(ctx, root, SelectOptions{Dir: dir, Log: log})
+	if err != nil {
+		return SyncStats{}, nil, err
+	}
+	p := &codePass{ix: ix, root: root, indexed: opt.Indexed, log: log, sel: sel, code: make(map[string]bool, len(sel.Code)),
+		now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{}}
+	for _, c := range sel.Code {
+		p.code[c] = true
+	}
+	p.st.Left = sel.Left
 	if dir != "" && hasCode(ix) {
 		file := filepath.Join(dir, stampsFile)
 		switch s, err := readStamps(file); {
@@ -76,13 +88,14 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	gopt.Root = root
 	gopt.Want, gopt.Each, gopt.Passed = p.want, p.each, p.passed
 	snap, err := graphstore.Sync(ctx, gopt)
-	if perr := p.finish(); err == nil {
+	if perr := p.finish(ctx); err == nil {
 		err = perr
 	}
 	if err != nil {
 		return p.st, nil, err
 	}
 	p.st.Files = len(p.now)
+	slices.SortFunc(p.st.Left, func(a, b docsearch.Skipped) int { return strings.Compare(a.Path, b.Path) })
 	if inFlightHook != nil {
 		inFlightHook(p.peak)
 	}
@@ -100,6 +113,8 @@ type codePass struct {
 	root    string
 	indexed func(*docsearch.Index)
 	log     *slog.Logger
+	sel     Selection       // the files of the code and vendor scopes
+	code    map[string]bool // sel.Code
 	store   *artifacts.Store
 	dirs    dirCache
 	old     map[string][3]int64 // stamps as saved
@@ -125,8 +140,12 @@ func (p *codePass) want(path string, size, modTime int64) bool {
 	// The code scope holds regular files only, as Sync's: the graph
 	// follows a symbolic link to a source file (the kernel's
 	// include/dt-bindings has some), and a search after an index took
-	// their documents out again.
-	if info, err := os.Lstat(filepath.Join(p.root, filepath.FromSlash(path))); err != nil || !info.Mode().IsRegular() {
+	// their documents out again. Vendored files and copies of another
+	// are no part of it either (Select).
+	if !p.code[path] {
+		return false
+	}
+	if info, err := p.sel.Lstat(p.root, path); err != nil || !info.Mode().IsRegular() {
 		return false
 	}
 	stamp := [3]int64{size, modTime, 0}
@@ -198,6 +217,9 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 		}
 		p.st.Read++
 		if x.File == nil {
+			if x.Skip != "" && x.Skip != unknownLanguage {
+				p.st.Left = append(p.st.Left, docsearch.Skipped{Path: x.Path, Reason: x.Skip})
+			}
 			cfs = append(cfs, docsearch.CodeFile{Path: x.Path}) // no symbols: its documents leave
 			continue
 		}
@@ -228,7 +250,7 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if err := p.finish(); err != nil { // indexing stopped: say why
+	if err := p.finish(ctx); err != nil { // indexing stopped: say why
 		return err
 	}
 	return errors.New("code index: indexing stopped")
@@ -237,17 +259,20 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 // passed waits for the code index to take the last batch and save.
 func (p *codePass) passed(ctx context.Context) error {
 	p.start(ctx)
-	return p.finish()
+	return p.finish(ctx)
 }
 
-// finish ends indexing, if it started, and returns its error.
-func (p *codePass) finish() error {
+// finish ends indexing, if it started, brings the vendor scope up to
+// date, and returns the first error.
+func (p *codePass) finish(ctx context.Context) error {
 	if !p.started {
 		return nil
 	}
 	p.once.Do(func() {
 		close(p.queue)
-		p.err = <-p.done
+		if p.err = <-p.done; p.err == nil {
+			p.st.Vendor, p.err = SyncVendor(ctx, p.ix, p.root, p.sel)
+		}
 	})
 	if p.err == nil && p.ix != nil && p.indexed != nil {
 		p.indexed(p.ix)

@@ -38,6 +38,12 @@ type SyncStats struct {
 	Read      int // new or changed since the stamps: read again
 	Extracted int // of them, extracted (the others are not source any more)
 	Removed   int
+	// Vendor is what SyncVendor did with the vendored code (see Select).
+	Vendor VendorStats
+	// Left are the source files left out of the code scope, with why:
+	// copies of another (see Select), and files read this time that did
+	// not extract (minified, binary, too large).
+	Left []docsearch.Skipped
 }
 
 // stampsLimit caps the stamps file: about 60 bytes a source file, 5 MB
@@ -45,7 +51,8 @@ type SyncStats struct {
 var stampsLimit = bounded.Limit{Kind: "code stamps file", Max: 256 << 20}
 
 // Sync brings ix's code scope up to date with the source files under
-// root: files that are new or whose size or modification time changed
+// root that Select puts there, and its vendor scope with the vendored
+// ones (SyncVendor): files that are new or whose size or modification time changed
 // since the stamps saved in dir are extracted again, and files that are
 // gone leave. dir "" keeps no stamps (every file is extracted). Stamps
 // that cannot be read or decoded (see readStamps) are rebuilt, with a
@@ -56,10 +63,12 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	paths, _, err := extract.Walk(ctx, root, extract.WalkOptions{})
+	sel, err := Select(ctx, root, SelectOptions{Dir: dir, Log: log})
 	if err != nil {
 		return st, err
 	}
+	paths := sel.Code
+	st.Left = sel.Left
 	old := map[string][3]int64{}
 	if dir != "" && hasCode(ix) {
 		file := filepath.Join(dir, stampsFile)
@@ -85,7 +94,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 		if extract.UnknownByName(p) {
 			continue
 		}
-		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		info, err := sel.Lstat(root, p)
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
@@ -126,11 +135,12 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 	batches := func(yield func([]docsearch.CodeFile) bool) {
 		for i := 0; i < len(todo); i += syncBatch {
 			part := todo[i:min(i+syncBatch, len(todo))]
-			files, _, err := ex.Files(ctx, part)
+			files, skipped, err := ex.Files(ctx, part)
 			if err != nil {
 				extractErr = err
 				return
 			}
+			st.Left = appendLeft(st.Left, skipped)
 			st.Extracted += len(files)
 			extracted := make(map[string]bool, len(files))
 			cfs := make([]docsearch.CodeFile, 0, len(files))
@@ -169,7 +179,9 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 			return st, err
 		}
 	}
-	return st, nil
+	slices.SortFunc(st.Left, func(a, b docsearch.Skipped) int { return strings.Compare(a.Path, b.Path) })
+	st.Vendor, err = SyncVendor(ctx, ix, root, sel)
+	return st, err
 }
 
 // dirCache remembers which directories exist.

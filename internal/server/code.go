@@ -33,8 +33,13 @@ func (w *workspace) indexCodeCounting(ctx context.Context, changed, removed []st
 		digest string
 	}
 	items := make([]item, 0, len(changed))
+	vendored := false
 	w.mu.RLock()
 	for _, p := range changed {
+		if out, v := w.sel.out(p); out {
+			vendored = vendored || v // the vendor scope's, or a copy left out
+			continue
+		}
 		if s := w.files[p]; s != nil {
 			items = append(items, item{s, s.digest})
 		} else {
@@ -76,12 +81,16 @@ func (w *workspace) indexCodeCounting(ctx context.Context, changed, removed []st
 		return
 	}
 	w.log.Debug("code indexed", "files", len(items), "removed", len(removed), "elapsed", time.Since(start))
+	if vendored && done == nil {
+		w.indexVendor(ctx)
+	}
 }
 
 // codeBatch is how many files indexCode reads and renders at a time.
 const codeBatch = 512
 
 // indexAllCode indexes the code of every file the first load extracted
+// that the code scope holds (not vendored, no copy: see selectCode) and
 // whose documents the saved index does not hold as of its source and
 // artifact (see codeStamp), and drops the symbols the saved index holds
 // of files that are gone. It runs on afterLoad's goroutine.
@@ -94,13 +103,16 @@ func (w *workspace) indexAllCode() {
 	w.mu.RLock()
 	paths := make([]string, 0, len(w.files))
 	for p, src := range w.files {
+		if out, _ := w.sel.out(p); out {
+			continue // vendored, or a copy: see selectCode
+		}
 		if st := stamps[p]; st == 0 || st != w.codeStamp(p, src.digest) {
 			paths = append(paths, p)
 		}
 	}
 	var gone []string
 	for _, p := range ix.CodeFiles() {
-		if w.files[p] == nil {
+		if out, _ := w.sel.out(p); out || w.files[p] == nil {
 			gone = append(gone, p)
 		}
 	}
@@ -118,7 +130,7 @@ func (w *workspace) indexAllCode() {
 // can act on: where it is (path:start-end, for inspect_source), what it
 // is, its signature and what it does; fetch_doc opens its doc_path.
 func writeCodeResult(b *strings.Builder, n int, r docsearch.Result) {
-	fmt.Fprintf(b, "%d. %s:%d-%d %s %s (code, score %.2f)", n, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol, r.Score)
+	fmt.Fprintf(b, "%d. %s:%d-%d %s %s (%s, score %.2f)", n, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol, r.Scope, r.Score)
 	if r.Signature != "" {
 		fmt.Fprintf(b, "\n   %s", r.Signature)
 	}

@@ -220,6 +220,11 @@ func (w *workspace) searchCoverage(ctx context.Context, scopes []string, docsWai
 			cov[docsearch.ScopeCode] = "by symbol name only: there is no doc index"
 		}
 	}
+	if want(docsearch.ScopeVendor) {
+		if c := w.sel.vendorCoverage(); c != "" {
+			cov[docsearch.ScopeVendor] = c
+		}
+	}
 	for _, sc := range scopes {
 		if depindex.IsScope(sc) {
 			st := w.deps.status()

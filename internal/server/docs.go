@@ -71,7 +71,13 @@ func (w *workspace) afterLoad(opt Options, restored *callgraph.Graph) {
 			return
 		}
 		w.calls.yield(w.docsCtx)
+		w.selectCode(w.docsCtx)
 		w.indexAllCode()
+		if w.docsCtx.Err() != nil {
+			return
+		}
+		w.calls.yield(w.docsCtx)
+		w.indexVendor(w.docsCtx)
 		if w.docsCtx.Err() != nil {
 			return
 		}

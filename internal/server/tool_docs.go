@@ -26,7 +26,7 @@ const maxQueryBytes = 4 << 10
 
 type searchDocsIn struct {
 	Query       string   `json:"query" jsonschema:"words, an error message or an identifier"`
-	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts, deps, deps:NAME; default all but deps"`
+	Scopes      []string `json:"scopes,omitempty" jsonschema:"code, docs, artifacts, vendor, deps, deps:NAME; default all but deps"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"results (per scope); default 5"`
 	MinScore    *float64 `json:"min_score,omitempty" jsonschema:"least score; default 0.5"`
 	ContentType string   `json:"content_type,omitempty" jsonschema:"prose, code or api-reference"`
@@ -115,7 +115,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		b.WriteString(out.Message)
 	}
 	for i, r := range out.Results {
-		if r.Scope == docsearch.ScopeCode {
+		if r.Scope == docsearch.ScopeCode || r.Scope == docsearch.ScopeVendor {
 			writeCodeResult(&b, i+1, r)
 			continue
 		}

@@ -41,6 +41,11 @@ type indexStatusOut struct {
 	DocsUnsaved      string              `json:"docs_unsaved,omitempty" jsonschema:"why the doc index is kept in memory only, not saved"`
 	DocsLoading      bool                `json:"docs_loading,omitempty" jsonschema:"the doc index is still being opened"`
 	Deps             depsStatus          `json:"deps" jsonschema:"the dependency index: scope deps of search_docs"`
+	Vendor           *vendorStatus       `json:"vendor,omitempty" jsonschema:"vendored code: scope vendor of search_docs"`
+	// CodeLeft counts the source files code search leaves out: copies
+	// of another, and vendored files that did not extract.
+	CodeLeft      int                 `json:"code_left,omitempty"`
+	CodeLeftPaths []docsearch.Skipped `json:"code_left_paths,omitempty" jsonschema:"the first 50 source files code search leaves out, each with the reason"`
 	// Load is how far the first load has got, while it runs.
 	Load *loadStatus `json:"load,omitempty" jsonschema:"while loading: files tried of those to extract, MB read, ETA and RSS"`
 }
@@ -97,6 +102,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		out.DocsSkippedPaths = docsSkipped[:min(len(docsSkipped), maxDocsSkipped)]
 	}
 	out.Deps = ws.deps.status()
+	var left []docsearch.Skipped
+	out.Vendor, left = ws.sel.status()
+	out.CodeLeft, out.CodeLeftPaths = len(left), left[:min(len(left), maxDocsSkipped)]
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", out.Root)
@@ -120,6 +128,7 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	if out.DocsUnsaved != "" {
 		fmt.Fprintf(&b, "The doc index is not saved (%s); it is kept in memory.\n", out.DocsUnsaved)
 	}
+	writeVendorStatus(&b, out.Vendor, out.CodeLeft)
 	fmt.Fprintf(&b, "Dependencies: %d resolved, %d indexed (scope deps), %d missing", out.Deps.Resolved, out.Deps.Indexed, out.Deps.Missing)
 	if out.Deps.Refused > 0 {
 		fmt.Fprintf(&b, ", %d refused", out.Deps.Refused)

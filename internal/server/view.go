@@ -226,7 +226,7 @@ func (v viewSource) Search(ctx context.Context, query string, limit int) ([]view
 		case docsearch.ScopeArtifacts:
 			h.Kind = view.HitArtifacts
 			h.Source = strings.TrimSuffix(strings.TrimPrefix(r.Path, artifacts.Dir+"/"), ".md")
-		case "code": // a scope of source files, when the index has one
+		case docsearch.ScopeCode, docsearch.ScopeVendor: // source files, the project's and vendored
 			h.Kind = view.HitCode
 		}
 		hits = append(hits, h)

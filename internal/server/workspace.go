@@ -86,9 +86,10 @@ type workspace struct {
 	docsClosed  bool           // set by close: no docsLoop starts
 	docsLoops   sync.WaitGroup // the running docsLoop and dependency index run, which close waits for
 
-	deps  depsIndex    // the dependencies' API and docs, filled in the background
-	code  codeProgress // how far the code scope of the doc index is
-	names namesCache   // symbol names by word, for code queries while the code scope builds
+	deps  depsIndex     // the dependencies' API and docs, filled in the background
+	code  codeProgress  // how far the code scope of the doc index is
+	sel   codeSelection // what the code scope leaves to the vendor scope, or out
+	names namesCache    // symbol names by word, for code queries while the code scope builds
 
 	watchMu   sync.Mutex
 	closed    bool

@@ -1,0 +1,122 @@
+package codeindex
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"slices"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// VendorStats says what SyncVendor did.
+type VendorStats struct {
+	Roots   []VendorRoot        // the vendor roots, with their files
+	Files   int                 // source files in them
+	Read    int                 // new or changed since indexed: read again
+	Removed int                 // files the vendor scope held that are gone or no longer vendored
+	Left    []docsearch.Skipped // files read that did not extract (minified, binary, too large)
+}
+
+// vendorStampVersion changes when what SyncVendor makes of a file does,
+// so that every vendored file is read again.
+const vendorStampVersion = 1
+
+// vendorStamp names what a vendored file's documents are made from: its
+// size and modification time; never 0.
+func vendorStamp(info os.FileInfo) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d %d %d", vendorStampVersion, info.Size(), info.ModTime().UnixNano())
+	return max(h.Sum64(), 1)
+}
+
+// SyncVendor brings ix's vendor scope up to date with sel.Vendor: a file
+// whose stamp (size and modification time) is not the one its documents
+// were made from is extracted again, and the files the scope holds that
+// sel does not leave it. Vendored code gets no enriched prose. Files are
+// extracted a batch at a time, as Sync does.
+func SyncVendor(ctx context.Context, ix *docsearch.Index, root string, sel Selection) (VendorStats, error) {
+	st := VendorStats{Roots: sel.Roots, Files: len(sel.Vendor)}
+	have := ix.VendorStamps()
+	want := make(map[string]bool, len(sel.Vendor))
+	stamps := make(map[string]uint64, len(sel.Vendor))
+	var todo []string
+	for _, p := range sel.Vendor {
+		want[p] = true
+		info, err := sel.Lstat(root, p)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		stamps[p] = vendorStamp(info)
+		if have[p] != stamps[p] {
+			todo = append(todo, p)
+		}
+	}
+	var removed []string
+	for p := range have {
+		if !want[p] {
+			removed = append(removed, p)
+		}
+	}
+	slices.Sort(removed)
+	st.Read, st.Removed = len(todo), len(removed)
+	if len(todo) == 0 && len(removed) == 0 {
+		return st, nil
+	}
+	ex, srcs, err := newExtractor(root)
+	if err != nil {
+		return st, err
+	}
+	defer ex.Close()
+	var extractErr error
+	batches := func(yield func([]docsearch.CodeFile) bool) {
+		for i := 0; i < len(todo); i += syncBatch {
+			part := todo[i:min(i+syncBatch, len(todo))]
+			files, skipped, err := ex.Files(ctx, part)
+			if err != nil {
+				extractErr = err
+				return
+			}
+			st.Left = appendLeft(st.Left, skipped)
+			extracted := make(map[string]bool, len(files))
+			cfs := make([]docsearch.CodeFile, 0, len(part))
+			for i := range files {
+				f := &files[i]
+				extracted[f.Path] = true
+				cf := File(f, srcs.take(f.Path), nil)
+				cf.Vendor, cf.Stamp = true, stamps[f.Path]
+				cfs = append(cfs, cf)
+			}
+			for _, p := range part {
+				if !extracted[p] {
+					cfs = append(cfs, docsearch.CodeFile{Path: p, Vendor: true}) // no symbols: its documents leave
+					srcs.take(p)
+				}
+			}
+			if !yield(cfs) {
+				return
+			}
+		}
+	}
+	if err := ix.PutCodeBatches(ctx, batches, removed); err != nil {
+		return st, fmt.Errorf("index vendored code of %s: %w", root, err)
+	}
+	return st, extractErr
+}
+
+// appendLeft appends the files extraction skipped to left, but for those
+// of no language it knows (a README or a licence without an extension),
+// which are no source left out.
+func appendLeft(left []docsearch.Skipped, skipped []extract.Skipped) []docsearch.Skipped {
+	for _, sk := range skipped {
+		if sk.Reason != unknownLanguage {
+			left = append(left, docsearch.Skipped{Path: sk.Path, Reason: sk.Reason})
+		}
+	}
+	return left
+}
+
+// unknownLanguage is the extractor's reason for a file of no language.
+const unknownLanguage = "unknown language"
