@@ -16,8 +16,39 @@ func (r *resolver) isClass(id SymbolID) bool {
 	return false
 }
 
-// parentOf returns the symbol or module that encloses id.
+// parentOf returns the symbol or module that encloses id. The answer
+// depends on the graph's nodes only, so it is worked out once per node:
+// Python flow tracking asks it for every scope of every name it looks up,
+// in every round.
 func (r *resolver) parentOf(id SymbolID) (SymbolID, bool) {
+	if r.parents == nil {
+		r.parents = make([]SymbolID, len(r.g.nodes))
+	}
+	if int(id) >= len(r.parents) {
+		return r.findParent(id) // a node added after the first question
+	}
+	switch p := r.parents[id]; p {
+	case 0:
+	case noParent:
+		return 0, false
+	default:
+		return p - 1, true
+	}
+	p, ok := r.findParent(id)
+	if ok && p < noParent-1 {
+		r.parents[id] = p + 1
+	} else if !ok {
+		r.parents[id] = noParent
+	}
+	return p, ok
+}
+
+// noParent marks a node without parent in resolver.parents, which holds
+// parentOf's answers plus one (0: not asked yet).
+const noParent = ^SymbolID(0)
+
+// findParent computes parentOf.
+func (r *resolver) findParent(id SymbolID) (SymbolID, bool) {
 	n := r.g.nodes[id]
 	if n.Kind == KindModule {
 		return 0, false

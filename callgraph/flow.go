@@ -51,6 +51,8 @@ type flow struct {
 	failed map[string]string
 	// scratch is hasName's set, emptied at each use.
 	scratch valueSet
+	// defs memoises definitions (flow_eval.go).
+	defs map[defKey]nameDefs
 }
 
 // maxFlowRounds bounds the fixpoint iteration; sets only grow, so it
