@@ -17,15 +17,12 @@ func (r *resolver) isClass(id SymbolID) bool {
 }
 
 // parentOf returns the symbol or module that encloses id. The answer
-// depends on the graph's nodes only, so it is worked out once per node:
-// Python flow tracking asks it for every scope of every name it looks up,
-// in every round.
+// depends on the graph's nodes only: a resolver that resolves files keeps
+// it by node (parents), as Python flow tracking asks it for every scope
+// of every name it reads, in every round.
 func (r *resolver) parentOf(id SymbolID) (SymbolID, bool) {
-	if r.parents == nil {
-		r.parents = make([]SymbolID, len(r.g.nodes))
-	}
-	if int(id) >= len(r.parents) {
-		return r.findParent(id) // a node added after the first question
+	if int(id) >= len(r.parents) { // not kept, or a node added since
+		return r.findParent(id)
 	}
 	switch p := r.parents[id]; p {
 	case 0:
@@ -35,10 +32,10 @@ func (r *resolver) parentOf(id SymbolID) (SymbolID, bool) {
 		return p - 1, true
 	}
 	p, ok := r.findParent(id)
-	if ok && p < noParent-1 {
-		r.parents[id] = p + 1
-	} else if !ok {
+	if !ok {
 		r.parents[id] = noParent
+	} else if p+1 < noParent {
+		r.parents[id] = p + 1
 	}
 	return p, ok
 }
