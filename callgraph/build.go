@@ -102,6 +102,9 @@ func (g *Graph) reindex() {
 // whenever one of paths does.
 func (g *Graph) resolve(paths []string) {
 	r := newResolver(g, g.ix)
+	// Keep parentOf's answers: 4 bytes a node, once per resolution
+	// (never per question, as OutsideConstructors' resolvers are).
+	r.parents = make([]SymbolID, len(g.nodes))
 	r.gotypes = newGoTypes(r, g.bindings, g.parsed)
 	for _, p := range paths {
 		delete(g.failed, p) // a file re-resolved gets a new verdict

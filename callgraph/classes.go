@@ -16,8 +16,36 @@ func (r *resolver) isClass(id SymbolID) bool {
 	return false
 }
 
-// parentOf returns the symbol or module that encloses id.
+// parentOf returns the symbol or module that encloses id. The answer
+// depends on the graph's nodes only: a resolver that resolves files keeps
+// it by node (parents), as Python flow tracking asks it for every scope
+// of every name it reads, in every round.
 func (r *resolver) parentOf(id SymbolID) (SymbolID, bool) {
+	if int(id) >= len(r.parents) { // not kept, or a node added since
+		return r.findParent(id)
+	}
+	switch p := r.parents[id]; p {
+	case 0:
+	case noParent:
+		return 0, false
+	default:
+		return p - 1, true
+	}
+	p, ok := r.findParent(id)
+	if !ok {
+		r.parents[id] = noParent
+	} else if p+1 < noParent {
+		r.parents[id] = p + 1
+	}
+	return p, ok
+}
+
+// noParent marks a node without parent in resolver.parents, which holds
+// parentOf's answers plus one (0: not asked yet).
+const noParent = ^SymbolID(0)
+
+// findParent computes parentOf.
+func (r *resolver) findParent(id SymbolID) (SymbolID, bool) {
 	n := r.g.nodes[id]
 	if n.Kind == KindModule {
 		return 0, false

@@ -49,6 +49,10 @@ type flow struct {
 	// failed are the files whose tracking panicked, with the reason;
 	// they take no further part.
 	failed map[string]string
+	// scratch is hasName's set, emptied at each use.
+	scratch valueSet
+	// defs memoises definitions (flow_eval.go).
+	defs map[defKey]nameDefs
 }
 
 // maxFlowRounds bounds the fixpoint iteration; sets only grow, so it
@@ -487,6 +491,13 @@ func (fl *flow) ctor(cls SymbolID) (SymbolID, bool) {
 // class's instance.
 func (fl *flow) callResult(vs valueSet) valueSet {
 	out := valueSet{}
+	fl.callResultInto(out, vs)
+	return out
+}
+
+// callResultInto adds what calling each value of vs gives to out, which
+// is not vs.
+func (fl *flow) callResultInto(out, vs valueSet) {
 	for v := range vs {
 		switch {
 		case v.instance:
@@ -503,7 +514,6 @@ func (fl *flow) callResult(vs valueSet) valueSet {
 			}
 		}
 	}
-	return out
 }
 
 // takesSelf reports whether a method's first parameter is self or cls:

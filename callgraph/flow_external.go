@@ -79,7 +79,7 @@ func (fl *flow) evalExt(scope SymbolID, e extract.Expr) extSet {
 		if isSuper(callee) {
 			return fl.outsideOf(scope) // super().m: a base's m
 		}
-		if callee.Kind() == extract.ExprName && builtinTypes[callee.Name()] && len(fl.name(scope, callee.Name())) == 0 {
+		if callee.Kind() == extract.ExprName && builtinTypes[callee.Name()] && !fl.hasName(scope, callee.Name()) {
 			return builtinSets[callee.Name()] // set(), dict(...)
 		}
 		_, out := fl.libraryResult(scope, e)
@@ -231,7 +231,7 @@ func (fl *flow) extName(scope SymbolID, n string) extSet {
 	if fl.r.isSelf(n) {
 		return fl.outsideOf(scope)
 	}
-	if builtinTypes[n] && len(fl.name(scope, n)) == 0 {
+	if builtinTypes[n] && !fl.hasName(scope, n) {
 		return builtinSets[n] // object.__setattr__(self, k, v), dict.fromkeys
 	}
 	return nil

@@ -26,6 +26,7 @@ type resolver struct {
 	key     []byte            // scratch for byJoined
 	uniques map[uniqueKey]uniqueAnswer
 	outside map[SymbolID][]string // python_outside.go, by class
+	parents []SymbolID            // parentOf's answers plus one, by node, 0 for not asked; nil: not kept (classes.go)
 	// cName's answers in the C file cMemoFile, by name (lang_c.go)
 	cMemo     map[string]cAnswer
 	cMemoFile string
