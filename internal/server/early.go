@@ -355,8 +355,8 @@ func (e *earlySymbols) complete() bool { return e.saved != nil && len(e.changed)
 // early returns the current workspace and, while its first load runs,
 // its early symbols, waiting until they are open (a walk and a stat per
 // file); nil once the load has ended: the caller then waits with ready.
-// An answer the load may change (patient, or early symbols that do not
-// cover every file) first waits up to loadWait for the load to end.
+// An answer from early symbols that do not cover every file first waits
+// up to loadWait for the load to end; patient makes every answer wait.
 func (s *Server) early(ctx context.Context, patient bool) (*workspace, *earlySymbols) {
 	ws := s.workspace()
 	select {
