@@ -49,28 +49,78 @@ func (e *earlySymbols) close() {
 // loaded workspace.
 var errEarlyClosed = errors.New("the first load has ended")
 
-// wordIndex is a lazily built index of a symbol table's names by word.
+// wordIndex is the saved index's names by word, built in the background
+// a chunk of nodes at a time (the Linux kernel's 1.1 million symbols
+// took 50 s on a machine at load 25): until it is done, a search matches
+// whole names.
 type wordIndex struct {
-	once   sync.Once
-	byWord map[string][]callgraph.SymbolID
-	err    error
+	start  sync.Once
+	mu     sync.Mutex
+	byWord map[string][]callgraph.SymbolID // nil until built
 }
 
-// get builds the index of g's symbol names on first use.
-func (wi *wordIndex) get(g lookup.Graph) (map[string][]callgraph.SymbolID, error) {
-	wi.once.Do(func() {
-		by := map[string][]callgraph.SymbolID{}
-		wi.err = graphstore.Guard(func() {
-			for i := range g.Len() {
+// savedWords returns the saved index's names by word, nil until built;
+// the first call starts the build.
+func (e *earlySymbols) savedWords() map[string][]callgraph.SymbolID {
+	e.words.start.Do(func() { go e.buildWords() })
+	e.words.mu.Lock()
+	defer e.words.mu.Unlock()
+	return e.words.byWord
+}
+
+// buildWords indexes the saved index's names by word, taking mu for
+// reading a chunk at a time so that close never waits long; it gives up
+// when the index is closed or damaged.
+func (e *earlySymbols) buildWords() {
+	by := map[string][]callgraph.SymbolID{}
+	const chunk = 1 << 14
+	for lo := 0; ; lo += chunk {
+		e.mu.RLock()
+		if e.closed || e.saved == nil {
+			e.mu.RUnlock()
+			return
+		}
+		n := e.saved.Len()
+		err := graphstore.Guard(func() {
+			for i := lo; i < min(lo+chunk, n); i++ {
 				id := callgraph.SymbolID(i)
-				if nd := g.Node(id); nd.Kind != callgraph.KindModule {
+				if nd := e.saved.Node(id); nd.Kind != callgraph.KindModule {
 					addWords(by, nd.Name, id)
 				}
 			}
 		})
-		wi.byWord = by
-	})
-	return wi.byWord, wi.err
+		e.mu.RUnlock()
+		if err != nil {
+			return
+		}
+		if lo+chunk >= n {
+			break
+		}
+	}
+	e.words.mu.Lock()
+	e.words.byWord = by
+	e.words.mu.Unlock()
+}
+
+// wholeNames is savedWords' stand-in while it builds: the symbols named
+// as the query is written, or its words joined by "_" or by nothing,
+// under each of the query's words (so that rankNames scores them whole).
+func wholeNames(s *graphstore.Symbols, query string) map[string][]callgraph.SymbolID {
+	qw := lookup.Words(query)
+	by := map[string][]callgraph.SymbolID{}
+	seen := map[string]bool{}
+	for _, name := range []string{strings.ToLower(strings.TrimSpace(query)), strings.Join(qw, "_"), strings.Join(qw, "")} {
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		for _, id := range s.Named(name) {
+			for _, w := range qw {
+				by[w] = append(by[w], id)
+			}
+		}
+	}
+	return by
 }
 
 // addWords indexes id under the words of name (of two letters or more).
@@ -267,12 +317,14 @@ func (w *workspace) earlyNames(e *earlySymbols, query string, limit int) (_ []do
 	coverage, _ = w.earlyCoverage(e)
 	var out []docsearch.Result
 	if e.saved != nil {
-		by, err := e.words.get(e.saved)
-		if err != nil {
-			w.log.Warn("the saved symbols index is damaged; waiting for the load", "root", w.root, "err", err)
-			return nil, "", errEarlyClosed
+		by := e.savedWords()
+		if by == nil {
+			coverage += " (whole names only until its index of words is built)"
 		}
 		if err := graphstore.Guard(func() {
+			if by == nil {
+				by = wholeNames(e.saved, query)
+			}
 			rs := rankNames(query, limit+len(e.changed), by, e.saved.Node, func(id callgraph.SymbolID, _ callgraph.Node) (string, string) {
 				sig, doc, _ := e.saved.Detail(id)
 				return sig, doc

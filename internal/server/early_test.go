@@ -85,6 +85,16 @@ func TestLookupFromSavedIndexWhileLoading(t *testing.T) {
 		out.Coverage["docs"] != "loading: not searched yet" {
 		t.Errorf("coverage while loading: %v", out.Coverage)
 	}
+	// Words of names, once the saved index's words are indexed.
+	waitFor(t, "the saved names' words", func() bool {
+		e := s.srv.workspace().early.Load()
+		return e != nil && e.savedWords() != nil
+	})
+	res = s.ok("search_docs", map[string]any{"query": "store"}, &out)
+	if !slices.ContainsFunc(out.Results, func(r docsearch.Result) bool { return strings.HasSuffix(r.Symbol, ".NewStore") }) ||
+		strings.Contains(out.Coverage["code"], "whole names only") {
+		t.Errorf("a word of a name while loading: %+v %v\n%s", out.Results, out.Coverage, text(res))
+	}
 	res = s.ok("search_docs", map[string]any{"query": "zzqx nothing"}, &out)
 	if !strings.Contains(text(res), "Not complete yet") || strings.Contains(out.Message, "Try broader") {
 		t.Errorf("an empty answer while loading does not say what it covers: %q\n%s", out.Message, text(res))
