@@ -305,6 +305,13 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 			w.stream.after = w.hooks.streamed
 		}
 		w.startEarly(ctx)
+		// The early answers first: opening the saved symbols index is a
+		// walk and a stat per file (0.6 s on the kernel), which the load's
+		// own walk and decoding would slow to a crawl on a loaded machine.
+		select {
+		case <-w.earlyDone:
+		case <-ctx.Done():
+		}
 	}
 	files, skipped, g, extracted, err := w.extractSaved(ctx)
 	if err != nil {
