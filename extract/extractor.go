@@ -40,6 +40,11 @@ type Options struct {
 	// use); src must not be modified. It lets a caller record what each
 	// File was extracted from without reading the file again.
 	Read func(rel string, src []byte)
+	// Extracted, if set, is called with every file File, Files and All
+	// extract without error, from the goroutine that extracted it (so it
+	// must be safe for concurrent use); f must not be modified. It lets a
+	// caller answer from the files extracted so far, before all are.
+	Extracted func(f *File)
 	// KeepMinified extracts minified files too, which are otherwise
 	// passed over with a SkipError whose Minified is set (see Minified).
 	KeepMinified bool
@@ -226,6 +231,9 @@ func (e *Extractor) file(ctx context.Context, rel string) (*File, error) {
 	f, err := e.Source(ctx, rel, src)
 	if err == nil && e.opt.Read != nil {
 		e.opt.Read(rel, src)
+	}
+	if err == nil && e.opt.Extracted != nil {
+		e.opt.Extracted(f)
 	}
 	return f, err
 }

@@ -36,6 +36,8 @@ type serveRun struct {
 	// The server's CPU time over those calls, divided by their number: on
 	// a loaded machine, steadier than the round trips.
 	searchCPU, fileInfoCPU time.Duration
+	// With a symbol to ask about (see symbolRun), before file_info.
+	sym *symbolRun
 }
 
 // runBenchServe measures `fileinfo serve` as a client meets it: a real
@@ -55,6 +57,7 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 	server := fs.String("server", "", "the fileinfo `binary` to start (default: this one), e.g. an older build to compare with")
 	idle := durationFlag(fs, "idle", 2*time.Second, idleRange, "how `long` the server's CPU must stay under 5% to count as settled")
 	calls := intFlag(fs, "calls", 50, callsRange, "once settled, time `n` calls of search_docs (the file's symbol names and their words, in turn) and n of file_info on the file; 0: none")
+	symbol := fs.String("symbol", "", "first ask find_symbol, search_docs and callers about this `name`, timing each first correct answer, and once settled time calls of callers on it")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -75,8 +78,10 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	saved := filepath.Join(*root, ".artifacts", ".index", graphstore.FileName)
 	if *fresh {
-		if err := os.Remove(saved); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+		for _, f := range []string{saved, filepath.Join(filepath.Dir(saved), graphstore.SymbolsFile)} {
+			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
 		}
 	}
 	fmt.Fprintf(stdout, "workload  %s, file_info %s\n", *root, *file)
@@ -95,13 +100,16 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 			defer f.Close()
 			log = f
 		}
-		r, err := benchServeOnce(ctx, self, *root, *file, flags, *idle, *calls, err == nil, log)
+		r, err := benchServeOnce(ctx, self, *root, *file, *symbol, flags, *idle, *calls, err == nil, log)
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
 		fmt.Fprintf(stdout, "run %d  saved graph %-3s  first file_info %7.2f s  loaded %7.2f s  settled %7.2f s  RSS loaded %6.0f MB  settled %6.0f MB  peak %6.0f MB\n",
 			i+1, yesNo(r.saved), r.firstAnswer.Seconds(), r.loaded.Seconds(), r.settled.Seconds(),
 			float64(r.rssLoaded)/1024, float64(r.rssSettled)/1024, float64(r.peak)/1024)
+		if r.sym != nil {
+			r.sym.print(stdout, i+1, *calls)
+		}
 		if *calls > 0 {
 			fmt.Fprintf(stdout, "run %d  settled, %d calls each  search_docs p50 %6.2f ms  p90 %6.2f ms  CPU %6.2f ms a call  (%d queries)  file_info p50 %6.2f ms  p90 %6.2f ms  CPU %6.2f ms a call\n",
 				i+1, *calls, ms(quantile(r.search, 0.5)), ms(quantile(r.search, 0.9)), ms(r.searchCPU), r.queries,
@@ -128,7 +136,7 @@ func yesNo(b bool) string {
 
 // benchServeOnce starts the server once and measures it; the server's
 // log goes to log, and the end of it into an error.
-func benchServeOnce(ctx context.Context, self, root, file string, extra []string, idle time.Duration, calls int, saved bool, log io.Writer) (r serveRun, err error) {
+func benchServeOnce(ctx context.Context, self, root, file, symbol string, extra []string, idle time.Duration, calls int, saved bool, log io.Writer) (r serveRun, err error) {
 	r.saved = saved
 	var tail bytes.Buffer
 	defer func() {
@@ -146,6 +154,11 @@ func benchServeOnce(ctx context.Context, self, root, file string, extra []string
 		return r, err
 	}
 	defer cs.Close()
+	if symbol != "" {
+		if r.sym, err = firstSymbolAnswers(ctx, cs, symbol, start); err != nil {
+			return r, err
+		}
+	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_info", Arguments: map[string]any{"path": file}})
 	if err != nil {
 		return r, err
@@ -184,6 +197,15 @@ func benchServeOnce(ctx context.Context, self, root, file string, extra []string
 	r.settled = time.Since(start) - idle
 	r.rssSettled, _ = procStatusKB(pid, "VmRSS")
 	r.peak, _ = procStatusKB(pid, "VmHWM")
+	if calls > 0 && r.sym != nil {
+		cpu := procCPU(pid)
+		if r.sym.callers, err = timeCalls(ctx, cs, calls, func(int) map[string]any {
+			return map[string]any{"symbol": symbol}
+		}, "callers"); err != nil {
+			return r, err
+		}
+		r.sym.callersCPU = (procCPU(pid) - cpu) / time.Duration(calls)
+	}
 	if calls > 0 {
 		r.queries = len(queries)
 		cpu := procCPU(pid)

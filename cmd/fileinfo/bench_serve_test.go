@@ -39,7 +39,7 @@ func TestBenchServe(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	err := runBenchServe(ctx, []string{"--root", root, "--file", "b/b.go", "--runs", "2", "--fresh",
-		"--server", bin, "--serve-flags", "--no-deps --no-watch", "--idle", "300ms", "--calls", "5"}, &out, &errs)
+		"--server", bin, "--serve-flags", "--no-deps --no-watch", "--idle", "300ms", "--calls", "5", "--symbol", "b/b.go:B"}, &out, &errs)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs.String())
 	}
@@ -47,10 +47,13 @@ func TestBenchServe(t *testing.T) {
 	line := regexp.MustCompile(`^run \d  saved graph (no |yes)  first file_info +\d+\.\d\d s  loaded +\d+\.\d\d s  settled +\d+\.\d\d s  RSS loaded +\d+ MB  settled +\d+ MB  peak +\d+ MB$`)
 	// b/b.go declares B: the queries are "B" and its words, "b".
 	calls := regexp.MustCompile(`^run \d  settled, 5 calls each  search_docs p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call  \(2 queries\)  file_info p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call$`)
-	if len(lines) != 5 || !line.MatchString(lines[1]) || !calls.MatchString(lines[2]) || !line.MatchString(lines[3]) || !calls.MatchString(lines[4]) {
+	first := regexp.MustCompile(`^run \d  first find_symbol +\d+\.\d{3} s  first search_docs with the symbol +\d+\.\d{3} s  first callers +\d+\.\d{3} s  \(covered: .+\)$`)
+	warm := regexp.MustCompile(`^run \d  settled, 5 calls  callers p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call$`)
+	if len(lines) != 9 || !line.MatchString(lines[1]) || !first.MatchString(lines[2]) || !warm.MatchString(lines[3]) || !calls.MatchString(lines[4]) ||
+		!line.MatchString(lines[5]) || !first.MatchString(lines[6]) || !warm.MatchString(lines[7]) || !calls.MatchString(lines[8]) {
 		t.Fatalf("output:\n%s", out.String())
 	}
-	if !strings.Contains(lines[1], "saved graph no ") || !strings.Contains(lines[3], "saved graph yes") {
+	if !strings.Contains(lines[1], "saved graph no ") || !strings.Contains(lines[5], "saved graph yes") {
 		t.Errorf("the first run should start without the saved graph, the second from it:\n%s", out.String())
 	}
 	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", "graph.bin")); err != nil {

@@ -117,7 +117,24 @@ const maxNameHits = 5000
 // most limit, as results of the code scope. The caller holds w.mu for
 // reading.
 func (w *workspace) nameResults(query string, limit int) []docsearch.Result {
-	by := w.names.words(w.graph)
+	return rankNames(query, limit, w.names.words(w.graph), w.graph.Node, func(_ callgraph.SymbolID, n callgraph.Node) (string, string) {
+		if s := w.files[n.File]; s != nil {
+			for i := range s.file.Symbols {
+				if sym := &s.file.Symbols[i]; sym.Qualified == n.Qualified && sym.StartLine == n.Line {
+					return sym.Signature, sym.Doc
+				}
+			}
+		}
+		return "", ""
+	})
+}
+
+// rankNames ranks the symbols of by (their names by word) for a code
+// query: those whose names hold the most of the query's words, exact
+// names first, at most limit, as results of the code scope. node and
+// detail (signature and doc) describe a symbol.
+func rankNames(query string, limit int, by map[string][]callgraph.SymbolID, node func(callgraph.SymbolID) callgraph.Node,
+	detail func(callgraph.SymbolID, callgraph.Node) (string, string)) []docsearch.Result {
 	qw := lookup.Words(query)
 	if len(qw) == 0 {
 		return nil
@@ -132,40 +149,33 @@ func (w *workspace) nameResults(query string, limit int) []docsearch.Result {
 			score[id]++
 		}
 	}
-	ids := make([]callgraph.SymbolID, 0, len(score))
-	for id := range score {
-		ids = append(ids, id)
+	type hit struct {
+		id           callgraph.SymbolID
+		n            callgraph.Node
+		exact, share int
 	}
 	exact := strings.ToLower(strings.TrimSpace(query))
-	key := func(id callgraph.SymbolID) (int, int) {
-		n := w.graph.Node(id)
-		e := 0
+	hits := make([]hit, 0, len(score))
+	for id, sc := range score {
+		n := node(id)
+		h := hit{id: id, n: n, share: sc * 1000 / max(len(lookup.Words(n.Name)), 1)}
 		if strings.ToLower(n.Name) == exact || strings.ToLower(n.Qualified) == exact {
-			e = 1
+			h.exact = 1
 		}
-		return e, score[id] * 1000 / len(lookup.Words(n.Name))
+		hits = append(hits, h)
 	}
-	slices.SortFunc(ids, func(a, b callgraph.SymbolID) int {
-		ea, sa := key(a)
-		eb, sb := key(b)
-		na, nb := w.graph.Node(a), w.graph.Node(b)
-		return cmp.Or(cmp.Compare(eb, ea), cmp.Compare(sb, sa), cmp.Compare(score[b], score[a]),
-			cmp.Compare(na.File, nb.File), cmp.Compare(na.Line, nb.Line))
+	slices.SortFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(b.exact, a.exact), cmp.Compare(b.share, a.share), cmp.Compare(score[b.id], score[a.id]),
+			cmp.Compare(a.n.File, b.n.File), cmp.Compare(a.n.Line, b.n.Line), cmp.Compare(a.id, b.id))
 	})
 	var out []docsearch.Result
-	for _, id := range ids[:min(limit, len(ids))] {
-		n := w.graph.Node(id)
+	for _, h := range hits[:min(limit, len(hits))] {
+		n := h.n
 		r := docsearch.Result{Path: n.File, Title: n.Qualified, Scope: docsearch.ScopeCode, Symbol: n.Qualified,
 			Kind: string(n.Kind), Lines: [2]int{n.Line, max(n.Line, n.EndLine)},
-			Score: float64(score[id]) / float64(len(qw))}
-		if s := w.files[n.File]; s != nil {
-			for i := range s.file.Symbols {
-				if sym := &s.file.Symbols[i]; sym.Qualified == n.Qualified && sym.StartLine == n.Line {
-					r.Signature, r.Summary = sym.Signature, firstLine(sym.Doc)
-					break
-				}
-			}
-		}
+			Score: float64(score[h.id]) / float64(len(qw))}
+		sig, doc := detail(h.id, n)
+		r.Signature, r.Summary = sig, firstLine(doc)
 		out = append(out, r)
 	}
 	return out
@@ -287,7 +297,9 @@ func (w *workspace) graphCoverage() string {
 // writeCoverage ends a lookup's text with what the graph leaves out, if
 // anything.
 func writeCoverage(b *strings.Builder, c string) {
-	if c != "complete" {
+	if rest, ok := strings.CutPrefix(c, earlyPrefix); ok {
+		fmt.Fprintf(b, "(Answered while the workspace loads: %s.)\n", rest)
+	} else if c != "complete" {
 		fmt.Fprintf(b, "(The call graph is not complete: %s.)\n", c)
 	}
 }

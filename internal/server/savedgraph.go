@@ -14,20 +14,25 @@ import (
 // changed since it was saved are extracted, and it is saved again. It
 // returns the files, what extraction skipped, and the graph: built when
 // anything changed, else the saved one restored (see completeGraph). The digests of
-// the files it reuses are recorded as sawSource records those it reads.
-func (w *workspace) extractSaved(ctx context.Context) ([]extract.File, []extract.Skipped, *callgraph.Graph, error) {
-	snap, err := graphstore.Sync(ctx, graphstore.Options{
-		Root: w.root,
-		Extract: extract.Options{
-			MaxFileSize: w.maxSize,
-			Read:        w.sawSource,
-			Walk:        extract.WalkOptions{Dir: w.sawDir},
-			Progress:    w.tried.saw,
-		},
-		Log: w.log,
-	})
+// the files it reuses are recorded as sawSource records those it reads;
+// the files it extracts stream into w.stream (see earlySymbols), and
+// extracted is their number.
+func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, skipped []extract.Skipped, g *callgraph.Graph, extracted int, err error) {
+	if w.hooks != nil && w.hooks.sync != nil {
+		w.hooks.sync()
+	}
+	xo := extract.Options{
+		MaxFileSize: w.maxSize,
+		Read:        w.sawSource,
+		Walk:        extract.WalkOptions{Dir: w.sawDir},
+		Progress:    w.tried.saw,
+	}
+	if w.stream != nil {
+		xo.Extracted = w.stream.add
+	}
+	snap, err := graphstore.Sync(ctx, graphstore.Options{Root: w.root, Extract: xo, Log: w.log})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	w.digestMu.Lock()
 	for p, d := range snap.Digests {
@@ -37,7 +42,7 @@ func (w *workspace) extractSaved(ctx context.Context) ([]extract.File, []extract
 	}
 	w.digestMu.Unlock()
 	w.log.Info("saved graph", "root", w.root, "extracted", snap.Extracted, "reused", snap.Reused)
-	return snap.Files, snap.Skipped, snap.Graph(), nil
+	return snap.Files, snap.Skipped, snap.Graph(), snap.Extracted, nil
 }
 
 // completeGraph builds in the background what the restored graph g lacks

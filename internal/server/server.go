@@ -74,7 +74,17 @@ type Options struct {
 	SamplingTimeout time.Duration
 
 	hooks *testHooks // tests only
+	// loadWait is how long an answer that the first load may change (a
+	// search, or a lookup of what the early symbols do not fully cover)
+	// waits for it before answering from what is loaded so far (see
+	// earlySymbols). Default defaultLoadWait.
+	loadWait time.Duration
 }
+
+// defaultLoadWait is Options.loadWait's default: the first answer on the
+// Linux kernel comes within 5 s of the start (a second to open the saved
+// symbols index, then this), and a small tree's load is over by then.
+const defaultLoadWait = 3 * time.Second
 
 // instructions teach a client's model every tool family, in a few
 // sentences (TestToolList checks that each tool is named).

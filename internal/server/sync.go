@@ -161,6 +161,7 @@ func (w *workspace) commit(updated []extract.File, digests map[string]string, re
 	skips.applyTo(w.skipped)
 	if len(updated) > 0 || len(removed) > 0 {
 		w.graph.Update(updated, removed)
+		w.edits++
 		for i := range updated {
 			f := &updated[i]
 			w.files[f.Path] = &source{file: f, digest: digests[f.Path]}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,6 +73,27 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		limit = DefaultSearchLimit
 	}
 	q := docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)}
+	code := (len(q.Scopes) == 0 || slices.Contains(q.Scopes, docsearch.ScopeCode)) && (q.ContentType == "" || q.ContentType == docsearch.Code)
+	if code {
+		if ws, e := s.early(ctx, false); e != nil {
+			// While the first load runs, code is looked up by symbol name in
+			// what the load has so far; nothing else is searched yet.
+			names, codeCov, err := ws.earlyNames(e, in.Query, limit)
+			if err == nil {
+				cov := coverage{}
+				scopes := q.Scopes
+				if len(scopes) == 0 {
+					scopes = []string{docsearch.ScopeDocs, docsearch.ScopeArtifacts, docsearch.ScopeCode}
+				}
+				for _, sc := range scopes {
+					cov[sc] = "loading: not searched yet"
+				}
+				cov[docsearch.ScopeCode] = "by symbol name only, " + strings.TrimPrefix(codeCov, earlyPrefix)
+				res, out := searchAnswer(mergeNames(docsearch.Results{Query: in.Query}, names, len(q.Scopes) > 0), cov, true)
+				return res, out, nil
+			}
+		}
+	}
 	ws, err := s.ready(ctx, req)
 	if err != nil {
 		return nil, out, err
@@ -93,14 +115,21 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		ws.mu.RUnlock()
 		res = mergeNames(res, names, len(q.Scopes) > 0)
 	}
-	out = searchDocsOut{Query: res.Query, QueryType: string(res.Type), Results: res.Results, ResultsByScope: res.ByScope, Message: res.Message, Coverage: cov}
+	res2, out := searchAnswer(res, cov, !ws.code.complete())
+	return res2, out, nil
+}
+
+// searchAnswer is search_docs' answer of res, covering cov; byName says
+// code results come from symbol names (the code index is not complete).
+func searchAnswer(res docsearch.Results, cov coverage, byName bool) (*mcp.CallToolResult, searchDocsOut) {
+	out := searchDocsOut{Query: res.Query, QueryType: string(res.Type), Results: res.Results, ResultsByScope: res.ByScope, Message: res.Message, Coverage: cov}
 	if out.Results == nil {
 		out.Results = []docsearch.Result{}
 	}
 	var b strings.Builder
 	if line := cov.line(); line != "" {
 		b.WriteString(line)
-		if _, ok := cov[docsearch.ScopeCode]; ok && !ws.code.complete() {
+		if _, ok := cov[docsearch.ScopeCode]; ok && byName {
 			b.WriteString(" Code results come from symbol names until the code index is complete; search again for ranked code.")
 		}
 		b.WriteString("\n\n")
@@ -128,7 +157,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		}
 		b.WriteByte('\n')
 	}
-	return textResult(b.String()), out, nil
+	return textResult(b.String()), out
 }
 
 type fetchDocIn struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/internal/lookup"
 )
 
@@ -81,17 +82,6 @@ type treeOut struct {
 	Coverage   string       `json:"coverage" jsonschema:"what the call graph covers: complete, or which files it leaves out"`
 }
 
-// lookupIndex indexes the workspace's current graph; the caller holds
-// ws.mu for reading while it uses the index.
-func lookupIndex(ws *workspace) *lookup.Index {
-	return lookup.New(ws.graph, func(p string) *extract.File {
-		if s := ws.files[p]; s != nil {
-			return s.file
-		}
-		return nil
-	})
-}
-
 // orDefault returns v, an optional argument checkArgs let through, or def
 // when it was left out (0).
 func orDefault(v, def int) int {
@@ -151,19 +141,8 @@ func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, in fi
 	if err != nil {
 		return nil, out, err
 	}
-	ws, err := s.ready(ctx, req)
-	if err != nil {
-		return nil, out, err
-	}
-	ws.mu.RLock()
-	ix := lookupIndex(ws)
-	ms, err := ix.Find(in.Query, in.Kind)
-	syms := make([]lookup.Symbol, len(ms))
-	for i, m := range ms {
-		syms[i] = ix.Symbol(m)
-	}
-	out.Coverage = ws.graphCoverage()
-	ws.mu.RUnlock()
+	syms, fuzzy, coverage, err := s.findSymbols(ctx, req, in.Query, in.Kind)
+	out.Coverage = coverage
 	if err != nil {
 		return nil, out, err
 	}
@@ -171,7 +150,7 @@ func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, in fi
 		return nil, out, fmt.Errorf("cursor is past the %d results; call again without cursor", len(syms))
 	}
 	end := page(len(syms), offset, limit, func(i int) int { return len(syms[i].Text()) + jsonLen(syms[i]) })
-	out.Symbols, out.Total, out.Fuzzy = syms[offset:end], len(syms), len(ms) > 0 && ms[0].How == lookup.Fuzzy
+	out.Symbols, out.Total, out.Fuzzy = syms[offset:end], len(syms), fuzzy
 	var b strings.Builder
 	if out.Fuzzy {
 		fmt.Fprintf(&b, "No exact or partial match for %q; near names:\n", in.Query)
@@ -204,25 +183,15 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 	if err != nil {
 		return nil, out, err
 	}
-	ws, err := s.ready(ctx, req)
+	t, err := s.lookupTree(ctx, req, in.Symbol, callers, depth)
+	out.Coverage = t.coverage
 	if err != nil {
 		return nil, out, err
 	}
-	ws.mu.RLock()
-	ix := lookupIndex(ws)
-	ids, err := ix.Resolve(in.Symbol)
-	var rows []lookup.Row
-	var sym lookup.Symbol
-	truncated := false
-	if err == nil {
-		sym = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact})
-		rows, truncated = ix.Tree(ids, callers, depth)
+	if t.err != nil {
+		return nil, out, t.err
 	}
-	out.Coverage = ws.graphCoverage()
-	ws.mu.RUnlock()
-	if err != nil {
-		return nil, out, err
-	}
+	rows, sym, truncated := t.rows, t.sym, t.truncated
 	if offset > len(rows) {
 		return nil, out, fmt.Errorf("cursor is past the %d calls; call again without cursor", len(rows))
 	}
@@ -251,4 +220,62 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 	}
 	writeCoverage(&b, out.Coverage)
 	return textResult(b.String()), out, nil
+}
+
+// findSymbols answers find_symbol's query: from the loaded workspace, or
+// while it loads from its early symbols (see earlySymbols), at once when
+// they cover every file, else once the load has taken loadWait.
+func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, query, kind string) (syms []lookup.Symbol, fuzzy bool, coverage string, err error) {
+	if ws, e := s.early(ctx, false); e != nil {
+		if a, err := ws.earlyFind(e, query, kind); !errors.Is(err, errEarlyClosed) {
+			if err != nil && !a.complete {
+				err = fmt.Errorf("%w (so far: %s)", err, strings.TrimPrefix(a.coverage, earlyPrefix))
+			}
+			return a.syms, a.fuzzy, a.coverage, err
+		}
+	}
+	ws, err := s.ready(ctx, req)
+	if err != nil {
+		return nil, false, "", err
+	}
+	ws.withLookup(func(ix *lookup.Index) {
+		var ms []lookup.Match
+		ms, err = ix.Find(query, kind)
+		syms = make([]lookup.Symbol, len(ms))
+		for i, m := range ms {
+			syms[i] = ix.Symbol(m)
+		}
+		fuzzy = len(ms) > 0 && ms[0].How == lookup.Fuzzy
+	})
+	ws.mu.RLock()
+	coverage = ws.graphCoverage()
+	ws.mu.RUnlock()
+	return syms, fuzzy, coverage, err
+}
+
+// lookupTree answers callers or callees: from the loaded workspace, or
+// while it loads from the saved symbols index when it knows the symbol.
+func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec string, callers bool, depth int) (treeAnswer, error) {
+	if ws, e := s.early(ctx, false); e != nil {
+		if a, ok := ws.earlyTree(e, spec, callers, depth); ok {
+			return a, nil
+		}
+	}
+	ws, err := s.ready(ctx, req)
+	if err != nil {
+		return treeAnswer{}, err
+	}
+	var a treeAnswer
+	ws.withLookup(func(ix *lookup.Index) {
+		a = treeAnswer{}
+		var ids []callgraph.SymbolID
+		if ids, a.err = ix.Resolve(spec); a.err == nil {
+			a.sym = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact})
+			a.rows, a.truncated = ix.Tree(ids, callers, depth)
+		}
+	})
+	ws.mu.RLock()
+	a.coverage = ws.graphCoverage()
+	ws.mu.RUnlock()
+	return a, nil
 }

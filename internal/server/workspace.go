@@ -23,6 +23,8 @@ import (
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/enrich"
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/graphstore"
+	"github.com/fileinfo/fileinfo/internal/lookup"
 	"github.com/fileinfo/fileinfo/internal/watch"
 )
 
@@ -91,6 +93,25 @@ type workspace struct {
 	sel   codeSelection // what the code scope leaves to the vendor scope, or out
 	names namesCache    // symbol names by word, for code queries while the code scope builds
 
+	// Answers before the first load ends (see earlySymbols).
+	stream    *streamNames                 // fed by the first load's extraction; nil after
+	early     atomic.Pointer[earlySymbols] // nil but while the first load runs
+	earlyDone chan struct{}                // closed once early is set, or known to stay nil
+	earlyMu   sync.Mutex
+	earlyOver bool // the first load has ended: early stays nil
+
+	// symIdx is the saved symbols index while it describes the graph:
+	// lookups read it in place (see lookupIndex). Guarded by mu, as are
+	// edits, the graph's updates since the load, and symEdits, their
+	// number when symIdx was taken.
+	symIdx      *graphstore.Symbols
+	symEdits    uint64
+	edits       uint64
+	lookupMu    sync.Mutex // guards the index of the graph lookupIndex built last
+	lookupIx    *lookup.Index
+	lookupGraph *callgraph.Graph
+	lookupEdits uint64
+
 	watchMu   sync.Mutex
 	closed    bool
 	watcher   *watch.Watcher
@@ -114,6 +135,9 @@ type testHooks struct {
 	docs         func(paths []string)                      // before the doc index applies changes
 	graphSkipped func([]extract.Skipped) []extract.Skipped // edits what the call graph says it skipped
 	complete     func()                                    // before the restored graph is built for updates
+	sync         func()                                    // before the first load syncs the saved state (decoding it)
+	streamed     func(path string)                         // after the first load hands a file's symbols to the early answers
+	lookupBuilt  func()                                    // when a lookup index of the graph is built in memory
 	openDocs     func()                                    // before the doc index is opened
 }
 
@@ -154,6 +178,8 @@ func openWorkspace(root string, maxSize int64, log *slog.Logger) (*workspace, er
 		root: abs, dir: dir, store: store, maxSize: maxSize, log: log,
 		ready:     make(chan struct{}),
 		docsReady: make(chan struct{}),
+		earlyDone: make(chan struct{}),
+		stream:    newStreamNames(),
 		files:     map[string]*source{},
 		skipped:   map[string]string{},
 		parts:     map[string]partsSeen{},
@@ -223,6 +249,7 @@ func (w *workspace) close() {
 	w.docsMu.Unlock()
 	w.stopDocs()
 	w.docsLoops.Wait()
+	w.closeSymbols()
 	w.ex.Close()
 	w.dir.Close()
 }
@@ -253,6 +280,12 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	// memory traffic, and the first answers need only the graph.
 	var restored *callgraph.Graph // to build for updates in the background
 	defer func() { w.afterLoad(opt, restored) }()
+	reopen := false // open the symbols index the load saved
+	defer func() {
+		if reopen {
+			w.background(w.reopenSymbols)
+		}
+	}()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(w.docsCtx, cancel)
@@ -265,7 +298,23 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		w.finish(err)
 	}()
 	start := time.Now()
-	files, skipped, g, err := w.extractSaved(ctx)
+	if w.keepGraph { // Enrich: no tool answers before the load
+		w.stream = nil
+		close(w.earlyDone)
+	} else {
+		if w.hooks != nil {
+			w.stream.after = w.hooks.streamed
+		}
+		w.startEarly(ctx)
+		// The early answers first: opening the saved symbols index is a
+		// walk and a stat per file (0.6 s on the kernel), which the load's
+		// own walk and decoding would slow to a crawl on a loaded machine.
+		select {
+		case <-w.earlyDone:
+		case <-ctx.Done():
+		}
+	}
+	files, skipped, g, extracted, err := w.extractSaved(ctx)
 	if err != nil {
 		return err
 	}
@@ -282,6 +331,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.digests = nil
 	w.digestMu.Unlock()
 	w.graph = g
+	reopen = w.endEarly(extracted)
 	for _, sk := range skipped {
 		w.skipped[sk.Path] = sk.Reason
 	}
@@ -397,6 +447,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	if cur := w.files[rel]; cur == nil || cur.digest != d || cur.suspect {
 		start := time.Now()
 		w.graph.Update([]extract.File{*f}, nil)
+		w.edits++
 		w.files[rel] = &source{file: f, digest: d}
 		delete(w.skipped, rel)
 		w.noteSkips()
@@ -424,6 +475,7 @@ func (w *workspace) forget(rel string) {
 	delete(w.skipped, rel)
 	if w.files[rel] != nil {
 		w.graph.Update(nil, []string{rel})
+		w.edits++
 		delete(w.files, rel)
 		w.noteSkips()
 	}
