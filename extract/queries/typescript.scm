@@ -273,6 +273,18 @@
           (call_expression) (await_expression) (ternary_expression)
           (binary_expression) (parenthesized_expression)] @bind.value) @bind
 
+; Hash.prototype.clear = hashClear: the method of an ES5 constructor
+; is a function declared elsewhere (target "Hash.prototype.clear"); a
+; chain (A.prototype.add = A.prototype.push = f) binds each.
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier)
+      property: (property_identifier) @_proto)
+    property: (property_identifier)) @bind.target
+  right: [(identifier) (member_expression) (assignment_expression)] @bind.value
+  (#eq? @_proto "prototype")) @bind
+
 ; this.x = new C() in a method, and the class field x = new C(): what
 ; this.x holds.
 (assignment_expression
