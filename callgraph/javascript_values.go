@@ -506,6 +506,7 @@ func (r *resolver) jsTypeMember(scope SymbolID, t string) (vals []jsVal, ok bool
 		return nil, false
 	}
 	v, _, found := r.jsValueOf(scope, t)
+	v = r.jsDefaultOf(v)
 	switch {
 	case !found:
 		if head, _, _ := strings.Cut(t, "."); jsBuiltinTypes[head] || jsGlobals[head] {

@@ -32,25 +32,28 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		}
 		return nil, "", "", false
 	}
-	root := c.ReceiverExpr()
-	for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
-		root = root.Sub(0)
-	}
-	switch {
-	case root.Kind() != extract.ExprName:
-		return nil, "", "", false
-	case root.Name() == "this":
-		// this.x.m(): the field x of this (this.m() is jsSelfCall's).
-		if c.ReceiverExpr().Kind() == extract.ExprName {
-			return nil, "", "", false
+	vs, guarded := r.jsGuarded(caller, c)
+	if !guarded {
+		root := c.ReceiverExpr()
+		for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
+			root = root.Sub(0)
 		}
-	default:
-		_, at, ok := r.jsVar(caller, root.Name())
-		if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
+		switch {
+		case root.Kind() != extract.ExprName:
 			return nil, "", "", false
+		case root.Name() == "this":
+			// this.x.m(): the field x of this (this.m() is jsSelfCall's).
+			if c.ReceiverExpr().Kind() == extract.ExprName {
+				return nil, "", "", false
+			}
+		default:
+			_, at, ok := r.jsVar(caller, root.Name())
+			if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
+				return nil, "", "", false
+			}
 		}
+		vs = r.jsEval(caller, c.ReceiverExpr(), 0)
 	}
-	vs := r.jsEval(caller, c.ReceiverExpr(), 0)
 	if len(vs) == 0 {
 		return nil, "", "", false
 	}

@@ -282,7 +282,10 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			Column:   int(pos.Column) + 1,
 		}
 		v := CallValues{Args: f.args(c.args), ReceiverExpr: f.expr(recv), ArgExprs: f.argExprs(c.args)}
-		if v.Args != nil || v.ReceiverExpr.Valid() || v.ArgExprs.Valid() {
+		if f.lang.guard != nil && c.callee == nil {
+			v.Guard = f.lang.guard(c.receiver, c.at, f)
+		}
+		if v.Args != nil || v.ReceiverExpr.Valid() || v.ArgExprs.Valid() || v.Guard != "" {
 			call.CallValues = &v
 		}
 		out.Calls = append(out.Calls, call)

@@ -283,6 +283,7 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 		expr:       jsExpr,
 		exprShared: jsShared,
 		params:     jsParams,
+		guard:      jsGuard,
 	}
 }
 

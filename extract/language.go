@@ -75,6 +75,9 @@ type Language struct {
 	// exprShared reports the node types whose Exprs recur (a call site's
 	// arguments inside an assignment): the builder stores them once.
 	exprShared func(n *sitter.Node) bool
+	// guard returns what narrows the type of a call's receiver recv in
+	// the branch around the call at byte at (Call.Guard), or "".
+	guard func(recv *sitter.Node, at uint32, f *fileInfo) string
 	// scopedImports: an import in a function or class body binds its
 	// names there only; the engine sets Import.Scope (Python).
 	scopedImports bool
