@@ -284,6 +284,8 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 		exprShared: jsShared,
 		params:     jsParams,
 		guard:      jsGuard,
+		// The imports are written alike in the three grammars.
+		queryShared: "javascript_shared",
 	}
 }
 

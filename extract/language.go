@@ -28,6 +28,10 @@ type Language struct {
 	// queryFile names queries/<queryFile>.scm; default Name. Grammars
 	// with one node set share a file (tsx uses typescript's).
 	queryFile string
+	// queryShared names queries/<queryShared>.scm, read before the
+	// language's own file: patterns that several grammars write with the
+	// same node names (JavaScript's and TypeScript's imports).
+	queryShared string
 
 	// Comment syntax, used to find doc comments above a declaration.
 	lineComments  []string    // "//", "#"
@@ -253,6 +257,14 @@ func (l *Language) query() (*compiledQuery, error) {
 		if err != nil {
 			l.qErr = fmt.Errorf("query for %s: %w", l.Name, err)
 			return
+		}
+		if l.queryShared != "" {
+			shared, err := queryFS.ReadFile("queries/" + l.queryShared + ".scm")
+			if err != nil {
+				l.qErr = fmt.Errorf("query for %s: %w", l.Name, err)
+				return
+			}
+			src = append(append(shared, '\n'), src...)
 		}
 		l.q, l.qErr = compileQuery(src, l.grammarOf())
 		if l.qErr != nil {

@@ -2,22 +2,7 @@
 ; in lang_javascript.go; queries/typescript.scm repeats these patterns with
 ; the TypeScript node names and adds the TypeScript declarations.
 
-; ---- Imports: ES modules, re-exports, require("m") and import("m").
-; Any call with one string argument is a require candidate; the imports
-; hook keeps the calls of require.
-
-(import_statement) @import
-
-(export_statement
-  source: (string)) @import
-
-(call_expression
-  function: (identifier)
-  arguments: (arguments . (string) .)) @import
-
-(call_expression
-  function: (import)
-  arguments: (arguments . (string))) @import
+; ---- Imports: in queries/javascript_shared.scm.
 
 ; ---- Functions and classes.
 

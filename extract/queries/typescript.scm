@@ -4,22 +4,7 @@
 ; classes, overload signatures and method signatures. Conventions are
 ; documented in lang_javascript.go.
 
-; ---- Imports: ES modules, import x = require("m"), re-exports,
-; require("m") and import("m"). Any call with one string argument is a
-; require candidate; the imports hook keeps the calls of require.
-
-(import_statement) @import
-
-(export_statement
-  source: (string)) @import
-
-(call_expression
-  function: (identifier)
-  arguments: (arguments . (string) .)) @import
-
-(call_expression
-  function: (import)
-  arguments: (arguments . (string))) @import
+; ---- Imports: in queries/javascript_shared.scm.
 
 ; ---- Functions, classes and types.
 
