@@ -339,3 +339,29 @@ function run() {
 	expectCallees(t, g, "_Hash.Hash.set", "_Hash.hashGet:receiver")
 	expectCallees(t, g, "use.run", "_Hash.Hash:import", "_hashClear.hashClear:receiver", "_Hash.hashGet:receiver", "_Hash.hashHas:receiver")
 }
+
+// A call in the value of an object literal's property runs in the code
+// around the object (the module, a function), as the checker sees it;
+// the object's functions are callers of their own.
+func TestJavaScriptObjectValuesCalledAround(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function make(x) { return x; }
+function helper() {}
+export const factories = {
+  ref: make("ref"),
+  run() { helper(); },
+  nested: { inner: make("x"), go: () => helper() },
+};
+export function outer(items) {
+  const local = { v: make(1), m() { helper(); } };
+  return { all: items.every((x) => make(x)), local, n() {} };
+}
+`)
+	expectCallees(t, g, "a", "a.make:local")
+	expectCallees(t, g, "a.factories")
+	expectCallees(t, g, "a.factories.run", "a.helper:local")
+	expectCallees(t, g, "a.factories.nested.go", "a.helper:local")
+	expectCallees(t, g, "a.outer", "a.make:local", "a.outer.<returned>.<callback of items.every>:callback")
+	expectCallees(t, g, "a.outer.local.m", "a.helper:local")
+}

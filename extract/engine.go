@@ -77,6 +77,10 @@ type decl struct {
 	// declaration: a function declared without a body (see
 	// Symbol.Declaration); set by refine.
 	declaration bool
+	// valuesOutside: the values it holds are the code around it's, not
+	// its own (a JavaScript object literal: only its functions are
+	// scopes); set by refine.
+	valuesOutside bool
 }
 
 // rawCall is a call site found by the query.
@@ -477,7 +481,7 @@ func callerOf(decls []*decl, at uint32, module string) string {
 		return module
 	}
 	for d := decls[i]; d != nil; d = d.parent {
-		if d.start <= at && at < d.end && !d.dropped && !d.container && d.qualified != "" {
+		if d.start <= at && at < d.end && !d.dropped && !d.container && !d.valuesOutside && d.qualified != "" {
 			return d.qualified
 		}
 	}

@@ -304,9 +304,14 @@ func isDeclarationFile(p string) bool {
 }
 
 // jsRefine drops members of anonymous classes and objects, names
-// namespaces, assignments and string keys, and moves the start of a
-// decorated declaration past its decorators.
+// namespaces, assignments and string keys, moves the start of a
+// decorated declaration past its decorators, and makes an object
+// literal no caller.
 func jsRefine(d *decl, f *fileInfo) bool {
+	// A call in an object literal's value (`{ref: annotation("ref")}`)
+	// runs in the code around the object, as the checker sees it; the
+	// object's functions are scopes of their own.
+	defer func() { d.valuesOutside = d.kind == KindObject }()
 	n := d.node
 	if c := n.Child(0); c != nil && c.Type() == "decorator" {
 		for i, cnt := 1, int(n.ChildCount()); i < cnt; i++ {
