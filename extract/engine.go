@@ -77,9 +77,9 @@ type decl struct {
 	// declaration: a function declared without a body (see
 	// Symbol.Declaration); set by refine.
 	declaration bool
-	// valuesOutside: the values it holds are the code around it's, not
-	// its own (a JavaScript object literal: only its functions are
-	// scopes); set by refine.
+	// valuesOutside: the calls in the values it holds are the code
+	// around it's, not its own (a JavaScript object literal: only its
+	// functions are callers); set by refine. Bindings keep it as scope.
 	valuesOutside bool
 }
 
@@ -279,7 +279,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			continue
 		}
 		call := Call{
-			Caller:   callerOf(decls, c.at, f.module),
+			Caller:   callSiteOf(decls, c.at, f.module),
 			Name:     f.intern(name),
 			Receiver: f.intern(f.short(recv, 200)),
 			Line:     int(pos.Row) + 1,
@@ -476,12 +476,22 @@ func nest(decls []*decl) {
 // callerOf returns the qualified name of the innermost symbol containing
 // byte at, or module.
 func callerOf(decls []*decl, at uint32, module string) string {
+	return enclosingOf(decls, at, module, false)
+}
+
+// callSiteOf is callerOf for a call at byte at: a declaration whose
+// values are the code around it's (valuesOutside) is no caller.
+func callSiteOf(decls []*decl, at uint32, module string) string {
+	return enclosingOf(decls, at, module, true)
+}
+
+func enclosingOf(decls []*decl, at uint32, module string, calls bool) string {
 	i := sort.Search(len(decls), func(i int) bool { return decls[i].start > at }) - 1
 	if i < 0 {
 		return module
 	}
 	for d := decls[i]; d != nil; d = d.parent {
-		if d.start <= at && at < d.end && !d.dropped && !d.container && !d.valuesOutside && d.qualified != "" {
+		if d.start <= at && at < d.end && !d.dropped && !d.container && !(calls && d.valuesOutside) && d.qualified != "" {
 			return d.qualified
 		}
 	}
