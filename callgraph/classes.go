@@ -82,6 +82,9 @@ func (r *resolver) members(cls SymbolID, name string) []SymbolID {
 	if ids := r.g.byQualified[r.g.nodes[cls].Qualified+"."+name]; len(ids) > 0 {
 		return ids
 	}
+	if ids := r.jsProtoMembers(cls, name); len(ids) > 0 {
+		return ids
+	}
 	return r.companionMembers(cls, name)
 }
 

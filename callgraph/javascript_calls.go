@@ -287,6 +287,9 @@ func (r *resolver) jsSelfCall(caller SymbolID, c extract.Call) ([]SymbolID, Reso
 		if ids := r.g.byQualified[q]; len(ids) > 0 && r.g.nodes[ids[0]].Kind == extract.KindMethod {
 			return r.jsSources(ids), Receiver, "", true
 		}
+		if ids := r.jsProtoMembers(s, c.Name); len(ids) > 0 {
+			return ids, Receiver, "", true // Foo.prototype.m = fooM
+		}
 	}
 	ids, how, reason := r.jsUnique(c.Name) // this outside classes: unknown
 	return ids, how, reason, true

@@ -475,3 +475,68 @@ export class Holder {
 		"src.atom.IAtom.reportObserved:interface", "src.atom.IAtom.reportObserved:receiver",
 		"src.atom.Atom.reportObserved:receiver", "src.atom.Atom.dispose_:name")
 }
+
+// Guards narrow a receiver in the branch they guard: instanceof (in
+// JavaScript too) and functions declaring a type predicate, whose type
+// is read in their own file; a builtin class is no project method.
+func TestJavaScriptGuardsNarrow(t *testing.T) {
+	g := buildArchive(t, `
+-- a.ts --
+import { Other } from './b';
+export class MMap { delete(k: string) {} has(k: string) {} }
+export class SSet { delete(k: string) {} has(k: string) {} }
+export function isMMap(x: any): x is MMap { return x instanceof MMap; }
+export function isSSet(x: any): x is SSet { return x instanceof SSet; }
+export function remove(obj: any, k: string) {
+  if (isMMap(obj)) obj.delete(k);
+  else if (isSSet(obj)) { obj.delete(k); }
+}
+export function has(obj: any, k: string) {
+  return isMMap(obj) ? obj.has(k) : obj instanceof Other && obj.has(k);
+}
+export function clear(obj: any, k: string) {
+  if (obj instanceof Map) obj.delete(k);
+}
+-- b.ts --
+export class Other { has(k: string) {} }
+-- c.js --
+import { isSSet } from './a';
+class Node { visit() {} }
+class Leaf { visit() {} }
+export function walk(n) {
+  if (n instanceof Node) n.visit();
+  if (isSSet(n)) n.has(1);
+}
+`)
+	expectCallees(t, g, "a.remove", "a.isMMap:local", "a.isSSet:local", "a.MMap.delete:receiver", "a.SSet.delete:receiver")
+	expectCallees(t, g, "a.has", "a.isMMap:local", "a.MMap.has:receiver", "b.Other.has:receiver")
+	expectCallees(t, g, "a.clear")
+	expectUnresolved(t, g, "a.clear", "delete", "builtin: Map.delete")
+	expectCallees(t, g, "c.walk", "a.isSSet:import", "c.Node.visit:receiver", "a.SSet.has:receiver")
+}
+
+// A JSDoc type naming a class that a CommonJS module exports as a whole
+// (`const Module = require("./Module")`, `module.exports = Module`)
+// types the receiver as that class, as checkJs does (webpack's style).
+func TestJavaScriptDocTypesOfRequiredClasses(t *testing.T) {
+	g := buildArchive(t, `
+-- lib/Module.js --
+class Module {
+  identifier() {}
+}
+module.exports = Module;
+-- lib/Other.js --
+class Other { identifier() {} }
+module.exports = Other;
+-- lib/use.js --
+const Module = require("./Module");
+/**
+ * @param {Module} module the module
+ */
+function id(module) {
+  return module.identifier();
+}
+module.exports = id;
+`)
+	expectCallees(t, g, "lib.use.id", "lib.Module.Module.identifier:receiver")
+}

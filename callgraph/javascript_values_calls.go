@@ -32,25 +32,28 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 		}
 		return nil, "", "", false
 	}
-	root := c.ReceiverExpr()
-	for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
-		root = root.Sub(0)
-	}
-	switch {
-	case root.Kind() != extract.ExprName:
-		return nil, "", "", false
-	case root.Name() == "this":
-		// this.x.m(): the field x of this (this.m() is jsSelfCall's).
-		if c.ReceiverExpr().Kind() == extract.ExprName {
-			return nil, "", "", false
+	vs, guarded := r.jsGuarded(caller, c)
+	if !guarded {
+		root := c.ReceiverExpr()
+		for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
+			root = root.Sub(0)
 		}
-	default:
-		_, at, ok := r.jsVar(caller, root.Name())
-		if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
+		switch {
+		case root.Kind() != extract.ExprName:
 			return nil, "", "", false
+		case root.Name() == "this":
+			// this.x.m(): the field x of this (this.m() is jsSelfCall's).
+			if c.ReceiverExpr().Kind() == extract.ExprName {
+				return nil, "", "", false
+			}
+		default:
+			_, at, ok := r.jsVar(caller, root.Name())
+			if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, root.Name())) {
+				return nil, "", "", false
+			}
 		}
+		vs = r.jsEval(caller, c.ReceiverExpr(), 0)
 	}
-	vs := r.jsEval(caller, c.ReceiverExpr(), 0)
 	if len(vs) == 0 {
 		return nil, "", "", false
 	}
@@ -200,8 +203,8 @@ func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
 // caller: the symbol extract names "<callback of items.forEach>" (the
 // callee as written when it is a path of names, else ".forEach"; with
 // the first argument when it is a short string) that starts first on or
-// after c's line. Named function expressions keep their own names and
-// are not found.
+// after c's line, or in an object literal written in caller. Named
+// function expressions keep their own names and are not found.
 func (r *resolver) jsCallbackNode(caller SymbolID, c extract.Call) (SymbolID, bool) {
 	label := c.Name
 	if c.Receiver != "" {
@@ -215,16 +218,27 @@ func (r *resolver) jsCallbackNode(caller SymbolID, c extract.Call) (SymbolID, bo
 		labels = append(labels, label+"("+args[0]+")")
 	}
 	parent := r.g.nodes[caller].Qualified
+	parents := []string{parent}
+	// {k: items.every((x) => …)}: the callback is named in the object
+	// literal, whose values run in caller.
+	for _, id := range r.g.InFile(r.f.Path) {
+		if n := r.g.nodes[id]; n.Kind == extract.KindObject && n.Line <= c.Line && c.Line <= n.EndLine &&
+			strings.HasPrefix(n.Qualified, parent+".") {
+			parents = append(parents, n.Qualified)
+		}
+	}
 	var best SymbolID
 	found := false
-	for _, l := range labels {
-		for _, id := range r.g.byQualified[joinQ(parent, "<callback of "+l+">")] {
-			n := r.g.nodes[id]
-			if n.File != r.f.Path || n.Line < c.Line || n.Line > c.Line+maxCallbackLines {
-				continue
-			}
-			if !found || n.Line < r.g.nodes[best].Line {
-				best, found = id, true
+	for _, p := range parents {
+		for _, l := range labels {
+			for _, id := range r.g.byQualified[joinQ(p, "<callback of "+l+">")] {
+				n := r.g.nodes[id]
+				if n.File != r.f.Path || n.Line < c.Line || n.Line > c.Line+maxCallbackLines {
+					continue
+				}
+				if !found || n.Line < r.g.nodes[best].Line {
+					best, found = id, true
+				}
 			}
 		}
 	}

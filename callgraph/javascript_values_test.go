@@ -306,3 +306,62 @@ function use(items, p) {
 		"a.use.<callback of emitter.on('close')>:callback")
 	expectCallees(t, g, "a.use.<callback of register>", "a.helper:local")
 }
+
+// `Hash.prototype.clear = hashClear`: an ES5 constructor's method is a
+// function declared elsewhere, imported or local (lodash's Hash,
+// ListCache, MapCache, Stack).
+func TestJavaScriptPrototypeAssignedFunctions(t *testing.T) {
+	g := buildArchive(t, `
+-- _hashClear.js --
+function hashClear() { this.size = 0; }
+export default hashClear;
+-- _Hash.js --
+import hashClear from './_hashClear.js';
+function hashGet(key) { return key; }
+function hashHas(key) { return true; }
+function Hash(entries) { this.clear(); }
+Hash.prototype.clear = hashClear;
+Hash.prototype.get = hashGet;
+Hash.prototype.has = Hash.prototype.contains = hashHas;
+Hash.prototype.set = function (key, value) { return this.get(key); };
+export default Hash;
+-- use.js --
+import Hash from './_Hash.js';
+function run() {
+  var h = new Hash();
+  h.clear();
+  h.get('k');
+  h.has('k');
+  h.missing();
+}
+`)
+	expectCallees(t, g, "_Hash.Hash", "_hashClear.hashClear:receiver")
+	expectCallees(t, g, "_Hash.Hash.set", "_Hash.hashGet:receiver")
+	expectCallees(t, g, "use.run", "_Hash.Hash:import", "_hashClear.hashClear:receiver", "_Hash.hashGet:receiver", "_Hash.hashHas:receiver")
+}
+
+// A call in the value of an object literal's property runs in the code
+// around the object (the module, a function), as the checker sees it;
+// the object's functions are callers of their own.
+func TestJavaScriptObjectValuesCalledAround(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function make(x) { return x; }
+function helper() {}
+export const factories = {
+  ref: make("ref"),
+  run() { helper(); },
+  nested: { inner: make("x"), go: () => helper() },
+};
+export function outer(items) {
+  const local = { v: make(1), m() { helper(); } };
+  return { all: items.every((x) => make(x)), local, n() {} };
+}
+`)
+	expectCallees(t, g, "a", "a.make:local")
+	expectCallees(t, g, "a.factories")
+	expectCallees(t, g, "a.factories.run", "a.helper:local")
+	expectCallees(t, g, "a.factories.nested.go", "a.helper:local")
+	expectCallees(t, g, "a.outer", "a.make:local", "a.outer.<returned>.<callback of items.every>:callback")
+	expectCallees(t, g, "a.outer.local.m", "a.helper:local")
+}

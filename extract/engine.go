@@ -77,6 +77,10 @@ type decl struct {
 	// declaration: a function declared without a body (see
 	// Symbol.Declaration); set by refine.
 	declaration bool
+	// valuesOutside: the calls in the values it holds are the code
+	// around it's, not its own (a JavaScript object literal: only its
+	// functions are callers); set by refine. Bindings keep it as scope.
+	valuesOutside bool
 }
 
 // rawCall is a call site found by the query.
@@ -275,14 +279,17 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			continue
 		}
 		call := Call{
-			Caller:   callerOf(decls, c.at, f.module),
+			Caller:   callSiteOf(decls, c.at, f.module),
 			Name:     f.intern(name),
 			Receiver: f.intern(f.short(recv, 200)),
 			Line:     int(pos.Row) + 1,
 			Column:   int(pos.Column) + 1,
 		}
 		v := CallValues{Args: f.args(c.args), ReceiverExpr: f.expr(recv), ArgExprs: f.argExprs(c.args)}
-		if v.Args != nil || v.ReceiverExpr.Valid() || v.ArgExprs.Valid() {
+		if f.lang.guard != nil && c.callee == nil {
+			v.Guard = f.lang.guard(c.receiver, c.at, f)
+		}
+		if v.Args != nil || v.ReceiverExpr.Valid() || v.ArgExprs.Valid() || v.Guard != "" {
 			call.CallValues = &v
 		}
 		out.Calls = append(out.Calls, call)
@@ -469,12 +476,22 @@ func nest(decls []*decl) {
 // callerOf returns the qualified name of the innermost symbol containing
 // byte at, or module.
 func callerOf(decls []*decl, at uint32, module string) string {
+	return enclosingOf(decls, at, module, false)
+}
+
+// callSiteOf is callerOf for a call at byte at: a declaration whose
+// values are the code around it's (valuesOutside) is no caller.
+func callSiteOf(decls []*decl, at uint32, module string) string {
+	return enclosingOf(decls, at, module, true)
+}
+
+func enclosingOf(decls []*decl, at uint32, module string, calls bool) string {
 	i := sort.Search(len(decls), func(i int) bool { return decls[i].start > at }) - 1
 	if i < 0 {
 		return module
 	}
 	for d := decls[i]; d != nil; d = d.parent {
-		if d.start <= at && at < d.end && !d.dropped && !d.container && d.qualified != "" {
+		if d.start <= at && at < d.end && !d.dropped && !d.container && !(calls && d.valuesOutside) && d.qualified != "" {
 			return d.qualified
 		}
 	}

@@ -122,7 +122,6 @@ package extract
 // for a destructuring pattern).
 
 import (
-	"bytes"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -144,119 +143,6 @@ func init() {
 	tsxLang.queryFile = "typescript" // TSX's node types are TypeScript's plus JSX
 	tsxLang.reparse = tsLineBreakBeforeLess
 	register(tsxLang)
-}
-
-// tsLineBreakBeforeLess is TypeScript's reading of a line that starts
-// with '<', for the grammar, which lacks it: TypeScript never reads type
-// arguments after a line break, so in
-//
-//	interface Factory {
-//	    <T>(fn: T): T
-//	    <T>(name: string, fn: T): T
-//	}
-//
-// the second call signature is a member of its own, where the grammar
-// reads `T<T>(name…` as one type and recovers by giving up the whole
-// file (mobx's api/action.ts lost every function, and `if` became a
-// call). The other reading ends the line before such a line: the first
-// blank that indents it becomes ';'. It returns nil when no line starts
-// so.
-func tsLineBreakBeforeLess(src []byte) []byte {
-	var out []byte
-	for i := 0; i < len(src); {
-		j := i
-		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
-			j++
-		}
-		if j > i && j < len(src) && src[j] == '<' {
-			if out == nil {
-				out = append([]byte(nil), src...)
-			}
-			out[i] = ';'
-		}
-		nl := bytes.IndexByte(src[j:], '\n')
-		if nl < 0 {
-			break
-		}
-		i = j + nl + 1
-	}
-	return out
-}
-
-// jsWithoutOptionalMarks is the JavaScript grammar's other reading of a
-// file that carries TypeScript's optional parameter marks: in
-//
-//	function action(a, b?) { if (a) { run(b) } }
-//
-// the grammar gives up the function, its calls go to the module, and
-// `if (a)` reads as a call. Each '?' right after a name and before ',',
-// ')', '=' or ':' becomes a blank, and so does the type after such a
-// "?:" up to the ',', ')' or '=' that ends it; line breaks stay. Such a
-// '?' is no JavaScript outside strings, comments and regular
-// expressions, whose structure a blank there does not change. It
-// returns nil when there is no such mark.
-func jsWithoutOptionalMarks(src []byte) []byte {
-	var out []byte
-	for i := 1; i < len(src); i++ {
-		if src[i] != '?' || !isJSNameByte(src[i-1]) {
-			continue
-		}
-		j := i + 1
-		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
-			j++
-		}
-		if j == len(src) || !strings.ContainsRune(",)=:", rune(src[j])) || src[j] == '=' && j+1 < len(src) && src[j+1] == '=' {
-			continue
-		}
-		if out == nil {
-			out = append([]byte(nil), src...)
-		}
-		out[i] = ' '
-		if src[j] != ':' {
-			continue
-		}
-		// The type: to the ',', ')' or '=' outside brackets that ends it.
-		depth, k := 0, j
-	typ:
-		for ; k < len(src); k++ {
-			switch c := src[k]; c {
-			case '(', '[', '{', '<':
-				depth++
-			case ']', '}':
-				depth--
-			case '>':
-				if k > 0 && src[k-1] != '=' {
-					depth--
-				}
-			case ')':
-				if depth == 0 {
-					break typ
-				}
-				depth--
-			case ',', '=':
-				if depth == 0 && !(c == '=' && k+1 < len(src) && src[k+1] == '>') {
-					break typ
-				}
-			}
-			if depth < 0 {
-				break
-			}
-		}
-		if depth != 0 {
-			continue // not a type after all: keep the rest as it is
-		}
-		for m := j; m < k; m++ {
-			if out[m] != '\n' && out[m] != '\r' {
-				out[m] = ' '
-			}
-		}
-		i = k
-	}
-	return out
-}
-
-func isJSNameByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // jsLanguage is the table entry of one of the three languages.
@@ -283,6 +169,9 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 		expr:       jsExpr,
 		exprShared: jsShared,
 		params:     jsParams,
+		guard:      jsGuard,
+		// The imports are written alike in the three grammars.
+		queryShared: "javascript_shared",
 	}
 }
 
@@ -301,9 +190,14 @@ func isDeclarationFile(p string) bool {
 }
 
 // jsRefine drops members of anonymous classes and objects, names
-// namespaces, assignments and string keys, and moves the start of a
-// decorated declaration past its decorators.
+// namespaces, assignments and string keys, moves the start of a
+// decorated declaration past its decorators, and makes an object
+// literal no caller.
 func jsRefine(d *decl, f *fileInfo) bool {
+	// A call in an object literal's value (`{ref: annotation("ref")}`)
+	// runs in the code around the object, as the checker sees it; the
+	// object's functions are scopes of their own.
+	defer func() { d.valuesOutside = d.kind == KindObject }()
 	n := d.node
 	if c := n.Child(0); c != nil && c.Type() == "decorator" {
 		for i, cnt := 1, int(n.ChildCount()); i < cnt; i++ {
@@ -365,195 +259,6 @@ func jsRefine(d *decl, f *fileInfo) bool {
 		return jsRefineAssignment(d, f)
 	}
 	return true
-}
-
-// jsRefineExpression names a function or class expression by where it
-// is, or drops it when the declaration around it binds it: `const f =
-// () => …`, `k: function () {}`, `a.b = function`, `export default
-// class {}` are declarations of their own. A named function expression
-// keeps its name.
-func jsRefineExpression(d *decl, f *fileInfo) bool {
-	if p := d.parent; p != nil && !p.dropped && p.body != nil && d.body != nil && p.body.Equal(d.body) {
-		return false
-	}
-	n := d.node
-	if jsInvoked(n, f) || jsUMDFactory(n) {
-		return false
-	}
-	if n.Type() == "object" {
-		// An object one key down in another is the outer one's to keep
-		// (const deep = {a: {b() {}}} is no symbol, and neither is a).
-		if !hasFunctionMember(n, 2) || n.Parent() != nil && n.Parent().Type() == "pair" {
-			return false
-		}
-	}
-	if name := n.ChildByFieldName("name"); name != nil {
-		d.name = f.text(name)
-		return d.name != ""
-	}
-	d.name = jsPlaceName(n, f)
-	return true
-}
-
-// jsInvoked reports whether the function expression n is called where
-// it is written: (function () {…})(), (() => {…})(), (function () {}).call(this).
-func jsInvoked(n *sitter.Node, f *fileInfo) bool {
-	p := n.Parent()
-	for p != nil && p.Type() == "parenthesized_expression" {
-		n, p = p, p.Parent()
-	}
-	if p != nil && p.Type() == "member_expression" {
-		if prop := p.ChildByFieldName("property"); prop != nil && (f.text(prop) == "call" || f.text(prop) == "apply") {
-			n, p = p, p.Parent()
-		}
-	}
-	if p == nil || p.Type() != "call_expression" {
-		return false
-	}
-	fn := p.ChildByFieldName("function")
-	return fn != nil && fn.Equal(n)
-}
-
-// jsUMDFactory reports whether the function expression n is passed to
-// an immediately invoked function: the factory of a UMD wrapper,
-// `(function (root, factory) {…})(this, function (exports) {…})`, whose
-// declarations are the module's.
-func jsUMDFactory(n *sitter.Node) bool {
-	p := n.Parent()
-	if p == nil || p.Type() != "arguments" || p.Parent() == nil || p.Parent().Type() != "call_expression" {
-		return false
-	}
-	fn := p.Parent().ChildByFieldName("function")
-	for fn != nil && fn.Type() == "parenthesized_expression" && fn.NamedChildCount() > 0 {
-		fn = fn.NamedChild(0)
-	}
-	return fn != nil && (fn.Type() == "function_expression" || fn.Type() == "arrow_function")
-}
-
-// jsPlaceName names an anonymous function or class by where it is:
-//
-//	app.get('/users', (req, res) => …)   <callback of app.get('/users')>
-//	new Promise((resolve) => …)          <callback of new Promise>
-//	fetch(u).then((r) => …)              <callback of .then>
-//	return () => …, () => () => …        <returned>
-//	socket.onopen = function () {}       <socket.onopen>
-//	{onClick: () => …} (no symbol)       <onClick>
-//	export default () => …               default
-//	register({setup() {}})               <argument of register>
-//	<List onPick={() => pick()}>         <onPick>
-//
-// and "<function>" (or "<class>", "<object>") anywhere else; a class or
-// object passed to a call is its "<argument of …>". Parentheses, `as`,
-// `!`, and the alternatives of `a || b` and `c ? a : b` are looked
-// through.
-func jsPlaceName(n *sitter.Node, f *fileInfo) string {
-	anon, arg := "<function>", "<callback of "
-	switch n.Type() {
-	case "class":
-		anon, arg = "<class>", "<argument of "
-	case "object":
-		anon, arg = "<object>", "<argument of "
-	}
-	p := n.Parent()
-	for p != nil {
-		switch p.Type() {
-		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression",
-			"ternary_expression", "binary_expression", "await_expression":
-			n, p = p, p.Parent()
-			continue
-		}
-		break
-	}
-	if p == nil {
-		return anon
-	}
-	switch p.Type() {
-	case "arguments":
-		if call := p.Parent(); call != nil {
-			return arg + jsCallLabel(call, n, f) + ">"
-		}
-	case "call_expression":
-		if fn := p.ChildByFieldName("function"); fn != nil && fn.Equal(n) {
-			return "<iife>"
-		}
-	case "return_statement", "arrow_function":
-		return "<returned>"
-	case "assignment_expression", "augmented_assignment_expression":
-		// const proto = module.exports = {…}: the variable's name, as
-		// for a function bound so.
-		top := p
-		for top.Parent() != nil && top.Parent().Type() == "assignment_expression" {
-			top = top.Parent()
-		}
-		if d := top.Parent(); d != nil && d.Type() == "variable_declarator" {
-			if k := d.ChildByFieldName("name"); k != nil && k.Type() == "identifier" {
-				return f.text(k)
-			}
-		}
-		if l := p.ChildByFieldName("left"); l != nil {
-			return "<" + collapseSpace(f.text(l), 80) + ">"
-		}
-	case "variable_declarator", "public_field_definition", "field_definition":
-		for _, field := range []string{"name", "property"} {
-			if k := p.ChildByFieldName(field); k != nil {
-				return "<" + collapseSpace(f.text(k), 80) + ">"
-			}
-		}
-	case "pair":
-		if k := p.ChildByFieldName("key"); k != nil {
-			return "<" + unquoteJS(collapseSpace(f.text(k), 80)) + ">"
-		}
-	case "export_statement":
-		return "default"
-	case "jsx_expression":
-		// <List onPick={() => pick()}>: the attribute's name.
-		if a := p.Parent(); a != nil && a.Type() == "jsx_attribute" && a.NamedChildCount() > 0 {
-			return "<" + f.text(a.NamedChild(0)) + ">"
-		}
-	}
-	return anon
-}
-
-// jsCallLabel names the call an anonymous function is passed to: its
-// callee when a name or a path of names (`new` before a constructor),
-// else the method's name after a dot; then the call's first argument when
-// it is a short string literal other than the function itself.
-func jsCallLabel(call, fn *sitter.Node, f *fileInfo) string {
-	callee := call.ChildByFieldName("function")
-	prefix := ""
-	if call.Type() == "new_expression" {
-		callee, prefix = call.ChildByFieldName("constructor"), "new "
-	}
-	label := "(…)"
-	switch {
-	case callee == nil:
-	case jsNamePath(callee) && callee.EndByte()-callee.StartByte() <= 60:
-		label = prefix + strings.Join(strings.Fields(f.text(callee)), "")
-	case callee.Type() == "member_expression":
-		if prop := callee.ChildByFieldName("property"); prop != nil {
-			label = "." + f.text(prop)
-		}
-	}
-	if args := call.ChildByFieldName("arguments"); args != nil && args.NamedChildCount() > 0 {
-		first := args.NamedChild(0)
-		if !first.Equal(fn) && (first.Type() == "string" || first.Type() == "template_string" && first.NamedChildCount() <= 1) &&
-			first.EndByte()-first.StartByte() <= 40 && !strings.ContainsAny(f.text(first), "\n${") {
-			label += "(" + f.text(first) + ")"
-		}
-	}
-	return label
-}
-
-// jsNamePath reports whether n is a name, this, or a chain of property
-// accesses on one: a, this.b, a.b.c.
-func jsNamePath(n *sitter.Node) bool {
-	for n != nil && n.Type() == "member_expression" {
-		if p := n.ChildByFieldName("property"); p == nil || p.Type() != "property_identifier" {
-			return false
-		}
-		n = n.ChildByFieldName("object")
-	}
-	return n != nil && (n.Type() == "identifier" || n.Type() == "this" || n.Type() == "super")
 }
 
 // jsObjectBound reports whether the object literal d, bound to a name,

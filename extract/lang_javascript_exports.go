@@ -124,12 +124,27 @@ func jsExportList(f *fileInfo) []Export {
 // jsFileExportsOf returns the exports of f, scanning its top-level
 // statements once per file.
 func jsFileExportsOf(f *fileInfo) *jsFileExports {
-	if ex, ok := f.state.(*jsFileExports); ok {
-		return ex
+	st := jsFileStateOf(f)
+	if st.exports == nil {
+		st.exports = scanJSExports(f.root, f)
 	}
-	ex := scanJSExports(f.root, f)
-	f.state = ex
-	return ex
+	return st.exports
+}
+
+// jsFileState is the per-file state of the JavaScript hooks (fileInfo.state).
+type jsFileState struct {
+	exports    *jsFileExports
+	guards     []jsGuardRegion
+	guardsDone bool
+}
+
+func jsFileStateOf(f *fileInfo) *jsFileState {
+	if st, ok := f.state.(*jsFileState); ok {
+		return st
+	}
+	st := &jsFileState{}
+	f.state = st
+	return st
 }
 
 // scanJSExports reads the top-level statements of a program.

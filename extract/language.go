@@ -28,6 +28,10 @@ type Language struct {
 	// queryFile names queries/<queryFile>.scm; default Name. Grammars
 	// with one node set share a file (tsx uses typescript's).
 	queryFile string
+	// queryShared names queries/<queryShared>.scm, read before the
+	// language's own file: patterns that several grammars write with the
+	// same node names (JavaScript's and TypeScript's imports).
+	queryShared string
 
 	// Comment syntax, used to find doc comments above a declaration.
 	lineComments  []string    // "//", "#"
@@ -75,6 +79,9 @@ type Language struct {
 	// exprShared reports the node types whose Exprs recur (a call site's
 	// arguments inside an assignment): the builder stores them once.
 	exprShared func(n *sitter.Node) bool
+	// guard returns what narrows the type of a call's receiver recv in
+	// the branch around the call at byte at (Call.Guard), or "".
+	guard func(recv *sitter.Node, at uint32, f *fileInfo) string
 	// scopedImports: an import in a function or class body binds its
 	// names there only; the engine sets Import.Scope (Python).
 	scopedImports bool
@@ -250,6 +257,14 @@ func (l *Language) query() (*compiledQuery, error) {
 		if err != nil {
 			l.qErr = fmt.Errorf("query for %s: %w", l.Name, err)
 			return
+		}
+		if l.queryShared != "" {
+			shared, err := queryFS.ReadFile("queries/" + l.queryShared + ".scm")
+			if err != nil {
+				l.qErr = fmt.Errorf("query for %s: %w", l.Name, err)
+				return
+			}
+			src = append(append(shared, '\n'), src...)
 		}
 		l.q, l.qErr = compileQuery(src, l.grammarOf())
 		if l.qErr != nil {

@@ -231,6 +231,21 @@ type CallValues struct {
 	// graph follows (Python); not in the JSON.
 	ReceiverExpr Expr `json:"-"`
 	ArgExprs     Expr `json:"-"`
+	// Guard is what narrows the type of a receiver that is a name, where
+	// the call sits in a branch that runs only when a test of that name
+	// holds (JavaScript and TypeScript): the function called with it
+	// ("isMap" for `if (isMap(x)) x.get(k)`), or "instanceof Foo" for
+	// `x instanceof Foo ? x.run() : …`; "" elsewhere. Not in the JSON.
+	Guard string `json:"-"`
+}
+
+// Guard returns what narrows the type of the receiver (CallValues.Guard),
+// or "".
+func (c Call) Guard() string {
+	if c.CallValues == nil {
+		return ""
+	}
+	return c.CallValues.Guard
 }
 
 // Args returns the argument expressions as source text, or nil.

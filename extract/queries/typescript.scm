@@ -4,22 +4,7 @@
 ; classes, overload signatures and method signatures. Conventions are
 ; documented in lang_javascript.go.
 
-; ---- Imports: ES modules, import x = require("m"), re-exports,
-; require("m") and import("m"). Any call with one string argument is a
-; require candidate; the imports hook keeps the calls of require.
-
-(import_statement) @import
-
-(export_statement
-  source: (string)) @import
-
-(call_expression
-  function: (identifier)
-  arguments: (arguments . (string) .)) @import
-
-(call_expression
-  function: (import)
-  arguments: (arguments . (string))) @import
+; ---- Imports: in queries/javascript_shared.scm.
 
 ; ---- Functions, classes and types.
 
@@ -272,6 +257,18 @@
   right: [(new_expression) (identifier) (member_expression) (object) (array)
           (call_expression) (await_expression) (ternary_expression)
           (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
+; Hash.prototype.clear = hashClear: the method of an ES5 constructor
+; is a function declared elsewhere (target "Hash.prototype.clear"); a
+; chain (A.prototype.add = A.prototype.push = f) binds each.
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier)
+      property: (property_identifier) @_proto)
+    property: (property_identifier)) @bind.target
+  right: [(identifier) (member_expression) (assignment_expression)] @bind.value
+  (#eq? @_proto "prototype")) @bind
 
 ; this.x = new C() in a method, and the class field x = new C(): what
 ; this.x holds.
