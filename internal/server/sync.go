@@ -64,7 +64,7 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 	}
 	var skips skipChange
 	if walk {
-		files, walkSkips, dirs, err := w.walk(ctx)
+		files, walkSkips, dirs, fresh, err := w.walk(ctx)
 		if err != nil {
 			return c, err
 		}
@@ -78,7 +78,7 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 		present := make(map[string]bool, len(files))
 		for _, p := range files {
 			present[p] = true
-			if _, ok := known[p]; !ok || b.Rescan {
+			if _, ok := known[p]; !ok || b.Rescan || fresh[dirOf(p)] {
 				candidates[p] = true
 			}
 		}
@@ -193,9 +193,33 @@ func (w *workspace) suspect(b watch.Batch) {
 
 // walk lists the workspace's files, what it skipped and its directories,
 // as the first load does.
-func (w *workspace) walk(ctx context.Context) (files []string, skipped []extract.Skipped, dirs []string, err error) {
-	files, skipped, err = extract.Walk(ctx, w.root, extract.WalkOptions{Dir: func(rel string) { dirs = append(dirs, rel) }})
-	return files, skipped, dirs, err
+//
+// Each directory is watched as the walk enters it, before it is read (as
+// the first load's walk does): a file written there after the walk read
+// it has an event. fresh holds the directories that were not watched
+// until then: their files may have changed with no event, so the caller
+// reads them again.
+func (w *workspace) walk(ctx context.Context) (files []string, skipped []extract.Skipped, dirs []string, fresh map[string]bool, err error) {
+	w.watchMu.Lock()
+	wt := w.watcher
+	w.watchMu.Unlock()
+	fresh = map[string]bool{}
+	files, skipped, err = extract.Walk(ctx, w.root, extract.WalkOptions{Dir: func(rel string) {
+		dirs = append(dirs, rel)
+		if wt != nil && wt.AddDir(rel) {
+			fresh[rel] = true
+		}
+	}})
+	return files, skipped, dirs, fresh, err
+}
+
+// dirOf is the directory of slash path p as a walk names it: "" for the
+// root.
+func dirOf(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
+	}
+	return ""
 }
 
 // readRaw returns the bytes of the file at rel as the first load reads

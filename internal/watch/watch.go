@@ -178,14 +178,33 @@ func (w *Watcher) SetDirs(dirs []string) {
 // AddDir adds dir (a slash path relative to the root, "" for the root) to
 // the watched directories. A walk calls it on entering each directory,
 // before reading it, so that nothing created there while the walk runs
-// goes unseen. Running out of watches switches the watcher to polling.
-func (w *Watcher) AddDir(dir string) {
+// goes unseen. It reports whether dir was not watched before: what was
+// written there until now came with no event, so the caller reads it.
+// Running out of watches switches the watcher to polling.
+func (w *Watcher) AddDir(dir string) (added bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.closed || w.polling {
-		return
+	if w.closed || w.polling || w.dirs[dir] {
+		return false
 	}
 	w.addLocked(dir, len(w.dirs)+1)
+	return w.dirs[dir]
+}
+
+// forget drops dir and the directories under it from the watched ones,
+// after an event says it was removed or renamed: the kernel dropped its
+// watch (or it follows the directory under another name), so a
+// directory made again at that path is watched anew when a walk enters
+// it.
+func (w *Watcher) forget(dir string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for d := range w.dirs {
+		if d == dir || dir == "" || strings.HasPrefix(d, dir+"/") {
+			_ = w.remove(w.abs(d)) // gone already: the error says so
+			delete(w.dirs, d)
+		}
+	}
 }
 
 // addLocked watches d, unless it is watched already; wanted is how many
@@ -288,6 +307,9 @@ func (w *Watcher) Run(ctx context.Context, flush func(context.Context, Batch)) e
 			}
 			if !inside || Temporary(rel) || ev.Op == fsnotify.Chmod {
 				continue
+			}
+			if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
+				w.forget(rel)
 			}
 			pending[rel] = true
 			note()

@@ -295,3 +295,38 @@ func TestAddDir(t *testing.T) {
 		t.Errorf("state after SetDirs: %+v", st)
 	}
 }
+
+// TestRemovedDirIsWatchedAnew removes a watched directory and makes it
+// again at the same path: the kernel dropped the old watch, so AddDir
+// must watch the new directory (and say it was not watched), or nothing
+// written in it is ever seen.
+func TestRemovedDirIsWatchedAnew(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	write(t, filepath.Join(sub, "x.go"), "package sub\n")
+	w, ch := run(t, root, nil, Options{Debounce: 10 * time.Millisecond})
+	if !w.AddDir("") || !w.AddDir("sub") {
+		t.Fatal("AddDir of directories not watched yet said they were")
+	}
+	if w.AddDir("sub") {
+		t.Error("AddDir of a watched directory said it was not")
+	}
+	if err := os.RemoveAll(sub); err != nil {
+		t.Fatal(err)
+	}
+	if b := next(t, ch); !slices.Contains(b.Paths, "sub") {
+		t.Errorf("batch of the removal: %+v", b)
+	}
+	if st := w.State(); st.Dirs != 1 {
+		t.Errorf("%d directories watched after sub was removed, want 1 (the root)", st.Dirs)
+	}
+	write(t, filepath.Join(sub, "x.go"), "package sub\n")
+	next(t, ch) // sub made again
+	if !w.AddDir("sub") {
+		t.Fatal("AddDir of sub made again said it was watched")
+	}
+	write(t, filepath.Join(sub, "y.go"), "package sub\n")
+	if b := next(t, ch); !slices.Contains(b.Paths, "sub/y.go") {
+		t.Errorf("batch after sub was made again: %+v", b)
+	}
+}
