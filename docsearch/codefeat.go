@@ -111,15 +111,7 @@ func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vec
 		moved = true
 	}
 	if moved {
-		slices.SortStableFunc(ranked, func(a, b hit) int {
-			switch {
-			case a.fused > b.fused:
-				return -1
-			case a.fused < b.fused:
-				return 1
-			}
-			return int(a.chunk) - int(b.chunk)
-		})
+		slices.SortStableFunc(ranked, byFused)
 	}
 	return ranked
 }

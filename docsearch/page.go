@@ -271,14 +271,6 @@ func (ix *Index) pageSignal(text string, hits []hit) []hit {
 	for r, x := range list {
 		hits[x.i].fused += pageWeight / float64(rrfK+r+1)
 	}
-	slices.SortStableFunc(hits, func(a, b hit) int {
-		switch {
-		case a.fused > b.fused:
-			return -1
-		case a.fused < b.fused:
-			return 1
-		}
-		return int(a.chunk) - int(b.chunk)
-	})
+	slices.SortStableFunc(hits, byFused)
 	return hits
 }

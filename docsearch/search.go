@@ -296,15 +296,7 @@ func (ix *Index) fuse(lexHits []scored, cov map[uint32]float64, vecHits []scored
 		}
 		out = append(out, hit{chunk: a.best, fused: a.fused, score: a.rel})
 	}
-	slices.SortStableFunc(out, func(a, b hit) int {
-		switch {
-		case a.fused > b.fused:
-			return -1
-		case a.fused < b.fused:
-			return 1
-		}
-		return int(a.chunk) - int(b.chunk)
-	})
+	slices.SortStableFunc(out, byFused)
 	return out
 }
 
@@ -411,4 +403,16 @@ func (ix *Index) result(h hit, plan Plan) Result {
 		r.Lines = [2]int{int(ix.chunks[lo].line), int(ix.chunks[hi].end)}
 	}
 	return r
+}
+
+// byFused orders hits by fused score, best first, then by chunk: the
+// order of every ranked list.
+func byFused(a, b hit) int {
+	switch {
+	case a.fused > b.fused:
+		return -1
+	case a.fused < b.fused:
+		return 1
+	}
+	return int(a.chunk) - int(b.chunk)
 }

@@ -384,27 +384,5 @@ func equalDigests(a, b map[string]digestStamp) bool {
 
 // writeDigests writes the digests file atomically.
 func writeDigests(dir string, m map[string]digestStamp) error {
-	b, err := json.Marshal(m) // map keys are sorted: deterministic
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("code digests %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, digestsFile+".tmp*")
-	if err != nil {
-		return fmt.Errorf("code digests %s: %w", dir, err)
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, digestsFile))
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("code digests %s: %w", dir, err)
-	}
-	return nil
+	return writeJSON(dir, digestsFile, "code digests", m)
 }

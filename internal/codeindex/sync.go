@@ -239,27 +239,33 @@ func decodeStamps(b []byte) (map[string][3]int64, error) {
 
 // writeStamps writes the stamps atomically.
 func writeStamps(dir string, stamps map[string][3]int64) error {
-	b, err := json.Marshal(stamps) // map keys are sorted: deterministic
+	return writeJSON(dir, stampsFile, "code stamps", stamps)
+}
+
+// writeJSON writes v as JSON to dir/name atomically (a temporary file
+// renamed over it); errors name kind and dir.
+func writeJSON(dir, name, kind string, v any) error {
+	b, err := json.Marshal(v) // map keys are sorted: deterministic
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("code stamps %s: %w", dir, err)
+		return fmt.Errorf("%s %s: %w", kind, dir, err)
 	}
-	f, err := os.CreateTemp(dir, stampsFile+".tmp*")
+	f, err := os.CreateTemp(dir, name+".tmp*")
 	if err != nil {
-		return fmt.Errorf("code stamps %s: %w", dir, err)
+		return fmt.Errorf("%s %s: %w", kind, dir, err)
 	}
 	_, err = f.Write(b)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, stampsFile))
+		err = os.Rename(f.Name(), filepath.Join(dir, name))
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("code stamps %s: %w", dir, err)
+		return fmt.Errorf("%s %s: %w", kind, dir, err)
 	}
 	return nil
 }
