@@ -365,7 +365,8 @@ func (w *workspace) earlyNames(e *earlySymbols, query string, limit int) (_ []do
 const earlyPrefix = "while loading: "
 
 // earlyCoverage says what the early symbols cover, and whether that is
-// every file. The caller holds e.mu and e.stream.mu for reading.
+// every file: the saved index's, with every file changed since it was
+// saved extracted again. The caller holds e.mu and e.stream.mu for reading.
 func (w *workspace) earlyCoverage(e *earlySymbols) (string, bool) {
 	if e.saved != nil {
 		if len(e.changed) == 0 {
@@ -389,7 +390,7 @@ func (w *workspace) earlyCoverage(e *earlySymbols) (string, bool) {
 			list += fmt.Sprintf(" and %d more", len(paths)-5)
 		}
 		return fmt.Sprintf("%sfrom the symbols index the last run saved; %d files changed since (%s), %d of them extracted again so far",
-			earlyPrefix, len(paths), list, redone), false
+			earlyPrefix, len(paths), list, redone), redone == len(paths)
 	}
 	done, total := e.stream.files, 0
 	if st := w.tried.status(); st != nil {

@@ -224,13 +224,13 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 
 // findSymbols answers find_symbol's query: from the loaded workspace, or
 // while it loads from its early symbols (see earlySymbols), at once when
-// they cover every file, else once the load has taken loadWait.
+// they cover every file, else once the load has taken loadWait. A name
+// the early symbols do not know while they cover only some files is no
+// answer: the files not covered yet may define it, so it waits for the
+// load.
 func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, query, kind string) (syms []lookup.Symbol, fuzzy bool, coverage string, err error) {
 	if ws, e := s.early(ctx, false); e != nil {
-		if a, err := ws.earlyFind(e, query, kind); !errors.Is(err, errEarlyClosed) {
-			if err != nil && !a.complete {
-				err = fmt.Errorf("%w (so far: %s)", err, strings.TrimPrefix(a.coverage, earlyPrefix))
-			}
+		if a, err := ws.earlyFind(e, query, kind); !errors.Is(err, errEarlyClosed) && (err == nil || a.complete) {
 			return a.syms, a.fuzzy, a.coverage, err
 		}
 	}
