@@ -169,6 +169,7 @@ func run(args []string) error {
 	fs.StringVar(&o.layers, "layers", "both", "use: the input embeddings (input), the encoder's output (output) or both concatenated")
 	fs.IntVar(&o.dim, "dim", 256, "use: reduce the vectors to this many dimensions by PCA (0 = keep all)")
 	base := fs.String("base", "", "start from this table, built by the same flags, instead of building it again (to iterate on tuning)")
+	extraPy := fs.Bool("extra-python", false, "tuning: also tune on the 48 Python libraries of debExtraCorpora (deb.go)")
 	pairCache := fs.String("pair-cache", "", "tuning: keep each corpus's extracted pairs in this directory and read them from there on later runs (to iterate on tuning; extraction takes most of a run)")
 	tuneDir := fs.String("tune-dir", "", "a directory holding the tuning corpora's tarballs and .deb files as `npm pack` and `apt-get download` name them; empty or missing ones are fetched")
 	knownItem := fs.String("knownitem", "", "instead of a table, write a known-item search set in BEIR format to this directory, from the source and markdown files under the arguments (knownitem.go)")
@@ -221,7 +222,7 @@ func run(args []string) error {
 		t.Header.PCs = len(t.PCs)
 	}
 	if o.tune.epochs > 0 {
-		pairs, used, err := gatherPairs(*tuneDir, *use, *pairCache)
+		pairs, used, err := gatherPairs(*tuneDir, *use, *pairCache, *extraPy)
 		if err != nil {
 			return err
 		}
@@ -271,6 +272,9 @@ func run(args []string) error {
 		}
 		if o.tune.seed != 1 {
 			t.Generator += fmt.Sprintf(" -seed %d", o.tune.seed)
+		}
+		if *extraPy {
+			t.Generator += " -extra-python"
 		}
 		if *use != "" {
 			t.Generator += " -corpora " + *use

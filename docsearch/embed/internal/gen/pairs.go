@@ -116,7 +116,8 @@ var corpora = []corpus{
 }
 
 // gatherPairs returns the pairs of the corpora and the Debian corpora
-// (only those named in the comma-separated only, when set), and a
+// (with extra, debExtraCorpora too; only those named in the
+// comma-separated only, when set), and a
 // description of each corpus used: name, integrity and licence. The
 // packages are read from dir as `npm pack` and `apt-get download` name
 // them, or fetched by those commands when dir is empty or lacks them.
@@ -126,10 +127,14 @@ var corpora = []corpus{
 // integrity: a convenience for iterating on tuning, since extracting the
 // pairs takes most of a run; the pairs depend on package extract too, so
 // a cache outlives no change to it.
-func gatherPairs(dir, only, cache string) ([]pair, []string, error) {
+func gatherPairs(dir, only, cache string, extra bool) ([]pair, []string, error) {
 	var pairs []pair
 	var used []string
-	for _, c := range slices.Concat(corpora, debCorpora) {
+	all := slices.Concat(corpora, debCorpora)
+	if extra {
+		all = append(all, debExtraCorpora...)
+	}
+	for _, c := range all {
 		if only != "" && !slices.Contains(strings.Split(only, ","), c.name()) {
 			continue
 		}
