@@ -198,12 +198,12 @@
 // vector nDCG@10), the docs benchmark (MRR@10 / Hit@1) and the generated
 // code benchmark's held split (function / file nDCG@10):
 //
-//	                                 CoSQA         Python KI     docs          code held
-//	committed table                  0.502 / 0.442 0.528 / 0.467 0.836 / 0.752 0.170 / 0.675
-//	control                          0.500 / 0.438 0.529 / 0.469 0.842 / 0.765 0.178 / 0.675
-//	+ 48 Python libraries (75k pairs) 0.496 / 0.448 0.532 / 0.482 0.847 / 0.765 0.179 / 0.674
-//	code keeps its doc comment's rest 0.501 / 0.436 0.525 / 0.458 0.843 / 0.765 0.179 / 0.673
-//	384 dimensions (5.0 MB)          0.499 / 0.441 0.532 / 0.477 0.841 / 0.758 0.182 / 0.682
+//	                                   CoSQA         Python KI     docs          code held
+//	committed table                    0.502 / 0.442 0.528 / 0.467 0.836 / 0.752 0.170 / 0.675
+//	control                            0.500 / 0.438 0.529 / 0.469 0.842 / 0.765 0.178 / 0.675
+//	+ 48 Python libraries (75k pairs)  0.496 / 0.448 0.532 / 0.482 0.847 / 0.765 0.179 / 0.674
+//	code keeps its doc comment's rest  0.501 / 0.436 0.525 / 0.458 0.843 / 0.765 0.179 / 0.673
+//	384 dimensions (5.0 MB)            0.499 / 0.441 0.532 / 0.477 0.841 / 0.758 0.182 / 0.682
 //
 // The Python libraries (-extra-python) and the wider table raise vector
 // search on both Python sets, but fusion does not pass that on to hybrid
