@@ -93,6 +93,9 @@ type options struct {
 	dim    int    // use: reduce to this many dimensions by PCA; 0 keeps them all
 	tune   tuneOptions
 	vocab  vocabOptions
+	// docRest appends to a pair's code the rest of its doc comment: an
+	// index holds code with its comments, and a query meets their words.
+	docRest bool
 }
 
 // packName is the file name `npm pack` gives the tarball of pkg
@@ -166,6 +169,8 @@ func run(args []string) error {
 	fs.StringVar(&o.layers, "layers", "both", "use: the input embeddings (input), the encoder's output (output) or both concatenated")
 	fs.IntVar(&o.dim, "dim", 256, "use: reduce the vectors to this many dimensions by PCA (0 = keep all)")
 	base := fs.String("base", "", "start from this table, built by the same flags, instead of building it again (to iterate on tuning)")
+	extraPy := fs.Bool("extra-python", false, "tuning: also tune on the 48 Python libraries of debExtraCorpora (deb.go)")
+	pairCache := fs.String("pair-cache", "", "tuning: keep each corpus's extracted pairs in this directory and read them from there on later runs (to iterate on tuning; extraction takes most of a run)")
 	tuneDir := fs.String("tune-dir", "", "a directory holding the tuning corpora's tarballs and .deb files as `npm pack` and `apt-get download` name them; empty or missing ones are fetched")
 	knownItem := fs.String("knownitem", "", "instead of a table, write a known-item search set in BEIR format to this directory, from the source and markdown files under the arguments (knownitem.go)")
 	var ko knownItemOptions
@@ -181,6 +186,7 @@ func run(args []string) error {
 	fs.IntVar(&o.tune.holdout, "holdout", 1000, "tuning: pairs held out to report on")
 	fs.IntVar(&o.vocab.words, "vocab", 0, "tuning: add up to N of the tuning pairs' words as whole-word tokens before tuning (vocab.go)")
 	fs.IntVar(&o.vocab.minDF, "vocab-min", 20, "tuning: pairs a word added by -vocab must occur in")
+	fs.BoolVar(&o.docRest, "doc-rest", false, "tuning: append to each pair's code the rest of its doc comment (after the sentence that is the query), as documented code is indexed")
 	fs.Uint64Var(&o.tune.seed, "seed", 1, "tuning: seed of the shuffles (another seed measures how much a result owes to the order of the pairs)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -216,9 +222,16 @@ func run(args []string) error {
 		t.Header.PCs = len(t.PCs)
 	}
 	if o.tune.epochs > 0 {
-		pairs, used, err := gatherPairs(*tuneDir, *use)
+		pairs, used, err := gatherPairs(*tuneDir, *use, *pairCache, *extraPy)
 		if err != nil {
 			return err
+		}
+		if o.docRest {
+			for i, p := range pairs {
+				if p.rest != "" {
+					pairs[i].code = p.code + "\n" + p.rest
+				}
+			}
 		}
 		added, err := extendVocab(t, pairs, o.vocab)
 		if err != nil {
@@ -254,8 +267,14 @@ func run(args []string) error {
 		if o.vocab.words > 0 {
 			t.Generator += fmt.Sprintf(" -vocab %d -vocab-min %d", o.vocab.words, o.vocab.minDF)
 		}
+		if o.docRest {
+			t.Generator += " -doc-rest"
+		}
 		if o.tune.seed != 1 {
 			t.Generator += fmt.Sprintf(" -seed %d", o.tune.seed)
+		}
+		if *extraPy {
+			t.Generator += " -extra-python"
 		}
 		if *use != "" {
 			t.Generator += " -corpora " + *use

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,7 @@ import (
 type pair struct {
 	query, code string
 	name        string // the function's name, for the title of a known-item set's document
+	rest        string // the doc comment after its first sentence, on one line
 }
 
 // A corpus is a pinned npm package whose documented functions give pairs.
@@ -114,15 +116,31 @@ var corpora = []corpus{
 }
 
 // gatherPairs returns the pairs of the corpora and the Debian corpora
-// (only those named in the comma-separated only, when set), and a
+// (with extra, debExtraCorpora too; only those named in the
+// comma-separated only, when set), and a
 // description of each corpus used: name, integrity and licence. The
 // packages are read from dir as `npm pack` and `apt-get download` name
 // them, or fetched by those commands when dir is empty or lacks them.
-func gatherPairs(dir, only string) ([]pair, []string, error) {
+//
+// With cache set, a corpus's pairs are read from cache/NAME.json when it
+// is there and written there when not, NAME its pinned name and
+// integrity: a convenience for iterating on tuning, since extracting the
+// pairs takes most of a run; the pairs depend on package extract too, so
+// a cache outlives no change to it.
+func gatherPairs(dir, only, cache string, extra bool) ([]pair, []string, error) {
 	var pairs []pair
 	var used []string
-	for _, c := range slices.Concat(corpora, debCorpora) {
+	all := slices.Concat(corpora, debCorpora)
+	if extra {
+		all = append(all, debExtraCorpora...)
+	}
+	for _, c := range all {
 		if only != "" && !slices.Contains(strings.Split(only, ","), c.name()) {
+			continue
+		}
+		if ps, ok := readPairCache(cache, c); ok {
+			pairs = append(pairs, ps...)
+			used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
 			continue
 		}
 		var files map[string][]byte
@@ -144,10 +162,59 @@ func gatherPairs(dir, only string) ([]pair, []string, error) {
 			return nil, nil, fmt.Errorf("%s: %w", c.pkg, err)
 		}
 		fmt.Fprintf(os.Stderr, "tune: %s: %d pairs\n", c.pkg, len(ps))
+		if err := writePairCache(cache, c, ps); err != nil {
+			return nil, nil, err
+		}
 		pairs = append(pairs, ps...)
 		used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
 	}
 	return pairs, used, nil
+}
+
+// cachedPair is a pair as the pair cache stores it.
+type cachedPair struct{ Query, Code, Name, Rest string }
+
+// pairCacheFile is where the pairs of c are cached in dir.
+func pairCacheFile(dir string, c corpus) string {
+	key := strings.NewReplacer("/", "_", "=", "_", ":", "_", "+", "_").Replace(c.pkg + "_" + c.integrity)
+	return filepath.Join(dir, key+".json")
+}
+
+func readPairCache(dir string, c corpus) ([]pair, bool) {
+	if dir == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(pairCacheFile(dir, c))
+	if err != nil {
+		return nil, false
+	}
+	var cps []cachedPair
+	if json.Unmarshal(b, &cps) != nil {
+		return nil, false
+	}
+	ps := make([]pair, len(cps))
+	for i, cp := range cps {
+		ps[i] = pair{query: cp.Query, code: cp.Code, name: cp.Name, rest: cp.Rest}
+	}
+	return ps, true
+}
+
+func writePairCache(dir string, c corpus, ps []pair) error {
+	if dir == "" {
+		return nil
+	}
+	cps := make([]cachedPair, len(ps))
+	for i, p := range ps {
+		cps[i] = cachedPair{p.query, p.code, p.name, p.rest}
+	}
+	b, err := json.Marshal(cps)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return writeAtomic(pairCacheFile(dir, c), b)
 }
 
 // name returns the package name of c, without its version.
@@ -253,7 +320,7 @@ func filePairs(f *extract.File, src []byte) []pair {
 		if f.Language == "python" {
 			code = withoutDocstring(body)
 		}
-		out = append(out, pair{query: q, code: code, name: s.Name})
+		out = append(out, pair{query: q, code: code, name: s.Name, rest: docRest(s.Doc, q)})
 	}
 	return out
 }
@@ -269,6 +336,17 @@ func summary(doc string) string {
 		}
 	}
 	return para
+}
+
+// docRest returns the doc comment doc after its first sentence, summary,
+// with its runs of white space made single spaces.
+func docRest(doc, summary string) string {
+	all := strings.Join(strings.Fields(doc), " ")
+	rest, ok := strings.CutPrefix(all, summary)
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(rest)
 }
 
 // withoutDocstring drops the first string statement after the def line

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ def undocumented(x):
 		t.Fatal(err)
 	}
 	got := filePairs(f, py)
-	want := pair{"Return the md5 hash of a string as hex.", "def md5_hex(text):\n    import hashlib\n    return hashlib.md5(text.encode()).hexdigest()", "md5_hex"}
+	want := pair{"Return the md5 hash of a string as hex.", "def md5_hex(text):\n    import hashlib\n    return hashlib.md5(text.encode()).hexdigest()", "md5_hex", "Longer text."}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("python pairs = %q, want [%q]", got, want)
 	}
@@ -85,7 +86,7 @@ def undocumented(x):
 		t.Fatal(err)
 	}
 	got = filePairs(f, dts)
-	want = pair{"Returns the index of the first occurrence of a value in an array.", "    indexOf(searchElement: T): number;", "indexOf"}
+	want = pair{"Returns the index of the first occurrence of a value in an array.", "    indexOf(searchElement: T): number;", "indexOf", "@param searchElement The value to locate."}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("declaration pairs = %q, want [%q]", got, want)
 	}
@@ -227,5 +228,41 @@ func TestCheckIntegrity(t *testing.T) {
 		if err := checkIntegrity("pkg", data, c.integrity); (err == nil) != c.ok {
 			t.Errorf("checkIntegrity(%q) = %v, want ok %v", c.integrity, err, c.ok)
 		}
+	}
+}
+
+func TestDocRest(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"Return the hash.\n\n    Longer   text,\n    on two lines.", "Longer text, on two lines."},
+		{"Only one sentence.", ""},
+		{"First. Second sentence.", "Second sentence."},
+	} {
+		if got := docRest(c.doc, summary(c.doc)); got != c.want {
+			t.Errorf("docRest(%q) = %q, want %q", c.doc, got, c.want)
+		}
+	}
+}
+
+func TestPairCache(t *testing.T) {
+	dir := t.TempDir()
+	c := corpus{source: source{pkg: "python3-x=1:1.0-1+b1", integrity: "sha256-abc/d+e="}}
+	if _, ok := readPairCache(dir, c); ok {
+		t.Fatal("empty cache: pairs found")
+	}
+	ps := []pair{{query: "Return x.", code: "def f():\n    return x", name: "f", rest: "More."}, {query: "q", code: "c"}}
+	if err := writePairCache(dir, c, ps); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := readPairCache(dir, c)
+	if !ok || !slices.Equal(got, ps) {
+		t.Errorf("cache gave %q, %v; want %q", got, ok, ps)
+	}
+	other := c
+	other.integrity = "sha256-other="
+	if _, ok := readPairCache(dir, other); ok {
+		t.Error("another integrity read the cached pairs")
+	}
+	if _, ok := readPairCache("", c); ok {
+		t.Error("no cache dir: pairs found")
 	}
 }
