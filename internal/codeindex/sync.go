@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -132,38 +133,13 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 	// extracts (binary now, too large) leaves too; its stamp is kept, so
 	// that it is tried again only when it changes.
 	var extractErr error
-	batches := func(yield func([]docsearch.CodeFile) bool) {
-		for i := 0; i < len(todo); i += syncBatch {
-			part := todo[i:min(i+syncBatch, len(todo))]
-			files, skipped, err := ex.Files(ctx, part)
-			if err != nil {
-				extractErr = err
-				return
-			}
-			st.Left = appendLeft(st.Left, skipped)
-			st.Extracted += len(files)
-			extracted := make(map[string]bool, len(files))
-			cfs := make([]docsearch.CodeFile, 0, len(files))
-			for i := range files {
-				f := &files[i]
-				extracted[f.Path] = true
-				src := srcs.take(f.Path)
-				d := artifacts.SourceDigest(src)
-				cf := File(f, src, ReadProse(store, f, d))
-				cf.Stamp = Stamp(store, f.Path, d) // as serve stamps it: serve takes these
-				cfs = append(cfs, cf)
-			}
-			for _, p := range part {
-				if !extracted[p] {
-					cfs = append(cfs, docsearch.CodeFile{Path: p}) // no symbols: its documents leave
-					srcs.take(p)
-				}
-			}
-			if !yield(cfs) {
-				return
-			}
-		}
-	}
+	batches := extractBatches(ctx, ex, srcs, todo, &st.Left, &extractErr, func(f *extract.File, src []byte) docsearch.CodeFile {
+		st.Extracted++
+		d := artifacts.SourceDigest(src)
+		cf := File(f, src, ReadProse(store, f, d))
+		cf.Stamp = Stamp(store, f.Path, d) // as serve stamps it: serve takes these
+		return cf
+	}, false)
 	// The files gone are dropped with the first batch.
 	if err := ix.PutCodeBatches(ctx, batches, removed); err != nil {
 		return st, err
@@ -182,6 +158,43 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 	slices.SortFunc(st.Left, func(a, b docsearch.Skipped) int { return strings.Compare(a.Path, b.Path) })
 	st.Vendor, err = SyncVendor(ctx, ix, root, sel)
 	return st, err
+}
+
+// extractBatches returns the batches of code documents of the files todo,
+// extracted syncBatch at a time, each batch's sources dropped as it is
+// rendered: render makes a file's documents; a file that did not extract
+// gets none (its documents leave), and why is appended to left unless it
+// is of no language. vendor marks those empty files' scope. An error of
+// extraction stops the batches and is put in *errp.
+func extractBatches(ctx context.Context, ex *extract.Extractor, srcs *sources, todo []string, left *[]docsearch.Skipped, errp *error,
+	render func(f *extract.File, src []byte) docsearch.CodeFile, vendor bool) iter.Seq[[]docsearch.CodeFile] {
+	return func(yield func([]docsearch.CodeFile) bool) {
+		for i := 0; i < len(todo); i += syncBatch {
+			part := todo[i:min(i+syncBatch, len(todo))]
+			files, skipped, err := ex.Files(ctx, part)
+			if err != nil {
+				*errp = err
+				return
+			}
+			*left = appendLeft(*left, skipped)
+			extracted := make(map[string]bool, len(files))
+			cfs := make([]docsearch.CodeFile, 0, len(part))
+			for i := range files {
+				f := &files[i]
+				extracted[f.Path] = true
+				cfs = append(cfs, render(f, srcs.take(f.Path)))
+			}
+			for _, p := range part {
+				if !extracted[p] {
+					cfs = append(cfs, docsearch.CodeFile{Path: p, Vendor: vendor}) // no symbols: its documents leave
+					srcs.take(p)
+				}
+			}
+			if !yield(cfs) {
+				return
+			}
+		}
+	}
 }
 
 // dirCache remembers which directories exist.

@@ -71,35 +71,11 @@ func SyncVendor(ctx context.Context, ix *docsearch.Index, root string, sel Selec
 	}
 	defer ex.Close()
 	var extractErr error
-	batches := func(yield func([]docsearch.CodeFile) bool) {
-		for i := 0; i < len(todo); i += syncBatch {
-			part := todo[i:min(i+syncBatch, len(todo))]
-			files, skipped, err := ex.Files(ctx, part)
-			if err != nil {
-				extractErr = err
-				return
-			}
-			st.Left = appendLeft(st.Left, skipped)
-			extracted := make(map[string]bool, len(files))
-			cfs := make([]docsearch.CodeFile, 0, len(part))
-			for i := range files {
-				f := &files[i]
-				extracted[f.Path] = true
-				cf := File(f, srcs.take(f.Path), nil)
-				cf.Vendor, cf.Stamp = true, stamps[f.Path]
-				cfs = append(cfs, cf)
-			}
-			for _, p := range part {
-				if !extracted[p] {
-					cfs = append(cfs, docsearch.CodeFile{Path: p, Vendor: true}) // no symbols: its documents leave
-					srcs.take(p)
-				}
-			}
-			if !yield(cfs) {
-				return
-			}
-		}
-	}
+	batches := extractBatches(ctx, ex, srcs, todo, &st.Left, &extractErr, func(f *extract.File, src []byte) docsearch.CodeFile {
+		cf := File(f, src, nil)
+		cf.Vendor, cf.Stamp = true, stamps[f.Path]
+		return cf
+	}, true)
 	if err := ix.PutCodeBatches(ctx, batches, removed); err != nil {
 		return st, fmt.Errorf("index vendored code of %s: %w", root, err)
 	}
