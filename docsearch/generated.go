@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"bytes"
+	"fmt"
 	"path"
 	"strings"
 )
@@ -32,13 +33,42 @@ var generatorMarks = []struct{ mark, tool string }{
 // headBytes is how much of a file the generator marks are looked for in.
 const headBytes = 4096
 
-// Minified code: a file of at least minifiedBytes whose lines average
-// over minifiedLine bytes. Hand-written code averages 30-40 bytes a line;
-// a bundle's one line is the file.
+// Minified code, by the rule extract.Minified applies to the code
+// scope (the packages import neither the other, so the rule is written
+// twice; TestMinifiedRulesAgree in internal/codeindex checks the two on
+// real bundles, data files and nested code): a name like x.min.js, or at
+// least minifiedBytes whose lines average minifiedLine bytes or more
+// other than spaces and tabs. Hand-written code averages 20 to 50 such
+// bytes a line, however deeply nested (indentation does not count);
+// lodash.min.js averages 500, a one-line bundle its size.
 const (
-	minifiedBytes = 2048
-	minifiedLine  = 300
+	minifiedBytes = 16 << 10
+	minifiedLine  = 500
 )
+
+// minified returns why the file at name holding data is minified, or ""
+// when it is not, by the rule above.
+func minified(name string, data []byte) string {
+	base := path.Base(name)
+	if strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), ".min") {
+		return "minified (a .min" + path.Ext(base) + " name)"
+	}
+	if len(data) < minifiedBytes {
+		return ""
+	}
+	lines := bytes.Count(data, []byte{'\n'})
+	if data[len(data)-1] != '\n' {
+		lines++ // a last line without a newline counts
+	}
+	code := len(data) - bytes.Count(data, []byte{' '}) - bytes.Count(data, []byte{'\t'})
+	if code < minifiedLine*lines {
+		return ""
+	}
+	if lines == 1 {
+		return fmt.Sprintf("minified: %d bytes in 1 line", len(data))
+	}
+	return fmt.Sprintf("minified: %d bytes in %d lines, %d bytes other than spaces a line", len(data), lines, code/lines)
+}
 
 // GeneratedReason returns why the file at name (a slash path) with
 // content data is generated and left out of the index, or "" when it is
@@ -59,8 +89,8 @@ func GeneratedReason(name string, data []byte) string {
 	}
 	switch ext {
 	case ".js", ".mjs", ".cjs", ".css", ".html", ".htm":
-		if len(data) >= minifiedBytes && len(data)/(bytes.Count(data, []byte{'\n'})+1) > minifiedLine {
-			return "minified: lines average over 300 bytes"
+		if why := minified(name, data); why != "" {
+			return why
 		}
 	}
 	return ""

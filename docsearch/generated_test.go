@@ -15,6 +15,9 @@ func TestGeneratedReason(t *testing.T) {
 		{"html/classFoo.html", `<html><head><meta name="generator" content="Doxygen 1.9.4"/>`, "Doxygen"},
 		{"docs/pkg.html", `<html><head><meta name="generator" content="pdoc 14.1.0"/>`, "pdoc"},
 		{"dist/app.min.js", long, "minified"},
+		{"dist/app.js", long, ""}, // 6 KB on one line: under minifiedBytes, as extract.Minified says
+		{"dist/bundle.js", strings.Repeat(long, 3), "minified: 18000 bytes in 1 line"},
+		{"src/deep.js", strings.Repeat(strings.Repeat("\t", 40)+"return call(a, b, c, d, e, f, g, h, i, j, k, l, m, n);\n", 300), ""},
 		{"guide.html", `<html><head><meta name="generator" content="Docutils 0.19"/><title>Guide</title>`, ""},
 		{"src/app.js", "function add(a, b) {\n  return a + b\n}\n", ""},
 		{"notes.md", long, ""},

@@ -19,7 +19,10 @@ import (
 // Minified set), unless Options.KeepMinified; Summarize reads what can be
 // said of it cheaply, which file_info answers with instead of a prompt.
 // The work on such a file is linear either way: this is a second line of
-// defence, not the first.
+// defence, not the first. docsearch.GeneratedReason judges the docs
+// scope's JavaScript, CSS and HTML by the same rule (written down there
+// again, as docsearch imports no extraction); TestMinifiedRulesAgree in
+// internal/codeindex checks that the two agree.
 
 const (
 	// minifiedSize is the least size of a file judged minified by its
