@@ -39,6 +39,9 @@ const (
 	featUsed             // how many chunks name it: log2 of their number, within [0, 8], over 8
 	featLexScore         // its BM25 score over the best one's, less 0.5; -0.5 when the lexical list lacks it
 	featVecScore         // its cosine over the best one's, less 0.8 (0 to 1 first); -0.8 when the vector list lacks it
+	featText             // BM25 of its own text (no name, qualifier or path) over the best candidate's, less 0.5 (codefields.go)
+	featCover            // share of the query's IDF weight its name, signature or text holds, less 0.5
+	featSibling          // log(1 + fused of its file's best other candidate / the best fused)
 	numCodeFeatures
 )
 
@@ -46,6 +49,7 @@ const (
 var CodeFeatureNames = [numCodeFeatures]string{
 	"type", "dunder", "short", "module", "decl", "aux", "test",
 	"lines", "name", "qualifier", "vector", "file", "exported", "callable", "used", "lexscore", "vecscore",
+	"text", "cover", "sibling",
 }
 
 // codeWeights are the weights of the features. The first seven start
@@ -82,6 +86,7 @@ type codeCand struct {
 	id   uint32 // of d
 	d    *doc
 	file string
+	own  []bool // per query term (queryIDF): in its name or signature
 	f    [numCodeFeatures]float64
 }
 
@@ -167,7 +172,8 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 		name := localName(c.d.title)
 		symbolFeatures(&c.f, kind, name, c.file, lines, c.d.summary != "", task, lq)
 		c.f[featUsed] = ix.usedBy(an, name)
-		c.f[featName], c.f[featQualifier] = nameMatch(an, qw, name+" "+signature, strings.TrimSuffix(c.d.title, name))
+		c.own = make([]bool, len(qw))
+		c.f[featName], c.f[featQualifier] = nameMatch(an, qw, name+" "+signature, strings.TrimSuffix(c.d.title, name), c.own)
 		l, v := rrf(lexRank, c.id), rrf(vecRank, c.id)
 		c.f[featLexScore] = lexRank[c.id].ratio - 0.5
 		c.f[featVecScore] = vecRank[c.id].ratio - 0.8
@@ -177,6 +183,10 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 		if best > 0 {
 			c.f[featFile] = math.Log1p((perFile[c.file] - ranked[c.i].fused) / best)
 		}
+	}
+	if words {
+		fieldFeatures(an, cands, qw)
+		fileBest(cands, func(c codeCand) float64 { return ranked[c.i].fused })
 	}
 	return cands
 }
@@ -245,8 +255,9 @@ func (ix *Index) queryIDF(query string) []idfTerm {
 
 // nameMatch returns the share of the query terms' IDF that own (a
 // symbol's local name and signature) holds, and the share that only
-// qualifier (its enclosing class or module) holds.
-func nameMatch(an *analyzer, qw []idfTerm, own, qualifier string) (float64, float64) {
+// qualifier (its enclosing class or module) holds, and marks in ownHas
+// (one per term of qw, or nil) the terms own holds.
+func nameMatch(an *analyzer, qw []idfTerm, own, qualifier string, ownHas []bool) (float64, float64) {
 	var total float64
 	for _, t := range qw {
 		total += t.idf
@@ -258,10 +269,13 @@ func nameMatch(an *analyzer, qw []idfTerm, own, qualifier string) (float64, floa
 	an.analyze(own, func(t string, _ bool) { ownT[t] = true })
 	an.analyze(qualifier, func(t string, _ bool) { qualT[t] = true })
 	var o, q float64
-	for _, t := range qw {
+	for k, t := range qw {
 		switch {
 		case ownT[t.term]:
 			o += t.idf
+			if ownHas != nil {
+				ownHas[k] = true
+			}
 		case qualT[t.term]:
 			q += t.idf
 		}

@@ -86,6 +86,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	peerW := fs.String("peer-weights", "5,2,1", "the FTS5 peer's bm25 `weights` of name, path and body")
 	learn := fs.Bool("learn", false, "instead, fit the weights of the code ranking features on the data set's tuning split (all of it when it has no splits) and print them")
 	learnAlso := fs.String("learn-also", "", "with --learn, `dataset=repos`: a second data set the weights are fitted on too, less the repositories held out in either")
+	learnOnly := fs.String("learn-only", "", "with --learn, fit only these `features` (comma-separated names), the others kept at their built-in weights")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -113,7 +114,11 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 			sets = append(sets, also)
 		}
-		_, err = learnCodeWeights(ctx, sets, 3, stdout)
+		only, err := learnFeatures(*learnOnly)
+		if err != nil {
+			return err
+		}
+		_, err = learnCodeWeights(ctx, sets, only, 3, stdout)
 		return err
 	}
 	queries, qrels, err := readCodeSet(pos[0])

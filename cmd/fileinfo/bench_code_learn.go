@@ -143,9 +143,27 @@ func (s *learnSet) evalWeights(ctx context.Context, w []float64) (fn, file float
 	return fn / n, file / n, nil
 }
 
+// learnFeatures returns which features --learn-only names (nil: all of
+// them), or an error naming the unknown one.
+func learnFeatures(list string) (map[int]bool, error) {
+	if list == "" {
+		return nil, nil
+	}
+	only := map[int]bool{}
+	for name := range strings.SplitSeq(list, ",") {
+		k := slices.Index(docsearch.CodeFeatureNames[:], strings.TrimSpace(name))
+		if k < 0 {
+			return nil, fmt.Errorf("bench code: --learn-only: no feature %q; known: %s", name, strings.Join(docsearch.CodeFeatureNames[:], ", "))
+		}
+		only[k] = true
+	}
+	return only, nil
+}
+
 // learnCodeWeights fits the weights on sets by coordinate ascent from the
-// built-in ones and prints each accepted step and the result.
-func learnCodeWeights(ctx context.Context, sets []*learnSet, passes int, stdout io.Writer) ([]float64, error) {
+// built-in ones, only those of the features in only (nil: all), and
+// prints each accepted step and the result.
+func learnCodeWeights(ctx context.Context, sets []*learnSet, only map[int]bool, passes int, stdout io.Writer) ([]float64, error) {
 	names := docsearch.CodeFeatureNames
 	objective := func(w []float64) (float64, string, error) {
 		var sum float64
@@ -169,6 +187,9 @@ func learnCodeWeights(ctx context.Context, sets []*learnSet, passes int, stdout 
 	for pass := range passes {
 		improved := false
 		for k := range w {
+			if only != nil && !only[k] {
+				continue
+			}
 			lo, hi := learnBounds(names[k])
 			for _, step := range learnSteps {
 				try := slices.Clone(w)

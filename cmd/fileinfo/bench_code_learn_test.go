@@ -4,7 +4,11 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/fileinfo/fileinfo/docsearch"
 )
 
 // TestLearnSeesNoHeldOut: learning reads the tuning split's queries and
@@ -38,5 +42,20 @@ func TestLearnSeesNoHeldOut(t *testing.T) {
 		if len(got) != 1 || got[0] != c.want {
 			t.Errorf("%s: learning reads queries %v, want only %s", c.set, got, c.want)
 		}
+	}
+}
+
+// TestLearnFeatures: --learn-only names features by their names, and an
+// unknown one is an error that lists the known.
+func TestLearnFeatures(t *testing.T) {
+	only, err := learnFeatures("text, sibling")
+	if err != nil || len(only) != 2 || !only[slices.Index(docsearch.CodeFeatureNames[:], "text")] || !only[slices.Index(docsearch.CodeFeatureNames[:], "sibling")] {
+		t.Errorf("learnFeatures(text, sibling) = %v, %v", only, err)
+	}
+	if only, err := learnFeatures(""); only != nil || err != nil {
+		t.Errorf("learnFeatures(\"\") = %v, %v; want all", only, err)
+	}
+	if _, err := learnFeatures("txet"); err == nil || !strings.Contains(err.Error(), "known: type") {
+		t.Errorf("learnFeatures(txet): %v", err)
 	}
 }
