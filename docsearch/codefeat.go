@@ -86,7 +86,7 @@ type codeCand struct {
 	id   uint32 // of d
 	d    *doc
 	file string
-	own  []bool // per query term (queryIDF): in its name or signature
+	own  uint64 // bit k: query term k (queryIDF, the first 64) is in its name or signature
 	f    [numCodeFeatures]float64
 }
 
@@ -98,7 +98,7 @@ func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vec
 	if w == nil {
 		w = codeWeights[:]
 	}
-	cands := ix.codeFeatures(ranked, query, qt, lexHits, vecHits)
+	cands := ix.codeFeatures(ranked, query, qt, lexHits, vecHits, w)
 	moved := false
 	for _, c := range cands {
 		var dot float64
@@ -124,10 +124,13 @@ func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vec
 // codeFeatures returns the features of the first codeWindow code
 // candidates of ranked. A query that is an identifier (QueryCodeLookup)
 // gets only the features of where a symbol is and what it is declared as
-// (module, decl, aux, test): it names what it wants.
-func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored) []codeCand {
+// (module, decl, aux, test): it names what it wants. The features of a
+// symbol's own text, which cost an analysis of each candidate's text,
+// are computed only when w weighs them.
+func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored, w []float64) []codeCand {
 	tests := asksForTests(query)
 	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
+	fields := words && (weighs(w, featText) || weighs(w, featCover))
 	var cands []codeCand
 	for i := range ranked {
 		if len(cands) == codeWindow {
@@ -172,8 +175,7 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 		name := localName(c.d.title)
 		symbolFeatures(&c.f, kind, name, c.file, lines, c.d.summary != "", task, lq)
 		c.f[featUsed] = ix.usedBy(an, name)
-		c.own = make([]bool, len(qw))
-		c.f[featName], c.f[featQualifier] = nameMatch(an, qw, name+" "+signature, strings.TrimSuffix(c.d.title, name), c.own)
+		c.f[featName], c.f[featQualifier] = nameMatch(an, qw, name+" "+signature, strings.TrimSuffix(c.d.title, name), &c.own)
 		l, v := rrf(lexRank, c.id), rrf(vecRank, c.id)
 		c.f[featLexScore] = lexRank[c.id].ratio - 0.5
 		c.f[featVecScore] = vecRank[c.id].ratio - 0.8
@@ -184,8 +186,10 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 			c.f[featFile] = math.Log1p((perFile[c.file] - ranked[c.i].fused) / best)
 		}
 	}
-	if words {
+	if fields {
 		fieldFeatures(an, cands, qw)
+	}
+	if words && weighs(w, featSibling) {
 		fileBest(cands, func(c codeCand) float64 { return ranked[c.i].fused })
 	}
 	return cands
@@ -255,9 +259,9 @@ func (ix *Index) queryIDF(query string) []idfTerm {
 
 // nameMatch returns the share of the query terms' IDF that own (a
 // symbol's local name and signature) holds, and the share that only
-// qualifier (its enclosing class or module) holds, and marks in ownHas
-// (one per term of qw, or nil) the terms own holds.
-func nameMatch(an *analyzer, qw []idfTerm, own, qualifier string, ownHas []bool) (float64, float64) {
+// qualifier (its enclosing class or module) holds, and sets bit k of
+// ownHas (when not nil) for each of the first 64 terms of qw own holds.
+func nameMatch(an *analyzer, qw []idfTerm, own, qualifier string, ownHas *uint64) (float64, float64) {
 	var total float64
 	for _, t := range qw {
 		total += t.idf
@@ -273,8 +277,8 @@ func nameMatch(an *analyzer, qw []idfTerm, own, qualifier string, ownHas []bool)
 		switch {
 		case ownT[t.term]:
 			o += t.idf
-			if ownHas != nil {
-				ownHas[k] = true
+			if ownHas != nil && k < 64 {
+				*ownHas |= 1 << k
 			}
 		case qualT[t.term]:
 			q += t.idf
@@ -342,6 +346,9 @@ func exported(name, file string) bool {
 	}
 	return name[0] != '_' && name[0] != '#'
 }
+
+// weighs reports whether w gives feature k a weight.
+func weighs(w []float64, k int) bool { return k < len(w) && w[k] != 0 }
 
 func b2f(b bool) float64 {
 	if b {

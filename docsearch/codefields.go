@@ -73,7 +73,7 @@ func fieldFeatures(an *analyzer, cands []codeCand, qw []idfTerm) {
 		}
 		var covered float64
 		for k, cnt := range tf[i] {
-			if cnt > 0 || c.own[k] {
+			if cnt > 0 || k < 64 && c.own&(1<<k) != 0 {
 				covered += qw[k].idf
 			}
 		}

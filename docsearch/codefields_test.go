@@ -40,9 +40,6 @@ func TestFieldFeatures(t *testing.T) {
 		}
 	}
 	qw := ix.queryIDF("drop the expired cookies from the jar")
-	for i := range cands {
-		cands[i].own = make([]bool, len(qw))
-	}
 	fieldFeatures(newAnalyzer(), cands, qw)
 	by := indexCands(cands)
 	prune, size, dunder := by["prune"], by["size"], by["__len__"]
@@ -85,5 +82,27 @@ func TestFileBest(t *testing.T) {
 		if got := c.f[featSibling]; math.Abs(got-math.Log1p(w)) > 1e-9 {
 			t.Errorf("%s: sibling %.3f, want log(1+%.2f)", c.d.title, got, w)
 		}
+	}
+}
+
+// BenchmarkCodeSearchFields is BenchmarkCodeSearch's queries with the
+// features of a symbol's own text and its file's best other candidate
+// weighed: their cost when the weights use them (the built-in ones do
+// not, and skip them).
+func BenchmarkCodeSearchFields(b *testing.B) {
+	ix := openTest(b, mapFS(map[string]string{}), Options{})
+	if err := ix.PutCode(ctx, syntheticCode(200), nil); err != nil {
+		b.Fatal(err)
+	}
+	w := CodeWeights()
+	w[featText], w[featCover], w[featSibling] = 0.1, 0.2, 0.1
+	queries := []string{"parse the header of a request", "flush the session buffer to the stream", "readCookie3"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)], Scopes: []string{ScopeCode}, CodeWeights: w}); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }
