@@ -53,7 +53,8 @@ var CodeFeatureNames = [numCodeFeatures]string{
 }
 
 // codeWeights are the weights of the features. The first seven start
-// from the fixed factors they were before (log(typeDemote), ...); the
+// from the fixed factors they were before (log(typeDemote), ...; the
+// module chunk's was 0.85); the
 // rest were learned with `fileinfo bench code docs/bench/codegen --learn
 // --learn-also docs/bench/code=DIR` (docs/code-search.md, 2026-12-04):
 // on the tuning split of docs/bench/codegen and docs/bench/code less its
@@ -61,11 +62,18 @@ var CodeFeatureNames = [numCodeFeatures]string{
 // 0.002 or more of the objective; length, own name against qualifier,
 // vector against lexical, file, usage and the two score ratios moved
 // nothing by that much in any step of ±0.1 to ±0.8, and stay 0.
+// Learned again with the features of a symbol's own text and its file's
+// best other candidate (text, cover, sibling: codefields.go; 2026-12-04,
+// night): they gained under 0.002 at every step and stay 0; module went
+// from log(0.85) to -0.06 (a file's top-level chunk x0.94), objective
+// 0.6420 -> 0.6442. (x0.85 had been chosen by hand on docs/bench/code:
+// 0.664 -> 0.684 function-level nDCG@10 against none; 0.7 and 0.5 gave
+// 0.679.)
 var codeWeights = [numCodeFeatures]float64{
 	featType:     math.Log(typeDemote),
 	featDunder:   math.Log(dunderDemote),
 	featShort:    math.Log(shortDemote),
-	featModule:   math.Log(moduleDemote),
+	featModule:   -0.06,
 	featDecl:     math.Log(declDemote),
 	featAux:      math.Log(auxDemote),
 	featTest:     math.Log(auxDemote),

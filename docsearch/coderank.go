@@ -15,13 +15,6 @@ const auxDemote = 0.5
 // its echo.
 const declDemote = 0.7
 
-// moduleDemote multiplies the fused score of a file's top-level chunk
-// (imports, package doc, globals): where a function of it matches about
-// as well, the function is the answer to act on, the file the place it is
-// in. On docs/bench/code, 0.85 took function-level nDCG@10 0.664 -> 0.684
-// and file-level 0.909 -> 0.904; 0.7 and 0.5 did no better (0.679).
-const moduleDemote = 0.85
-
 // Priors of a code result by what its symbol is, for a query that asks
 // for a task (asksForTask): a task is answered by a function that does it,
 // not by the type it is a member of, a dunder method of the protocol
