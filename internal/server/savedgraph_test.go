@@ -150,3 +150,42 @@ func TestRestoredGraphUpdates(t *testing.T) {
 		t.Errorf("after the second edit: callers %+v, %d builds; want 1 caller, 1 build", out, builds.Load())
 	}
 }
+
+// TestRestoredGraphWatchedEdits: watched edits of a workspace started
+// from the saved graph build the graph for updates once, on the first
+// batch, and the callers follow an added call and a removed file.
+func TestRestoredGraphWatchedEdits(t *testing.T) {
+	s := connect(t, lookupTree, Options{NoDocs: true, NoWatch: true})
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s.srv.Close()
+	old := time.Now().Add(-time.Hour)
+	for p := range lookupTree {
+		os.Chtimes(filepath.Join(s.root, p), old, old)
+	}
+	var builds atomic.Int32
+	s2 := watchedWith(t, nil, Options{Root: s.root, NoDocs: true, hooks: &testHooks{complete: func() { builds.Add(1) }}})
+	s2.root = s.root
+	ws := s2.srv.workspace()
+	ws.mu.RLock()
+	restored := ws.graph.Restored()
+	ws.mu.RUnlock()
+	if !restored {
+		t.Fatal("the second start built its graph instead of restoring the saved one")
+	}
+	callers := func() int {
+		var out treeOut
+		s2.ok("callers", map[string]any{"symbol": "record"}, &out)
+		return out.Total
+	}
+	writeTree(t, s.root, map[string]string{"pkg/app.py": lookupTree["pkg/app.py"] + "\ndef extra(f):\n    f.record(1)\n"})
+	waitFor(t, "callers to see the added call", func() bool { return callers() == 2 })
+	if err := os.Remove(filepath.Join(s.root, "pkg", "app.py")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "callers to drop the removed file", func() bool { return callers() == 1 })
+	if n := builds.Load(); n != 1 {
+		t.Errorf("%d builds of the graph for updates over two batches, want 1", n)
+	}
+}
