@@ -56,14 +56,16 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 // under no lock, as nothing changes a file's extraction in place, only
 // replaces it; they read the restored graph meanwhile. Callers call it
 // before taking mu to update; one build runs at a time and the others
-// wait for it. Close cancels it: the update then completes the graph
-// itself (callgraph.Graph.Update), under mu.
+// wait for it. Close cancels it, and keepGraph skips it: the update
+// then completes the graph itself (callgraph.Graph.Update), under mu.
 func (w *workspace) prepareUpdate() {
 	w.completeMu.Lock()
 	defer w.completeMu.Unlock()
 	w.mu.RLock()
 	g := w.graph
-	if g == nil || !g.Restored() {
+	if g == nil || !g.Restored() || w.keepGraph {
+		// keepGraph: no other graph may take g's place; an update
+		// completes g itself, under mu.
 		w.mu.RUnlock()
 		return
 	}
