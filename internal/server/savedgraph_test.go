@@ -189,3 +189,41 @@ func TestRestoredGraphWatchedEdits(t *testing.T) {
 		t.Errorf("%d builds of the graph for updates over two batches, want 1", n)
 	}
 }
+
+// TestKeptGraphStaysInPlace: a workspace that keeps its graph (Enrich,
+// which reads it without mu) updates a restored graph in place on an
+// edit; no built graph takes its place.
+func TestKeptGraphStaysInPlace(t *testing.T) {
+	s := connect(t, lookupTree, Options{NoDocs: true, NoWatch: true})
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s.srv.Close()
+	old := time.Now().Add(-time.Hour)
+	for p := range lookupTree {
+		os.Chtimes(filepath.Join(s.root, p), old, old)
+	}
+	ws, err := openWorkspace(s.root, 0, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.close()
+	ws.keepGraph = true
+	if err := ws.load(context.Background(), Options{NoDocs: true}); err != nil {
+		t.Fatal(err)
+	}
+	g := ws.graph
+	if !g.Restored() {
+		t.Fatal("the load built its graph instead of restoring the saved one")
+	}
+	writeTree(t, s.root, map[string]string{"pkg/app.py": lookupTree["pkg/app.py"] + "\ndef extra(f):\n    f.record(1)\n"})
+	if _, _, err := ws.current(context.Background(), "pkg/app.py"); err != nil {
+		t.Fatal(err)
+	}
+	if ws.graph != g {
+		t.Error("an edit replaced the kept graph")
+	}
+	if ids := g.Lookup("pkg.scaffold.Scaffold.record"); len(ids) != 1 || len(g.Callers(ids[0])) != 2 {
+		t.Errorf("the kept graph after the edit: %v", ids)
+	}
+}
