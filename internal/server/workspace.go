@@ -259,8 +259,9 @@ func (w *workspace) close() {
 }
 
 // load extracts every file under the root and builds the graph (or
-// restores the saved one), closes ready, and leaves the doc index, the
-// code index and the graph for updates to afterLoad: answers that need
+// restores the saved one), closes ready, and leaves the doc index and the
+// code index to afterLoad (a restored graph is made ready for updates by
+// the first change, see prepareUpdate): answers that need
 // none of them do not wait (the Linux kernel's doc index takes 20 s to
 // load).
 // A panic is recovered, logged, and returned as an internal error, which
