@@ -37,6 +37,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	noDeps := fs.Bool("no-deps", false, "do not index the dependencies the lockfiles name (search_docs scope deps)")
 	whichDeps := fs.String("deps", "direct", "`which` dependencies to index: direct, or all (transitive too)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
+	memProfile := fs.String("memprofile", "", "when the session ends, write a heap profile of what the server holds then (after a GC) to `FILE`")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -90,6 +91,14 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
+	if *memProfile != "" {
+		// Deferred after Close, so it runs first: the workspace is still held.
+		defer func() {
+			if err := (profiles{mem: memProfile}).heap(); err != nil {
+				log.Warn("no heap profile", "err", err)
+			}
+		}()
+	}
 	if viewListen != "" {
 		if _, err := s.StartView(ctx, viewListen, *token); err != nil {
 			return err

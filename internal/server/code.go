@@ -121,6 +121,7 @@ func (w *workspace) indexAllCode() {
 	w.code.start(len(paths))
 	w.indexCodeCounting(w.docsCtx, paths, gone, w.code.add)
 	if w.docsCtx.Err() == nil {
+		w.names.drop() // code queries read the code scope from now on
 		w.code.finish()
 	}
 	w.log.Info("code indexed", "files", len(paths), "removed", len(gone), "elapsed", time.Since(start).Round(time.Millisecond))

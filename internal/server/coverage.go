@@ -77,11 +77,21 @@ func (c coverage) line() string {
 
 // namesCache indexes the workspace graph's symbol names by word, built
 // on first use and dropped with the graph it was built from: while the
-// code scope is being indexed, code queries are answered from it.
+// code scope is being indexed, code queries are answered from it. Once
+// the code scope is complete nothing reads it: drop releases it (on the
+// Linux kernel, the words of 1.1 million names) for good.
 type namesCache struct {
-	mu     sync.Mutex
-	graph  *callgraph.Graph
-	byWord map[string][]callgraph.SymbolID
+	mu      sync.Mutex
+	graph   *callgraph.Graph
+	byWord  map[string][]callgraph.SymbolID
+	dropped bool // words builds an index without keeping it
+}
+
+// drop releases the index, and keeps words from keeping another.
+func (n *namesCache) drop() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.graph, n.byWord, n.dropped = nil, nil, true
 }
 
 // words returns the index of g, building it if g is new.
@@ -104,7 +114,9 @@ func (n *namesCache) words(g *callgraph.Graph) map[string][]callgraph.SymbolID {
 			}
 		}
 	}
-	n.graph, n.byWord = g, by
+	if !n.dropped {
+		n.graph, n.byWord = g, by
+	}
 	return by
 }
 

@@ -33,6 +33,13 @@ func TestFirstSearchSaysWhatItCovers(t *testing.T) {
 	}
 	close(release)
 	waitFor(t, "the code index", func() bool { return s.srv.workspace().code.complete() })
+	names := &s.srv.workspace().names
+	names.mu.Lock()
+	held := names.byWord != nil
+	names.mu.Unlock()
+	if held {
+		t.Error("the names index the first search built is still held once the code scope is complete")
+	}
 	res = s.ok("search_docs", map[string]any{"query": "new store"}, &out)
 	for sc, c := range out.Coverage {
 		if c != "complete" {

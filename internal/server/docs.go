@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/docsearch"
 )
 
@@ -42,10 +41,13 @@ func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index
 // first (on the Linux kernel each is a minute of CPU and GBs of memory):
 // it opens the doc index (unless opt.NoDocs), closing
 // docsReady; indexes the code of the files whose code documents are not
-// current (see indexAllCode); and makes the graph ready for updates:
-// builds one in place of restored (see completeGraph), or prepares the
-// one the load built (callgraph.Graph.PrepareUpdates). Close cancels it and waits.
-func (w *workspace) afterLoad(opt Options, restored *callgraph.Graph) {
+// current (see indexAllCode); and prepares the graph the load built for
+// updates (callgraph.Graph.PrepareUpdates). A graph restored from the
+// saved state is left as it is: what it lacks for updates is built when
+// the first change comes (see prepareUpdate), not at every start (on the
+// Linux kernel a second graph, a minute of CPU and gigabytes held for as
+// long as serve runs). Close cancels it and waits.
+func (w *workspace) afterLoad(opt Options) {
 	ready := sync.OnceFunc(func() { close(w.docsReady) })
 	started := w.background(func() {
 		decided := false // docsOpened was told how it went
@@ -82,17 +84,13 @@ func (w *workspace) afterLoad(opt Options, restored *callgraph.Graph) {
 			return
 		}
 		w.calls.yield(w.docsCtx)
-		if restored != nil {
-			w.completeGraph(restored)
-		} else {
-			// Updates take mu for writing: under it for reading, this
-			// runs beside readers only, which never touch what it writes.
-			w.mu.RLock()
-			if !w.graph.Restored() { // a restored one's first Update builds all
-				w.graph.PrepareUpdates()
-			}
-			w.mu.RUnlock()
+		// Updates take mu for writing: under it for reading, this
+		// runs beside readers only, which never touch what it writes.
+		w.mu.RLock()
+		if !w.graph.Restored() { // see prepareUpdate for a restored one
+			w.graph.PrepareUpdates()
 		}
+		w.mu.RUnlock()
 	})
 	if !started {
 		w.docsOpened(nil)

@@ -9,8 +9,8 @@ import (
 )
 
 // foreground counts the tool calls in flight and remembers when the last
-// one ended, so that background work (the doc index, the code index, the
-// graph for updates: on the Linux kernel each a minute of CPU) starts
+// one ended, so that background work (the doc index, the code index:
+// on the Linux kernel each a minute of CPU) starts
 // once the answers a client waits for are out: on two cores they
 // otherwise share the CPU with it.
 type foreground struct {

@@ -13,7 +13,7 @@ import (
 // saved graph under .artifacts/.index/ (see graphstore): only files
 // changed since it was saved are extracted, and it is saved again. It
 // returns the files, what extraction skipped, and the graph: built when
-// anything changed, else the saved one restored (see completeGraph). The digests of
+// anything changed, else the saved one restored (see prepareUpdate). The digests of
 // the files it reuses are recorded as sawSource records those it reads;
 // the files it extracts stream into w.stream (see earlySymbols), and
 // extracted is their number.
@@ -45,14 +45,30 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 	return snap.Files, snap.Skipped, snap.Graph(), snap.Extracted, nil
 }
 
-// completeGraph builds in the background what the restored graph g lacks
-// for updates (see callgraph.Restore) and puts the built graph in its
-// place, unless an update came first (the update completed g itself, as
-// the first Update of a restored graph does). Readers are not held up:
-// the build reads the files under no lock, as nothing changes a file's
-// extraction in place, only replaces it. Close cancels it.
-func (w *workspace) completeGraph(g *callgraph.Graph) {
+// prepareUpdate makes a graph restored from the saved state ready for
+// updates before one is applied: it builds, from the files, what the
+// restored graph lacks (the resolution state, see callgraph.Restore) and
+// puts the built graph in its place. A restored graph holds the answers
+// only; the rest is built here, on the first change, not at every start
+// (on the Linux kernel a full build: a minute of CPU, and gigabytes
+// held for as long as serve runs, which a session that edits nothing
+// never needs). Readers are not held up: the build reads the files
+// under no lock, as nothing changes a file's extraction in place, only
+// replaces it; they read the restored graph meanwhile. Callers call it
+// before taking mu to update; one build runs at a time and the others
+// wait for it. Close cancels it, and keepGraph skips it: the update
+// then completes the graph itself (callgraph.Graph.Update), under mu.
+func (w *workspace) prepareUpdate() {
+	w.completeMu.Lock()
+	defer w.completeMu.Unlock()
 	w.mu.RLock()
+	g := w.graph
+	if g == nil || !g.Restored() || w.keepGraph {
+		// keepGraph: no other graph may take g's place; an update
+		// completes g itself, under mu.
+		w.mu.RUnlock()
+		return
+	}
 	files := make([]extract.File, 0, len(w.files))
 	for _, s := range w.files {
 		files = append(files, *s.file)

@@ -2,12 +2,16 @@ package server
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestStartFromSavedGraph: a second start reads the saved graph and
@@ -52,9 +56,11 @@ func TestStartFromSavedGraph(t *testing.T) {
 }
 
 // TestRestoredGraphUpdates: a start from the saved graph answers from the
-// restored graph at once; an edit before the graph for updates is built
-// updates the restored graph itself, which the build then leaves alone;
-// without an edit, the build takes its place with the same answers.
+// restored graph, and builds nothing more while nothing changes (the
+// resolution state for updates was a second full graph, built at every
+// start and held for the whole session); the first edit builds it,
+// outside the write lock: callers keep answering from the restored graph
+// while it builds, and the edit's answer is right once it is in.
 func TestRestoredGraphUpdates(t *testing.T) {
 	s := connect(t, lookupTree, Options{NoDocs: true, NoWatch: true})
 	if _, err := s.srv.ready(context.Background(), nil); err != nil {
@@ -65,53 +71,159 @@ func TestRestoredGraphUpdates(t *testing.T) {
 	for p := range lookupTree {
 		os.Chtimes(filepath.Join(s.root, p), old, old)
 	}
-	for _, edit := range []bool{true, false} {
-		release, built := make(chan struct{}), make(chan struct{})
-		s2 := reconnect(t, s, Options{NoDocs: true, NoWatch: true, hooks: &testHooks{complete: func() {
-			defer close(built)
+	var builds atomic.Int32
+	release, building := make(chan struct{}), make(chan struct{})
+	s2 := reconnect(t, s, Options{NoDocs: true, NoWatch: true, hooks: &testHooks{complete: func() {
+		if builds.Add(1) == 1 {
+			close(building)
 			<-release
-		}}})
-		ws, err := s2.srv.ready(context.Background(), nil)
-		if err != nil {
-			t.Fatal(err)
 		}
-		restored := ws.graph
-		if !restored.Restored() {
-			t.Fatal("the second start built its graph instead of restoring the saved one")
-		}
-		var out treeOut
-		want := 1
-		if edit {
-			writeTree(t, s.root, map[string]string{"pkg/app.py": lookupTree["pkg/app.py"] + "\ndef extra(f):\n    f.record(1)\n"})
-			var info map[string]any
-			s2.ok("file_info", map[string]any{"path": "pkg/app.py"}, &info)
-			want = 2
-		}
-		s2.ok("callers", map[string]any{"symbol": "record"}, &out)
-		if out.Total != want {
-			t.Errorf("edit %v: callers before the build: %+v, want %d", edit, out, want)
-		}
+	}}})
+	ws, err := s2.srv.ready(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := ws.graph
+	if !restored.Restored() {
+		t.Fatal("the second start built its graph instead of restoring the saved one")
+	}
+	settled := make(chan struct{})
+	go func() {
+		ws.docsLoops.Wait() // what the load left to the background is done
+		close(settled)
+	}()
+	select {
+	case <-settled:
+	case <-building:
 		close(release)
-		<-built
-		waitFor(t, "the build to end", func() bool {
-			ws.mu.RLock()
-			defer ws.mu.RUnlock()
-			return !ws.graph.Restored()
-		})
-		ws.mu.RLock()
-		swapped := ws.graph != restored
-		ws.mu.RUnlock()
-		if swapped == edit {
-			t.Errorf("edit %v: the built graph replaced the restored one: %v", edit, swapped)
+		t.Fatal("with nothing changed, the start builds the graph for updates")
+	}
+	if n := builds.Load(); n != 0 || ws.graph != restored || !restored.Restored() {
+		t.Errorf("with nothing changed, the start built the graph for updates (%d builds; restored in place: %v)", n, ws.graph == restored && restored.Restored())
+	}
+	var out treeOut
+	s2.ok("callers", map[string]any{"symbol": "record"}, &out)
+	if out.Total != 1 {
+		t.Errorf("callers from the restored graph: %+v", out)
+	}
+
+	writeTree(t, s.root, map[string]string{"pkg/app.py": lookupTree["pkg/app.py"] + "\ndef extra(f):\n    f.record(1)\n"})
+	edited := make(chan error, 1)
+	go func() {
+		res, err := s2.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "file_info", Arguments: map[string]any{"path": "pkg/app.py"}})
+		if err == nil && res.IsError {
+			err = errors.New(text(res))
 		}
+		edited <- err
+	}()
+	select {
+	case <-building:
+	case err := <-edited:
+		t.Fatalf("file_info of the edited file returned (%v) without building the graph for updates", err)
+	}
+	s2.ok("callers", map[string]any{"symbol": "record"}, &out) // not held up by the build
+	if out.Total != 1 {
+		t.Errorf("callers while the graph for updates builds: %+v, want the restored graph's 1", out)
+	}
+	close(release)
+	if err := <-edited; err != nil {
+		t.Fatal(err)
+	}
+	s2.ok("callers", map[string]any{"symbol": "record"}, &out)
+	if out.Total != 2 {
+		t.Errorf("callers after the edit: %+v, want 2", out)
+	}
+	ws.mu.RLock()
+	if ws.graph == restored || ws.graph.Restored() {
+		t.Error("the edit did not put the built graph in place of the restored one")
+	}
+	ws.mu.RUnlock()
+	if n := builds.Load(); n != 1 {
+		t.Errorf("%d builds of the graph for updates, want 1", n)
+	}
+	// A second edit updates the built graph: nothing is built again.
+	writeTree(t, s.root, map[string]string{"pkg/app.py": lookupTree["pkg/app.py"]})
+	var info map[string]any
+	s2.ok("file_info", map[string]any{"path": "pkg/app.py"}, &info)
+	s2.ok("callers", map[string]any{"symbol": "record"}, &out)
+	if out.Total != 1 || builds.Load() != 1 {
+		t.Errorf("after the second edit: callers %+v, %d builds; want 1 caller, 1 build", out, builds.Load())
+	}
+}
+
+// TestRestoredGraphWatchedEdits: watched edits of a workspace started
+// from the saved graph build the graph for updates once, on the first
+// batch, and the callers follow an added call and a removed file.
+func TestRestoredGraphWatchedEdits(t *testing.T) {
+	s := connect(t, lookupTree, Options{NoDocs: true, NoWatch: true})
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s.srv.Close()
+	old := time.Now().Add(-time.Hour)
+	for p := range lookupTree {
+		os.Chtimes(filepath.Join(s.root, p), old, old)
+	}
+	var builds atomic.Int32
+	s2 := watchedWith(t, nil, Options{Root: s.root, NoDocs: true, hooks: &testHooks{complete: func() { builds.Add(1) }}})
+	s2.root = s.root
+	ws := s2.srv.workspace()
+	ws.mu.RLock()
+	restored := ws.graph.Restored()
+	ws.mu.RUnlock()
+	if !restored {
+		t.Fatal("the second start built its graph instead of restoring the saved one")
+	}
+	callers := func() int {
+		var out treeOut
 		s2.ok("callers", map[string]any{"symbol": "record"}, &out)
-		if out.Total != want {
-			t.Errorf("edit %v: callers after the build: %+v, want %d", edit, out, want)
-		}
-		s2.srv.Close()
-		writeTree(t, s.root, lookupTree)
-		for p := range lookupTree {
-			os.Chtimes(filepath.Join(s.root, p), old, old)
-		}
+		return out.Total
+	}
+	writeTree(t, s.root, map[string]string{"pkg/app.py": lookupTree["pkg/app.py"] + "\ndef extra(f):\n    f.record(1)\n"})
+	waitFor(t, "callers to see the added call", func() bool { return callers() == 2 })
+	if err := os.Remove(filepath.Join(s.root, "pkg", "app.py")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "callers to drop the removed file", func() bool { return callers() == 1 })
+	if n := builds.Load(); n != 1 {
+		t.Errorf("%d builds of the graph for updates over two batches, want 1", n)
+	}
+}
+
+// TestKeptGraphStaysInPlace: a workspace that keeps its graph (Enrich,
+// which reads it without mu) updates a restored graph in place on an
+// edit; no built graph takes its place.
+func TestKeptGraphStaysInPlace(t *testing.T) {
+	s := connect(t, lookupTree, Options{NoDocs: true, NoWatch: true})
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s.srv.Close()
+	old := time.Now().Add(-time.Hour)
+	for p := range lookupTree {
+		os.Chtimes(filepath.Join(s.root, p), old, old)
+	}
+	ws, err := openWorkspace(s.root, 0, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.close()
+	ws.keepGraph = true
+	if err := ws.load(context.Background(), Options{NoDocs: true}); err != nil {
+		t.Fatal(err)
+	}
+	g := ws.graph
+	if !g.Restored() {
+		t.Fatal("the load built its graph instead of restoring the saved one")
+	}
+	writeTree(t, s.root, map[string]string{"pkg/app.py": lookupTree["pkg/app.py"] + "\ndef extra(f):\n    f.record(1)\n"})
+	if _, _, err := ws.current(context.Background(), "pkg/app.py"); err != nil {
+		t.Fatal(err)
+	}
+	if ws.graph != g {
+		t.Error("an edit replaced the kept graph")
+	}
+	if ids := g.Lookup("pkg.scaffold.Scaffold.record"); len(ids) != 1 || len(g.Callers(ids[0])) != 2 {
+		t.Errorf("the kept graph after the edit: %v", ids)
 	}
 }

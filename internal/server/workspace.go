@@ -49,10 +49,14 @@ type workspace struct {
 	// to; nil without a server (Enrich).
 	calls *foreground
 
-	// keepGraph keeps a restored graph in place instead of building its
-	// replacement in the background: a caller that reads the graph
-	// without taking mu (Enrich) sets it before load.
+	// keepGraph keeps a restored graph in place: a caller that reads
+	// the graph without taking mu (Enrich) sets it before load, and
+	// changes no file.
 	keepGraph bool
+
+	// completeMu makes one prepareUpdate at a time build the graph for
+	// updates; the others wait for it.
+	completeMu sync.Mutex
 
 	ready     chan struct{} // closed when the first load ends
 	readyOnce sync.Once
@@ -255,8 +259,9 @@ func (w *workspace) close() {
 }
 
 // load extracts every file under the root and builds the graph (or
-// restores the saved one), closes ready, and leaves the doc index, the
-// code index and the graph for updates to afterLoad: answers that need
+// restores the saved one), closes ready, and leaves the doc index and the
+// code index to afterLoad (a restored graph is made ready for updates by
+// the first change, see prepareUpdate): answers that need
 // none of them do not wait (the Linux kernel's doc index takes 20 s to
 // load).
 // A panic is recovered, logged, and returned as an internal error, which
@@ -278,8 +283,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	// The doc index opens once the files and graph are in (this defer
 	// runs after finish): on a big tree both loads are seconds of CPU and
 	// memory traffic, and the first answers need only the graph.
-	var restored *callgraph.Graph // to build for updates in the background
-	defer func() { w.afterLoad(opt, restored) }()
+	defer func() { w.afterLoad(opt) }()
 	reopen := false // open the symbols index the load saved
 	defer func() {
 		if reopen {
@@ -340,9 +344,6 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
 		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	w.depsChanged(opt)
-	if g.Restored() && !w.keepGraph {
-		restored = g
-	}
 	return nil
 }
 
@@ -442,6 +443,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 		}
 		return nil, nil, err
 	}
+	w.prepareUpdate()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if cur := w.files[rel]; cur == nil || cur.digest != d || cur.suspect {
@@ -470,6 +472,12 @@ func (e *unextracted) Error() string {
 
 // forget removes a file that is gone from the graph.
 func (w *workspace) forget(rel string) {
+	w.mu.RLock()
+	known := w.files[rel] != nil
+	w.mu.RUnlock()
+	if known {
+		w.prepareUpdate()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.skipped, rel)
