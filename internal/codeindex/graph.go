@@ -30,6 +30,9 @@ type GraphOptions struct {
 	// Graph configures the saved graph's side; its Root is SyncGraph's
 	// root, and its Each, Want and Passed are SyncGraph's own.
 	Graph graphstore.Options
+	// Scan, if set, is the walk of root begun ahead (StartScan), with
+	// Dir and Log as its SelectOptions; nil: SyncGraph starts one.
+	Scan *Scan
 	// Indexed, if set, is called with the index once the code index is
 	// saved, before the graph is built; SyncGraph holds the index no
 	// more after that, so a caller that lets go of it too leaves its
@@ -57,7 +60,11 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	}
 	// Vendored files and copies are chosen as Sync chooses them: the
 	// graph still reads every source file, the code scope only sel.Code.
-	sel, err := Select(ctx, root, SelectOptions{Dir: dir, Log: log})
+	scan := opt.Scan
+	if scan == nil {
+		scan = StartScan(ctx, root, SelectOptions{Dir: dir, Log: log})
+	}
+	sel, err := scan.Selection()
 	if err != nil {
 		return SyncStats{}, nil, err
 	}

@@ -106,7 +106,7 @@ func (sel *Selection) Lstat(root, p string) (fs.FileInfo, error) {
 	if info, ok := sel.info[p]; ok {
 		return info, nil
 	}
-	return os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+	return lstat(filepath.Join(root, filepath.FromSlash(p)))
 }
 
 // SelectOptions tunes Select.
@@ -127,7 +127,22 @@ type SelectOptions struct {
 // entering vendor/ directories, and sorts them into the code scope, the
 // vendor scope and the copies left out (see above).
 func Select(ctx context.Context, root string, opt SelectOptions) (Selection, error) {
-	paths, _, err := extract.Walk(ctx, root, extract.WalkOptions{Enter: []string{"vendor"}})
+	return selectListed(ctx, root, opt, nil)
+}
+
+// selectListed is Select, recording in l (nil: nowhere) every directory
+// the walk read and the lstat of every file selected (see Scan).
+func selectListed(ctx context.Context, root string, opt SelectOptions, l *docsearch.Listing) (Selection, error) {
+	wopt := extract.WalkOptions{Enter: []string{"vendor"}, Dir: dirHook}
+	if l != nil {
+		wopt.Listed = func(rel string, entries []fs.DirEntry) {
+			if rel == "" {
+				rel = "."
+			}
+			l.AddDir(rel, entries)
+		}
+	}
+	paths, _, err := extract.Walk(ctx, root, wopt)
 	if err != nil {
 		return Selection{}, err
 	}
@@ -159,6 +174,12 @@ func Select(ctx context.Context, root string, opt SelectOptions) (Selection, err
 		}
 	}
 	slices.SortFunc(sel.Roots, func(a, b VendorRoot) int { return strings.Compare(a.Dir, b.Dir) })
+	sel.info = statAll(root, sel.Code, sel.Vendor)
+	if l != nil {
+		for p, info := range sel.info {
+			l.AddStat(p, docsearch.FileStat{Mode: info.Mode(), Size: info.Size(), MTime: info.ModTime().UnixNano()})
+		}
+	}
 	if err := sel.dropCopies(ctx, root, opt); err != nil {
 		return Selection{}, err
 	}
@@ -227,19 +248,15 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 		mtime  int64
 	}
 	bySize := map[int64][]file{}
-	sel.info = make(map[string]fs.FileInfo, len(sel.Code)+len(sel.Vendor))
 	for _, list := range []struct {
 		paths  []string
 		vendor bool
 	}{{sel.Code, false}, {sel.Vendor, true}} {
 		for _, p := range list.paths {
-			info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-			if err == nil {
-				sel.info[p] = info
-			}
+			info, ok := sel.info[p] // see statAll
 			// A file of no language known by its name (a README, a
 			// script without an extension) is no copy of source.
-			if err != nil || !info.Mode().IsRegular() || info.Size() < minCopyBytes || extract.LanguageOf(p, nil) == nil {
+			if !ok || !info.Mode().IsRegular() || info.Size() < minCopyBytes || extract.LanguageOf(p, nil) == nil {
 				continue
 			}
 			bySize[info.Size()] = append(bySize[info.Size()], file{p, list.vendor, info.Size(), info.ModTime().UnixNano()})

@@ -60,11 +60,18 @@ var stampsLimit = bounded.Limit{Kind: "code stamps file", Max: 256 << 20}
 // line to log (nil: none). Enriched prose comes from root's artifact
 // store.
 func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.Logger) (SyncStats, error) {
+	return SyncScanned(ctx, ix, StartScan(ctx, root, SelectOptions{Dir: dir, Log: log}), log)
+}
+
+// SyncScanned is Sync with the walk of scan: its root, and the stamps in
+// its SelectOptions.Dir.
+func SyncScanned(ctx context.Context, ix *docsearch.Index, scan *Scan, log *slog.Logger) (SyncStats, error) {
 	var st SyncStats
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	sel, err := Select(ctx, root, SelectOptions{Dir: dir, Log: log})
+	root, dir := scan.root, scan.dir
+	sel, err := scan.Selection()
 	if err != nil {
 		return st, err
 	}
