@@ -3,7 +3,6 @@ package codeindex
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
-	"github.com/fileinfo/fileinfo/internal/bounded"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
@@ -75,17 +73,8 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	}
 	p.st.Left = sel.Left
 	if dir != "" && hasCode(ix) {
-		file := filepath.Join(dir, stampsFile)
-		switch s, err := readStamps(file); {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			reason := err.Error()
-			if skip := (*bounded.SkipError)(nil); errors.As(err, &skip) {
-				reason = skip.Reason
-			}
-			log.Warn("code index: reading every source file again", "file", file, "reason", reason)
-		default:
-			p.old = s
+		for _, s := range scan.oldStamps(log) {
+			p.old[s.path] = s.stamp
 		}
 	}
 	ix = nil // p holds it until the code index is saved
@@ -106,8 +95,8 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	if inFlightHook != nil {
 		inFlightHook(p.peak)
 	}
-	if dir != "" && (p.st.Read > 0 || p.st.Removed > 0) {
-		if err := writeStamps(dir, p.now); err != nil {
+	if dir != "" && (p.st.Read > 0 || p.st.Removed > 0 || scan.legacy) {
+		if err := writeStamps(dir, sortedStamps(p.now)); err != nil {
 			return p.st, snap, err
 		}
 	}

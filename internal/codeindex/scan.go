@@ -2,13 +2,16 @@ package codeindex
 
 import (
 	"context"
+	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/bounded"
 )
 
 // lstat is os.Lstat; tests count the calls.
@@ -70,6 +73,10 @@ type Scan struct {
 	listing *docsearch.Listing
 	sel     Selection
 	err     error
+	// The stamps saved in dir, read beside the walk (see oldStamps).
+	stamps    []fileStamp
+	stampsErr error
+	legacy    bool // they are the legacy file's: rewrite them
 }
 
 // StartScan starts the walk of root's source files as Select makes it,
@@ -80,6 +87,10 @@ func StartScan(ctx context.Context, root string, opt SelectOptions) *Scan {
 	go func() {
 		defer close(s.done)
 		s.sel, s.err = selectListed(ctx, root, opt, s.listing)
+		if s.err == nil && s.dir != "" {
+			s.stamps, s.stampsErr = readStamps(s.dir)
+			s.legacy = s.stampsErr == nil && !exists(filepath.Join(s.dir, stampsFile))
+		}
 	}()
 	return s
 }
@@ -99,4 +110,28 @@ func (s *Scan) Listing() *docsearch.Listing {
 func (s *Scan) Selection() (Selection, error) {
 	<-s.done
 	return s.sel, s.err
+}
+
+// oldStamps returns the stamps saved in the scan's dir, sorted by path;
+// none when there are none, or when they cannot be read or decoded, which
+// is said in a line to log: every source file is then read again.
+func (s *Scan) oldStamps(log *slog.Logger) []fileStamp {
+	<-s.done
+	switch err := s.stampsErr; {
+	case err == nil:
+		return s.stamps
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		reason := err.Error()
+		if skip := (*bounded.SkipError)(nil); errors.As(err, &skip) {
+			reason = skip.Reason // the line names the file
+		}
+		log.Warn("code index: reading every source file again", "file", filepath.Join(s.dir, stampsFile), "reason", reason)
+	}
+	return nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

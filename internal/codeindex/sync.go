@@ -20,13 +20,6 @@ import (
 	"github.com/fileinfo/fileinfo/internal/bounded"
 )
 
-// stampsFile, in the index's directory, records the size and modification
-// time of every source file the code scope was last brought up to date
-// with, and its artifact's modification time (0 for none), as JSON:
-// {"path": [size, mtime_ns, artifact_mtime_ns], ...}. A file whose stamp
-// is unchanged is not read again. It is written atomically after the index.
-const stampsFile = "code-stamps.json"
-
 // syncBatch is how many files Sync extracts and indexes at a time.
 var syncBatch = 1024
 
@@ -77,27 +70,15 @@ func SyncScanned(ctx context.Context, ix *docsearch.Index, scan *Scan, log *slog
 	}
 	paths := sel.Code
 	st.Left = sel.Left
-	old := map[string][3]int64{}
+	var old []fileStamp // sorted by path
 	if dir != "" && hasCode(ix) {
-		file := filepath.Join(dir, stampsFile)
-		switch s, err := readStamps(file); {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			reason := err.Error()
-			if skip := (*bounded.SkipError)(nil); errors.As(err, &skip) {
-				reason = skip.Reason // the line names the file
-			}
-			log.Warn("code index: reading every source file again", "file", file, "reason", reason)
-		default:
-			old = s
-		}
+		old = scan.oldStamps(log)
 	}
 	store, _ := artifacts.Open(root) // no store: no prose
 	// An artifact is looked for only in a directory that exists: a tree
 	// with few artifacts then costs a stat per directory, not per file.
 	dirs := dirCache{}
-	now := make(map[string][3]int64, len(paths))
-	var todo []string
+	now := make([]fileStamp, 0, len(paths))
 	for _, p := range paths {
 		if extract.UnknownByName(p) {
 			continue
@@ -114,19 +95,13 @@ func SyncScanned(ctx context.Context, ix *docsearch.Index, scan *Scan, log *slog
 				}
 			}
 		}
-		now[p] = stamp
-		if o, ok := old[p]; !ok || o != stamp {
-			todo = append(todo, p)
-		}
+		now = append(now, fileStamp{p, stamp})
 	}
+	// Both sorted by path (Select's are): one merge finds the files new
+	// or changed, and those gone.
+	slices.SortFunc(now, func(a, b fileStamp) int { return strings.Compare(a.path, b.path) })
+	todo, removed := diffStamps(old, now)
 	st.Files = len(now)
-	var removed []string
-	for p := range old {
-		if _, ok := now[p]; !ok {
-			removed = append(removed, p)
-		}
-	}
-	slices.Sort(removed)
 	st.Removed = len(removed)
 	ex, srcs, err := newExtractor(root)
 	if err != nil {
@@ -157,7 +132,7 @@ func SyncScanned(ctx context.Context, ix *docsearch.Index, scan *Scan, log *slog
 	if heldHook != nil {
 		heldHook(srcs.peak)
 	}
-	if dir != "" && (len(todo) > 0 || len(removed) > 0) {
+	if dir != "" && (len(todo) > 0 || len(removed) > 0 || scan.legacy) {
 		if err := writeStamps(dir, now); err != nil {
 			return st, err
 		}
@@ -220,18 +195,7 @@ func (c dirCache) exists(dir string) bool {
 // hasCode reports whether ix holds any code document.
 func hasCode(ix *docsearch.Index) bool { return ix.HasScope(docsearch.ScopeCode) }
 
-// readStamps reads the stamps file at path through bounded.ReadFile: a
-// symbolic link, a FIFO, a device or a file over stampsLimit is refused
-// before it is read.
-func readStamps(path string) (map[string][3]int64, error) {
-	b, err := bounded.ReadFile(path, stampsLimit)
-	if err != nil {
-		return nil, err
-	}
-	return decodeStamps(b)
-}
-
-// decodeStamps decodes the stamps file (see stampsFile), refusing
+// decodeStamps decodes the legacy stamps file (legacyStampsFile), refusing
 // anything but an object of slash paths inside the workspace, each with
 // three integers, the first a size.
 func decodeStamps(b []byte) (map[string][3]int64, error) {
@@ -257,9 +221,40 @@ func decodeStamps(b []byte) (map[string][3]int64, error) {
 	return stamps, nil
 }
 
-// writeStamps writes the stamps atomically.
-func writeStamps(dir string, stamps map[string][3]int64) error {
-	return writeJSON(dir, stampsFile, "code stamps", stamps)
+// writeStamps writes the stamps, sorted by path, atomically, and
+// removes the legacy stamps file.
+func writeStamps(dir string, stamps []fileStamp) error {
+	if err := writeFile(dir, stampsFile, "code stamps", encodeStamps(stamps)); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, legacyStampsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("code stamps %s: %w", dir, err)
+	}
+	return nil
+}
+
+// diffStamps returns, of now, the files whose stamp is not in old, and,
+// of old, the files not in now; both sorted by path, as now and old are.
+func diffStamps(old, now []fileStamp) (todo, removed []string) {
+	i := 0
+	for _, n := range now {
+		for i < len(old) && old[i].path < n.path {
+			removed = append(removed, old[i].path)
+			i++
+		}
+		if i < len(old) && old[i].path == n.path {
+			if old[i].stamp != n.stamp {
+				todo = append(todo, n.path)
+			}
+			i++
+			continue
+		}
+		todo = append(todo, n.path)
+	}
+	for ; i < len(old); i++ {
+		removed = append(removed, old[i].path)
+	}
+	return todo, removed
 }
 
 // writeJSON writes v as JSON to dir/name atomically (a temporary file
@@ -269,6 +264,12 @@ func writeJSON(dir, name, kind string, v any) error {
 	if err != nil {
 		return err
 	}
+	return writeFile(dir, name, kind, b)
+}
+
+// writeFile writes b to dir/name atomically (a temporary file renamed
+// over it); errors name kind and dir.
+func writeFile(dir, name, kind string, b []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("%s %s: %w", kind, dir, err)
 	}
