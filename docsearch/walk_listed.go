@@ -21,9 +21,9 @@ import (
 // concurrent use.
 type Listing struct {
 	mu    sync.Mutex
-	dirs  map[string][]fs.DirEntry // by slash path, "." for the root
-	stats map[string]FileStat      // by slash path
-	reads int                      // directories the doc walk read itself
+	dirs  map[string][]fs.DirEntry        // by slash path, "." for the root
+	stats func(p string) (FileStat, bool) // by slash path; nil: none
+	reads int                             // directories the doc walk read itself
 }
 
 // FileStat is what a walk needs of a file, as lstat saw it: its type,
@@ -35,7 +35,7 @@ type FileStat struct {
 
 // NewListing returns an empty listing.
 func NewListing() *Listing {
-	return &Listing{dirs: map[string][]fs.DirEntry{}, stats: map[string]FileStat{}}
+	return &Listing{dirs: map[string][]fs.DirEntry{}}
 }
 
 // AddDir records the entries of the directory at slash path p ("." for
@@ -47,10 +47,12 @@ func (l *Listing) AddDir(p string, entries []fs.DirEntry) {
 	l.mu.Unlock()
 }
 
-// AddStat records the lstat of the file at slash path p.
-func (l *Listing) AddStat(p string, st FileStat) {
+// SetStats gives the listing the lstat of files: stat returns that of
+// the file at slash path p, and whether it has one. It must be safe for
+// concurrent use, and keep its answers.
+func (l *Listing) SetStats(stat func(p string) (FileStat, bool)) {
 	l.mu.Lock()
-	l.stats[p] = st
+	l.stats = stat
 	l.mu.Unlock()
 }
 
@@ -67,9 +69,12 @@ func (l *Listing) Dir(p string) ([]fs.DirEntry, bool) {
 // it.
 func (l *Listing) Stat(p string) (FileStat, bool) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	st, ok := l.stats[p]
-	return st, ok
+	stat := l.stats
+	l.mu.Unlock()
+	if stat == nil {
+		return FileStat{}, false
+	}
+	return stat(p)
 }
 
 // Reads returns how many directories the doc walk read itself, not

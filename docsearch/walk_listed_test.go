@@ -14,6 +14,7 @@ import (
 func listTree(t *testing.T, root string, keep func(dir string) bool) *Listing {
 	t.Helper()
 	l := NewListing()
+	stats := map[string]FileStat{}
 	var list func(dir string)
 	list = func(dir string) {
 		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
@@ -33,10 +34,11 @@ func listTree(t *testing.T, root string, keep func(dir string) bool) *Listing {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l.AddStat(p, FileStat{info.Mode(), info.Size(), info.ModTime().UnixNano()})
+			stats[p] = FileStat{info.Mode(), info.Size(), info.ModTime().UnixNano()}
 		}
 	}
 	list(".")
+	l.SetStats(func(p string) (FileStat, bool) { st, ok := stats[p]; return st, ok })
 	return l
 }
 
@@ -116,7 +118,7 @@ func TestWalkListedTakesStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := listTree(t, root, func(string) bool { return true })
-	l.AddStat("docs/guide.md", FileStat{Size: 12345, MTime: 42})
+	l.SetStats(func(p string) (FileStat, bool) { return FileStat{Size: 12345, MTime: 42}, p == "docs/guide.md" })
 	srcs, _, err := ss.walkListed(4<<20, l)
 	if err != nil {
 		t.Fatal(err)

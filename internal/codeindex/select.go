@@ -176,9 +176,14 @@ func selectListed(ctx context.Context, root string, opt SelectOptions, l *docsea
 	slices.SortFunc(sel.Roots, func(a, b VendorRoot) int { return strings.Compare(a.Dir, b.Dir) })
 	sel.info = statAll(root, sel.Code, sel.Vendor)
 	if l != nil {
-		for p, info := range sel.info {
-			l.AddStat(p, docsearch.FileStat{Mode: info.Mode(), Size: info.Size(), MTime: info.ModTime().UnixNano()})
-		}
+		info := sel.info // never written again
+		l.SetStats(func(p string) (docsearch.FileStat, bool) {
+			fi, ok := info[p]
+			if !ok {
+				return docsearch.FileStat{}, false
+			}
+			return docsearch.FileStat{Mode: fi.Mode(), Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, true
+		})
 	}
 	if err := sel.dropCopies(ctx, root, opt); err != nil {
 		return Selection{}, err
