@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -268,8 +266,9 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 		}
 	}
 	var cache map[string]digestStamp
+	var legacy bool
 	if opt.Dir != "" {
-		cache = readDigests(filepath.Join(opt.Dir, digestsFile), opt.Log)
+		cache, legacy = readDigests(opt.Dir, opt.Log)
 	}
 	kept := map[string]digestStamp{}
 	var rootDir *os.Root
@@ -331,7 +330,7 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 			}
 		}
 	}
-	if opt.Dir != "" && opt.Digest == nil && !equalDigests(cache, kept) {
+	if opt.Dir != "" && opt.Digest == nil && (legacy || !equalDigests(cache, kept)) {
 		if err := writeDigests(opt.Dir, kept); err != nil {
 			return err
 		}
@@ -357,54 +356,4 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 	}
 	sel.Roots = slices.DeleteFunc(sel.Roots, func(r VendorRoot) bool { return r.Files == 0 })
 	return nil
-}
-
-// digestsFile, in the index's directory, keeps the SHA-256 of every file
-// Select compared as a possible copy, with the size and modification time
-// it was read at, as JSON: {"path": {"size": N, "mtime": NS, "sha256":
-// "HEX"}, ...}. It is written atomically when it changes.
-const digestsFile = "code-digests.json"
-
-// digestsLimit caps the digests file: about 120 bytes a file compared.
-var digestsLimit = bounded.Limit{Kind: "code digests file", Max: 256 << 20}
-
-type digestStamp struct {
-	Size   int64  `json:"size"`
-	Mtime  int64  `json:"mtime"`
-	SHA256 string `json:"sha256"`
-}
-
-// readDigests reads the digests file at file; one that is missing or
-// cannot be read or decoded is none (a line to log says why for the
-// last two): its files are read again.
-func readDigests(file string, log *slog.Logger) map[string]digestStamp {
-	b, err := bounded.ReadFile(file, digestsLimit)
-	if err == nil {
-		var m map[string]digestStamp
-		if err = json.Unmarshal(b, &m); err == nil {
-			return m
-		}
-		err = fmt.Errorf("decode: %w", err)
-	}
-	if !errors.Is(err, fs.ErrNotExist) && log != nil {
-		log.Warn("code index: comparing every possible copy again", "file", file, "reason", err.Error())
-	}
-	return nil
-}
-
-func equalDigests(a, b map[string]digestStamp) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
-// writeDigests writes the digests file atomically.
-func writeDigests(dir string, m map[string]digestStamp) error {
-	return writeJSON(dir, digestsFile, "code digests", m)
 }
