@@ -80,7 +80,7 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	ix = nil // p holds it until the code index is saved
 	gopt := opt.Graph
 	p.store, _ = artifacts.Open(root) // no store: no prose
-	p.dirs = dirCache{}
+	p.dirs = newDirCache(root, scan.listing)
 	gopt.Root = root
 	gopt.Want, gopt.Each, gopt.Passed = p.want, p.each, p.passed
 	snap, err := graphstore.Sync(ctx, gopt)
@@ -112,7 +112,7 @@ type codePass struct {
 	sel     Selection       // the files of the code and vendor scopes
 	code    map[string]bool // sel.Code
 	store   *artifacts.Store
-	dirs    dirCache
+	dirs    *dirCache
 	old     map[string][3]int64 // stamps as saved
 	now     map[string][3]int64 // stamps of the files there are now
 	need    map[string]bool     // files whose code documents are out of date

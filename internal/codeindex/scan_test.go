@@ -69,6 +69,7 @@ func (c *countFS) ReadLink(name string) (string, error) { return fs.ReadLink(c.F
 type work struct {
 	reads, stats map[string]int
 	docReads     []string // the directories the doc walk read itself
+	dirStats     []string // directories stat'd to look for artifacts
 }
 
 // searchOpen opens the index of root as a CLI search does (cmd/fileinfo
@@ -96,7 +97,14 @@ func searchOpen(t *testing.T, root string) (*docsearch.Index, work) {
 		mu.Unlock()
 		return os.Lstat(name)
 	}
-	t.Cleanup(func() { dirHook, lstat = nil, os.Lstat })
+	stat = func(name string) (fs.FileInfo, error) {
+		rel, _ := filepath.Rel(root, name)
+		mu.Lock()
+		w.dirStats = append(w.dirStats, filepath.ToSlash(rel))
+		mu.Unlock()
+		return os.Stat(name)
+	}
+	t.Cleanup(func() { dirHook, lstat, stat = nil, os.Lstat, os.Stat })
 	ctx := context.Background()
 	dir := filepath.Join(root, ".artifacts", ".index")
 	cfs := &countFS{FS: os.DirFS(root), reads: map[string]int{}, stats: map[string]int{}, opens: map[string]int{}}
@@ -108,7 +116,7 @@ func searchOpen(t *testing.T, root string) (*docsearch.Index, work) {
 	if _, err := SyncScanned(ctx, ix, scan, nil); err != nil {
 		t.Fatal(err)
 	}
-	dirHook, lstat = nil, os.Lstat
+	dirHook, lstat, stat = nil, os.Lstat, os.Stat
 	for p, n := range cfs.reads {
 		w.reads[p] += n
 		w.docReads = append(w.docReads, p)
@@ -133,10 +141,14 @@ func TestOneWalk(t *testing.T) {
 	for _, run := range []struct {
 		name     string
 		docReads []string
+		dirStats int // directories stat'd to look for artifacts
 	}{
-		// The doc index is saved under .artifacts at the end of the first.
-		{"first (builds the index)", []string{"Pods"}},
-		{"second (a search)", []string{".artifacts", "Pods"}},
+		// The doc index is saved under .artifacts at the end of the
+		// first's doc walk: until then there is none. Then the doc walk
+		// lists .artifacts, which tells that there is no artifacts'
+		// directory: none is stat'd.
+		{"first (builds the index)", []string{"Pods"}, 0},
+		{"second (a search)", []string{".artifacts", "Pods"}, 0},
 	} {
 		t.Run(run.name, func(t *testing.T) {
 			_, w := searchOpen(t, root)
@@ -152,6 +164,9 @@ func TestOneWalk(t *testing.T) {
 			}
 			if want := run.docReads; !slices.Equal(w.docReads, want) {
 				t.Errorf("the doc walk read %q itself; want only the directories the code walk does not enter, %q", w.docReads, want)
+			}
+			if len(w.dirStats) != run.dirStats {
+				t.Errorf("directories stat'd to look for artifacts: %q; want %d", w.dirStats, run.dirStats)
 			}
 			for p, n := range w.stats {
 				if n != 1 {
@@ -211,5 +226,49 @@ func TestOneWalkFresh(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("search Discount: %+v; want lib/util.go's Discount, edited after the index", res.Results)
+	}
+}
+
+// TestDirCacheListing checks that the directories an artifact may be in
+// are found in the listing as os.Stat finds them, with a stat only where
+// the listing cannot tell: a link, or a directory below one the walks
+// did not enter.
+func TestDirCacheListing(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{".artifacts/lib/deep", ".artifacts/docs"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.FromSlash(d)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFiles(t, root, map[string]string{".artifacts/file.md": "x"})
+	if err := os.Symlink("lib", filepath.Join(root, ".artifacts", "link")); err != nil {
+		t.Fatal(err)
+	}
+	l := docsearch.NewListing()
+	for _, d := range []string{".", ".artifacts"} {
+		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(d)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.AddDir(d, entries)
+	}
+	var stats []string
+	stat = func(name string) (fs.FileInfo, error) {
+		rel, _ := filepath.Rel(root, name)
+		stats = append(stats, filepath.ToSlash(rel))
+		return os.Stat(name)
+	}
+	t.Cleanup(func() { stat = os.Stat })
+	c := newDirCache(root, l)
+	for _, d := range []string{".artifacts", ".artifacts/lib", ".artifacts/lib/deep", ".artifacts/lib/none", ".artifacts/docs",
+		".artifacts/file.md", ".artifacts/link", ".artifacts/none", ".artifacts/none/deeper", "none/x"} {
+		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(d)))
+		want := err == nil && info.IsDir()
+		if got := c.exists(filepath.Join(root, filepath.FromSlash(d))); got != want {
+			t.Errorf("exists(%s) = %v; want %v", d, got, want)
+		}
+	}
+	if want := []string{".artifacts/lib/deep", ".artifacts/lib/none", ".artifacts/link"}; !slices.Equal(stats, want) {
+		t.Errorf("stat'd %q; want only %q", stats, want)
 	}
 }

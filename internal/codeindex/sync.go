@@ -9,6 +9,7 @@ import (
 	"iter"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -77,7 +78,7 @@ func SyncScanned(ctx context.Context, ix *docsearch.Index, scan *Scan, log *slog
 	store, _ := artifacts.Open(root) // no store: no prose
 	// An artifact is looked for only in a directory that exists: a tree
 	// with few artifacts then costs a stat per directory, not per file.
-	dirs := dirCache{}
+	dirs := newDirCache(root, scan.listing)
 	now := make([]fileStamp, 0, len(paths))
 	for _, p := range paths {
 		if extract.UnknownByName(p) {
@@ -179,17 +180,59 @@ func extractBatches(ctx context.Context, ex *extract.Extractor, srcs *sources, t
 	}
 }
 
-// dirCache remembers which directories exist.
-type dirCache map[string]bool
+// dirCache remembers which directories exist. With a listing (that of
+// the search's walk, which the doc walk added the artifacts' directories
+// to), a directory under root is found there: it exists when the
+// listing holds it, or its parent's entries name it as a directory, and
+// does not when they do not name it, or its parent does not exist. Only
+// what the listing cannot tell (a link, a directory neither walk
+// entered) costs a stat.
+type dirCache struct {
+	m       map[string]bool
+	root    string
+	listing *docsearch.Listing // nil: none
+}
 
-func (c dirCache) exists(dir string) bool {
-	ok, seen := c[dir]
+func newDirCache(root string, l *docsearch.Listing) *dirCache {
+	return &dirCache{m: map[string]bool{}, root: root, listing: l}
+}
+
+// stat is os.Stat; tests count the calls.
+var stat = os.Stat
+
+func (c *dirCache) exists(dir string) bool {
+	ok, seen := c.m[dir]
 	if !seen {
-		info, err := os.Stat(dir)
-		ok = err == nil && info.IsDir()
-		c[dir] = ok
+		ok = c.look(dir)
+		c.m[dir] = ok
 	}
 	return ok
+}
+
+func (c *dirCache) look(dir string) bool {
+	if c.listing != nil {
+		if rel, err := filepath.Rel(c.root, dir); err == nil && rel != "." && filepath.IsLocal(rel) {
+			rel = filepath.ToSlash(rel)
+			if _, ok := c.listing.Dir(rel); ok {
+				return true
+			}
+			entries, ok := c.listing.Dir(path.Dir(rel))
+			if !ok && !c.exists(filepath.Dir(dir)) {
+				return false
+			}
+			if ok {
+				i, found := slices.BinarySearchFunc(entries, path.Base(rel), func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
+				switch {
+				case !found:
+					return false
+				case entries[i].Type()&fs.ModeSymlink == 0:
+					return entries[i].IsDir()
+				}
+			}
+		}
+	}
+	info, err := stat(dir)
+	return err == nil && info.IsDir()
 }
 
 // hasCode reports whether ix holds any code document.
