@@ -69,7 +69,8 @@ func statAll(root string, lists ...[]string) map[string]fs.FileInfo {
 type Scan struct {
 	root    string
 	dir     string
-	done    chan struct{}
+	walked  chan struct{} // closed once sel and err are set
+	done    chan struct{} // closed once the stamps are read too
 	listing *docsearch.Listing
 	sel     Selection
 	err     error
@@ -83,10 +84,11 @@ type Scan struct {
 // with opt; its result is waited for by Listing, Selection and
 // Sync/SyncGraph, which take it (GraphOptions.Scan, SyncScanned).
 func StartScan(ctx context.Context, root string, opt SelectOptions) *Scan {
-	s := &Scan{root: root, dir: opt.Dir, done: make(chan struct{}), listing: docsearch.NewListing()}
+	s := &Scan{root: root, dir: opt.Dir, walked: make(chan struct{}), done: make(chan struct{}), listing: docsearch.NewListing()}
 	go func() {
 		defer close(s.done)
 		s.sel, s.err = selectListed(ctx, root, opt, s.listing)
+		close(s.walked) // the doc walk need not wait for the stamps
 		if s.err == nil && s.dir != "" {
 			s.stamps, s.stampsErr = readStamps(s.dir)
 			s.legacy = s.stampsErr == nil && !exists(filepath.Join(s.dir, stampsFile))
@@ -99,7 +101,7 @@ func StartScan(ctx context.Context, root string, opt SelectOptions) *Scan {
 // docsearch.Options.Walked; nil when the walk failed (the doc walk then
 // reads everything itself, and Sync reports the error).
 func (s *Scan) Listing() *docsearch.Listing {
-	<-s.done
+	<-s.walked
 	if s.err != nil {
 		return nil
 	}
