@@ -46,6 +46,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Progress, when set, is called as documents are processed.
 	Progress func(done, total int)
+	// Walked, when set, gives Open's walk what another walk of the root
+	// read (see Listing); it may wait for that walk. nil: none.
+	Walked func() *Listing
 }
 
 func (o *Options) defaults() {
@@ -140,7 +143,11 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 	}
 	walk := make(chan walked, 1)
 	go func() {
-		srcs, skipped, err := ss.walk(opts.MaxFileBytes)
+		var l *Listing
+		if opts.Walked != nil {
+			l = opts.Walked()
+		}
+		srcs, skipped, err := ss.walkListed(opts.MaxFileBytes, l)
 		walk <- walked{srcs, skipped, err}
 	}()
 	if opts.Dir != "" {

@@ -64,8 +64,20 @@ func (w *walker) skip(p, reason string) { w.skipped = append(w.skipped, Skipped{
 // files and directories (their paths ending in "/") passed over, with a
 // reason.
 func (ss *scopeSet) walk(maxBytes int64) ([]source, []Skipped, error) {
+	return ss.walkListed(maxBytes, nil)
+}
+
+// walkListed is walk, taking the root's directories and files from l
+// when it holds them (nil: none), and adding to it those it reads.
+func (ss *scopeSet) walkListed(maxBytes int64, l *Listing) ([]source, []Skipped, error) {
 	w := &walker{ss: ss, maxBytes: maxBytes}
-	top, err := openDir(ss.root, ".")
+	var top dirHandle
+	var err error
+	if l != nil {
+		top, err = openListed(l, ss.root, ".")
+	} else {
+		top, err = openDir(ss.root, ".")
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("walk root: %w", err)
 	}

@@ -27,6 +27,11 @@ type WalkOptions struct {
 	// entries are read. A watcher uses it to watch the directories whose
 	// files Walk returns, empty ones included.
 	Dir func(rel string)
+	// Listed, if set, is called with the slash path of every directory
+	// Walk read ("" for the root) and its entries as read, once Walk is
+	// done with them: a caller that walks the same tree for other files
+	// (the doc index) takes the listing instead of reading it again.
+	Listed func(rel string, entries []fs.DirEntry)
 }
 
 // DefaultSkipDirs are the directory base names Walk never enters, at any
@@ -96,6 +101,7 @@ func Walk(ctx context.Context, root string, opt WalkOptions) (files []string, sk
 		skipDirs:  make(map[string]bool, len(DefaultSkipDirs)+len(opt.SkipDirs)),
 		useIgnore: !opt.NoIgnoreFiles,
 		onDir:     opt.Dir,
+		onListed:  opt.Listed,
 	}
 	for _, names := range [][]string{DefaultSkipDirs, opt.SkipDirs} {
 		for _, name := range names {
@@ -134,6 +140,7 @@ type walker struct {
 	skipDirs  map[string]bool
 	useIgnore bool
 	onDir     func(rel string)
+	onListed  func(rel string, entries []fs.DirEntry)
 	files     []string
 	skipped   []Skipped
 }
@@ -194,6 +201,9 @@ func (w *walker) dir(d *os.File, path, rel string, stack ignoreStack) error {
 			}
 		}
 		// Sockets, devices and pipes are not source files: drop them.
+	}
+	if w.onListed != nil {
+		w.onListed(rel, entries)
 	}
 	return nil
 }

@@ -101,19 +101,26 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 			}
 		}
 	}
+	// One walk: the code's, begun first, runs while the doc index
+	// loads, and the doc walk takes the directories it read.
+	var scan *codeindex.Scan
+	if code {
+		scan = codeindex.StartScan(ctx, root, codeindex.SelectOptions{Dir: opts.Dir, Log: opts.Logger})
+		opts.Walked = scan.Listing
+	}
 	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
 	if err != nil || !code {
 		return ix, cs, err
 	}
 	if indexed != nil {
-		copt := codeindex.GraphOptions{Dir: opts.Dir, Log: opts.Logger, Indexed: indexed,
+		copt := codeindex.GraphOptions{Dir: opts.Dir, Log: opts.Logger, Indexed: indexed, Scan: scan,
 			Graph: graphstore.Options{Dir: opts.Dir, Log: opts.Logger}}
 		if cs, _, err = codeindex.SyncGraph(ctx, ix, root, copt); err != nil {
 			return nil, cs, fmt.Errorf("index code and graph: %w", err)
 		}
 		return nil, cs, nil
 	}
-	if cs, err = codeindex.Sync(ctx, ix, root, opts.Dir, opts.Logger); err != nil {
+	if cs, err = codeindex.SyncScanned(ctx, ix, scan, opts.Logger); err != nil {
 		return nil, cs, fmt.Errorf("index code: %w", err)
 	}
 	return ix, cs, nil
@@ -207,6 +214,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	limit := intFlag(fs, "limit", server.DefaultSearchLimit, searchLimit, "`n` results wanted (per scope with --scope), as many as the search_docs tool returns by default")
 	minScore := floatFlag(fs, "min-score", docsearch.DefaultMinScore, minScoreRange, "drop results of relevance under `score`")
 	mode := fs.String("mode", "hybrid", "`retrievers`: hybrid, bm25 or vector")
+	prof := profileFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -215,6 +223,11 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
+	stop, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stop()
 	q := docsearch.Query{Text: strings.Join(pos, " "), Scopes: scopes, Limit: *limit, MinScore: minScore, Mode: docsearch.Mode(*mode)}
 	var res docsearch.Results
 	if slices.ContainsFunc(scopes, depindex.IsScope) {
@@ -227,6 +240,9 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	if err != nil {
+		return err
+	}
+	if err := prof.heap(); err != nil {
 		return err
 	}
 	if *asJSON {

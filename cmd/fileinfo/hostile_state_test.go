@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fileinfo/fileinfo/internal/codeindex"
 	"github.com/fileinfo/fileinfo/internal/fixture"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
@@ -24,7 +24,7 @@ var hostileWorkspace = map[string]string{
 }
 
 // stateTemplate returns a workspace with good saved state: graph.bin and
-// code-stamps.json, as the lookups and index leave them.
+// the code stamps, as the lookups and index leave them.
 func stateTemplate(t *testing.T) string {
 	t.Helper()
 	root := writeTree(t, hostileWorkspace)
@@ -82,7 +82,7 @@ var stateFiles = []struct {
 	valid func([]byte) error
 }{
 	{graphstore.FileName, func(b []byte) error { _, err := graphstore.Decode(b); return err }},
-	{"code-stamps.json", func(b []byte) error { var m map[string][3]int64; return json.Unmarshal(b, &m) }},
+	{codeindex.StampsFile, codeindex.CheckStamps},
 }
 
 // TestHostileStateFiles puts in place of each saved state file what a
@@ -102,7 +102,7 @@ func TestHostileStateFiles(t *testing.T) {
 		{graphstore.FileName, []string{"callees", "--depth", "2", "h"}, "-> lib.f (main.py:4) [import] def lib.py:1"},
 		{graphstore.FileName, []string{"callgraph", "--symbol", "h", "--format", "mermaid"}, "n3 -->|import| n1"},
 		{graphstore.FileName, []string{"info", "lib.py"}, "called by: `g` (main.py:4)"},
-		{"code-stamps.json", []string{"index"}, "code: 2 source files, 2 read again"},
+		{codeindex.StampsFile, []string{"index"}, "code: 2 source files, 2 read again"},
 	}
 	for _, how := range fixture.Spoilings {
 		for _, c := range commands {

@@ -3,7 +3,6 @@ package codeindex
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
-	"github.com/fileinfo/fileinfo/internal/bounded"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
@@ -30,6 +28,9 @@ type GraphOptions struct {
 	// Graph configures the saved graph's side; its Root is SyncGraph's
 	// root, and its Each, Want and Passed are SyncGraph's own.
 	Graph graphstore.Options
+	// Scan, if set, is the walk of root begun ahead (StartScan), with
+	// Dir and Log as its SelectOptions; nil: SyncGraph starts one.
+	Scan *Scan
 	// Indexed, if set, is called with the index once the code index is
 	// saved, before the graph is built; SyncGraph holds the index no
 	// more after that, so a caller that lets go of it too leaves its
@@ -57,7 +58,11 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	}
 	// Vendored files and copies are chosen as Sync chooses them: the
 	// graph still reads every source file, the code scope only sel.Code.
-	sel, err := Select(ctx, root, SelectOptions{Dir: dir, Log: log})
+	scan := opt.Scan
+	if scan == nil {
+		scan = StartScan(ctx, root, SelectOptions{Dir: dir, Log: log})
+	}
+	sel, err := scan.Selection()
 	if err != nil {
 		return SyncStats{}, nil, err
 	}
@@ -68,23 +73,14 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	}
 	p.st.Left = sel.Left
 	if dir != "" && hasCode(ix) {
-		file := filepath.Join(dir, stampsFile)
-		switch s, err := readStamps(file); {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			reason := err.Error()
-			if skip := (*bounded.SkipError)(nil); errors.As(err, &skip) {
-				reason = skip.Reason
-			}
-			log.Warn("code index: reading every source file again", "file", file, "reason", reason)
-		default:
-			p.old = s
+		for _, s := range scan.oldStamps(log) {
+			p.old[s.path] = s.stamp
 		}
 	}
 	ix = nil // p holds it until the code index is saved
 	gopt := opt.Graph
 	p.store, _ = artifacts.Open(root) // no store: no prose
-	p.dirs = dirCache{}
+	p.dirs = newDirCache(root, scan.listing)
 	gopt.Root = root
 	gopt.Want, gopt.Each, gopt.Passed = p.want, p.each, p.passed
 	snap, err := graphstore.Sync(ctx, gopt)
@@ -99,8 +95,8 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	if inFlightHook != nil {
 		inFlightHook(p.peak)
 	}
-	if dir != "" && (p.st.Read > 0 || p.st.Removed > 0) {
-		if err := writeStamps(dir, p.now); err != nil {
+	if dir != "" && (p.st.Read > 0 || p.st.Removed > 0 || scan.legacy) {
+		if err := writeStamps(dir, sortedStamps(p.now)); err != nil {
 			return p.st, snap, err
 		}
 	}
@@ -116,7 +112,7 @@ type codePass struct {
 	sel     Selection       // the files of the code and vendor scopes
 	code    map[string]bool // sel.Code
 	store   *artifacts.Store
-	dirs    dirCache
+	dirs    *dirCache
 	old     map[string][3]int64 // stamps as saved
 	now     map[string][3]int64 // stamps of the files there are now
 	need    map[string]bool     // files whose code documents are out of date

@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -106,7 +104,7 @@ func (sel *Selection) Lstat(root, p string) (fs.FileInfo, error) {
 	if info, ok := sel.info[p]; ok {
 		return info, nil
 	}
-	return os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+	return lstat(filepath.Join(root, filepath.FromSlash(p)))
 }
 
 // SelectOptions tunes Select.
@@ -127,7 +125,22 @@ type SelectOptions struct {
 // entering vendor/ directories, and sorts them into the code scope, the
 // vendor scope and the copies left out (see above).
 func Select(ctx context.Context, root string, opt SelectOptions) (Selection, error) {
-	paths, _, err := extract.Walk(ctx, root, extract.WalkOptions{Enter: []string{"vendor"}})
+	return selectListed(ctx, root, opt, nil)
+}
+
+// selectListed is Select, recording in l (nil: nowhere) every directory
+// the walk read and the lstat of every file selected (see Scan).
+func selectListed(ctx context.Context, root string, opt SelectOptions, l *docsearch.Listing) (Selection, error) {
+	wopt := extract.WalkOptions{Enter: []string{"vendor"}, Dir: dirHook}
+	if l != nil {
+		wopt.Listed = func(rel string, entries []fs.DirEntry) {
+			if rel == "" {
+				rel = "."
+			}
+			l.AddDir(rel, entries)
+		}
+	}
+	paths, _, err := extract.Walk(ctx, root, wopt)
 	if err != nil {
 		return Selection{}, err
 	}
@@ -159,6 +172,17 @@ func Select(ctx context.Context, root string, opt SelectOptions) (Selection, err
 		}
 	}
 	slices.SortFunc(sel.Roots, func(a, b VendorRoot) int { return strings.Compare(a.Dir, b.Dir) })
+	sel.info = statAll(root, sel.Code, sel.Vendor)
+	if l != nil {
+		info := sel.info // never written again
+		l.SetStats(func(p string) (docsearch.FileStat, bool) {
+			fi, ok := info[p]
+			if !ok {
+				return docsearch.FileStat{}, false
+			}
+			return docsearch.FileStat{Mode: fi.Mode(), Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, true
+		})
+	}
 	if err := sel.dropCopies(ctx, root, opt); err != nil {
 		return Selection{}, err
 	}
@@ -227,27 +251,24 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 		mtime  int64
 	}
 	bySize := map[int64][]file{}
-	sel.info = make(map[string]fs.FileInfo, len(sel.Code)+len(sel.Vendor))
 	for _, list := range []struct {
 		paths  []string
 		vendor bool
 	}{{sel.Code, false}, {sel.Vendor, true}} {
 		for _, p := range list.paths {
-			info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-			if err == nil {
-				sel.info[p] = info
-			}
+			info, ok := sel.info[p] // see statAll
 			// A file of no language known by its name (a README, a
 			// script without an extension) is no copy of source.
-			if err != nil || !info.Mode().IsRegular() || info.Size() < minCopyBytes || extract.LanguageOf(p, nil) == nil {
+			if !ok || !info.Mode().IsRegular() || info.Size() < minCopyBytes || extract.LanguageOf(p, nil) == nil {
 				continue
 			}
 			bySize[info.Size()] = append(bySize[info.Size()], file{p, list.vendor, info.Size(), info.ModTime().UnixNano()})
 		}
 	}
 	var cache map[string]digestStamp
+	var legacy bool
 	if opt.Dir != "" {
-		cache = readDigests(filepath.Join(opt.Dir, digestsFile), opt.Log)
+		cache, legacy = readDigests(opt.Dir, opt.Log)
 	}
 	kept := map[string]digestStamp{}
 	var rootDir *os.Root
@@ -309,7 +330,7 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 			}
 		}
 	}
-	if opt.Dir != "" && opt.Digest == nil && !equalDigests(cache, kept) {
+	if opt.Dir != "" && opt.Digest == nil && (legacy || !equalDigests(cache, kept)) {
 		if err := writeDigests(opt.Dir, kept); err != nil {
 			return err
 		}
@@ -335,54 +356,4 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 	}
 	sel.Roots = slices.DeleteFunc(sel.Roots, func(r VendorRoot) bool { return r.Files == 0 })
 	return nil
-}
-
-// digestsFile, in the index's directory, keeps the SHA-256 of every file
-// Select compared as a possible copy, with the size and modification time
-// it was read at, as JSON: {"path": {"size": N, "mtime": NS, "sha256":
-// "HEX"}, ...}. It is written atomically when it changes.
-const digestsFile = "code-digests.json"
-
-// digestsLimit caps the digests file: about 120 bytes a file compared.
-var digestsLimit = bounded.Limit{Kind: "code digests file", Max: 256 << 20}
-
-type digestStamp struct {
-	Size   int64  `json:"size"`
-	Mtime  int64  `json:"mtime"`
-	SHA256 string `json:"sha256"`
-}
-
-// readDigests reads the digests file at file; one that is missing or
-// cannot be read or decoded is none (a line to log says why for the
-// last two): its files are read again.
-func readDigests(file string, log *slog.Logger) map[string]digestStamp {
-	b, err := bounded.ReadFile(file, digestsLimit)
-	if err == nil {
-		var m map[string]digestStamp
-		if err = json.Unmarshal(b, &m); err == nil {
-			return m
-		}
-		err = fmt.Errorf("decode: %w", err)
-	}
-	if !errors.Is(err, fs.ErrNotExist) && log != nil {
-		log.Warn("code index: comparing every possible copy again", "file", file, "reason", err.Error())
-	}
-	return nil
-}
-
-func equalDigests(a, b map[string]digestStamp) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
-// writeDigests writes the digests file atomically.
-func writeDigests(dir string, m map[string]digestStamp) error {
-	return writeJSON(dir, digestsFile, "code digests", m)
 }

@@ -9,6 +9,7 @@ import (
 	"iter"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,13 +20,6 @@ import (
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/bounded"
 )
-
-// stampsFile, in the index's directory, records the size and modification
-// time of every source file the code scope was last brought up to date
-// with, and its artifact's modification time (0 for none), as JSON:
-// {"path": [size, mtime_ns, artifact_mtime_ns], ...}. A file whose stamp
-// is unchanged is not read again. It is written atomically after the index.
-const stampsFile = "code-stamps.json"
 
 // syncBatch is how many files Sync extracts and indexes at a time.
 var syncBatch = 1024
@@ -60,37 +54,32 @@ var stampsLimit = bounded.Limit{Kind: "code stamps file", Max: 256 << 20}
 // line to log (nil: none). Enriched prose comes from root's artifact
 // store.
 func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.Logger) (SyncStats, error) {
+	return SyncScanned(ctx, ix, StartScan(ctx, root, SelectOptions{Dir: dir, Log: log}), log)
+}
+
+// SyncScanned is Sync with the walk of scan: its root, and the stamps in
+// its SelectOptions.Dir.
+func SyncScanned(ctx context.Context, ix *docsearch.Index, scan *Scan, log *slog.Logger) (SyncStats, error) {
 	var st SyncStats
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	sel, err := Select(ctx, root, SelectOptions{Dir: dir, Log: log})
+	root, dir := scan.root, scan.dir
+	sel, err := scan.Selection()
 	if err != nil {
 		return st, err
 	}
 	paths := sel.Code
 	st.Left = sel.Left
-	old := map[string][3]int64{}
+	var old []fileStamp // sorted by path
 	if dir != "" && hasCode(ix) {
-		file := filepath.Join(dir, stampsFile)
-		switch s, err := readStamps(file); {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			reason := err.Error()
-			if skip := (*bounded.SkipError)(nil); errors.As(err, &skip) {
-				reason = skip.Reason // the line names the file
-			}
-			log.Warn("code index: reading every source file again", "file", file, "reason", reason)
-		default:
-			old = s
-		}
+		old = scan.oldStamps(log)
 	}
 	store, _ := artifacts.Open(root) // no store: no prose
 	// An artifact is looked for only in a directory that exists: a tree
 	// with few artifacts then costs a stat per directory, not per file.
-	dirs := dirCache{}
-	now := make(map[string][3]int64, len(paths))
-	var todo []string
+	dirs := newDirCache(root, scan.listing)
+	now := make([]fileStamp, 0, len(paths))
 	for _, p := range paths {
 		if extract.UnknownByName(p) {
 			continue
@@ -107,19 +96,13 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 				}
 			}
 		}
-		now[p] = stamp
-		if o, ok := old[p]; !ok || o != stamp {
-			todo = append(todo, p)
-		}
+		now = append(now, fileStamp{p, stamp})
 	}
+	// Both sorted by path (Select's are): one merge finds the files new
+	// or changed, and those gone.
+	slices.SortFunc(now, func(a, b fileStamp) int { return strings.Compare(a.path, b.path) })
+	todo, removed := diffStamps(old, now)
 	st.Files = len(now)
-	var removed []string
-	for p := range old {
-		if _, ok := now[p]; !ok {
-			removed = append(removed, p)
-		}
-	}
-	slices.Sort(removed)
 	st.Removed = len(removed)
 	ex, srcs, err := newExtractor(root)
 	if err != nil {
@@ -150,7 +133,7 @@ func Sync(ctx context.Context, ix *docsearch.Index, root, dir string, log *slog.
 	if heldHook != nil {
 		heldHook(srcs.peak)
 	}
-	if dir != "" && (len(todo) > 0 || len(removed) > 0) {
+	if dir != "" && (len(todo) > 0 || len(removed) > 0 || scan.legacy) {
 		if err := writeStamps(dir, now); err != nil {
 			return st, err
 		}
@@ -197,34 +180,65 @@ func extractBatches(ctx context.Context, ex *extract.Extractor, srcs *sources, t
 	}
 }
 
-// dirCache remembers which directories exist.
-type dirCache map[string]bool
+// dirCache remembers which directories exist. With a listing (that of
+// the search's walk, which the doc walk added the artifacts' directories
+// to), a directory under root is found there: it exists when the
+// listing holds it, or its parent's entries name it as a directory, and
+// does not when they do not name it, or its parent does not exist. Only
+// what the listing cannot tell (a link, a directory neither walk
+// entered) costs a stat.
+type dirCache struct {
+	m       map[string]bool
+	root    string
+	listing *docsearch.Listing // nil: none
+}
 
-func (c dirCache) exists(dir string) bool {
-	ok, seen := c[dir]
+func newDirCache(root string, l *docsearch.Listing) *dirCache {
+	return &dirCache{m: map[string]bool{}, root: root, listing: l}
+}
+
+// stat is os.Stat; tests count the calls.
+var stat = os.Stat
+
+func (c *dirCache) exists(dir string) bool {
+	ok, seen := c.m[dir]
 	if !seen {
-		info, err := os.Stat(dir)
-		ok = err == nil && info.IsDir()
-		c[dir] = ok
+		ok = c.look(dir)
+		c.m[dir] = ok
 	}
 	return ok
+}
+
+func (c *dirCache) look(dir string) bool {
+	if c.listing != nil {
+		if rel, err := filepath.Rel(c.root, dir); err == nil && rel != "." && filepath.IsLocal(rel) {
+			rel = filepath.ToSlash(rel)
+			if _, ok := c.listing.Dir(rel); ok {
+				return true
+			}
+			entries, ok := c.listing.Dir(path.Dir(rel))
+			if !ok && !c.exists(filepath.Dir(dir)) {
+				return false
+			}
+			if ok {
+				i, found := slices.BinarySearchFunc(entries, path.Base(rel), func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
+				switch {
+				case !found:
+					return false
+				case entries[i].Type()&fs.ModeSymlink == 0:
+					return entries[i].IsDir()
+				}
+			}
+		}
+	}
+	info, err := stat(dir)
+	return err == nil && info.IsDir()
 }
 
 // hasCode reports whether ix holds any code document.
 func hasCode(ix *docsearch.Index) bool { return ix.HasScope(docsearch.ScopeCode) }
 
-// readStamps reads the stamps file at path through bounded.ReadFile: a
-// symbolic link, a FIFO, a device or a file over stampsLimit is refused
-// before it is read.
-func readStamps(path string) (map[string][3]int64, error) {
-	b, err := bounded.ReadFile(path, stampsLimit)
-	if err != nil {
-		return nil, err
-	}
-	return decodeStamps(b)
-}
-
-// decodeStamps decodes the stamps file (see stampsFile), refusing
+// decodeStamps decodes the legacy stamps file (legacyStampsFile), refusing
 // anything but an object of slash paths inside the workspace, each with
 // three integers, the first a size.
 func decodeStamps(b []byte) (map[string][3]int64, error) {
@@ -250,9 +264,40 @@ func decodeStamps(b []byte) (map[string][3]int64, error) {
 	return stamps, nil
 }
 
-// writeStamps writes the stamps atomically.
-func writeStamps(dir string, stamps map[string][3]int64) error {
-	return writeJSON(dir, stampsFile, "code stamps", stamps)
+// writeStamps writes the stamps, sorted by path, atomically, and
+// removes the legacy stamps file.
+func writeStamps(dir string, stamps []fileStamp) error {
+	if err := writeFile(dir, stampsFile, "code stamps", encodeStamps(stamps)); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, legacyStampsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("code stamps %s: %w", dir, err)
+	}
+	return nil
+}
+
+// diffStamps returns, of now, the files whose stamp is not in old, and,
+// of old, the files not in now; both sorted by path, as now and old are.
+func diffStamps(old, now []fileStamp) (todo, removed []string) {
+	i := 0
+	for _, n := range now {
+		for i < len(old) && old[i].path < n.path {
+			removed = append(removed, old[i].path)
+			i++
+		}
+		if i < len(old) && old[i].path == n.path {
+			if old[i].stamp != n.stamp {
+				todo = append(todo, n.path)
+			}
+			i++
+			continue
+		}
+		todo = append(todo, n.path)
+	}
+	for ; i < len(old); i++ {
+		removed = append(removed, old[i].path)
+	}
+	return todo, removed
 }
 
 // writeJSON writes v as JSON to dir/name atomically (a temporary file
@@ -262,6 +307,12 @@ func writeJSON(dir, name, kind string, v any) error {
 	if err != nil {
 		return err
 	}
+	return writeFile(dir, name, kind, b)
+}
+
+// writeFile writes b to dir/name atomically (a temporary file renamed
+// over it); errors name kind and dir.
+func writeFile(dir, name, kind string, b []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("%s %s: %w", kind, dir, err)
 	}
