@@ -230,7 +230,7 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 // load.
 func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, query, kind string) (syms []lookup.Symbol, fuzzy bool, coverage string, err error) {
 	if ws, e := s.early(ctx, false); e != nil {
-		if a, err := ws.earlyFind(e, query, kind); !errors.Is(err, errEarlyClosed) && (err == nil || a.complete) {
+		if a, err := ws.earlyFind(ctx, e, query, kind); !errors.Is(err, errEarlyClosed) && (err == nil || a.complete) {
 			return a.syms, a.fuzzy, a.coverage, err
 		}
 	}
@@ -257,7 +257,7 @@ func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, quer
 // while it loads from the saved symbols index when it knows the symbol.
 func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec string, callers bool, depth int) (treeAnswer, error) {
 	if ws, e := s.early(ctx, false); e != nil {
-		if a, ok := ws.earlyTree(e, spec, callers, depth); ok {
+		if a, ok := ws.earlyTree(ctx, e, spec, callers, depth); ok {
 			return a, nil
 		}
 	}
