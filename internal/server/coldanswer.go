@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/docsearch"
@@ -159,7 +160,9 @@ func (w *workspace) coldTree(ctx context.Context, e *earlySymbols, spec string, 
 		for i, p := range all {
 			list[i] = *files[p]
 		}
+		start := time.Now()
 		ix := lookup.New(callgraph.Build(list), func(p string) *extract.File { return files[p] })
+		w.log.Debug("a call graph of the files scanned while loading", "files", len(list), "elapsed", time.Since(start))
 		ids, err := ix.Resolve(spec)
 		h := scanHits{files: last.files, total: last.total, missed: slices.Sorted(maps.Keys(missed)), left: slices.Sorted(maps.Keys(left))}
 		var unknown *lookup.Unknown

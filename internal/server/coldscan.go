@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -35,6 +36,55 @@ type coldScan struct {
 
 	mu   sync.Mutex
 	done map[string]*extract.File // extractions by path, nil: not a source file
+
+	gate scanGate // holds the load's extraction while a scan runs
+}
+
+// scanGate holds the first load's extraction workers between files
+// while scans run: a question asked during the load is answered ahead
+// of it (on 2 cores, the load's workers would otherwise take as much
+// CPU as the scan).
+type scanGate struct {
+	mu   sync.Mutex
+	n    int           // scans running
+	free chan struct{} // closed when n drops to 0; nil while 0
+}
+
+func (g *scanGate) enter() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.n == 0 {
+		g.free = make(chan struct{})
+	}
+	g.n++
+}
+
+func (g *scanGate) leave() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.n--
+	if g.n == 0 {
+		close(g.free)
+		g.free = nil
+	}
+}
+
+// wait returns once no scan runs.
+func (g *scanGate) wait() {
+	g.mu.Lock()
+	free := g.free
+	g.mu.Unlock()
+	if free != nil {
+		<-free
+	}
+}
+
+// yieldToScans holds the calling extraction worker of the first load
+// while a scan runs; it returns at once when none does.
+func (w *workspace) yieldToScans() {
+	if e := w.early.Load(); e != nil && e.cold != nil {
+		e.cold.gate.wait()
+	}
 }
 
 func newColdScan(w *workspace) *coldScan {
@@ -69,6 +119,9 @@ func (c *coldScan) sources() ([]string, error) {
 // lower case). Reading and matching run on GOMAXPROCS workers: they are
 // CPU-bound on files in the page cache.
 func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHits, error) {
+	c.gate.enter()
+	defer c.gate.leave()
+	start := time.Now()
 	files, err := c.sources()
 	if err != nil {
 		return scanHits{}, err
@@ -100,6 +153,9 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 		return scanHits{}, err
 	}
 	h := scanHits{total: len(files)}
+	defer func() {
+		c.w.log.Debug("scanned the files for names while loading", "names", names, "files", len(files), "found", len(h.files), "elapsed", time.Since(start))
+	}()
 	for i, f := range found {
 		if f != nil {
 			h.files = append(h.files, f)

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -152,6 +153,8 @@ func TestColdNegativeOnlyWhenEveryFileRead(t *testing.T) {
 	})
 	t.Run("a file not read", func(t *testing.T) {
 		release := make(chan struct{})
+		free := sync.OnceFunc(func() { close(release) })
+		defer free()
 		hooks := holdExtraction(release)
 		hooks.scanRead = func(p string) error {
 			if p == "a1/a1.go" {
@@ -175,7 +178,7 @@ func TestColdNegativeOnlyWhenEveryFileRead(t *testing.T) {
 			res, _ := s.callHeld("find_symbol", map[string]any{"query": "Nowhere"})
 			answered <- res
 		}()
-		close(release)
+		free()
 		res = <-answered
 		if res == nil || !res.IsError || strings.Contains(text(res), "every one read") || !strings.Contains(text(res), `matches "Nowhere"`) {
 			t.Errorf("find_symbol Nowhere with a file not read: %v", res)

@@ -217,6 +217,7 @@ func (w *workspace) stopWatching(closing bool) {
 
 // sawSource records the digest of a file the first load extracted.
 func (w *workspace) sawSource(rel string, src []byte) {
+	w.yieldToScans() // a question asked during the load goes first (see coldScan)
 	d := artifacts.SourceDigest(src)
 	w.done.Add(1)
 	w.digestMu.Lock()
