@@ -83,7 +83,8 @@ func (w *workspace) coldFind(ctx context.Context, e *earlySymbols, query, kind s
 	ms, ferr := ix.Find(query, kind)
 	var nf *lookup.NotFound
 	if ferr != nil && !errors.As(ferr, &nf) {
-		return a, ferr, true // a bad query or kind
+		a.complete = true // a bad query or kind: the answer whatever the files hold
+		return a, ferr, true
 	}
 	for _, m := range ms {
 		if m.How != lookup.Fuzzy {

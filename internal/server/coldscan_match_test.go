@@ -21,8 +21,8 @@ func lowerContains(src, p []byte) bool {
 func TestHolds(t *testing.T) {
 	for _, c := range []struct {
 		src, p string
-		fold  bool
-		want  bool
+		fold   bool
+		want   bool
 	}{
 		{"func NewProgram() {}", "NewProgram", false, true},
 		{"func newProgram() {}", "NewProgram", false, false},

@@ -17,7 +17,8 @@ import (
 
 // heldTree is a tree whose load, with no saved state, extracts its
 // largest files first: z/last.go, the smallest, comes last. One of the
-// bigger files calls z.Zeta; another names it only in a comment.
+// bigger files calls z.Zeta, a third calls that caller; another names
+// Zeta only in a comment.
 func heldTree() map[string]string {
 	files := map[string]string{"go.mod": "module example.com/x\n", "z/last.go": "package z\n\n// Zeta is last.\nfunc Zeta() {}\n"}
 	pad := "\n" + strings.Repeat("// padding to make the file big, so that it is extracted early\n", 40)
@@ -29,6 +30,8 @@ func heldTree() map[string]string {
 			src = "package a0\n\nimport \"example.com/x/z\"\n\n// Caller calls z.Zeta.\nfunc Caller() { z.Zeta() }\n"
 		case 1:
 			src += "\n// Not a call of Zeta, a mention.\n"
+		case 2:
+			src = "package a2\n\nimport \"example.com/x/a0\"\n\n// Top calls a0.Caller.\nfunc Top() { a0.Caller() }\n"
 		}
 		files[dir+"/"+dir+".go"] = src + pad
 	}
@@ -91,6 +94,10 @@ func TestColdFindBeforeExtraction(t *testing.T) {
 		t.Errorf("coverage %q, want %q:\n%s", found.Coverage, want, text(res))
 	}
 	notExtracted(t, s, "z/last.go")
+	res, err = s.callHeld("find_symbol", map[string]any{"query": "Zeta", "kind": "bogus"})
+	if err != nil || !res.IsError || !strings.Contains(text(res), `unknown kind "bogus"`) {
+		t.Errorf("find_symbol of an unknown kind while the load is held: %v %v", err, res)
+	}
 
 	res, err = s.callHeld("callers", map[string]any{"symbol": "z/last.go:Zeta"})
 	if err != nil || res.IsError {
@@ -103,6 +110,14 @@ func TestColdFindBeforeExtraction(t *testing.T) {
 	}
 	if !strings.Contains(tree.Coverage, "complete by a scan") || !strings.Contains(tree.Coverage, "calls through another name") {
 		t.Errorf("callers' coverage does not say what it may miss: %q", tree.Coverage)
+	}
+	res, err = s.callHeld("callers", map[string]any{"symbol": "Zeta", "depth": 2})
+	if err != nil || res.IsError {
+		t.Fatalf("callers Zeta at depth 2 while the load is held: %v %v", err, res)
+	}
+	decode(t, res, &tree)
+	if len(tree.Calls) != 2 || tree.Calls[1].Symbol != "example.com/x/a2.Top" || tree.Calls[1].Depth != 2 {
+		t.Errorf("callers of Zeta at depth 2: %+v\n%s", tree.Calls, text(res))
 	}
 
 	res, err = s.callHeld("callees", map[string]any{"symbol": "Caller"})
