@@ -432,9 +432,20 @@ func (e *earlySymbols) complete() bool { return e.saved != nil && len(e.changed)
 // its early symbols, waiting until they are open (a walk and a stat per
 // file); nil once the load has ended: the caller then waits with ready.
 // An answer from early symbols that do not cover every file first waits
-// up to loadWait for the load to end, unless a scan of the files can
-// answer it (see coldScan); patient makes every answer wait.
+// up to loadWait for the load to end, unless it is a lookup a scan of
+// the files can answer (earlyLookup); patient makes every answer wait.
 func (s *Server) early(ctx context.Context, patient bool) (*workspace, *earlySymbols) {
+	return s.earlyFor(ctx, patient, false)
+}
+
+// earlyLookup is early for find_symbol, callers and callees, which a scan
+// answers completely at once (see coldScan); a search waits for the load
+// first, which searches the docs too.
+func (s *Server) earlyLookup(ctx context.Context) (*workspace, *earlySymbols) {
+	return s.earlyFor(ctx, false, true)
+}
+
+func (s *Server) earlyFor(ctx context.Context, patient, lookup bool) (*workspace, *earlySymbols) {
 	ws := s.workspace()
 	select {
 	case <-ws.ready:
@@ -447,7 +458,7 @@ func (s *Server) early(ctx context.Context, patient bool) (*workspace, *earlySym
 	if e == nil {
 		return ws, nil
 	}
-	if patient || !(e.complete() || e.cold != nil) {
+	if patient || !(e.complete() || lookup && e.cold != nil) {
 		t := time.NewTimer(cmp.Or(s.opt.loadWait, defaultLoadWait))
 		defer t.Stop()
 		select {
