@@ -92,7 +92,7 @@ func (w *workspace) coldFind(ctx context.Context, e *earlySymbols, query, kind s
 		}
 	}
 	a.complete = h.complete()
-	a.coverage = w.scanCoverage(e, h, strconvQuote(name))
+	a.coverage = w.scanCoverage(e, h, fmt.Sprintf("%q", name))
 	if q := strings.TrimSpace(query); strings.HasSuffix(q[:len(q)-len(name)], ".") && !strings.Contains(q, ":") {
 		a.coverage += "; members a class inherits from a base class come once the load ends"
 	}
@@ -104,9 +104,6 @@ func (w *workspace) coldFind(ctx context.Context, e *earlySymbols, query, kind s
 	}
 	return a, nil, true
 }
-
-// strconvQuote quotes a name for a coverage line.
-func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 
 // coldTree answers callers or callees from scans: the files that
 // mention the symbol's name (its definitions and, for callers, the calls
@@ -172,14 +169,14 @@ func (w *workspace) coldTree(ctx context.Context, e *earlySymbols, spec string, 
 			// every file was read.
 			if !errors.As(err, &unknown) {
 				a.err = err
-				a.coverage = w.scanCoverage(e, h, strconvQuote(name))
+				a.coverage = w.scanCoverage(e, h, fmt.Sprintf("%q", name))
 				return a, true
 			}
 			return a, false
 		}
 		if err != nil {
 			a.err = noSymbol(spec, h)
-			a.coverage = w.scanCoverage(e, h, strconvQuote(name))
+			a.coverage = w.scanCoverage(e, h, fmt.Sprintf("%q", name))
 			return a, true
 		}
 		var want []string
@@ -198,7 +195,7 @@ func (w *workspace) coldTree(ctx context.Context, e *earlySymbols, spec string, 
 			a.coverage = w.scanCoverage(e, h, fmt.Sprintf("the names of %s %d levels deep", what, depth)) +
 				"; calls through another name (an alias, an interface, a function value) come once the load ends"
 			if depth == 1 {
-				a.coverage = w.scanCoverage(e, h, strconvQuote(name)) +
+				a.coverage = w.scanCoverage(e, h, fmt.Sprintf("%q", name)) +
 					"; calls through another name (an alias, an interface, a function value) come once the load ends"
 			}
 			return a, true
@@ -250,8 +247,8 @@ func frontierNames(ix *lookup.Index, ids []callgraph.SymbolID, files map[string]
 // query as one whole name ("NewProgram", "new program", "new_program"
 // in any case): the symbols so named in every file, with the symbols
 // of the files the load has extracted so far whose names share the
-// query's words. words says whether the query has words of names the
-// scan cannot have covered.
+// query's words. ok is false when the scan has no answer: it failed, or
+// some files could not be read.
 func (w *workspace) coldNames(ctx context.Context, e *earlySymbols, query string, limit int) (_ []docsearch.Result, coverage string, ok bool) {
 	qw := lookup.Words(query)
 	forms := map[string]bool{}
