@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/extract"
 )
 
@@ -35,7 +36,7 @@ type coldScan struct {
 	walkErr  error
 
 	mu   sync.Mutex
-	done map[string]*extract.File // extractions by path, nil: not a source file
+	done map[string]scanned // extractions by path
 
 	gate scanGate // holds the load's extraction while a scan runs
 }
@@ -88,7 +89,14 @@ func (w *workspace) yieldToScans() {
 }
 
 func newColdScan(w *workspace) *coldScan {
-	return &coldScan{w: w, done: map[string]*extract.File{}}
+	return &coldScan{w: w, done: map[string]scanned{}}
+}
+
+// scanned is a file a scan extracted, and the digest of the bytes it
+// was extracted from: a file changed since is extracted again.
+type scanned struct {
+	digest string
+	f      *extract.File
 }
 
 // scanHits is what a scan found: the extractions of the files that
@@ -191,18 +199,19 @@ func (c *coldScan) one(ctx context.Context, rel string, pats [][]byte, fold bool
 	if !slices.ContainsFunc(pats, func(p []byte) bool { return holds(src, p, fold) }) {
 		return nil, false, ""
 	}
+	d := artifacts.SourceDigest(src)
 	c.mu.Lock()
-	f, ok := c.done[rel]
+	had, ok := c.done[rel]
 	c.mu.Unlock()
-	if ok {
-		return f, false, ""
+	if ok && had.digest == d {
+		return had.f, false, ""
 	}
 	f, err = c.w.ex.Source(ctx, rel, src)
 	if err != nil {
 		return nil, !passedOver(err), leftOut(err)
 	}
 	c.mu.Lock()
-	c.done[rel] = f
+	c.done[rel] = scanned{digest: d, f: f}
 	c.mu.Unlock()
 	return f, false, ""
 }

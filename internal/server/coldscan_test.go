@@ -213,3 +213,26 @@ func decode(t *testing.T, res *mcp.CallToolResult, out any) {
 		t.Fatalf("structured content %s: %v", data, err)
 	}
 }
+
+// TestColdScanSeesEdits: a file edited while the load is held is
+// extracted again by the next scan, not answered from the extraction an
+// earlier scan kept.
+func TestColdScanSeesEdits(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	s := connect(t, heldTree(), Options{NoWatch: true, loadWait: time.Millisecond, hooks: holdExtraction(release)})
+	res, err := s.callHeld("find_symbol", map[string]any{"query": "Zeta"})
+	if err != nil || res.IsError {
+		t.Fatalf("find_symbol Zeta: %v %v", err, res)
+	}
+	writeTree(t, s.root, map[string]string{"z/last.go": "package z\n\n// Zeta is last.\nfunc Zeta() {}\n\nfunc Zed() {}\n"})
+	res, err = s.callHeld("find_symbol", map[string]any{"query": "Zed"})
+	if err != nil || res.IsError {
+		t.Fatalf("find_symbol Zed after an edit: %v %v", err, res)
+	}
+	var found findSymbolOut
+	decode(t, res, &found)
+	if len(found.Symbols) != 1 || found.Symbols[0].Qualified != "example.com/x/z.Zed" {
+		t.Errorf("find_symbol Zed after an edit: %+v", found.Symbols)
+	}
+}
