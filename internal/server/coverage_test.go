@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 func TestFirstSearchSaysWhatItCovers(t *testing.T) {
 	release := make(chan struct{})
 	s := connect(t, docsRepo(), Options{NoWatch: true, DocsWait: 50 * time.Millisecond, hooks: &testHooks{openDocs: func() { <-release }}})
+	s.srv.workspace().wait(context.Background()) // loaded, the doc index opening
 	var out searchDocsOut
 	res := s.ok("search_docs", map[string]any{"query": "new store"}, &out)
 	txt := text(res)
@@ -55,6 +57,7 @@ func TestFirstSearchSaysWhatItCovers(t *testing.T) {
 // out says so; one over a complete graph says it is complete.
 func TestLookupSaysWhatItCovers(t *testing.T) {
 	s := connect(t, shop, Options{NoWatch: true})
+	s.srv.workspace().wait(context.Background()) // the loaded graph's coverage, not a scan's
 	var out findSymbolOut
 	if s.ok("find_symbol", map[string]any{"query": "NewStore"}, &out); out.Coverage != "complete" {
 		t.Errorf("coverage of a complete graph: %q", out.Coverage)
@@ -64,6 +67,7 @@ func TestLookupSaysWhatItCovers(t *testing.T) {
 		files[p] = c
 	}
 	s = connect(t, files, Options{NoWatch: true})
+	s.srv.workspace().wait(context.Background())
 	var tree treeOut
 	res := s.ok("callers", map[string]any{"symbol": "NewStore"}, &tree)
 	if !strings.Contains(tree.Coverage, "1 files left out") || !strings.Contains(text(res), "not complete") {

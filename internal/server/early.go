@@ -31,6 +31,7 @@ type earlySymbols struct {
 	changed map[string]bool     // files changed since saved was: not described by it
 	words   wordIndex           // saved's names by word
 	stream  *streamNames        // never nil
+	cold    *coldScan           // with no saved index: answers by scanning the files
 }
 
 // close unmaps the saved index once no answer reads it.
@@ -42,6 +43,13 @@ func (e *earlySymbols) close() {
 		e.saved.Close()
 		e.saved = nil
 	}
+}
+
+// isClosed reports whether the load has ended.
+func (e *earlySymbols) isClosed() bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.closed
 }
 
 // errEarlyClosed is what an early answer returns once the load has
@@ -208,7 +216,12 @@ type earlyAnswer struct {
 
 // find answers find_symbol: from the saved index, but for the files
 // changed since, which come from extraction as far as it has got.
-func (w *workspace) earlyFind(e *earlySymbols, query, kind string) (earlyAnswer, error) {
+func (w *workspace) earlyFind(ctx context.Context, e *earlySymbols, query, kind string) (earlyAnswer, error) {
+	if e.cold != nil && !e.isClosed() {
+		if a, err, ok := w.coldFind(ctx, e, query, kind); ok {
+			return a, err
+		}
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.closed {
@@ -275,7 +288,12 @@ type treeAnswer struct {
 // place; ok is false when it cannot: no saved index, the load has
 // ended, or a symbol it does not know while files changed since it was
 // saved (the load will know).
-func (w *workspace) earlyTree(e *earlySymbols, spec string, callers bool, depth int) (a treeAnswer, ok bool) {
+func (w *workspace) earlyTree(ctx context.Context, e *earlySymbols, spec string, callers bool, depth int) (a treeAnswer, ok bool) {
+	if e.cold != nil && !e.isClosed() {
+		if a, ok := w.coldTree(ctx, e, spec, callers, depth); ok {
+			return a, true
+		}
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.closed || e.saved == nil {
@@ -306,7 +324,12 @@ func (w *workspace) earlyTree(e *earlySymbols, spec string, callers bool, depth 
 
 // earlyNames answers a code query by symbol name from the early
 // symbols, as nameResults does from the graph.
-func (w *workspace) earlyNames(e *earlySymbols, query string, limit int) (_ []docsearch.Result, coverage string, _ error) {
+func (w *workspace) earlyNames(ctx context.Context, e *earlySymbols, query string, limit int) (_ []docsearch.Result, coverage string, _ error) {
+	if e.cold != nil && !e.isClosed() {
+		if rs, cov, ok := w.coldNames(ctx, e, query, limit); ok {
+			return rs, cov, nil
+		}
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.closed {
@@ -409,8 +432,20 @@ func (e *earlySymbols) complete() bool { return e.saved != nil && len(e.changed)
 // its early symbols, waiting until they are open (a walk and a stat per
 // file); nil once the load has ended: the caller then waits with ready.
 // An answer from early symbols that do not cover every file first waits
-// up to loadWait for the load to end; patient makes every answer wait.
+// up to loadWait for the load to end, unless it is a lookup a scan of
+// the files can answer (earlyLookup); patient makes every answer wait.
 func (s *Server) early(ctx context.Context, patient bool) (*workspace, *earlySymbols) {
+	return s.earlyFor(ctx, patient, false)
+}
+
+// earlyLookup is early for find_symbol, callers and callees, which a scan
+// answers completely at once (see coldScan); a search waits for the load
+// first, which searches the docs too.
+func (s *Server) earlyLookup(ctx context.Context) (*workspace, *earlySymbols) {
+	return s.earlyFor(ctx, false, true)
+}
+
+func (s *Server) earlyFor(ctx context.Context, patient, lookup bool) (*workspace, *earlySymbols) {
 	ws := s.workspace()
 	select {
 	case <-ws.ready:
@@ -423,7 +458,7 @@ func (s *Server) early(ctx context.Context, patient bool) (*workspace, *earlySym
 	if e == nil {
 		return ws, nil
 	}
-	if patient || !e.complete() {
+	if patient || !(e.complete() || lookup && e.cold != nil) {
 		t := time.NewTimer(cmp.Or(s.opt.loadWait, defaultLoadWait))
 		defer t.Stop()
 		select {

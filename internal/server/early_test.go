@@ -151,7 +151,7 @@ func TestStreamedNamesWhileExtracting(t *testing.T) {
 	}
 	var out searchDocsOut
 	res = s.ok("search_docs", map[string]any{"query": strings.ToLower(name)}, &out)
-	if len(out.Results) == 0 || out.Results[0].Path != p || !strings.Contains(out.Coverage["code"], "partial") {
+	if len(out.Results) == 0 || out.Results[0].Path != p || !strings.Contains(out.Coverage["code"], "files extracted so far") {
 		t.Errorf("search while extracting: %+v\n%s", out, text(res))
 	}
 	res = s.ok("search_docs", map[string]any{"query": "zzqx"}, &out)

@@ -37,6 +37,9 @@ func (w *workspace) startEarly(ctx context.Context) {
 		default:
 			w.log.Info("no saved symbols index to answer from while loading", "root", w.root, "reason", err)
 		}
+		if e.saved == nil {
+			e.cold = newColdScan(w)
+		}
 		w.earlyMu.Lock()
 		defer w.earlyMu.Unlock()
 		if w.earlyOver {

@@ -78,7 +78,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		if ws, e := s.early(ctx, false); e != nil {
 			// While the first load runs, code is looked up by symbol name in
 			// what the load has so far; nothing else is searched yet.
-			names, codeCov, err := ws.earlyNames(e, in.Query, limit)
+			names, codeCov, err := ws.earlyNames(ctx, e, in.Query, limit)
 			if err == nil {
 				cov := coverage{}
 				scopes := q.Scopes

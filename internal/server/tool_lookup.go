@@ -229,8 +229,8 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 // answer: the files not covered yet may define it, so it waits for the
 // load.
 func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, query, kind string) (syms []lookup.Symbol, fuzzy bool, coverage string, err error) {
-	if ws, e := s.early(ctx, false); e != nil {
-		if a, err := ws.earlyFind(e, query, kind); !errors.Is(err, errEarlyClosed) && (err == nil || a.complete) {
+	if ws, e := s.earlyLookup(ctx); e != nil {
+		if a, err := ws.earlyFind(ctx, e, query, kind); !errors.Is(err, errEarlyClosed) && (err == nil || a.complete) {
 			return a.syms, a.fuzzy, a.coverage, err
 		}
 	}
@@ -256,8 +256,8 @@ func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, quer
 // lookupTree answers callers or callees: from the loaded workspace, or
 // while it loads from the saved symbols index when it knows the symbol.
 func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec string, callers bool, depth int) (treeAnswer, error) {
-	if ws, e := s.early(ctx, false); e != nil {
-		if a, ok := ws.earlyTree(e, spec, callers, depth); ok {
+	if ws, e := s.earlyLookup(ctx); e != nil {
+		if a, ok := ws.earlyTree(ctx, e, spec, callers, depth); ok {
 			return a, nil
 		}
 	}

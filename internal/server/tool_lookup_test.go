@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -16,6 +17,7 @@ var lookupTree = map[string]string{
 
 func TestFindSymbol(t *testing.T) {
 	s := connect(t, lookupTree, Options{})
+	s.srv.workspace().wait(context.Background()) // the loaded graph's answers, not a scan's while loading
 	var out findSymbolOut
 	res := s.ok("find_symbol", map[string]any{"query": "Flask.register_blueprint"}, &out)
 	if len(out.Symbols) != 1 || out.Symbols[0].Qualified != "pkg.scaffold.Scaffold.register_blueprint" || out.Symbols[0].Match != "inherited" ||
@@ -38,6 +40,7 @@ func TestFindSymbol(t *testing.T) {
 
 func TestCallersCallees(t *testing.T) {
 	s := connect(t, lookupTree, Options{})
+	s.srv.workspace().wait(context.Background()) // the loaded graph's answers, not a scan's while loading
 	var out treeOut
 	res := s.ok("callers", map[string]any{"symbol": "record", "depth": 2}, &out)
 	want := "pkg.scaffold.Scaffold.record (method) pkg/scaffold.py:6\n" +
@@ -65,6 +68,7 @@ func TestLookupPages(t *testing.T) {
 	}
 	b.WriteString("def hub():\n    pass\n")
 	s := connect(t, map[string]string{"h.py": b.String()}, Options{})
+	s.srv.workspace().wait(context.Background())
 	for _, tc := range []struct {
 		tool string
 		args map[string]any

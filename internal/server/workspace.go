@@ -143,6 +143,7 @@ type testHooks struct {
 	streamed     func(path string)                         // after the first load hands a file's symbols to the early answers
 	lookupBuilt  func()                                    // when a lookup index of the graph is built in memory
 	openDocs     func()                                    // before the doc index is opened
+	scanRead     func(path string) error                   // before a scan reads a file while loading; an error stands for the read's
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
@@ -220,6 +221,7 @@ func (w *workspace) stopWatching(closing bool) {
 
 // sawSource records the digest of a file the first load extracted.
 func (w *workspace) sawSource(rel string, src []byte) {
+	w.yieldToScans() // a question asked during the load goes first (see coldScan)
 	d := artifacts.SourceDigest(src)
 	w.done.Add(1)
 	w.digestMu.Lock()
