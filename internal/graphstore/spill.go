@@ -49,7 +49,6 @@ type runFile struct {
 	off  int64
 	segs []runSegment
 	n    int // entries written
-	buf  []byte
 	// pending are the entries added since the last full segment: the
 	// segments are cut where encodeSegments cuts graph.bin's, whatever
 	// the batches, so a saved graph is the same bytes spilled or not.
@@ -80,31 +79,41 @@ func (r *runFile) add(es []Entry) error {
 }
 
 // write encodes es and writes them, a segment of at most spillPer
-// entries at a time.
+// entries at a time, the segments encoded on every core.
 func (r *runFile) write(es []Entry) error {
-	for lo := 0; lo < len(es); lo += spillPer {
-		part := es[lo:min(lo+spillPer, len(es))]
-		e := &encoder{buf: r.buf[:0], strs: map[string]int{}}
+	k := (len(es) + spillPer - 1) / spillPer
+	parts := make([][]byte, k)
+	errs := make([]error, k)
+	parallel(k, func(j int) {
+		part := es[j*spillPer : min((j+1)*spillPer, len(es))]
+		e := &encoder{strs: map[string]int{}}
 		for i := range part {
 			if err := e.value(reflect.ValueOf(&part[i]).Elem(), nil); err != nil {
-				return fmt.Errorf("graphstore: spilling %s: %w", part[i].Path, err)
+				errs[j] = fmt.Errorf("graphstore: spilling %s: %w", part[i].Path, err)
+				return
 			}
 		}
+		parts[j] = e.buf
+	})
+	for j, data := range parts {
+		if errs[j] != nil {
+			return errs[j]
+		}
+		n := min((j+1)*spillPer, len(es)) - j*spillPer
 		var head [2 * binary.MaxVarintLen64]byte
-		h := binary.AppendUvarint(head[:0], uint64(len(part)))
-		h = binary.AppendUvarint(h, uint64(len(e.buf)))
-		sum := crc32.Update(crc32.Checksum(h, castagnoli), castagnoli, e.buf)
+		h := binary.AppendUvarint(head[:0], uint64(n))
+		h = binary.AppendUvarint(h, uint64(len(data)))
+		sum := crc32.Update(crc32.Checksum(h, castagnoli), castagnoli, data)
 		if _, err := r.w.Write(h); err != nil {
 			return fmt.Errorf("graphstore: writing %s: %w", r.name, err)
 		}
-		if _, err := r.w.Write(e.buf); err != nil {
+		if _, err := r.w.Write(data); err != nil {
 			return fmt.Errorf("graphstore: writing %s: %w", r.name, err)
 		}
-		size := int64(len(h) + len(e.buf))
-		r.segs = append(r.segs, runSegment{off: r.off, size: size, n: len(part), sum: sum})
+		size := int64(len(h) + len(data))
+		r.segs = append(r.segs, runSegment{off: r.off, size: size, n: n, sum: sum})
 		r.off += size
-		r.n += len(part)
-		r.buf = e.buf
+		r.n += n
 	}
 	return nil
 }
@@ -119,7 +128,7 @@ func (r *runFile) done() error {
 	if err == nil {
 		err = r.w.Flush()
 	}
-	r.w, r.buf = nil, nil
+	r.w = nil
 	if err != nil {
 		return fmt.Errorf("graphstore: writing %s: %w", r.name, err)
 	}
@@ -148,23 +157,31 @@ func (r *runFile) segment(j int, buf []byte) ([]byte, error) {
 	return buf, nil
 }
 
-// entries reads every entry back, in the order added.
+// entries reads every entry back, in the order added, decoding the
+// segments on every core.
 func (r *runFile) entries() ([]Entry, error) {
 	if err := r.done(); err != nil {
 		return nil, err
 	}
 	out := make([]Entry, r.n)
-	at := 0
-	var buf []byte
-	for j, s := range r.segs {
-		var err error
-		if buf, err = r.segment(j, buf); err != nil {
+	at := make([]int, len(r.segs))
+	for j := 1; j < len(r.segs); j++ {
+		at[j] = at[j-1] + r.segs[j-1].n
+	}
+	errs := make([]error, len(r.segs))
+	parallel(len(r.segs), func(j int) {
+		buf, err := r.segment(j, nil)
+		if err == nil {
+			if err = decodeRunSegment(buf, out[at[j]:at[j]+r.segs[j].n]); err != nil {
+				err = fmt.Errorf("graphstore: run file %s, segment %d: %w", r.name, j, err)
+			}
+		}
+		errs[j] = err
+	})
+	for _, err := range errs {
+		if err != nil {
 			return nil, err
 		}
-		if err := decodeRunSegment(buf, out[at:at+s.n]); err != nil {
-			return nil, fmt.Errorf("graphstore: run file %s, segment %d: %w", r.name, j, err)
-		}
-		at += s.n
 	}
 	return out, nil
 }
