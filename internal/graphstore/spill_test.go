@@ -183,6 +183,33 @@ func TestSpillSameOutput(t *testing.T) {
 	}
 }
 
+// TestDiscardSavesSame checks that a Sync that lets go of its files and
+// graph before writing symbols.idx (Options.Discard) saves what one that
+// keeps them does, and returns no files and no graph.
+func TestDiscardSavesSame(t *testing.T) {
+	root := t.TempDir()
+	mixedTree(t, root)
+	dateTree(root, time.Now().Add(-time.Hour))
+	var graph, symbols [2][]byte
+	for i, discard := range []bool{false, true} {
+		os.RemoveAll(filepath.Join(root, ".artifacts"))
+		snap, err := Sync(context.Background(), Options{Root: root, Discard: discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		graph[i], symbols[i] = savedFiles(t, root)
+		if discard && (snap.Files != nil || snap.Graph() != nil) {
+			t.Errorf("discarded: %d files, graph %v", len(snap.Files), snap.Graph() != nil)
+		}
+		if !discard && (len(snap.Files) == 0 || snap.Graph() == nil) {
+			t.Errorf("kept: %d files, graph %v", len(snap.Files), snap.Graph() != nil)
+		}
+	}
+	if !bytes.Equal(graph[0], graph[1]) || !bytes.Equal(symbols[0], symbols[1]) {
+		t.Error("the saved files differ with Discard")
+	}
+}
+
 // liveHeap is the heap in use after a collection.
 func liveHeap() uint64 {
 	runtime.GC()

@@ -88,6 +88,11 @@ type Options struct {
 	// Batch is how many files are extracted at a time. Default
 	// DefaultBatch.
 	Batch int
+	// Discard says the caller wants the saved files, not the Snapshot's
+	// files or graph: once graph.bin is saved, Sync lets go of them
+	// before it writes symbols.idx, and the Snapshot it returns has no
+	// Files (Graph returns nil) when it saved. For `fileinfo index`.
+	Discard bool
 	// Hold keeps every file's extraction on the heap until the graph is
 	// built. By default, when Sync is to build and save a graph, each
 	// batch's entries go to a run file beside graph.bin (see spill.go)
@@ -110,17 +115,19 @@ type Snapshot struct {
 	// taken from the saved state.
 	Extracted, Reused int
 
-	built *callgraph.Graph // the graph Sync built, or nil when it was saved
-	saved callgraph.Saved  // the saved graph, when nothing changed
-	log   *slog.Logger
+	built     *callgraph.Graph // the graph Sync built, or nil when it was saved
+	saved     callgraph.Saved  // the saved graph, when nothing changed
+	discarded bool             // Options.Discard let go of the files and graph
+	log       *slog.Logger
 }
 
 // Graph returns the call graph over s.Files: the one Sync built, or, when
 // nothing changed, the saved graph restored (see callgraph.Restore), whose
 // first Update rebuilds what updating needs. A saved graph that does not
-// fit the files is built instead, with a log line.
+// fit the files is built instead, with a log line. It is nil when
+// Options.Discard let go of the graph.
 func (s *Snapshot) Graph() *callgraph.Graph {
-	if s.built != nil {
+	if s.built != nil || s.discarded {
 		return s.built
 	}
 	g, err := callgraph.Restore(s.Files, s.saved)
@@ -372,12 +379,34 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 		if ok {
 			g := snap.Graph()
-			if err := writeSymbols(dir, st, g.Nodes(), g.Edges(), snap.Files); err != nil {
+			nodes, edges, files := g.Nodes(), g.Edges(), snap.Files
+			if opt.Discard {
+				// The symbols index reads the files' symbols, no more: the
+				// rest of the extractions and the graph's resolution state
+				// go before its sections are made.
+				files = symbolsOnly(files)
+				g, snap.built, snap.Files, snap.saved = nil, nil, nil, callgraph.Saved{}
+				for i := range st.Files {
+					st.Files[i].File = nil
+				}
+				snap.discarded = true
+			}
+			if err := writeSymbols(dir, st, nodes, edges, files); err != nil {
 				log.Warn("graphstore: could not save the symbols index", "error", err)
 			}
 		}
 	}
 	return snap, nil
+}
+
+// symbolsOnly returns the paths and symbols of files, what
+// writeSymbols reads of them.
+func symbolsOnly(files []extract.File) []extract.File {
+	out := make([]extract.File, len(files))
+	for i := range files {
+		out[i] = extract.File{Path: files[i].Path, Symbols: files[i].Symbols}
+	}
+	return out
 }
 
 // stateKey is the key of the state Sync saves with opt (see State.Key).
