@@ -210,6 +210,30 @@ func TestDiscardSavesSame(t *testing.T) {
 	}
 }
 
+// TestRunFileRemovedOnError checks that a pass stopped by Each's error
+// leaves no run file behind, and saves nothing.
+func TestRunFileRemovedOnError(t *testing.T) {
+	root := t.TempDir()
+	cTree(t, root, 40, 2)
+	batches := 0
+	_, err := Sync(context.Background(), Options{Root: root, Batch: 10, Each: func(context.Context, []Extracted) error {
+		if batches++; batches == 2 {
+			return fmt.Errorf("stop here")
+		}
+		return nil
+	}})
+	if err == nil || !strings.Contains(err.Error(), "stop here") {
+		t.Fatalf("Sync: %v, want Each's error", err)
+	}
+	dir := filepath.Join(root, ".artifacts", ".index")
+	if left, _ := filepath.Glob(filepath.Join(dir, ".graph-run-*")); len(left) > 0 {
+		t.Errorf("run files left behind: %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileName)); !os.IsNotExist(err) {
+		t.Errorf("graph.bin after a stopped pass: %v", err)
+	}
+}
+
 // liveHeap is the heap in use after a collection.
 func liveHeap() uint64 {
 	runtime.GC()
