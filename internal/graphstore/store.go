@@ -330,6 +330,9 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(es) != len(st.Files) {
+			return nil, fmt.Errorf("graphstore: run file %s: %d entries, not %d", ps.spill.name, len(es), len(st.Files))
+		}
 		for i := range es {
 			if es[i].Path != st.Files[i].Path {
 				return nil, fmt.Errorf("graphstore: run file %s: entry %d is %s, not %s", ps.spill.name, i, es[i].Path, st.Files[i].Path)
