@@ -114,7 +114,7 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	}
 	if indexed != nil {
 		copt := codeindex.GraphOptions{Dir: opts.Dir, Log: opts.Logger, Indexed: indexed, Scan: scan,
-			Graph: graphstore.Options{Dir: opts.Dir, Log: opts.Logger}}
+			Graph: graphstore.Options{Dir: opts.Dir, Log: opts.Logger, Discard: true}} // the saved files are the result
 		if cs, _, err = codeindex.SyncGraph(ctx, ix, root, copt); err != nil {
 			return nil, cs, fmt.Errorf("index code and graph: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -38,6 +39,22 @@ type pass struct {
 	batch int
 	each  func(context.Context, []Extracted) error
 
+	// entries are the state's files, in walk order, filled in a batch at
+	// a time by settle, those before next done; saved are the saved
+	// state's, by path; start is when Sync started (see forgetRacy).
+	entries []Entry
+	saved   map[string]*Entry
+	next    int
+	start   time.Time
+	// fresh and reasons are the extractions made and the files extraction
+	// skipped (with why), of the entries not yet settled, or of all of
+	// them without a run file.
+	fresh   map[string]*extract.File
+	reasons map[string]string
+	// spill, when set, takes the settled entries: their extractions leave
+	// the heap (see spill.go).
+	spill *runFile
+
 	mu   sync.Mutex
 	srcs map[string][]byte // this batch's sources, by path (only with each)
 	hash map[string]string // every extracted file's digest, by path
@@ -55,19 +72,18 @@ func (p *pass) read(rel string, src []byte) {
 	p.mu.Unlock()
 }
 
-// run goes through all, in walk order, a batch at a time: it extracts
-// the files of isTodo and passes the batch to p.each (when set), with
-// the others (files Options.Want asked for: their saved extraction,
-// their bytes read again). It returns the extractions made and the
-// files extraction skipped, with why.
-func (p *pass) run(ctx context.Context, all []string, isTodo map[string]bool, saved map[string]*Entry) (map[string]*extract.File, map[string]string, error) {
-	fresh := make(map[string]*extract.File, len(isTodo))
-	reasons := map[string]string{}
+// run goes through all (indexes into p.entries, in walk order), a
+// batch at a time: it extracts the files of isTodo and passes the batch
+// to p.each (when set), with the others (files Options.Want asked for:
+// their saved extraction, their bytes read again). Then it settles the
+// entries up to the batch's last (see settle): with a run file, their
+// extractions leave the heap for it.
+func (p *pass) run(ctx context.Context, all []int, isTodo map[string]bool) error {
 	for lo := 0; lo < len(all); lo += p.batch {
 		part := all[lo:min(lo+p.batch, len(all))]
 		var ext []string
-		for _, q := range part {
-			if isTodo[q] {
+		for _, i := range part {
+			if q := p.entries[i].Path; isTodo[q] {
 				ext = append(ext, q)
 			}
 		}
@@ -78,51 +94,101 @@ func (p *pass) run(ctx context.Context, all []string, isTodo map[string]bool, sa
 		}
 		files, skipped, err := p.ex.Files(ctx, ext)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		for i := range files {
-			fresh[files[i].Path] = &files[i]
+			p.fresh[files[i].Path] = &files[i]
 		}
 		for _, s := range skipped {
-			reasons[s.Path] = s.Reason
+			p.reasons[s.Path] = s.Reason
 		}
-		if p.each == nil {
-			continue
-		}
-		p.mu.Lock()
-		srcs := p.srcs
-		p.srcs = nil
-		p.mu.Unlock()
-		out := make([]Extracted, 0, len(part))
-		for _, q := range part {
-			x := Extracted{Path: q}
-			switch f, ok := fresh[q]; {
-			case ok:
-				x.File, x.Src = f, srcs[q]
-				p.mu.Lock()
-				x.Digest = p.hash[q]
-				p.mu.Unlock()
-			case isTodo[q]:
-				x.Skip = reasons[q]
-			default:
-				e := saved[q]
-				if e == nil || e.File == nil {
-					x.Skip = "not extracted"
-					if e != nil && e.Skip != "" {
-						x.Skip = e.Skip
-					}
-					break
-				}
-				x.File, x.Reused = e.File, true
-				if src, err := extract.ReadRegular(p.tree.dir, q, p.tree.max); err == nil {
-					x.Src, x.Digest = src, digest(src)
-				}
+		if p.each != nil {
+			if err := p.hand(ctx, part, isTodo); err != nil {
+				return err
 			}
-			out = append(out, x)
 		}
-		if err := p.each(ctx, out); err != nil {
-			return nil, nil, fmt.Errorf("graphstore: passing %d files on: %w", len(out), err)
+		if err := p.settle(part[len(part)-1] + 1); err != nil {
+			return err
 		}
 	}
-	return fresh, reasons, nil
+	return p.settle(len(p.entries))
+}
+
+// hand hands the files at part to p.each.
+func (p *pass) hand(ctx context.Context, part []int, isTodo map[string]bool) error {
+	p.mu.Lock()
+	srcs := p.srcs
+	p.srcs = nil
+	p.mu.Unlock()
+	out := make([]Extracted, 0, len(part))
+	for _, i := range part {
+		q := p.entries[i].Path
+		x := Extracted{Path: q}
+		switch f, ok := p.fresh[q]; {
+		case ok:
+			x.File, x.Src = f, srcs[q]
+			p.mu.Lock()
+			x.Digest = p.hash[q]
+			p.mu.Unlock()
+		case isTodo[q]:
+			x.Skip = p.reasons[q]
+		default:
+			e := p.saved[q]
+			if e == nil || e.File == nil {
+				x.Skip = "not extracted"
+				if e != nil && e.Skip != "" {
+					x.Skip = e.Skip
+				}
+				break
+			}
+			x.File, x.Reused = e.File, true
+			if src, err := extract.ReadRegular(p.tree.dir, q, p.tree.max); err == nil {
+				x.Src, x.Digest = src, digest(src)
+			}
+		}
+		out = append(out, x)
+	}
+	if err := p.each(ctx, out); err != nil {
+		return fmt.Errorf("graphstore: passing %d files on: %w", len(out), err)
+	}
+	return nil
+}
+
+// settle fills in p.entries[p.next:upto] from this pass (an extraction
+// made, a reason extraction gave) or the saved state, and forgets racy
+// time stamps (forgetRacy). With a run file it spills them there and
+// lets go of their extractions, made or saved.
+func (p *pass) settle(upto int) error {
+	es := p.entries[p.next:upto]
+	p.next = upto
+	for i := range es {
+		e := &es[i]
+		if f, ok := p.fresh[e.Path]; ok {
+			e.File, e.Skip = f, ""
+			if h, ok := p.hash[e.Path]; ok {
+				e.Hash = h
+			}
+		} else if r, ok := p.reasons[e.Path]; ok {
+			e.File, e.Skip = nil, r
+		} else if o := p.saved[e.Path]; o != nil {
+			e.File, e.Skip = o.File, o.Skip
+		}
+	}
+	forgetRacy(es, p.start)
+	if p.spill == nil {
+		return nil
+	}
+	if err := p.spill.add(es); err != nil {
+		return err
+	}
+	for i := range es {
+		e := &es[i]
+		e.File = nil
+		delete(p.fresh, e.Path)
+		delete(p.reasons, e.Path)
+		if o := p.saved[e.Path]; o != nil {
+			o.File = nil
+		}
+	}
+	return nil
 }

@@ -88,6 +88,16 @@ type Options struct {
 	// Batch is how many files are extracted at a time. Default
 	// DefaultBatch.
 	Batch int
+	// Discard says the caller wants the saved files, not the Snapshot's
+	// files or graph: once graph.bin is saved, Sync lets go of them
+	// before it writes symbols.idx, and the Snapshot it returns has no
+	// Files (Graph returns nil) when it saved. For `fileinfo index`.
+	Discard bool
+	// Hold keeps every file's extraction on the heap until the graph is
+	// built. By default, when Sync is to build and save a graph, each
+	// batch's entries go to a run file beside graph.bin (see spill.go)
+	// and are read back for the build: the pass then holds one batch.
+	Hold bool
 	// Log receives a line when a saved state is rebuilt. Default: discard.
 	Log *slog.Logger
 }
@@ -105,17 +115,19 @@ type Snapshot struct {
 	// taken from the saved state.
 	Extracted, Reused int
 
-	built *callgraph.Graph // the graph Sync built, or nil when it was saved
-	saved callgraph.Saved  // the saved graph, when nothing changed
-	log   *slog.Logger
+	built     *callgraph.Graph // the graph Sync built, or nil when it was saved
+	saved     callgraph.Saved  // the saved graph, when nothing changed
+	discarded bool             // Options.Discard let go of the files and graph
+	log       *slog.Logger
 }
 
 // Graph returns the call graph over s.Files: the one Sync built, or, when
 // nothing changed, the saved graph restored (see callgraph.Restore), whose
 // first Update rebuilds what updating needs. A saved graph that does not
-// fit the files is built instead, with a log line.
+// fit the files is built instead, with a log line. It is nil when
+// Options.Discard let go of the graph.
 func (s *Snapshot) Graph() *callgraph.Graph {
-	if s.built != nil {
+	if s.built != nil || s.discarded {
 		return s.built
 	}
 	g, err := callgraph.Restore(s.Files, s.saved)
@@ -182,38 +194,6 @@ func reason(err error, file string) string {
 	return strings.TrimPrefix(err.Error(), "load "+file+": ")
 }
 
-// Save writes st to file atomically.
-func Save(file string, st *State) error {
-	head, payload, err := encode(st)
-	if err != nil {
-		return fmt.Errorf("save %s: %w", file, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return fmt.Errorf("save %s: %w", file, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".graph-*.tmp")
-	if err != nil {
-		return fmt.Errorf("save %s: %w", file, err)
-	}
-	_, werr := tmp.Write(head)
-	if werr == nil {
-		_, werr = tmp.Write(payload)
-	}
-	cerr := tmp.Close()
-	if werr == nil && cerr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("save %s: %w", file, err)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("save %s: %w", file, err)
-	}
-	return nil
-}
-
 // Sync brings the saved state of opt.Root up to date and returns it; see
 // the package doc. Saving is best effort: a failure is logged.
 func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
@@ -260,7 +240,8 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		old = &State{}
 	}
 
-	ps := &pass{batch: opt.Batch, each: opt.Each, hash: map[string]string{}}
+	ps := &pass{batch: opt.Batch, each: opt.Each, hash: map[string]string{}, start: start,
+		fresh: map[string]*extract.File{}, reasons: map[string]string{}}
 	if ps.batch <= 0 {
 		ps.batch = DefaultBatch
 	}
@@ -314,7 +295,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	log.Debug("graphstore: checked", "files", len(sources), "elapsed", time.Since(start))
 	// The files to go through: those to extract (todo) and, in walk
 	// order among them, those only Each wants.
-	var all []string
+	var all []int
 	todo := map[string]bool{}
 	for i, p := range sources {
 		want := opt.Want != nil && opt.Each != nil && opt.Want(p, st.Files[i].Size, st.Files[i].ModTime)
@@ -322,11 +303,21 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			todo[p] = true
 		}
 		if todo[p] || want {
-			all = append(all, p)
+			all = append(all, i)
 		}
 	}
-	fresh, reasons, err := ps.run(ctx, all, todo, saved)
-	if err != nil {
+	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Key == ""
+	ps.entries, ps.saved = st.Files, saved
+	// A graph to build and save: the entries wait in a run file, not on
+	// the heap, until the pass is over.
+	if changed && !opt.ReadOnly && !opt.Hold && writable(slog.New(slog.DiscardHandler), root, dir) { // save says why not
+		if ps.spill, err = newRunFile(dir); err != nil {
+			log.Warn("graphstore: holding every extraction in memory", "error", err)
+		} else {
+			defer ps.spill.close()
+		}
+	}
+	if err := ps.run(ctx, all, todo); err != nil {
 		return nil, err
 	}
 	if opt.Passed != nil {
@@ -334,21 +325,31 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			return nil, err
 		}
 	}
+	if ps.spill != nil {
+		es, err := ps.spill.entries()
+		if err != nil {
+			return nil, err
+		}
+		if len(es) != len(st.Files) {
+			return nil, fmt.Errorf("graphstore: run file %s: %d entries, not %d", ps.spill.name, len(es), len(st.Files))
+		}
+		for i := range es {
+			if es[i].Path != st.Files[i].Path {
+				return nil, fmt.Errorf("graphstore: run file %s: entry %d is %s, not %s", ps.spill.name, i, es[i].Path, st.Files[i].Path)
+			}
+		}
+		st.Files = es
+	}
 	snap := &Snapshot{Extracted: len(todo), Reused: len(st.Files) - len(todo), Digests: make(map[string]string, len(st.Files)), log: log}
-	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Key == ""
+	n := 0
+	for i := range st.Files {
+		if st.Files[i].File != nil {
+			n++
+		}
+	}
+	snap.Files = make([]extract.File, 0, n)
 	for i := range st.Files {
 		e := &st.Files[i]
-		if f, ok := fresh[e.Path]; ok {
-			e.File, e.Skip = f, ""
-			if h, ok := ps.hash[e.Path]; ok {
-				e.Hash = h
-			}
-		} else if r, ok := reasons[e.Path]; ok {
-			e.File, e.Skip = nil, r
-		} else {
-			o := saved[e.Path]
-			e.File, e.Skip = o.File, o.Skip
-		}
 		if e.File != nil {
 			snap.Files = append(snap.Files, *e.File)
 			snap.Digests[e.Path] = e.Hash
@@ -359,8 +360,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	if changed {
 		g := callgraph.Build(snap.Files)
 		snap.built = g
-		s := g.Save()
-		st.GraphSkipped, st.Edges, st.Unresolved = s.Skipped, s.Edges, s.Unresolved
+		st.GraphSkipped, st.Edges = g.Skipped(), g.Edges()
 	} else {
 		st.GraphSkipped, st.Edges, st.Unresolved = old.GraphSkipped, old.Edges, old.Unresolved
 		snap.saved = callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
@@ -372,18 +372,44 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !symbolsCurrent(dir, st)) {
 		ok := false
 		if saveGraph {
-			ok = save(log, root, dir, file, st)
+			from := saveFrom{files: ps.spill}
+			if changed {
+				from.graph = snap.built
+			}
+			ok = save(log, root, dir, file, st, from)
 		} else {
 			ok = writable(log, root, dir)
 		}
 		if ok {
 			g := snap.Graph()
-			if err := writeSymbols(dir, st, g.Nodes(), g.Edges(), snap.Files); err != nil {
+			nodes, edges, files := g.Nodes(), g.Edges(), snap.Files
+			if opt.Discard {
+				// The symbols index reads the files' symbols, no more: the
+				// rest of the extractions and the graph's resolution state
+				// go before its sections are made.
+				files = symbolsOnly(files)
+				g, snap.built, snap.Files, snap.saved = nil, nil, nil, callgraph.Saved{}
+				for i := range st.Files {
+					st.Files[i].File = nil
+				}
+				snap.discarded = true
+			}
+			if err := writeSymbols(dir, st, nodes, edges, files); err != nil {
 				log.Warn("graphstore: could not save the symbols index", "error", err)
 			}
 		}
 	}
 	return snap, nil
+}
+
+// symbolsOnly returns the paths and symbols of files, what
+// writeSymbols reads of them.
+func symbolsOnly(files []extract.File) []extract.File {
+	out := make([]extract.File, len(files))
+	for i := range files {
+		out[i] = extract.File{Path: files[i].Path, Symbols: files[i].Symbols}
+	}
+	return out
 }
 
 // stateKey is the key of the state Sync saves with opt (see State.Key).
@@ -459,11 +485,11 @@ func forgetRacy(es []Entry, start time.Time) {
 // (a tree such as Go's module cache, which root may write anyway but
 // must not) or dir is reached through a symbolic link; failures are
 // logged.
-func save(log *slog.Logger, root, dir, file string, st *State) bool {
+func save(log *slog.Logger, root, dir, file string, st *State, from saveFrom) bool {
 	if !writable(log, root, dir) {
 		return false
 	}
-	if err := Save(file, st); err != nil {
+	if err := saveState(file, st, from); err != nil {
 		log.Warn("graphstore: could not save the graph", "error", err)
 		return false
 	}

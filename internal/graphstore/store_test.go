@@ -38,7 +38,7 @@ func fresh(t *testing.T, root string) ([]extract.File, []callgraph.Node, []callg
 	return files, nodes, g.Edges()
 }
 
-func write(t *testing.T, root, rel, src string) {
+func write(t testing.TB, root, rel, src string) {
 	t.Helper()
 	p := filepath.Join(root, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

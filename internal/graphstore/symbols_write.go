@@ -1,11 +1,14 @@
 package graphstore
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,6 +55,34 @@ func cut(s string, n int) string {
 // encodeSymbols lays out the lookup index of nodes and edges, with the
 // details of their symbols from files and the stamps of st.
 func encodeSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) ([]byte, error) {
+	l, err := layoutSymbols(st, nodes, edges, files)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := l.write(&b, func(sums []byte) error {
+		tail := b.Bytes()[symHeaderSize-8 : symHeaderSize]
+		binary.LittleEndian.PutUint32(tail, crc32.Checksum(sums, castagnoli))
+		binary.LittleEndian.PutUint32(tail[4:], l.headCRC)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// symLayout is a symbols index in sections, before it is written.
+type symLayout struct {
+	sec     [symSections][]byte
+	offs    [symSections][2]uint64
+	head    []byte // but its last 8 bytes: the sums' CRC and its own
+	headCRC uint32
+	sumsAt  uint64
+}
+
+// layoutSymbols makes the sections of the lookup index (see
+// encodeSymbols) and the header that places them.
+func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) (*symLayout, error) {
 	if len(nodes) >= 1<<31 || len(edges) >= 1<<31 {
 		return nil, errors.New("graph too large for a symbols index")
 	}
@@ -160,54 +191,89 @@ func encodeSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	}
 
 	// Lay the sections out after the header, each at a multiple of 8.
-	var offs [symSections][2]uint64
+	l := &symLayout{sec: sec}
 	pos := uint64(symHeaderSize)
 	for i := range secSums {
 		pos = (pos + 7) &^ 7
-		offs[i] = [2]uint64{pos, uint64(len(sec[i]))}
+		l.offs[i] = [2]uint64{pos, uint64(len(sec[i]))}
 		pos += uint64(len(sec[i]))
 	}
-	sumsAt := (pos + 7) &^ 7
-	nblocks := (sumsAt + symBlock - 1) / symBlock
-	offs[secSums] = [2]uint64{sumsAt, nblocks * 4}
-	buf := make([]byte, sumsAt, sumsAt+nblocks*4)
-	for i := range secSums {
-		copy(buf[offs[i][0]:], sec[i])
-	}
-	h := buf[:0:symHeaderSize]
+	l.sumsAt = (pos + 7) &^ 7
+	nblocks := (l.sumsAt + symBlock - 1) / symBlock
+	l.offs[secSums] = [2]uint64{l.sumsAt, nblocks * 4}
+	h := make([]byte, 0, symHeaderSize)
 	h = append(h, symMagic...)
 	for _, n := range []int{symVersion, len(nodes), len(edges), len(st.Config), len(st.Files)} {
 		h = binary.LittleEndian.AppendUint32(h, uint32(n))
 	}
 	h = appendRef(h, keyRef)
-	for _, o := range offs {
+	for _, o := range l.offs {
 		h = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(h, o[0]), o[1])
 	}
 	h = binary.LittleEndian.AppendUint32(h, symBlock)
-	// The sums, then their CRC, then the header's.
-	var sums []byte
-	for b := uint64(0); b < nblocks; b++ {
-		end := min((b+1)*symBlock, sumsAt)
-		if b == 0 {
-			// Block 0 holds the header, whose last 8 bytes are not yet
-			// written: the sum is taken once they are, below.
-			sums = binary.LittleEndian.AppendUint32(sums, 0)
-			continue
-		}
-		sums = binary.LittleEndian.AppendUint32(sums, crc32.Checksum(buf[b*symBlock:end], castagnoli))
-	}
-	h = binary.LittleEndian.AppendUint32(h, 0) // sumsCRC, set below
-	h = binary.LittleEndian.AppendUint32(h, 0) // headerCRC, set below
-	if len(h) != symHeaderSize {
+	if len(h) != symHeaderSize-8 {
 		panic("symbols header size")
 	}
-	// Block 0 is summed with the last 8 bytes of the header zero: they
-	// hold the sums' CRC and the header's, written after (verifyBlock
-	// does the same).
-	binary.LittleEndian.PutUint32(sums, crc32.Checksum(buf[:min(symBlock, sumsAt)], castagnoli))
-	binary.LittleEndian.PutUint32(buf[symHeaderSize-8:], crc32.Checksum(sums, castagnoli))
-	binary.LittleEndian.PutUint32(buf[symHeaderSize-4:], crc32.Checksum(buf[:symHeaderSize-8], castagnoli))
-	return append(buf, sums...), nil
+	l.head, l.headCRC = h, crc32.Checksum(h, castagnoli)
+	return l, nil
+}
+
+// blockSums sums what is written through it, a symBlock at a time.
+type blockSums struct {
+	w    io.Writer
+	at   uint64 // bytes written
+	crc  uint32 // of the current block so far
+	sums []byte
+}
+
+func (s *blockSums) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	for q := p[:n]; len(q) > 0; {
+		k := min(uint64(len(q)), symBlock-s.at%symBlock)
+		s.crc = crc32.Update(s.crc, castagnoli, q[:k])
+		s.at += k
+		q = q[k:]
+		if s.at%symBlock == 0 {
+			s.sums = binary.LittleEndian.AppendUint32(s.sums, s.crc)
+			s.crc = 0
+		}
+	}
+	return n, err
+}
+
+// write writes the index to w, section by section, letting go of each
+// once written: the sections were 455 MB on the Linux kernel, and were
+// copied into one buffer beside themselves. The last 8 bytes of the
+// header are written as zeros (as block 0 is summed, see verifyBlock);
+// finish gets the sums and writes them in place.
+func (l *symLayout) write(w io.Writer, finish func(sums []byte) error) error {
+	bs := &blockSums{w: w}
+	var zero [8]byte
+	if _, err := bs.Write(l.head); err != nil {
+		return err
+	}
+	if _, err := bs.Write(zero[:]); err != nil {
+		return err
+	}
+	for i := range secSums {
+		if _, err := bs.Write(zero[:l.offs[i][0]-bs.at]); err != nil {
+			return err
+		}
+		if _, err := bs.Write(l.sec[i]); err != nil {
+			return err
+		}
+		l.sec[i] = nil
+	}
+	if _, err := bs.Write(zero[:l.sumsAt-bs.at]); err != nil {
+		return err
+	}
+	if bs.at%symBlock != 0 {
+		bs.sums = binary.LittleEndian.AppendUint32(bs.sums, bs.crc)
+	}
+	if _, err := w.Write(bs.sums); err != nil {
+		return err
+	}
+	return finish(bs.sums)
 }
 
 func u32s(v []uint32) []byte {
@@ -223,9 +289,21 @@ func u32s(v []uint32) []byte {
 // matches graph.bin, and returns the error.
 func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) error {
 	file := filepath.Join(dir, SymbolsFile)
-	data, err := encodeSymbols(st, nodes, edges, files)
+	l, err := layoutSymbols(st, nodes, edges, files)
 	if err == nil {
-		err = writeAtomic(file, data)
+		err = writeStreamed(file, ".symbols-*.tmp", func(f *os.File) error {
+			w := bufio.NewWriterSize(f, 1<<20)
+			return l.write(w, func(sums []byte) error {
+				if err := w.Flush(); err != nil {
+					return err
+				}
+				var tail [8]byte
+				binary.LittleEndian.PutUint32(tail[:], crc32.Checksum(sums, castagnoli))
+				binary.LittleEndian.PutUint32(tail[4:], l.headCRC)
+				_, err := f.WriteAt(tail[:], symHeaderSize-8)
+				return err
+			})
+		})
 	}
 	if err != nil {
 		os.Remove(file)
@@ -237,11 +315,20 @@ func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgra
 // writeAtomic writes data to file through a temporary file in its
 // directory, renamed over it.
 func writeAtomic(file string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".symbols-*.tmp")
+	return writeStreamed(file, ".symbols-*.tmp", func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// writeStreamed writes file through a temporary file named by pattern
+// in its directory, which fill writes and which is renamed over file.
+func writeStreamed(file, pattern string, fill func(*os.File) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), pattern)
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(data)
+	werr := fill(tmp)
 	cerr := tmp.Close()
 	if werr == nil && cerr == nil {
 		werr = os.Chmod(tmp.Name(), 0o644)
