@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,6 +106,9 @@ type Index struct {
 	// pages from under them.
 	unmap  func()
 	mapped []byte
+	// tab is a loaded index's tables, read in place, until its first
+	// change (materialize); docs, chunks and byPath are empty meanwhile.
+	tab *table
 }
 
 // chunkRec is what the index keeps of a chunk.
@@ -147,7 +151,7 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 		start := time.Now()
 		switch err := ix.load(); {
 		case err == nil:
-			opts.Logger.Info("docsearch: index loaded", "dir", opts.Dir, "docs", len(ix.byPath), "chunks", len(ix.chunks), "took", time.Since(start))
+			opts.Logger.Info("docsearch: index loaded", "dir", opts.Dir, "docs", ix.liveDocs(), "chunks", ix.nchunks(), "took", time.Since(start))
 		case errors.Is(err, fs.ErrNotExist):
 		default:
 			opts.Logger.Warn("docsearch: rebuilding the index", "dir", opts.Dir, "reason", err)
@@ -172,6 +176,11 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 func (ix *Index) HasScope(scope string) bool {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	if t := ix.tab; t != nil {
+		// A saved index is compacted and its scopes are those of its
+		// documents.
+		return slices.Contains(t.scopes, scope)
+	}
 	for _, d := range ix.docs {
 		if d != nil && d.scope == scope {
 			return true
@@ -182,7 +191,7 @@ func (ix *Index) HasScope(scope string) bool {
 
 // reset empties the index.
 func (ix *Index) reset() {
-	ix.docs, ix.chunks, ix.dead, ix.holes = nil, nil, 0, 0
+	ix.docs, ix.chunks, ix.dead, ix.holes, ix.tab = nil, nil, 0, 0, nil
 	ix.byPath = map[string]uint32{}
 	ix.lex = newLexicon()
 	ix.vec = vectors{}
@@ -215,9 +224,9 @@ func (ix *Index) rescan(ctx context.Context, srcs []source, skipped []Skipped) e
 	}
 	var removed []string
 	ix.mu.RLock()
-	for p, id := range ix.byPath {
-		if !seen[p] && !ix.docs[id].put {
-			removed = append(removed, p)
+	for p, id := range ix.paths() {
+		if !seen[p] && !ix.docPut(id) {
+			removed = append(removed, strings.Clone(p))
 		}
 	}
 	ix.mu.RUnlock()
@@ -337,6 +346,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	ix.mu.Lock()
 	ix.vec.extendSketch()
 	if ix.underived {
+		ix.materialize()
 		ix.derive()
 	}
 	ix.mu.Unlock()

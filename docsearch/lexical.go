@@ -71,7 +71,7 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 	if sc == nil {
 		sc = &scratch{}
 	}
-	n := len(ix.chunks)
+	n := ix.nchunks()
 	if len(sc.score) < n {
 		sc.score = make([]float32, n)
 		sc.cov = make([]float32, n)
@@ -88,11 +88,11 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 		word := words[g]
 		df, j := 0, i
 		for ; j < len(terms) && terms[j].group == g; j++ {
-			df = max(df, len(lex.post[terms[j].id]))
+			df = max(df, len(lex.postings(terms[j].id)))
 		}
 		for _, t := range terms[i:j] {
 			rel := float32(t.weight / word.weight)
-			for _, p := range lex.post[t.id] {
+			for _, p := range lex.postings(t.id) {
 				c := p.chunk
 				if c >= uint32(n) {
 					continue // a damaged sealed file's (see decodeBody)
@@ -151,7 +151,8 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 	var groups []queryWord
 	seenWord := map[string]bool{}
 	maxIDF := lex.idf(0)
-	var sorted []uint32
+	var sorted termOrder
+	ordered := false
 	joined := joinedTerms(lex, text)
 	an.analyze(text, func(t string, whole bool) {
 		if seenWord[t] {
@@ -182,7 +183,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 		spelling := func(id uint32, weight float64) {
 			add(id, weight)
 			if !exact {
-				idf, exact = lex.idf(len(lex.post[id])), true
+				idf, exact = lex.idf(len(lex.postings(id))), true
 			}
 		}
 		if id, ok := lex.id(t); ok {
@@ -202,16 +203,16 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 			if raw := strings.ToLower(rawWordFor(text, t)); raw != "" && raw != t {
 				if id, ok := lex.id(raw); ok {
 					add(id, wholeWeight)
-					idf = min(idf, lex.idf(len(lex.post[id])))
+					idf = min(idf, lex.idf(len(lex.postings(id))))
 				}
 			}
 		}
 		if r := utf8.RuneCountInString(t); r >= 3 && !whole && !exact {
-			if sorted == nil {
-				sorted = lex.sortedTerms()
+			if !ordered {
+				sorted, ordered = lex.order(), true
 			}
 			for _, id := range lex.withPrefix(sorted, t) {
-				add(id, w*prefixWeight*float64(r)/float64(utf8.RuneCountInString(lex.terms[id])))
+				add(id, w*prefixWeight*float64(r)/float64(utf8.RuneCountInString(lex.term(id))))
 			}
 			if d := fuzzyDistance(r); d > 0 {
 				ids, dists := lex.fuzzy(sorted, t, d)

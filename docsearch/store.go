@@ -90,6 +90,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 const (
@@ -111,7 +112,7 @@ const (
 	// are in the arrays part, used in place, and the chunks' copies and
 	// the scope names are saved rather than derived at each open. An index
 	// of another version is rebuilt.
-	storeVersion = 9
+	storeVersion = 10
 	storeFile    = "docsearch.idx"
 )
 
@@ -159,6 +160,7 @@ func (ix *Index) save() error {
 		return errors.New("docsearch: the index has no Dir to save to")
 	}
 	ix.mu.Lock()
+	ix.materialize() // encodeTo writes the in-memory structures
 	if ix.dead > 0 || ix.holes > 0 {
 		ix.compact()
 	}
@@ -285,75 +287,35 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		str(ix.embName)
 	}
 	uv(uint64(dim))
-	uv(uint64(len(ix.docs)))
-	for _, d := range ix.docs {
-		str(d.path)
-		str(d.scope)
-		str(d.title)
-		str(d.summary)
-		uv(uint64(len(d.entities)))
-		for _, e := range d.entities {
-			str(e)
-		}
-		uv(uint64(len(d.headings)))
-		for _, h := range d.headings {
-			uv(uint64(h.Level))
-			uv(uint64(h.Line))
-			str(h.Text)
-		}
-		if d.updated.IsZero() {
-			uv(0)
-		} else {
-			uv(uint64(max(d.updated.Unix(), 0)))
-		}
-		uv(uint64(d.size))
-		uv(uint64(max(d.mtime, 0)))
-		b = append(b, d.hash[:]...)
-		b = append(b, byte(d.format))
-		var flags byte
-		if d.put {
-			flags |= flagPut
-		}
-		if d.note != "" {
-			flags |= flagNote
-		}
-		if d.stamp != 0 {
-			flags |= flagStamp
-		}
-		b = append(b, flags)
-		if d.put {
-			uv(uint64(len(d.text)))
-		}
-		if d.note != "" {
-			str(d.note)
-		}
-		if d.stamp != 0 {
-			uv(d.stamp)
-		}
-		uv(uint64(d.count))
-	}
-	uv(uint64(len(ix.chunks)))
-	for _, c := range ix.chunks {
-		str(c.title)
-		uv(uint64(c.line))
-		uv(uint64(c.end))
-		b = append(b, ctypeCode(c.ctype))
-		b = append(b, c.hash[:]...)
-		b = binary.LittleEndian.AppendUint64(b, c.template)
-		uv(uint64(max(c.copies, 1)))
-	}
 	// Terms in byte order, without those only removed chunks had.
 	lex := ix.lex
 	var terms []uint32
+	var npost uint64
 	for _, t := range lex.sortedTerms() {
 		if len(lex.post[t]) > 0 {
 			terms = append(terms, t)
+			npost += uint64(len(lex.post[t]))
 		}
 	}
+	scopeID := map[string]uint16{}
+	var scopes []string
+	for _, d := range ix.docs {
+		if _, ok := scopeID[d.scope]; !ok {
+			if len(scopes) > math.MaxUint16 {
+				return fmt.Errorf("%d scopes, over the %d an index may have", len(scopes), math.MaxUint16+1)
+			}
+			scopeID[d.scope] = uint16(len(scopes))
+			scopes = append(scopes, d.scope)
+		}
+	}
+	uv(uint64(len(ix.docs)))
+	uv(uint64(len(ix.chunks)))
 	uv(uint64(len(terms)))
-	for _, t := range terms {
-		str(lex.terms[t])
-		uv(uint64(len(lex.post[t])))
+	uv(npost)
+	uv(lex.total)
+	uv(uint64(len(scopes)))
+	for _, sc := range scopes {
+		str(sc)
 	}
 	sk := &ix.vec.sk
 	n := len(ix.chunks)
@@ -408,11 +370,100 @@ func (ix *Index) encodeTo(w io.Writer) error {
 			flush(false)
 		}
 	}
+	var area [5]uint64 // bytes of texts, records, titles, paths, terms
+	pad := func() {
+		for (off+len(b))%8 != 0 {
+			b = append(b, 0)
+		}
+	}
 	for _, d := range ix.docs {
 		if d.put {
 			b = append(b, d.text...)
+			area[0] += uint64(len(d.text))
 			flush(false)
 		}
+	}
+	pad()
+	recLen := make([]uint32, len(ix.docs))
+	for i, d := range ix.docs {
+		n := len(b)
+		b = appendRecord(b, d)
+		if len(b)-n > math.MaxUint32 {
+			return fmt.Errorf("document %s: a record of %d bytes", d.path, len(b)-n)
+		}
+		recLen[i] = uint32(len(b) - n)
+		area[1] += uint64(len(b) - n)
+		flush(false)
+	}
+	pad()
+	for _, c := range ix.chunks {
+		b = append(b, c.title...)
+		area[2] += uint64(len(c.title))
+		flush(false)
+	}
+	pad()
+	byPath := make([]uint32, len(ix.docs))
+	for i := range byPath {
+		byPath[i] = uint32(i)
+	}
+	slices.SortFunc(byPath, func(x, y uint32) int { return strings.Compare(ix.docs[x].path, ix.docs[y].path) })
+	pathOff := make([]uint64, len(ix.docs))
+	for _, id := range byPath {
+		pathOff[id] = area[3]
+		b = append(b, ix.docs[id].path...)
+		area[3] += uint64(len(ix.docs[id].path))
+		flush(false)
+	}
+	pad()
+	for _, t := range terms {
+		b = append(b, lex.terms[t]...)
+		area[4] += uint64(len(lex.terms[t]))
+		flush(false)
+	}
+	pad()
+	var rec, text uint64
+	for i, d := range ix.docs {
+		f := docFixed{path: pathOff[i], rec: rec, size: d.size, mtime: max(d.mtime, 0), stamp: d.stamp,
+			first: d.first, count: d.count, recLen: recLen[i], pathLen: uint32(len(d.path)),
+			scope: scopeID[d.scope], format: uint8(d.format)}
+		if d.put {
+			f.flags |= flagPut
+			f.text, f.textLen = text, uint64(len(d.text))
+			text += f.textLen
+		}
+		if d.note != "" {
+			f.flags |= flagNote
+		}
+		if d.stamp != 0 {
+			f.flags |= flagStamp
+		}
+		rec += uint64(recLen[i])
+		b = appendDocFixed(b, f)
+		flush(false)
+	}
+	var title uint64
+	for _, c := range ix.chunks {
+		b = appendChunkFixed(b, chunkFixed{template: c.template, hash: c.hash, title: title, doc: c.doc,
+			line: c.line, end: c.end, copies: max(c.copies, 1), titleLen: uint32(len(c.title)),
+			scope: scopeID[ix.docs[c.doc].scope], ctype: ctypeCode(c.ctype)})
+		title += uint64(len(c.title))
+		flush(false)
+	}
+	var str0, post uint64
+	for _, t := range terms {
+		b = appendTermFixed(b, termFixed{str: str0, post: post})
+		str0 += uint64(len(lex.terms[t]))
+		post += uint64(len(lex.post[t]))
+		flush(false)
+	}
+	b = appendTermFixed(b, termFixed{str: str0, post: post})
+	for _, id := range byPath {
+		b = binary.LittleEndian.AppendUint32(b, id)
+		flush(false)
+	}
+	pad()
+	for _, n := range area {
+		b = binary.LittleEndian.AppendUint64(b, n)
 	}
 	b = binary.LittleEndian.AppendUint64(b, uint64(meta))
 	flush(true)
@@ -458,4 +509,33 @@ func (s *segmentSums) final() []uint32 {
 		s.crc, s.n = 0, 0
 	}
 	return s.sums
+}
+
+// appendRecord appends d's record, the part of a document the document
+// table does not hold (see the format).
+func appendRecord(b []byte, d *doc) []byte {
+	str := func(s string) { b = binary.AppendUvarint(b, uint64(len(s))); b = append(b, s...) }
+	uv := func(n uint64) { b = binary.AppendUvarint(b, n) }
+	str(d.title)
+	str(d.summary)
+	uv(uint64(len(d.entities)))
+	for _, e := range d.entities {
+		str(e)
+	}
+	uv(uint64(len(d.headings)))
+	for _, h := range d.headings {
+		uv(uint64(h.Level))
+		uv(uint64(h.Line))
+		str(h.Text)
+	}
+	if d.updated.IsZero() {
+		uv(0)
+	} else {
+		uv(uint64(max(d.updated.Unix(), 0)))
+	}
+	b = append(b, d.hash[:]...)
+	if d.note != "" {
+		str(d.note)
+	}
+	return b
 }
