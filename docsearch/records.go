@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"iter"
+	"math"
 	"strings"
 )
 
@@ -138,8 +139,11 @@ func (ix *Index) chunk(c uint32) chunkRec {
 
 // chunkDoc returns the document of chunk c.
 func (ix *Index) chunkDoc(c uint32) uint32 {
-	if ix.tab != nil {
-		return ix.tab.chunks[c].doc
+	if t := ix.tab; t != nil {
+		if int(c) >= len(t.chunks) {
+			return math.MaxUint32 // see table.chunk
+		}
+		return t.chunks[c].doc
 	}
 	return ix.chunks[c].doc
 }

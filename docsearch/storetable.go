@@ -284,6 +284,9 @@ func (t *table) decodeDoc(id uint32, an *analyzer, own bool) (*doc, error) {
 
 // chunk returns chunk c; its title aliases the mapping.
 func (t *table) chunk(c uint32) chunkRec {
+	if int(c) >= len(t.chunks) {
+		return chunkRec{doc: math.MaxUint32} // asked by a damaged sealed file's document
+	}
 	f := &t.chunks[c]
 	ct := ContentType(Prose)
 	if int(f.ctype) < len(ctypeCodes) {
