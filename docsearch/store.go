@@ -3,58 +3,36 @@ package docsearch
 // On-disk format. The index is one file, <Dir>/docsearch.idx, written
 // whole: a temporary file in Dir is written, synced and renamed over it,
 // so a reader sees the old index or the new one. It has two parts. The
-// meta part holds what is read into memory: documents, chunks and terms.
-// The arrays part holds what is used in place, straight from the mapped
-// file: chunk lengths, postings, sign sketches, vectors and the text of
-// documents that have no file (a code document's is its symbol's source).
-// Opening a large index so decodes its strings and counts, and never its
-// postings, vectors or texts: a search reads the pages of the few texts
-// it ranks, fetch_doc the one it returns.
+// meta part, read into memory, holds counts and a few short lists. The
+// arrays part is used in place, straight from the mapped file: chunk
+// lengths, postings, sign sketches, vectors, the texts of documents that
+// have no file (a code document's is its symbol's source), and the
+// document, chunk and term tables (since 10). Opening a large index so
+// decodes nothing per document, chunk or term: a search reads the pages
+// of the terms, postings and records it ranks, fetch_doc the one it
+// returns (see storetable.go).
 //
 // In the meta part, integers are unsigned LEB128 varints ("uv"); a
-// string is a uv length and that many bytes of UTF-8; a time is a uv of
-// Unix seconds (0 for none).
+// string is a uv length and that many bytes of UTF-8.
 //
 //	magic      "FIDOCS" then the format version, one byte (storeVersion)
 //	embedder   string (the Embedder's Name(), "" without vectors)
 //	dim        uv (0 without vectors)
-//	docs       uv count, then per document:
-//	             path, scope, title, summary  string
-//	             entities                     uv count, strings
-//	             headings                     uv count, then level uv, line uv, text string
-//	             updated                      time
-//	             size, mtime                  uv, uv (mtime in Unix ns)
-//	             hash                         16 bytes
-//	             format                       1 byte (0 markdown, 1 text, 2 rst)
-//	             flags                        1 byte: 1 if the document was Put,
-//	                                          then the uv length of its text
-//	                                          follows (the text is in the
-//	                                          arrays part; since 9, a string
-//	                                          here before);
-//	                                          2 if a note string follows (what
-//	                                          of it was not indexed; since 5,
-//	                                          read as corrupt by the first
-//	                                          readers of 5, which rebuild);
-//	                                          4 if a stamp uv follows (since 8:
-//	                                          what a code document was made
-//	                                          from, see CodeFile.Stamp)
-//	             chunks                       uv count (they follow the previous
-//	                                          document's, in order)
-//	chunks     uv count (the sum of the documents'), then per chunk:
-//	             title string, line uv, end uv, content type 1 byte
-//	             (0 prose, 1 code, 2 api-reference), hash 8 bytes,
-//	             template 8 bytes (little-endian; since 7, see dup.go),
-//	             copies uv (since 9: documents of its scope with its
-//	             template, at least 1, see countCopies)
-//	terms      uv count, then per term, in increasing byte order:
-//	             term string, postings uv (at least 1)
+//	docs       uv: documents
+//	chunks     uv: chunks (the sum of the documents')
+//	terms      uv: terms
+//	postings   uv: postings (the sum of the terms')
+//	lengths    uv: the chunks' lengths summed
+//	scopes     uv count, then that many strings: the documents' scopes,
+//	           numbered in the order documents first have them
 //	sketch     uv: the rows the sketches' mean was taken over, 0 for no
 //	           sketches (see sketch.go); only with vectors
 //	names      uv count, then that many strings in increasing byte order:
 //	           the stems that name a scope (since 9, see scopename.go)
 //
 // The arrays part starts at the next multiple of 8 from the start of the
-// file, after zero bytes. Its numbers are little-endian, fixed width:
+// file, after zero bytes. Its numbers are little-endian, fixed width;
+// "pad" is zero bytes up to the next multiple of 8:
 //
 //	bits       if sketched: chunks * ceil(dim/64) uint64, each row's sketch
 //	lengths    chunks uint32: each chunk's weighted length, the sum of
@@ -65,18 +43,48 @@ package docsearch
 //	scales     if dim > 0: chunks float32, each vector's scale
 //	vectors    if dim > 0: chunks*dim int8, each vector quantised: its
 //	           values are the int8s times its scale
-//	texts      the texts of the Put documents, in their order, each of
-//	           the length its document gives (since 9)
+//	texts      the texts of the Put documents, in their order; pad
+//	records    per document, in order, its record; pad
+//	titles     the chunks' titles, in order; pad
+//	paths      the documents' paths, in the order of the path table; pad
+//	strings    the terms, in increasing byte order; pad
+//	documents  docs entries of 80 bytes (docFixed in storetable.go):
+//	             path, record, text offsets uint64 (into paths, records,
+//	             texts), text length uint64, size int64, mtime int64 (Unix
+//	             ns), stamp uint64 (CodeFile.Stamp, 0 for none), first
+//	             chunk, chunk count, record length, path length uint32,
+//	             scope uint16, flags byte (1 Put: it has a text; 2 it has
+//	             a note; 4 it has a stamp), format byte (0 markdown, 1
+//	             text, 2 rst), 4 zero bytes
+//	chunk tab  chunks entries of 48 bytes (chunkFixed): template uint64
+//	             (dup.go), hash 8 bytes, title offset uint64, document,
+//	             line, end, copies (documents of its scope with its
+//	             template, at least 1, see countCopies), title length
+//	             uint32, its document's scope uint16, content type byte
+//	             (0 prose, 1 code, 2 api-reference), a zero byte
+//	term tab   terms+1 entries of 16 bytes: the term's offset in strings
+//	             and its first posting's index, uint64 each; a term ends
+//	             where the next entry starts, the last entry ends them all
+//	path tab   docs uint32: the document IDs in increasing path order; pad
+//	areas      5 uint64: the bytes of texts, records, titles, paths and
+//	           strings, without their pads
 //	meta       uint64: the length of the meta part
 //	sums       CRC-32 (Castagnoli) of each 16 MiB segment of everything
 //	           before sums, uint32 each, then their count, uint32
 //
+// A record is, in the meta part's encoding: title, summary string;
+// entities uv count, strings; headings uv count, then level uv, line uv,
+// text string; updated uv (Unix seconds, 0 for none); hash 16 bytes; and
+// if its flags say so, note string (what of it was not indexed).
+//
 // The index is compacted before it is written, so no chunk is dead.
 // Reading checks the magic, the version, every count against the bytes
-// there are, the ranges and orders of chunks, terms and postings, and the
-// checksums; any failure is an error and Open rebuilds the index. A
-// sealed file (see sealFile in storeseal.go) is read with fewer checks:
-// only the meta part's checksums, and not its postings' chunks and order.
+// there are, the areas' ends and the checksums of the meta part; a full
+// load (an unsealed file, or Verify) also checks every table entry,
+// record, range, order and posting, and every checksum (table.check);
+// any failure is an error and Open rebuilds the index. A sealed file
+// (see sealFile in storeseal.go) is read without those checks; its
+// readers bound every offset they read.
 
 import (
 	"bufio"
@@ -95,7 +103,7 @@ import (
 
 const (
 	storeMagic = "FIDOCS"
-	// storeVersion is 8: since 2, chunks embed their heading path
+	// storeVersion is 10: since 2, chunks embed their heading path
 	// titleWeight times (embedText); since 3, vectors are 4-byte aligned
 	// to be used in place; since 4, postings, lengths and sketches are
 	// too, terms are sorted and the checksum is per segment; since 5, a
@@ -110,8 +118,10 @@ const (
 	// their template hash (dup.go); since 8, code documents may record
 	// the stamp of what they were made from; since 9, Put documents' texts
 	// are in the arrays part, used in place, and the chunks' copies and
-	// the scope names are saved rather than derived at each open. An index
-	// of another version is rebuilt.
+	// the scope names are saved rather than derived at each open; since
+	// 10, documents, chunks and terms are fixed-size tables in the arrays
+	// part, read in place (storetable.go). An index of another version is
+	// rebuilt.
 	storeVersion = 10
 	storeFile    = "docsearch.idx"
 )
