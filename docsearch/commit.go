@@ -63,8 +63,15 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	for _, p := range ps {
 		if p.chunks == nil && p.terms == nil {
 			// Same content: refresh what the file system says.
-			if id, ok := ix.byPath[p.doc.path]; ok {
-				ix.docs[id].size, ix.docs[id].mtime = p.doc.size, p.doc.mtime
+			if id, ok := ix.find(p.doc.path); ok {
+				if ix.tab != nil {
+					if ix.restat == nil {
+						ix.restat = map[uint32][2]int64{}
+					}
+					ix.restat[id] = [2]int64{p.doc.size, p.doc.mtime}
+				} else {
+					ix.docs[id].size, ix.docs[id].mtime = p.doc.size, p.doc.mtime
+				}
 			}
 			continue
 		}
@@ -126,8 +133,13 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 // index, which must then be materialized first. Callers hold ix.mu.
 func (ix *Index) changes(ps []processed, removed []string) bool {
 	emb := ix.opts.Embedder
-	if len(ps) > 0 || emb != nil && ix.embName != emb.Name() || emb == nil && ix.embName != "" {
+	if emb != nil && ix.embName != emb.Name() || emb == nil && ix.embName != "" {
 		return true
+	}
+	for _, p := range ps {
+		if p.chunks != nil || p.terms != nil { // not only a new stamp (see restat)
+			return true
+		}
 	}
 	for _, p := range removed {
 		if _, ok := ix.find(p); ok {

@@ -109,6 +109,11 @@ type Index struct {
 	// tab is a loaded index's tables, read in place, until its first
 	// change (materialize); docs, chunks and byPath are empty meanwhile.
 	tab *table
+	// restat is, while tab is set, the size and modification time of
+	// documents found unchanged in content but not in those (a touched
+	// file): so that the next rescan does not read them again, without
+	// decoding the tables for it.
+	restat map[uint32][2]int64
 }
 
 // chunkRec is what the index keeps of a chunk.
@@ -191,7 +196,7 @@ func (ix *Index) HasScope(scope string) bool {
 
 // reset empties the index.
 func (ix *Index) reset() {
-	ix.docs, ix.chunks, ix.dead, ix.holes, ix.tab = nil, nil, 0, 0, nil
+	ix.docs, ix.chunks, ix.dead, ix.holes, ix.tab, ix.restat = nil, nil, 0, 0, nil, nil
 	ix.byPath = map[string]uint32{}
 	ix.lex = newLexicon()
 	ix.vec = vectors{}

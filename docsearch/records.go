@@ -68,7 +68,11 @@ func (ix *Index) docPut(id uint32) bool {
 func (ix *Index) unchanged(id uint32, s source) bool {
 	if t := ix.tab; t != nil {
 		f := &t.docs[id]
-		return f.size == s.size && f.mtime == s.mtime && t.scopeName(f.scope) == s.scope
+		size, mtime := f.size, f.mtime
+		if st, ok := ix.restat[id]; ok {
+			size, mtime = st[0], st[1]
+		}
+		return size == s.size && mtime == s.mtime && t.scopeName(f.scope) == s.scope
 	}
 	d := ix.docs[id]
 	return d.size == s.size && d.mtime == s.mtime && d.scope == s.scope
@@ -170,6 +174,9 @@ func (ix *Index) materialize() {
 				d = &doc{path: strings.Clone(t.path(uint32(i))), scope: t.scopeName(t.docs[i].scope)}
 			}
 		}
+		if st, ok := ix.restat[uint32(i)]; ok {
+			d.size, d.mtime = st[0], st[1]
+		}
 		docs[i] = d
 		byPath[d.path] = uint32(i)
 	}
@@ -185,5 +192,5 @@ func (ix *Index) materialize() {
 		chunks[c] = rec
 	}
 	ix.lex.materialize()
-	ix.docs, ix.chunks, ix.byPath, ix.tab = docs, chunks, byPath, nil
+	ix.docs, ix.chunks, ix.byPath, ix.tab, ix.restat = docs, chunks, byPath, nil, nil
 }

@@ -154,20 +154,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 
 	ix.mu.RLock()
-	scopeOK := func(string) bool { return true }
-	if len(q.Scopes) > 0 {
-		scopeOK = func(s string) bool { return slices.Contains(q.Scopes, s) }
-	}
-	keep := func(c uint32) bool {
-		rec := ix.chunk(c)
-		d := ix.doc(rec.doc)
-		return d != nil && scopeOK(d.scope) && (q.ContentType == "" || rec.ctype == q.ContentType)
-	}
-	if len(q.Scopes) == 0 && q.ContentType == "" && ix.dead == 0 {
-		// Every chunk is kept: looking each one up would cost a cache
-		// miss or two per candidate, a quarter of a vector search.
-		keep = func(uint32) bool { return true }
-	}
+	keep := ix.keeper(q)
 	var lexHits []scored
 	var cov map[uint32]float64
 	if mode != Vector {
@@ -176,7 +163,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	var vecHits []scored
 	if qvec != nil && ix.vec.dim == len(qvec) {
-		vecHits = ix.vec.search(qvec, candidates, keep)
+		all := keep
+		if all == nil {
+			all = func(uint32) bool { return true }
+		}
+		vecHits = ix.vec.search(qvec, candidates, all)
 		if mode == Hybrid {
 			vecHits = ix.feedback(qvec, lexHits, vecHits)
 		}
@@ -227,6 +218,37 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	res.Results = all
 	return res, nil
+}
+
+// keeper returns what keeps a chunk for q: live, of one of q's scopes
+// and of its content type; nil when every chunk is kept (looking each one
+// up would cost a cache miss or two per candidate, a quarter of a vector
+// search). A loaded index's chunk entries name their scope: a chunk is
+// kept or not without its document. Callers hold ix.mu.
+func (ix *Index) keeper(q Query) func(uint32) bool {
+	if len(q.Scopes) == 0 && q.ContentType == "" && ix.dead == 0 {
+		return nil
+	}
+	if t := ix.tab; t != nil {
+		in := make([]bool, len(t.scopes))
+		for i, s := range t.scopes {
+			in[i] = len(q.Scopes) == 0 || slices.Contains(q.Scopes, s)
+		}
+		return func(c uint32) bool {
+			if int(c) >= len(t.chunks) {
+				return false
+			}
+			f := &t.chunks[c]
+			return int(f.scope) < len(in) && in[f.scope] &&
+				(q.ContentType == "" || int(f.ctype) < len(ctypeCodes) && ctypeCodes[f.ctype] == q.ContentType)
+		}
+	}
+	return func(c uint32) bool {
+		rec := &ix.chunks[c]
+		d := ix.docs[rec.doc]
+		return d != nil && (len(q.Scopes) == 0 || slices.Contains(q.Scopes, d.scope)) &&
+			(q.ContentType == "" || rec.ctype == q.ContentType)
+	}
 }
 
 // hit is a document's best chunk and its fused score and relevance.
