@@ -229,8 +229,8 @@ func (ix *Index) rescan(ctx context.Context, srcs []source, skipped []Skipped) e
 	}
 	var removed []string
 	ix.mu.RLock()
-	for p, id := range ix.paths() {
-		if !seen[p] && !ix.docPut(id) {
+	for p := range ix.fileDocs() { // a Put document has no file to be gone
+		if !seen[p] {
 			removed = append(removed, strings.Clone(p))
 		}
 	}

@@ -54,15 +54,6 @@ func (ix *Index) docScope(id uint32) string {
 	return ""
 }
 
-// docPut reports whether document id was Put (has no file).
-func (ix *Index) docPut(id uint32) bool {
-	if t := ix.tab; t != nil {
-		return int(id) < len(t.docs) && t.docs[id].flags&flagPut != 0
-	}
-	d := ix.docs[id]
-	return d != nil && d.put
-}
-
 // unchanged reports whether document id is s's as it is now: same size,
 // modification time and scope. A loaded one is not decoded.
 func (ix *Index) unchanged(id uint32, s source) bool {
@@ -118,6 +109,27 @@ func (ix *Index) paths() iter.Seq2[string, uint32] {
 		}
 		for p, id := range ix.byPath {
 			if !yield(p, id) {
+				return
+			}
+		}
+	}
+}
+
+// fileDocs yields the path and ID of every document that has a file (that
+// was not Put), in no set order; as paths, a loaded path aliases the
+// mapping.
+func (ix *Index) fileDocs() iter.Seq2[string, uint32] {
+	return func(yield func(string, uint32) bool) {
+		if t := ix.tab; t != nil {
+			for _, id := range t.files {
+				if int(id) < len(t.docs) && !yield(t.path(id), id) {
+					return
+				}
+			}
+			return
+		}
+		for p, id := range ix.byPath {
+			if d := ix.docs[id]; d != nil && !d.put && !yield(p, id) {
 				return
 			}
 		}

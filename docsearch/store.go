@@ -29,6 +29,10 @@ package docsearch
 //	           sketches (see sketch.go); only with vectors
 //	names      uv count, then that many strings in increasing byte order:
 //	           the stems that name a scope (since 9, see scopename.go)
+//	files      uv count, then the IDs of the documents that have a file
+//	           (those not Put), in increasing order: the first, then each
+//	           one's difference from the one before (since 10; a rescan
+//	           looks for those alone, not through every document)
 //
 // The arrays part starts at the next multiple of 8 from the start of the
 // file, after zero bytes. Its numbers are little-endian, fixed width;
@@ -339,6 +343,21 @@ func (ix *Index) encodeTo(w io.Writer) error {
 	uv(uint64(len(names)))
 	for _, n := range names {
 		str(n)
+	}
+	var files []uint32 // documents with a file: those a rescan may find gone
+	for i, d := range ix.docs {
+		if !d.put {
+			files = append(files, uint32(i))
+		}
+	}
+	uv(uint64(len(files)))
+	for i, id := range files {
+		if i == 0 {
+			uv(uint64(id))
+		} else {
+			uv(uint64(id - files[i-1]))
+		}
+		flush(false)
 	}
 	meta := off + len(b)
 	for (off+len(b))%8 != 0 {

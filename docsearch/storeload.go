@@ -244,6 +244,22 @@ func decodeBody(buf, arrays []byte, full bool) (*stored, error) {
 		}
 		st.names[name], prev = true, name
 	}
+	nf := r.count("files", 1)
+	if uint64(nf) > nd {
+		r.fail("files")
+		nf = 0
+	}
+	t.files = make([]uint32, nf)
+	var fid uint64
+	for i := range t.files {
+		n := r.uv("file")
+		if i > 0 && n == 0 || n >= nd-fid {
+			r.fail("file") // repeated, out of order or past the documents
+			break
+		}
+		fid += n
+		t.files[i] = uint32(fid)
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("meta length")
 	}

@@ -135,6 +135,7 @@ type table struct {
 	strs    []byte // the terms
 	texts   []byte
 	scopes  []string // by scope ID
+	files   []uint32 // the IDs of the documents that have a file, in order
 	total   uint64   // the chunks' lengths summed
 
 	mu    sync.Mutex
@@ -414,6 +415,16 @@ func (t *table) check(all []posting, lens []uint32) error {
 		}
 		if !goodPostings(all[a.post:b.post], len(t.chunks)) {
 			return fmt.Errorf("%w: bad posting", errCorrupt)
+		}
+	}
+	files := t.files
+	for i := range t.docs {
+		put := t.docs[i].flags&flagPut != 0
+		if !put && (len(files) == 0 || files[0] != uint32(i)) || put && len(files) > 0 && files[0] == uint32(i) {
+			return bad("file list at document", i)
+		}
+		if !put {
+			files = files[1:]
 		}
 	}
 	seen := make([]bool, len(t.docs))

@@ -224,3 +224,26 @@ func FuzzOpenTable(f *testing.F) {
 		st.tab.check(st.lex.all, st.lex.lens)
 	})
 }
+
+// TestReopenDropsGoneFiles checks the saved list of documents that have a
+// file: a file removed while the index was closed leaves at the next
+// open, Put documents stay.
+func TestReopenDropsGoneFiles(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts/.index")
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
+	if err := ix.Put(ctx, []Document{{Path: "put/zebra", Scope: ScopeDocs, Text: "# Zebra\n\nStripes of the zebra.\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	loaded := openTest(t, os.DirFS(root), Options{Dir: dir})
+	if loaded.tab == nil || len(loaded.tab.files) != loaded.liveDocs()-1 {
+		t.Fatalf("loaded: %d documents with a file of %d", len(loaded.tab.files), loaded.liveDocs())
+	}
+	os.Remove(filepath.Join(root, "docs/intro.rst"))
+	again := openTest(t, os.DirFS(root), Options{Dir: dir})
+	if _, ok := again.find("docs/intro.rst"); ok {
+		t.Error("a file removed while the index was closed is still indexed")
+	}
+	expectTop(t, again, "zebra stripes", "put/zebra")
+}
