@@ -347,9 +347,9 @@ func decodeBody(buf, arrays []byte, full bool) (*stored, error) {
 	skip(area[3])
 	t.strs = a.bytes(int(area[4]), "terms")
 	skip(area[4])
-	t.docs = array(a.bytes(int(nd)*docFixedSize, "documents"), fixedDecoder[docFixed]())
-	t.chunks = array(a.bytes(int(nc)*chunkFixedSize, "chunk table"), fixedDecoder[chunkFixed]())
-	t.terms = array(a.bytes(int(nt+1)*termFixedSize, "term table"), fixedDecoder[termFixed]())
+	t.docs = array(a.bytes(int(nd)*docFixedSize, "documents"), decodeDocFixed)
+	t.chunks = array(a.bytes(int(nc)*chunkFixedSize, "chunk table"), decodeChunkFixed)
+	t.terms = array(a.bytes(int(nt+1)*termFixedSize, "term table"), decodeTermFixed)
 	t.byPath = uint32s(a.bytes(int(nd)*4, "paths table"))
 	skip(nd * 4)
 	if a.err != nil {

@@ -109,16 +109,28 @@ func appendTermFixed(b []byte, f termFixed) []byte {
 	return binary.LittleEndian.AppendUint64(b, f.post)
 }
 
-// fixedDecoder decodes one entry of a table for a machine where it
-// cannot be used in place (big-endian, or misaligned bytes).
-func fixedDecoder[T any]() func([]byte) T {
-	return func(b []byte) T {
-		var v T
-		if _, err := binary.Decode(b, binary.LittleEndian, &v); err != nil {
-			panic(err) // b holds a whole entry: array gives it one
-		}
-		return v
-	}
+// The decoders of table entries, for a machine where they cannot be
+// used in place (big-endian, or bytes not 8-aligned).
+
+func decodeDocFixed(b []byte) docFixed {
+	le := binary.LittleEndian
+	return docFixed{path: le.Uint64(b), rec: le.Uint64(b[8:]), text: le.Uint64(b[16:]), textLen: le.Uint64(b[24:]),
+		size: int64(le.Uint64(b[32:])), mtime: int64(le.Uint64(b[40:])), stamp: le.Uint64(b[48:]),
+		first: le.Uint32(b[56:]), count: le.Uint32(b[60:]), recLen: le.Uint32(b[64:]), pathLen: le.Uint32(b[68:]),
+		scope: le.Uint16(b[72:]), flags: b[74], format: b[75], pad: le.Uint32(b[76:])}
+}
+
+func decodeChunkFixed(b []byte) chunkFixed {
+	le := binary.LittleEndian
+	f := chunkFixed{template: le.Uint64(b), title: le.Uint64(b[16:]), doc: le.Uint32(b[24:]), line: le.Uint32(b[28:]),
+		end: le.Uint32(b[32:]), copies: le.Uint32(b[36:]), titleLen: le.Uint32(b[40:]), scope: le.Uint16(b[44:]),
+		ctype: b[46], pad: b[47]}
+	copy(f.hash[:], b[8:16])
+	return f
+}
+
+func decodeTermFixed(b []byte) termFixed {
+	return termFixed{str: binary.LittleEndian.Uint64(b), post: binary.LittleEndian.Uint64(b[8:])}
 }
 
 // table is the in-place part of a loaded index: its arrays alias the

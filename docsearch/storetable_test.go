@@ -247,3 +247,37 @@ func TestReopenDropsGoneFiles(t *testing.T) {
 	}
 	expectTop(t, again, "zebra stripes", "put/zebra")
 }
+
+// TestFixedEntries checks that the table entries' encoders and decoders
+// agree with each other and with the entries used in place: Go lays the
+// structs out as the format does.
+func TestFixedEntries(t *testing.T) {
+	d := docFixed{path: 1, rec: 2, text: 3, textLen: 4, size: 5, mtime: 6, stamp: 7, first: 8, count: 9,
+		recLen: 10, pathLen: 11, scope: 12, flags: 13, format: 14, pad: 15}
+	c := chunkFixed{template: 1, hash: [8]byte{2, 3}, title: 4, doc: 5, line: 6, end: 7, copies: 8, titleLen: 9,
+		scope: 10, ctype: 11, pad: 12}
+	tf := termFixed{str: 1, post: 2}
+	ahead := func() []byte { return make([]byte, 1, 128) } // one byte ahead: not aligned
+	db := appendDocFixed(ahead(), d)[1:]
+	cb := appendChunkFixed(ahead(), c)[1:]
+	tb := appendTermFixed(ahead(), tf)[1:]
+	if got := decodeDocFixed(db); got != d || len(db) != docFixedSize {
+		t.Errorf("document entry: %+v from %d bytes; want %+v", got, len(db), d)
+	}
+	if got := decodeChunkFixed(cb); got != c || len(cb) != chunkFixedSize {
+		t.Errorf("chunk entry: %+v from %d bytes; want %+v", got, len(cb), c)
+	}
+	if got := decodeTermFixed(tb); got != tf || len(tb) != termFixedSize {
+		t.Errorf("term entry: %+v; want %+v", got, tf)
+	}
+	if !littleEndian {
+		return
+	}
+	aligned := func(b []byte) []byte { return append(make([]byte, 0, 128), b...) }
+	if got := array(aligned(db), decodeDocFixed); got[0] != d {
+		t.Errorf("document entry in place: %+v; want %+v", got[0], d)
+	}
+	if got := array(aligned(cb), decodeChunkFixed); got[0] != c {
+		t.Errorf("chunk entry in place: %+v; want %+v", got[0], c)
+	}
+}
