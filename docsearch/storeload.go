@@ -14,10 +14,11 @@ import (
 
 // load reads the index from opts.Dir; a missing file is fs.ErrNotExist.
 // The file's meta part is read; its arrays part (postings, sketches,
-// vectors) is mapped and used where it lies, the mapping living until a
-// compaction has copied everything out of it, or else as long as the
-// index. Pages of the mapping are touched only as they are used, so a
-// vector nobody searches costs nothing.
+// vectors, texts and the document, chunk and term tables) is mapped and
+// used where it lies (ix.tab), the mapping living until a compaction has
+// copied everything out of it, or else as long as the index. Pages of
+// the mapping are touched only as they are used, so a vector or a
+// record nobody searches costs nothing.
 //
 // Only a regular file is read, of at most maxIndexBytes (see
 // storedir.go); temporary files that killed saves left are removed
