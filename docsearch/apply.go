@@ -14,11 +14,11 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	// by another embedder.
 	ix.mu.RLock()
 	emb := ix.opts.Embedder
-	reembed := emb != nil && (ix.embName != emb.Name() || ix.vec.chunks() < len(ix.chunks))
+	reembed := emb != nil && (ix.embName != emb.Name() || ix.vec.chunks() < ix.nchunks())
 	var todo []source
 	for _, s := range srcs {
-		if id, ok := ix.byPath[s.path]; ok && !reembed {
-			if d := ix.docs[id]; d.size == s.size && d.mtime == s.mtime && d.scope == s.scope {
+		if id, ok := ix.find(s.path); ok && !reembed {
+			if ix.unchanged(id, s) {
 				continue
 			}
 		}
@@ -78,6 +78,7 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	ix.mu.Lock()
 	ix.vec.extendSketch()
 	if ix.underived {
+		ix.materialize()
 		ix.derive()
 	}
 	ix.mu.Unlock()
@@ -177,8 +178,9 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 	if !reprocess {
 		ix.mu.RLock()
 		for i, s := range srcs {
-			if id, ok := ix.byPath[s.path]; ok {
-				had[i] = indexed{ix.docs[id].hash, ix.docs[id].scope, true}
+			if id, ok := ix.find(s.path); ok {
+				d := ix.doc(id)
+				had[i] = indexed{d.hash, d.scope, true}
 			}
 		}
 		ix.mu.RUnlock()

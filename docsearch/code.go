@@ -132,15 +132,15 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 	have := map[string]old{}
 	var drop []string
 	ix.mu.RLock()
-	for key, id := range ix.byPath {
-		d := ix.docs[id]
-		if !isCodeScope(d.scope) {
+	for key, id := range ix.paths() {
+		if !isCodeScope(ix.docScope(id)) {
 			continue
 		}
 		file := codeFileOf(key)
 		if gone[file] || touched[file] {
-			have[key] = old{d.hash, d.stamp, d.scope}
-			drop = append(drop, key)
+			d := ix.doc(id)
+			have[d.path] = old{d.hash, d.stamp, d.scope}
+			drop = append(drop, d.path)
 		}
 	}
 	ix.mu.RUnlock()
@@ -487,16 +487,15 @@ func (ix *Index) stamps(scope string) map[string]uint64 {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	out := map[string]uint64{}
-	for key, id := range ix.byPath {
-		d := ix.docs[id]
-		if d.scope != scope {
+	for key, id := range ix.paths() {
+		if ix.docScope(id) != scope {
 			continue
 		}
-		file := codeFileOf(key)
-		if st, ok := out[file]; ok && st != d.stamp {
+		file, stamp := codeFileOf(key), ix.docStamp(id)
+		if st, ok := out[file]; ok && st != stamp {
 			out[file] = 0
 		} else if !ok {
-			out[file] = d.stamp
+			out[strings.Clone(file)] = stamp // a loaded path aliases the mapping
 		}
 	}
 	return out
@@ -514,11 +513,15 @@ func (ix *Index) files(scope string) []string {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var out []string
-	for key, id := range ix.byPath {
-		if ix.docs[id].scope == scope {
+	for key, id := range ix.paths() {
+		if ix.docScope(id) == scope {
 			out = append(out, codeFileOf(key))
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	for i, f := range out {
+		out[i] = strings.Clone(f) // a loaded path aliases the mapping
+	}
+	return out
 }

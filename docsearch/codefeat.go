@@ -144,8 +144,8 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 		if len(cands) == codeWindow {
 			break
 		}
-		id := ix.chunks[ranked[i].chunk].doc
-		d := ix.docs[id]
+		id := ix.chunkDoc(ranked[i].chunk)
+		d := ix.doc(id)
 		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
@@ -169,7 +169,7 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 	lq := strings.ToLower(query)
 	for n := range cands {
 		c := &cands[n]
-		rec := &ix.chunks[ranked[c.i].chunk]
+		rec := ix.chunk(ranked[c.i].chunk)
 		lines := int(rec.end) - int(rec.line) + 1
 		kind, signature := codeMeta(c.d.text)
 		aux := c.d.scope == ScopeVendor || auxiliaryCode(c.file) // vendorDemote is auxDemote
@@ -231,7 +231,7 @@ func (ix *Index) usedBy(an *analyzer, name string) float64 {
 	df := 0
 	an.analyze(name, func(t string, whole bool) {
 		if id, ok := ix.lex.id(t); ok && (whole || df == 0) {
-			df = len(ix.lex.post[id])
+			df = len(ix.lex.postings(id))
 		}
 	})
 	if df <= 1 {
@@ -258,7 +258,7 @@ func (ix *Index) queryIDF(query string) []idfTerm {
 		seen[t] = true
 		df := 0
 		if id, ok := ix.lex.id(t); ok {
-			df = len(ix.lex.post[id])
+			df = len(ix.lex.postings(id))
 		}
 		out = append(out, idfTerm{strings.Clone(t), ix.lex.idf(df)})
 	})
@@ -311,7 +311,7 @@ func (ix *Index) docRanks(list []scored) map[uint32]docRank {
 	}
 	top := float64(list[0].score)
 	for _, s := range list {
-		d := ix.chunks[s.chunk].doc
+		d := ix.chunkDoc(s.chunk)
 		if _, ok := ranks[d]; !ok {
 			r := docRank{rank: len(ranks) + 1}
 			if top > 0 {

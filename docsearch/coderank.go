@@ -81,7 +81,7 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 	seen := map[string]bool{}
 	changed := false
 	for i := range ranked[:min(len(ranked), copyWindow)] {
-		d := ix.docs[ix.chunks[ranked[i].chunk].doc]
+		d := ix.doc(ix.chunkDoc(ranked[i].chunk))
 		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}

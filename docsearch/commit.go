@@ -15,6 +15,9 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	emb := ix.opts.Embedder
 
 	ix.mu.Lock()
+	if ix.tab != nil && ix.changes(ps, removed) {
+		ix.materialize()
+	}
 	changed := false
 	reuse := map[[8]byte]uint32{}
 	if emb != nil && ix.embName != emb.Name() {
@@ -36,7 +39,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	// drop removes p's document, reporting whether there was one.
 	drop := func(p string) bool {
 		id, ok := ix.byPath[p]
-		if !ok {
+		if !ok || ix.tab != nil {
 			return false
 		}
 		d := ix.docs[id]
@@ -60,8 +63,15 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	for _, p := range ps {
 		if p.chunks == nil && p.terms == nil {
 			// Same content: refresh what the file system says.
-			if id, ok := ix.byPath[p.doc.path]; ok {
-				ix.docs[id].size, ix.docs[id].mtime = p.doc.size, p.doc.mtime
+			if id, ok := ix.find(p.doc.path); ok {
+				if ix.tab != nil {
+					if ix.restat == nil {
+						ix.restat = map[uint32][2]int64{}
+					}
+					ix.restat[id] = [2]int64{p.doc.size, p.doc.mtime}
+				} else {
+					ix.docs[id].size, ix.docs[id].mtime = p.doc.size, p.doc.mtime
+				}
 			}
 			continue
 		}
@@ -119,6 +129,26 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	return changed, nil
 }
 
+// changes reports whether a commit of ps and removed changes a loaded
+// index, which must then be materialized first. Callers hold ix.mu.
+func (ix *Index) changes(ps []processed, removed []string) bool {
+	emb := ix.opts.Embedder
+	if emb != nil && ix.embName != emb.Name() || emb == nil && ix.embName != "" {
+		return true
+	}
+	for _, p := range ps {
+		if p.chunks != nil || p.terms != nil { // not only a new stamp (see restat)
+			return true
+		}
+	}
+	for _, p := range removed {
+		if _, ok := ix.find(p); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // unembedded records chunks left without vectors because the embedder
 // failed. They stay searchable by their words.
 func (ix *Index) unembedded(chunks []uint32) {
@@ -134,6 +164,7 @@ func (ix *Index) unembedded(chunks []uint32) {
 // counts as never read, so that the next rescan reads, processes and
 // embeds it again. Callers hold ix.mu.
 func (ix *Index) forgetVector(c uint32) {
+	ix.materialize()
 	ix.chunks[c].hash = [8]byte{}
 	if d := ix.docs[ix.chunks[c].doc]; d != nil && !d.put {
 		d.hash, d.mtime = [16]byte{}, 0

@@ -55,6 +55,7 @@ func templateHash(terms []termFreq, page []uint64) uint64 {
 // update, after its last commit: per commit, it made indexing quadratic
 // in the number of batches. Callers hold ix.mu for writing.
 func (ix *Index) derive() {
+	ix.materialize()
 	ix.names = ix.scopeNames()
 	ix.countCopies()
 	ix.underived = false
@@ -106,7 +107,7 @@ func (ix *Index) dedupe(hits []scored) []scored {
 	out := hits[:0]
 	changed := false
 	for _, h := range hits {
-		rec := &ix.chunks[h.chunk]
+		rec := ix.chunk(h.chunk)
 		if rec.copies < minCopies {
 			out = append(out, h)
 			continue

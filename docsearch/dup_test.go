@@ -42,8 +42,9 @@ func TestCopiesSurviveSave(t *testing.T) {
 		ix.mu.RLock()
 		defer ix.mu.RUnlock()
 		m := map[string]uint32{}
-		for _, c := range ix.chunks {
-			if d := ix.docs[c.doc]; d != nil {
+		for i := range uint32(ix.nchunks()) {
+			c := ix.chunk(i)
+			if d := ix.doc(c.doc); d != nil {
 				m[d.path+" "+c.title] = c.copies
 			}
 		}

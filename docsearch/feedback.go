@@ -39,7 +39,7 @@ func (ix *Index) feedback(q []float32, lexHits, vecHits []scored) []scored {
 	centroid := make([]float32, len(q))
 	var docs []uint32
 	for _, h := range lexHits {
-		d := ix.chunks[h.chunk].doc
+		d := ix.chunkDoc(h.chunk)
 		if int(h.chunk) >= n || slices.Contains(docs, d) {
 			continue // a document counts once, by its best chunk
 		}

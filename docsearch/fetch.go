@@ -57,11 +57,11 @@ func info(d *doc) DocInfo {
 // ix.mu.
 func (ix *Index) lookup(p string) (*doc, error) {
 	p = strings.TrimPrefix(p, "/")
-	if id, ok := ix.byPath[p]; ok {
-		return ix.docs[id], nil
+	if id, ok := ix.find(p); ok {
+		return ix.doc(id), nil
 	}
-	if id, ok := ix.byPath[path.Clean(p)]; ok {
-		return ix.docs[id], nil
+	if id, ok := ix.find(path.Clean(p)); ok {
+		return ix.doc(id), nil
 	}
 	return nil, &NotFoundError{Path: p, Similar: ix.similar(p, 5)}
 }
@@ -76,9 +76,9 @@ func (ix *Index) List(scope string) ([]DocInfo, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	out := []DocInfo{}
-	for _, d := range ix.docs {
-		if d != nil && (scope == "" && !isCodeScope(d.scope) || d.scope == scope) {
-			out = append(out, info(d))
+	for id := range uint32(ix.ndocs()) {
+		if s := ix.docScope(id); s != "" && (scope == "" && !isCodeScope(s) || s == scope) {
+			out = append(out, info(ix.doc(id)))
 		}
 	}
 	slices.SortFunc(out, func(a, b DocInfo) int { return strings.Compare(a.Path, b.Path) })
@@ -303,7 +303,7 @@ func (ix *Index) similar(p string, n int) []string {
 	base := strings.ToLower(path.Base(p))
 	lp := strings.ToLower(p)
 	var cs []cand
-	for q := range ix.byPath {
+	for q := range ix.paths() {
 		lq := strings.ToLower(q)
 		qb := path.Base(lq)
 		cost := editDistance(base, qb)*4 + editDistance(lp, lq)
@@ -315,7 +315,7 @@ func (ix *Index) similar(p string, n int) []string {
 		if cost > 4*max(len(base), 4)+len(lp) {
 			continue
 		}
-		cs = append(cs, cand{q, cost})
+		cs = append(cs, cand{strings.Clone(q), cost}) // a loaded path aliases the mapping
 	}
 	slices.SortFunc(cs, func(a, b cand) int {
 		if a.cost != b.cost {
@@ -363,8 +363,9 @@ func (ix *Index) Scopes() []string { return ix.scopes.names() }
 func (ix *Index) Skipped() []Skipped {
 	ix.mu.RLock()
 	out := slices.Clone(ix.skipped)
-	for _, d := range ix.docs {
-		if d != nil && d.note != "" {
+	for id := range uint32(ix.ndocs()) {
+		if ix.docNoted(id) {
+			d := ix.doc(id)
 			out = append(out, Skipped{d.path, "partly indexed: " + d.note})
 		}
 	}
@@ -392,17 +393,21 @@ type Stats struct {
 func (ix *Index) Stats() Stats {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	s := Stats{Docs: len(ix.byPath), Chunks: len(ix.chunks) - ix.dead, Terms: len(ix.lex.terms),
+	s := Stats{Docs: ix.liveDocs(), Chunks: ix.nchunks() - ix.dead, Terms: ix.lex.nterms(), Postings: ix.lex.npostings(),
 		Vectors: ix.vec.chunks(), Embedder: ix.embName, Skipped: len(ix.skipped), Unsaved: ix.unsaved}
-	for _, p := range ix.lex.post {
-		s.Postings += len(p)
+	if t := ix.tab; t != nil {
+		for i := range t.docs {
+			s.Bytes += t.docs[i].size
+		}
 	}
 	for _, d := range ix.docs {
 		if d != nil {
 			s.Bytes += d.size
-			if d.note != "" {
-				s.Skipped++
-			}
+		}
+	}
+	for id := range uint32(ix.ndocs()) {
+		if ix.docNoted(id) {
+			s.Skipped++
 		}
 	}
 	return s

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -108,6 +109,14 @@ type Index struct {
 	// pages from under them.
 	unmap  func()
 	mapped []byte
+	// tab is a loaded index's tables, read in place, until its first
+	// change (materialize); docs, chunks and byPath are empty meanwhile.
+	tab *table
+	// restat is, while tab is set, the size and modification time of
+	// documents found unchanged in content but not in those (a touched
+	// file): so that the next rescan does not read them again, without
+	// decoding the tables for it.
+	restat map[uint32][2]int64
 }
 
 // chunkRec is what the index keeps of a chunk.
@@ -154,7 +163,7 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 		start := time.Now()
 		switch err := ix.load(); {
 		case err == nil:
-			opts.Logger.Info("docsearch: index loaded", "dir", opts.Dir, "docs", len(ix.byPath), "chunks", len(ix.chunks), "took", time.Since(start))
+			opts.Logger.Info("docsearch: index loaded", "dir", opts.Dir, "docs", ix.liveDocs(), "chunks", ix.nchunks(), "took", time.Since(start))
 		case errors.Is(err, fs.ErrNotExist):
 		default:
 			opts.Logger.Warn("docsearch: rebuilding the index", "dir", opts.Dir, "reason", err)
@@ -179,6 +188,11 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 func (ix *Index) HasScope(scope string) bool {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	if t := ix.tab; t != nil {
+		// A saved index is compacted and its scopes are those of its
+		// documents.
+		return slices.Contains(t.scopes, scope)
+	}
 	for _, d := range ix.docs {
 		if d != nil && d.scope == scope {
 			return true
@@ -189,7 +203,7 @@ func (ix *Index) HasScope(scope string) bool {
 
 // reset empties the index.
 func (ix *Index) reset() {
-	ix.docs, ix.chunks, ix.dead, ix.holes = nil, nil, 0, 0
+	ix.docs, ix.chunks, ix.dead, ix.holes, ix.tab, ix.restat = nil, nil, 0, 0, nil, nil
 	ix.byPath = map[string]uint32{}
 	ix.lex = newLexicon()
 	ix.vec = vectors{}
@@ -222,9 +236,9 @@ func (ix *Index) rescan(ctx context.Context, srcs []source, skipped []Skipped) e
 	}
 	var removed []string
 	ix.mu.RLock()
-	for p, id := range ix.byPath {
-		if !seen[p] && !ix.docs[id].put {
-			removed = append(removed, p)
+	for p := range ix.fileDocs() { // a Put document has no file to be gone
+		if !seen[p] {
+			removed = append(removed, strings.Clone(p))
 		}
 	}
 	ix.mu.RUnlock()
@@ -344,6 +358,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	ix.mu.Lock()
 	ix.vec.extendSketch()
 	if ix.underived {
+		ix.materialize()
 		ix.derive()
 	}
 	ix.mu.Unlock()

@@ -26,6 +26,103 @@ type lexicon struct {
 
 	sortMu sync.Mutex // guards sorted, which searches holding only a read lock build
 	sorted []uint32   // term ids in term order, for prefix and fuzzy lookups; nil when stale
+
+	// tab, when set, holds a loaded vocabulary in place (terms, ids and
+	// post are then empty), all its postings; the first add decodes it
+	// (materialize).
+	tab *table
+	all []posting
+}
+
+// nterms returns the number of terms.
+func (lex *lexicon) nterms() int {
+	if lex.tab != nil {
+		return len(lex.tab.terms) - 1
+	}
+	return len(lex.terms)
+}
+
+// term returns term id; a loaded one aliases the mapping.
+func (lex *lexicon) term(id uint32) string {
+	if lex.tab != nil {
+		return lex.tab.term(id)
+	}
+	return lex.terms[id]
+}
+
+// postings returns term id's postings.
+func (lex *lexicon) postings(id uint32) []posting {
+	if lex.tab != nil {
+		return lex.tab.postings(lex.all, id)
+	}
+	return lex.post[id]
+}
+
+// npostings returns the number of postings, those of removed chunks
+// included.
+func (lex *lexicon) npostings() int {
+	if lex.tab != nil {
+		return len(lex.all)
+	}
+	n := 0
+	for _, p := range lex.post {
+		n += len(p)
+	}
+	return n
+}
+
+// materialize decodes a loaded vocabulary into terms and post, so that
+// terms can be added: the terms are copied out of the mapping (compaction
+// unmaps it), the postings stay there (compaction copies them).
+func (lex *lexicon) materialize() {
+	t := lex.tab
+	if t == nil {
+		return
+	}
+	n := len(t.terms) - 1
+	strs := string(t.strs)
+	lex.terms = make([]string, n)
+	lex.post = make([][]posting, n)
+	for i := range n {
+		a, b := t.terms[i].str, t.terms[i+1].str
+		if b >= a && b <= uint64(len(strs)) {
+			lex.terms[i] = strs[a:b]
+		}
+		lex.post[i] = t.postings(lex.all, uint32(i))
+	}
+	lex.sortedBase = n
+	lex.sorted = nil
+	lex.tab, lex.all = nil, nil
+}
+
+// termOrder is the term IDs in term order: ids, or when ids is nil the
+// IDs 0 to n-1 (a loaded vocabulary, sorted as saved).
+type termOrder struct {
+	ids []uint32
+	n   int
+}
+
+func (o termOrder) len() int { return o.n }
+
+func (o termOrder) at(i int) uint32 {
+	if o.ids == nil {
+		return uint32(i)
+	}
+	return o.ids[i]
+}
+
+// search returns the first position whose term is not below p.
+func (lex *lexicon) search(o termOrder, from int, p string) int {
+	lo, hi := from, o.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if lex.term(o.at(m)) < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 type posting struct {
@@ -37,6 +134,7 @@ func newLexicon() *lexicon { return &lexicon{ids: map[string]uint32{}} }
 
 // add appends a chunk, whose ID must be len(lex.lens), with its terms.
 func (lex *lexicon) add(terms []termFreq) {
+	lex.materialize()
 	if lex.sortedBase > 0 {
 		// A binary search costs a cache miss a step: a change as large
 		// as indexing everything again would spend seconds on them.
@@ -69,6 +167,9 @@ func (lex *lexicon) add(terms []termFreq) {
 
 // id returns term's ID.
 func (lex *lexicon) id(term string) (uint32, bool) {
+	if lex.tab != nil {
+		return lex.tab.findTerm(term)
+	}
 	if i, ok := slices.BinarySearch(lex.terms[:lex.sortedBase], term); ok {
 		return uint32(i), true
 	}
@@ -112,7 +213,17 @@ func (lex *lexicon) avgLen() float64 {
 	return max(float64(lex.total)/float64(lex.live), 1)
 }
 
-// sortedTerms returns the term ids in term order.
+// order returns the term IDs in term order.
+func (lex *lexicon) order() termOrder {
+	if lex.tab != nil {
+		return termOrder{n: lex.nterms()}
+	}
+	s := lex.sortedTerms()
+	return termOrder{ids: s, n: len(s)}
+}
+
+// sortedTerms returns the term ids in term order; the vocabulary is not
+// loaded in place.
 func (lex *lexicon) sortedTerms() []uint32 {
 	lex.sortMu.Lock()
 	defer lex.sortMu.Unlock()
@@ -133,16 +244,16 @@ const maxPrefixTerms = 32
 
 // withPrefix returns the terms that start with p (p itself excluded), the
 // most frequent first, at most maxPrefixTerms of them.
-func (lex *lexicon) withPrefix(sorted []uint32, p string) []uint32 {
-	i, _ := slices.BinarySearchFunc(sorted, p, func(id uint32, p string) int { return strings.Compare(lex.terms[id], p) })
+func (lex *lexicon) withPrefix(sorted termOrder, p string) []uint32 {
+	i := lex.search(sorted, 0, p)
 	var out []uint32
-	for ; i < len(sorted) && strings.HasPrefix(lex.terms[sorted[i]], p); i++ {
-		if lex.terms[sorted[i]] != p {
-			out = append(out, sorted[i])
+	for ; i < sorted.len() && strings.HasPrefix(lex.term(sorted.at(i)), p); i++ {
+		if lex.term(sorted.at(i)) != p {
+			out = append(out, sorted.at(i))
 		}
 	}
 	if len(out) > maxPrefixTerms {
-		slices.SortStableFunc(out, func(a, b uint32) int { return len(lex.post[b]) - len(lex.post[a]) })
+		slices.SortStableFunc(out, func(a, b uint32) int { return len(lex.postings(b)) - len(lex.postings(a)) })
 		out = out[:maxPrefixTerms]
 	}
 	return out
@@ -158,7 +269,7 @@ func (lex *lexicon) withPrefix(sorted []uint32, p string) []uint32 {
 // trie: terms sharing a prefix share the rows of the edit-distance table
 // for it, and a prefix whose row is all above maxDist skips every term
 // that starts with it.
-func (lex *lexicon) fuzzy(sorted []uint32, t string, maxDist int) (ids []uint32, dists []int) {
+func (lex *lexicon) fuzzy(sorted termOrder, t string, maxDist int) (ids []uint32, dists []int) {
 	q := []rune(t)
 	w := len(q) + 1
 	// rows[d] is the table row after the first d runes of the current term.
@@ -168,8 +279,8 @@ func (lex *lexicon) fuzzy(sorted []uint32, t string, maxDist int) (ids []uint32,
 	}
 	var prev []rune
 	var cur []rune
-	for i := 0; i < len(sorted); {
-		term := lex.terms[sorted[i]]
+	for i := 0; i < sorted.len(); {
+		term := lex.term(sorted.at(i))
 		cur = append(cur[:0], []rune(term)...)
 		// Shared prefix with the previous term: its rows are valid.
 		k := 0
@@ -203,13 +314,13 @@ func (lex *lexicon) fuzzy(sorted []uint32, t string, maxDist int) (ids []uint32,
 			// Skip every term sharing the dead prefix.
 			pfx := string(cur[:dead])
 			prev = prev[:dead-1] // rows up to dead-1 stay valid
-			j, _ := slices.BinarySearchFunc(sorted[i:], pfx+"\U0010FFFF", func(id uint32, p string) int { return strings.Compare(lex.terms[id], p) })
-			i += max(j, 1)
+			j := lex.search(sorted, i, pfx+"\U0010FFFF")
+			i = max(j, i+1)
 			continue
 		}
 		if len(cur) <= maxTermLen {
 			if d := rows[len(cur)*w+len(q)]; d <= maxDist && term != t {
-				ids = append(ids, sorted[i])
+				ids = append(ids, sorted.at(i))
 				dists = append(dists, d)
 			}
 		}

@@ -60,7 +60,7 @@ func TestFuzzyMatchesBruteForce(t *testing.T) {
 		sorted := lex.sortedTerms()
 		for range 20 {
 			q, maxDist := word(), 1+r.IntN(2)
-			ids, dists := lex.fuzzy(sorted, q, maxDist)
+			ids, dists := lex.fuzzy(termOrder{ids: sorted, n: len(sorted)}, q, maxDist)
 			got := map[string]int{}
 			for i, id := range ids {
 				got[lex.terms[id]] = dists[i]

@@ -28,5 +28,5 @@ func TestLoadTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("read and decoded %d docs, %d chunks, %d MB in %v", len(st.docs), len(st.chunks), len(data)>>20, time.Since(start))
+	t.Logf("read and decoded %d docs, %d chunks, %d MB in %v", len(st.tab.docs), len(st.tab.chunks), len(data)>>20, time.Since(start))
 }

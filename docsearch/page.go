@@ -218,7 +218,7 @@ func (ix *Index) pageSignal(text string, hits []hit) []hit {
 		seen[t] = true
 		w := ix.lex.idf(0)
 		if id, ok := ix.lex.id(t); ok {
-			w = ix.lex.idf(len(ix.lex.post[id]))
+			w = ix.lex.idf(len(ix.lex.postings(id)))
 		}
 		if ix.qualifies(t) {
 			w *= qualifierWeight
@@ -234,7 +234,7 @@ func (ix *Index) pageSignal(text string, hits []hit) []hit {
 	}
 	var list []ranked
 	for i := range hits {
-		d := ix.docs[ix.chunks[hits[i].chunk].doc]
+		d := ix.doc(ix.chunkDoc(hits[i].chunk))
 		p := d.page
 		if p == nil || d.scope == ScopeArtifacts || isCodeScope(d.scope) {
 			continue // an artifact's or a symbol's title and path are its source file's

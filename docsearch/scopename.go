@@ -101,7 +101,7 @@ func (ix *Index) scopeNames() map[string]bool {
 			continue
 		}
 		seen := map[uint32]bool{}
-		for _, p := range ix.lex.post[id] {
+		for _, p := range ix.lex.postings(id) {
 			if int(p.chunk) >= len(ix.chunks) {
 				continue
 			}

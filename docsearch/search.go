@@ -154,20 +154,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 
 	ix.mu.RLock()
-	scopeOK := func(string) bool { return true }
-	if len(q.Scopes) > 0 {
-		scopeOK = func(s string) bool { return slices.Contains(q.Scopes, s) }
-	}
-	keep := func(c uint32) bool {
-		rec := &ix.chunks[c]
-		d := ix.docs[rec.doc]
-		return d != nil && scopeOK(d.scope) && (q.ContentType == "" || rec.ctype == q.ContentType)
-	}
-	if len(q.Scopes) == 0 && q.ContentType == "" && ix.dead == 0 {
-		// Every chunk is kept: looking each one up would cost a cache
-		// miss or two per candidate, a quarter of a vector search.
-		keep = func(uint32) bool { return true }
-	}
+	keep := ix.keeper(q)
 	var lexHits []scored
 	var cov map[uint32]float64
 	if mode != Vector {
@@ -176,7 +163,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	var vecHits []scored
 	if qvec != nil && ix.vec.dim == len(qvec) {
-		vecHits = ix.vec.search(qvec, candidates, keep)
+		all := keep
+		if all == nil {
+			all = func(uint32) bool { return true }
+		}
+		vecHits = ix.vec.search(qvec, candidates, all)
 		if mode == Hybrid {
 			vecHits = ix.feedback(qvec, lexHits, vecHits)
 		}
@@ -195,7 +186,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		if h.score < minScore {
 			continue
 		}
-		d := ix.docs[ix.chunks[h.chunk].doc]
+		d := ix.doc(ix.chunkDoc(h.chunk))
 		if perScope && counts[d.scope] >= limit || !perScope && len(all) >= limit {
 			continue
 		}
@@ -229,6 +220,37 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	return res, nil
 }
 
+// keeper returns what keeps a chunk for q: live, of one of q's scopes
+// and of its content type; nil when every chunk is kept (looking each one
+// up would cost a cache miss or two per candidate, a quarter of a vector
+// search). A loaded index's chunk entries name their scope: a chunk is
+// kept or not without its document. Callers hold ix.mu.
+func (ix *Index) keeper(q Query) func(uint32) bool {
+	if len(q.Scopes) == 0 && q.ContentType == "" && ix.dead == 0 {
+		return nil
+	}
+	if t := ix.tab; t != nil {
+		in := make([]bool, len(t.scopes))
+		for i, s := range t.scopes {
+			in[i] = len(q.Scopes) == 0 || slices.Contains(q.Scopes, s)
+		}
+		return func(c uint32) bool {
+			if int(c) >= len(t.chunks) {
+				return false
+			}
+			f := &t.chunks[c]
+			return int(f.scope) < len(in) && in[f.scope] &&
+				(q.ContentType == "" || int(f.ctype) < len(ctypeCodes) && ctypeCodes[f.ctype] == q.ContentType)
+		}
+	}
+	return func(c uint32) bool {
+		rec := &ix.chunks[c]
+		d := ix.docs[rec.doc]
+		return d != nil && (len(q.Scopes) == 0 || slices.Contains(q.Scopes, d.scope)) &&
+			(q.ContentType == "" || rec.ctype == q.ContentType)
+	}
+}
+
 // hit is a document's best chunk and its fused score and relevance.
 type hit struct {
 	chunk uint32
@@ -254,7 +276,7 @@ func (ix *Index) fuse(lexHits []scored, cov map[uint32]float64, vecHits []scored
 		rank := 0
 		seen := map[uint32]bool{}
 		for _, s := range list {
-			d := ix.chunks[s.chunk].doc
+			d := ix.chunkDoc(s.chunk)
 			if seen[d] {
 				continue // a document ranks by its best chunk
 			}
@@ -291,7 +313,7 @@ func (ix *Index) fuse(lexHits []scored, cov map[uint32]float64, vecHits []scored
 	out := make([]hit, 0, len(order))
 	for _, d := range order {
 		a := docs[d]
-		if plan.Prefer != "" && ix.chunks[a.best].ctype == plan.Prefer {
+		if plan.Prefer != "" && ix.chunk(a.best).ctype == plan.Prefer {
 			a.fused *= preferBoost
 		}
 		out = append(out, hit{chunk: a.best, fused: a.fused, score: a.rel})
@@ -382,12 +404,12 @@ func semanticRelevance(cos float32) float64 {
 // result turns a hit into a Result, with the line range expanded to the
 // neighbouring chunks the plan asks for.
 func (ix *Index) result(h hit, plan Plan) Result {
-	rec := ix.chunks[h.chunk]
-	d := ix.docs[rec.doc]
+	rec := ix.chunk(h.chunk)
+	d := ix.doc(rec.doc)
 	r := Result{
 		Path: d.path, Title: d.title, Summary: d.summary, Entities: d.entities,
 		Score: math.Round(h.score*1000) / 1000, Scope: d.scope,
-		Heading: rec.title, ContentType: rec.ctype,
+		Heading: strings.Clone(rec.title), ContentType: rec.ctype, // a loaded title aliases the mapping
 		Lines: [2]int{int(rec.line), int(rec.end)},
 	}
 	if !d.updated.IsZero() {
@@ -400,7 +422,7 @@ func (ix *Index) result(h hit, plan Plan) Result {
 	if n := plan.Adjacent[rec.ctype]; n > 0 {
 		lo := max(int(h.chunk)-n, int(d.first))
 		hi := min(int(h.chunk)+n, int(d.first+d.count)-1)
-		r.Lines = [2]int{int(ix.chunks[lo].line), int(ix.chunks[hi].end)}
+		r.Lines = [2]int{int(ix.chunk(uint32(lo)).line), int(ix.chunk(uint32(hi)).end)}
 	}
 	return r
 }

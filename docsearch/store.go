@@ -3,58 +3,40 @@ package docsearch
 // On-disk format. The index is one file, <Dir>/docsearch.idx, written
 // whole: a temporary file in Dir is written, synced and renamed over it,
 // so a reader sees the old index or the new one. It has two parts. The
-// meta part holds what is read into memory: documents, chunks and terms.
-// The arrays part holds what is used in place, straight from the mapped
-// file: chunk lengths, postings, sign sketches, vectors and the text of
-// documents that have no file (a code document's is its symbol's source).
-// Opening a large index so decodes its strings and counts, and never its
-// postings, vectors or texts: a search reads the pages of the few texts
-// it ranks, fetch_doc the one it returns.
+// meta part, read into memory, holds counts and a few short lists. The
+// arrays part is used in place, straight from the mapped file: chunk
+// lengths, postings, sign sketches, vectors, the texts of documents that
+// have no file (a code document's is its symbol's source), and the
+// document, chunk and term tables (since 10). Opening a large index so
+// decodes nothing per document, chunk or term: a search reads the pages
+// of the terms, postings and records it ranks, fetch_doc the one it
+// returns (see storetable.go).
 //
 // In the meta part, integers are unsigned LEB128 varints ("uv"); a
-// string is a uv length and that many bytes of UTF-8; a time is a uv of
-// Unix seconds (0 for none).
+// string is a uv length and that many bytes of UTF-8.
 //
 //	magic      "FIDOCS" then the format version, one byte (storeVersion)
 //	embedder   string (the Embedder's Name(), "" without vectors)
 //	dim        uv (0 without vectors)
-//	docs       uv count, then per document:
-//	             path, scope, title, summary  string
-//	             entities                     uv count, strings
-//	             headings                     uv count, then level uv, line uv, text string
-//	             updated                      time
-//	             size, mtime                  uv, uv (mtime in Unix ns)
-//	             hash                         16 bytes
-//	             format                       1 byte (0 markdown, 1 text, 2 rst)
-//	             flags                        1 byte: 1 if the document was Put,
-//	                                          then the uv length of its text
-//	                                          follows (the text is in the
-//	                                          arrays part; since 9, a string
-//	                                          here before);
-//	                                          2 if a note string follows (what
-//	                                          of it was not indexed; since 5,
-//	                                          read as corrupt by the first
-//	                                          readers of 5, which rebuild);
-//	                                          4 if a stamp uv follows (since 8:
-//	                                          what a code document was made
-//	                                          from, see CodeFile.Stamp)
-//	             chunks                       uv count (they follow the previous
-//	                                          document's, in order)
-//	chunks     uv count (the sum of the documents'), then per chunk:
-//	             title string, line uv, end uv, content type 1 byte
-//	             (0 prose, 1 code, 2 api-reference), hash 8 bytes,
-//	             template 8 bytes (little-endian; since 7, see dup.go),
-//	             copies uv (since 9: documents of its scope with its
-//	             template, at least 1, see countCopies)
-//	terms      uv count, then per term, in increasing byte order:
-//	             term string, postings uv (at least 1)
+//	docs       uv: documents
+//	chunks     uv: chunks (the sum of the documents')
+//	terms      uv: terms
+//	postings   uv: postings (the sum of the terms')
+//	lengths    uv: the chunks' lengths summed
+//	scopes     uv count, then that many strings: the documents' scopes,
+//	           numbered in the order documents first have them
 //	sketch     uv: the rows the sketches' mean was taken over, 0 for no
 //	           sketches (see sketch.go); only with vectors
 //	names      uv count, then that many strings in increasing byte order:
 //	           the stems that name a scope (since 9, see scopename.go)
+//	files      uv count, then the IDs of the documents that have a file
+//	           (those not Put), in increasing order: the first, then each
+//	           one's difference from the one before (since 10; a rescan
+//	           looks for those alone, not through every document)
 //
 // The arrays part starts at the next multiple of 8 from the start of the
-// file, after zero bytes. Its numbers are little-endian, fixed width:
+// file, after zero bytes. Its numbers are little-endian, fixed width;
+// "pad" is zero bytes up to the next multiple of 8:
 //
 //	bits       if sketched: chunks * ceil(dim/64) uint64, each row's sketch
 //	lengths    chunks uint32: each chunk's weighted length, the sum of
@@ -65,18 +47,48 @@ package docsearch
 //	scales     if dim > 0: chunks float32, each vector's scale
 //	vectors    if dim > 0: chunks*dim int8, each vector quantised: its
 //	           values are the int8s times its scale
-//	texts      the texts of the Put documents, in their order, each of
-//	           the length its document gives (since 9)
+//	texts      the texts of the Put documents, in their order; pad
+//	records    per document, in order, its record; pad
+//	titles     the chunks' titles, in order; pad
+//	paths      the documents' paths, in the order of the path table; pad
+//	strings    the terms, in increasing byte order; pad
+//	documents  docs entries of 80 bytes (docFixed in storetable.go):
+//	             path, record, text offsets uint64 (into paths, records,
+//	             texts), text length uint64, size int64, mtime int64 (Unix
+//	             ns), stamp uint64 (CodeFile.Stamp, 0 for none), first
+//	             chunk, chunk count, record length, path length uint32,
+//	             scope uint16, flags byte (1 Put: it has a text; 2 it has
+//	             a note; 4 it has a stamp), format byte (0 markdown, 1
+//	             text, 2 rst), 4 zero bytes
+//	chunk tab  chunks entries of 48 bytes (chunkFixed): template uint64
+//	             (dup.go), hash 8 bytes, title offset uint64, document,
+//	             line, end, copies (documents of its scope with its
+//	             template, at least 1, see countCopies), title length
+//	             uint32, its document's scope uint16, content type byte
+//	             (0 prose, 1 code, 2 api-reference), a zero byte
+//	term tab   terms+1 entries of 16 bytes: the term's offset in strings
+//	             and its first posting's index, uint64 each; a term ends
+//	             where the next entry starts, the last entry ends them all
+//	path tab   docs uint32: the document IDs in increasing path order; pad
+//	areas      5 uint64: the bytes of texts, records, titles, paths and
+//	           strings, without their pads
 //	meta       uint64: the length of the meta part
 //	sums       CRC-32 (Castagnoli) of each 16 MiB segment of everything
 //	           before sums, uint32 each, then their count, uint32
 //
+// A record is, in the meta part's encoding: title, summary string;
+// entities uv count, strings; headings uv count, then level uv, line uv,
+// text string; updated uv (Unix seconds, 0 for none); hash 16 bytes; and
+// if its flags say so, note string (what of it was not indexed).
+//
 // The index is compacted before it is written, so no chunk is dead.
 // Reading checks the magic, the version, every count against the bytes
-// there are, the ranges and orders of chunks, terms and postings, and the
-// checksums; any failure is an error and Open rebuilds the index. A
-// sealed file (see sealFile in storeseal.go) is read with fewer checks:
-// only the meta part's checksums, and not its postings' chunks and order.
+// there are, the areas' ends and the checksums of the meta part; a full
+// load (an unsealed file, or Verify) also checks every table entry,
+// record, range, order and posting, and every checksum (table.check);
+// any failure is an error and Open rebuilds the index. A sealed file
+// (see sealFile in storeseal.go) is read without those checks; its
+// readers bound every offset they read.
 
 import (
 	"bufio"
@@ -90,11 +102,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 const (
 	storeMagic = "FIDOCS"
-	// storeVersion is 8: since 2, chunks embed their heading path
+	// storeVersion is 10: since 2, chunks embed their heading path
 	// titleWeight times (embedText); since 3, vectors are 4-byte aligned
 	// to be used in place; since 4, postings, lengths and sketches are
 	// too, terms are sorted and the checksum is per segment; since 5, a
@@ -109,9 +122,11 @@ const (
 	// their template hash (dup.go); since 8, code documents may record
 	// the stamp of what they were made from; since 9, Put documents' texts
 	// are in the arrays part, used in place, and the chunks' copies and
-	// the scope names are saved rather than derived at each open. An index
-	// of another version is rebuilt.
-	storeVersion = 9
+	// the scope names are saved rather than derived at each open; since
+	// 10, documents, chunks and terms are fixed-size tables in the arrays
+	// part, read in place (storetable.go). An index of another version is
+	// rebuilt.
+	storeVersion = 10
 	storeFile    = "docsearch.idx"
 )
 
@@ -159,6 +174,7 @@ func (ix *Index) save() error {
 		return errors.New("docsearch: the index has no Dir to save to")
 	}
 	ix.mu.Lock()
+	ix.materialize() // encodeTo writes the in-memory structures
 	if ix.dead > 0 || ix.holes > 0 {
 		ix.compact()
 	}
@@ -285,75 +301,35 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		str(ix.embName)
 	}
 	uv(uint64(dim))
-	uv(uint64(len(ix.docs)))
-	for _, d := range ix.docs {
-		str(d.path)
-		str(d.scope)
-		str(d.title)
-		str(d.summary)
-		uv(uint64(len(d.entities)))
-		for _, e := range d.entities {
-			str(e)
-		}
-		uv(uint64(len(d.headings)))
-		for _, h := range d.headings {
-			uv(uint64(h.Level))
-			uv(uint64(h.Line))
-			str(h.Text)
-		}
-		if d.updated.IsZero() {
-			uv(0)
-		} else {
-			uv(uint64(max(d.updated.Unix(), 0)))
-		}
-		uv(uint64(d.size))
-		uv(uint64(max(d.mtime, 0)))
-		b = append(b, d.hash[:]...)
-		b = append(b, byte(d.format))
-		var flags byte
-		if d.put {
-			flags |= flagPut
-		}
-		if d.note != "" {
-			flags |= flagNote
-		}
-		if d.stamp != 0 {
-			flags |= flagStamp
-		}
-		b = append(b, flags)
-		if d.put {
-			uv(uint64(len(d.text)))
-		}
-		if d.note != "" {
-			str(d.note)
-		}
-		if d.stamp != 0 {
-			uv(d.stamp)
-		}
-		uv(uint64(d.count))
-	}
-	uv(uint64(len(ix.chunks)))
-	for _, c := range ix.chunks {
-		str(c.title)
-		uv(uint64(c.line))
-		uv(uint64(c.end))
-		b = append(b, ctypeCode(c.ctype))
-		b = append(b, c.hash[:]...)
-		b = binary.LittleEndian.AppendUint64(b, c.template)
-		uv(uint64(max(c.copies, 1)))
-	}
 	// Terms in byte order, without those only removed chunks had.
 	lex := ix.lex
 	var terms []uint32
+	var npost uint64
 	for _, t := range lex.sortedTerms() {
 		if len(lex.post[t]) > 0 {
 			terms = append(terms, t)
+			npost += uint64(len(lex.post[t]))
 		}
 	}
+	scopeID := map[string]uint16{}
+	var scopes []string
+	for _, d := range ix.docs {
+		if _, ok := scopeID[d.scope]; !ok {
+			if len(scopes) > math.MaxUint16 {
+				return fmt.Errorf("%d scopes, over the %d an index may have", len(scopes), math.MaxUint16+1)
+			}
+			scopeID[d.scope] = uint16(len(scopes))
+			scopes = append(scopes, d.scope)
+		}
+	}
+	uv(uint64(len(ix.docs)))
+	uv(uint64(len(ix.chunks)))
 	uv(uint64(len(terms)))
-	for _, t := range terms {
-		str(lex.terms[t])
-		uv(uint64(len(lex.post[t])))
+	uv(npost)
+	uv(lex.total)
+	uv(uint64(len(scopes)))
+	for _, sc := range scopes {
+		str(sc)
 	}
 	sk := &ix.vec.sk
 	n := len(ix.chunks)
@@ -367,6 +343,21 @@ func (ix *Index) encodeTo(w io.Writer) error {
 	uv(uint64(len(names)))
 	for _, n := range names {
 		str(n)
+	}
+	var files []uint32 // documents with a file: those a rescan may find gone
+	for i, d := range ix.docs {
+		if !d.put {
+			files = append(files, uint32(i))
+		}
+	}
+	uv(uint64(len(files)))
+	for i, id := range files {
+		if i == 0 {
+			uv(uint64(id))
+		} else {
+			uv(uint64(id - files[i-1]))
+		}
+		flush(false)
 	}
 	meta := off + len(b)
 	for (off+len(b))%8 != 0 {
@@ -408,11 +399,100 @@ func (ix *Index) encodeTo(w io.Writer) error {
 			flush(false)
 		}
 	}
+	var area [5]uint64 // bytes of texts, records, titles, paths, terms
+	pad := func() {
+		for (off+len(b))%8 != 0 {
+			b = append(b, 0)
+		}
+	}
 	for _, d := range ix.docs {
 		if d.put {
 			b = append(b, d.text...)
+			area[0] += uint64(len(d.text))
 			flush(false)
 		}
+	}
+	pad()
+	recLen := make([]uint32, len(ix.docs))
+	for i, d := range ix.docs {
+		n := len(b)
+		b = appendRecord(b, d)
+		if len(b)-n > math.MaxUint32 {
+			return fmt.Errorf("document %s: a record of %d bytes", d.path, len(b)-n)
+		}
+		recLen[i] = uint32(len(b) - n)
+		area[1] += uint64(len(b) - n)
+		flush(false)
+	}
+	pad()
+	for _, c := range ix.chunks {
+		b = append(b, c.title...)
+		area[2] += uint64(len(c.title))
+		flush(false)
+	}
+	pad()
+	byPath := make([]uint32, len(ix.docs))
+	for i := range byPath {
+		byPath[i] = uint32(i)
+	}
+	slices.SortFunc(byPath, func(x, y uint32) int { return strings.Compare(ix.docs[x].path, ix.docs[y].path) })
+	pathOff := make([]uint64, len(ix.docs))
+	for _, id := range byPath {
+		pathOff[id] = area[3]
+		b = append(b, ix.docs[id].path...)
+		area[3] += uint64(len(ix.docs[id].path))
+		flush(false)
+	}
+	pad()
+	for _, t := range terms {
+		b = append(b, lex.terms[t]...)
+		area[4] += uint64(len(lex.terms[t]))
+		flush(false)
+	}
+	pad()
+	var rec, text uint64
+	for i, d := range ix.docs {
+		f := docFixed{path: pathOff[i], rec: rec, size: d.size, mtime: max(d.mtime, 0), stamp: d.stamp,
+			first: d.first, count: d.count, recLen: recLen[i], pathLen: uint32(len(d.path)),
+			scope: scopeID[d.scope], format: uint8(d.format)}
+		if d.put {
+			f.flags |= flagPut
+			f.text, f.textLen = text, uint64(len(d.text))
+			text += f.textLen
+		}
+		if d.note != "" {
+			f.flags |= flagNote
+		}
+		if d.stamp != 0 {
+			f.flags |= flagStamp
+		}
+		rec += uint64(recLen[i])
+		b = appendDocFixed(b, f)
+		flush(false)
+	}
+	var title uint64
+	for _, c := range ix.chunks {
+		b = appendChunkFixed(b, chunkFixed{template: c.template, hash: c.hash, title: title, doc: c.doc,
+			line: c.line, end: c.end, copies: max(c.copies, 1), titleLen: uint32(len(c.title)),
+			scope: scopeID[ix.docs[c.doc].scope], ctype: ctypeCode(c.ctype)})
+		title += uint64(len(c.title))
+		flush(false)
+	}
+	var str0, post uint64
+	for _, t := range terms {
+		b = appendTermFixed(b, termFixed{str: str0, post: post})
+		str0 += uint64(len(lex.terms[t]))
+		post += uint64(len(lex.post[t]))
+		flush(false)
+	}
+	b = appendTermFixed(b, termFixed{str: str0, post: post})
+	for _, id := range byPath {
+		b = binary.LittleEndian.AppendUint32(b, id)
+		flush(false)
+	}
+	pad()
+	for _, n := range area {
+		b = binary.LittleEndian.AppendUint64(b, n)
 	}
 	b = binary.LittleEndian.AppendUint64(b, uint64(meta))
 	flush(true)
@@ -458,4 +538,33 @@ func (s *segmentSums) final() []uint32 {
 		s.crc, s.n = 0, 0
 	}
 	return s.sums
+}
+
+// appendRecord appends d's record, the part of a document the document
+// table does not hold (see the format).
+func appendRecord(b []byte, d *doc) []byte {
+	str := func(s string) { b = binary.AppendUvarint(b, uint64(len(s))); b = append(b, s...) }
+	uv := func(n uint64) { b = binary.AppendUvarint(b, n) }
+	str(d.title)
+	str(d.summary)
+	uv(uint64(len(d.entities)))
+	for _, e := range d.entities {
+		str(e)
+	}
+	uv(uint64(len(d.headings)))
+	for _, h := range d.headings {
+		uv(uint64(h.Level))
+		uv(uint64(h.Line))
+		str(h.Text)
+	}
+	if d.updated.IsZero() {
+		uv(0)
+	} else {
+		uv(uint64(max(d.updated.Unix(), 0)))
+	}
+	b = append(b, d.hash[:]...)
+	if d.note != "" {
+		str(d.note)
+	}
+	return b
 }

@@ -10,6 +10,7 @@ import (
 // encode returns the index in the on-disk format. Callers hold ix.mu and
 // have compacted the index.
 func (ix *Index) encode() []byte {
+	ix.materialize()
 	var buf bytes.Buffer
 	ix.encodeTo(&buf) // a bytes.Buffer does not fail
 	return buf.Bytes()
@@ -45,7 +46,7 @@ func FuzzDecodeIndex(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ix := &Index{docs: st.docs, chunks: st.chunks, lex: st.lex, vec: st.vec, embName: st.embName, names: st.names}
+		ix := &Index{tab: st.tab, lex: st.lex, vec: st.vec, embName: st.embName, names: st.names}
 		if again := ix.encode(); !bytes.Equal(again, data) {
 			t.Fatalf("decode then encode changed the bytes:\n%q\n%q", data, again)
 		}
@@ -75,7 +76,7 @@ func TestEncodeDecodeStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix := &Index{docs: st.docs, chunks: st.chunks, lex: st.lex, vec: st.vec, embName: st.embName, names: st.names}
+	ix := &Index{tab: st.tab, lex: st.lex, vec: st.vec, embName: st.embName, names: st.names}
 	if !bytes.Equal(ix.encode(), data) {
 		t.Error("encode(decode(b)) != b")
 	}

@@ -350,8 +350,8 @@ func TestLoadedTermsAndNewOnes(t *testing.T) {
 	dir := filepath.Join(root, ".artifacts", ".index")
 	openTest(t, os.DirFS(root), Options{Dir: dir})
 	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
-	if ix.lex.sortedBase == 0 || len(ix.lex.ids) != 0 {
-		t.Fatalf("loaded lexicon: %d sorted terms, %d in the map", ix.lex.sortedBase, len(ix.lex.ids))
+	if ix.lex.tab == nil || ix.lex.nterms() == 0 || len(ix.lex.ids) != 0 {
+		t.Fatalf("loaded lexicon: %d terms in place, %d in the map", ix.lex.nterms(), len(ix.lex.ids))
 	}
 	expectTop(t, ix, "sparklines", "docs/intro.rst")
 	writeTree(t, root, map[string]string{"docs/zoo.md": "# Zoo\n\nQuokkas and sparklines live here. Quokkas.\n"})
@@ -428,7 +428,8 @@ func TestLoadSkipsPagesOfCode(t *testing.T) {
 	putCode(t, a, flaskCode())
 	b := openTest(t, os.DirFS(root), Options{Dir: dir})
 	code, pages := 0, 0
-	for _, d := range b.docs {
+	for id := range uint32(b.ndocs()) {
+		d := b.doc(id)
 		switch {
 		case d.scope == ScopeCode && d.page != nil:
 			t.Errorf("code document %s: page signals read at load", d.path)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // putTexts returns Put documents with long texts found nowhere else.
@@ -56,11 +57,13 @@ func TestLoadLeavesTextsInFile(t *testing.T) {
 	}
 	b := openTest(t, mapFS(nil), Options{Dir: dir})
 	mapped := 0
-	for _, d := range b.docs {
+	for id := range uint32(b.ndocs()) {
+		d := b.doc(id)
 		if !d.put {
 			continue
 		}
-		if want := a.docs[a.byPath[d.path]].text; d.text != want {
+		aid, _ := a.find(d.path)
+		if want := a.doc(aid).text; d.text != want {
 			t.Errorf("%s: loaded text %.40q; want %.40q", d.path, d.text, want)
 		}
 		if b.inMapping(d.text) {
@@ -146,9 +149,9 @@ func TestOpenUnchangedDoesNotDerive(t *testing.T) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	loaded := make([]uint32, len(b.chunks))
-	for i, c := range b.chunks {
-		loaded[i] = c.copies
+	loaded := make([]uint32, b.nchunks())
+	for i := range loaded {
+		loaded[i] = b.chunk(uint32(i)).copies
 	}
 	names := b.names
 	b.derive()
@@ -186,18 +189,20 @@ func TestSealedDamagedPostings(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(file)
-	// Without vectors or texts, the arrays end with the postings: the
-	// last term's last posting is before the meta length.
-	body := len(data) - 4 - 4*int(binary.LittleEndian.Uint32(data[len(data)-4:]))
-	if body-16 < len(metaPart(t, dir))+sumSegment {
-		t.Fatalf("the last posting, at %d, is in a segment of the meta part", body-16)
+	// Where the last term's last posting lies: found by a load.
+	loaded := openTest(t, os.DirFS(root), Options{Dir: dir})
+	lid, _ := loaded.lex.id(last)
+	lps := loaded.lex.postings(lid)
+	at := int(uintptr(unsafe.Pointer(&lps[len(lps)-1])) - uintptr(unsafe.Pointer(&loaded.mapped[0])))
+	if at < len(metaPart(t, dir))+sumSegment {
+		t.Fatalf("the last posting, at %d, is in a segment of the meta part", at)
 	}
-	binary.LittleEndian.PutUint32(data[body-16:], 1<<20)
+	binary.LittleEndian.PutUint32(data[at:], 1<<20)
 	os.WriteFile(file, data, 0o644)
 	os.Chtimes(file, st.ModTime(), st.ModTime())
 	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
 	id, _ := ix.lex.id(last)
-	if ps := ix.lex.post[id]; ps[len(ps)-1].chunk != 1<<20 {
+	if ps := ix.lex.postings(id); ps[len(ps)-1].chunk != 1<<20 {
 		t.Fatalf("postings of %q %+v: the test damaged another byte", last, ps)
 	}
 	if _, err := ix.Search(ctx, Query{Text: last, Mode: Lexical, MinScore: zero()}); err != nil {

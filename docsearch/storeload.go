@@ -9,16 +9,16 @@ import (
 	"math"
 	"runtime"
 	"sync"
-	"time"
 	"unsafe"
 )
 
 // load reads the index from opts.Dir; a missing file is fs.ErrNotExist.
 // The file's meta part is read; its arrays part (postings, sketches,
-// vectors) is mapped and used where it lies, the mapping living until a
-// compaction has copied everything out of it, or else as long as the
-// index. Pages of the mapping are touched only as they are used, so a
-// vector nobody searches costs nothing.
+// vectors, texts and the document, chunk and term tables) is mapped and
+// used where it lies (ix.tab), the mapping living until a compaction has
+// copied everything out of it, or else as long as the index. Pages of
+// the mapping are touched only as they are used, so a vector or a
+// record nobody searches costs nothing.
 //
 // Only a regular file is read, of at most maxIndexBytes (see
 // storedir.go); temporary files that killed saves left are removed
@@ -55,26 +55,18 @@ func (ix *Index) load() error {
 	if full && seal != "" {
 		writeSeal(d, seal)
 	}
-	known := ""
-	for _, d := range st.docs {
-		if d.scope == known {
-			continue // a scope's documents are mostly in a row: each looked up once
-		}
-		known = d.scope
-		if d.scope != "" && !ix.scopes.has(d.scope) {
+	for _, sc := range st.tab.scopes {
+		if sc != "" && !ix.scopes.has(sc) {
 			release()
-			return fmt.Errorf("the index has scope %q, which is no longer configured", d.scope)
+			return fmt.Errorf("the index has scope %q, which is no longer configured", sc)
 		}
 	}
 	ix.unmap = sync.OnceFunc(release)
 	ix.mapped = data
 	runtime.AddCleanup(ix, func(unmap func()) { unmap() }, ix.unmap)
-	ix.docs, ix.chunks, ix.lex, ix.vec, ix.embName = st.docs, st.chunks, st.lex, st.vec, st.embName
+	ix.tab, ix.lex, ix.vec, ix.embName = st.tab, st.lex, st.vec, st.embName
+	ix.docs, ix.chunks, ix.byPath = nil, nil, nil
 	ix.names, ix.underived = st.names, false
-	ix.byPath = make(map[string]uint32, len(st.docs))
-	for i, d := range st.docs {
-		ix.byPath[d.path] = uint32(i)
-	}
 	if ix.vec.sk.words == 0 {
 		ix.vec.resketch()
 	}
@@ -83,8 +75,7 @@ func (ix *Index) load() error {
 
 // stored is a decoded index.
 type stored struct {
-	docs    []*doc
-	chunks  []chunkRec
+	tab     *table
 	lex     *lexicon
 	vec     vectors
 	embName string
@@ -204,12 +195,12 @@ func decodeFrom(data []byte, src io.ReaderAt, full bool) (*stored, error) {
 
 // decodeBody parses the meta part of the format, buf, and the arrays
 // part after it, arrays (without the meta length). The strings decoded
-// alias buf, which is never written; the arrays and the texts alias
-// arrays. full checks every
-// posting's chunk, order and tf; otherwise (a sealed file, whose
-// postings a full load checked, see sealFile) they are not read, so
-// that their pages are touched only by the searches that use them, and
-// the readers of postings bound their chunks (lexicalSearch, compact).
+// alias buf, which is never written; the arrays, the tables and the
+// texts alias arrays. full checks every table entry, every record and
+// every posting; otherwise (a sealed file, whose tables and postings a
+// full load checked, see sealFile) they are not read, so that their
+// pages are touched only by the searches that use them, and their
+// readers bound what they read (table, lexicalSearch, compact).
 func decodeBody(buf, arrays []byte, full bool) (*stored, error) {
 	meta := len(buf)
 	r := &reader{b: buf[len(storeMagic)+1:]}
@@ -219,139 +210,25 @@ func decodeBody(buf, arrays []byte, full bool) (*stored, error) {
 	if dim > 1<<16 || (dim == 0 && st.embName != "") {
 		r.fail("dim")
 	}
-	nd := r.count("docs", 8)
-	docs := make([]doc, nd)
-	st.docs = make([]*doc, nd)
-	counts := make([]uint64, nd)
-	textLens := make([]uint64, nd) // of the Put documents' texts, in the arrays part
-	var textBytes uint64
-	var headings slab[Heading]
-	an := newAnalyzer()
-	var entities slab[string]
-	for i := range docs {
-		d := &docs[i]
-		d.path, d.scope, d.title, d.summary = r.str("path"), r.str("scope"), r.str("title"), r.str("summary")
-		d.entities = entities.take(r.count("entities", 1))
-		for j := range d.entities {
-			d.entities[j] = r.str("entity")
-		}
-		d.headings = headings.take(r.count("headings", 3))
-		for j := range d.headings {
-			lvl, line := r.uv("heading level"), r.uv("heading line")
-			if lvl > 6 || line > math.MaxInt32 {
-				r.fail("heading")
-			}
-			d.headings[j] = Heading{Level: int(lvl), Line: int(line), Text: r.str("heading")}
-		}
-		if t := r.uv("updated"); t > 0 {
-			if t > 1<<40 {
-				r.fail("updated")
-			}
-			d.updated = time.Unix(int64(t), 0).UTC()
-		}
-		size, mtime := r.uv("size"), r.uv("mtime")
-		if size > math.MaxInt64 || mtime > math.MaxInt64 {
-			r.fail("size")
-		}
-		d.size, d.mtime = int64(size), int64(mtime)
-		copy(d.hash[:], r.bytes(16, "hash"))
-		f := r.byte1("format")
-		if f > byte(formatRST) {
-			r.fail("format")
-		}
-		d.format = format(f)
-		flags := r.byte1("flags")
-		if flags&^(flagPut|flagNote|flagStamp) != 0 {
-			r.fail("flags")
-		}
-		if flags&flagPut != 0 {
-			n := r.uv("text length")
-			if n > uint64(len(arrays))-textBytes {
-				r.fail("text length")
-				n = 0
-			}
-			d.put, textLens[i], textBytes = true, n, textBytes+n
-		}
-		if flags&flagNote != 0 {
-			if d.note = r.str("note"); d.note == "" {
-				r.fail("note") // one spelling: no flag for no note
-			}
-		}
-		if flags&flagStamp != 0 {
-			if d.stamp = r.uv("stamp"); d.stamp == 0 {
-				r.fail("stamp")
-			}
-		}
-		counts[i] = r.uv("chunk count")
-		if d.scope != ScopeCode && d.scope != ScopeArtifacts {
-			// Only a page's signals are read (pageSignal); a symbol's or an
-			// artifact's title and path are its source file's. Reading
-			// them all was most of opening an index of code: the
-			// kernel's has a million symbol documents.
-			d.page = pageOf(an, d)
-		}
-		st.docs[i] = d
+	// Each document, chunk, term and posting takes bytes of the arrays
+	// part: the counts are bounded by it before anything is sized by them.
+	nd := r.uv("docs")
+	nc := r.uv("chunks")
+	nt := r.uv("terms")
+	total := r.uv("postings")
+	lenSum := r.uv("lengths")
+	room := uint64(len(arrays))
+	if nd > room/docFixedSize || nc > room/chunkFixedSize || nt > room/termFixedSize || total > room/8 ||
+		nc > math.MaxUint32 || nd > math.MaxUint32 || nt > math.MaxUint32 {
+		r.fail("counts")
 	}
-	nc := r.count("chunks", 12)
-	var first uint64
-	for i, d := range st.docs {
-		if counts[i] > uint64(nc)-first {
-			r.fail("chunk count")
-			break
-		}
-		d.first, d.count = uint32(first), uint32(counts[i])
-		first += counts[i]
+	ns := r.count("scopes", 1)
+	t := &table{scopes: make([]string, ns)}
+	for i := range t.scopes {
+		t.scopes[i] = r.str("scope")
 	}
-	if r.err == nil && first != uint64(nc) {
-		r.fail("chunk total")
-	}
-	st.chunks = make([]chunkRec, 0, nc)
-	docOf := uint32(0)
-	for c := range nc {
-		for r.err == nil && int(docOf) < len(st.docs) && uint32(c) >= st.docs[docOf].first+st.docs[docOf].count {
-			docOf++
-		}
-		rec := chunkRec{doc: docOf, title: r.str("chunk title")}
-		line, end := r.uv("line"), r.uv("end")
-		if line > math.MaxInt32 || end > math.MaxInt32 || end < line {
-			r.fail("chunk lines")
-		}
-		rec.line, rec.end = uint32(line), uint32(end)
-		ct := r.byte1("content type")
-		if int(ct) >= len(ctypeCodes) {
-			r.fail("content type")
-			ct = 0
-		}
-		rec.ctype = ctypeCodes[ct]
-		copy(rec.hash[:], r.bytes(8, "chunk hash"))
-		if b := r.bytes(8, "chunk template"); len(b) == 8 {
-			rec.template = binary.LittleEndian.Uint64(b)
-		}
-		copies := r.uv("chunk copies")
-		if copies == 0 || copies > uint64(nd) {
-			r.fail("chunk copies")
-		}
-		rec.copies = uint32(copies)
-		st.chunks = append(st.chunks, rec)
-	}
-	lex := st.lex
-	nt := r.count("terms", 2)
-	lex.terms = make([]string, nt)
-	npost := make([]uint64, nt)
-	var total uint64 // postings
-	for i := range nt {
-		term := r.str("term")
-		if term == "" || (i > 0 && term <= lex.terms[i-1]) {
-			r.fail("term") // empty, repeated or out of order
-			break
-		}
-		lex.terms[i] = term
-		np := r.uv("postings")
-		if np == 0 || np > uint64(len(arrays))/8-total {
-			r.fail("postings")
-			break
-		}
-		npost[i], total = np, total+np
+	if ns > math.MaxUint16+1 {
+		r.fail("scopes")
 	}
 	base := r.uv("sketch")
 	if base > 0 && (dim == 0 || nc == 0 || base > math.MaxInt32) {
@@ -368,6 +245,22 @@ func decodeBody(buf, arrays []byte, full bool) (*stored, error) {
 		}
 		st.names[name], prev = true, name
 	}
+	nf := r.count("files", 1)
+	if uint64(nf) > nd {
+		r.fail("files")
+		nf = 0
+	}
+	t.files = make([]uint32, nf)
+	var fid uint64
+	for i := range t.files {
+		n := r.uv("file")
+		if i > 0 && n == 0 || n >= nd-fid {
+			r.fail("file") // repeated, out of order or past the documents
+			break
+		}
+		fid += n
+		t.files[i] = uint32(fid)
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("meta length")
 	}
@@ -383,63 +276,97 @@ func decodeBody(buf, arrays []byte, full bool) (*stored, error) {
 	if a.err != nil {
 		return nil, a.err
 	}
-	words := (int(dim) + 63) / 64
-	need := uint64(nc)*4 + total*8 + textBytes
+	// The areas' sizes end the arrays part.
+	if len(a.b) < 40 {
+		return nil, fmt.Errorf("%w: bad arrays length", errCorrupt)
+	}
+	var area [5]uint64 // texts, records, titles, paths, terms
+	tail := a.b[len(a.b)-40:]
+	for i := range area {
+		area[i] = binary.LittleEndian.Uint64(tail[8*i:])
+		if area[i] > room {
+			return nil, fmt.Errorf("%w: bad area size", errCorrupt)
+		}
+	}
+	a.b = a.b[:len(a.b)-40]
+	pad8 := func(n uint64) uint64 { return (n + 7) &^ 7 }
+	words := (dim + 63) / 64
+	// The sections before the texts, in their order, 8-aligned as a whole.
+	head := nc*4 + total*8
 	if dim > 0 {
-		need += uint64(nc)*4 + uint64(nc)*dim // scales, vectors
+		head += nc*4 + nc*dim // scales, vectors
 	}
 	if base > 0 {
-		need += uint64(nc)*uint64(words)*8 + dim*4
+		head += nc*words*8 + dim*4
 	}
+	// The texts follow the sections before them with no pad; a pad
+	// aligns each area's end.
+	need := pad8(head+area[0]) + pad8(area[1]) + pad8(area[2]) + pad8(area[3]) + pad8(area[4]) +
+		nd*docFixedSize + nc*chunkFixedSize + (nt+1)*termFixedSize + pad8(nd*4)
 	if need != uint64(len(a.b)) {
 		a.fail("arrays length")
 		return nil, a.err
 	}
 	var bits []uint64
 	if base > 0 {
-		bits = uint64s(a.bytes(nc*words*8, "sketches"))
+		bits = uint64s(a.bytes(int(nc*words*8), "sketches"))
 	}
-	lex.lens = uint32s(a.bytes(nc*4, "lengths"))
-	all := postings(a.bytes(int(total)*8, "postings"))
-	lex.post = make([][]posting, nt)
-	for t, np := range npost {
-		ps := all[:np:np]
-		all = all[np:]
-		if full && !goodPostings(ps, nc) {
-			return nil, fmt.Errorf("%w: bad posting", errCorrupt)
-		}
-		lex.post[t] = ps
-	}
-	for _, n := range lex.lens {
-		lex.total += uint64(n)
-	}
-	lex.live = nc
-	lex.sortedBase = nt
-	lex.sorted = make([]uint32, nt)
-	for i := range lex.sorted {
-		lex.sorted[i] = uint32(i)
-	}
+	lex := st.lex
+	lex.lens = uint32s(a.bytes(int(nc)*4, "lengths"))
+	lex.all = postings(a.bytes(int(total)*8, "postings"))
+	lex.total, lex.live = lenSum, int(nc)
 	if base > 0 {
 		mean := floats(a.bytes(int(dim)*4, "mean"))
-		st.vec.sk = sketches{mean: mean[:dim:dim], words: words, bits: bits, base: int(base)}
+		st.vec.sk = sketches{mean: mean[:dim:dim], words: int(words), bits: bits, base: int(base)}
 	}
 	if dim > 0 {
 		st.vec.dim = int(dim)
-		scales := floats(a.bytes(nc*4, "scales"))
-		for _, s := range scales {
-			if !(s >= 0 && s < 1) { // a unit vector's largest value over 127
-				return nil, fmt.Errorf("%w: bad vector scale", errCorrupt)
+		scales := floats(a.bytes(int(nc)*4, "scales"))
+		if full {
+			for _, s := range scales {
+				if !(s >= 0 && s < 1) { // a unit vector's largest value over 127
+					return nil, fmt.Errorf("%w: bad vector scale", errCorrupt)
+				}
 			}
 		}
-		st.vec.setRows(int8s(a.bytes(nc*int(dim), "vectors")), scales)
+		st.vec.setRows(int8s(a.bytes(int(nc*dim), "vectors")), scales)
 	}
-	texts := a.bytes(int(textBytes), "texts")
-	for i, n := range textLens {
-		if n > 0 {
-			// The text aliases the arrays: see Index.unmap for why it
-			// never outlives them.
-			st.docs[i].text = unsafe.String(&texts[0], n)
-			texts = texts[n:]
+	t.texts = a.bytes(int(area[0]), "texts")
+	skip := func(n uint64) {
+		for range pad8(n) - n {
+			if a.byte1("pad") != 0 {
+				a.fail("pad")
+			}
+		}
+	}
+	skip(head + area[0])
+	t.records = a.bytes(int(area[1]), "records")
+	skip(area[1])
+	t.titles = a.bytes(int(area[2]), "titles")
+	skip(area[2])
+	t.paths = a.bytes(int(area[3]), "paths")
+	skip(area[3])
+	t.strs = a.bytes(int(area[4]), "terms")
+	skip(area[4])
+	t.docs = array(a.bytes(int(nd)*docFixedSize, "documents"), decodeDocFixed)
+	t.chunks = array(a.bytes(int(nc)*chunkFixedSize, "chunk table"), decodeChunkFixed)
+	t.terms = array(a.bytes(int(nt+1)*termFixedSize, "term table"), decodeTermFixed)
+	t.byPath = uint32s(a.bytes(int(nd)*4, "paths table"))
+	skip(nd * 4)
+	if a.err != nil {
+		return nil, a.err
+	}
+	t.total = lenSum
+	st.tab = t
+	lex.tab = t
+	// The last term entry ends the areas: checked at every open, as it
+	// is what bounds the terms' strings and postings.
+	if e := t.terms[nt]; e.str != area[4] || e.post != total {
+		return nil, fmt.Errorf("%w: bad term table end", errCorrupt)
+	}
+	if full {
+		if err := t.check(lex.all, lex.lens); err != nil {
+			return nil, err
 		}
 	}
 	return st, nil

@@ -1,0 +1,208 @@
+package docsearch
+
+import (
+	"iter"
+	"math"
+	"strings"
+)
+
+// The documents, chunks and paths of an index are read through these
+// accessors: from the in-memory structures, or from the table of a
+// loaded index (ix.tab, see storetable.go) until its first change.
+// Callers hold ix.mu.
+
+// ndocs returns the number of document IDs, removed documents' included.
+func (ix *Index) ndocs() int {
+	if ix.tab != nil {
+		return len(ix.tab.docs)
+	}
+	return len(ix.docs)
+}
+
+// liveDocs returns the number of documents.
+func (ix *Index) liveDocs() int {
+	if ix.tab != nil {
+		return len(ix.tab.docs)
+	}
+	return len(ix.byPath)
+}
+
+// doc returns document id; nil once it is removed. A loaded document is
+// decoded on the first call; its strings are the index's own, not the
+// mapping's.
+func (ix *Index) doc(id uint32) *doc {
+	if t := ix.tab; t != nil {
+		if int(id) >= len(t.docs) {
+			return &doc{} // a damaged sealed file's chunk (see table)
+		}
+		return t.doc(id)
+	}
+	return ix.docs[id]
+}
+
+// docScope returns document id's scope, "" once it is removed.
+func (ix *Index) docScope(id uint32) string {
+	if t := ix.tab; t != nil {
+		if int(id) >= len(t.docs) {
+			return ""
+		}
+		return t.scopeName(t.docs[id].scope)
+	}
+	if d := ix.docs[id]; d != nil {
+		return d.scope
+	}
+	return ""
+}
+
+// unchanged reports whether document id is s's as it is now: same size,
+// modification time and scope. A loaded one is not decoded.
+func (ix *Index) unchanged(id uint32, s source) bool {
+	if t := ix.tab; t != nil {
+		f := &t.docs[id]
+		size, mtime := f.size, f.mtime
+		if st, ok := ix.restat[id]; ok {
+			size, mtime = st[0], st[1]
+		}
+		return size == s.size && mtime == s.mtime && t.scopeName(f.scope) == s.scope
+	}
+	d := ix.docs[id]
+	return d.size == s.size && d.mtime == s.mtime && d.scope == s.scope
+}
+
+// docStamp returns document id's stamp (see CodeFile.Stamp).
+func (ix *Index) docStamp(id uint32) uint64 {
+	if t := ix.tab; t != nil {
+		return t.docs[id].stamp
+	}
+	return ix.docs[id].stamp
+}
+
+// docNoted reports whether document id has a note (was indexed in part).
+func (ix *Index) docNoted(id uint32) bool {
+	if t := ix.tab; t != nil {
+		return t.docs[id].flags&flagNote != 0
+	}
+	d := ix.docs[id]
+	return d != nil && d.note != ""
+}
+
+// find returns the ID of the document at p.
+func (ix *Index) find(p string) (uint32, bool) {
+	if ix.tab != nil {
+		return ix.tab.find(p)
+	}
+	id, ok := ix.byPath[p]
+	return id, ok
+}
+
+// paths yields every document's path and ID, in no set order. A loaded
+// index's paths alias the mapping: a caller that keeps one clones it.
+func (ix *Index) paths() iter.Seq2[string, uint32] {
+	return func(yield func(string, uint32) bool) {
+		if t := ix.tab; t != nil {
+			for _, id := range t.byPath {
+				if int(id) < len(t.docs) && !yield(t.path(id), id) {
+					return
+				}
+			}
+			return
+		}
+		for p, id := range ix.byPath {
+			if !yield(p, id) {
+				return
+			}
+		}
+	}
+}
+
+// fileDocs yields the path and ID of every document that has a file (that
+// was not Put), in no set order; as paths, a loaded path aliases the
+// mapping.
+func (ix *Index) fileDocs() iter.Seq2[string, uint32] {
+	return func(yield func(string, uint32) bool) {
+		if t := ix.tab; t != nil {
+			for _, id := range t.files {
+				if int(id) < len(t.docs) && !yield(t.path(id), id) {
+					return
+				}
+			}
+			return
+		}
+		for p, id := range ix.byPath {
+			if d := ix.docs[id]; d != nil && !d.put && !yield(p, id) {
+				return
+			}
+		}
+	}
+}
+
+// nchunks returns the number of chunk IDs, removed documents' included.
+func (ix *Index) nchunks() int {
+	if ix.tab != nil {
+		return len(ix.tab.chunks)
+	}
+	return len(ix.chunks)
+}
+
+// chunk returns chunk c. A loaded chunk's title aliases the mapping: a
+// result clones it.
+func (ix *Index) chunk(c uint32) chunkRec {
+	if ix.tab != nil {
+		return ix.tab.chunk(c)
+	}
+	return ix.chunks[c]
+}
+
+// chunkDoc returns the document of chunk c.
+func (ix *Index) chunkDoc(c uint32) uint32 {
+	if t := ix.tab; t != nil {
+		if int(c) >= len(t.chunks) {
+			return math.MaxUint32 // see table.chunk
+		}
+		return t.chunks[c].doc
+	}
+	return ix.chunks[c].doc
+}
+
+// materialize decodes a loaded index's tables into the in-memory
+// structures that a change is made to: what opening an index did before
+// format 10, now done only by the first change. Callers hold ix.mu for
+// writing.
+func (ix *Index) materialize() {
+	t := ix.tab
+	if t == nil {
+		return
+	}
+	an := newAnalyzer()
+	docs := make([]*doc, len(t.docs))
+	byPath := make(map[string]uint32, len(t.docs))
+	for i := range t.docs {
+		t.mu.Lock()
+		d := t.cache[uint32(i)]
+		t.mu.Unlock()
+		if d == nil {
+			var err error
+			if d, err = t.decodeDoc(uint32(i), an, true); err != nil {
+				d = &doc{path: strings.Clone(t.path(uint32(i))), scope: t.scopeName(t.docs[i].scope)}
+			}
+		}
+		if st, ok := ix.restat[uint32(i)]; ok {
+			d.size, d.mtime = st[0], st[1]
+		}
+		docs[i] = d
+		byPath[d.path] = uint32(i)
+	}
+	titles := string(t.titles) // out of the mapping, which compaction unmaps
+	chunks := make([]chunkRec, len(t.chunks))
+	for c := range t.chunks {
+		rec := t.chunk(uint32(c))
+		f := &t.chunks[c]
+		rec.title = ""
+		if s := areaSpan(t.titles, f.title, uint64(f.titleLen)); len(s) > 0 {
+			rec.title = titles[f.title : f.title+uint64(f.titleLen)]
+		}
+		chunks[c] = rec
+	}
+	ix.lex.materialize()
+	ix.docs, ix.chunks, ix.byPath, ix.tab, ix.restat = docs, chunks, byPath, nil, nil
+}
