@@ -34,6 +34,13 @@ func (r *resolver) jsGuarded(caller SymbolID, c extract.Call) (vals []jsVal, gua
 	}
 	v, _, ok := r.jsValueOf(caller, g)
 	if !ok || !v.found() || v.module {
+		// A variable declared with a guard's type: `export var isMap =
+		// make("Map") as (x: any) => x is Map`.
+		if f, typ := r.jsVarType(r.f, g); typ != "" {
+			if t := jsArrowPredicateType(typ); t != "" {
+				return r.jsTypeIn(f, t)
+			}
+		}
 		return nil, false
 	}
 	for _, id := range r.jsSources(r.g.byQualified[v.q]) {
@@ -132,4 +139,126 @@ func (r *resolver) jsDefaultOf(v jsValue) jsValue {
 		}
 	}
 	return v
+}
+
+// jsArrowPredicateRe finds the type predicate of a function type:
+// `(x: any) => x is Map<any, any>`, as extract renders it.
+var jsArrowPredicateRe = regexp.MustCompile(`^\s*(?:<[^()]*>\s*)?\([^()]*\)\s*=>\s*[A-Za-z_$][\w$]*\s+is\s+(.+?)\s*$`)
+
+// jsArrowPredicateType is the type a function type proves of its
+// argument, or "".
+func jsArrowPredicateType(typ string) string {
+	for strings.HasPrefix(typ, "(") && strings.HasSuffix(typ, ")") && !jsArrowPredicateRe.MatchString(typ) {
+		typ = strings.TrimSpace(typ[1 : len(typ)-1])
+	}
+	if len(typ) > maxJSTypeText {
+		return ""
+	}
+	m := jsArrowPredicateRe.FindStringSubmatch(typ)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// jsVarType is the declared type of the module-level variable that
+// name denotes in f, followed through imports and re-exports, and the
+// file that declares it; "" when name is no such variable or it has no
+// declared type (an annotation or an `as`).
+func (r *resolver) jsVarType(f *extract.File, name string) (*extract.File, string) {
+	if !jsNamePathText(name) || strings.Contains(name, ".") {
+		return nil, ""
+	}
+	st := r.jsState()
+	k := [2]string{f.Path, name}
+	if v, ok := st.varTypes[k]; ok {
+		return v.f, v.typ
+	}
+	vf, t := r.jsVarTypeIn(f, name, map[[2]string]bool{})
+	if st.varTypes == nil {
+		st.varTypes = map[[2]string]jsVarTypeOf{}
+	}
+	st.varTypes[k] = jsVarTypeOf{vf, t}
+	return vf, t
+}
+
+// jsVarTypeOf is a variable's declared type and the file declaring it.
+type jsVarTypeOf struct {
+	f   *extract.File
+	typ string
+}
+
+// maxJSVarLookups bounds the modules one jsVarType looks into: a barrel
+// module re-exports every module of a package (mobx's internal.ts).
+const maxJSVarLookups = 1024
+
+func (r *resolver) jsVarTypeIn(f *extract.File, name string, seen map[[2]string]bool) (*extract.File, string) {
+	k := [2]string{f.Path, name}
+	if seen[k] || len(seen) > maxJSVarLookups {
+		return nil, ""
+	}
+	seen[k] = true
+	for _, i := range r.jsBindingsOf(f)[[2]string{f.Module, name}] {
+		if b := &f.Bindings[i]; b.Type != "" {
+			return f, b.Type
+		}
+	}
+	spec, ok := r.jsImports(f)[name]
+	if !ok || spec.name == "" || spec.name == "default" {
+		return nil, ""
+	}
+	src := r.jsSource(f, spec.im.Path, spec.im.Resolved)
+	if !src.found() || !src.module {
+		return nil, ""
+	}
+	return r.jsExportVarType(src.q, spec.name, seen)
+}
+
+// jsExportVarType is jsVarType for what module mod exports as name:
+// its own variable, one it re-exports, or the one that exactly one of
+// its `export *` provides.
+func (r *resolver) jsExportVarType(mod, name string, seen map[[2]string]bool) (*extract.File, string) {
+	k := [2]string{"module " + mod, name}
+	if seen[k] || len(seen) > maxJSVarLookups {
+		return nil, ""
+	}
+	seen[k] = true
+	files := r.jsState().files[mod]
+	for _, f := range files {
+		for _, e := range f.Exports {
+			switch {
+			case e.Name != name:
+			case e.From == "":
+				if e.Local != "" && !strings.Contains(e.Local, ".") {
+					return r.jsVarTypeIn(f, e.Local, seen)
+				}
+				return nil, ""
+			case e.Local != "*":
+				if src := r.jsSource(f, e.From, e.Resolved); src.found() && src.module {
+					return r.jsExportVarType(src.q, e.Local, seen)
+				}
+				return nil, ""
+			}
+		}
+	}
+	var gotF *extract.File
+	var got string
+	for _, f := range files {
+		for _, e := range f.Exports {
+			if e.Name != "*" {
+				continue
+			}
+			src := r.jsSource(f, e.From, e.Resolved)
+			if !src.found() || !src.module {
+				continue
+			}
+			if vf, t := r.jsExportVarType(src.q, name, seen); t != "" {
+				if gotF != nil && (vf != gotF || t != got) {
+					return nil, "" // two stars provide it: ambiguous
+				}
+				gotF, got = vf, t
+			}
+		}
+	}
+	return gotF, got
 }

@@ -294,6 +294,12 @@
   name: (identifier) @bind.target
   type: (type_annotation (_) @bind.type)) @bind
 
+; const isMap = make() as (x: any) => x is Map: a value asserted to a
+; type has that type, as the checker gives it (`as const` names none).
+(variable_declarator
+  name: (identifier) @bind.target
+  value: (as_expression (_) (_) @bind.type)) @bind
+
 (required_parameter
   pattern: (identifier) @bind.target
   type: (type_annotation (_) @bind.type)) @bind
