@@ -19,18 +19,74 @@ import (
 // A function test counts when a function it names declares a type
 // predicate; its type is read in the function's own file.
 
-// jsGuarded is what the receiver of c, a name, is in the branch its
-// guard narrows; guarded is false when there is no guard, the test is
-// no type guard, or its type stays unknown (then the name's own values
-// hold).
+// jsGuarded is what the receiver of c, a name, is where its guard
+// narrows it; guarded is false when there is no guard, the test is no
+// type guard, or its type stays unknown (then the name's own values
+// hold). Where the test failed ("!" before the guard), the name's own
+// values lose those the test proves: the else of `x instanceof LazySet`
+// on a `Set<T> | LazySet<T>` is the Set.
 func (r *resolver) jsGuarded(caller SymbolID, c extract.Call) (vals []jsVal, guarded bool) {
 	g := c.Guard()
-	if g == "" || c.ReceiverExpr().Kind() != extract.ExprName {
+	recv := c.ReceiverExpr()
+	if g == "" || recv.Kind() != extract.ExprName {
 		return nil, false
 	}
+	neg := g[0] == '!'
+	proved, ok := r.jsGuardType(caller, strings.TrimPrefix(g, "!"))
+	if !ok || len(proved) == 0 {
+		return nil, false
+	}
+	if !neg {
+		return proved, true
+	}
+	_, at, ok := r.jsVar(caller, recv.Name())
+	if !ok || r.g.nodes[at].Kind == KindModule && r.known(joinQ(r.f.Module, recv.Name())) {
+		return nil, false
+	}
+	own := r.jsEval(caller, recv, 0)
+	for _, v := range own {
+		if !jsCovers(proved, v) {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 || len(vals) == len(own) {
+		return nil, false
+	}
+	return vals, true
+}
+
+// jsCovers reports whether v is one of the values proved.
+func jsCovers(proved []jsVal, v jsVal) bool {
+	for _, p := range proved {
+		switch {
+		case v.builtin != "" && p.builtin == v.builtin:
+			return true
+		case v.builtin == "" && v.instance && p.instance && p.builtin == "" && p.id == v.id:
+			return true
+		}
+	}
+	return false
+}
+
+// jsTypeofTypes are the classes whose methods values of a `typeof`
+// result have.
+var jsTypeofTypes = map[string]string{
+	"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt", "symbol": "Symbol",
+}
+
+// jsGuardType is what a guard (no "!") proves of the name it tests:
+// `instanceof C` an instance of C, `typeof string` a string, a function
+// declaring a type predicate (or a variable of such a function's type)
+// its type; ok is false when it proves nothing known.
+func (r *resolver) jsGuardType(caller SymbolID, g string) (vals []jsVal, ok bool) {
 	if cls, ok := strings.CutPrefix(g, "instanceof "); ok {
-		vs, ok := r.jsTypeMember(caller, cls)
-		return vs, ok && len(vs) > 0
+		return r.jsTypeMember(caller, cls)
+	}
+	if t, ok := strings.CutPrefix(g, "typeof "); ok {
+		if b := jsTypeofTypes[t]; b != "" {
+			return []jsVal{{builtin: b}}, true
+		}
+		return nil, false
 	}
 	v, _, ok := r.jsValueOf(caller, g)
 	if !ok || !v.found() || v.module {

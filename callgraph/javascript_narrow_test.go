@@ -34,3 +34,43 @@ export function remove(obj: any, k: string) {
 `)
 	expectCallees(t, g, "api.remove", "map.MMap.delete:receiver", "set.SSet.delete:receiver")
 }
+
+// Where a guard's test failed — an else, after `if (!test) return`, the
+// right of a || — the receiver is what it was declared but what the test
+// proves; a typeof test proves a builtin, whose methods are no
+// project's.
+func TestJavaScriptGuardsNarrowElse(t *testing.T) {
+	g := buildArchive(t, `
+-- a.ts --
+export class LazySet { add(x: number) {} addAll(s: any) {} }
+export class Box { add(x: number) {} trim() {} }
+export function isBox(x: any): x is Box { return x instanceof Box; }
+export function put(set: Set<number> | LazySet, x: number) {
+  if (set instanceof LazySet) set.addAll(x);
+  else set.add(x);
+}
+export function early(b: Box | LazySet, x: number) {
+  if (!isBox(b)) {
+    return;
+  }
+  b.add(x);
+}
+export function either(b: Box | LazySet, x: number) {
+  isBox(b) || b.add(x);
+}
+export function text(s: string | Box) {
+  if (typeof s === "string") return s.trim();
+  return s.trim();
+}
+export function str(s: string | Box) {
+  if (typeof s === "string") s.trim();
+}
+`)
+	expectCallees(t, g, "a.put", "a.LazySet.addAll:receiver")
+	expectUnresolved(t, g, "a.put", "add", "builtin: Set.add")
+	expectCallees(t, g, "a.early", "a.isBox:local", "a.Box.add:receiver")
+	expectCallees(t, g, "a.either", "a.isBox:local", "a.LazySet.add:receiver")
+	expectCallees(t, g, "a.text", "a.Box.trim:receiver")
+	expectCallees(t, g, "a.str")
+	expectUnresolved(t, g, "a.str", "trim", "builtin: String.trim")
+}

@@ -133,9 +133,7 @@ func jsFileExportsOf(f *fileInfo) *jsFileExports {
 
 // jsFileState is the per-file state of the JavaScript hooks (fileInfo.state).
 type jsFileState struct {
-	exports    *jsFileExports
-	guards     []jsGuardRegion
-	guardsDone bool
+	exports *jsFileExports
 }
 
 func jsFileStateOf(f *fileInfo) *jsFileState {
