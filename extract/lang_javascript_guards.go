@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"sync"
+
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -21,8 +23,9 @@ import (
 // statement, where it may be one operand of a && in the condition, and
 // negated its alternative; likewise the branches of a ternary; the right
 // of a && (positive) or a || (negated); and, negated, the statements of
-// a block after an if statement whose consequence always leaves it
-// (return, throw, break, continue) and that has no alternative. Whether
+// a function's block after an if statement whose consequence always
+// leaves it (return, throw, break, continue) and that has no
+// alternative. Whether
 // a function test is a type guard (`x is T`) is the call graph's to find
 // out. The innermost guard of the receiver's name around a call is its
 // Guard; "!" before it says the test failed there.
@@ -38,6 +41,9 @@ func jsGuard(recv *sitter.Node, at uint32, f *fileInfo) string {
 		return ""
 	}
 	name := f.text(recv)
+	if !jsTestedNames(f)[name] {
+		return "" // most receivers are tested nowhere in their file
+	}
 	child := recv
 	n := recv.Parent()
 	for depth := 0; n != nil && depth < maxGuardDepth; depth++ {
@@ -92,19 +98,45 @@ func jsGuardAt(n, child *sitter.Node, name string, f *fileInfo) string {
 		case "||":
 			return negateGuard(jsTest(left, name, f))
 		}
-	case "statement_block", "program", "switch_case", "switch_default":
-		// The statements after `if (!test) return;`.
-		for s := child.PrevNamedSibling(); s != nil; s = s.PrevNamedSibling() {
-			if s.Type() != "if_statement" || s.ChildByFieldName("alternative") != nil ||
-				!jsLeaves(s.ChildByFieldName("consequence")) {
+	case "statement_block", "switch_case", "switch_default":
+		// The statements after `if (!test) return;`: the nearest such if
+		// before child that tests name.
+		exits := jsExits(n, f)
+		for i := len(exits) - 1; i >= 0; i-- {
+			if exits[i].EndByte() > child.StartByte() {
 				continue
 			}
-			if g := jsTest(s.ChildByFieldName("condition"), name, f); g != "" {
+			if g := jsTest(exits[i].ChildByFieldName("condition"), name, f); g != "" {
 				return negateGuard(g)
 			}
 		}
 	}
 	return ""
+}
+
+// jsExits returns the if statements of the block n that have no
+// alternative and whose consequence always leaves the block, in order;
+// found once per block.
+func jsExits(n *sitter.Node, f *fileInfo) []*sitter.Node {
+	st := jsFileStateOf(f)
+	if ifs, ok := st.exits[n.StartByte()]; ok {
+		return ifs
+	}
+	var ifs []*sitter.Node
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
+		s := c.CurrentNode()
+		if s.Type() == "if_statement" && s.ChildByFieldName("alternative") == nil &&
+			jsLeaves(s.ChildByFieldName("consequence")) {
+			ifs = append(ifs, s)
+		}
+	}
+	if st.exits == nil {
+		st.exits = map[uint32][]*sitter.Node{}
+	}
+	st.exits[n.StartByte()] = ifs
+	return ifs
 }
 
 // sameNode reports whether a and b are the same node.
@@ -213,4 +245,53 @@ func negateGuard(g string) string {
 		return g[1:]
 	}
 	return "!" + g
+}
+
+// jsTestedQuery finds the names a test may narrow: the first argument of
+// a call that is an operand (of !, &&, ||, a ternary's condition, or in
+// parentheses), the left of instanceof, the operand of typeof.
+const jsTestedQuery = `
+(parenthesized_expression (call_expression arguments: (arguments . (identifier) @name)))
+(binary_expression (call_expression arguments: (arguments . (identifier) @name)))
+(unary_expression (call_expression arguments: (arguments . (identifier) @name)))
+(ternary_expression condition: (call_expression arguments: (arguments . (identifier) @name)))
+(binary_expression left: (identifier) @name operator: "instanceof")
+(unary_expression operator: "typeof" argument: (identifier) @name)
+`
+
+// compiledTested caches each JavaScript language's jsTestedQuery; nil
+// when it does not compile for the grammar (TestJSGuards fails then).
+var compiledTested sync.Map // *Language → *sitter.Query
+
+// jsTestedNames returns the names tests of f may narrow, found once per
+// file: a receiver not among them has no guard, and its ancestors need
+// no looking at.
+func jsTestedNames(f *fileInfo) map[string]bool {
+	st := jsFileStateOf(f)
+	if st.tested != nil {
+		return st.tested
+	}
+	st.tested = map[string]bool{}
+	q, ok := compiledTested.Load(f.lang)
+	if !ok {
+		nq, _ := sitter.NewQuery([]byte(jsTestedQuery), f.lang.grammarOf())
+		q, _ = compiledTested.LoadOrStore(f.lang, nq)
+	}
+	query := q.(*sitter.Query)
+	if query == nil || f.root == nil {
+		return st.tested
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(query, f.root)
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		for _, c := range m.Captures {
+			st.tested[f.text(c.Node)] = true
+		}
+	}
+	return st.tested
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -84,5 +85,32 @@ function other(obj) {
 				t.Errorf("guards:\n got  %s\n want %s", g, want)
 			}
 		})
+	}
+}
+
+// BenchmarkExtractJSGuarded extracts a generated file whose every call
+// has a name as receiver, several blocks deep: the guard of each is
+// looked for from its receiver up.
+func BenchmarkExtractJSGuarded(b *testing.B) {
+	var sb strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&sb, "function f%d(a, b) {\n  if (isMap(a)) {\n    for (const x of b) {\n      if (!(x instanceof Foo)) continue;\n", i)
+		for j := range 10 {
+			fmt.Fprintf(&sb, "      x.m%d(a.get(%d), b.map((y) => y.n(a.k())));\n", j, j)
+		}
+		sb.WriteString("    }\n  } else { a.add(b); }\n}\n")
+	}
+	src := []byte(sb.String())
+	ex, err := New(b.TempDir(), Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ex.Close()
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ex.Source(context.Background(), "a.js", src); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
