@@ -41,6 +41,7 @@ type jsVal struct {
 	lit      extract.Expr // ExprDict or ExprList; then id is unused
 	scope    SymbolID     // where lit's names are looked up
 	builtin  string       // an instance of a builtin class: "Map"; then id is unused
+	elem     string       // a builtin container's declared element type, seen from scope: "Foo" of Foo[]
 	// weak: a value known from what a function returns, which may be a
 	// callback's return instead; a member it lacks is not proof of a
 	// wrong guess.
@@ -120,6 +121,9 @@ func (r *resolver) jsVar(caller SymbolID, name string) (vals []jsVal, at SymbolI
 				if t, ok := r.jsDocParamType(s, name); ok {
 					return r.jsTyped(s, t), s, true
 				}
+				if vs, ok := r.jsCallbackParam(s, i); ok {
+					return vs, s, true // handlers.forEach((h) => …): the elements
+				}
 				return r.jsParamValues(s, i), s, true
 			}
 		}
@@ -155,6 +159,12 @@ func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
 			// f.bind(this) is f, bound.
 			if callee := e.Sub(0); callee.Kind() == extract.ExprAttr && callee.Name() == "bind" {
 				return r.jsEval(scope, callee.Sub(0), depth+1)
+			}
+			// m.get(k) on a Map: what m.set put in.
+			if callee := e.Sub(0); callee.Kind() == extract.ExprAttr && callee.Name() == "get" && e.Len() == 2 {
+				if vs := r.jsMapGet(scope, callee.Sub(0), depth); len(vs) > 0 {
+					return vs
+				}
 			}
 			return r.jsReturns(scope, e.Sub(0), depth)
 		}

@@ -35,8 +35,16 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 	vs, guarded := r.jsGuarded(caller, c)
 	if !guarded {
 		root := c.ReceiverExpr()
-		for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
-			root = root.Sub(0)
+		for {
+			switch {
+			case root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex:
+				root = root.Sub(0)
+				continue
+			case root.Kind() == extract.ExprCall && root.Sub(0).Kind() == extract.ExprAttr && root.Sub(0).Name() == "get":
+				root = root.Sub(0).Sub(0) // table.get(k).handle(): a Map's value
+				continue
+			}
+			break
 		}
 		switch {
 		case root.Kind() != extract.ExprName:

@@ -1,0 +1,57 @@
+package callgraph
+
+import "testing"
+
+// The elements of an array reach the callback of the method that hands
+// them out: an array literal's, or values of the declared element type.
+func TestJavaScriptArrayElementsToCallbacks(t *testing.T) {
+	g := buildArchive(t, `
+-- a.ts --
+export class Job { run() {} }
+export class Task { run() {} }
+function first() {}
+function second() {}
+export function all(jobs: Job[], tasks: Array<Task>, more: Set<Job>) {
+  [first, second].forEach((f) => f());
+  jobs.map((j) => j.run());
+  tasks.reduce((acc, t) => t.run(), 0);
+  more.forEach((j) => j.run());
+}
+-- b.js --
+function one() {}
+function two() {}
+export function each() {
+  const handlers = [one, two];
+  handlers.forEach(function (h) { h(); });
+}
+`)
+	expectCallees(t, g, "a.all.<callback of .forEach>", "a.first:local", "a.second:local")
+	expectCallees(t, g, "a.all.<callback of jobs.map>", "a.Job.run:receiver")
+	expectCallees(t, g, "a.all.<callback of tasks.reduce>", "a.Task.run:receiver")
+	expectCallees(t, g, "a.all.<callback of more.forEach>", "a.Job.run:receiver")
+	expectCallees(t, g, "b.each.<callback of handlers.forEach>", "b.one:local", "b.two:local")
+}
+
+// m.get(k) on a Map holds what m.set put in, or its declared value
+// type.
+func TestJavaScriptMapValues(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function onOpen() {}
+function onClose() {}
+export function dispatch(kind) {
+  const handlers = new Map();
+  handlers.set("open", onOpen);
+  handlers.set("close", onClose);
+  const h = handlers.get(kind);
+  h();
+}
+-- b.ts --
+export class Handler { handle() {} }
+export function route(table: Map<string, Handler>, k: string) {
+  table.get(k).handle();
+}
+`)
+	expectCallees(t, g, "a.dispatch", "a.onClose:local", "a.onOpen:local")
+	expectCallees(t, g, "b.route", "b.Handler.handle:receiver")
+}
