@@ -55,3 +55,29 @@ export function route(table: Map<string, Handler>, k: string) {
 	expectCallees(t, g, "a.dispatch", "a.onClose:local", "a.onOpen:local")
 	expectCallees(t, g, "b.route", "b.Handler.handle:receiver")
 }
+
+// A string key names a member as a dot does: `Stack.prototype['delete']
+// = stackDelete` (lodash, where delete was a reserved word) and
+// `data['delete'](key)`.
+func TestJavaScriptStringKeys(t *testing.T) {
+	g := buildArchive(t, `
+-- _stackDelete.js --
+function stackDelete(key) { return key; }
+export default stackDelete;
+-- _Stack.js --
+import stackDelete from './_stackDelete.js';
+function stackGet(key) { return key; }
+function Stack() {}
+Stack.prototype['delete'] = stackDelete;
+Stack.prototype["get"] = stackGet;
+export default Stack;
+-- use.js --
+import Stack from './_Stack.js';
+export function run() {
+  var s = new Stack();
+  s['delete']('k');
+  s.get('k');
+}
+`)
+	expectCallees(t, g, "use.run", "_Stack.Stack:import", "_stackDelete.stackDelete:receiver", "_Stack.stackGet:receiver")
+}

@@ -69,7 +69,7 @@ func (r *resolver) jsBindingsOf(f *extract.File) map[[2]string][]int {
 	m = map[[2]string][]int{}
 	for i, b := range f.Bindings {
 		if b.ValueExpr.Valid() || b.Type != "" {
-			k := [2]string{b.Scope, b.Target}
+			k := [2]string{b.Scope, jsDotKey(b.Target)}
 			m[k] = append(m[k], i)
 		}
 	}
@@ -450,4 +450,22 @@ func (r *resolver) jsCallables(vs []jsVal) []SymbolID {
 	}
 	sortIDs(ids)
 	return ids
+}
+
+// jsDotKey writes a target ending in a string key with a dot:
+// `Stack.prototype['delete']` is Stack.prototype.delete.
+func jsDotKey(target string) string {
+	if !strings.HasSuffix(target, "]") {
+		return target
+	}
+	i := strings.LastIndexByte(target, '[')
+	if i <= 0 {
+		return target
+	}
+	key := target[i+1 : len(target)-1]
+	if len(key) < 3 || key[0] != key[len(key)-1] || key[0] != '\'' && key[0] != '"' || !jsNamePathText(key[1:len(key)-1]) ||
+		strings.Contains(key, ".") {
+		return target
+	}
+	return target[:i] + "." + key[1:len(key)-1]
 }

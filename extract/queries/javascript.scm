@@ -227,6 +227,17 @@
   right: [(identifier) (member_expression) (assignment_expression)] @bind.value
   (#eq? @_proto "prototype")) @bind
 
+; Stack.prototype['delete'] = stackDelete: the same, with a string key
+; (a reserved word in ES3).
+(assignment_expression
+  left: (subscript_expression
+    object: (member_expression
+      object: (identifier)
+      property: (property_identifier) @_proto)
+    index: (string)) @bind.target
+  right: [(identifier) (member_expression) (assignment_expression)] @bind.value
+  (#eq? @_proto "prototype")) @bind
+
 ; this.x = new C() in a method, and the class field x = new C(): what
 ; this.x holds.
 (assignment_expression
