@@ -17,7 +17,11 @@ import (
 //	if (isMap(t)) t.get(k)                     with `t is Map<K, V>`, Map.get
 //
 // A function test counts when a function it names declares a type
-// predicate; its type is read in the function's own file.
+// predicate, or a variable it names has a predicate's function type
+// (`export var isMap = make() as (x: any) => x is Map`); the type is
+// read in the declaring file. Where the test failed (an else, after
+// `if (!isMap(t)) return`, see extract's guards) the receiver's own
+// values lose the type's; `typeof t === "string"` proves a string.
 
 // jsGuarded is what the receiver of c, a name, is where its guard
 // narrows it; guarded is false when there is no guard, the test is no
