@@ -1,6 +1,9 @@
 package callgraph
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A guard may be a variable whose declared type is a type predicate —
 // by annotation or by `as`, as mobx writes `export var isObservableMap =
@@ -73,4 +76,54 @@ export function str(s: string | Box) {
 	expectCallees(t, g, "a.text", "a.Box.trim:receiver")
 	expectCallees(t, g, "a.str")
 	expectUnresolved(t, g, "a.str", "trim", "builtin: String.trim")
+}
+
+func TestJSArrowPredicateType(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"( thing: any ) => thing is ObservableMap<any, any>", "ObservableMap<any, any>"},
+		{"(x: any) => x is A | B", "A | B"},
+		{"((x: any) => x is Foo)", "Foo"},
+		{"<T>(x: any) => x is T", "T"},
+		{"(x: any) => boolean", ""},
+		{"(cb: (x: any) => x is Foo) => void", ""},
+		{"Foo", ""},
+	} {
+		if got := jsArrowPredicateType(c.in); got != c.want {
+			t.Errorf("jsArrowPredicateType(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestJSDotKey(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Stack.prototype['delete']", "Stack.prototype.delete"},
+		{`Hash.prototype["get"]`, "Hash.prototype.get"},
+		{"A.prototype[key]", "A.prototype[key]"},
+		{"A.prototype['a.b']", "A.prototype['a.b']"},
+		{"A.prototype['x\"]", "A.prototype['x\"]"},
+		{"['x']", "['x']"},
+		{"A.prototype.m", "A.prototype.m"},
+	} {
+		if got := jsDotKey(c.in); got != c.want {
+			t.Errorf("jsDotKey(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// FuzzJSTypeTexts: the readers of type and target texts never panic,
+// and what they return comes from their input.
+func FuzzJSTypeTexts(f *testing.F) {
+	f.Add("( thing: any ) => thing is ObservableMap<any, any>")
+	f.Add("Stack.prototype['delete']")
+	f.Add("Map<string, Array<Foo>>")
+	f.Fuzz(func(t *testing.T, s string) {
+		if p := jsArrowPredicateType(s); !strings.Contains(s, p) {
+			t.Errorf("jsArrowPredicateType(%q) = %q, not from its input", s, p)
+		}
+		_ = jsDotKey(s)
+		if got := strings.Join(splitTypeArgs(s), ","); got != s {
+			t.Errorf("splitTypeArgs(%q) joined = %q", s, got)
+		}
+		_ = jsContainerElem("Map", s)
+	})
 }
