@@ -81,3 +81,23 @@ export function run() {
 `)
 	expectCallees(t, g, "use.run", "_Stack.Stack:import", "_stackDelete.stackDelete:receiver", "_Stack.stackGet:receiver")
 }
+
+// for (const x of items): x takes the elements of items.
+func TestJavaScriptForOfElements(t *testing.T) {
+	g := buildArchive(t, `
+-- a.ts --
+class Job { run() {} }
+function a() {}
+function b() {}
+export function all(jobs: Job[]) {
+  for (const j of jobs) j.run();
+  for (let f of [a, b]) f();
+}
+export function one(job: Job) {
+  const jobs = new Set([job]);
+  for (const j of jobs) j.run();
+}
+`)
+	expectCallees(t, g, "a.all", "a.Job.run:receiver", "a.a:local", "a.b:local")
+	expectCallees(t, g, "a.one", "a.Job.run:receiver")
+}

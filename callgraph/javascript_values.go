@@ -170,6 +170,10 @@ func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
 		}
 		if callee := e.Sub(0); callee.Kind() == extract.ExprName && jsGlobals[callee.Name()] {
 			if _, how := r.resolveName(scope, callee.Name()); how == "" {
+				if arg := e.Sub(1); callee.Name() == "Set" && arg.Kind() == extract.ExprList {
+					// new Set([a, b]): its elements are the array's.
+					return []jsVal{{builtin: "Set", lit: arg, scope: scope}}
+				}
 				return []jsVal{{builtin: callee.Name()}}
 			}
 		}
@@ -332,9 +336,15 @@ func (r *resolver) jsEvalBindings(scope SymbolID, name string, bs []*extract.Bin
 	st.vals[key] = nil // in progress
 	var out []jsVal
 	for _, b := range bs {
-		if b.Type != "" {
+		switch {
+		case b.Type != "":
 			out = append(out, r.jsTyped(scope, b.Type)...)
-		} else {
+		case b.Iter:
+			// for (const x of items): the elements.
+			for _, v := range r.jsEval(scope, b.ValueExpr, 1) {
+				out = append(out, r.jsElements(v, 1)...)
+			}
+		default:
 			out = append(out, r.jsEval(scope, b.ValueExpr, 1)...)
 		}
 		if len(out) > maxJSValues {

@@ -254,6 +254,12 @@
           (call_expression) (await_expression) (ternary_expression)
           (binary_expression) (parenthesized_expression)] @bind.value) @bind
 
+; for (const x of items): x takes the elements of items.
+(for_in_statement
+  left: (identifier) @bind.target
+  operator: "of"
+  right: [(identifier) (member_expression) (array) (call_expression)] @bind.iter) @bind
+
 ; return new C(): what a factory returns ("<return>").
 (return_statement
   [(new_expression) (identifier) (member_expression) (object) (array)

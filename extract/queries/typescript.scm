@@ -323,6 +323,12 @@
   name: (property_identifier) @bind.target
   type: (type_annotation (_) @bind.type)) @bind
 
+; for (const x of items): x takes the elements of items.
+(for_in_statement
+  left: (identifier) @bind.target
+  operator: "of"
+  right: [(identifier) (member_expression) (array) (call_expression)] @bind.iter) @bind
+
 ; return new C(): what a factory returns ("<return>").
 (return_statement
   [(new_expression) (identifier) (member_expression) (object) (array)
