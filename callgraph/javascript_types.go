@@ -131,7 +131,7 @@ func (r *resolver) jsTypeMember(scope SymbolID, t string) (vals []jsVal, ok bool
 	case t == "null" || t == "undefined" || t == "void" || t == "never":
 		return nil, true
 	case strings.HasSuffix(t, "[]"):
-		return []jsVal{{builtin: "Array"}}, true
+		return []jsVal{{builtin: "Array", elem: strings.TrimSuffix(t, "[]"), scope: scope}}, true
 	case t == "":
 		return nil, false
 	case t[0] == '"' || t[0] == '\'' || t[0] == '`':
@@ -144,7 +144,11 @@ func (r *resolver) jsTypeMember(scope SymbolID, t string) (vals []jsVal, ok bool
 	if p, ok := jsPrimitiveTypes[t]; ok {
 		return []jsVal{{builtin: p}}, p != ""
 	}
+	var args string
 	if i := strings.IndexByte(t, '<'); i >= 0 {
+		if strings.HasSuffix(t, ">") {
+			args = t[i+1 : len(t)-1]
+		}
 		t = strings.TrimSpace(t[:i])
 	}
 	if t == "" || strings.ContainsAny(t, " ()[]{}|&=>:,;'\"`") {
@@ -155,6 +159,9 @@ func (r *resolver) jsTypeMember(scope SymbolID, t string) (vals []jsVal, ok bool
 	switch {
 	case !found:
 		if head, _, _ := strings.Cut(t, "."); jsBuiltinTypes[head] || jsGlobals[head] {
+			if elem := jsContainerElem(t, args); elem != "" {
+				return []jsVal{{builtin: t, elem: elem, scope: scope}}, true
+			}
 			return []jsVal{{builtin: t}}, true
 		}
 		return nil, false // a type parameter, a global interface

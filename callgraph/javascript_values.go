@@ -41,6 +41,7 @@ type jsVal struct {
 	lit      extract.Expr // ExprDict or ExprList; then id is unused
 	scope    SymbolID     // where lit's names are looked up
 	builtin  string       // an instance of a builtin class: "Map"; then id is unused
+	elem     string       // a builtin container's declared element type, seen from scope: "Foo" of Foo[]
 	// weak: a value known from what a function returns, which may be a
 	// callback's return instead; a member it lacks is not proof of a
 	// wrong guess.
@@ -68,7 +69,7 @@ func (r *resolver) jsBindingsOf(f *extract.File) map[[2]string][]int {
 	m = map[[2]string][]int{}
 	for i, b := range f.Bindings {
 		if b.ValueExpr.Valid() || b.Type != "" {
-			k := [2]string{b.Scope, b.Target}
+			k := [2]string{b.Scope, jsDotKey(b.Target)}
 			m[k] = append(m[k], i)
 		}
 	}
@@ -120,6 +121,9 @@ func (r *resolver) jsVar(caller SymbolID, name string) (vals []jsVal, at SymbolI
 				if t, ok := r.jsDocParamType(s, name); ok {
 					return r.jsTyped(s, t), s, true
 				}
+				if vs, ok := r.jsCallbackParam(s, i); ok {
+					return vs, s, true // handlers.forEach((h) => …): the elements
+				}
 				return r.jsParamValues(s, i), s, true
 			}
 		}
@@ -156,10 +160,20 @@ func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
 			if callee := e.Sub(0); callee.Kind() == extract.ExprAttr && callee.Name() == "bind" {
 				return r.jsEval(scope, callee.Sub(0), depth+1)
 			}
+			// m.get(k) on a Map: what m.set put in.
+			if callee := e.Sub(0); callee.Kind() == extract.ExprAttr && callee.Name() == "get" && e.Len() == 2 {
+				if vs := r.jsMapGet(scope, callee.Sub(0), depth); len(vs) > 0 {
+					return vs
+				}
+			}
 			return r.jsReturns(scope, e.Sub(0), depth)
 		}
 		if callee := e.Sub(0); callee.Kind() == extract.ExprName && jsGlobals[callee.Name()] {
 			if _, how := r.resolveName(scope, callee.Name()); how == "" {
+				if arg := e.Sub(1); callee.Name() == "Set" && arg.Kind() == extract.ExprList {
+					// new Set([a, b]): its elements are the array's.
+					return []jsVal{{builtin: "Set", lit: arg, scope: scope}}
+				}
 				return []jsVal{{builtin: callee.Name()}}
 			}
 		}
@@ -322,9 +336,15 @@ func (r *resolver) jsEvalBindings(scope SymbolID, name string, bs []*extract.Bin
 	st.vals[key] = nil // in progress
 	var out []jsVal
 	for _, b := range bs {
-		if b.Type != "" {
+		switch {
+		case b.Type != "":
 			out = append(out, r.jsTyped(scope, b.Type)...)
-		} else {
+		case b.Iter:
+			// for (const x of items): the elements.
+			for _, v := range r.jsEval(scope, b.ValueExpr, 1) {
+				out = append(out, r.jsElements(v, 1)...)
+			}
+		default:
 			out = append(out, r.jsEval(scope, b.ValueExpr, 1)...)
 		}
 		if len(out) > maxJSValues {
@@ -440,4 +460,22 @@ func (r *resolver) jsCallables(vs []jsVal) []SymbolID {
 	}
 	sortIDs(ids)
 	return ids
+}
+
+// jsDotKey writes a target ending in a string key with a dot:
+// `Stack.prototype['delete']` is Stack.prototype.delete.
+func jsDotKey(target string) string {
+	if !strings.HasSuffix(target, "]") {
+		return target
+	}
+	i := strings.LastIndexByte(target, '[')
+	if i <= 0 {
+		return target
+	}
+	key := target[i+1 : len(target)-1]
+	if len(key) < 3 || key[0] != key[len(key)-1] || key[0] != '\'' && key[0] != '"' || !jsNamePathText(key[1:len(key)-1]) ||
+		strings.Contains(key, ".") {
+		return target
+	}
+	return target[:i] + "." + key[1:len(key)-1]
 }

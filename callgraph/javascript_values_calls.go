@@ -20,6 +20,9 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			ids, how, reason = r.jsInstantiate(ids, Local)
 			return ids, how, reason, true
 		}
+		if m, ok := jsKeyedCall(c); ok {
+			return r.jsCall(caller, m) // data['delete'](key): the method delete
+		}
 		return nil, "", "", false
 	case c.Receiver == "":
 		vs, at, ok := r.jsVar(caller, c.Name)
@@ -35,8 +38,16 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 	vs, guarded := r.jsGuarded(caller, c)
 	if !guarded {
 		root := c.ReceiverExpr()
-		for root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex {
-			root = root.Sub(0)
+		for {
+			switch {
+			case root.Kind() == extract.ExprAttr || root.Kind() == extract.ExprIndex:
+				root = root.Sub(0)
+				continue
+			case root.Kind() == extract.ExprCall && root.Sub(0).Kind() == extract.ExprAttr && root.Sub(0).Name() == "get":
+				root = root.Sub(0).Sub(0) // table.get(k).handle(): a Map's value
+				continue
+			}
+			break
 		}
 		switch {
 		case root.Kind() != extract.ExprName:
@@ -290,4 +301,29 @@ func dedupeStrings(ss []string) []string {
 		}
 	}
 	return out
+}
+
+// jsKeyedCall is the method call that c, a call of an element with a
+// string key (`data['delete'](key)`), makes: c with the key as its name
+// and the object as its receiver.
+func jsKeyedCall(c extract.Call) (extract.Call, bool) {
+	recv := c.ReceiverExpr()
+	key := recv.Sub(1)
+	if recv.Kind() != extract.ExprIndex || key.Kind() != extract.ExprString || !jsNamePathText(key.Name()) ||
+		strings.Contains(key.Name(), ".") || !strings.HasSuffix(c.Receiver, "]") {
+		return c, false
+	}
+	i := strings.LastIndexByte(c.Receiver, '[')
+	if i <= 0 {
+		return c, false
+	}
+	obj := recv.Sub(0)
+	m := c
+	vals := *c.CallValues
+	vals.ReceiverExpr = obj
+	vals.Guard = ""
+	m.CallValues = &vals
+	m.Name = key.Name()
+	m.Receiver = strings.TrimSpace(c.Receiver[:i])
+	return m, true
 }

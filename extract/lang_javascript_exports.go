@@ -133,9 +133,9 @@ func jsFileExportsOf(f *fileInfo) *jsFileExports {
 
 // jsFileState is the per-file state of the JavaScript hooks (fileInfo.state).
 type jsFileState struct {
-	exports    *jsFileExports
-	guards     []jsGuardRegion
-	guardsDone bool
+	exports *jsFileExports
+	exits   map[uint32][]*sitter.Node // by block start: its if statements that leave it (jsExits)
+	tested  map[string]bool           // names a test may narrow (jsTestedNames)
 }
 
 func jsFileStateOf(f *fileInfo) *jsFileState {

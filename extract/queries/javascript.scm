@@ -227,6 +227,17 @@
   right: [(identifier) (member_expression) (assignment_expression)] @bind.value
   (#eq? @_proto "prototype")) @bind
 
+; Stack.prototype['delete'] = stackDelete: the same, with a string key
+; (a reserved word in ES3).
+(assignment_expression
+  left: (subscript_expression
+    object: (member_expression
+      object: (identifier)
+      property: (property_identifier) @_proto)
+    index: (string)) @bind.target
+  right: [(identifier) (member_expression) (assignment_expression)] @bind.value
+  (#eq? @_proto "prototype")) @bind
+
 ; this.x = new C() in a method, and the class field x = new C(): what
 ; this.x holds.
 (assignment_expression
@@ -242,6 +253,12 @@
   value: [(new_expression) (identifier) (member_expression) (object) (array)
           (call_expression) (await_expression) (ternary_expression)
           (binary_expression) (parenthesized_expression)] @bind.value) @bind
+
+; for (const x of items): x takes the elements of items.
+(for_in_statement
+  left: (identifier) @bind.target
+  operator: "of"
+  right: [(identifier) (member_expression) (array) (call_expression)] @bind.iter) @bind
 
 ; return new C(): what a factory returns ("<return>").
 (return_statement

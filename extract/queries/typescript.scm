@@ -270,6 +270,17 @@
   right: [(identifier) (member_expression) (assignment_expression)] @bind.value
   (#eq? @_proto "prototype")) @bind
 
+; Stack.prototype['delete'] = stackDelete: the same, with a string key
+; (a reserved word in ES3).
+(assignment_expression
+  left: (subscript_expression
+    object: (member_expression
+      object: (identifier)
+      property: (property_identifier) @_proto)
+    index: (string)) @bind.target
+  right: [(identifier) (member_expression) (assignment_expression)] @bind.value
+  (#eq? @_proto "prototype")) @bind
+
 ; this.x = new C() in a method, and the class field x = new C(): what
 ; this.x holds.
 (assignment_expression
@@ -294,6 +305,12 @@
   name: (identifier) @bind.target
   type: (type_annotation (_) @bind.type)) @bind
 
+; const isMap = make() as (x: any) => x is Map: a value asserted to a
+; type has that type, as the checker gives it (`as const` names none).
+(variable_declarator
+  name: (identifier) @bind.target
+  value: (as_expression (_) (_) @bind.type)) @bind
+
 (required_parameter
   pattern: (identifier) @bind.target
   type: (type_annotation (_) @bind.type)) @bind
@@ -305,6 +322,12 @@
 (public_field_definition
   name: (property_identifier) @bind.target
   type: (type_annotation (_) @bind.type)) @bind
+
+; for (const x of items): x takes the elements of items.
+(for_in_statement
+  left: (identifier) @bind.target
+  operator: "of"
+  right: [(identifier) (member_expression) (array) (call_expression)] @bind.iter) @bind
 
 ; return new C(): what a factory returns ("<return>").
 (return_statement
