@@ -153,23 +153,4 @@ func jsContainerElem(t, args string) string {
 }
 
 // splitTypeArgs splits type arguments at their top-level commas.
-func splitTypeArgs(t string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(t); i++ {
-		switch t[i] {
-		case '<', '(', '[', '{':
-			depth++
-		case '>', ')', ']', '}':
-			if depth > 0 && !(t[i] == '>' && i > 0 && t[i-1] == '=') {
-				depth--
-			}
-		case ',':
-			if depth == 0 {
-				out = append(out, t[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, t[start:])
-}
+func splitTypeArgs(t string) []string { return splitTopLevel(t, ',') }

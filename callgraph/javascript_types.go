@@ -180,7 +180,11 @@ func (r *resolver) jsTypeMember(scope SymbolID, t string) (vals []jsVal, ok bool
 }
 
 // splitTypeUnion splits a type at the bars of its top-level union.
-func splitTypeUnion(t string) []string {
+func splitTypeUnion(t string) []string { return splitTopLevel(t, '|') }
+
+// splitTopLevel splits a type at each sep outside brackets, parentheses,
+// braces and type arguments (an arrow's "=>" closes nothing).
+func splitTopLevel(t string, sep byte) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(t); i++ {
@@ -191,7 +195,7 @@ func splitTypeUnion(t string) []string {
 			if depth > 0 && !(t[i] == '>' && i > 0 && t[i-1] == '=') {
 				depth--
 			}
-		case '|':
+		case sep:
 			if depth == 0 {
 				out = append(out, t[start:i])
 				start = i + 1

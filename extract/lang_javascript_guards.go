@@ -59,19 +59,7 @@ func jsGuard(recv *sitter.Node, at uint32, f *fileInfo) string {
 // on name sits, or "".
 func jsGuardAt(n, child *sitter.Node, name string, f *fileInfo) string {
 	switch n.Type() {
-	case "if_statement":
-		cond := n.ChildByFieldName("condition")
-		switch {
-		case sameNode(child, n.ChildByFieldName("consequence")):
-			for _, t := range jsConjuncts(cond, nil) {
-				if g := jsTest(t, name, f); g != "" {
-					return g
-				}
-			}
-		case sameNode(child, n.ChildByFieldName("alternative")):
-			return negateGuard(jsTest(cond, name, f))
-		}
-	case "ternary_expression":
+	case "if_statement", "ternary_expression":
 		cond := n.ChildByFieldName("condition")
 		switch {
 		case sameNode(child, n.ChildByFieldName("consequence")):

@@ -44,24 +44,7 @@ func saveState(file string, st *State, from saveFrom) (err error) {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".graph-*.tmp")
-	if err != nil {
-		return err
-	}
-	werr := writeState(tmp, st, from)
-	cerr := tmp.Close()
-	if werr == nil && cerr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return writeStreamed(file, ".graph-*.tmp", func(f *os.File) error { return writeState(f, st, from) })
 }
 
 // payloadWriter counts and sums what goes through it.
