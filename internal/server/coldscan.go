@@ -42,9 +42,10 @@ type coldScan struct {
 }
 
 // scanGate holds the first load's extraction workers between files
-// while scans run: a question asked during the load is answered ahead
-// of it (on 2 cores, the load's workers would otherwise take as much
-// CPU as the scan).
+// while scans, and the answers made of them, run: a question asked
+// during the load is answered ahead of it (on 2 cores, the load's
+// workers would otherwise take as much CPU as the answer). Entering is
+// counted, so an answer may enter again around each of its scans.
 type scanGate struct {
 	mu   sync.Mutex
 	n    int           // scans running
@@ -68,6 +69,13 @@ func (g *scanGate) leave() {
 		close(g.free)
 		g.free = nil
 	}
+}
+
+// held reports whether a scan or an answer holds the gate.
+func (g *scanGate) held() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.n > 0
 }
 
 // wait returns once no scan runs.

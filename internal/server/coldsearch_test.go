@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,5 +65,30 @@ func TestColdSearchWaitsForALoadAboutToEnd(t *testing.T) {
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_docs", Arguments: map[string]any{"query": "Zeta"}})
 	if err == nil {
 		t.Errorf("search_docs answered before a load about to end, instead of waiting for it: %s", text(res))
+	}
+}
+
+// TestColdTreeHoldsTheLoad: a cold callers answer builds its call graph
+// with the load's extraction held, not only while it scans.
+func TestColdTreeHoldsTheLoad(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	hooks := holdExtraction(release)
+	var held []bool
+	var mu sync.Mutex
+	hooks.scanGraph = func(h bool) {
+		mu.Lock()
+		held = append(held, h)
+		mu.Unlock()
+	}
+	s := connect(t, heldTree(), Options{NoWatch: true, loadWait: time.Millisecond, hooks: hooks})
+	res, err := s.callHeld("callers", map[string]any{"symbol": "z/last.go:Zeta"})
+	if err != nil || res.IsError {
+		t.Fatalf("callers Zeta while the load is held: %v %v", err, res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(held) == 0 || slices.Contains(held, false) {
+		t.Errorf("the load's extraction held while each call graph was built: %v, want all true", held)
 	}
 }
