@@ -52,6 +52,14 @@ func OpenRegular(dir *os.Root, rel string) (*os.File, os.FileInfo, error) {
 // and nothing past max+1 bytes is read. It is the one reader of source
 // files: extraction's, the server's, the saved graph's content hashes.
 func ReadRegular(dir *os.Root, rel string, max int64) ([]byte, error) {
+	return ReadRegularInto(dir, rel, max, nil)
+}
+
+// ReadRegularInto is ReadRegular reading into buf's storage when it is
+// large enough (a new slice otherwise): a reader of many files, most of
+// which it drops at once, allocates once. The bytes returned are buf's
+// until the next call with it.
+func ReadRegularInto(dir *os.Root, rel string, max int64, buf []byte) ([]byte, error) {
 	f, st, err := OpenRegular(dir, rel)
 	if err != nil {
 		return nil, err
@@ -61,7 +69,10 @@ func ReadRegular(dir *os.Root, rel string, max int64) ([]byte, error) {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), max)}
 	}
 	// Read exactly the size stat promised, plus one byte to notice growth.
-	src := make([]byte, 0, st.Size()+1)
+	src := buf[:0]
+	if int64(cap(src)) < st.Size()+1 {
+		src = make([]byte, 0, st.Size()+1)
+	}
 	src, err = readAll(f, src, max+1)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)

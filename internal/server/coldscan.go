@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -133,7 +136,11 @@ func (c *coldScan) sources() ([]string, error) {
 // find reads every source file and extracts those that hold one of
 // names; fold matches ASCII letters of either case (names then must be
 // lower case). Reading and matching run on GOMAXPROCS workers: they are
-// CPU-bound on files in the page cache.
+// CPU-bound on files in the page cache. A worker takes a directory's
+// files at a time and opens them through a handle of that directory:
+// os.Root opens a path a component at a time (an openat and a close
+// each), which was most of a scan's system time on the kernel's fs/ and
+// include/ (BenchmarkColdScan).
 func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHits, error) {
 	c.gate.enter()
 	defer c.gate.leave()
@@ -151,16 +158,26 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	found := make([]*extract.File, len(files))
 	missed := make([]bool, len(files))
 	left := make([]string, len(files))
+	groups := dirGroups(files)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
+			r := scanReader{c: c}
+			defer r.close()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) || ctx.Err() != nil {
+				g := int(next.Add(1) - 1)
+				if g >= len(groups) || ctx.Err() != nil {
 					return
 				}
-				found[i], missed[i], left[i] = c.one(ctx, files[i], pats, fold)
+				from, to := groups[g], len(files)
+				if g+1 < len(groups) {
+					to = groups[g+1]
+				}
+				r.enter(path.Dir(files[from]))
+				for i := from; i < to && ctx.Err() == nil; i++ {
+					found[i], missed[i], left[i] = c.one(ctx, &r, files[i], pats, fold)
+				}
 			}
 		})
 	}
@@ -186,18 +203,82 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	return h, nil
 }
 
-// one reads the file at rel and, if it holds one of pats, returns its
-// extraction (cached). missed is set when the file could not be read or
-// extracted for a reason the load would not share; left is the reason
+// dirGroups returns where each run of files of one directory starts in
+// files (sorted slash paths, so a directory's files are together).
+func dirGroups(files []string) []int {
+	var starts []int
+	for i, f := range files {
+		if i == 0 || path.Dir(f) != path.Dir(files[i-1]) {
+			starts = append(starts, i)
+		}
+	}
+	return starts
+}
+
+// scanReader is one scan worker's reader: a handle of the directory it
+// reads in, and a buffer the files it reads share.
+type scanReader struct {
+	c   *coldScan
+	dir string   // slash path of sub's directory
+	sub *os.Root // nil: read through the workspace's root
+	buf []byte
+}
+
+// maxScanBuf is the largest buffer a scan worker keeps between files.
+const maxScanBuf = 4 << 20
+
+// enter makes dir the directory r reads in.
+func (r *scanReader) enter(dir string) {
+	r.close()
+	r.dir = dir
+	if dir == "." {
+		return
+	}
+	if sub, err := r.c.w.dir.OpenRoot(filepath.FromSlash(dir)); err == nil {
+		r.sub = sub
+	}
+}
+
+func (r *scanReader) close() {
+	if r.sub != nil {
+		r.sub.Close()
+		r.sub = nil
+	}
+}
+
+// read returns the bytes of the file at rel, in r's buffer: they are
+// good until the next read. It reads as the workspace's readRaw does,
+// through the directory's handle; when that fails, through the root
+// (a symbolic link the handle of its directory cannot follow may still
+// lead inside the root), so that the outcome is readRaw's.
+func (r *scanReader) read(rel string) ([]byte, error) {
+	dir := r.c.w.dir
+	name := rel
+	if r.sub != nil && path.Dir(rel) == r.dir {
+		dir, name = r.sub, path.Base(rel)
+	}
+	src, err := extract.ReadRegularInto(dir, name, r.c.w.maxSize, r.buf)
+	if err != nil && dir != r.c.w.dir {
+		src, err = extract.ReadRegularInto(r.c.w.dir, rel, r.c.w.maxSize, r.buf)
+	}
+	if cap(src) <= maxScanBuf && cap(src) > cap(r.buf) {
+		r.buf = src[:0]
+	}
+	return src, err
+}
+
+// one reads the file at rel with r and, if it holds one of pats, returns
+// its extraction (cached). missed is set when the file could not be read
+// or extracted for a reason the load would not share; left is the reason
 // the load leaves it out of the graph too (too large, minified...), ""
 // when it does not or the file is no source (gone, binary, of no
 // language it reads).
-func (c *coldScan) one(ctx context.Context, rel string, pats [][]byte, fold bool) (f *extract.File, missed bool, left string) {
+func (c *coldScan) one(ctx context.Context, r *scanReader, rel string, pats [][]byte, fold bool) (f *extract.File, missed bool, left string) {
 	var hook error
 	if c.w.hooks != nil && c.w.hooks.scanRead != nil {
 		hook = c.w.hooks.scanRead(rel)
 	}
-	src, err := c.w.readRaw(rel)
+	src, err := r.read(rel)
 	if hook != nil {
 		err = hook
 	}
@@ -207,6 +288,7 @@ func (c *coldScan) one(ctx context.Context, rel string, pats [][]byte, fold bool
 	if !slices.ContainsFunc(pats, func(p []byte) bool { return holds(src, p, fold) }) {
 		return nil, false, ""
 	}
+	src = bytes.Clone(src) // out of the shared buffer: extraction keeps it
 	d := artifacts.SourceDigest(src)
 	c.mu.Lock()
 	had, ok := c.done[rel]
