@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -38,8 +39,11 @@ type coldScan struct {
 	files    []string // the source files the load's walk finds, sorted
 	walkErr  error
 
-	mu   sync.Mutex
-	done map[string]scanned // extractions by path
+	mu    sync.Mutex
+	done  map[string]scanned   // extractions by path
+	memos map[string]*scanMemo // the last scan for each set of names, by memoKey
+
+	reads atomic.Int64 // files read by scans, for the tests
 
 	gate scanGate // holds the load's extraction while a scan runs
 }
@@ -100,7 +104,42 @@ func (w *workspace) yieldToScans() {
 }
 
 func newColdScan(w *workspace) *coldScan {
-	return &coldScan{w: w, done: map[string]scanned{}}
+	return &coldScan{w: w, done: map[string]scanned{}, memos: map[string]*scanMemo{}}
+}
+
+// scanMemo is what a scan saw of each file (by its index in the walk's
+// files), so that a scan for the same names again reads only the files
+// whose size or modification time changed since: on the Linux kernel a
+// scan reads a gigabyte (3-5 s on 2 cores), and find_symbol then callers
+// of one name scan for it twice. Size and modification time are the
+// saved symbols index's rule of freshness too (graphstore).
+type scanMemo struct {
+	stamps []fileStamp
+	hit    []bool // the file holds one of the names
+}
+
+// fileStamp is a file's size and modification time as a scan read it;
+// ok is false for a file not read cleanly, which is read again.
+type fileStamp struct {
+	size, mtime int64
+	ok          bool
+}
+
+func stampOf(st os.FileInfo) fileStamp {
+	return fileStamp{size: st.Size(), mtime: st.ModTime().UnixNano(), ok: true}
+}
+
+// maxMemos bounds the scans remembered: each is 25 bytes a file.
+const maxMemos = 8
+
+// memoKey is the key of a scan for pats, folded or not.
+func memoKey(pats [][]byte, fold bool) string {
+	ps := make([]string, len(pats))
+	for i, p := range pats {
+		ps[i] = string(p)
+	}
+	slices.Sort(ps)
+	return fmt.Sprint(fold, "\x00", strings.Join(ps, "\x00"))
 }
 
 // scanned is a file a scan extracted, and the digest of the bytes it
@@ -158,6 +197,11 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	found := make([]*extract.File, len(files))
 	missed := make([]bool, len(files))
 	left := make([]string, len(files))
+	key := memoKey(pats, fold)
+	c.mu.Lock()
+	prev := c.memos[key]
+	c.mu.Unlock()
+	seen := &scanMemo{stamps: make([]fileStamp, len(files)), hit: make([]bool, len(files))}
 	groups := dirGroups(files)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -176,7 +220,7 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 				}
 				r.enter(path.Dir(files[from]))
 				for i := from; i < to && ctx.Err() == nil; i++ {
-					found[i], missed[i], left[i] = c.one(ctx, &r, files[i], pats, fold)
+					found[i], missed[i], left[i] = c.one(ctx, &r, i, files[i], pats, fold, prev, seen)
 				}
 			}
 		})
@@ -185,6 +229,12 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	if err := ctx.Err(); err != nil {
 		return scanHits{}, err
 	}
+	c.mu.Lock()
+	if len(c.memos) >= maxMemos {
+		clear(c.memos)
+	}
+	c.memos[key] = seen
+	c.mu.Unlock()
 	h := scanHits{total: len(files)}
 	defer func() {
 		c.w.log.Debug("scanned the files for names while loading", "names", names, "files", len(files), "found", len(h.files), "elapsed", time.Since(start))
@@ -246,39 +296,66 @@ func (r *scanReader) close() {
 	}
 }
 
+// stat returns the stat of the file at rel, through the directory's
+// handle.
+func (r *scanReader) stat(rel string) (os.FileInfo, error) {
+	if r.sub != nil && path.Dir(rel) == r.dir {
+		return r.sub.Stat(path.Base(rel))
+	}
+	return r.c.w.dir.Stat(filepath.FromSlash(rel))
+}
+
 // read returns the bytes of the file at rel, in r's buffer: they are
 // good until the next read. It reads as the workspace's readRaw does,
 // through the directory's handle; when that fails, through the root
 // (a symbolic link the handle of its directory cannot follow may still
 // lead inside the root), so that the outcome is readRaw's.
-func (r *scanReader) read(rel string) ([]byte, error) {
+func (r *scanReader) read(rel string) ([]byte, os.FileInfo, error) {
+	r.c.reads.Add(1)
 	dir := r.c.w.dir
 	name := rel
 	if r.sub != nil && path.Dir(rel) == r.dir {
 		dir, name = r.sub, path.Base(rel)
 	}
-	src, err := extract.ReadRegularInto(dir, name, r.c.w.maxSize, r.buf)
+	src, st, err := extract.ReadRegularInto(dir, name, r.c.w.maxSize, r.buf)
 	if err != nil && dir != r.c.w.dir {
-		src, err = extract.ReadRegularInto(r.c.w.dir, rel, r.c.w.maxSize, r.buf)
+		src, st, err = extract.ReadRegularInto(r.c.w.dir, rel, r.c.w.maxSize, r.buf)
 	}
 	if cap(src) <= maxScanBuf && cap(src) > cap(r.buf) {
 		r.buf = src[:0]
 	}
-	return src, err
+	return src, st, err
 }
 
-// one reads the file at rel with r and, if it holds one of pats, returns
-// its extraction (cached). missed is set when the file could not be read
+// one reads the file at rel (the walk's i-th) with r and, if it holds
+// one of pats, returns its extraction (cached); when prev, the last
+// scan for pats, saw the file at the size and modification time it has
+// now, prev's finding stands and the file is not read. What it saw goes
+// into seen. missed is set when the file could not be read
 // or extracted for a reason the load would not share; left is the reason
 // the load leaves it out of the graph too (too large, minified...), ""
 // when it does not or the file is no source (gone, binary, of no
 // language it reads).
-func (c *coldScan) one(ctx context.Context, r *scanReader, rel string, pats [][]byte, fold bool) (f *extract.File, missed bool, left string) {
+func (c *coldScan) one(ctx context.Context, r *scanReader, i int, rel string, pats [][]byte, fold bool, prev, seen *scanMemo) (f *extract.File, missed bool, left string) {
 	var hook error
 	if c.w.hooks != nil && c.w.hooks.scanRead != nil {
 		hook = c.w.hooks.scanRead(rel)
 	}
-	src, err := r.read(rel)
+	if hook == nil && prev != nil && prev.stamps[i].ok {
+		if st, err := r.stat(rel); err == nil && stampOf(st) == prev.stamps[i] {
+			c.mu.Lock()
+			had, ok := c.done[rel]
+			c.mu.Unlock()
+			if !prev.hit[i] || ok {
+				seen.stamps[i], seen.hit[i] = prev.stamps[i], prev.hit[i]
+				if prev.hit[i] {
+					return had.f, false, ""
+				}
+				return nil, false, ""
+			}
+		}
+	}
+	src, st, err := r.read(rel)
 	if hook != nil {
 		err = hook
 	}
@@ -286,14 +363,17 @@ func (c *coldScan) one(ctx context.Context, r *scanReader, rel string, pats [][]
 		return nil, !passedOver(err), leftOut(err)
 	}
 	if !slices.ContainsFunc(pats, func(p []byte) bool { return holds(src, p, fold) }) {
+		seen.stamps[i] = stampOf(st)
 		return nil, false, ""
 	}
+	stamp := stampOf(st)
 	src = bytes.Clone(src) // out of the shared buffer: extraction keeps it
 	d := artifacts.SourceDigest(src)
 	c.mu.Lock()
 	had, ok := c.done[rel]
 	c.mu.Unlock()
 	if ok && had.digest == d {
+		seen.stamps[i], seen.hit[i] = stamp, true
 		return had.f, false, ""
 	}
 	f, err = c.w.ex.Source(ctx, rel, src)
@@ -303,6 +383,7 @@ func (c *coldScan) one(ctx context.Context, r *scanReader, rel string, pats [][]
 	c.mu.Lock()
 	c.done[rel] = scanned{digest: d, f: f}
 	c.mu.Unlock()
+	seen.stamps[i], seen.hit[i] = stamp, true
 	return f, false, ""
 }
 

@@ -92,3 +92,40 @@ func TestColdTreeHoldsTheLoad(t *testing.T) {
 		t.Errorf("the load's extraction held while each call graph was built: %v, want all true", held)
 	}
 }
+
+// TestColdScanAgainReadsOnlyChanges: a second scan for the same name
+// reads no file that has not changed since the first, and a file changed
+// since is read again: what the change adds is in the answer.
+func TestColdScanAgainReadsOnlyChanges(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	s := connect(t, heldTree(), Options{NoWatch: true, loadWait: time.Millisecond, hooks: holdExtraction(release)})
+	find := func(want int) {
+		t.Helper()
+		res, err := s.callHeld("find_symbol", map[string]any{"query": "Zeta"})
+		if err != nil || res.IsError {
+			t.Fatalf("find_symbol Zeta while the load is held: %v %v", err, res)
+		}
+		var found findSymbolOut
+		decode(t, res, &found)
+		if len(found.Symbols) != want {
+			t.Errorf("find_symbol Zeta: %d definitions, want %d: %+v", len(found.Symbols), want, found.Symbols)
+		}
+	}
+	find(1)
+	c := s.srv.workspace().early.Load().cold
+	first := c.reads.Load()
+	if first < int64(len(heldTree())-1) {
+		t.Fatalf("the first scan read %d files of %d", first, len(heldTree())-1)
+	}
+	find(1)
+	if n := c.reads.Load() - first; n != 0 {
+		t.Errorf("the same scan again read %d files, none changed", n)
+	}
+	writeTree(t, s.root, map[string]string{"a3/a3.go": "package a3\n\n// Zeta is here too.\nfunc Zeta() {}\n"})
+	before := c.reads.Load()
+	find(2)
+	if n := c.reads.Load() - before; n != 1 {
+		t.Errorf("after one file changed the scan read %d files, want 1", n)
+	}
+}
