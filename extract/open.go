@@ -52,24 +52,37 @@ func OpenRegular(dir *os.Root, rel string) (*os.File, os.FileInfo, error) {
 // and nothing past max+1 bytes is read. It is the one reader of source
 // files: extraction's, the server's, the saved graph's content hashes.
 func ReadRegular(dir *os.Root, rel string, max int64) ([]byte, error) {
+	src, _, err := ReadRegularInto(dir, rel, max, nil)
+	return src, err
+}
+
+// ReadRegularInto is ReadRegular reading into buf's storage when it is
+// large enough (a new slice otherwise): a reader of many files, most of
+// which it drops at once, allocates once. The bytes returned are buf's
+// until the next call with it. st is the open file's stat, taken before
+// the read, when it was opened.
+func ReadRegularInto(dir *os.Root, rel string, max int64, buf []byte) (_ []byte, st os.FileInfo, _ error) {
 	f, st, err := OpenRegular(dir, rel)
 	if err != nil {
-		return nil, err
+		return nil, st, err
 	}
 	defer f.Close()
 	if st.Size() > max {
-		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), max)}
+		return nil, st, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (%d bytes, limit %d)", st.Size(), max)}
 	}
 	// Read exactly the size stat promised, plus one byte to notice growth.
-	src := make([]byte, 0, st.Size()+1)
+	src := buf[:0]
+	if int64(cap(src)) < st.Size()+1 {
+		src = make([]byte, 0, st.Size()+1)
+	}
 	src, err = readAll(f, src, max+1)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
+		return nil, st, fmt.Errorf("read %s: %w", rel, err)
 	}
 	if int64(len(src)) > max {
-		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (limit %d bytes)", max)}
+		return nil, st, &SkipError{Path: rel, Reason: fmt.Sprintf("file too large (limit %d bytes)", max)}
 	}
-	return src, nil
+	return src, st, nil
 }
 
 // readSide returns the bytes of a regular file of at most maxSideFile

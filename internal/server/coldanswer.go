@@ -70,6 +70,8 @@ func noSymbol(query string, h scanHits) error {
 // could not be read. Near names are left to the load: the files that
 // hold a name are not where its near names are.
 func (w *workspace) coldFind(ctx context.Context, e *earlySymbols, query, kind string) (a earlyAnswer, err error, ok bool) {
+	e.cold.gate.enter() // the answer goes ahead of the load, not only its scans
+	defer e.cold.gate.leave()
 	name := scanName(query)
 	if name == "" {
 		return a, nil, false
@@ -113,6 +115,12 @@ func (w *workspace) coldFind(ctx context.Context, e *earlySymbols, query, kind s
 // more than maxScanNames new names, or the symbol is not found while
 // some files could not be read.
 func (w *workspace) coldTree(ctx context.Context, e *earlySymbols, spec string, callers bool, depth int) (a treeAnswer, ok bool) {
+	// The answer goes ahead of the load, not only its scans: the call
+	// graph of the files found was 0.15-0.9 s of x/tools' first callers
+	// (the Go resolver reading the packages they import) while the load's
+	// workers took the other core.
+	e.cold.gate.enter()
+	defer e.cold.gate.leave()
 	name := scanName(spec)
 	if name == "" {
 		return a, false
@@ -157,6 +165,9 @@ func (w *workspace) coldTree(ctx context.Context, e *earlySymbols, spec string, 
 		list := make([]extract.File, len(all))
 		for i, p := range all {
 			list[i] = *files[p]
+		}
+		if w.hooks != nil && w.hooks.scanGraph != nil {
+			w.hooks.scanGraph(e.cold.gate.held())
 		}
 		start := time.Now()
 		ix := lookup.New(callgraph.Build(list), func(p string) *extract.File { return files[p] })
@@ -250,6 +261,8 @@ func frontierNames(ix *lookup.Index, ids []callgraph.SymbolID, files map[string]
 // query's words. ok is false when the scan has no answer: it failed, or
 // some files could not be read.
 func (w *workspace) coldNames(ctx context.Context, e *earlySymbols, query string, limit int) (_ []docsearch.Result, coverage string, ok bool) {
+	e.cold.gate.enter() // the answer goes ahead of the load, not only its scans
+	defer e.cold.gate.leave()
 	qw := lookup.Words(query)
 	forms := map[string]bool{}
 	if q := strings.ToLower(strings.TrimSpace(query)); q != "" && !strings.ContainsAny(q, " \t\n") {

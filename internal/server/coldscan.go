@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -35,16 +39,20 @@ type coldScan struct {
 	files    []string // the source files the load's walk finds, sorted
 	walkErr  error
 
-	mu   sync.Mutex
-	done map[string]scanned // extractions by path
+	mu    sync.Mutex
+	done  map[string]scanned   // extractions by path
+	memos map[string]*scanMemo // the last scan for each set of names, by memoKey
+
+	reads atomic.Int64 // files read by scans, for the tests
 
 	gate scanGate // holds the load's extraction while a scan runs
 }
 
 // scanGate holds the first load's extraction workers between files
-// while scans run: a question asked during the load is answered ahead
-// of it (on 2 cores, the load's workers would otherwise take as much
-// CPU as the scan).
+// while scans, and the answers made of them, run: a question asked
+// during the load is answered ahead of it (on 2 cores, the load's
+// workers would otherwise take as much CPU as the answer). Entering is
+// counted, so an answer may enter again around each of its scans.
 type scanGate struct {
 	mu   sync.Mutex
 	n    int           // scans running
@@ -70,6 +78,13 @@ func (g *scanGate) leave() {
 	}
 }
 
+// held reports whether a scan or an answer holds the gate.
+func (g *scanGate) held() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.n > 0
+}
+
 // wait returns once no scan runs.
 func (g *scanGate) wait() {
 	g.mu.Lock()
@@ -89,7 +104,42 @@ func (w *workspace) yieldToScans() {
 }
 
 func newColdScan(w *workspace) *coldScan {
-	return &coldScan{w: w, done: map[string]scanned{}}
+	return &coldScan{w: w, done: map[string]scanned{}, memos: map[string]*scanMemo{}}
+}
+
+// scanMemo is what a scan saw of each file (by its index in the walk's
+// files), so that a scan for the same names again reads only the files
+// whose size or modification time changed since: on the Linux kernel a
+// scan reads a gigabyte (3-5 s on 2 cores), and find_symbol then callers
+// of one name scan for it twice. Size and modification time are the
+// saved symbols index's rule of freshness too (graphstore).
+type scanMemo struct {
+	stamps []fileStamp
+	hit    []bool // the file holds one of the names
+}
+
+// fileStamp is a file's size and modification time as a scan read it;
+// ok is false for a file not read cleanly, which is read again.
+type fileStamp struct {
+	size, mtime int64
+	ok          bool
+}
+
+func stampOf(st os.FileInfo) fileStamp {
+	return fileStamp{size: st.Size(), mtime: st.ModTime().UnixNano(), ok: true}
+}
+
+// maxMemos bounds the scans remembered: each is 25 bytes a file.
+const maxMemos = 8
+
+// memoKey is the key of a scan for pats, folded or not.
+func memoKey(pats [][]byte, fold bool) string {
+	ps := make([]string, len(pats))
+	for i, p := range pats {
+		ps[i] = string(p)
+	}
+	slices.Sort(ps)
+	return fmt.Sprint(fold, "\x00", strings.Join(ps, "\x00"))
 }
 
 // scanned is a file a scan extracted, and the digest of the bytes it
@@ -125,7 +175,11 @@ func (c *coldScan) sources() ([]string, error) {
 // find reads every source file and extracts those that hold one of
 // names; fold matches ASCII letters of either case (names then must be
 // lower case). Reading and matching run on GOMAXPROCS workers: they are
-// CPU-bound on files in the page cache.
+// CPU-bound on files in the page cache. A worker takes a directory's
+// files at a time and opens them through a handle of that directory:
+// os.Root opens a path a component at a time (an openat and a close
+// each), which was most of a scan's system time on the kernel's fs/ and
+// include/ (BenchmarkColdScan).
 func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHits, error) {
 	c.gate.enter()
 	defer c.gate.leave()
@@ -143,16 +197,31 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	found := make([]*extract.File, len(files))
 	missed := make([]bool, len(files))
 	left := make([]string, len(files))
+	key := memoKey(pats, fold)
+	c.mu.Lock()
+	prev := c.memos[key]
+	c.mu.Unlock()
+	seen := &scanMemo{stamps: make([]fileStamp, len(files)), hit: make([]bool, len(files))}
+	groups := dirGroups(files)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
+			r := scanReader{c: c}
+			defer r.close()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) || ctx.Err() != nil {
+				g := int(next.Add(1) - 1)
+				if g >= len(groups) || ctx.Err() != nil {
 					return
 				}
-				found[i], missed[i], left[i] = c.one(ctx, files[i], pats, fold)
+				from, to := groups[g], len(files)
+				if g+1 < len(groups) {
+					to = groups[g+1]
+				}
+				r.enter(path.Dir(files[from]))
+				for i := from; i < to && ctx.Err() == nil; i++ {
+					found[i], missed[i], left[i] = c.one(ctx, &r, i, files[i], pats, fold, prev, seen)
+				}
 			}
 		})
 	}
@@ -160,6 +229,12 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	if err := ctx.Err(); err != nil {
 		return scanHits{}, err
 	}
+	c.mu.Lock()
+	if len(c.memos) >= maxMemos {
+		clear(c.memos)
+	}
+	c.memos[key] = seen
+	c.mu.Unlock()
 	h := scanHits{total: len(files)}
 	defer func() {
 		c.w.log.Debug("scanned the files for names while loading", "names", names, "files", len(files), "found", len(h.files), "elapsed", time.Since(start))
@@ -178,18 +253,109 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	return h, nil
 }
 
-// one reads the file at rel and, if it holds one of pats, returns its
-// extraction (cached). missed is set when the file could not be read or
-// extracted for a reason the load would not share; left is the reason
+// dirGroups returns where each run of files of one directory starts in
+// files (sorted slash paths, so a directory's files are together).
+func dirGroups(files []string) []int {
+	var starts []int
+	for i, f := range files {
+		if i == 0 || path.Dir(f) != path.Dir(files[i-1]) {
+			starts = append(starts, i)
+		}
+	}
+	return starts
+}
+
+// scanReader is one scan worker's reader: a handle of the directory it
+// reads in, and a buffer the files it reads share.
+type scanReader struct {
+	c   *coldScan
+	dir string   // slash path of sub's directory
+	sub *os.Root // nil: read through the workspace's root
+	buf []byte
+}
+
+// maxScanBuf is the largest buffer a scan worker keeps between files.
+const maxScanBuf = 4 << 20
+
+// enter makes dir the directory r reads in.
+func (r *scanReader) enter(dir string) {
+	r.close()
+	r.dir = dir
+	if dir == "." {
+		return
+	}
+	if sub, err := r.c.w.dir.OpenRoot(filepath.FromSlash(dir)); err == nil {
+		r.sub = sub
+	}
+}
+
+func (r *scanReader) close() {
+	if r.sub != nil {
+		r.sub.Close()
+		r.sub = nil
+	}
+}
+
+// stat returns the stat of the file at rel, through the directory's
+// handle.
+func (r *scanReader) stat(rel string) (os.FileInfo, error) {
+	if r.sub != nil && path.Dir(rel) == r.dir {
+		return r.sub.Stat(path.Base(rel))
+	}
+	return r.c.w.dir.Stat(filepath.FromSlash(rel))
+}
+
+// read returns the bytes of the file at rel, in r's buffer: they are
+// good until the next read. It reads as the workspace's readRaw does,
+// through the directory's handle; when that fails, through the root
+// (a symbolic link the handle of its directory cannot follow may still
+// lead inside the root), so that the outcome is readRaw's.
+func (r *scanReader) read(rel string) ([]byte, os.FileInfo, error) {
+	r.c.reads.Add(1)
+	dir := r.c.w.dir
+	name := rel
+	if r.sub != nil && path.Dir(rel) == r.dir {
+		dir, name = r.sub, path.Base(rel)
+	}
+	src, st, err := extract.ReadRegularInto(dir, name, r.c.w.maxSize, r.buf)
+	if err != nil && dir != r.c.w.dir {
+		src, st, err = extract.ReadRegularInto(r.c.w.dir, rel, r.c.w.maxSize, r.buf)
+	}
+	if cap(src) <= maxScanBuf && cap(src) > cap(r.buf) {
+		r.buf = src[:0]
+	}
+	return src, st, err
+}
+
+// one reads the file at rel (the walk's i-th) with r and, if it holds
+// one of pats, returns its extraction (cached); when prev, the last
+// scan for pats, saw the file at the size and modification time it has
+// now, prev's finding stands and the file is not read. What it saw goes
+// into seen. missed is set when the file could not be read
+// or extracted for a reason the load would not share; left is the reason
 // the load leaves it out of the graph too (too large, minified...), ""
 // when it does not or the file is no source (gone, binary, of no
 // language it reads).
-func (c *coldScan) one(ctx context.Context, rel string, pats [][]byte, fold bool) (f *extract.File, missed bool, left string) {
+func (c *coldScan) one(ctx context.Context, r *scanReader, i int, rel string, pats [][]byte, fold bool, prev, seen *scanMemo) (f *extract.File, missed bool, left string) {
 	var hook error
 	if c.w.hooks != nil && c.w.hooks.scanRead != nil {
 		hook = c.w.hooks.scanRead(rel)
 	}
-	src, err := c.w.readRaw(rel)
+	if hook == nil && prev != nil && prev.stamps[i].ok {
+		if st, err := r.stat(rel); err == nil && stampOf(st) == prev.stamps[i] {
+			c.mu.Lock()
+			had, ok := c.done[rel]
+			c.mu.Unlock()
+			if !prev.hit[i] || ok {
+				seen.stamps[i], seen.hit[i] = prev.stamps[i], prev.hit[i]
+				if prev.hit[i] {
+					return had.f, false, ""
+				}
+				return nil, false, ""
+			}
+		}
+	}
+	src, st, err := r.read(rel)
 	if hook != nil {
 		err = hook
 	}
@@ -197,13 +363,17 @@ func (c *coldScan) one(ctx context.Context, rel string, pats [][]byte, fold bool
 		return nil, !passedOver(err), leftOut(err)
 	}
 	if !slices.ContainsFunc(pats, func(p []byte) bool { return holds(src, p, fold) }) {
+		seen.stamps[i] = stampOf(st)
 		return nil, false, ""
 	}
+	stamp := stampOf(st)
+	src = bytes.Clone(src) // out of the shared buffer: extraction keeps it
 	d := artifacts.SourceDigest(src)
 	c.mu.Lock()
 	had, ok := c.done[rel]
 	c.mu.Unlock()
 	if ok && had.digest == d {
+		seen.stamps[i], seen.hit[i] = stamp, true
 		return had.f, false, ""
 	}
 	f, err = c.w.ex.Source(ctx, rel, src)
@@ -213,6 +383,7 @@ func (c *coldScan) one(ctx context.Context, rel string, pats [][]byte, fold bool
 	c.mu.Lock()
 	c.done[rel] = scanned{digest: d, f: f}
 	c.mu.Unlock()
+	seen.stamps[i], seen.hit[i] = stamp, true
 	return f, false, ""
 }
 

@@ -428,24 +428,27 @@ func (w *workspace) earlyCoverage(e *earlySymbols) (string, bool) {
 // complete reports whether the early symbols cover every file.
 func (e *earlySymbols) complete() bool { return e.saved != nil && len(e.changed) == 0 }
 
-// early returns the current workspace and, while its first load runs,
-// its early symbols, waiting until they are open (a walk and a stat per
-// file); nil once the load has ended: the caller then waits with ready.
-// An answer from early symbols that do not cover every file first waits
-// up to loadWait for the load to end, unless it is a lookup a scan of
-// the files can answer (earlyLookup); patient makes every answer wait.
-func (s *Server) early(ctx context.Context, patient bool) (*workspace, *earlySymbols) {
-	return s.earlyFor(ctx, patient, false)
+// earlySearch returns the current workspace and, while its first load
+// runs, its early symbols, waiting until they are open (a walk and a
+// stat per file); nil once the load has ended: the caller then waits
+// with ready. A search searches the docs too, which the early symbols do
+// not, so one whose early symbols do not cover every file first waits up
+// to loadWait for the load to end (a small tree's load ends within it,
+// and the answer is whole) — but during a cold load only while the
+// load's pace says it can end within the wait: on golang.org/x/tools the
+// load takes 2-6 s, and a search at 0.5 s waited its 3 s for nothing, to
+// answer from names all the same (see waitLoad).
+func (s *Server) earlySearch(ctx context.Context) (*workspace, *earlySymbols) {
+	return s.earlyFor(ctx, false)
 }
 
-// earlyLookup is early for find_symbol, callers and callees, which a scan
-// answers completely at once (see coldScan); a search waits for the load
-// first, which searches the docs too.
+// earlyLookup is earlySearch for find_symbol, callers and callees, which
+// a scan answers completely at once (see coldScan).
 func (s *Server) earlyLookup(ctx context.Context) (*workspace, *earlySymbols) {
-	return s.earlyFor(ctx, false, true)
+	return s.earlyFor(ctx, true)
 }
 
-func (s *Server) earlyFor(ctx context.Context, patient, lookup bool) (*workspace, *earlySymbols) {
+func (s *Server) earlyFor(ctx context.Context, lookup bool) (*workspace, *earlySymbols) {
 	ws := s.workspace()
 	select {
 	case <-ws.ready:
@@ -458,14 +461,8 @@ func (s *Server) earlyFor(ctx context.Context, patient, lookup bool) (*workspace
 	if e == nil {
 		return ws, nil
 	}
-	if patient || !(e.complete() || lookup && e.cold != nil) {
-		t := time.NewTimer(cmp.Or(s.opt.loadWait, defaultLoadWait))
-		defer t.Stop()
-		select {
-		case <-ws.ready:
-		case <-ctx.Done():
-		case <-t.C:
-		}
+	if !(e.complete() || lookup && e.cold != nil) {
+		ws.waitLoad(ctx, cmp.Or(s.opt.loadWait, defaultLoadWait), e.cold != nil)
 	}
 	select {
 	case <-ws.ready:
@@ -473,4 +470,38 @@ func (s *Server) earlyFor(ctx context.Context, patient, lookup bool) (*workspace
 	default:
 	}
 	return ws, e
+}
+
+// loadPaceEvery is how often waitLoad looks at the load's pace.
+const loadPaceEvery = 50 * time.Millisecond
+
+// waitLoad waits up to wait for the first load to end; paced, it stops
+// waiting as soon as the extraction's pace so far says the load cannot
+// end within what is left of wait (loadProgress.endsAfter). Before the
+// first file there is no pace, and it waits.
+func (w *workspace) waitLoad(ctx context.Context, wait time.Duration, paced bool) {
+	deadline := time.Now().Add(wait)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	var tick <-chan time.Time
+	if paced {
+		tk := time.NewTicker(loadPaceEvery)
+		defer tk.Stop()
+		tick = tk.C
+	}
+	for {
+		if paced && w.tried.endsAfter(time.Until(deadline)) {
+			w.log.Debug("not waiting for the load: at its pace it ends after the wait", "root", w.root, "wait", time.Until(deadline).Round(time.Millisecond))
+			return
+		}
+		select {
+		case <-w.ready:
+			return
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			return
+		case <-tick:
+		}
+	}
 }

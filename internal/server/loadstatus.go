@@ -13,6 +13,7 @@ import (
 type loadProgress struct {
 	mu    sync.Mutex
 	start time.Time // the first report
+	end   time.Time // the first report of every byte read
 	last  extract.Progress
 }
 
@@ -25,6 +26,9 @@ func (p *loadProgress) saw(x extract.Progress) {
 	}
 	if x.Done >= p.last.Done { // workers report out of order
 		p.last = x
+	}
+	if p.end.IsZero() && x.Size > 0 && x.Read >= x.Size {
+		p.end = time.Now()
 	}
 }
 
@@ -55,6 +59,35 @@ func (p *loadProgress) status() *loadStatus {
 	}
 	return st
 }
+
+// endsAfter reports whether the first load, at its extraction's pace so
+// far (bytes read since the first report), still has more than d to go;
+// false before the first byte, when there is no pace to tell by. The
+// load builds the call graph and saves it after extracting, which is
+// taken to last about as long as the extraction did (loadPerExtraction):
+// on golang.org/x/tools, 2.5 s of extraction and 2.7 s more under load
+// 16 (h4-symfast, docs/bigrepos.md).
+func (p *loadProgress) endsAfter(d time.Duration) bool {
+	p.mu.Lock()
+	x, start, end := p.last, p.start, p.end
+	p.mu.Unlock()
+	if x.Read <= 0 || x.Size <= 0 {
+		return false
+	}
+	now := time.Now()
+	extraction := now.Sub(start)
+	if end.IsZero() {
+		extraction = time.Duration(float64(extraction) * float64(x.Size) / float64(x.Read))
+	} else {
+		extraction = end.Sub(start)
+	}
+	left := time.Duration(loadPerExtraction*float64(extraction)) - now.Sub(start)
+	return left > d
+}
+
+// loadPerExtraction is how long a first load takes for each second of
+// its extraction (see endsAfter).
+const loadPerExtraction = 2.0
 
 // mb is n bytes in megabytes, to two decimals.
 func mb(n int64) float64 { return float64(n/1e4) / 100 }

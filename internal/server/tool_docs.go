@@ -75,7 +75,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 	q := docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)}
 	code := (len(q.Scopes) == 0 || slices.Contains(q.Scopes, docsearch.ScopeCode)) && (q.ContentType == "" || q.ContentType == docsearch.Code)
 	if code {
-		if ws, e := s.early(ctx, false); e != nil {
+		if ws, e := s.earlySearch(ctx); e != nil {
 			// While the first load runs, code is looked up by symbol name in
 			// what the load has so far; nothing else is searched yet.
 			names, codeCov, err := ws.earlyNames(ctx, e, in.Query, limit)

@@ -144,6 +144,7 @@ type testHooks struct {
 	lookupBuilt  func()                                    // when a lookup index of the graph is built in memory
 	openDocs     func()                                    // before the doc index is opened
 	scanRead     func(path string) error                   // before a scan reads a file while loading; an error stands for the read's
+	scanGraph    func(held bool)                           // before a cold callers/callees answer builds its call graph; held: the load's extraction is held
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
