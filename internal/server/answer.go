@@ -270,12 +270,16 @@ func (s *Server) sourceBlocks(ix *docsearch.Index, found []docsearch.Result, bud
 		// A small document goes in whole: the section that matched best
 		// is often not the only one that matters. A large one gives the
 		// section.
-		doc, err := ix.Fetch(r.Path, "")
+		key := r.Path
+		if r.DocPath != "" {
+			key = r.DocPath // a code result's document is its symbol's
+		}
+		doc, err := ix.Fetch(key, "")
 		if err != nil {
 			continue
 		}
 		if heading != "" && s.count(doc.Content) > left/3 {
-			if sec, err := ix.Fetch(r.Path, heading); err == nil {
+			if sec, err := ix.Fetch(key, heading); err == nil {
 				doc = sec
 			}
 		}

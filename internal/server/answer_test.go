@@ -97,3 +97,20 @@ func TestKeyWords(t *testing.T) {
 		}
 	}
 }
+
+// A code result is a symbol's document: ask_docs quotes its source, not
+// nothing because the file itself is no document of the index.
+func TestAskDocsQuotesCode(t *testing.T) {
+	s := connect(t, docsRepo(), Options{})
+	waitFor(t, "the code index", func() bool { return s.srv.workspace().code.complete() })
+	out, _ := callAnswer(t, s.cs, "ask_docs", map[string]any{"question": "NewStore"})
+	var code *answerSource
+	for i := range out.Sources {
+		if out.Sources[i].Path == "lib/store.go" {
+			code = &out.Sources[i]
+		}
+	}
+	if code == nil || !strings.Contains(out.Prompt, "func NewStore") {
+		t.Fatalf("no quoted code source: sources %+v\nprompt:\n%s", out.Sources, out.Prompt)
+	}
+}

@@ -20,19 +20,16 @@ func TestRerankThroughSampling(t *testing.T) {
 			{"bad JSON keeps the order", "the second one", false},
 		} {
 			t.Run(version+" "+tc.name, func(t *testing.T) {
-				// Without rerank, for the order to compare with.
-				plain := connect(t, docsRepo(), Options{})
-				pcs, _ := samplingClient(t, plain, version, func(*mcp.CreateMessageRequest) (string, error) { return "ok [Source 1]", nil })
-				before, _ := callAnswer(t, pcs, "ask_docs", map[string]any{"question": "prices in a store"})
-				if len(before.Sources) < 2 {
-					t.Fatalf("need two sources, got %+v", before.Sources)
-				}
-
 				s := connect(t, docsRepo(), Options{SamplingRerank: true})
+				// A question asked while the code index builds may find code it
+				// cannot yet quote, and its sources then skip that result.
+				waitFor(t, "the code index", func() bool { return s.srv.workspace().code.complete() })
 				var reranks int
+				var shown []string // the candidates' paths, in the order the model saw them
 				cs, _ := samplingClient(t, s, version, func(req *mcp.CreateMessageRequest) (string, error) {
 					if strings.HasPrefix(req.Params.SystemPrompt, "You rank documents") {
 						reranks++
+						shown = candidatePaths(req.Params.Messages[0].Content.(*mcp.TextContent).Text)
 						return tc.ranking, nil
 					}
 					return "ok [Source 1]", nil
@@ -41,16 +38,40 @@ func TestRerankThroughSampling(t *testing.T) {
 				if after.Status != "answered" || reranks != 1 {
 					t.Fatalf("with rerank: %+v after %d rerank requests", after, reranks)
 				}
-				got, want := []string{after.Sources[0].Path, after.Sources[1].Path}, []string{before.Sources[0].Path, before.Sources[1].Path}
+				if len(shown) < 2 || len(after.Sources) < 2 {
+					t.Fatalf("need two candidates and two sources, got %q and %+v", shown, after.Sources)
+				}
+				// The order compared with is the one the model was shown, not a
+				// second server's: two searches may break a tie either way.
+				got, want := []string{after.Sources[0].Path, after.Sources[1].Path}, slices.Clone(shown[:2])
 				if tc.swapped {
 					slices.Reverse(want)
 				}
 				if !slices.Equal(got, want) {
-					t.Errorf("sources %q, want %q", got, want)
+					t.Errorf("sources %q, want %q (shown %q)", got, want, shown)
 				}
 			})
 		}
 	}
+}
+
+// candidatePaths reads the paths of a rerank prompt's numbered candidate
+// lines ("2. Title — path: summary").
+func candidatePaths(prompt string) []string {
+	var paths []string
+	for _, line := range strings.Split(prompt, "\n") {
+		num, rest, ok := strings.Cut(line, ". ")
+		if !ok || num == "" || strings.Trim(num, "0123456789") != "" {
+			continue
+		}
+		_, path, ok := strings.Cut(rest, " — ")
+		if !ok {
+			continue
+		}
+		path, _, _ = strings.Cut(path, ": ")
+		paths = append(paths, path)
+	}
+	return paths
 }
 
 func TestParseOrder(t *testing.T) {
