@@ -82,7 +82,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
 	scale := fs.String("scale", "", "instead, measure the code scope's build time, memory and search latency on the repository `dir` (e.g. golang.org/x/tools), with the data set's queries")
 	perQuery := fs.String("per-query", "", "also write each query's first result and the rank of its first relevant function to this file (JSON lines)")
-	depth := fs.Int("depth", 10, "with --per-query, the rank of the first relevant function is looked for among this many results (the metrics stay @10)")
+	depth := intFlag(fs, "depth", 10, benchDepth, "with --per-query, the rank of the first relevant function is looked for among `n` results (the metrics stay @10)")
 	split := fs.String("split", "", "only the repositories of this split of the data set's repos.tsv: tune or held (\"\": all)")
 	peerW := fs.String("peer-weights", "5,2,1", "the FTS5 peer's bm25 `weights` of name, path and body")
 	learn := fs.Bool("learn", false, "instead, fit the weights of the code ranking features on the data set's tuning split (all of it when it has no splits) and print them")
@@ -201,7 +201,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		zero := 0.0
 		for _, q := range qs {
 			t := time.Now()
-			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: max(10, *depth), MinScore: &zero, Mode: docsearch.Mode(*mode)})
+			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: *depth, MinScore: &zero, Mode: docsearch.Mode(*mode)})
 			ourLat = append(ourLat, time.Since(t))
 			if err != nil {
 				return fmt.Errorf("bench code: %s: %w", q.ID, err)
