@@ -20,12 +20,15 @@ const (
 // numbered in order, so the neighbours of chunk i are i-1 and i+1 when
 // they belong to the same document.
 type chunk struct {
-	title     string // heading path, "Guide > Install > From source"
-	text      string // the blocks' text
-	lead      string // of code, its doc comment's first sentence (see leadSentence)
-	line, end int    // line range in the source, 1-based
-	ctype     ContentType
-	template  uint64 // see templateHash
+	title string // heading path, "Guide > Install > From source"
+	// embedTitle, when not "", is embedded in the place of title (see
+	// embedText): a code symbol's name without its package path.
+	embedTitle string
+	text       string // the blocks' text
+	lead       string // of code, its doc comment's first sentence (see leadSentence)
+	line, end  int    // line range in the source, 1-based
+	ctype      ContentType
+	template   uint64 // see templateHash
 }
 
 // codeLimitFactor is how many times the chunk limit a code block may be

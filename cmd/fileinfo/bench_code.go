@@ -82,6 +82,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
 	scale := fs.String("scale", "", "instead, measure the code scope's build time, memory and search latency on the repository `dir` (e.g. golang.org/x/tools), with the data set's queries")
 	perQuery := fs.String("per-query", "", "also write each query's first result and the rank of its first relevant function to this file (JSON lines)")
+	depth := intFlag(fs, "depth", 10, benchDepth, "with --per-query, the rank of the first relevant function is looked for among `n` results (the metrics stay @10)")
 	split := fs.String("split", "", "only the repositories of this split of the data set's repos.tsv: tune or held (\"\": all)")
 	peerW := fs.String("peer-weights", "5,2,1", "the FTS5 peer's bm25 `weights` of name, path and body")
 	learn := fs.Bool("learn", false, "instead, fit the weights of the code ranking features on the data set's tuning split (all of it when it has no splits) and print them")
@@ -200,7 +201,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		zero := 0.0
 		for _, q := range qs {
 			t := time.Now()
-			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: 10, MinScore: &zero, Mode: docsearch.Mode(*mode)})
+			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: *depth, MinScore: &zero, Mode: docsearch.Mode(*mode)})
 			ourLat = append(ourLat, time.Since(t))
 			if err != nil {
 				return fmt.Errorf("bench code: %s: %w", q.ID, err)
@@ -340,7 +341,7 @@ func readCodeSet(dir string) ([]codeQuery, map[string][]span, error) {
 type codeOutcome struct {
 	ID         string  `json:"id"`
 	Query      string  `json:"query"`
-	Rank       int     `json:"rank"` // of the first relevant function, 1-based; 0 when not in the first 10
+	Rank       int     `json:"rank"` // of the first relevant function, 1-based; 0 when not among the results ranked (10 unless --depth)
 	FuncNDCG   float64 `json:"function_ndcg@10"`
 	FuncRecall float64 `json:"-"`
 	FileNDCG   float64 `json:"file_ndcg@10"`
@@ -366,6 +367,13 @@ func matches(got, want span) bool {
 // it; binary gains.
 func scoreCode(q codeQuery, got, want []span) codeOutcome {
 	o := codeOutcome{ID: q.ID, Query: q.Text}
+	// Rank is looked for among all of got, the metrics in its first 10.
+	for i, g := range got {
+		if slices.ContainsFunc(want, func(w span) bool { return matches(g, w) }) {
+			o.Rank = i + 1
+			break
+		}
+	}
 	if len(got) > 10 {
 		got = got[:10]
 	}
@@ -381,9 +389,6 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 				found[j] = true
 				dcg += 1 / math.Log2(float64(i+2))
 				hits++
-				if o.Rank == 0 {
-					o.Rank = i + 1
-				}
 				break
 			}
 		}
@@ -433,7 +438,7 @@ func summarizeCode(outs []codeOutcome, lat []time.Duration, index time.Duration)
 	}
 	for _, o := range outs {
 		m.FuncNDCG10 += o.FuncNDCG
-		if o.Rank > 0 {
+		if o.Rank > 0 && o.Rank <= 10 { // --depth ranks deeper
 			m.FuncMRR10 += 1 / float64(o.Rank)
 		}
 		m.FuncRecall10 += o.FuncRecall

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -20,6 +21,8 @@ func TestScoreCode(t *testing.T) {
 		{"the enclosing class does not", []span{{"app.py", 1, 100}}, 0, 0, 1 / idcg(2), 0},
 		{"found once", []span{{"app.py", 10, 20}, {"app.py", 11, 19}}, 1, 1 / idcg(2), 1 / idcg(2), 0.5},
 		{"second", []span{{"other.py", 1, 5}, {"util.py", 5, 8}}, 2, (1 / math.Log2(3)) / idcg(2), (1 / math.Log2(3)) / idcg(2), 0.5},
+		// Ranked deeper (--depth): the rank is reported, the metrics stay @10.
+		{"twelfth", append(slices.Repeat([]span{{"other.py", 1, 5}}, 11), span{"app.py", 10, 20}), 12, 0, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := scoreCode(codeQuery{ID: "q"}, tc.got, want)
@@ -50,5 +53,14 @@ func TestCodeDataSet(t *testing.T) {
 	}
 	if len(repos) < 5 {
 		t.Errorf("%d repositories, want at least 5", len(repos))
+	}
+}
+
+// TestSummarizeCodeDepth: a rank found past the tenth result (--depth)
+// counts for nothing in MRR@10.
+func TestSummarizeCodeDepth(t *testing.T) {
+	m := summarizeCode([]codeOutcome{{Rank: 12}, {Rank: 2}}, nil, 0)
+	if m.FuncMRR10 != 0.25 {
+		t.Errorf("MRR@10 %.3f, want 0.25", m.FuncMRR10)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -91,6 +92,7 @@ type genTarget struct {
 func runBenchCodeGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench code-gen", "DATASET", stderr)
 	repos := fs.String("repos", "/tmp/fileinfo-bench-codegen", "`dir` holding the repositories the data set's fetch.sh fetched")
+	blank := fs.Bool("blank", false, "instead of deriving the queries, blank the doc comments of the data set's own qrels.tsv in the fetched repositories, and write nothing: reproduces the committed set with any version of the extractor")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -103,6 +105,12 @@ func runBenchCodeGen(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	var committed map[string][]genTarget
+	if *blank {
+		if committed, err = readGenTargets(pos[0]); err != nil {
+			return err
+		}
+	}
 	var all []genTarget
 	for _, r := range list {
 		dir := filepath.Join(*repos, r.Name)
@@ -113,9 +121,11 @@ func runBenchCodeGen(ctx context.Context, args []string, stdout, stderr io.Write
 		if err != nil {
 			return fmt.Errorf("bench code-gen: %s: %w", r.Name, err)
 		}
-		ts, err := genTargets(r.Name, dir, files)
-		if err != nil {
-			return err
+		ts := committed[r.Name]
+		if !*blank {
+			if ts, err = genTargets(r.Name, dir, files); err != nil {
+				return err
+			}
 		}
 		for _, t := range ts {
 			if err := blankDoc(dir, t); err != nil {
@@ -137,6 +147,10 @@ func runBenchCodeGen(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		fmt.Fprintf(stderr, "%s: %d queries\n", r.Name, len(ts))
 		all = append(all, ts...)
+	}
+	if *blank {
+		fmt.Fprintf(stdout, "blanked the doc comments of %d queries over %d repositories\n", len(all), len(list))
+		return nil
 	}
 	var q, qr strings.Builder
 	qr.WriteString("query-id\trepo\tpath\tsymbol\tstart\tend\n")
@@ -172,6 +186,32 @@ func docOf(files []docsearch.CodeFile, t genTarget) string {
 		}
 	}
 	return ""
+}
+
+// readGenTargets reads a generated data set's qrels.tsv (query-id, repo,
+// path, symbol, start, end) as the targets of each repository.
+func readGenTargets(dir string) (map[string][]genTarget, error) {
+	b, err := readInput(filepath.Join(dir, "qrels.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]genTarget{}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		cols := strings.Split(line, "\t")
+		if i == 0 && cols[0] == "query-id" {
+			continue
+		}
+		if len(cols) != 6 {
+			return nil, fmt.Errorf("qrels.tsv:%d: %d columns, want 6 (query-id repo path symbol start end)", i+1, len(cols))
+		}
+		start, err1 := strconv.Atoi(cols[4])
+		end, err2 := strconv.Atoi(cols[5])
+		if err1 != nil || err2 != nil || start < 1 || end < start {
+			return nil, fmt.Errorf("qrels.tsv:%d: bad line range %s-%s", i+1, cols[4], cols[5])
+		}
+		out[cols[1]] = append(out[cols[1]], genTarget{repo: cols[1], path: cols[2], symbol: cols[3], line: start, end: end})
+	}
+	return out, nil
 }
 
 // genTargets returns a repository's targets by the rule above, at most

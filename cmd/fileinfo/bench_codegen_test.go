@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,5 +56,51 @@ func TestBlankDoc(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestBlankFromQrels: --blank blanks the doc comments of the data set's
+// own qrels, whatever the rule would pick now, and leaves the data set as
+// it is.
+func TestBlankFromQrels(t *testing.T) {
+	set, repos := t.TempDir(), t.TempDir()
+	files := map[string]string{
+		"repos.tsv":     "name\tlang\tkind\tsource\tversion\tpath\tsplit\nm\tgo\tgomod\texample.com/m\tv1.0.0\t.\ttune\n",
+		"queries.jsonl": `{"_id":"m-01","repo":"m","text":"adds two numbers and rounds the sum"}` + "\n",
+		"qrels.tsv":     "query-id\trepo\tpath\tsymbol\tstart\tend\nm-01\tm\tadd.go\tAdd\t5\t8\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(set, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := "package m\n\n// Add adds two numbers\n// and rounds the sum.\nfunc Add(a, b float64) int {\n\ts := a + b\n\treturn int(s + 0.5)\n}\n\n" +
+		"// Sub subtracts the second number from the first one, and the rule might pick it.\nfunc Sub(a, b int) int {\n\td := a - b\n\treturn d\n}\n"
+	dir := filepath.Join(repos, "m")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "add.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	if err := runBenchCodeGen(context.Background(), []string{"--blank", "--repos", repos, set}, &out, &errs); err != nil {
+		t.Fatalf("%v: %s", err, errs.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "add.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(src, "// Add adds two numbers\n// and rounds the sum.\n", "\n\n", 1)
+	if string(b) != want {
+		t.Errorf("add.go after --blank:\n%s\nwant\n%s", b, want)
+	}
+	for name, text := range files {
+		if b, err := os.ReadFile(filepath.Join(set, name)); err != nil || string(b) != text {
+			t.Errorf("%s changed: %v %q", name, err, b)
+		}
+	}
+	if err := runBenchCodeGen(context.Background(), []string{"--blank", "--repos", repos, set}, &out, &errs); err == nil || !strings.Contains(err.Error(), "blanked already") {
+		t.Errorf("second run: %v, want blanked already", err)
 	}
 }

@@ -28,6 +28,7 @@ var (
 	maxSizeRange   = server.IntRange(1, 1<<30)     // bytes
 	runsRange      = server.IntRange(1, 1000)
 	callsRange     = server.IntRange(0, 100000)
+	benchDepth     = server.IntRange(10, 1000) // results a bench code query ranks its answer among
 	idleRange      = durationRange{time.Millisecond, time.Hour}
 )
 
