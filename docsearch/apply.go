@@ -14,7 +14,7 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	// by another embedder.
 	ix.mu.RLock()
 	emb := ix.opts.Embedder
-	reembed := emb != nil && (ix.embName != emb.Name() || ix.vec.chunks() < ix.nchunks())
+	reembed := emb != nil && (ix.embName != vectorsBy(emb) || ix.vec.chunks() < ix.nchunks())
 	var todo []source
 	for _, s := range srcs {
 		if id, ok := ix.find(s.path); ok && !reembed {

@@ -20,12 +20,12 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	}
 	changed := false
 	reuse := map[[8]byte]uint32{}
-	if emb != nil && ix.embName != emb.Name() {
+	if emb != nil && ix.embName != vectorsBy(emb) {
 		if ix.embName != "" {
-			ix.opts.Logger.Info("docsearch: embedder changed; embedding again", "was", ix.embName, "now", emb.Name())
+			ix.opts.Logger.Info("docsearch: embedder changed; embedding again", "was", ix.embName, "now", vectorsBy(emb))
 		}
 		ix.vec = vectors{}
-		ix.embName = emb.Name()
+		ix.embName = vectorsBy(emb)
 		changed = true
 		// No chunk has a vector now; if embedding stops partway, the
 		// next rescan goes on where it stopped.
@@ -133,7 +133,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 // index, which must then be materialized first. Callers hold ix.mu.
 func (ix *Index) changes(ps []processed, removed []string) bool {
 	emb := ix.opts.Embedder
-	if emb != nil && ix.embName != emb.Name() || emb == nil && ix.embName != "" {
+	if emb != nil && ix.embName != vectorsBy(emb) || emb == nil && ix.embName != "" {
 		return true
 	}
 	for _, p := range ps {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -94,6 +95,19 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 		ix.vec.sketchRow(ids[i])
 	}
 	return nil
+}
+
+// embedTextRules numbers the way embedText and embedName make a chunk's
+// text for the embedder. A saved index records it with the embedder's
+// name (vectorsBy), so a change here embeds every chunk again instead
+// of leaving old vectors beside new ones: change it whenever a change of
+// code changes the text some chunk is embedded by.
+var embedTextRules = 2 // 2: code symbols embedded by name, without their package path; a var for its test only
+
+// vectorsBy is what a saved index records of the embedder and the text
+// rules its vectors were made by.
+func vectorsBy(e Embedder) string {
+	return e.Name() + "+text=" + strconv.Itoa(embedTextRules)
 }
 
 // embedText is what a chunk is embedded as: its heading path titleWeight

@@ -254,7 +254,7 @@ func TestEmbedderChangeReembeds(t *testing.T) {
 	}
 	e3 := &trigramEmbedder{name: "test-trigram-64-v2"}
 	ix = openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: e3})
-	if int(e3.texts.Load()) != n || ix.Stats().Embedder != "test-trigram-64-v2" {
+	if int(e3.texts.Load()) != n || ix.Stats().Embedder != vectorsBy(e3) {
 		t.Errorf("new embedder embedded %d texts of %d; stats %+v", e3.texts.Load(), n, ix.Stats())
 	}
 	res, err := ix.Search(ctx, Query{Text: "sparkline drawing", Mode: Vector, MinScore: zero()})

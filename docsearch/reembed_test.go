@@ -151,3 +151,33 @@ func TestReusedRows(t *testing.T) {
 		t.Errorf("search = %+v, %v; want docs/a.md first", res.Results, err)
 	}
 }
+
+// TestTextRulesChangeEmbedsAgain checks that an index saved under other
+// text rules (embedTextRules) is embedded again when opened, not served
+// with vectors of texts the code no longer makes.
+func TestTextRulesChangeEmbedsAgain(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, workspace)
+	dir := filepath.Join(root, ".artifacts", ".index")
+	defer func(was int) { embedTextRules = was }(embedTextRules)
+	embedTextRules = 1
+	first := &trigramEmbedder{}
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: first})
+	if err := ix.Save(); err != nil {
+		t.Fatal(err)
+	}
+	same := &trigramEmbedder{}
+	openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: same})
+	if n := same.texts.Load(); n != 0 {
+		t.Fatalf("reopened under the same rules: %d texts embedded again", n)
+	}
+	embedTextRules = 2
+	next := &trigramEmbedder{}
+	again := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: next})
+	if n, want := next.texts.Load(), first.texts.Load(); n != want {
+		t.Errorf("reopened under new rules: %d texts embedded, want all %d", n, want)
+	}
+	if got := again.Stats().Embedder; !strings.HasSuffix(got, "+text=2") {
+		t.Errorf("index records %q", got)
+	}
+}
