@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
@@ -251,10 +253,35 @@ func CheckDirs(root, dir string) (Freshness, error) {
 		if s.size == unsureSize {
 			return f, fmt.Errorf("%w: %s changed as the last full check ran", ErrStale, s.path)
 		}
-		now := stampOf(root, s.path, since)
-		if now.size == unsureSize || now != s {
-			return f, fmt.Errorf("%w: %s changed since %s", ErrStale, s.path, f.Since.UTC().Format(time.RFC3339))
-		}
+	}
+	// The lstats in statWorkers goroutines, as statAll's: they wait on
+	// the kernel more than on a core. The first change in path order is
+	// the one reported.
+	first := atomic.Int64{}
+	first.Store(int64(len(stamps)))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(statWorkers, len(stamps)) {
+		wg.Go(func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(len(stamps)) || i > first.Load() {
+					return
+				}
+				if now := stampOf(root, stamps[i].path, since); now != stamps[i] {
+					for {
+						f := first.Load()
+						if i >= f || first.CompareAndSwap(f, i) {
+							break
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if i := first.Load(); i < int64(len(stamps)) {
+		return f, fmt.Errorf("%w: %s changed since %s", ErrStale, stamps[i].path, f.Since.UTC().Format(time.RFC3339))
 	}
 	return f, nil
 }

@@ -3,6 +3,7 @@ package codeindex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -214,4 +215,38 @@ func FuzzDirStamps(f *testing.F) {
 			t.Fatalf("re-encoded stamps do not decode alike: %v", err)
 		}
 	})
+}
+
+// BenchmarkCheckDirs is the quick check of a tree of 1,000 directories
+// of 10 files each: its cost is an lstat per directory, whatever the
+// files.
+func BenchmarkCheckDirs(b *testing.B) {
+	root := b.TempDir()
+	for i := range 1000 {
+		d := filepath.Join(root, fmt.Sprintf("d%02d", i/100), fmt.Sprintf("e%03d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for j := range 10 {
+			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%d.c", j)), []byte("int f(void);\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	filepath.Walk(root, func(p string, _ os.FileInfo, err error) error { return os.Chtimes(p, old, old) })
+	dir := filepath.Join(b.TempDir(), "idx")
+	scan := StartScan(context.Background(), root, SelectOptions{})
+	if _, err := scan.Selection(); err != nil {
+		b.Fatal(err)
+	}
+	if err := WriteDirStamps(dir, root, scan.Listing(), time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CheckDirs(root, dir); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
