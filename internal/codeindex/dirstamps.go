@@ -42,8 +42,8 @@ import (
 //	                  -2: it changed while the walk ran (unsureSize)
 //	         varint   modification time, Unix ns
 //
-// Nothing follows the last record. On the Linux kernel (4,900-odd
-// directories) it is about 150 KB, and checking it is an lstat per record.
+// Nothing follows the last record. On the Linux kernel it holds 5,403
+// records in 212,838 bytes, and checking it is an lstat per record.
 const DirStampsFile = "code-dirs.bin"
 
 // dirStampsMagic starts a directory stamps file; its last byte is the
