@@ -233,7 +233,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	limit := intFlag(fs, "limit", server.DefaultSearchLimit, searchLimit, "`n` results wanted (per scope with --scope), as many as the search_docs tool returns by default")
 	minScore := floatFlag(fs, "min-score", docsearch.DefaultMinScore, minScoreRange, "drop results of relevance under `score`")
 	mode := fs.String("mode", "hybrid", "`retrievers`: hybrid, bm25 or vector")
-	full := fs.Bool("full", false, "check every file for changes before searching, as `fileinfo index` does (by default a search checks directories and its results' files: see docs/code-search.md)")
+	full := fs.Bool("full", false, "check every file for changes before searching, as fileinfo index does (by default a search checks directories and its results' files: see docs/code-search.md)")
 	prof := profileFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
