@@ -389,6 +389,14 @@ type Stats struct {
 	Unsaved string `json:"unsaved,omitempty"`
 }
 
+// Unsaved returns Stats().Unsaved without counting anything: why the
+// index could not be saved the last time it tried, "" when it was.
+func (ix *Index) Unsaved() string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.unsaved
+}
+
 // Stats returns the index's counts.
 func (ix *Index) Stats() Stats {
 	ix.mu.RLock()

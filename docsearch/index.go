@@ -183,6 +183,39 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 	return ix, nil
 }
 
+// OpenSaved returns the index saved in opts.Dir as it was saved: no
+// scope is walked and no file is read but the index's own, so that a
+// search costs what its query touches, not what the tree holds. It is
+// for a caller that knows by other means that the files did not change
+// since the index was saved (the CLI's quick check, see
+// codeindex.CheckDirs); anything that Open would have to rebuild or read
+// again is an error, for the caller to call Open: no saved index, one of
+// another format or damaged, one whose vectors another embedder made.
+func OpenSaved(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
+	opts.defaults()
+	if opts.Dir == "" {
+		return nil, errors.New("docsearch: no saved index: Options.Dir is empty")
+	}
+	ss, err := newScopeSet(root, opts.Scopes)
+	if err != nil {
+		return nil, err
+	}
+	ix := &Index{opts: opts, scopes: ss, byPath: map[string]uint32{}, lex: newLexicon()}
+	if err := ix.load(); err != nil {
+		return nil, fmt.Errorf("docsearch: saved index %s: %w", opts.Dir, err)
+	}
+	emb := opts.Embedder
+	switch {
+	case emb != nil && ix.embName != emb.Name():
+		return nil, fmt.Errorf("docsearch: saved index %s: vectors by %q, want %q", opts.Dir, ix.embName, emb.Name())
+	case emb != nil && ix.vec.chunks() < ix.nchunks():
+		return nil, fmt.Errorf("docsearch: saved index %s: %d vectors for %d chunks", opts.Dir, ix.vec.chunks(), ix.nchunks())
+	case emb == nil && ix.embName != "":
+		return nil, fmt.Errorf("docsearch: saved index %s: vectors by %q, and no embedder", opts.Dir, ix.embName)
+	}
+	return ix, nil
+}
+
 // HasScope reports whether the index holds a document of scope; it stops
 // at the first.
 func (ix *Index) HasScope(scope string) bool {

@@ -44,9 +44,21 @@ type scratch struct {
 	inWord  []uint32
 	kept    []uint8  // per chunk: 0 not asked yet, 1 kept, 2 filtered out
 	asked   []uint32 // chunks whose kept is set
+	// region is the mapping score, cov, freq, stamp and kept lie in
+	// when they are large (see alloc); nil: they are on the heap.
+	region *scratchRegion
 }
 
 var scratchPool sync.Pool
+
+// allocHeap sizes sc's arrays for n chunks, zeroed, on the Go heap.
+func (sc *scratch) allocHeap(n int) {
+	sc.score = make([]float32, n)
+	sc.cov = make([]float32, n)
+	sc.stamp = make([]int32, n)
+	sc.freq = make([]float32, n)
+	sc.kept = make([]uint8, n)
+}
 
 // lexicalSearch scores chunks by BM25 over the query's words and returns
 // the best candidates with each one's coverage of the query.
@@ -76,11 +88,7 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 	}
 	n := ix.nchunks()
 	if len(sc.score) < n {
-		sc.score = make([]float32, n)
-		sc.cov = make([]float32, n)
-		sc.stamp = make([]int32, n)
-		sc.freq = make([]float32, n)
-		sc.kept = make([]uint8, n)
+		sc.alloc(n)
 	}
 	for i := range sc.stamp[:n] {
 		sc.stamp[i] = -1

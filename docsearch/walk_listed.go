@@ -3,6 +3,7 @@ package docsearch
 import (
 	"io/fs"
 	"path"
+	"slices"
 	"sync"
 )
 
@@ -75,6 +76,19 @@ func (l *Listing) Stat(p string) (FileStat, bool) {
 		return FileStat{}, false
 	}
 	return stat(p)
+}
+
+// Dirs returns the slash paths of the directories the listing holds
+// ("." for the root), sorted.
+func (l *Listing) Dirs() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, 0, len(l.dirs))
+	for p := range l.dirs {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Reads returns how many directories the doc walk read itself, not

@@ -104,25 +104,44 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	// One walk: the code's, begun first, runs while the doc index
 	// loads, and the doc walk takes the directories it read.
 	var scan *codeindex.Scan
+	began := time.Now()
 	if code {
 		scan = codeindex.StartScan(ctx, root, codeindex.SelectOptions{Dir: opts.Dir, Log: opts.Logger})
 		opts.Walked = scan.Listing
+	}
+	// Every file checked: what the walks entered is stamped, for the
+	// quick check of the searches after it (quickSearch). An extra scope
+	// may lie outside the root, where nothing is stamped: its searches
+	// check every file.
+	stampDirs := func(unsaved string) {
+		if len(f.extra) > 0 || unsaved != "" { // an index not saved is no index to trust
+			return
+		}
+		if l := scan.Listing(); l != nil {
+			if err := codeindex.WriteDirStamps(opts.Dir, root, l, began); err != nil {
+				opts.Logger.Warn("code index: the next search will check every file", "reason", err)
+			}
+		}
 	}
 	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
 	if err != nil || !code {
 		return ix, cs, err
 	}
 	if indexed != nil {
-		copt := codeindex.GraphOptions{Dir: opts.Dir, Log: opts.Logger, Indexed: indexed, Scan: scan,
+		unsaved := "not saved"
+		saved := func(ix *docsearch.Index) { unsaved = ix.Unsaved(); indexed(ix) }
+		copt := codeindex.GraphOptions{Dir: opts.Dir, Log: opts.Logger, Indexed: saved, Scan: scan,
 			Graph: graphstore.Options{Dir: opts.Dir, Log: opts.Logger, Discard: true}} // the saved files are the result
 		if cs, _, err = codeindex.SyncGraph(ctx, ix, root, copt); err != nil {
 			return nil, cs, fmt.Errorf("index code and graph: %w", err)
 		}
+		stampDirs(unsaved)
 		return nil, cs, nil
 	}
 	if cs, err = codeindex.SyncScanned(ctx, ix, scan, opts.Logger); err != nil {
 		return nil, cs, fmt.Errorf("index code: %w", err)
 	}
+	stampDirs(ix.Unsaved())
 	return ix, cs, nil
 }
 
@@ -214,6 +233,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	limit := intFlag(fs, "limit", server.DefaultSearchLimit, searchLimit, "`n` results wanted (per scope with --scope), as many as the search_docs tool returns by default")
 	minScore := floatFlag(fs, "min-score", docsearch.DefaultMinScore, minScoreRange, "drop results of relevance under `score`")
 	mode := fs.String("mode", "hybrid", "`retrievers`: hybrid, bm25 or vector")
+	full := fs.Bool("full", false, "check every file for changes before searching, as fileinfo index does (by default a search checks directories and its results' files: see docs/code-search.md)")
 	prof := profileFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -232,6 +252,8 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var res docsearch.Results
 	if slices.ContainsFunc(scopes, depindex.IsScope) {
 		res, err = searchDeps(ctx, *df.root, q, stderr)
+	} else if quick, ok := quickSearch(ctx, df, q, *full, stderr); ok {
+		res = quick
 	} else {
 		var ix *docsearch.Index
 		code := len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode) || slices.Contains(scopes, docsearch.ScopeVendor)
