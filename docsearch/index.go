@@ -206,8 +206,8 @@ func OpenSaved(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 	}
 	emb := opts.Embedder
 	switch {
-	case emb != nil && ix.embName != emb.Name():
-		return nil, fmt.Errorf("docsearch: saved index %s: vectors by %q, want %q", opts.Dir, ix.embName, emb.Name())
+	case emb != nil && ix.embName != vectorsBy(emb):
+		return nil, fmt.Errorf("docsearch: saved index %s: vectors by %q, want %q", opts.Dir, ix.embName, vectorsBy(emb))
 	case emb != nil && ix.vec.chunks() < ix.nchunks():
 		return nil, fmt.Errorf("docsearch: saved index %s: %d vectors for %d chunks", opts.Dir, ix.vec.chunks(), ix.nchunks())
 	case emb == nil && ix.embName != "":
