@@ -35,6 +35,11 @@ type fileInfo struct {
 	// macroCalls are the places repair rewrote: the statement macros
 	// are calls of their names, though the tree holds a keyword there.
 	macroCalls []macroSite
+	// cText is cTextRepairs of src, made on first use (cTextDone);
+	// ctoks is the worker's token buffer it lexes into, or nil.
+	cText     []macroSite
+	cTextDone bool
+	ctoks     *[]cToken
 }
 
 // intern returns s, or an equal string met before in this file.

@@ -94,6 +94,7 @@ type Extractor struct {
 type worker struct {
 	parsers map[*Language]*sitter.Parser
 	qc      *sitter.QueryCursor
+	ctoks   []cToken // C's text repairs lex into it (fileInfo.cTextRepairs)
 }
 
 func (w *worker) close() {
@@ -365,7 +366,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	}
 	budget, done := startBudget(queryTimeout(len(src)))
 	defer done()
-	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, budget: budget}
+	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, budget: budget, ctoks: &w.ctoks}
 	if lang.repair != nil {
 		var ok bool
 		if tree, ok = repairTree(p, tree, fi, w.qc); !ok {
