@@ -230,14 +230,17 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		f.module = pathModule(f.path)
 	}
 	f.test = IsTestPath(f.path)
+	// Symbols and Calls are sized to what the query found, so that no
+	// append copies them as they grow (on Linux, 1 in 10 bytes that
+	// callgraph allocated); shrink trims them if much is dropped.
 	out := &File{
 		Path:     f.path,
 		Language: f.lang.Name,
 		Test:     f.test,
 		Module:   f.module,
 		Imports:  []Import{},
-		Symbols:  []Symbol{},
-		Calls:    []Call{},
+		Symbols:  make([]Symbol, 0, len(decls)),
+		Calls:    make([]Call, 0, len(calls)+len(f.macroCalls)),
 		Errors:   syntaxErrors(root),
 	}
 	var importAt []uint32 // start byte of each of out.Imports, for its scope
@@ -290,12 +293,16 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			Line:     int(pos.Row) + 1,
 			Column:   int(pos.Column) + 1,
 		}
-		v := CallValues{Args: f.args(c.args), ReceiverExpr: f.expr(recv), ArgExprs: f.argExprs(c.args)}
+		// Held in a local that escapes only when kept: a C call has no
+		// values, and on Linux its escaping copy was 2 % of what the
+		// callgraph command allocates.
+		args, rx, ax := f.args(c.args), f.expr(recv), f.argExprs(c.args)
+		guard := ""
 		if f.lang.guard != nil && c.callee == nil {
-			v.Guard = f.lang.guard(c.receiver, c.at, f)
+			guard = f.lang.guard(c.receiver, c.at, f)
 		}
-		if v.Args != nil || v.ReceiverExpr.Valid() || v.ArgExprs.Valid() || v.Guard != "" {
-			call.CallValues = &v
+		if args != nil || rx.Valid() || ax.Valid() || guard != "" {
+			call.CallValues = &CallValues{Args: args, ReceiverExpr: rx, ArgExprs: ax, Guard: guard}
 		}
 		out.Calls = append(out.Calls, call)
 	}
