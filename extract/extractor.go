@@ -153,13 +153,15 @@ func (e *Extractor) selected(l *Language) bool {
 // Root returns the absolute root directory.
 func (e *Extractor) Root() string { return e.root }
 
-// Close releases the pooled parsers. The Extractor stays usable.
+// Close releases the pooled parsers, and hands the C heap's free pages
+// back to the system (releaseCMemory). The Extractor stays usable.
 func (e *Extractor) Close() {
 	for {
 		select {
 		case w := <-e.free:
 			w.close()
 		default:
+			releaseCMemory()
 			return
 		}
 	}

@@ -32,6 +32,7 @@ func loadGraph(ctx context.Context, root string, stderr io.Writer) (g *callgraph
 	if err != nil {
 		return nil, nil, err
 	}
+	ex.Close() // the parsers' memory, before the graph's grows
 	g = callgraph.Build(files)
 	skipped = append(skipped, g.Skipped()...)
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
