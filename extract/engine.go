@@ -108,8 +108,32 @@ type rawBinding struct {
 	iter      bool // @bind.iter
 }
 
-// run extracts the structure of one parsed file.
-func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileInfo) *File {
+// walkQuery runs cq over the tree under root and returns its matches, and
+// the nodes captured as @repair, in query order. Like run, it gives up
+// past f's budget, setting f.overBudget.
+func walkQuery(root *sitter.Node, qc *sitter.QueryCursor, cq *compiledQuery, f *fileInfo) (matches []*sitter.QueryMatch, repair []*sitter.Node) {
+	qc.Exec(cq.q, root)
+	for n := 0; ; n++ {
+		if n%256 == 255 && f.budget.over() {
+			f.overBudget = true
+			return nil, nil
+		}
+		m, ok := qc.NextMatch()
+		if !ok {
+			return matches, repair
+		}
+		matches = append(matches, m)
+		for _, c := range m.Captures {
+			if cq.roles[c.Index] == roleRepair {
+				repair = append(repair, c.Node)
+			}
+		}
+	}
+}
+
+// run extracts the structure of one parsed file, from walked, the
+// matches of cq over tree, or, if nil, from a walk of its own.
+func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileInfo, walked []*sitter.QueryMatch) *File {
 	root := tree.RootNode()
 	f.root = root
 	var (
@@ -122,7 +146,22 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		pkgName  string
 		seen     = map[[2]uint32]bool{}
 	)
-	qc.Exec(cq.q, root)
+	if f.overBudget {
+		return nil // the repair rounds' walk gave up
+	}
+	next := qc.NextMatch
+	if walked != nil {
+		next = func() (*sitter.QueryMatch, bool) {
+			if len(walked) == 0 {
+				return nil, false
+			}
+			m := walked[0]
+			walked = walked[1:]
+			return m, true
+		}
+	} else {
+		qc.Exec(cq.q, root)
+	}
 	for n := 0; ; n++ {
 		// tree-sitter's cursor slows down with the nesting depth (100,000
 		// nested calls took minutes): past the deadline the file is
@@ -131,7 +170,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			f.overBudget = true
 			return nil
 		}
-		m, ok := qc.NextMatch()
+		m, ok := next()
 		if !ok {
 			break
 		}

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // cMacroText is C whose tree has errors that only the text repairs
@@ -108,5 +110,46 @@ func BenchmarkExtractCMacros(b *testing.B) {
 		if _, err := ex.Source(context.Background(), "kernel/x.c", src); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestRepairTreeWalksOnce: the repair rounds walk each tree with C's
+// whole query, so the walk of the round that finds nothing to repair is
+// the one run reads, and the last tree is not walked again; run reads
+// from it what it reads from a walk of its own.
+func TestRepairTreeWalksOnce(t *testing.T) {
+	lang := LanguageOf("a.c", nil)
+	cq, err := lang.query()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, src string }{
+		{"plain", "int f(void)\n{\n\treturn g(1);\n}\n"},
+		{"statement macro", "int f(void)\n{\n\tint c;\n\tfor_each_cpu(c) {\n\t\tg(c);\n\t}\n\treturn 0;\n}\n"},
+		{"text repairs", cMacroText},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := sitter.NewParser()
+			defer p.Close()
+			p.SetLanguage(lang.grammarOf())
+			qc := sitter.NewQueryCursor()
+			defer qc.Close()
+			src := []byte(tt.src)
+			tree, err := p.ParseCtx(context.Background(), nil, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := &fileInfo{path: "a.c", src: src, lang: lang}
+			tree, walked, ok := repairTree(p, tree, f, qc, cq)
+			defer tree.Close()
+			if !ok || len(walked) == 0 {
+				t.Fatalf("repairTree gave %d matches (ok %v), want the last round's", len(walked), ok)
+			}
+			got := run(tree, qc, cq, f, walked)
+			want := run(tree, qc, cq, &fileInfo{path: "a.c", src: src, lang: lang, macroCalls: f.macroCalls}, nil)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("run from the repair walk:\n%+v\nwant, from a walk of its own:\n%+v", got, want)
+			}
+		})
 	}
 }
