@@ -270,8 +270,9 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	}
 	f.test = IsTestPath(f.path)
 	// Symbols and Calls are sized to what the query found, so that no
-	// append copies them as they grow (on Linux, 1 in 10 bytes that
-	// callgraph allocated); shrink trims them if much is dropped.
+	// append copies them as they grow; shrink trims them if much is
+	// dropped. With CallValues below, this took what callgraph allocates
+	// on Linux's fs/, include/, mm/ and kernel/ from 1.50 to 1.37 GB.
 	out := &File{
 		Path:     f.path,
 		Language: f.lang.Name,
@@ -332,9 +333,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 			Line:     int(pos.Row) + 1,
 			Column:   int(pos.Column) + 1,
 		}
-		// Held in a local that escapes only when kept: a C call has no
-		// values, and on Linux its escaping copy was 2 % of what the
-		// callgraph command allocates.
+		// Held in locals, allocated only when kept: a C call has no
+		// values (on the Linux subset above, 36 MB of escaping copies).
 		args, rx, ax := f.args(c.args), f.expr(recv), f.argExprs(c.args)
 		guard := ""
 		if f.lang.guard != nil && c.callee == nil {
