@@ -79,6 +79,7 @@ type Graph struct {
 	out, in    csr // edge indexes by caller, by callee
 	unresolved *lazyUnresolved
 	reasons    []string          // of unresolved calls, interned (see reasonID)
+	hows       []Resolution      // of the edges of file results, interned (see howID)
 	reasonIDs  map[string]uint32 // index in reasons
 	refs       *refIndex         // names used as values, gathered on first use
 

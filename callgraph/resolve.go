@@ -82,7 +82,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		if jsLike(f.Language) {
 			for _, e := range r.jsCallbacks(caller, c) {
 				if _, _, drop := r.withoutTests(caller, []SymbolID{e.Callee}, e.Resolution); !drop {
-					res.edges = append(res.edges, e)
+					res.edges = append(res.edges, r.g.fileEdge(e))
 				}
 			}
 		}
@@ -106,7 +106,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			continue
 		}
 		for _, t := range targets {
-			res.edges = append(res.edges, Edge{Caller: caller, Callee: t, File: f.Path, Line: c.Line, Resolution: how})
+			res.edges = append(res.edges, fileEdge{caller: caller, callee: t, line: int32(c.Line), how: r.g.howID(how)})
 		}
 	}
 	// A loop over an instance calls its class's __iter__, and the
@@ -128,7 +128,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			sortIDs(ids)
 			ids, _, _ = r.withoutTests(caller, ids, Receiver)
 			for _, id := range ids {
-				res.edges = append(res.edges, Edge{Caller: caller, Callee: id, File: f.Path, Line: b.Line, Resolution: Receiver})
+				res.edges = append(res.edges, fileEdge{caller: caller, callee: id, line: int32(b.Line), how: r.g.howID(Receiver)})
 			}
 		}
 	}

@@ -94,6 +94,7 @@ type Extractor struct {
 type worker struct {
 	parsers map[*Language]*sitter.Parser
 	qc      *sitter.QueryCursor
+	ctoks   []cToken // C's text repairs lex into it (fileInfo.cTextRepairs)
 }
 
 func (w *worker) close() {
@@ -152,13 +153,15 @@ func (e *Extractor) selected(l *Language) bool {
 // Root returns the absolute root directory.
 func (e *Extractor) Root() string { return e.root }
 
-// Close releases the pooled parsers. The Extractor stays usable.
+// Close releases the pooled parsers, and hands the C heap's free pages
+// back to the system (releaseCMemory). The Extractor stays usable.
 func (e *Extractor) Close() {
 	for {
 		select {
 		case w := <-e.free:
 			w.close()
 		default:
+			releaseCMemory()
 			return
 		}
 	}
@@ -365,16 +368,17 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	}
 	budget, done := startBudget(queryTimeout(len(src)))
 	defer done()
-	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, budget: budget}
+	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, budget: budget, ctoks: &w.ctoks}
+	var walked []*sitter.QueryMatch
 	if lang.repair != nil {
 		var ok bool
-		if tree, ok = repairTree(p, tree, fi, w.qc); !ok {
+		if tree, walked, ok = repairTree(p, tree, fi, w.qc, cq); !ok {
 			p.Close()
 			delete(w.parsers, lang)
 		}
 	}
 	defer tree.Close()
-	f = run(tree, w.qc, cq, fi)
+	f = run(tree, w.qc, cq, fi, walked)
 	if fi.overBudget {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v of CPU time", queryTimeout(len(src)))}
 	}
@@ -388,14 +392,26 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 // text, f.macroCalls gets the rewritten places. ok is false when a parse
 // failed: the parser's state is suspect, and the tree before it is
 // returned.
-func repairTree(p *sitter.Parser, tree *sitter.Tree, f *fileInfo, qc *sitter.QueryCursor) (_ *sitter.Tree, ok bool) {
+//
+// Each round walks the tree with the language's whole query, cq, which
+// holds the repair hook's patterns: matches are the matches of the round
+// that found nothing to repair, for run, so that the last tree is not
+// walked twice; nil when the rounds ran out, or the walk ran out of
+// budget (f.overBudget).
+func repairTree(p *sitter.Parser, tree *sitter.Tree, f *fileInfo, qc *sitter.QueryCursor, cq *compiledQuery) (_ *sitter.Tree, matches []*sitter.QueryMatch, ok bool) {
 	var buf []byte
 	skip := map[uint32]bool{}
 	for range maxRepairRounds {
-		sites := f.lang.repair(f, tree.RootNode(), qc, skip)
-		if len(sites) == 0 {
-			break
+		var nodes []*sitter.Node
+		matches, nodes = walkQuery(tree.RootNode(), qc, cq, f)
+		if f.overBudget {
+			return tree, nil, true
 		}
+		sites := f.lang.repair(f, tree.RootNode(), nodes, skip)
+		if len(sites) == 0 {
+			return tree, matches, true
+		}
+		matches = nil
 		if buf == nil {
 			buf = bytes.Clone(f.src)
 		}
@@ -409,13 +425,13 @@ func repairTree(p *sitter.Parser, tree *sitter.Tree, f *fileInfo, qc *sitter.Que
 		}
 		next, err := p.ParseCtx(context.Background(), tree, buf)
 		if err != nil {
-			return tree, false
+			return tree, nil, false
 		}
 		tree.Close()
 		tree = next
 		f.macroCalls = append(f.macroCalls, sites...)
 	}
-	return tree, true
+	return tree, nil, true
 }
 
 // Files extracts paths in parallel. Files that cannot be extracted are

@@ -62,12 +62,13 @@ func init() {
 		grammar:    c.GetLanguage,
 		// Doc comments are found by cDoc from the syntax tree; no comment
 		// syntax here keeps the generic line scan out of the way.
-		imports:   cImports,
-		refine:    cRefine,
-		signature: cSignature,
-		doc:       cDoc,
-		exported:  cExported,
-		repair:    cRepair,
+		imports:     cImports,
+		refine:      cRefine,
+		signature:   cSignature,
+		doc:         cDoc,
+		exported:    cExported,
+		repair:      cRepair,
+		repairQuery: cRepairQuery,
 	})
 }
 

@@ -87,9 +87,14 @@ type Language struct {
 	scopedImports bool
 	// repair finds the places where the grammar misread the file in a way
 	// a same-length rewrite of the source fixes (C statement macros); the
-	// extractor rewrites them and parses again. skip holds the places
-	// rewritten in earlier rounds.
-	repair func(f *fileInfo, root *sitter.Node, qc *sitter.QueryCursor, skip map[uint32]bool) []macroSite
+	// extractor rewrites them and parses again. nodes are the captures of
+	// repairQuery in the tree under root, in query order; skip holds the
+	// places rewritten in earlier rounds.
+	repair func(f *fileInfo, root *sitter.Node, nodes []*sitter.Node, skip map[uint32]bool) []macroSite
+	// repairQuery holds the patterns whose captures, named @repair, repair
+	// reads. They join the language's query, so that one walk over a tree
+	// finds both what repair reads and what run reads (see repairTree).
+	repairQuery string
 	// detect, for a shared extension, reports whether src is this language.
 	detect func(src []byte) bool
 	// reparse, for a file whose parse has errors, returns another reading
@@ -265,6 +270,9 @@ func (l *Language) query() (*compiledQuery, error) {
 				return
 			}
 			src = append(append(shared, '\n'), src...)
+		}
+		if l.repairQuery != "" {
+			src = append(append(src, '\n'), l.repairQuery...)
 		}
 		l.q, l.qErr = compileQuery(src, l.grammarOf())
 		if l.qErr != nil {

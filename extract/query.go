@@ -63,6 +63,7 @@ const (
 	roleBinding
 	roleBindingScope
 	roleBindType
+	roleRepair // read by the language's repair hook, not by run
 )
 
 type compiledQuery struct {
@@ -111,6 +112,7 @@ func compileQuery(src []byte, g *sitter.Language) (*compiledQuery, error) {
 				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue, "bind.iter": roleBindIter,
 				"bind.decorator": roleBindDecorator, "call.callee": roleCallCallee,
 				"binding": roleBinding, "binding.scope": roleBindingScope, "bind.type": roleBindType,
+				"repair": roleRepair,
 			}[name]
 			if !ok {
 				q.Close()

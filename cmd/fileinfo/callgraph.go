@@ -32,6 +32,7 @@ func loadGraph(ctx context.Context, root string, stderr io.Writer) (g *callgraph
 	if err != nil {
 		return nil, nil, err
 	}
+	ex.Close() // the parsers' memory, before the graph's grows
 	g = callgraph.Build(files)
 	skipped = append(skipped, g.Skipped()...)
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
@@ -129,6 +130,9 @@ func withEdges(g *callgraph.Graph) *callgraph.Subgraph {
 	return g.Subgraph(ids)
 }
 
+// jsonNode and jsonEdge are the shapes of the nodes and edges that
+// writeGraphJSON writes with itemFlat; the tests encode them to check
+// its bytes.
 type jsonNode struct {
 	ID        callgraph.SymbolID `json:"id"`
 	Qualified string             `json:"qualified"`
@@ -161,20 +165,23 @@ func writeGraphJSON(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, sk
 	if sub == nil {
 		for id := range g.Len() {
 			n := g.Node(callgraph.SymbolID(id))
-			out.item(jsonNode{callgraph.SymbolID(id), n.Qualified, n.Kind, n.File, n.Line})
+			out.itemFlat(intField("id", id), strField("qualified", n.Qualified), strField("kind", string(n.Kind)),
+				strField("file", n.File), intField("line", n.Line))
 		}
 	} else {
 		in = map[string]bool{}
 		for _, id := range sub.Nodes {
 			n := g.Node(id)
 			in[n.Qualified] = true
-			out.item(jsonNode{id, n.Qualified, n.Kind, n.File, n.Line})
+			out.itemFlat(intField("id", int(id)), strField("qualified", n.Qualified), strField("kind", string(n.Kind)),
+				strField("file", n.File), intField("line", n.Line))
 		}
 	}
 	out.close()
 	out.open("edges")
 	item := func(e callgraph.Edge) {
-		out.item(jsonEdge{g.Node(e.Caller).Qualified, g.Node(e.Callee).Qualified, e.File, e.Line, e.Resolution})
+		out.itemFlat(strField("caller", g.Node(e.Caller).Qualified), strField("callee", g.Node(e.Callee).Qualified),
+			strField("file", e.File), intField("line", e.Line), strField("resolution", string(e.Resolution)))
 	}
 	if sub == nil { // in the order of Subgraph: by caller, then as Callees
 		for id := range g.Len() {
@@ -194,7 +201,8 @@ func writeGraphJSON(w io.Writer, g *callgraph.Graph, sub *callgraph.Subgraph, sk
 	for _, p := range g.Files() {
 		for _, u := range g.UnresolvedIn(p) {
 			if in == nil || in[u.Caller] {
-				out.item(u)
+				out.itemFlat(strField("caller", u.Caller), strField("name", u.Name), strField("receiver", u.Receiver),
+					strField("file", u.File), intField("line", u.Line), strField("reason", u.Reason))
 			}
 		}
 	}

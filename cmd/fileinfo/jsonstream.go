@@ -14,6 +14,7 @@ import (
 type jsonObject struct {
 	w      io.Writer
 	buf    bytes.Buffer
+	flat   []byte // itemFlat's element, reused
 	enc    *json.Encoder
 	fields int
 	items  int // elements of the open array, -1 when none is open
