@@ -210,6 +210,7 @@ func (w *workspace) searchCoverage(ctx context.Context, scopes []string, docsWai
 	select {
 	case <-w.docsReady:
 	default:
+		defer w.calls.waiting(ctx)()
 		t := time.NewTimer(docsWait)
 		select {
 		case <-w.docsReady:

@@ -120,6 +120,7 @@ func (w *workspace) docIndex() *docsearch.Index { return w.docs.Load() }
 // waitDocs waits for the doc index to be opened and returns it, or nil
 // when there is none.
 func (w *workspace) waitDocs(ctx context.Context) (*docsearch.Index, error) {
+	defer w.calls.waiting(ctx)()
 	select {
 	case <-w.docsReady:
 		return w.docIndex(), nil
@@ -158,6 +159,7 @@ func (w *workspace) settleDocs(ctx context.Context, wait time.Duration) bool {
 	if !pending() {
 		return false
 	}
+	defer w.calls.waiting(ctx)()
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()
 	tick := time.NewTicker(10 * time.Millisecond)

@@ -61,7 +61,7 @@ func (f *foreground) middleware() mcp.Middleware {
 				f.last.Store(f.now().UnixNano())
 				f.calls.Add(-1)
 			}()
-			return next(ctx, method, req)
+			return next(context.WithValue(ctx, countedCall{}, f), method, req)
 		}
 	}
 }
@@ -81,4 +81,23 @@ func (f *foreground) yield(ctx context.Context) {
 	for f.busy() && f.now().Before(deadline) && ctx.Err() == nil {
 		f.sleep(yieldPoll)
 	}
+}
+
+// countedCall is the context key under which middleware marks the calls
+// it counts, with the foreground that counts them.
+type countedCall struct{}
+
+// waiting marks the call of ctx, if f counts it, as waiting for
+// background work: until the returned func is called it does not count
+// as busy, so the work it waits for does not yield to it (a search that
+// waited for the doc index while the doc index waited for the search to
+// end lost both their waits, 3 s, on warm starts whose saved symbols
+// were stale). A nil f, or a ctx that is no counted call (a resource, the
+// view), marks nothing.
+func (f *foreground) waiting(ctx context.Context) (done func()) {
+	if f == nil || ctx.Value(countedCall{}) != f {
+		return func() {}
+	}
+	f.calls.Add(-1)
+	return func() { f.calls.Add(1) }
 }

@@ -134,3 +134,50 @@ func TestYieldWaitsForCalls(t *testing.T) {
 		t.Errorf("a yield cancelled at its third poll waited %v, want %v", waited, 3*yieldPoll)
 	}
 }
+
+// TestWaitingCallDoesNotHoldYield: a tool call that waits for background
+// work (marked with waiting) does not make that work yield to it, and
+// counts again once its wait ends; a context that is no counted call
+// marks nothing.
+func TestWaitingCallDoesNotHoldYield(t *testing.T) {
+	clk := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	f := &foreground{clock: clk}
+	waited, release, resume := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	h := f.middleware()(func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		done := f.waiting(ctx)
+		close(waited)
+		<-resume
+		done()
+		<-release
+		return nil, nil
+	})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		h(context.Background(), toolsMethod, nil)
+	}()
+	<-waited
+	if f.busy() {
+		t.Error("a call waiting for background work counts as busy")
+	}
+	f.yield(context.Background())
+	if clk.sleeps != 0 {
+		t.Errorf("yield slept %d times for a waiting call", clk.sleeps)
+	}
+	close(resume)
+	for f.calls.Load() != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	if !f.busy() {
+		t.Error("the call does not count again once its wait ended")
+	}
+	close(release)
+	<-ended
+
+	f.waiting(context.Background())() // no counted call: no change
+	if n := f.calls.Load(); n != 0 {
+		t.Errorf("calls = %d after a mark outside a call", n)
+	}
+	var nilF *foreground
+	nilF.waiting(context.Background())()
+}
