@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -275,7 +276,7 @@ func FuzzSymbols(f *testing.F) {
 	st := &State{Key: "k", Files: []Entry{{Path: "a.py", Size: 3, ModTime: 9}}}
 	nodes := []callgraph.Node{{Qualified: "a.f", Name: "f", Kind: "function", File: "a.py", Line: 1}, {Qualified: "a.g", Name: "g", File: "a.py", Line: 4}}
 	edges := []callgraph.Edge{{Caller: 0, Callee: 1, File: "a.py", Line: 2, Resolution: callgraph.Local}}
-	good, err := encodeSymbols(st, nodes, edges, nil)
+	good, err := encodeSymbols(st, nodes, edges, nil, symBlock)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -332,5 +333,99 @@ func TestStateIgnoredByGit(t *testing.T) {
 	}
 	if st := run("status", "--porcelain"); st != "" {
 		t.Errorf("git status after Sync:\n%s", st)
+	}
+}
+
+// bigSymbols encodes a graph of n nodes and e random edges, as a C tree
+// of 5,000 files would give, summed in blocks of block bytes.
+func bigSymbols(t testing.TB, n, e int, block uint64) []byte {
+	t.Helper()
+	r := rand.New(rand.NewPCG(5, 6))
+	nodes := make([]callgraph.Node, n)
+	for i := range nodes {
+		f := fmt.Sprintf("dir%d/file%d.c", i%300, i%5000)
+		nodes[i] = callgraph.Node{Qualified: fmt.Sprintf("%s:fn%d", f, i), Name: fmt.Sprintf("fn%d", i), Kind: "function", File: f, Line: i % 2000, Language: "c"}
+	}
+	edges := make([]callgraph.Edge, e)
+	for i := range edges {
+		edges[i] = callgraph.Edge{Caller: callgraph.SymbolID(r.IntN(n)), Callee: callgraph.SymbolID(r.IntN(n)), File: nodes[i%n].File, Line: i % 3000, Resolution: callgraph.Import}
+	}
+	data, err := encodeSymbols(&State{Key: "k"}, nodes, edges, nil, block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestSymbolsLookupSumsLittle checks a lookup verifies (and so faults
+// in) about what it reads, not megabytes around each record: the callers
+// of one name with their nodes, as `fileinfo callers` reads them, sum
+// less than 256 KiB of a 30 MB index.
+func TestSymbolsLookupSumsLittle(t *testing.T) {
+	data := bigSymbols(t, 100_000, 300_000, symBlock)
+	s, err := parseSymbols(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var callers int
+	if err := Guard(func() {
+		ids := s.Named("fn4242")
+		if len(ids) != 1 {
+			t.Fatalf("%d nodes named fn4242", len(ids))
+		}
+		for _, e := range s.Callers(ids[0]) {
+			s.Node(e.Caller)
+			callers++
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	verified := 0
+	for b := range s.verified {
+		if s.verified[b].Load() {
+			verified++
+		}
+	}
+	if summed := uint64(verified) * s.block; callers == 0 || summed > 256<<10 {
+		t.Errorf("a lookup of %d callers summed %d blocks of %d bytes (%d KiB) of a %d MB index", callers, verified, s.block, summed>>10, len(data)>>20)
+	}
+}
+
+// TestSymbolsBlockSizes checks an index summed in blocks of any size
+// the format allows reads back as the same graph (1 MiB is what the
+// first writers used: such an index stays usable), and any other size
+// is refused.
+func TestSymbolsBlockSizes(t *testing.T) {
+	want := bigSymbols(t, 3000, 9000, symBlock)
+	ws, err := parseSymbols(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, block := range []uint64{minSymBlock, symBlock, 64 << 10, maxSymBlock} {
+		data := bigSymbols(t, 3000, 9000, block)
+		s, err := parseSymbols(data)
+		if err != nil {
+			t.Fatalf("block %d: %v", block, err)
+		}
+		if err := s.Verify(); err != nil {
+			t.Fatalf("block %d: %v", block, err)
+		}
+		for i := range s.Len() {
+			id := callgraph.SymbolID(i)
+			if s.Node(id) != ws.Node(id) || !reflect.DeepEqual(s.Callers(id), ws.Callers(id)) {
+				t.Fatalf("block %d: node %d reads differently", block, i)
+			}
+		}
+	}
+	for _, block := range []uint64{0, 1, minSymBlock / 2, symBlock + 1, 3 << 12, 2 * maxSymBlock} {
+		bad := slices.Clone(want)
+		p := symHeaderSize - 12
+		bad[p], bad[p+1], bad[p+2], bad[p+3] = byte(block), byte(block>>8), byte(block>>16), byte(block>>24)
+		// Re-seal the header, so that only the block size is wrong.
+		h := crc32.Checksum(bad[:symHeaderSize-8], crc32.MakeTable(crc32.Castagnoli))
+		bad[symHeaderSize-4], bad[symHeaderSize-3], bad[symHeaderSize-2], bad[symHeaderSize-1] = byte(h), byte(h>>8), byte(h>>16), byte(h>>24)
+		if _, err := parseSymbols(bad); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("block size %d: %v, want ErrCorrupt", block, err)
+		}
 	}
 }

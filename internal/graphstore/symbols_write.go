@@ -54,8 +54,9 @@ func cut(s string, n int) string {
 
 // encodeSymbols lays out the lookup index of nodes and edges, with the
 // details of their symbols from files and the stamps of st.
-func encodeSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) ([]byte, error) {
-	l, err := layoutSymbols(st, nodes, edges, files)
+// It sums the file in blocks of block bytes (symBlock when written).
+func encodeSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, block uint64) ([]byte, error) {
+	l, err := layoutSymbols(st, nodes, edges, files, block)
 	if err != nil {
 		return nil, err
 	}
@@ -78,11 +79,12 @@ type symLayout struct {
 	head    []byte // but its last 8 bytes: the sums' CRC and its own
 	headCRC uint32
 	sumsAt  uint64
+	block   uint64 // bytes per checksum block
 }
 
 // layoutSymbols makes the sections of the lookup index (see
 // encodeSymbols) and the header that places them.
-func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) (*symLayout, error) {
+func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, block uint64) (*symLayout, error) {
 	if len(nodes) >= 1<<31 || len(edges) >= 1<<31 {
 		return nil, errors.New("graph too large for a symbols index")
 	}
@@ -191,7 +193,7 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	}
 
 	// Lay the sections out after the header, each at a multiple of 8.
-	l := &symLayout{sec: sec}
+	l := &symLayout{sec: sec, block: block}
 	pos := uint64(symHeaderSize)
 	for i := range secSums {
 		pos = (pos + 7) &^ 7
@@ -199,7 +201,7 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 		pos += uint64(len(sec[i]))
 	}
 	l.sumsAt = (pos + 7) &^ 7
-	nblocks := (l.sumsAt + symBlock - 1) / symBlock
+	nblocks := (l.sumsAt + block - 1) / block
 	l.offs[secSums] = [2]uint64{l.sumsAt, nblocks * 4}
 	h := make([]byte, 0, symHeaderSize)
 	h = append(h, symMagic...)
@@ -210,7 +212,7 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	for _, o := range l.offs {
 		h = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(h, o[0]), o[1])
 	}
-	h = binary.LittleEndian.AppendUint32(h, symBlock)
+	h = binary.LittleEndian.AppendUint32(h, uint32(block))
 	if len(h) != symHeaderSize-8 {
 		panic("symbols header size")
 	}
@@ -218,22 +220,23 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	return l, nil
 }
 
-// blockSums sums what is written through it, a symBlock at a time.
+// blockSums sums what is written through it, a block at a time.
 type blockSums struct {
-	w    io.Writer
-	at   uint64 // bytes written
-	crc  uint32 // of the current block so far
-	sums []byte
+	w     io.Writer
+	block uint64
+	at    uint64 // bytes written
+	crc   uint32 // of the current block so far
+	sums  []byte
 }
 
 func (s *blockSums) Write(p []byte) (int, error) {
 	n, err := s.w.Write(p)
 	for q := p[:n]; len(q) > 0; {
-		k := min(uint64(len(q)), symBlock-s.at%symBlock)
+		k := min(uint64(len(q)), s.block-s.at%s.block)
 		s.crc = crc32.Update(s.crc, castagnoli, q[:k])
 		s.at += k
 		q = q[k:]
-		if s.at%symBlock == 0 {
+		if s.at%s.block == 0 {
 			s.sums = binary.LittleEndian.AppendUint32(s.sums, s.crc)
 			s.crc = 0
 		}
@@ -247,7 +250,7 @@ func (s *blockSums) Write(p []byte) (int, error) {
 // header are written as zeros (as block 0 is summed, see verifyBlock);
 // finish gets the sums and writes them in place.
 func (l *symLayout) write(w io.Writer, finish func(sums []byte) error) error {
-	bs := &blockSums{w: w}
+	bs := &blockSums{w: w, block: l.block}
 	var zero [8]byte
 	if _, err := bs.Write(l.head); err != nil {
 		return err
@@ -267,7 +270,7 @@ func (l *symLayout) write(w io.Writer, finish func(sums []byte) error) error {
 	if _, err := bs.Write(zero[:l.sumsAt-bs.at]); err != nil {
 		return err
 	}
-	if bs.at%symBlock != 0 {
+	if bs.at%l.block != 0 {
 		bs.sums = binary.LittleEndian.AppendUint32(bs.sums, bs.crc)
 	}
 	if _, err := w.Write(bs.sums); err != nil {
@@ -289,7 +292,7 @@ func u32s(v []uint32) []byte {
 // matches graph.bin, and returns the error.
 func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) error {
 	file := filepath.Join(dir, SymbolsFile)
-	l, err := layoutSymbols(st, nodes, edges, files)
+	l, err := layoutSymbols(st, nodes, edges, files, symBlock)
 	if err == nil {
 		err = writeStreamed(file, ".symbols-*.tmp", func(f *os.File) error {
 			w := bufio.NewWriterSize(f, 1<<20)
