@@ -127,3 +127,39 @@ func TestSyncReadsOnlyChanges(t *testing.T) {
 		t.Errorf("search after sync: %+v, %v", res.Results, err)
 	}
 }
+
+// TestSyncReadsAllAfterAnotherBuild: stamps written by another build of
+// fileinfo vouch for nothing (its code documents carry its build in
+// their stamps, which serve would find stale), so the next Sync reads
+// every file again and records this build; the one after reads none.
+func TestSyncReadsAllAfterAnotherBuild(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	writeFiles(t, root, map[string]string{"shop.go": shopGo, "tax.py": "def tax(amount):\n    return amount * 1.2\n"})
+	ctx := context.Background()
+	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(was string) { buildStamp = was }(buildStamp)
+	buildStamp = "fileinfo v1 (test)"
+	if st, err := Sync(ctx, ix, root, dir, nil); err != nil || st.Read != 2 {
+		t.Fatalf("first sync: %+v, %v", st, err)
+	}
+	if st, err := Sync(ctx, ix, root, dir, nil); err != nil || st.Read != 0 {
+		t.Fatalf("unchanged sync, same build: %+v, %v", st, err)
+	}
+	buildStamp = "fileinfo v2 (test)"
+	if st, err := Sync(ctx, ix, root, dir, nil); err != nil || st.Read != 2 {
+		t.Fatalf("sync by another build: %+v, %v, want every file read", st, err)
+	}
+	if st, err := Sync(ctx, ix, root, dir, nil); err != nil || st.Read != 0 {
+		t.Fatalf("unchanged sync after it: %+v, %v", st, err)
+	}
+	if err := os.Remove(filepath.Join(dir, buildFile)); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := Sync(ctx, ix, root, dir, nil); err != nil || st.Read != 2 {
+		t.Fatalf("sync of stamps with no build recorded: %+v, %v, want every file read", st, err)
+	}
+}

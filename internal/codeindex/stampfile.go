@@ -157,6 +157,9 @@ func decodeStampsFile(b []byte) ([]fileStamp, error) {
 func readStamps(dir string) ([]fileStamp, error) {
 	b, err := bounded.ReadFile(filepath.Join(dir, stampsFile), stampsLimit)
 	if err == nil {
+		if !sameBuild(dir) {
+			return nil, errOtherBuild
+		}
 		return decodeStampsFile(b)
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
@@ -184,4 +187,24 @@ func sortedStamps(m map[string][3]int64) []fileStamp {
 	}
 	slices.SortFunc(out, func(a, b fileStamp) int { return strings.Compare(a.path, b.path) })
 	return out
+}
+
+// buildFile, beside the stamps file, names the build of fileinfo that
+// made the code documents the stamps vouch for (buildStamp, which Stamp
+// puts in every code document's stamp). Stamps of another build vouch
+// for nothing: serve would index every file again at its next start (on
+// the Linux kernel, minutes and gigabytes after an upgrade), so `index`
+// does it instead.
+const buildFile = "code-build.txt"
+
+// buildLimit caps buildFile: a version, a revision and a time.
+var buildLimit = bounded.Limit{Kind: "code build file", Max: 4 << 10}
+
+// errOtherBuild is readStamps' error for stamps made by another build.
+var errOtherBuild = errors.New("code stamps: made by another build of fileinfo (or before builds were recorded)")
+
+// sameBuild reports whether the stamps in dir were written by this build.
+func sameBuild(dir string) bool {
+	b, err := bounded.ReadFile(filepath.Join(dir, buildFile), buildLimit)
+	return err == nil && string(b) == buildStamp
 }

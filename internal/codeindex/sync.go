@@ -264,10 +264,14 @@ func decodeStamps(b []byte) (map[string][3]int64, error) {
 	return stamps, nil
 }
 
-// writeStamps writes the stamps, sorted by path, atomically, and
-// removes the legacy stamps file.
+// writeStamps writes the stamps, sorted by path, atomically, and the
+// build they were made by (buildFile), and removes the legacy stamps
+// file.
 func writeStamps(dir string, stamps []fileStamp) error {
 	if err := writeFile(dir, stampsFile, "code stamps", encodeStamps(stamps)); err != nil {
+		return err
+	}
+	if err := writeFile(dir, buildFile, "code build", []byte(buildStamp)); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, legacyStampsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
