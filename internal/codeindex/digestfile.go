@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -51,19 +50,21 @@ type digestStamp struct {
 	SHA256 string `json:"sha256"`
 }
 
+// digestsFrame is the digests file's layout: no fixed fields; a record
+// takes at least 68 bytes.
+var digestsFrame = recordFile{magic: digestsMagic, name: "digests", minRec: 68}
+
 // encodeDigests lays out m as a digests file. Every digest is a SHA-256
 // in lower-case hex.
 func encodeDigests(m map[string]digestStamp) []byte {
 	paths := make([]string, 0, len(m))
-	n := stampsHeader
+	n := 0
 	for p := range m {
 		paths = append(paths, p)
 		n += len(p) + 3*binary.MaxVarintLen64 + 64
 	}
 	slices.Sort(paths)
-	b := make([]byte, stampsHeader, n)
-	copy(b, digestsMagic)
-	binary.LittleEndian.PutUint32(b[len(digestsMagic):], uint32(len(paths)))
+	b := digestsFrame.start(len(paths), n)
 	for _, p := range paths {
 		d := m[p]
 		b = binary.AppendUvarint(b, uint64(len(p)))
@@ -72,44 +73,24 @@ func encodeDigests(m map[string]digestStamp) []byte {
 		b = binary.AppendVarint(b, d.Mtime)
 		b = append(b, d.SHA256...)
 	}
-	binary.LittleEndian.PutUint32(b[len(digestsMagic)+4:], crc32.Checksum(b[stampsHeader:], castagnoli))
-	return b
+	return digestsFrame.seal(b)
 }
 
 // decodeDigests decodes a digests file. Paths and digests are
 // substrings of one copy of the records. Anything but a file laid out as
 // above is an error saying what is wrong.
 func decodeDigests(b []byte) (map[string]digestStamp, error) {
-	if len(b) < stampsHeader || string(b[:len(digestsMagic)]) != digestsMagic {
-		return nil, errors.New("not a digests file of this version")
-	}
-	count := binary.LittleEndian.Uint32(b[len(digestsMagic):])
-	sum := binary.LittleEndian.Uint32(b[len(digestsMagic)+4:])
-	body := b[stampsHeader:]
-	if got := crc32.Checksum(body, castagnoli); got != sum {
-		return nil, fmt.Errorf("checksum %08x, want %08x: damaged", got, sum)
-	}
-	// A record takes at least 68 bytes: a count beyond that is a lie,
-	// refused before anything is allocated for it.
-	if uint64(count)*68 > uint64(len(body)) {
-		return nil, fmt.Errorf("%d records in %d bytes", count, len(body))
+	_, body, count, err := digestsFrame.open(b)
+	if err != nil {
+		return nil, err
 	}
 	text := string(body)
 	m := make(map[string]digestStamp, count)
 	off, last := 0, ""
 	for i := range count {
-		l, n := binary.Uvarint(body[off:])
-		if n <= 0 || l > uint64(len(body)-off-n) {
-			return nil, fmt.Errorf("record %d: bad path length", i)
-		}
-		off += n
-		p := text[off : off+int(l)]
-		off += int(l)
-		switch {
-		case !fs.ValidPath(p) || p == ".":
-			return nil, fmt.Errorf("%q is not a path inside the workspace", p)
-		case i > 0 && p <= last:
-			return nil, fmt.Errorf("%q after %q: not sorted", p, last)
+		p, err := digestsFrame.path(body, text, &off, i, last)
+		if err != nil {
+			return nil, err
 		}
 		last = p
 		size, n := binary.Uvarint(body[off:])
@@ -128,8 +109,8 @@ func decodeDigests(b []byte) (map[string]digestStamp, error) {
 		m[p] = digestStamp{int64(size), mtime, text[off : off+64]}
 		off += 64
 	}
-	if off != len(body) {
-		return nil, fmt.Errorf("%d bytes after the last record", len(body)-off)
+	if err := digestsFrame.end(body, off); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

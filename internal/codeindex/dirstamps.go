@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path"
@@ -50,9 +49,6 @@ const DirStampsFile = "code-dirs.bin"
 // version.
 const dirStampsMagic = "fidirs\x00\x01"
 
-// dirStampsHeader is the size of the header: magic, since, count, crc.
-const dirStampsHeader = len(dirStampsMagic) + 16
-
 // dirStampsLimit caps the file: 512 bytes a record for 500,000
 // directories.
 var dirStampsLimit = bounded.Limit{Kind: "directory stamps file", Max: 256 << 20}
@@ -75,58 +71,41 @@ type dirStamp struct {
 	size, mtime int64
 }
 
+// dirStampsFrame is the directory stamps file's layout: since as its
+// fixed field; a record takes at least 4 bytes; "." is the root.
+var dirStampsFrame = recordFile{magic: dirStampsMagic, extra: 8, kind: "directory stamps: ", name: "directory stamps", minRec: 4, root: true}
+
 // encodeDirStamps lays out stamps, sorted by path without repeats.
 func encodeDirStamps(since int64, stamps []dirStamp) []byte {
-	b := make([]byte, dirStampsHeader, dirStampsHeader+len(stamps)*32)
-	copy(b, dirStampsMagic)
+	b := dirStampsFrame.start(len(stamps), len(stamps)*32)
 	binary.LittleEndian.PutUint64(b[len(dirStampsMagic):], uint64(since))
-	binary.LittleEndian.PutUint32(b[len(dirStampsMagic)+8:], uint32(len(stamps)))
 	for _, s := range stamps {
 		b = binary.AppendUvarint(b, uint64(len(s.path)))
 		b = append(b, s.path...)
 		b = binary.AppendVarint(b, s.size)
 		b = binary.AppendVarint(b, s.mtime)
 	}
-	binary.LittleEndian.PutUint32(b[len(dirStampsMagic)+12:], crc32.Checksum(b[dirStampsHeader:], castagnoli))
-	return b
+	return dirStampsFrame.seal(b)
 }
 
 // decodeDirStamps decodes a directory stamps file: since, and the
 // records sorted by path. Anything but a file laid out as above is an
 // error saying what is wrong.
 func decodeDirStamps(b []byte) (int64, []dirStamp, error) {
-	if len(b) < dirStampsHeader || string(b[:len(dirStampsMagic)]) != dirStampsMagic {
-		return 0, nil, errors.New("directory stamps: not a directory stamps file of this version")
+	fixed, body, count, err := dirStampsFrame.open(b)
+	if err != nil {
+		return 0, nil, err
 	}
-	since := int64(binary.LittleEndian.Uint64(b[len(dirStampsMagic):]))
-	count := binary.LittleEndian.Uint32(b[len(dirStampsMagic)+8:])
-	sum := binary.LittleEndian.Uint32(b[len(dirStampsMagic)+12:])
-	body := b[dirStampsHeader:]
-	if got := crc32.Checksum(body, castagnoli); got != sum {
-		return 0, nil, fmt.Errorf("directory stamps: checksum %08x, want %08x: damaged", got, sum)
-	}
-	// A record takes at least 4 bytes: a count beyond that is a lie,
-	// refused before anything is allocated for it.
-	if uint64(count)*4 > uint64(len(body)) {
-		return 0, nil, fmt.Errorf("directory stamps: %d records in %d bytes", count, len(body))
-	}
+	since := int64(binary.LittleEndian.Uint64(fixed))
 	text := string(body)
 	out := make([]dirStamp, 0, count)
-	off := 0
+	off, last := 0, ""
 	for i := range count {
-		l, n := binary.Uvarint(body[off:])
-		if n <= 0 || l > uint64(len(body)-off-n) {
-			return 0, nil, fmt.Errorf("directory stamps: record %d: bad path length", i)
+		p, err := dirStampsFrame.path(body, text, &off, i, last)
+		if err != nil {
+			return 0, nil, err
 		}
-		off += n
-		p := text[off : off+int(l)]
-		off += int(l)
-		switch {
-		case !fs.ValidPath(p):
-			return 0, nil, fmt.Errorf("directory stamps: %q is not a path inside the workspace", p)
-		case i > 0 && p <= out[i-1].path:
-			return 0, nil, fmt.Errorf("directory stamps: %q after %q: not sorted", p, out[i-1].path)
-		}
+		last = p
 		var v [2]int64
 		for j := range v {
 			x, n := binary.Varint(body[off:])
@@ -141,8 +120,8 @@ func decodeDirStamps(b []byte) (int64, []dirStamp, error) {
 		}
 		out = append(out, dirStamp{p, v[0], v[1]})
 	}
-	if off != len(body) {
-		return 0, nil, fmt.Errorf("directory stamps: %d bytes after the last record", len(body)-off)
+	if err := dirStampsFrame.end(body, off); err != nil {
+		return 0, nil, err
 	}
 	return since, out, nil
 }

@@ -67,16 +67,18 @@ type fileStamp struct {
 	stamp [3]int64 // size, mtime ns, artifact mtime ns
 }
 
+// stampsFrame is the stamps file's layout: no fixed fields; a record
+// takes at least 5 bytes.
+var stampsFrame = recordFile{magic: stampsMagic, kind: "code stamps: ", name: "stamps", minRec: 5}
+
 // encodeStamps lays out stamps, sorted by path without repeats, as a
 // stamps file.
 func encodeStamps(stamps []fileStamp) []byte {
-	n := stampsHeader
+	n := 0
 	for _, s := range stamps {
 		n += len(s.path) + 4*binary.MaxVarintLen64
 	}
-	b := make([]byte, stampsHeader, n)
-	copy(b, stampsMagic)
-	binary.LittleEndian.PutUint32(b[len(stampsMagic):], uint32(len(stamps)))
+	b := stampsFrame.start(len(stamps), n)
 	for _, s := range stamps {
 		b = binary.AppendUvarint(b, uint64(len(s.path)))
 		b = append(b, s.path...)
@@ -84,8 +86,7 @@ func encodeStamps(stamps []fileStamp) []byte {
 		b = binary.AppendVarint(b, s.stamp[1])
 		b = binary.AppendVarint(b, s.stamp[2])
 	}
-	binary.LittleEndian.PutUint32(b[len(stampsMagic)+4:], crc32.Checksum(b[stampsHeader:], castagnoli))
-	return b
+	return stampsFrame.seal(b)
 }
 
 // decodeStampsFile decodes a stamps file: its records, sorted by path.
@@ -93,45 +94,24 @@ func encodeStamps(stamps []fileStamp) []byte {
 // each. Anything but a file laid out as above is an error saying what is
 // wrong.
 func decodeStampsFile(b []byte) ([]fileStamp, error) {
-	if len(b) < stampsHeader || string(b[:len(stampsMagic)]) != stampsMagic {
-		return nil, errors.New("code stamps: not a stamps file of this version")
-	}
-	count := binary.LittleEndian.Uint32(b[len(stampsMagic):])
-	sum := binary.LittleEndian.Uint32(b[len(stampsMagic)+4:])
-	body := b[stampsHeader:]
-	if got := crc32.Checksum(body, castagnoli); got != sum {
-		return nil, fmt.Errorf("code stamps: checksum %08x, want %08x: damaged", got, sum)
-	}
-	// A record takes at least 5 bytes: a count beyond that is a lie,
-	// refused before anything is allocated for it.
-	if uint64(count)*5 > uint64(len(body)) {
-		return nil, fmt.Errorf("code stamps: %d records in %d bytes", count, len(body))
+	_, body, count, err := stampsFrame.open(b)
+	if err != nil {
+		return nil, err
 	}
 	text := string(body)
 	out := make([]fileStamp, 0, count)
-	off := 0
-	uv := func() (uint64, bool) {
-		v, n := binary.Uvarint(body[off:])
-		off += max(n, 0)
-		return v, n > 0
-	}
+	off, last := 0, ""
 	for i := range count {
-		l, ok := uv()
-		if !ok || l > uint64(len(body)-off) {
-			return nil, fmt.Errorf("code stamps: record %d: bad path length", i)
+		p, err := stampsFrame.path(body, text, &off, i, last)
+		if err != nil {
+			return nil, err
 		}
-		p := text[off : off+int(l)]
-		off += int(l)
-		switch {
-		case !fs.ValidPath(p) || p == ".":
-			return nil, fmt.Errorf("code stamps: %q is not a path inside the workspace", p)
-		case i > 0 && p <= out[i-1].path:
-			return nil, fmt.Errorf("code stamps: %q after %q: not sorted", p, out[i-1].path)
-		}
-		size, ok := uv()
-		if !ok || size > 1<<62 {
+		last = p
+		size, n := binary.Uvarint(body[off:])
+		if n <= 0 || size > 1<<62 {
 			return nil, fmt.Errorf("code stamps of %s: bad size", p)
 		}
+		off += n
 		var st [3]int64
 		st[0] = int64(size)
 		for j := 1; j < 3; j++ {
@@ -144,8 +124,8 @@ func decodeStampsFile(b []byte) ([]fileStamp, error) {
 		}
 		out = append(out, fileStamp{p, st})
 	}
-	if off != len(body) {
-		return nil, fmt.Errorf("code stamps: %d bytes after the last record", len(body)-off)
+	if err := stampsFrame.end(body, off); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
