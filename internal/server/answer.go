@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
 )
 
@@ -259,9 +260,23 @@ func (s *Server) sourceBlocks(ix *docsearch.Index, found []docsearch.Result, bud
 	var b strings.Builder
 	var sources []answerSource
 	left := budget
+	// A source file's artifact and its code documents say the same
+	// (code documents carry the artifact's prose): the first of the two
+	// scopes to quote a file quotes it.
+	quotedBy := map[string]string{} // source file -> scope
 	for _, r := range found {
 		if len(sources) == maxSources || left < 100 {
 			break
+		}
+		file := ""
+		switch r.Scope {
+		case docsearch.ScopeArtifacts:
+			file = sourceOfArtifact(r.Path)
+		case docsearch.ScopeCode:
+			file = r.Path
+		}
+		if by, ok := quotedBy[file]; ok && file != "" && by != r.Scope {
+			continue
 		}
 		heading := r.Heading
 		if i := strings.LastIndex(heading, " > "); i >= 0 {
@@ -296,6 +311,9 @@ func (s *Server) sourceBlocks(ix *docsearch.Index, found []docsearch.Result, bud
 		b.WriteString("\n\n")
 		left -= cost
 		sources = append(sources, answerSource{N: n, Title: r.Title, Path: r.Path, Scope: r.Scope, Heading: r.Heading, Score: r.Score})
+		if _, ok := quotedBy[file]; !ok && file != "" {
+			quotedBy[file] = r.Scope
+		}
 	}
 	if sources == nil {
 		sources = []answerSource{}
@@ -363,4 +381,10 @@ func answerUserPrompt(kind answerKind, question, extra, blocks string) string {
 	}
 	b.WriteString("Answer in markdown, citing [Source N] for each statement.")
 	return b.String()
+}
+
+// sourceOfArtifact is the source file that the artifact at slash path p
+// (".artifacts/lib/a.go.md") documents.
+func sourceOfArtifact(p string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(p, artifacts.Dir+"/"), ".md")
 }

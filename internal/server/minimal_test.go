@@ -20,6 +20,9 @@ func TestNoBlockTwice(t *testing.T) {
 		files[p] = c
 	}
 	s := connect(t, files, Options{})
+	// With the code scope complete, a question finds the code documents
+	// too, which carry the artifact's prose.
+	waitFor(t, "the code index", func() bool { return s.srv.workspace().code.complete() })
 	var rep reportOut
 	s.ok("report_file_info", storeReport(), &rep)
 	prose := []string{"Defines Store, an in-memory map of integers by key", "Returns an empty Store.", "Holds integers by key.",

@@ -225,7 +225,7 @@ func (v viewSource) Search(ctx context.Context, query string, limit int) ([]view
 		switch r.Scope {
 		case docsearch.ScopeArtifacts:
 			h.Kind = view.HitArtifacts
-			h.Source = strings.TrimSuffix(strings.TrimPrefix(r.Path, artifacts.Dir+"/"), ".md")
+			h.Source = sourceOfArtifact(r.Path)
 		case docsearch.ScopeCode, docsearch.ScopeVendor: // source files, the project's and vendored
 			h.Kind = view.HitCode
 		}
