@@ -15,12 +15,12 @@ import (
 
 // heldWithPace connects to heldTree with its load held (its workers
 // wait after their first file, before reporting progress) and a wait
-// for the load (loadWait) of an hour, and gives the load a pace: one
+// for the load (loadWait, coldWait) of an hour, and gives the load a pace: one
 // byte of 1,000 read, ago ago. The longer ago, the slower the load looks.
 func heldWithPace(t *testing.T, ago time.Duration) (*session, func()) {
 	t.Helper()
 	release := make(chan struct{})
-	s := connect(t, heldTree(), Options{NoWatch: true, loadWait: time.Hour, hooks: holdExtraction(release)})
+	s := connect(t, heldTree(), Options{NoWatch: true, loadWait: time.Hour, coldWait: time.Hour, hooks: holdExtraction(release)})
 	p := &s.srv.workspace().tried
 	p.saw(extract.Progress{Done: 1, Total: len(heldTree()) - 1, Read: 1, Size: 1000})
 	p.mu.Lock()
@@ -127,5 +127,28 @@ func TestColdScanAgainReadsOnlyChanges(t *testing.T) {
 	find(2)
 	if n := c.reads.Load() - before; n != 1 {
 		t.Errorf("after one file changed the scan read %d files, want 1", n)
+	}
+}
+
+// TestColdSearchWaitsNoLongerThanColdWait: before a cold load's first
+// file there is no pace to judge it by; a search then waits coldWait,
+// not loadWait, and answers from a scan of the names, saying so.
+func TestColdSearchWaitsNoLongerThanColdWait(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	s := connect(t, heldTree(), Options{NoWatch: true, loadWait: time.Hour, coldWait: 50 * time.Millisecond, hooks: holdExtraction(release)})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_docs", Arguments: map[string]any{"query": "Zeta"}})
+	if err != nil || res.IsError {
+		t.Fatalf("search_docs Zeta while a load without a pace is held: %v %v", err, res)
+	}
+	var out searchDocsOut
+	decode(t, res, &out)
+	if len(out.Results) == 0 || out.Results[0].Symbol != "example.com/x/z.Zeta" {
+		t.Errorf("search Zeta: %+v\n%s", out.Results, text(res))
+	}
+	if code := out.Coverage["code"]; !strings.Contains(code, "complete by a scan of all") {
+		t.Errorf("coverage of a search before the load's pace is known: %v", out.Coverage)
 	}
 }

@@ -437,7 +437,8 @@ func (e *earlySymbols) complete() bool { return e.saved != nil && len(e.changed)
 // and the answer is whole) — but during a cold load only while the
 // load's pace says it can end within the wait: on golang.org/x/tools the
 // load takes 2-6 s, and a search at 0.5 s waited its 3 s for nothing, to
-// answer from names all the same (see waitLoad).
+// answer from names all the same (see waitLoad); and never longer than
+// coldWait, since before its first files a cold load has no pace.
 func (s *Server) earlySearch(ctx context.Context) (*workspace, *earlySymbols) {
 	return s.earlyFor(ctx, false)
 }
@@ -462,7 +463,11 @@ func (s *Server) earlyFor(ctx context.Context, lookup bool) (*workspace, *earlyS
 		return ws, nil
 	}
 	if !(e.complete() || lookup && e.cold != nil) {
-		ws.waitLoad(ctx, cmp.Or(s.opt.loadWait, defaultLoadWait), e.cold != nil)
+		wait := cmp.Or(s.opt.loadWait, defaultLoadWait)
+		if e.cold != nil {
+			wait = min(wait, cmp.Or(s.opt.coldWait, defaultColdWait))
+		}
+		ws.waitLoad(ctx, wait, e.cold != nil)
 	}
 	select {
 	case <-ws.ready:

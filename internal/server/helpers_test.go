@@ -51,6 +51,12 @@ func connect(t testing.TB, files map[string]string, opt Options) *session {
 		// opens is TestFirstSearchSaysWhatItCovers's).
 		opt.DocsWait = time.Minute
 	}
+	if opt.coldWait == 0 {
+		// Likewise a cold load of a small tree: tests of what a first
+		// search finds wait for the load as long as loadWait says (the
+		// answer after coldWait is TestColdSearchWaitsNoLongerThanColdWait's).
+		opt.coldWait = time.Minute
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	srv, err := New(ctx, opt)

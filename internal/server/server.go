@@ -79,12 +79,26 @@ type Options struct {
 	// waits for it before answering from what is loaded so far (see
 	// earlySymbols). Default defaultLoadWait.
 	loadWait time.Duration
+	// coldWait bounds loadWait during a cold load (no saved symbols: the
+	// early answers come from a scan of the files). Default
+	// defaultColdWait.
+	coldWait time.Duration
 }
 
 // defaultLoadWait is Options.loadWait's default: the first answer on the
 // Linux kernel comes within 5 s of the start (a second to open the saved
 // symbols index, then this), and a small tree's load is over by then.
 const defaultLoadWait = 3 * time.Second
+
+// defaultColdWait is Options.coldWait's default. A cold load's pace is
+// unknown until its first files are extracted, and a lookup answered
+// before the search holds the load's workers meanwhile, so a search on
+// golang.org/x/tools waited 0.3-0.8 s for a pace that then said the load
+// ends after the wait (docs/bigrepos.md, 2026-12-05: a first search
+// within a second). A tree whose load ends within this — tens of files —
+// still gets the whole answer; a larger one answers from the scan at
+// once, saying so, as it would have after learning the pace.
+const defaultColdWait = 300 * time.Millisecond
 
 // instructions teach a client's model every tool family, in a few
 // sentences (TestToolList checks that each tool is named).
