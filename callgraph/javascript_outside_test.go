@@ -1,0 +1,36 @@
+package callgraph
+
+import "testing"
+
+// A function handed to a package's or Node's function or method is
+// called by it: written as an argument, or named as the last argument
+// (Node's callback position). Functions handed to remove a listener, or
+// named before the last argument, are not.
+func TestJavaScriptCallbacksToPackages(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+const fs = require('fs');
+const psTree = require('pstree.remy');
+const { spawn } = require('child_process');
+import { catchError } from 'rxjs';
+const bus = new (require('events').EventEmitter)();
+function done() {}
+function other() {}
+function run(cb) {
+  psTree(1, (err, pids) => { done(); });
+  fs.readFile('x', 'utf8', function (err, data) { done(); });
+  catchError(async (e) => { done(); });
+  spawn('ls', other, done);
+  bus.removeListener('x', other);
+  cb(1, other);
+  'abc'.replace(/a/, function (m) { return m; });
+}
+`)
+	expectCallees(t, g, "a.run",
+		"a.run.<callback of psTree>:callback",
+		"a.run.<callback of fs.readFile('x')>:callback",
+		"a.run.<callback of catchError>:callback",
+		"a.done:callback",
+		"a.run.<callback of .replace>:callback")
+	expectCallees(t, g, "a.run.<callback of psTree>", "a.done:local")
+}
