@@ -34,3 +34,21 @@ function run(cb) {
 		"a.run.<callback of .replace>:callback")
 	expectCallees(t, g, "a.run.<callback of psTree>", "a.done:local")
 }
+
+// var utils = (module.exports = {…}), as prettier writes it: the object
+// is utils and the module's export, and its functions are called
+// through require.
+func TestJavaScriptParenthesizedExportAlias(t *testing.T) {
+	g := buildArchive(t, `
+-- utils/index.js --
+var utils = (module.exports = {
+  stringify: function (a) { return a; },
+});
+utils.quiet = function () { utils.stringify(1); };
+-- use.js --
+var utils = require('./utils');
+function run() { utils.stringify(1); }
+`)
+	expectCallees(t, g, "use.run", "utils.index.utils.stringify:import")
+	expectCallees(t, g, "utils.index.utils.quiet", "utils.index.utils.stringify:local")
+}

@@ -195,7 +195,8 @@ func scanJSExports(root *sitter.Node, f *fileInfo) *jsFileExports {
 		case "lexical_declaration", "variable_declaration":
 			for j, m := 0, int(st.NamedChildCount()); j < m; j++ {
 				d := st.NamedChild(j)
-				v, name := d.ChildByFieldName("value"), d.ChildByFieldName("name")
+				// var utils = (module.exports = {…}), as prettier writes it
+				v, name := unparen(d.ChildByFieldName("value")), d.ChildByFieldName("name")
 				switch {
 				case v == nil:
 				case isRequire(v, f):
@@ -388,7 +389,7 @@ func (ex *jsFileExports) addCommonJS(e *sitter.Node, line int, f *fileInfo) {
 }
 
 // addCommonJSAlias reads `var proto = module.exports = …` and
-// `var x = exports.x = …`: the variable name is exported (and the
+// `var x = exports.x = …` (in parentheses too): the variable name is exported (and the
 // function assigned is named after it).
 func (ex *jsFileExports) addCommonJSAlias(name string, e *sitter.Node, line int, f *fileInfo) {
 	for e != nil && e.Type() == "assignment_expression" {
@@ -401,7 +402,7 @@ func (ex *jsFileExports) addCommonJSAlias(name string, e *sitter.Node, line int,
 			ex.module, ex.names[name] = true, true
 			ex.add(f.text(left.ChildByFieldName("property")), name, line)
 		}
-		e = e.ChildByFieldName("right")
+		e = unparen(e.ChildByFieldName("right"))
 	}
 }
 
