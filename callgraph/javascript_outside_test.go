@@ -36,19 +36,22 @@ function run(cb) {
 }
 
 // var utils = (module.exports = {…}), as prettier writes it: the object
-// is utils and the module's export, and its functions are called
-// through require.
+// is utils and the module's export, and its functions and the modules
+// it requires are called through require.
 func TestJavaScriptParenthesizedExportAlias(t *testing.T) {
 	g := buildArchive(t, `
 -- utils/index.js --
 var utils = (module.exports = {
   stringify: function (a) { return a; },
+  clone: require('./clone'),
 });
 utils.quiet = function () { utils.stringify(1); };
+-- utils/clone.js --
+module.exports = function clone(obj) { return obj; };
 -- use.js --
 var utils = require('./utils');
-function run() { utils.stringify(1); }
+function run() { utils.stringify(1); utils.clone({}); }
 `)
-	expectCallees(t, g, "use.run", "utils.index.utils.stringify:import")
+	expectCallees(t, g, "use.run", "utils.index.utils.stringify:import", "utils.clone.clone:import")
 	expectCallees(t, g, "utils.index.utils.quiet", "utils.index.utils.stringify:local")
 }

@@ -366,7 +366,7 @@ func (ex *jsFileExports) addCommonJS(e *sitter.Node, line int, f *fileInfo) {
 			}
 		case "object":
 			ex.names["default"] = true
-			ex.addExportObject(right, line, f)
+			ex.addExportObject(right, "default", line, f)
 			return
 		}
 		ex.add("default", jsExportedValue(right, "default", true, f), line)
@@ -389,8 +389,10 @@ func (ex *jsFileExports) addCommonJS(e *sitter.Node, line int, f *fileInfo) {
 }
 
 // addCommonJSAlias reads `var proto = module.exports = …` and
-// `var x = exports.x = …` (in parentheses too): the variable name is exported (and the
-// function assigned is named after it).
+// `var x = exports.x = …` (in parentheses too): the variable name is
+// exported (and the function assigned is named after it); the
+// properties of an object so exported are exports, as those of
+// `module.exports = {…}` are (`clone: require('./clone')` too).
 func (ex *jsFileExports) addCommonJSAlias(name string, e *sitter.Node, line int, f *fileInfo) {
 	for e != nil && e.Type() == "assignment_expression" {
 		left := e.ChildByFieldName("left")
@@ -398,6 +400,13 @@ func (ex *jsFileExports) addCommonJSAlias(name string, e *sitter.Node, line int,
 		case lt == "module.exports":
 			ex.module, ex.names[name] = true, true
 			ex.add("default", name, line)
+			v := unparen(e.ChildByFieldName("right"))
+			for v != nil && v.Type() == "assignment_expression" {
+				v = unparen(v.ChildByFieldName("right"))
+			}
+			if v != nil && v.Type() == "object" {
+				ex.addExportObject(v, name, line, f)
+			}
 		case left != nil && left.Type() == "member_expression" && isCommonJSExports(f.text(left.ChildByFieldName("object"))):
 			ex.module, ex.names[name] = true, true
 			ex.add(f.text(left.ChildByFieldName("property")), name, line)
@@ -408,8 +417,9 @@ func (ex *jsFileExports) addCommonJSAlias(name string, e *sitter.Node, line int,
 
 // addExportObject reads `module.exports = {a, b: c, d() {}, e: require("m")}`:
 // each property is an export; functions written in the object are members
-// of the object symbol "default".
-func (ex *jsFileExports) addExportObject(o *sitter.Node, line int, f *fileInfo) {
+// of the object symbol obj ("default", or the variable of
+// `var utils = module.exports = {…}`).
+func (ex *jsFileExports) addExportObject(o *sitter.Node, obj string, line int, f *fileInfo) {
 	for i, cnt := 0, int(o.NamedChildCount()); i < cnt; i++ {
 		switch p := o.NamedChild(i); p.Type() {
 		case "shorthand_property_identifier":
@@ -417,7 +427,7 @@ func (ex *jsFileExports) addExportObject(o *sitter.Node, line int, f *fileInfo) 
 			ex.add(f.text(p), f.text(p), line)
 		case "method_definition":
 			name := unquoteJS(f.text(p.ChildByFieldName("name")))
-			ex.add(name, "default."+name, line)
+			ex.add(name, obj+"."+name, line)
 		case "pair":
 			key, v := p.ChildByFieldName("key"), p.ChildByFieldName("value")
 			if key == nil || v == nil {
@@ -439,7 +449,7 @@ func (ex *jsFileExports) addExportObject(o *sitter.Node, line int, f *fileInfo) 
 			case v.Type() == "identifier" || v.Type() == "member_expression":
 				local = jsExportedValue(v, "", false, f)
 			case v.Type() == "object" || isFunctionNode(v):
-				local = "default." + name // a member of the object symbol "default"
+				local = obj + "." + name // a member of the object symbol
 			}
 			ex.add(name, local, line)
 		}

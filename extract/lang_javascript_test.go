@@ -599,7 +599,9 @@ exports.Router = Router;`, []string{"default=createApp @1", "Router=Router @2"}}
 		{"alias.js", `var proto = module.exports = function () {};
 var y = exports.y = function () {};`, []string{"default=proto @1", "y=y @2"}},
 		{"paren.js", `var utils = (module.exports = { f() {} });
-var z = (exports.z = function () {});`, []string{"default=utils @1", "z=z @2"}},
+var z = (exports.z = function () {});`, []string{"default=utils @1", "f=utils.f @1", "z=z @2"}},
+		{"aliasobj.js", `var utils = module.exports = { clone: require("./clone"), g: function () {}, h };`,
+			[]string{"default=utils @1", "clone=* from ./clone => clone @1", "g=utils.g @1", "h=h @1"}},
 		{"script.js", `function f() {}`, nil},
 	} {
 		f := extractString(t, tc.path, tc.src)
