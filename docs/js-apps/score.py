@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """score.py recall APP_ROOT K R TRUTH EXPORT.json [-v]
-score.py prec NAME M R LABELS BEFORE.json AFTER.json
+score.py prec NAME M R LABELS EXPORT.json...
 
 recall: the sites sites.mjs samples (index i with i % K == R) against the
 hand truth (TRUTH: index, callees, reason; a callee is @file:line, the
@@ -10,9 +10,9 @@ that has a named one too, a|b for either; `-` is no project function,
 when the export has an edge into it from the site's file on a line
 from the call's first to its last. -v lists what was missed.
 
-prec: the edges of either export whose md5 of "file:line caller ->
+prec: the edges of any of the exports whose md5 of "file:line caller ->
 callee" is R modulo M (so an edge is in the sample or not whatever else
-either export has), judged by LABELS (edge TAB 1 right or 0 wrong);
+any export has), judged by LABELS (edge TAB 1 right or 0 wrong);
 prints unlabelled sampled edges first."""
 import hashlib, json, os, subprocess, sys
 
@@ -60,26 +60,26 @@ def recall(root, K, R, truth, export, verbose):
     print(f"{os.path.basename(root.rstrip('/'))}: recall {hit}/{want} = {hit / want:.3f}")
 
 
-def prec(name, M, R, labels, bf, af):
+def prec(name, M, R, labels, *exports):
     lab = {}
     for line in open(labels):
         if "\t" in line and not line.startswith("#"):
             e, v = line.rstrip("\n").split("\t")[:2]
             lab[e] = v == "1"
     E = lambda g: {f"{e['file']}:{e['line']} {e['caller']} -> {e['callee']}" for e in g["edges"]}
-    eb, ea = E(json.load(open(bf))), E(json.load(open(af)))
-    sample = sorted(e for e in eb | ea if int(hashlib.md5(e.encode()).hexdigest(), 16) % int(M) == int(R))
+    es = [E(json.load(open(x))) for x in exports]
+    sample = sorted(e for e in set().union(*es) if int(hashlib.md5(e.encode()).hexdigest(), 16) % int(M) == int(R))
     for e in sample:
         if e not in lab:
             print("UNLABELLED", e)
-    for which, es in (("before", eb), ("after", ea)):
-        s = [e for e in sample if e in es and e in lab]
+    for x, got in zip(exports, es):
+        s = [e for e in sample if e in got and e in lab]
         ok = sum(lab[e] for e in s)
-        print(f"{name} {which}: precision {ok}/{len(s)} = {ok / max(len(s), 1):.3f}")
+        print(f"{name} {os.path.basename(x)}: precision {ok}/{len(s)} = {ok / max(len(s), 1):.3f}")
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "recall":
         recall(*sys.argv[2:7], verbose="-v" in sys.argv[7:])
     else:
-        prec(*sys.argv[2:8])
+        prec(*sys.argv[2:])
