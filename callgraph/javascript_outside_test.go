@@ -55,3 +55,18 @@ function run() { utils.stringify(1); utils.clone({}); }
 	expectCallees(t, g, "use.run", "utils.index.utils.stringify:import", "utils.clone.clone:import")
 	expectCallees(t, g, "utils.index.utils.quiet", "utils.index.utils.stringify:local")
 }
+
+// var exec = childProcess.exec, childProcess a required package: exec()
+// calls the package's function, and a function named as its last
+// argument is called back.
+func TestJavaScriptPackageMemberAlias(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+var childProcess = require('child_process');
+var exec = childProcess.exec;
+var noop = () => {};
+function run() { exec('ls', noop); }
+`)
+	expectCallees(t, g, "a.run", "a.noop:callback")
+	expectUnresolved(t, g, "a.run", "exec", "external: child_process.exec")
+}

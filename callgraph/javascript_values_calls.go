@@ -33,6 +33,9 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			ids, how, reason = r.jsInstantiate(ids, Local)
 			return ids, how, reason, true
 		}
+		if ext := r.jsExternalAlias(at, c.Name); ext != "" {
+			return nil, "", "external: " + ext, true
+		}
 		return nil, "", "", false
 	}
 	vs, guarded := r.jsGuarded(caller, c)
@@ -346,4 +349,25 @@ func jsKeyedCall(c extract.Call) (extract.Call, bool) {
 	m.Name = key.Name()
 	m.Receiver = strings.TrimSpace(c.Receiver[:i])
 	return m, true
+}
+
+// jsExternalAlias names the package member that every binding of name
+// in scope takes, as `var exec = childProcess.exec` does for
+// childProcess = require('child_process'): "child_process.exec"; else
+// "".
+func (r *resolver) jsExternalAlias(scope SymbolID, name string) string {
+	idx := r.jsBindingsOf(r.f)[[2]string{r.g.nodes[scope].Qualified, name}]
+	ext := ""
+	for _, i := range idx {
+		b := &r.f.Bindings[i]
+		if b.Iter || b.ValueExpr.Kind() != extract.ExprAttr || !jsNamePathText(b.Value) {
+			return ""
+		}
+		v, _, ok := r.jsValueOf(scope, b.Value)
+		if !ok || v.ext == "" || ext != "" && v.ext != ext {
+			return ""
+		}
+		ext = v.ext
+	}
+	return ext
 }
