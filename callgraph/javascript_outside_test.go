@@ -70,3 +70,20 @@ function run() { exec('ls', noop); }
 	expectCallees(t, g, "a.run", "a.noop:callback")
 	expectUnresolved(t, g, "a.run", "exec", "external: child_process.exec")
 }
+
+// A variable holding what a getter returns is no function handed over:
+// koa's `const hostname = this.hostname; net.isIP(hostname)`.
+func TestJavaScriptGetterValueNoCallback(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+const net = require('net');
+class Request {
+  get hostname() { return 'h'; }
+  subdomains() {
+    const hostname = this.hostname;
+    return net.isIP(hostname);
+  }
+}
+`)
+	expectCallees(t, g, "a.Request.subdomains")
+}

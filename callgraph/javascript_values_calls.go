@@ -226,6 +226,9 @@ func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call, outside bool) []
 	}
 	var out []Edge
 	for _, id := range r.jsCallables(vs) {
+		if r.jsAccessors([]SymbolID{id}) {
+			continue // const host = this.hostname: the getter's value, not the getter
+		}
 		if k := r.g.nodes[id].Kind; k == extract.KindFunction || k == extract.KindMethod {
 			out = append(out, Edge{Caller: caller, Callee: id, File: r.f.Path, Line: c.Line, Resolution: Callback})
 		}
