@@ -89,6 +89,7 @@ type jsModules struct {
 	docs      map[string]map[jsDeclKey]map[string]string // by file: its functions' JSDoc @param types
 	accessors map[string]map[jsDeclKey]bool              // by file: its getters and setters
 	calls     map[string]map[string][]int                // by file: its calls' indexes by called name, in order
+	bound     map[string][]jsBound                       // by file: its bindings of a name to f.bind(…), in order
 	varTypes  map[[2]string]jsVarTypeOf                  // by file and name: a module variable's declared type
 }
 

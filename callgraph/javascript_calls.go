@@ -166,6 +166,14 @@ func (r *resolver) jsCallValue(v jsValue, how Resolution) ([]SymbolID, Resolutio
 	case v.ext != "":
 		return nil, "", "external: " + v.ext
 	case v.found():
+		// utils.clone() for clone: require('./clone'): a CommonJS
+		// module called is its module.exports.
+		switch d := r.exportOf(v.q, "default"); {
+		case d.ext != "":
+			return nil, "", "external: " + d.ext
+		case d.found() && !d.module:
+			return r.jsInstantiate(r.g.byQualified[d.q], how)
+		}
 		return nil, "", fmt.Sprintf("module %s is called", v.q)
 	}
 	return nil, "", v.why

@@ -5,6 +5,7 @@ package callgraph
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -82,8 +83,95 @@ func (r *resolver) jsParamValues(fn SymbolID, i int) []jsVal {
 			break
 		}
 	}
+	out = append(out, r.jsBoundParamValues(fn, i)...)
+	if len(out) > maxJSValues {
+		out = nil
+	}
 	st.vals[key] = out
 	return out
+}
+
+// jsBoundParamValues returns what fn's i-th parameter gets through the
+// names the file binds to fn.bind(this, a, …): bind's arguments fill
+// the first parameters, and a call of the bound name passes the rest
+// (nodemonOpt = nodemonOption.bind(null, opts); nodemonOpt(arg, eat)).
+func (r *resolver) jsBoundParamValues(fn SymbolID, i int) []jsVal {
+	var out []jsVal
+	for _, bd := range r.jsBoundBindings() {
+		if !containsID(bd.fns, fn) {
+			continue
+		}
+		b := &r.f.Bindings[bd.binding]
+		e := b.ValueExpr
+		k := e.Len() - 2 // bound arguments, after this
+		if i < k {
+			out = append(out, r.jsEval(bd.scope, e.Sub(2+i), 1)...)
+			continue
+		}
+		for _, ci := range r.jsCallsNamed(b.Target) {
+			c := r.f.Calls[ci]
+			args := c.ArgExprs()
+			if c.Receiver != "" || i-k >= args.Len() {
+				continue
+			}
+			caller, ok := r.callerOf(c)
+			if !ok {
+				continue
+			}
+			if ids, _, _ := r.resolveCall(caller, c); !containsID(ids, fn) {
+				continue
+			}
+			splat := false
+			for j := 0; j <= i-k; j++ {
+				splat = splat || args.Sub(j).Kind() == extract.ExprSplat
+			}
+			if !splat {
+				out = append(out, r.jsEval(caller, args.Sub(i-k), 1)...)
+			}
+		}
+	}
+	return out
+}
+
+// jsBound is a binding of a name to f.bind(this, …): its index among
+// the file's bindings, its scope, and the functions f names.
+type jsBound struct {
+	binding int
+	scope   SymbolID
+	fns     []SymbolID
+}
+
+// jsBoundBindings returns the bindings of the file being resolved that
+// bind a plain name to a call of bind with its this argument
+// (f.bind(null), f.bind(this, a)), found and evaluated once per file.
+func (r *resolver) jsBoundBindings() []jsBound {
+	st := r.jsState()
+	if st.bound == nil {
+		st.bound = map[string][]jsBound{}
+	}
+	if bds, ok := st.bound[r.f.Path]; ok {
+		return bds
+	}
+	st.bound[r.f.Path] = nil // in progress: evaluating f may ask for parameters
+	var bds []jsBound
+	for i := range r.f.Bindings {
+		b := &r.f.Bindings[i]
+		e := b.ValueExpr
+		if e.Kind() != extract.ExprCall || e.Name() == "new" || e.Len() < 2 || b.Iter ||
+			e.Sub(0).Kind() != extract.ExprAttr || e.Sub(0).Name() != "bind" ||
+			!jsNamePathText(b.Target) || strings.Contains(b.Target, ".") {
+			continue
+		}
+		scope, ok := r.callerOf(extract.Call{Caller: b.Scope, Line: b.Line})
+		if !ok {
+			continue
+		}
+		if fns := r.jsCallables(r.jsEval(scope, e.Sub(0).Sub(0), 1)); len(fns) > 0 {
+			bds = append(bds, jsBound{binding: i, scope: scope, fns: fns})
+		}
+	}
+	st.bound[r.f.Path] = bds
+	return bds
 }
 
 // jsCallsNamed returns the indexes of the calls of the file being

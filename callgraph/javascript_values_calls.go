@@ -33,6 +33,9 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 			ids, how, reason = r.jsInstantiate(ids, Local)
 			return ids, how, reason, true
 		}
+		if ext := r.jsExternalAlias(at, c.Name); ext != "" {
+			return nil, "", "external: " + ext, true
+		}
 		return nil, "", "", false
 	}
 	vs, guarded := r.jsGuarded(caller, c)
@@ -150,11 +153,12 @@ func (r *resolver) jsValueCall(caller SymbolID, c extract.Call) (ids []SymbolID,
 }
 
 // jsCallbackMethods are the builtin methods that call a function they
-// are given: of arrays, promises and event emitters.
+// are given: of arrays, strings, promises and event emitters.
 var jsCallbackMethods = map[string]bool{
 	"forEach": true, "map": true, "filter": true, "reduce": true, "reduceRight": true,
 	"some": true, "every": true, "find": true, "findIndex": true, "findLast": true,
 	"findLastIndex": true, "flatMap": true, "sort": true, "toSorted": true,
+	"replace": true, "replaceAll": true,
 	"then": true, "catch": true, "finally": true,
 	"nextTick": true, "addEventListener": true, "on": true, "once": true,
 	"addListener": true, "prependListener": true, "prependOnceListener": true,
@@ -167,30 +171,49 @@ var jsCallbackFunctions = map[string]bool{
 	"queueMicrotask": true, "requestAnimationFrame": true, "requestIdleCallback": true,
 }
 
+// jsUncalledArguments are the functions and methods of packages and
+// Node that take a function to take it off, compare it or link it, not
+// to call it: an emitter's removeListener, util.inherits.
+var jsUncalledArguments = map[string]bool{
+	"removeListener": true, "removeEventListener": true, "off": true, "removeAllListeners": true,
+	"listeners": true, "listenerCount": true, "rawListeners": true, "inherits": true,
+	"clearTimeout": true, "clearInterval": true, "clearImmediate": true,
+}
+
 // jsCallbacks returns the edges from caller to the functions that call c
-// hands to a builtin that calls them (arr.map(foo), p.then(this.done),
-// setTimeout(tick)): their resolution is Callback.
-func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
-	if c.ArgExprs().Len() == 0 {
+// hands to code that calls them, labelled Callback: to a builtin that
+// calls them (arr.map(foo), p.then(this.done), setTimeout(tick)), or,
+// when outside is true (c calls a package's or Node's function or
+// method), to that code: a function written as an argument
+// (psTree(pid, (err, pids) => …), rxjs's catchError(async (e) => …)),
+// or a function named as the last argument, where Node and its packages
+// take their callback (exec(cmd, done)).
+func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call, outside bool) []Edge {
+	n := c.ArgExprs().Len()
+	if n == 0 {
 		return nil
 	}
+	var builtin bool
 	if c.Receiver == "" {
-		if !jsCallbackFunctions[c.Name] {
-			return nil
-		}
-		if _, how := r.resolveName(caller, c.Name); how != "" {
+		builtin = jsCallbackFunctions[c.Name]
+		if _, how := r.resolveName(caller, c.Name); builtin && how != "" {
 			return nil // the repository's own setTimeout
 		}
-	} else if !jsCallbackMethods[c.Name] {
+	} else {
+		builtin = jsCallbackMethods[c.Name]
+	}
+	if !builtin && (!outside || jsUncalledArguments[c.Name]) {
 		return nil
 	}
 	var vs []jsVal
 	lambda := false
-	for i := range c.ArgExprs().Len() {
+	for i := range n {
 		switch a := c.ArgExprs().Sub(i); a.Kind() {
 		case extract.ExprName, extract.ExprAttr, extract.ExprIndex, extract.ExprCall:
 			// foo, this.done, handlers[0], this.done.bind(this), make()
-			vs = append(vs, r.jsEval(caller, a, 0)...)
+			if builtin || i == n-1 {
+				vs = append(vs, r.jsEval(caller, a, 0)...)
+			}
 		case extract.ExprLambda:
 			lambda = true
 		}
@@ -203,6 +226,9 @@ func (r *resolver) jsCallbacks(caller SymbolID, c extract.Call) []Edge {
 	}
 	var out []Edge
 	for _, id := range r.jsCallables(vs) {
+		if r.jsAccessors([]SymbolID{id}) {
+			continue // const host = this.hostname: the getter's value, not the getter
+		}
 		if k := r.g.nodes[id].Kind; k == extract.KindFunction || k == extract.KindMethod {
 			out = append(out, Edge{Caller: caller, Callee: id, File: r.f.Path, Line: c.Line, Resolution: Callback})
 		}
@@ -326,4 +352,25 @@ func jsKeyedCall(c extract.Call) (extract.Call, bool) {
 	m.Name = key.Name()
 	m.Receiver = strings.TrimSpace(c.Receiver[:i])
 	return m, true
+}
+
+// jsExternalAlias names the package member that every binding of name
+// in scope takes, as `var exec = childProcess.exec` does for
+// childProcess = require('child_process'): "child_process.exec"; else
+// "".
+func (r *resolver) jsExternalAlias(scope SymbolID, name string) string {
+	idx := r.jsBindingsOf(r.f)[[2]string{r.g.nodes[scope].Qualified, name}]
+	ext := ""
+	for _, i := range idx {
+		b := &r.f.Bindings[i]
+		if b.Iter || b.ValueExpr.Kind() != extract.ExprAttr || !jsNamePathText(b.Value) {
+			return ""
+		}
+		v, _, ok := r.jsValueOf(scope, b.Value)
+		if !ok || v.ext == "" || ext != "" && v.ext != ext {
+			return ""
+		}
+		ext = v.ext
+	}
+	return ext
 }

@@ -365,3 +365,22 @@ export function outer(items) {
 	expectCallees(t, g, "a.outer", "a.make:local", "a.outer.<returned>.<callback of items.every>:callback")
 	expectCallees(t, g, "a.outer.local.m", "a.helper:local")
 }
+
+// f.bind(this, a) fills f's first parameters; a call of the bound name
+// passes the rest, so a function given there reaches the parameter.
+func TestJavaScriptBoundParameters(t *testing.T) {
+	g := buildArchive(t, `
+-- a.js --
+function helper() {}
+function parse(args) {
+  var eat = function (i, list) { return list[i]; };
+  var opt = option.bind(null, helper);
+  opt(args[0], eat.bind(null, 0, args));
+}
+function option(first, arg, eatNext) {
+  first();
+  eatNext();
+}
+`)
+	expectCallees(t, g, "a.option", "a.helper:local", "a.parse.eat:local")
+}

@@ -79,14 +79,15 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			continue
 		}
 		r.caller = caller
+		targets, how, reason := r.resolveCall(caller, c)
 		if jsLike(f.Language) {
-			for _, e := range r.jsCallbacks(caller, c) {
+			outside := len(targets) == 0 && strings.HasPrefix(reason, "external: ")
+			for _, e := range r.jsCallbacks(caller, c, outside) {
 				if _, _, drop := r.withoutTests(caller, []SymbolID{e.Callee}, e.Resolution); !drop {
 					res.edges = append(res.edges, r.g.fileEdge(e))
 				}
 			}
 		}
-		targets, how, reason := r.resolveCall(caller, c)
 		if f.Language == "cpp" {
 			targets = r.cDefinitions(targets)
 		}

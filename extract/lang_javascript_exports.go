@@ -195,7 +195,8 @@ func scanJSExports(root *sitter.Node, f *fileInfo) *jsFileExports {
 		case "lexical_declaration", "variable_declaration":
 			for j, m := 0, int(st.NamedChildCount()); j < m; j++ {
 				d := st.NamedChild(j)
-				v, name := d.ChildByFieldName("value"), d.ChildByFieldName("name")
+				// var utils = (module.exports = {…}), as prettier writes it
+				v, name := unparen(d.ChildByFieldName("value")), d.ChildByFieldName("name")
 				switch {
 				case v == nil:
 				case isRequire(v, f):
@@ -365,7 +366,7 @@ func (ex *jsFileExports) addCommonJS(e *sitter.Node, line int, f *fileInfo) {
 			}
 		case "object":
 			ex.names["default"] = true
-			ex.addExportObject(right, line, f)
+			ex.addExportObject(right, "default", line, f)
 			return
 		}
 		ex.add("default", jsExportedValue(right, "default", true, f), line)
@@ -388,8 +389,10 @@ func (ex *jsFileExports) addCommonJS(e *sitter.Node, line int, f *fileInfo) {
 }
 
 // addCommonJSAlias reads `var proto = module.exports = …` and
-// `var x = exports.x = …`: the variable name is exported (and the
-// function assigned is named after it).
+// `var x = exports.x = …` (in parentheses too): the variable name is
+// exported (and the function assigned is named after it); the
+// properties of an object so exported are exports, as those of
+// `module.exports = {…}` are (`clone: require('./clone')` too).
 func (ex *jsFileExports) addCommonJSAlias(name string, e *sitter.Node, line int, f *fileInfo) {
 	for e != nil && e.Type() == "assignment_expression" {
 		left := e.ChildByFieldName("left")
@@ -397,18 +400,26 @@ func (ex *jsFileExports) addCommonJSAlias(name string, e *sitter.Node, line int,
 		case lt == "module.exports":
 			ex.module, ex.names[name] = true, true
 			ex.add("default", name, line)
+			v := unparen(e.ChildByFieldName("right"))
+			for v != nil && v.Type() == "assignment_expression" {
+				v = unparen(v.ChildByFieldName("right"))
+			}
+			if v != nil && v.Type() == "object" {
+				ex.addExportObject(v, name, line, f)
+			}
 		case left != nil && left.Type() == "member_expression" && isCommonJSExports(f.text(left.ChildByFieldName("object"))):
 			ex.module, ex.names[name] = true, true
 			ex.add(f.text(left.ChildByFieldName("property")), name, line)
 		}
-		e = e.ChildByFieldName("right")
+		e = unparen(e.ChildByFieldName("right"))
 	}
 }
 
 // addExportObject reads `module.exports = {a, b: c, d() {}, e: require("m")}`:
 // each property is an export; functions written in the object are members
-// of the object symbol "default".
-func (ex *jsFileExports) addExportObject(o *sitter.Node, line int, f *fileInfo) {
+// of the object symbol obj ("default", or the variable of
+// `var utils = module.exports = {…}`).
+func (ex *jsFileExports) addExportObject(o *sitter.Node, obj string, line int, f *fileInfo) {
 	for i, cnt := 0, int(o.NamedChildCount()); i < cnt; i++ {
 		switch p := o.NamedChild(i); p.Type() {
 		case "shorthand_property_identifier":
@@ -416,7 +427,7 @@ func (ex *jsFileExports) addExportObject(o *sitter.Node, line int, f *fileInfo) 
 			ex.add(f.text(p), f.text(p), line)
 		case "method_definition":
 			name := unquoteJS(f.text(p.ChildByFieldName("name")))
-			ex.add(name, "default."+name, line)
+			ex.add(name, obj+"."+name, line)
 		case "pair":
 			key, v := p.ChildByFieldName("key"), p.ChildByFieldName("value")
 			if key == nil || v == nil {
@@ -438,7 +449,7 @@ func (ex *jsFileExports) addExportObject(o *sitter.Node, line int, f *fileInfo) 
 			case v.Type() == "identifier" || v.Type() == "member_expression":
 				local = jsExportedValue(v, "", false, f)
 			case v.Type() == "object" || isFunctionNode(v):
-				local = "default." + name // a member of the object symbol "default"
+				local = obj + "." + name // a member of the object symbol
 			}
 			ex.add(name, local, line)
 		}

@@ -122,10 +122,11 @@ func jsPlaceName(n *sitter.Node, f *fileInfo) string {
 		return "<returned>"
 	case "assignment_expression", "augmented_assignment_expression":
 		// const proto = module.exports = {…}: the variable's name, as
-		// for a function bound so.
+		// for a function bound so; prettier writes the assignment in
+		// parentheses, var utils = (module.exports = {…}).
 		top := p
-		for top.Parent() != nil && top.Parent().Type() == "assignment_expression" {
-			top = top.Parent()
+		for up := top.Parent(); up != nil && (up.Type() == "assignment_expression" || up.Type() == "parenthesized_expression"); up = top.Parent() {
+			top = up
 		}
 		if d := top.Parent(); d != nil && d.Type() == "variable_declarator" {
 			if k := d.ChildByFieldName("name"); k != nil && k.Type() == "identifier" {

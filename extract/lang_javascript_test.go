@@ -219,6 +219,7 @@ var Point = (function () {
 		{"!function (e, t) { t(e); }(this, function (e) { function Ba() {} });", "function m.Ba parent= line=1-1"},
 		{"var proto = module.exports = function (o) {};", "function m.proto parent= line=1-1"},
 		{"const proto = module.exports = { onerror(e) {} };", "object m.proto parent= line=1-1\nmethod m.proto.onerror parent=proto line=1-1"},
+		{"var utils = (module.exports = { stringify() {} });", "object m.utils parent= line=1-1\nmethod m.utils.stringify parent=utils line=1-1"},
 		{"var res = {};\nres.set = res.header = function header() {};", "method m.res.set parent=res line=2-2"},
 		{"const isLike = ((x) => x);", "function m.isLike parent= line=1-1"},
 	} {
@@ -597,6 +598,10 @@ exports.Router = Router;`, []string{"default=createApp @1", "Router=Router @2"}}
 			[]string{"*=* from ./impl => impl @1", "default=default from ./impl => impl @1"}},
 		{"alias.js", `var proto = module.exports = function () {};
 var y = exports.y = function () {};`, []string{"default=proto @1", "y=y @2"}},
+		{"paren.js", `var utils = (module.exports = { f() {} });
+var z = (exports.z = function () {});`, []string{"default=utils @1", "f=utils.f @1", "z=z @2"}},
+		{"aliasobj.js", `var utils = module.exports = { clone: require("./clone"), g: function () {}, h };`,
+			[]string{"default=utils @1", "clone=* from ./clone => clone @1", "g=utils.g @1", "h=h @1"}},
 		{"script.js", `function f() {}`, nil},
 	} {
 		f := extractString(t, tc.path, tc.src)
