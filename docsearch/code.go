@@ -292,15 +292,40 @@ func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFre
 // docs/bench/codegen 0.228 / 0.732, 0.234 / 0.733, 0.231 / 0.734;
 // docs/bench/code 0.703 / 0.933, 0.706 / 0.938, 0.704 / 0.934.
 func embedName(qualified string) string {
-	q := qualified[strings.LastIndexByte(qualified, '/')+1:]
-	i := strings.LastIndexByte(q, '.')
+	q := qualified[lastSep(qualified, "/")+1:]
+	i := lastSep(q, ".")
 	if i <= 0 {
 		return q
 	}
-	if j := strings.LastIndexByte(q[:i], '.'); j >= 0 {
+	if j := lastSep(q[:i], "."); j >= 0 {
 		return q[j+1:]
 	}
 	return q
+}
+
+// lastSep returns the index of the last byte of q that is one of seps
+// outside angle brackets, or -1. A JavaScript function without a name is
+// named by its place, one part of its qualified name however many dots
+// and slashes it holds ("lib.app.<callback of app.get('/users')>",
+// "mocha.<callback of (…)>.CorkedRequest"); so are a C++ or Rust
+// name's template arguments. A '>' left open (C++'s "operator>") falls
+// back to the last of seps anywhere.
+func lastSep(q, seps string) int {
+	depth := 0
+	for i := len(q) - 1; i >= 0; i-- {
+		switch c := q[i]; {
+		case c == '>':
+			depth++
+		case c == '<':
+			depth = max(depth-1, 0)
+		case depth == 0 && strings.IndexByte(seps, c) >= 0:
+			return i
+		}
+	}
+	if depth > 0 {
+		return strings.LastIndexAny(q, seps)
+	}
+	return -1
 }
 
 // codeFileOf returns the file path of a code document's key.
@@ -311,9 +336,11 @@ func codeFileOf(key string) string {
 	return key
 }
 
-// localName is the last part of a qualified name.
+// localName is the last part of a qualified name: a place in angle
+// brackets whole ("<callback of .forEach>", not "forEach>", which
+// weighed the callee's name as the function's own).
 func localName(q string) string {
-	if i := strings.LastIndexAny(q, ".:"); i >= 0 && i < len(q)-1 {
+	if i := lastSep(q, ".:"); i >= 0 && i < len(q)-1 {
 		return q[i+1:]
 	}
 	return q

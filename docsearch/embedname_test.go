@@ -17,11 +17,37 @@ func TestEmbedName(t *testing.T) {
 		"Flask.url_for":                               "Flask.url_for",
 		"<callback of .forEach>":                      "<callback of .forEach>",
 		"mocha.<callback of (…)>.CorkedRequest":       "<callback of (…)>.CorkedRequest",
-		".": ".",
-		"":  "",
+		"lib.app.<callback of app.get('/users')>":     "app.<callback of app.get('/users')>",
+		"lib.response.res.sendFile.<callback of .on>": "sendFile.<callback of .on>",
+		"a.b.Foo::operator>":                          "b.Foo::operator>",
+		".":                                           ".",
+		"":                                            "",
 	} {
 		if got := embedName(q); got != want {
 			t.Errorf("embedName(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// TestLocalNameOfPlace checks that a function named by its place (a
+// JavaScript callback) has the place as its own name, not the part of it
+// after its last dot: the callee's name, weighed nameWeight times as if
+// the callback bore it.
+func TestLocalNameOfPlace(t *testing.T) {
+	for q, want := range map[string]string{
+		"lib.router.index.<callback of .forEach>":     "<callback of .forEach>",
+		"lib.app.<callback of app.get('/users')>":     "<callback of app.get('/users')>",
+		"mocha.<callback of (…)>.CorkedRequest":       "CorkedRequest",
+		"github.com/spf13/cobra.Command.SetErrPrefix": "SetErrPrefix",
+		"std::vector<std::string>::push_back":         "push_back",
+		"Foo::operator>":                              "operator>",
+		"Foo::operator<":                              "operator<",
+		"flask.app.Flask.make_config":                 "make_config",
+		"<returned>":                                  "<returned>",
+		"lib.x.<function>":                            "<function>",
+	} {
+		if got := localName(q); got != want {
+			t.Errorf("localName(%q) = %q, want %q", q, got, want)
 		}
 	}
 }
