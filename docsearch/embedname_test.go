@@ -91,3 +91,20 @@ func TestCodeEmbedsNameWithoutPackage(t *testing.T) {
 		t.Errorf("name embedded %d times, want %d:\n%s", n, titleWeight+1, text)
 	}
 }
+
+func FuzzLastSep(f *testing.F) {
+	for _, q := range []string{"lib.app.<callback of app.get('/users')>", "mocha.<callback of (…)>.CorkedRequest", "Foo::operator>", "a<b.c", ">>.<", ""} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		i := lastSep(q, ".:")
+		if i < -1 || i >= len(q) || i >= 0 && q[i] != '.' && q[i] != ':' {
+			t.Fatalf("lastSep(%q) = %d", q, i)
+		}
+		if i < 0 && strings.ContainsAny(q, ".:") && !strings.ContainsAny(q, "<>") {
+			t.Fatalf("lastSep(%q) found no separator", q)
+		}
+		_ = localName(q)
+		_ = embedName(q)
+	})
+}
