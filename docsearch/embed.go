@@ -102,7 +102,10 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 // name (vectorsBy), so a change here embeds every chunk again instead
 // of leaving old vectors beside new ones: change it whenever a change of
 // code changes the text some chunk is embedded by.
-var embedTextRules = 2 // 2: code symbols embedded by name, without their package path; a var for its test only
+// 2: code symbols embedded by name, without their package path; 3: a
+// name's place in angle brackets kept whole (lastSep). A var for its test
+// only.
+var embedTextRules = 3
 
 // vectorsBy is what a saved index records of the embedder and the text
 // rules its vectors were made by.

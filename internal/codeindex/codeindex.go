@@ -72,7 +72,11 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 			Name: s.Qualified, Kind: string(s.Kind), Signature: s.Signature, Doc: s.Doc,
 			Calls: calls[s.Qualified], Line: s.StartLine, End: max(s.EndLine, s.StartLine),
 		}
-		cs.Body = body(lines, s.StartLine, cs.End)
+		skipFrom, skipTo := 0, 0
+		if f.Language == "python" && s.Doc != "" {
+			skipFrom, skipTo, _ = docstringLines(lines, s.StartLine, cs.End, s.Doc)
+		}
+		cs.Body = body(lines, s.StartLine, cs.End, skipFrom, skipTo)
 		parent := strings.TrimSuffix(s.Qualified, "."+s.Name)
 		cs.Decl = declFile || parent != s.Qualified && (kinds[parent] == extract.KindInterface || kinds[parent] == extract.KindTrait && s.StartLine == s.EndLine)
 		if m := members[s.Qualified]; len(m) > 0 {
@@ -92,16 +96,20 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 // (maxCodeBody there, after trimming).
 const maxBody = 2000
 
-// body returns lines [start, end] (1-based) joined, cut at maxBody bytes.
-// A line is cut too: every symbol of a minified file starts on its one
-// line, and copying that line whole for each of them made the code index
+// body returns lines [start, end] (1-based) joined, less lines [skipFrom,
+// skipTo] (a docstring, which the symbol's Doc holds; none when 0), cut
+// at maxBody bytes. A line is cut too: every symbol of a minified file
+// starts on its one line, and copying that line whole for each of them made the code index
 // quadratic in its length (5 GB for a 2 MB bundle).
-func body(lines [][]byte, start, end int) string {
+func body(lines [][]byte, start, end, skipFrom, skipTo int) string {
 	if start < 1 || start > len(lines) {
 		return ""
 	}
 	var b strings.Builder
 	for i := start - 1; i < min(end, len(lines)) && b.Len() < maxBody; i++ {
+		if i+1 >= skipFrom && i+1 <= skipTo {
+			continue
+		}
 		l := lines[i]
 		if room := maxBody - b.Len(); len(l) > room {
 			for room > 0 && !utf8.RuneStart(l[room]) {

@@ -46,11 +46,11 @@ func TestFileMinifiedLinear(t *testing.T) {
 func TestBodyCut(t *testing.T) {
 	long := []byte(strings.Repeat("é", maxBody)) // two bytes a rune
 	lines := [][]byte{[]byte("func f() {"), long, []byte("}")}
-	b := body(lines, 1, 3)
+	b := body(lines, 1, 3, 0, 0)
 	if len(b) > maxBody || !utf8.ValidString(b) || b[:len("func f() {\n")] != "func f() {\n" {
 		t.Errorf("body of a long line: %d bytes, valid %v: %.40q", len(b), utf8.ValidString(b), b)
 	}
-	if got := body(lines[:1], 1, 1); got != "func f() {\n" {
+	if got := body(lines[:1], 1, 1, 0, 0); got != "func f() {\n" {
 		t.Errorf("short body %q", got)
 	}
 }
