@@ -75,16 +75,6 @@ const (
 	maxCodeDoc   = 2000 // bytes of doc comment
 	// nameWeight is how many times a symbol's own (unqualified) name counts.
 	nameWeight = 3
-	// codeLeadWeight is how many times more a symbol's lead (the first
-	// sentence of its doc comment: what it does) counts in its terms than
-	// the text it is part of; a prose chunk's lead counts leadWeight (1)
-	// times more. Measured, function / file nDCG@10 on the tuning split of
-	// docs/bench/codegen and on docs/bench/code (docs/code-search.md,
-	// 2026-12-05), codeLeadWeight 1, 2, 3 and 5: 0.232 / 0.745 and 0.704 /
-	// 0.928; 0.240 / 0.745 and 0.708 / 0.932; 0.242 / 0.747 and 0.700 /
-	// 0.924; 0.240 / 0.748 and 0.705 / 0.922. The whole doc comment counted
-	// twice instead gave 0.230 / 0.744. The vector is unchanged.
-	codeLeadWeight = 2
 )
 
 // PutCode replaces the code documents of files with their symbols and
@@ -266,7 +256,7 @@ func CodeKeys(f CodeFile) []string {
 
 // analyzeCode returns the term frequencies of a symbol's chunk: its own
 // name nameWeight times, its qualified name and path titleWeight times,
-// its lead codeLeadWeight times more than the text it is part of.
+// its lead once more than the text it is part of.
 func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFreq {
 	clear(w.counts)
 	out := w.terms[:0]
@@ -283,7 +273,7 @@ func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFre
 	w.an.analyze(name, add(nameWeight))
 	w.an.analyze(qualified, add(titleWeight))
 	w.an.analyze(strings.ReplaceAll(path, "/", " "), add(1))
-	w.an.analyze(lead, add(codeLeadWeight))
+	w.an.analyze(lead, add(leadWeight))
 	w.an.analyze(text, add(1))
 	w.terms = out
 	return slices.Clone(out)

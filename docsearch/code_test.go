@@ -305,35 +305,3 @@ func TestPutCodeBatches(t *testing.T) {
 	expectFirst(t, again, "url_for", []string{ScopeCode}, "Flask.url_for")
 	expectFirst(t, again, "test register blueprint", []string{ScopeCode}, "test_register_blueprint")
 }
-
-// TestCodeLeadWeighs checks that the words of a code symbol's lead (the
-// first sentence of its doc comment) count three times in its terms,
-// twice more than the text they are part of (a prose chunk's lead, once
-// more), and that a word of the rest of the doc counts once.
-func TestCodeLeadWeighs(t *testing.T) {
-	s := CodeSymbol{Name: "shop.Store.Price", Kind: "method", Signature: "func (s *Store) Price(name string) int",
-		Doc: "Price looks up the tariff of a thing.\n\nIt reads a catalogue.", Body: "func (s *Store) Price(name string) int {\n\treturn s.m[name]\n}", Line: 3, End: 5}
-	w, err := newWorker(512)
-	if err != nil {
-		t.Fatal(err)
-	}
-	terms := w.analyzeCode(localName(s.Name), s.Name, "shop/store.go", codeLead(s), CodeText("shop/store.go", s))
-	tf := func(word string) uint32 {
-		t.Helper()
-		var want string
-		w.an.analyze(word, func(term string, _ bool) { want = term })
-		for _, tt := range terms {
-			if tt.term == want {
-				return tt.tf
-			}
-		}
-		t.Fatalf("%q (%q) not among the terms %v", word, want, terms)
-		return 0
-	}
-	if got := tf("tariff"); got != 3 {
-		t.Errorf("a lead word counts %d times, want 3", got)
-	}
-	if got := tf("catalogue"); got != 1 {
-		t.Errorf("a word of the doc past the lead counts %d times, want 1", got)
-	}
-}
