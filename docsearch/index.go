@@ -82,6 +82,7 @@ type Index struct {
 	opts    Options
 	scopes  *scopeSet
 	update  sync.Mutex // serializes writers
+	codeGen uint64     // counts the putCode calls that changed the index (guarded by update)
 	workers sync.Pool  // of *worker
 
 	mu      sync.RWMutex

@@ -41,9 +41,11 @@ type GraphOptions struct {
 // SyncGraph is Sync and graphstore.Sync in one pass over the files: a
 // source file that changed since either the code stamps or the saved
 // graph is extracted once, and that extraction gives both its code
-// documents in ix and its record in the saved graph, which SyncGraph
-// leaves behind (graph.bin, symbols.idx: a first lookup after `fileinfo
-// index` builds nothing).
+// documents in ix (in the code scope, or the vendor scope for a
+// vendored file the graph reads) and its record in the saved graph,
+// which SyncGraph leaves behind (graph.bin, symbols.idx: a first lookup
+// after `fileinfo index` builds nothing). SyncVendor extracts only the
+// vendored files the graph does not read (vendor/).
 //
 // The pass streams: files are extracted opt.Graph.Batch at a time, each
 // batch rendered into code documents and indexed (by a goroutine in
@@ -67,9 +69,13 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 		return SyncStats{}, nil, err
 	}
 	p := &codePass{ix: ix, root: root, indexed: opt.Indexed, log: log, sel: sel, code: make(map[string]bool, len(sel.Code)),
-		now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{}}
+		now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{},
+		vendor: make(map[string]bool, len(sel.Vendor)), vendorHave: ix.VendorStamps(), vendorNow: map[string]uint64{}}
 	for _, c := range sel.Code {
 		p.code[c] = true
+	}
+	for _, v := range sel.Vendor {
+		p.vendor[v] = true
 	}
 	p.st.Left = sel.Left
 	if dir != "" && hasCode(ix) {
@@ -91,7 +97,9 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 		return p.st, nil, err
 	}
 	p.st.Files = len(p.now)
-	slices.SortFunc(p.st.Left, func(a, b docsearch.Skipped) int { return strings.Compare(a.Path, b.Path) })
+	byPath := func(a, b docsearch.Skipped) int { return strings.Compare(a.Path, b.Path) }
+	slices.SortFunc(p.st.Left, byPath)
+	slices.SortFunc(p.st.Vendor.Left, byPath)
 	if inFlightHook != nil {
 		inFlightHook(p.peak)
 	}
@@ -117,6 +125,14 @@ type codePass struct {
 	now     map[string][3]int64 // stamps of the files there are now
 	need    map[string]bool     // files whose code documents are out of date
 	st      SyncStats
+	// The vendor scope's files the graph reads too (a third_party/ root
+	// with a licence: the walk enters it; vendor/ it does not) are
+	// indexed from the pass's extraction, not extracted again by
+	// SyncVendor, which does the rest (syncVendor's done).
+	vendor     map[string]bool   // sel.Vendor
+	vendorHave map[string]uint64 // the vendor scope's stamps as indexed
+	vendorNow  map[string]uint64 // stamps of the vendored files the pass saw that are out of date
+	vendorDone map[string]bool   // of them, those handed to the index
 
 	started bool
 	queue   chan []docsearch.CodeFile // the batches rendered, to index
@@ -138,6 +154,9 @@ func (p *codePass) want(path string, size, modTime int64) bool {
 	// include/dt-bindings has some), and a search after an index took
 	// their documents out again. Vendored files and copies of another
 	// are no part of it either (Select).
+	if p.vendor[path] {
+		return p.wantVendor(path)
+	}
 	if !p.code[path] {
 		return false
 	}
@@ -159,6 +178,21 @@ func (p *codePass) want(path string, size, modTime int64) bool {
 		p.need[path] = true
 	}
 	return need
+}
+
+// wantVendor records the stamp of a vendored file and reports whether
+// its documents are out of date, as SyncVendor judges them.
+func (p *codePass) wantVendor(path string) bool {
+	info, err := p.sel.Lstat(p.root, path)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	stamp := vendorStamp(info)
+	if p.vendorHave[path] == stamp {
+		return false
+	}
+	p.vendorNow[path] = stamp
+	return true
 }
 
 // start starts indexing, with the files gone since the stamps, once
@@ -208,6 +242,10 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	cfs := make([]docsearch.CodeFile, 0, len(batch))
 	for i := range batch {
 		x := &batch[i]
+		if stamp, ok := p.vendorNow[x.Path]; ok {
+			cfs = append(cfs, p.vendorFile(x, stamp))
+			continue
+		}
 		if !p.need[x.Path] {
 			continue // extracted for the graph; its documents are current
 		}
@@ -252,6 +290,24 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	return errors.New("code index: indexing stopped")
 }
 
+// vendorFile is the vendor scope's documents of x, made as SyncVendor
+// makes them: no enriched prose, and the stamp it compares.
+func (p *codePass) vendorFile(x *graphstore.Extracted, stamp uint64) docsearch.CodeFile {
+	if p.vendorDone == nil {
+		p.vendorDone = map[string]bool{}
+	}
+	p.vendorDone[x.Path] = true
+	if x.File == nil {
+		if x.Skip != "" && x.Skip != unknownLanguage {
+			p.st.Vendor.Left = append(p.st.Vendor.Left, docsearch.Skipped{Path: x.Path, Reason: x.Skip})
+		}
+		return docsearch.CodeFile{Path: x.Path, Vendor: true} // no symbols: its documents leave
+	}
+	cf := File(x.File, x.Src, nil)
+	cf.Vendor, cf.Stamp = true, stamp
+	return cf
+}
+
 // passed waits for the code index to take the last batch and save.
 func (p *codePass) passed(ctx context.Context) error {
 	p.start(ctx)
@@ -267,7 +323,7 @@ func (p *codePass) finish(ctx context.Context) error {
 	p.once.Do(func() {
 		close(p.queue)
 		if p.err = <-p.done; p.err == nil {
-			p.st.Vendor, p.err = SyncVendor(ctx, p.ix, p.root, p.sel)
+			p.st.Vendor, p.err = syncVendor(ctx, p.ix, p.root, p.sel, p.vendorDone, p.st.Vendor.Left)
 		}
 	})
 	if p.err == nil && p.ix != nil && p.indexed != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/fixture"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
@@ -310,5 +311,61 @@ func TestSyncGraphThenSync(t *testing.T) {
 	}
 	if got := ix.CodeFiles(); !reflect.DeepEqual(got, files) {
 		t.Errorf("code files %q after Sync; SyncGraph left %q", got, files)
+	}
+}
+
+// TestSyncGraphVendorExtractsOnce: the graph reads a vendor root it
+// enters (third_party/ with a licence; vendor/ it leaves out), and the
+// vendor scope's documents of those files come from that extraction, as
+// the code scope's do, not from a second one by SyncVendor.
+func TestSyncGraphVendorExtractsOnce(t *testing.T) {
+	root := vendoredRepo(t)
+	writeFiles(t, root, map[string]string{"third_party/zlib/dist/z.min.js": string(fixture.MinifiedJS(30 << 10))})
+	dir := filepath.Join(root, ".artifacts", ".index")
+	ctx := context.Background()
+	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := &readCounter{n: map[string]int{}}
+	readHook = reads.read
+	t.Cleanup(func() { readHook = nil })
+	opt := GraphOptions{Dir: dir, Graph: graphstore.Options{Extract: extract.Options{Read: reads.read}}}
+	st, _, err := SyncGraph(ctx, ix, root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, n := range reads.take() {
+		if n != 1 {
+			t.Errorf("%s extracted %d times; want once", p, n)
+		}
+	}
+	if got, want := ix.VendorFiles(), []string{"third_party/zlib/inflate.c", "vendor/github.com/acme/ratelimit/refill.go"}; !slices.Equal(got, want) {
+		t.Errorf("vendor files %q, want %q", got, want)
+	}
+	if st.Vendor.Files != 3 || st.Vendor.Read != 3 || len(st.Vendor.Left) != 1 || st.Vendor.Left[0].Path != "third_party/zlib/dist/z.min.js" {
+		t.Errorf("vendor stats %+v; want 3 files read, the minified one left out", st.Vendor)
+	}
+	zero := 0.0
+	res, err := ix.Search(ctx, docsearch.Query{Text: "inflate deflate stream", Scopes: []string{docsearch.ScopeVendor}, MinScore: &zero})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "third_party/zlib/inflate.c" {
+		t.Errorf("vendor search: %+v, %v", res.Results, err)
+	}
+
+	// Nothing changed: nothing extracted (the minified file, which keeps
+	// no stamp, as SyncVendor's did not, is judged by its name again).
+	// The vendored file changes: it alone is extracted, once.
+	if st, _, err = SyncGraph(ctx, ix, root, opt); err != nil || st.Vendor.Read != 1 {
+		t.Errorf("unchanged: %+v, %v", st.Vendor, err)
+	}
+	if got := reads.take(); len(got) != 0 {
+		t.Errorf("unchanged: extracted %v", got)
+	}
+	writeOld(t, filepath.Join(root, "third_party/zlib/inflate.c"), "/* inflate inflates a stream. */\nint inflate(void *strm) { return 1; }\n")
+	if st, _, err = SyncGraph(ctx, ix, root, opt); err != nil || st.Vendor.Read != 2 {
+		t.Errorf("after an edit: %+v, %v", st.Vendor, err)
+	}
+	if got, want := reads.take(), map[string]int{"third_party/zlib/inflate.c": 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after an edit, extracted %v; want %v", got, want)
 	}
 }

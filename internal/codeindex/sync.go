@@ -383,11 +383,18 @@ func (s *sources) take(p string) []byte {
 	return b
 }
 
+// readHook, set by tests, hears every file an extractor of newExtractor
+// reads.
+var readHook func(rel string, src []byte)
+
 // newExtractor returns an extractor of root that keeps what it reads in
 // srcs, so that a file's chunk is cut from the very bytes extracted.
 func newExtractor(root string) (*extract.Extractor, *sources, error) {
 	srcs := &sources{m: map[string][]byte{}}
 	ex, err := extract.New(root, extract.Options{Read: func(rel string, src []byte) {
+		if readHook != nil {
+			readHook(rel, src)
+		}
 		srcs.mu.Lock()
 		srcs.m[rel] = src
 		srcs.peak = max(srcs.peak, len(srcs.m))

@@ -38,13 +38,23 @@ func vendorStamp(info os.FileInfo) uint64 {
 // sel does not leave it. Vendored code gets no enriched prose. Files are
 // extracted a batch at a time, as Sync does.
 func SyncVendor(ctx context.Context, ix *docsearch.Index, root string, sel Selection) (VendorStats, error) {
-	st := VendorStats{Roots: sel.Roots, Files: len(sel.Vendor)}
+	return syncVendor(ctx, ix, root, sel, nil, nil)
+}
+
+// syncVendor is SyncVendor but for the files of done, which SyncGraph's
+// pass extracted and indexed already: they count as read, and left are
+// those of them that did not extract.
+func syncVendor(ctx context.Context, ix *docsearch.Index, root string, sel Selection, done map[string]bool, left []docsearch.Skipped) (VendorStats, error) {
+	st := VendorStats{Roots: sel.Roots, Files: len(sel.Vendor), Read: len(done), Left: left}
 	have := ix.VendorStamps()
 	want := make(map[string]bool, len(sel.Vendor))
 	stamps := make(map[string]uint64, len(sel.Vendor))
 	var todo []string
 	for _, p := range sel.Vendor {
 		want[p] = true
+		if done[p] {
+			continue
+		}
 		info, err := sel.Lstat(root, p)
 		if err != nil || !info.Mode().IsRegular() {
 			continue
@@ -61,7 +71,8 @@ func SyncVendor(ctx context.Context, ix *docsearch.Index, root string, sel Selec
 		}
 	}
 	slices.Sort(removed)
-	st.Read, st.Removed = len(todo), len(removed)
+	st.Read += len(todo)
+	st.Removed = len(removed)
 	if len(todo) == 0 && len(removed) == 0 {
 		return st, nil
 	}
