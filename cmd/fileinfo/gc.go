@@ -34,12 +34,13 @@ func batchGC(args []string) {
 }
 
 // extractionHeapShare is the heap goal while callgraph extracts, as a
-// share of the bytes it reads: the graph built next holds about 1.2
+// share of the bytes it reads: the graph built next holds about 1.3
 // times them and its collector lets the heap reach 1.5 times that
-// (Linux 6.1: 1.52 GB live for 1.30 GB read), so extraction growing the
-// heap to the size read raises no peak. Extraction allocates 14 times
-// what it keeps; at GOGC 50 alone, its small live heap early on was
-// collected over a hundred times. A variable for the tests.
+// (Linux 6.1: 1.52 GB live for 1.18 GB read), so extraction growing the
+// heap to the size read raises the peak little (there 2.44 -> 2.53 GB
+// on average, for 0.92x the CPU; docs/bigrepos.md). Extraction allocates
+// 14 times what it keeps; at GOGC 50 alone, its small live heap early on
+// was collected 191 times. A variable for the tests.
 var extractionHeapShare = 1.0
 
 // minHeapGoal is the runtime's least heap goal at GOGC 100 (its
