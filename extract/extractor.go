@@ -85,6 +85,9 @@ type Extractor struct {
 	proj *project
 	free chan *worker
 	only map[*Language]bool // nil: every language
+	// parseAll parses even the files a language's plain hook accepts:
+	// the tests compare the two.
+	parseAll bool
 
 	stats stats
 }
@@ -317,6 +320,12 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		if why := Minified(rel, src); why != "" {
 			return nil, &SkipError{Path: rel, Reason: why, Minified: true}
 		}
+	}
+	if lang.plain != nil && !e.parseAll && lang.plain(src) {
+		start := time.Now()
+		f := plainFile(rel, lang)
+		e.stats.add(lang.Name, len(src), time.Since(start))
+		return f, nil
 	}
 	cq, err := lang.query()
 	if err != nil {

@@ -95,6 +95,11 @@ type Language struct {
 	// reads. They join the language's query, so that one walk over a tree
 	// finds both what repair reads and what run reads (see repairTree).
 	repairQuery string
+	// plain reports, from the text alone, a file whose tree would have no
+	// error and nothing the query captures: it is extracted without a
+	// parse, as plainFile (C headers of object-like macros only). For a
+	// language without a module hook.
+	plain func(src []byte) bool
 	// detect, for a shared extension, reports whether src is this language.
 	detect func(src []byte) bool
 	// reparse, for a file whose parse has errors, returns another reading

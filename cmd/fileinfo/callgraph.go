@@ -22,13 +22,26 @@ import (
 // also written to stderr, so that no output format hides them.
 func loadGraph(ctx context.Context, root string, stderr io.Writer) (g *callgraph.Graph, skipped []extract.Skipped, err error) {
 	bar := newLoadProgress(stderr)
-	ex, err := extract.New(root, extract.Options{Progress: bar.update})
+	progress, endFloor := bar.update, func() {}
+	if batchGCSet {
+		// Extraction's garbage is collected when the heap reaches the
+		// size of what is read, the graph's at batchGCPercent.
+		floor := newHeapFloor()
+		progress = func(x extract.Progress) {
+			bar.update(x)
+			floor.raise(uint64(float64(x.Size) * extractionHeapShare))
+		}
+		endFloor = floor.end
+	}
+	defer endFloor()
+	ex, err := extract.New(root, extract.Options{Progress: progress})
 	if err != nil {
 		return nil, nil, err
 	}
 	defer ex.Close()
 	files, skipped, err := ex.All(ctx)
 	bar.finish()
+	endFloor()
 	if err != nil {
 		return nil, nil, err
 	}
