@@ -132,7 +132,7 @@ func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
 		// For the next lookup's OpenSymbolsQuick; without them it makes
 		// this check again.
 		if err := writeDirs(dir, root, s, dirs, since); err != nil && opt.Log != nil {
-			opt.Log.Warn("directory stamps not saved", "err", err)
+			opt.Log.Debug("directory stamps not saved", "err", err)
 		}
 	}
 	return s, nil
