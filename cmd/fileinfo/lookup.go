@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
 
@@ -29,18 +31,31 @@ func syncSaved(ctx context.Context, root string, stderr io.Writer) (*graphstore.
 	})
 }
 
-// loadLookup returns the lookup index of root: the saved symbols index
-// read in place when it is up to date (graphstore.OpenSymbols: a walk
-// and a stat per file, no decoding), else the saved extraction and graph
-// brought up to date (extracting only the files that changed since the
-// last run, see graphstore), which saves a new symbols index for the
-// next run. query runs the lookup: a damaged symbols index makes it run
-// again over the rebuilt state, never answer from the damage.
-func loadLookup(ctx context.Context, root string, stderr io.Writer, query func(*lookup.Index) error) error {
+// loadLookup runs query over the lookup index of root. query returns
+// the slash paths of the files its answer names (the symbol's, its
+// callers' or callees', the matches'); a lookup reads nothing else.
+//
+// By default it makes a quick check (graphstore.OpenSymbolsQuick): the
+// directory stamps saved by the last full check still hold, so no file
+// was added, removed or renamed, and none of the files the answer names
+// changed since the index was saved; it then says on stderr what it
+// checked. Anything else, an answer that is an error ("not found" may
+// rest on any file) or full, makes the full check: the saved symbols
+// index read in place when it is up to date (graphstore.OpenSymbols: a
+// walk and a stat per file, no decoding), else the saved extraction and
+// graph brought up to date (extracting only the files that changed
+// since the last run, see graphstore), which saves a new symbols index
+// for the next run. Query may run twice; its last run's answer is the
+// one to print. A damaged symbols index makes it run again over the
+// rebuilt state, never answer from the damage.
+func loadLookup(ctx context.Context, root string, full bool, stderr io.Writer, query func(*lookup.Index) ([]string, error)) error {
 	opt := graphstore.Options{Root: root}
+	if !full && quickLookup(ctx, opt, stderr, query) {
+		return nil
+	}
 	if s, err := graphstore.OpenSymbols(ctx, opt); err == nil {
 		var qerr error
-		err := graphstore.Guard(func() { qerr = query(lookup.NewSaved(s, s)) })
+		err := graphstore.Guard(func() { _, qerr = query(lookup.NewSaved(s, s)) })
 		s.Close()
 		if err == nil {
 			return qerr
@@ -52,7 +67,38 @@ func loadLookup(ctx context.Context, root string, stderr io.Writer, query func(*
 	if err != nil {
 		return err
 	}
-	return query(ix)
+	_, err = query(ix)
+	return err
+}
+
+// quickLookup is loadLookup's quick check: it reports whether query
+// answered from an index the check vouches for, having said so on
+// stderr. False means the full check is to run.
+func quickLookup(ctx context.Context, opt graphstore.Options, stderr io.Writer, query func(*lookup.Index) ([]string, error)) bool {
+	s, q, err := graphstore.OpenSymbolsQuick(ctx, opt)
+	if err != nil {
+		return false
+	}
+	defer s.Close()
+	var files []string
+	var qerr error
+	if err := graphstore.Guard(func() { files, qerr = query(lookup.NewSaved(s, s)) }); err != nil || qerr != nil {
+		return false
+	}
+	files = slices.Compact(slices.Sorted(slices.Values(files)))
+	if changed, err := s.Changed(q.Root, files); err != nil || changed != "" {
+		return false
+	}
+	fmt.Fprintln(stderr, lookupNote(q, len(files), time.Now()))
+	return true
+}
+
+// lookupNote says how fresh a quickly checked answer is.
+func lookupNote(q graphstore.Quick, files int, now time.Time) string {
+	return fmt.Sprintf("index: quick check: %d directories and ignore files unchanged since the last full check (%s, %s ago), "+
+		"and the %d files this answer names unchanged since the index was saved; a file edited in place that the answer does not name is not checked: "+
+		"--full checks every file",
+		q.Dirs, q.Since.UTC().Format(time.RFC3339), now.Sub(q.Since).Round(time.Second), files)
 }
 
 // loadLookupGraph is loadLookup through the saved graph.
@@ -101,6 +147,7 @@ func runSymbols(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	root := fs.String("root", ".", "workspace root `dir`")
 	kind := fs.String("kind", "", "only definitions of this `kind` (function, method, class, ...)")
 	limit := intFlag(fs, "limit", 20, symbolsLimit, "print at most `n` definitions")
+	full := fs.Bool("full", false, "check every file for changes first (by default a lookup checks directories and the files its answer names)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -118,15 +165,17 @@ func runSymbols(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var out result
 	var ms []lookup.Match
-	err = loadLookup(ctx, *root, stderr, func(ix *lookup.Index) error {
+	err = loadLookup(ctx, *root, *full, stderr, func(ix *lookup.Index) ([]string, error) {
 		if ms, err = ix.Find(pos[0], *kind); err != nil {
-			return err
+			return nil, err
 		}
 		out = result{Query: pos[0], Fuzzy: ms[0].How == lookup.Fuzzy, Total: len(ms), Symbols: []lookup.Symbol{}}
+		var files []string
 		for _, m := range ms[:min(len(ms), *limit)] {
 			out.Symbols = append(out.Symbols, ix.Symbol(m))
+			files = append(files, out.Symbols[len(out.Symbols)-1].Path)
 		}
-		return nil
+		return files, nil
 	})
 	if err != nil {
 		return err
@@ -161,6 +210,7 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	fs := newFlags(name, "SYMBOL", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
 	depth := intFlag(fs, "depth", 1, treeDepth, "`levels` of "+name+" to show")
+	full := fs.Bool("full", false, "check every file for changes first (by default a lookup checks directories and the files its answer names)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -174,14 +224,21 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	var truncated bool
 	var sym lookup.Symbol
 	var n callgraph.Node
-	err = loadLookup(ctx, *root, stderr, func(ix *lookup.Index) error {
+	err = loadLookup(ctx, *root, *full, stderr, func(ix *lookup.Index) ([]string, error) {
 		ids, err := ix.Resolve(pos[0])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rows, truncated = ix.Tree(ids, callers, *depth)
 		sym, n = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact}), ix.Node(ids[0])
-		return nil
+		files := []string{n.File}
+		for _, r := range rows {
+			files = append(files, r.Path)
+			if i := strings.LastIndexByte(r.Site, ':'); i > 0 {
+				files = append(files, r.Site[:i]) // the call's file
+			}
+		}
+		return files, nil
 	})
 	if err != nil {
 		return err

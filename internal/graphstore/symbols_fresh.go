@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -54,7 +55,9 @@ func symbolsCurrent(dir string, st *State) bool {
 // save is never trusted). Otherwise it returns an error wrapping
 // ErrStale, ErrCorrupt or the file system's: Sync brings the index up
 // to date. It reads the index's header and stamps, walks the tree and
-// stats each file; nothing else of the index is read.
+// stats each file; nothing else of the index is read. When the index is
+// current it saves the directory stamps OpenSymbolsQuick checks (not
+// with opt.ReadOnly), so that the next lookup need not walk.
 func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
 	dir := opt.Dir
 	if dir == "" {
@@ -82,7 +85,16 @@ func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
 	if s.key != stateKey(opt) {
 		return stale("saved by another build or with other options")
 	}
-	paths, _, err := extract.Walk(ctx, opt.Root, opt.Extract.Walk)
+	since := time.Now()
+	var dirs []string
+	wo := opt.Extract.Walk
+	wo.Dir = func(rel string) {
+		dirs = append(dirs, rel)
+		if opt.Extract.Walk.Dir != nil {
+			opt.Extract.Walk.Dir(rel)
+		}
+	}
+	paths, _, err := extract.Walk(ctx, opt.Root, wo)
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -115,6 +127,13 @@ func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
 	}
 	if changed.Load() {
 		return stale("files changed")
+	}
+	if !opt.ReadOnly {
+		// For the next lookup's OpenSymbolsQuick; without them it makes
+		// this check again.
+		if err := writeDirs(dir, root, s, dirs, since); err != nil && opt.Log != nil {
+			opt.Log.Debug("directory stamps not saved", "err", err)
+		}
 	}
 	return s, nil
 }
