@@ -20,14 +20,7 @@ import (
 // (ErrStale). Like OpenSymbols it reads the header and the stamps, walks
 // the tree and stats each file.
 func OpenSymbolsChanged(ctx context.Context, opt Options) (*Symbols, []string, error) {
-	dir := opt.Dir
-	if dir == "" {
-		dir = filepath.Join(opt.Root, ".artifacts", ".index")
-	}
-	root, err := filepath.Abs(opt.Root)
-	if err == nil {
-		root, err = filepath.EvalSymlinks(root)
-	}
+	dir, root, err := symbolsPaths(opt)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -59,14 +59,7 @@ func symbolsCurrent(dir string, st *State) bool {
 // current it saves the directory stamps OpenSymbolsQuick checks (not
 // with opt.ReadOnly), so that the next lookup need not walk.
 func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
-	dir := opt.Dir
-	if dir == "" {
-		dir = filepath.Join(opt.Root, ".artifacts", ".index")
-	}
-	root, err := filepath.Abs(opt.Root)
-	if err == nil {
-		root, err = filepath.EvalSymlinks(root)
-	}
+	dir, root, err := symbolsPaths(opt)
 	if err != nil {
 		return nil, err
 	}
@@ -136,4 +129,19 @@ func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
 		}
 	}
 	return s, nil
+}
+
+// symbolsPaths returns the index directory of opt (its Dir, or the
+// root's .artifacts/.index) and the root as an absolute path with its
+// links resolved.
+func symbolsPaths(opt Options) (dir, root string, err error) {
+	dir = opt.Dir
+	if dir == "" {
+		dir = filepath.Join(opt.Root, ".artifacts", ".index")
+	}
+	root, err = filepath.Abs(opt.Root)
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	return dir, root, err
 }

@@ -193,14 +193,7 @@ type Quick struct {
 // wrapping ErrStale (or the index's own error): OpenSymbols then makes
 // the full check.
 func OpenSymbolsQuick(ctx context.Context, opt Options) (*Symbols, Quick, error) {
-	dir := opt.Dir
-	if dir == "" {
-		dir = filepath.Join(opt.Root, ".artifacts", ".index")
-	}
-	root, err := filepath.Abs(opt.Root)
-	if err == nil {
-		root, err = filepath.EvalSymlinks(root)
-	}
+	dir, root, err := symbolsPaths(opt)
 	if err != nil {
 		return nil, Quick{}, err
 	}
