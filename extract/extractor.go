@@ -395,54 +395,6 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	return f, nil
 }
 
-// repairTree parses f again while its language's repair hook finds
-// misread places, each round with those places rewritten (see
-// lang_c_macros.go), and returns the last tree; f.src stays the original
-// text, f.macroCalls gets the rewritten places. ok is false when a parse
-// failed: the parser's state is suspect, and the tree before it is
-// returned.
-//
-// Each round walks the tree with the language's whole query, cq, which
-// holds the repair hook's patterns: matches are the matches of the round
-// that found nothing to repair, for run, so that the last tree is not
-// walked twice; nil when the rounds ran out, or the walk ran out of
-// budget (f.overBudget).
-func repairTree(p *sitter.Parser, tree *sitter.Tree, f *fileInfo, qc *sitter.QueryCursor, cq *compiledQuery) (_ *sitter.Tree, matches []*sitter.QueryMatch, ok bool) {
-	var buf []byte
-	skip := map[uint32]bool{}
-	for range maxRepairRounds {
-		var nodes []*sitter.Node
-		matches, nodes = walkQuery(tree.RootNode(), qc, cq, f)
-		if f.overBudget {
-			return tree, nil, true
-		}
-		sites := f.lang.repair(f, tree.RootNode(), nodes, skip)
-		if len(sites) == 0 {
-			return tree, matches, true
-		}
-		matches = nil
-		if buf == nil {
-			buf = bytes.Clone(f.src)
-		}
-		rewriteMacros(buf, sites)
-		for _, s := range sites {
-			skip[s.start] = true
-			// Same length: the edit moves nothing, it marks what changed
-			// so that the parse reuses the rest of the old tree.
-			tree.Edit(sitter.EditInput{StartIndex: s.start, OldEndIndex: s.end, NewEndIndex: s.end,
-				StartPoint: s.startPoint, OldEndPoint: s.endPoint, NewEndPoint: s.endPoint})
-		}
-		next, err := p.ParseCtx(context.Background(), tree, buf)
-		if err != nil {
-			return tree, nil, false
-		}
-		tree.Close()
-		tree = next
-		f.macroCalls = append(f.macroCalls, sites...)
-	}
-	return tree, nil, true
-}
-
 // Files extracts paths in parallel. Files that cannot be extracted are
 // returned in skipped with the reason; err is only for ctx cancellation.
 // Both lists keep the order of paths.
@@ -546,60 +498,4 @@ func UnknownByName(p string) bool {
 
 func sortSkipped(s []Skipped) {
 	sort.Slice(s, func(i, j int) bool { return s[i].Path < s[j].Path })
-}
-
-// reparse parses lang's other reading of src (Language.reparse) and
-// returns whichever of the two trees has fewer errors, closing the other.
-// A parse that fails returns tree unchanged.
-func reparse(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) *sitter.Tree {
-	alt := lang.reparse(src)
-	if alt == nil {
-		return tree
-	}
-	if lang.serial {
-		lang.parseMu.Lock()
-		defer lang.parseMu.Unlock()
-	}
-	t2, err := p.ParseCtx(context.Background(), nil, alt)
-	if err != nil || t2 == nil {
-		return tree
-	}
-	if errorCost(t2.RootNode()) < errorCost(tree.RootNode()) {
-		tree.Close()
-		return t2
-	}
-	t2.Close()
-	return tree
-}
-
-// errorCost measures how much of a tree the parser could not make sense
-// of: the bytes under ERROR nodes, plus one for each MISSING node. Only
-// subtrees with errors are visited.
-func errorCost(root *sitter.Node) int {
-	if !root.HasError() {
-		return 0
-	}
-	c := sitter.NewTreeCursor(root)
-	defer c.Close()
-	cost := 0
-	for {
-		n := c.CurrentNode()
-		descend := false
-		switch {
-		case n.IsMissing():
-			cost++
-		case n.IsError():
-			cost += int(n.EndByte()-n.StartByte()) + 1
-		case n.HasError():
-			descend = true
-		}
-		if descend && c.GoToFirstChild() {
-			continue
-		}
-		for !c.GoToNextSibling() {
-			if !c.GoToParent() {
-				return cost
-			}
-		}
-	}
 }
