@@ -93,6 +93,9 @@ func quickLookup(ctx context.Context, opt graphstore.Options, stderr io.Writer, 
 	return true
 }
 
+// fullLookupUsage is the --full flag of symbols, callers and callees.
+const fullLookupUsage = "check every file for changes first (by default a lookup checks directories and the files its answer names)"
+
 // lookupNote says how fresh a quickly checked answer is.
 func lookupNote(q graphstore.Quick, files int, now time.Time) string {
 	return fmt.Sprintf("index: quick check: %d directories and ignore files unchanged since the last full check (%s, %s ago), "+
@@ -147,7 +150,7 @@ func runSymbols(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	root := fs.String("root", ".", "workspace root `dir`")
 	kind := fs.String("kind", "", "only definitions of this `kind` (function, method, class, ...)")
 	limit := intFlag(fs, "limit", 20, symbolsLimit, "print at most `n` definitions")
-	full := fs.Bool("full", false, "check every file for changes first (by default a lookup checks directories and the files its answer names)")
+	full := fs.Bool("full", false, fullLookupUsage)
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -210,7 +213,7 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	fs := newFlags(name, "SYMBOL", stderr)
 	root := fs.String("root", ".", "workspace root `dir`")
 	depth := intFlag(fs, "depth", 1, treeDepth, "`levels` of "+name+" to show")
-	full := fs.Bool("full", false, "check every file for changes first (by default a lookup checks directories and the files its answer names)")
+	full := fs.Bool("full", false, fullLookupUsage)
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
