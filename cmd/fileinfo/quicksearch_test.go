@@ -14,7 +14,7 @@ const quickNote = "index: quick check:"
 
 // indexedTree writes files under a new root, sets every time an hour
 // back (a tree not touched as it was indexed: see
-// codeindex.MTimeSlack), and indexes it.
+// dirstamp.Slack), and indexes it.
 func indexedTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()

@@ -8,14 +8,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/bounded"
+	"github.com/fileinfo/fileinfo/internal/dirstamp"
 )
 
 // The directory stamps file (DirStampsFile), in the index's directory,
@@ -37,8 +35,8 @@ import (
 //	records  count of, sorted by path, each path strictly after the last:
 //	         uvarint  length of the path
 //	         bytes    the path: "." or a slash path inside the workspace (fs.ValidPath)
-//	         varint   size in bytes; -1: there was none (absentSize),
-//	                  -2: it changed while the walk ran (unsureSize)
+//	         varint   size in bytes; -1: there was none (dirstamp.Absent),
+//	                  -2: it changed while the walk ran (dirstamp.Unsure)
 //	         varint   modification time, Unix ns
 //
 // Nothing follows the last record. On the Linux kernel it holds 5,403
@@ -53,23 +51,8 @@ const dirStampsMagic = "fidirs\x00\x01"
 // directories.
 var dirStampsLimit = bounded.Limit{Kind: "directory stamps file", Max: 256 << 20}
 
-const (
-	absentSize = -1 // the path had no file: it must still have none
-	unsureSize = -2 // it changed as the walk ran: the check fails
-)
-
-// MTimeSlack is how far before a full check's walk began a modification
-// time must lie to be trusted: a file system's clock ticks coarser than
-// the process's (Linux stamps files with a clock that lags by up to a
-// tick), so a directory changed just before the walk could look as old
-// as one changed just after it.
-const MTimeSlack = 2 * time.Second
-
-// dirStamp is the stamp of one path.
-type dirStamp struct {
-	path        string
-	size, mtime int64
-}
+// dirStamp is the stamp of one path (see internal/dirstamp).
+type dirStamp = dirstamp.Stamp
 
 // dirStampsFrame is the directory stamps file's layout: since as its
 // fixed field; a record takes at least 4 bytes; "." is the root.
@@ -80,10 +63,10 @@ func encodeDirStamps(since int64, stamps []dirStamp) []byte {
 	b := dirStampsFrame.start(len(stamps), len(stamps)*32)
 	binary.LittleEndian.PutUint64(b[len(dirStampsMagic):], uint64(since))
 	for _, s := range stamps {
-		b = binary.AppendUvarint(b, uint64(len(s.path)))
-		b = append(b, s.path...)
-		b = binary.AppendVarint(b, s.size)
-		b = binary.AppendVarint(b, s.mtime)
+		b = binary.AppendUvarint(b, uint64(len(s.Path)))
+		b = append(b, s.Path...)
+		b = binary.AppendVarint(b, s.Size)
+		b = binary.AppendVarint(b, s.MTime)
 	}
 	return dirStampsFrame.seal(b)
 }
@@ -115,31 +98,15 @@ func decodeDirStamps(b []byte) (int64, []dirStamp, error) {
 			off += n
 			v[j] = x
 		}
-		if v[0] < unsureSize {
+		if v[0] < dirstamp.Unsure {
 			return 0, nil, fmt.Errorf("directory stamps of %s: size %d", p, v[0])
 		}
-		out = append(out, dirStamp{p, v[0], v[1]})
+		out = append(out, dirStamp{Path: p, Size: v[0], MTime: v[1]})
 	}
 	if err := dirStampsFrame.end(body, off); err != nil {
 		return 0, nil, err
 	}
 	return since, out, nil
-}
-
-// stampOf returns the stamp of the file at slash path p under root as
-// lstat sees it now; a path with no file has absentSize, one changed
-// since the walk began (its time within MTimeSlack of since, or after
-// it) unsureSize.
-func stampOf(root, p string, since int64) dirStamp {
-	info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-	if err != nil {
-		return dirStamp{p, absentSize, 0}
-	}
-	st := dirStamp{p, info.Size(), info.ModTime().UnixNano()}
-	if st.mtime >= since-int64(MTimeSlack) {
-		st.size = unsureSize
-	}
-	return st
 }
 
 // ignoreFiles are the files, beside the .gitignore of each directory,
@@ -151,7 +118,7 @@ var ignoreFiles = []string{".git/info/exclude"}
 // every directory l holds (those a full check's walks entered), of the
 // .gitignore files they hold and of ignoreFiles, all under root, as
 // they are now. since is when the walk that filled l began: a path
-// changed after it, or just before it (MTimeSlack), is stamped as
+// changed after it, or just before it (dirstamp.Slack), is stamped as
 // unsure, and fails the next check. The index's own directory, dir, is
 // left out when it lies under root: saving the index changes it.
 func WriteDirStamps(dir, root string, l *docsearch.Listing, since time.Time) error {
@@ -166,30 +133,17 @@ func WriteDirStamps(dir, root string, l *docsearch.Listing, since time.Time) err
 		if inside(d) {
 			continue
 		}
-		stamps = append(stamps, stampOf(root, d, ns))
+		stamps = append(stamps, dirstamp.Of(root, d, ns))
 		if entries, _ := l.Dir(d); hasEntry(entries, ".gitignore") {
-			stamps = append(stamps, stampOf(root, path.Join(d, ".gitignore"), ns))
+			stamps = append(stamps, dirstamp.Of(root, path.Join(d, ".gitignore"), ns))
 		}
 	}
 	for _, p := range ignoreFiles {
-		stamps = append(stamps, stampOf(root, p, ns))
+		stamps = append(stamps, dirstamp.Of(root, p, ns))
 	}
 	// "a/.gitignore" sorts after "a/.b": sort them all.
-	sortDirStamps(&stamps)
+	stamps = dirstamp.Sort(stamps)
 	return writeFile(dir, DirStampsFile, "directory stamps", encodeDirStamps(ns, stamps))
-}
-
-// sortDirStamps sorts stamps by path and drops repeats.
-func sortDirStamps(s *[]dirStamp) {
-	v := *s
-	slices.SortFunc(v, func(a, b dirStamp) int { return strings.Compare(a.path, b.path) })
-	out := v[:0]
-	for i, st := range v {
-		if i == 0 || st.path != out[len(out)-1].path {
-			out = append(out, st)
-		}
-	}
-	*s = out
 }
 
 func hasEntry(entries []fs.DirEntry, name string) bool {
@@ -229,38 +183,13 @@ func CheckDirs(root, dir string) (Freshness, error) {
 	}
 	f := Freshness{Since: time.Unix(0, since), Checked: len(stamps), root: root}
 	for _, s := range stamps {
-		if s.size == unsureSize {
-			return f, fmt.Errorf("%w: %s changed as the last full check ran", ErrStale, s.path)
+		if s.Size == dirstamp.Unsure {
+			return f, fmt.Errorf("%w: %s changed as the last full check ran", ErrStale, s.Path)
 		}
 	}
-	// The lstats in statWorkers goroutines, as statAll's: they wait on
-	// the kernel more than on a core. The first change in path order is
-	// the one reported.
-	first := atomic.Int64{}
-	first.Store(int64(len(stamps)))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(statWorkers, len(stamps)) {
-		wg.Go(func() {
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(len(stamps)) || i > first.Load() {
-					return
-				}
-				if now := stampOf(root, stamps[i].path, since); now != stamps[i] {
-					for {
-						f := first.Load()
-						if i >= f || first.CompareAndSwap(f, i) {
-							break
-						}
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if i := first.Load(); i < int64(len(stamps)) {
-		return f, fmt.Errorf("%w: %s changed since %s", ErrStale, stamps[i].path, f.Since.UTC().Format(time.RFC3339))
+	// The first change in path order is the one reported.
+	if i := dirstamp.FirstChanged(root, stamps, since, statWorkers); i < len(stamps) {
+		return f, fmt.Errorf("%w: %s changed since %s", ErrStale, stamps[i].Path, f.Since.UTC().Format(time.RFC3339))
 	}
 	return f, nil
 }
@@ -268,9 +197,9 @@ func CheckDirs(root, dir string) (Freshness, error) {
 // Changed reports whether the file at slash path p, under the root
 // CheckDirs checked, may have changed since the last full check began:
 // it is gone, no longer a regular file, or modified after (or within
-// MTimeSlack before) that time. An edit in place sets the modification
+// dirstamp.Slack before) that time. An edit in place sets the modification
 // time to the present; one that sets it back (touch -d) is not seen.
 func (f Freshness) Changed(p string) bool {
 	info, err := os.Lstat(filepath.Join(f.root, filepath.FromSlash(p)))
-	return err != nil || !info.Mode().IsRegular() || info.ModTime().UnixNano() >= f.Since.UnixNano()-int64(MTimeSlack)
+	return err != nil || !info.Mode().IsRegular() || info.ModTime().UnixNano() >= f.Since.UnixNano()-int64(dirstamp.Slack)
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fileinfo/fileinfo/internal/dirstamp"
 )
 
 // backdate sets the times of root and everything under it an hour back,
@@ -175,7 +177,7 @@ func TestWriteDirStampsLeavesIndexOut(t *testing.T) {
 }
 
 func TestDirStampsRoundTrip(t *testing.T) {
-	in := []dirStamp{{".", 4096, 1}, {".git/info/exclude", absentSize, 0}, {"a", 4096, -5}, {"a/.gitignore", 3, 1 << 60}, {"b", unsureSize, 7}}
+	in := []dirStamp{{Path: ".", Size: 4096, MTime: 1}, {Path: ".git/info/exclude", Size: dirstamp.Absent, MTime: 0}, {Path: "a", Size: 4096, MTime: -5}, {Path: "a/.gitignore", Size: 3, MTime: 1 << 60}, {Path: "b", Size: dirstamp.Unsure, MTime: 7}}
 	since, out, err := decodeDirStamps(encodeDirStamps(42, in))
 	if err != nil || since != 42 || !reflect.DeepEqual(out, in) {
 		t.Errorf("round trip: %d %v %v", since, out, err)
@@ -185,9 +187,9 @@ func TestDirStampsRoundTrip(t *testing.T) {
 		b    []byte
 	}{
 		{"short", []byte("fidirs")},
-		{"unsorted", encodeDirStamps(1, []dirStamp{{"b", 1, 1}, {"a", 1, 1}})},
-		{"outside", encodeDirStamps(1, []dirStamp{{"../a", 1, 1}})},
-		{"size", encodeDirStamps(1, []dirStamp{{"a", -3, 1}})},
+		{"unsorted", encodeDirStamps(1, []dirStamp{{Path: "b", Size: 1, MTime: 1}, {Path: "a", Size: 1, MTime: 1}})},
+		{"outside", encodeDirStamps(1, []dirStamp{{Path: "../a", Size: 1, MTime: 1}})},
+		{"size", encodeDirStamps(1, []dirStamp{{Path: "a", Size: -3, MTime: 1}})},
 	} {
 		if _, _, err := decodeDirStamps(bad.b); err == nil {
 			t.Errorf("%s: decoded", bad.name)
@@ -201,7 +203,7 @@ func TestDirStampsRoundTrip(t *testing.T) {
 }
 
 func FuzzDirStamps(f *testing.F) {
-	f.Add(encodeDirStamps(3, []dirStamp{{".", 4096, 1}, {"a", absentSize, 0}}))
+	f.Add(encodeDirStamps(3, []dirStamp{{Path: ".", Size: 4096, MTime: 1}, {Path: "a", Size: dirstamp.Absent, MTime: 0}}))
 	f.Add(encodeDirStamps(0, nil))
 	f.Add([]byte(dirStampsMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -9,12 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/fileinfo/fileinfo/internal/bounded"
+	"github.com/fileinfo/fileinfo/internal/dirstamp"
 )
 
 // symbols-dirs.bin, beside symbols.idx, lets a lookup trust the index
@@ -38,8 +36,8 @@ import (
 //	crc      uint32  CRC-32C of the records
 //	records  count of, sorted by path, each strictly after the last:
 //	         uvarint length, then the slash path ("" the root)
-//	         varint  size; -1 none there (dirAbsent), -2 changed as the
-//	                 walk ran (dirUnsure)
+//	         varint  size; -1 none there (dirstamp.Absent), -2 changed as the
+//	                 walk ran (dirstamp.Unsure)
 //	         varint  modification time, Unix ns
 //
 // Nothing follows the last record.
@@ -48,22 +46,13 @@ const SymbolsDirsFile = "symbols-dirs.bin"
 const (
 	symDirsMagic  = "FISDIRS\x01"
 	symDirsHeader = 8 + 8 + 16 + 4 + 4
-	dirAbsent     = -1
-	dirUnsure     = -2
-	// dirSlack is how long before the walk began a modification time
-	// must lie to be trusted: the file system's clock lags the
-	// process's by up to a tick, so a directory changed just before the
-	// walk could look as old as one changed just after it.
-	dirSlack = 2 * time.Second
 )
 
 var symDirsLimit = bounded.Limit{Kind: "directory stamps", Max: 256 << 20}
 
-// dirRec is the stamp of one directory or ignore file.
-type dirRec struct {
-	path        string
-	size, mtime int64
-}
+// dirRec is the stamp of one directory or ignore file (see
+// internal/dirstamp).
+type dirRec = dirstamp.Stamp
 
 // identity is what names one symbols.idx: its size and the two CRCs of
 // its header, which between them cover every byte.
@@ -72,21 +61,6 @@ func (s *Symbols) identity() [16]byte {
 	binary.LittleEndian.PutUint64(id[:], uint64(len(s.data)))
 	copy(id[8:], s.data[symHeaderSize-8:symHeaderSize])
 	return id
-}
-
-// statDir returns the stamp of slash path p under root as lstat sees it
-// now: dirAbsent when nothing is there, dirUnsure when it changed
-// within dirSlack of since or after.
-func statDir(root, p string, since int64) dirRec {
-	info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-	if err != nil {
-		return dirRec{p, dirAbsent, 0}
-	}
-	r := dirRec{p, info.Size(), info.ModTime().UnixNano()}
-	if r.mtime >= since-int64(dirSlack) {
-		r.size = dirUnsure
-	}
-	return r
 }
 
 // encodeDirs lays out the file above; recs sorted by path, no repeats.
@@ -98,10 +72,10 @@ func encodeDirs(since int64, id [16]byte, recs []dirRec) []byte {
 	copy(b[16:], id[:])
 	le.PutUint32(b[32:], uint32(len(recs)))
 	for _, r := range recs {
-		b = binary.AppendUvarint(b, uint64(len(r.path)))
-		b = append(b, r.path...)
-		b = binary.AppendVarint(b, r.size)
-		b = binary.AppendVarint(b, r.mtime)
+		b = binary.AppendUvarint(b, uint64(len(r.Path)))
+		b = append(b, r.Path...)
+		b = binary.AppendVarint(b, r.Size)
+		b = binary.AppendVarint(b, r.MTime)
 	}
 	le.PutUint32(b[36:], crc32.Checksum(b[symDirsHeader:], castagnoli))
 	return b
@@ -132,7 +106,7 @@ func decodeDirs(b []byte) (since int64, id [16]byte, recs []dirRec, err error) {
 		}
 		p := string(body[k : k+int(n)])
 		body = body[k+int(n):]
-		if i > 0 && p <= recs[i-1].path {
+		if i > 0 && p <= recs[i-1].Path {
 			return 0, id, nil, fmt.Errorf("directory stamps: %q out of order", p)
 		}
 		var v [2]int64
@@ -143,10 +117,10 @@ func decodeDirs(b []byte) (since int64, id [16]byte, recs []dirRec, err error) {
 			}
 			v[j], body = x, body[k:]
 		}
-		if v[0] < dirUnsure {
+		if v[0] < dirstamp.Unsure {
 			return 0, id, nil, fmt.Errorf("directory stamps of %q: size %d", p, v[0])
 		}
-		recs = append(recs, dirRec{p, v[0], v[1]})
+		recs = append(recs, dirRec{Path: p, Size: v[0], MTime: v[1]})
 	}
 	if len(body) != 0 {
 		return 0, id, nil, fmt.Errorf("directory stamps: %d bytes after the last record", len(body))
@@ -162,11 +136,10 @@ func writeDirs(dir, root string, s *Symbols, dirs []string, since time.Time) err
 	ns := since.UnixNano()
 	recs := make([]dirRec, 0, 2*len(dirs)+1)
 	for _, d := range dirs {
-		recs = append(recs, statDir(root, d, ns), statDir(root, path.Join(d, ".gitignore"), ns))
+		recs = append(recs, dirstamp.Of(root, d, ns), dirstamp.Of(root, path.Join(d, ".gitignore"), ns))
 	}
-	recs = append(recs, statDir(root, ".git/info/exclude", ns))
-	slices.SortFunc(recs, func(a, b dirRec) int { return strings.Compare(a.path, b.path) })
-	recs = slices.CompactFunc(recs, func(a, b dirRec) bool { return a.path == b.path })
+	recs = append(recs, dirstamp.Of(root, ".git/info/exclude", ns))
+	recs = dirstamp.Sort(recs)
 	return writeStreamed(filepath.Join(dir, SymbolsDirsFile), ".symbols-dirs-*.tmp", func(f *os.File) error {
 		_, err := f.Write(encodeDirs(ns, s.identity(), recs))
 		return err
@@ -224,24 +197,12 @@ func OpenSymbolsQuick(ctx context.Context, opt Options) (*Symbols, Quick, error)
 		return stale("written for another symbols index")
 	}
 	for _, r := range recs {
-		if r.size == dirUnsure {
-			return stale(r.path + " changed as the full check ran")
+		if r.Size == dirstamp.Unsure {
+			return stale(r.Path + " changed as the full check ran")
 		}
 	}
-	var changed atomic.Int64
-	changed.Store(int64(len(recs)))
-	parallelOn(8, len(recs), func(k int) { // lstats wait on the kernel more than on a core
-		if int64(k) < changed.Load() && statDir(root, recs[k].path, since) != recs[k] {
-			for {
-				c := changed.Load()
-				if int64(k) >= c || changed.CompareAndSwap(c, int64(k)) {
-					break
-				}
-			}
-		}
-	})
-	if k := changed.Load(); k < int64(len(recs)) {
-		p := recs[k].path
+	if k := dirstamp.FirstChanged(root, recs, since, 8); k < len(recs) { // lstats wait on the kernel more than on a core
+		p := recs[k].Path
 		if p == "" {
 			p = "."
 		}

@@ -3,6 +3,7 @@ package graphstore
 import (
 	"context"
 	"errors"
+	"github.com/fileinfo/fileinfo/internal/dirstamp"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -143,7 +144,7 @@ func TestSymbolsQuick(t *testing.T) {
 	}
 }
 
-// TestSymbolsQuickUnsure checks a directory changed within dirSlack
+// TestSymbolsQuickUnsure checks a directory changed within dirstamp.Slack
 // of the full check is not trusted, and is once a later full check
 // stamps it.
 func TestSymbolsQuickUnsure(t *testing.T) {
@@ -214,7 +215,7 @@ func FuzzDirStamps(f *testing.F) {
 	var id [16]byte
 	copy(id[:], "0123456789abcdef")
 	f.Add(encodeDirs(42, id, nil))
-	f.Add(encodeDirs(time.Now().UnixNano(), id, []dirRec{{"", 4096, 7}, {".gitignore", dirAbsent, 0}, {"a/b", dirUnsure, -3}}))
+	f.Add(encodeDirs(time.Now().UnixNano(), id, []dirRec{{Path: "", Size: 4096, MTime: 7}, {Path: ".gitignore", Size: dirstamp.Absent, MTime: 0}, {Path: "a/b", Size: dirstamp.Unsure, MTime: -3}}))
 	f.Add([]byte(symDirsMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		since, id, recs, err := decodeDirs(b)
