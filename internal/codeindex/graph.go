@@ -12,6 +12,7 @@ import (
 
 	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
@@ -183,16 +184,11 @@ func (p *codePass) want(path string, size, modTime int64) bool {
 // wantVendor records the stamp of a vendored file and reports whether
 // its documents are out of date, as SyncVendor judges them.
 func (p *codePass) wantVendor(path string) bool {
-	info, err := p.sel.Lstat(p.root, path)
-	if err != nil || !info.Mode().IsRegular() {
-		return false
+	stamp, stale := vendorStale(p.sel, p.root, path, p.vendorHave)
+	if stale {
+		p.vendorNow[path] = stamp
 	}
-	stamp := vendorStamp(info)
-	if p.vendorHave[path] == stamp {
-		return false
-	}
-	p.vendorNow[path] = stamp
-	return true
+	return stale
 }
 
 // start starts indexing, with the files gone since the stamps, once
@@ -243,7 +239,7 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	for i := range batch {
 		x := &batch[i]
 		if stamp, ok := p.vendorNow[x.Path]; ok {
-			cfs = append(cfs, p.vendorFile(x, stamp))
+			cfs = append(cfs, p.vendorDocs(x, stamp))
 			continue
 		}
 		if !p.need[x.Path] {
@@ -251,9 +247,7 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 		}
 		p.st.Read++
 		if x.File == nil {
-			if x.Skip != "" && x.Skip != unknownLanguage {
-				p.st.Left = append(p.st.Left, docsearch.Skipped{Path: x.Path, Reason: x.Skip})
-			}
+			p.st.Left = skippedLeft(p.st.Left, x)
 			cfs = append(cfs, docsearch.CodeFile{Path: x.Path}) // no symbols: its documents leave
 			continue
 		}
@@ -290,22 +284,27 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	return errors.New("code index: indexing stopped")
 }
 
-// vendorFile is the vendor scope's documents of x, made as SyncVendor
-// makes them: no enriched prose, and the stamp it compares.
-func (p *codePass) vendorFile(x *graphstore.Extracted, stamp uint64) docsearch.CodeFile {
+// vendorDocs is the vendor scope's documents of x (vendorFile), and
+// records that the pass indexed them.
+func (p *codePass) vendorDocs(x *graphstore.Extracted, stamp uint64) docsearch.CodeFile {
 	if p.vendorDone == nil {
 		p.vendorDone = map[string]bool{}
 	}
 	p.vendorDone[x.Path] = true
 	if x.File == nil {
-		if x.Skip != "" && x.Skip != unknownLanguage {
-			p.st.Vendor.Left = append(p.st.Vendor.Left, docsearch.Skipped{Path: x.Path, Reason: x.Skip})
-		}
+		p.st.Vendor.Left = skippedLeft(p.st.Vendor.Left, x)
 		return docsearch.CodeFile{Path: x.Path, Vendor: true} // no symbols: its documents leave
 	}
-	cf := File(x.File, x.Src, nil)
-	cf.Vendor, cf.Stamp = true, stamp
-	return cf
+	return vendorFile(x.File, x.Src, stamp)
+}
+
+// skippedLeft appends x to left when its extraction was skipped, but
+// for a file of no language (see appendLeft).
+func skippedLeft(left []docsearch.Skipped, x *graphstore.Extracted) []docsearch.Skipped {
+	if x.Skip == "" {
+		return left
+	}
+	return appendLeft(left, []extract.Skipped{{Path: x.Path, Reason: x.Skip}})
 }
 
 // passed waits for the code index to take the last batch and save.

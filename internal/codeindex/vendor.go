@@ -55,12 +55,8 @@ func syncVendor(ctx context.Context, ix *docsearch.Index, root string, sel Selec
 		if done[p] {
 			continue
 		}
-		info, err := sel.Lstat(root, p)
-		if err != nil || !info.Mode().IsRegular() {
-			continue
-		}
-		stamps[p] = vendorStamp(info)
-		if have[p] != stamps[p] {
+		if stamp, stale := vendorStale(sel, root, p, have); stale {
+			stamps[p] = stamp
 			todo = append(todo, p)
 		}
 	}
@@ -83,14 +79,20 @@ func syncVendor(ctx context.Context, ix *docsearch.Index, root string, sel Selec
 	defer ex.Close()
 	var extractErr error
 	batches := extractBatches(ctx, ex, srcs, todo, &st.Left, &extractErr, func(f *extract.File, src []byte) docsearch.CodeFile {
-		cf := File(f, src, nil)
-		cf.Vendor, cf.Stamp = true, stamps[f.Path]
-		return cf
+		return vendorFile(f, src, stamps[f.Path])
 	}, true)
 	if err := ix.PutCodeBatches(ctx, batches, removed); err != nil {
 		return st, fmt.Errorf("index vendored code of %s: %w", root, err)
 	}
 	return st, extractErr
+}
+
+// vendorFile is the vendor scope's documents of f: no enriched prose,
+// and the stamp SyncVendor compares.
+func vendorFile(f *extract.File, src []byte, stamp uint64) docsearch.CodeFile {
+	cf := File(f, src, nil)
+	cf.Vendor, cf.Stamp = true, stamp
+	return cf
 }
 
 // appendLeft appends the files extraction skipped to left, but for those
@@ -103,6 +105,18 @@ func appendLeft(left []docsearch.Skipped, skipped []extract.Skipped) []docsearch
 		}
 	}
 	return left
+}
+
+// vendorStale returns the stamp of the vendored file p and whether the
+// vendor scope's documents of it, as have stamps them, are out of date;
+// false for a path that is no regular file.
+func vendorStale(sel Selection, root, p string, have map[string]uint64) (uint64, bool) {
+	info, err := sel.Lstat(root, p)
+	if err != nil || !info.Mode().IsRegular() {
+		return 0, false
+	}
+	stamp := vendorStamp(info)
+	return stamp, have[p] != stamp
 }
 
 // unknownLanguage is the extractor's reason for a file of no language.
