@@ -55,33 +55,9 @@ func (r *resolver) jsParamValues(fn SymbolID, i int) []jsVal {
 		st.vals = map[jsVarKey][]jsVal{}
 	}
 	st.vals[key] = nil // in progress: a recursive call adds nothing
-	name := r.g.nodes[fn].Name
-	var out []jsVal
-	for _, ci := range r.jsCallsNamed(name) {
-		c := r.f.Calls[ci]
-		if i >= c.ArgExprs().Len() {
-			continue
-		}
-		caller, ok := r.callerOf(c)
-		if !ok {
-			continue
-		}
-		if ids, _, _ := r.resolveCall(caller, c); !containsID(ids, fn) {
-			continue
-		}
-		args := c.ArgExprs()
-		splat := false
-		for j := 0; j <= i; j++ {
-			splat = splat || args.Sub(j).Kind() == extract.ExprSplat
-		}
-		if splat {
-			continue // f(...xs): positions unknown
-		}
-		out = append(out, r.jsEval(caller, args.Sub(i), 1)...)
-		if len(out) > maxJSValues {
-			out = nil
-			break
-		}
+	out := r.jsArgValues(r.g.nodes[fn].Name, fn, i, false)
+	if len(out) > maxJSValues {
+		out = nil
 	}
 	out = append(out, r.jsBoundParamValues(fn, i)...)
 	if len(out) > maxJSValues {
@@ -108,26 +84,39 @@ func (r *resolver) jsBoundParamValues(fn SymbolID, i int) []jsVal {
 			out = append(out, r.jsEval(bd.scope, e.Sub(2+i), 1)...)
 			continue
 		}
-		for _, ci := range r.jsCallsNamed(b.Target) {
-			c := r.f.Calls[ci]
-			args := c.ArgExprs()
-			if c.Receiver != "" || i-k >= args.Len() {
-				continue
-			}
-			caller, ok := r.callerOf(c)
-			if !ok {
-				continue
-			}
-			if ids, _, _ := r.resolveCall(caller, c); !containsID(ids, fn) {
-				continue
-			}
-			splat := false
-			for j := 0; j <= i-k; j++ {
-				splat = splat || args.Sub(j).Kind() == extract.ExprSplat
-			}
-			if !splat {
-				out = append(out, r.jsEval(caller, args.Sub(i-k), 1)...)
-			}
+		out = append(out, r.jsArgValues(b.Target, fn, i-k, true)...)
+	}
+	return out
+}
+
+// jsArgValues returns what the calls of name in the file being resolved
+// that reach fn pass as their i-th argument; bare, only calls without a
+// receiver. A call that spreads an argument at or before i passes
+// nothing known. It stops once it has more than maxJSValues.
+func (r *resolver) jsArgValues(name string, fn SymbolID, i int, bare bool) []jsVal {
+	var out []jsVal
+	for _, ci := range r.jsCallsNamed(name) {
+		c := r.f.Calls[ci]
+		args := c.ArgExprs()
+		if i >= args.Len() || bare && c.Receiver != "" {
+			continue
+		}
+		caller, ok := r.callerOf(c)
+		if !ok {
+			continue
+		}
+		if ids, _, _ := r.resolveCall(caller, c); !containsID(ids, fn) {
+			continue
+		}
+		splat := false
+		for j := 0; j <= i; j++ {
+			splat = splat || args.Sub(j).Kind() == extract.ExprSplat
+		}
+		if splat {
+			continue // f(...xs): positions unknown
+		}
+		if out = append(out, r.jsEval(caller, args.Sub(i), 1)...); len(out) > maxJSValues {
+			break
 		}
 	}
 	return out
