@@ -134,29 +134,17 @@ func (ix *Index) codeDocs(known *codeKeys, want map[string]bool, fn func(key str
 		// A second batch, or code documents put by another writer since
 		// the last: know them all, once.
 		known.byFile, known.gen = map[string][]string{}, ix.codeGen
-		n := 0
-		for key, id := range ix.paths() {
-			n++
-			if isCodeScope(ix.docScope(id)) {
-				f := codeFileOf(key)
-				known.byFile[f] = append(known.byFile[f], strings.Clone(key)) // a loaded key aliases the mapping
-			}
-		}
-		if scanned != nil {
-			scanned(n)
-		}
+		ix.eachCodeDoc(func(key string, _ uint32) {
+			f := codeFileOf(key)
+			known.byFile[f] = append(known.byFile[f], strings.Clone(key)) // a loaded key aliases the mapping
+		})
 	}
 	if known.byFile == nil {
-		n := 0
-		for key, id := range ix.paths() {
-			n++
-			if isCodeScope(ix.docScope(id)) && want[codeFileOf(key)] {
+		ix.eachCodeDoc(func(key string, id uint32) {
+			if want[codeFileOf(key)] {
 				fn(key, id)
 			}
-		}
-		if scanned != nil {
-			scanned(n)
-		}
+		})
 		return
 	}
 	for f := range want {
@@ -165,6 +153,21 @@ func (ix *Index) codeDocs(known *codeKeys, want map[string]bool, fn func(key str
 				fn(key, id)
 			}
 		}
+	}
+}
+
+// eachCodeDoc calls fn with the key and ID of every code document, in
+// a walk of every document (which it tells scanned about).
+func (ix *Index) eachCodeDoc(fn func(key string, id uint32)) {
+	n := 0
+	for key, id := range ix.paths() {
+		n++
+		if isCodeScope(ix.docScope(id)) {
+			fn(key, id)
+		}
+	}
+	if scanned != nil {
+		scanned(n)
 	}
 }
 
