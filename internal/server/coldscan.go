@@ -398,7 +398,7 @@ func passedOver(err error) bool {
 // graph (as graphCoverage counts them), or "".
 func leftOut(err error) string {
 	var skip *extract.SkipError
-	if !errors.As(err, &skip) || skip.Reason == "unknown language" || skip.Reason == "binary file" || strings.HasPrefix(skip.Reason, "language ") {
+	if !errors.As(err, &skip) || noLanguageRead(skip.Reason) || skip.Reason == "binary file" {
 		return ""
 	}
 	return skip.Reason

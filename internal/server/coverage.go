@@ -297,17 +297,14 @@ func mergeNames(res docsearch.Results, names []docsearch.Result, byScope bool) d
 // Linux kernel, most of no known language) cost more than the lookup.
 // The caller holds w.mu for reading.
 func (w *workspace) graphCoverage() string {
-	leftOut := func(reason string) bool {
-		return reason != "unknown language" && !strings.HasPrefix(reason, "language ") // not a file the graph reads
-	}
 	n := 0
 	for _, sk := range w.graphSkipped() {
-		if leftOut(sk.Reason) {
+		if !noLanguageRead(sk.Reason) {
 			n++
 		}
 	}
 	for _, r := range w.skipped {
-		if leftOut(r) {
+		if !noLanguageRead(r) {
 			n++
 		}
 	}

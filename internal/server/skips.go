@@ -71,6 +71,12 @@ func (w *workspace) graphSkipped() []extract.Skipped {
 	return sk
 }
 
+// noLanguageRead reports whether a skip's reason is that the file is of
+// no language the graph reads: such a file is not left out of it.
+func noLanguageRead(reason string) bool {
+	return reason == "unknown language" || strings.HasPrefix(reason, "language ")
+}
+
 // skippedNow returns every file the workspace leaves out, with the reason:
 // internal errors first, then other reasons, then files of no known
 // language, each group by path. The caller holds mu.
@@ -83,7 +89,7 @@ func (w *workspace) skippedNow() []extract.Skipped {
 		switch {
 		case isInternal(s.Reason):
 			return 0
-		case s.Reason == "unknown language" || strings.HasPrefix(s.Reason, "language "):
+		case noLanguageRead(s.Reason):
 			return 2
 		}
 		return 1
