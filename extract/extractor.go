@@ -46,7 +46,8 @@ type Options struct {
 	// caller answer from the files extracted so far, before all are.
 	Extracted func(f *File)
 	// KeepMinified extracts minified files too, which are otherwise
-	// passed over with a SkipError whose Minified is set (see Minified).
+	// passed over with a SkipError whose Minified is set (see Minified),
+	// and built files whose sources are in the repository (see builtFrom).
 	KeepMinified bool
 	// Progress, if set, is called after each file that Files, All or
 	// Each has tried (extracted or skipped) with how far they have got.
@@ -319,6 +320,9 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	if !e.opt.KeepMinified {
 		if why := Minified(rel, src); why != "" {
 			return nil, &SkipError{Path: rel, Reason: why, Minified: true}
+		}
+		if why := e.builtFrom(rel, src); why != "" {
+			return nil, &SkipError{Path: rel, Reason: why}
 		}
 	}
 	if lang.plain != nil && !e.parseAll && lang.plain(src) {
