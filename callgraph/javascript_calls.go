@@ -403,6 +403,12 @@ var jsProtocolMethods = map[string]bool{
 	"pipe": true, "unpipe": true, "write": true, "read": true, "end": true,
 	"destroy": true, "pause": true, "resume": true, "close": true, "open": true,
 	"listen": true, "connect": true, "send": true, "abort": true,
+	// the Web platform's event targets (every DOM node, window,
+	// XMLHttpRequest, AbortSignal, Node's EventTarget) and streams'
+	// readers and writers
+	"addEventListener": true, "removeEventListener": true, "dispatchEvent": true,
+	"getReader": true, "getWriter": true, "releaseLock": true, "cancel": true,
+	"pipeTo": true, "pipeThrough": true, "enqueue": true,
 	// collections
 	"get": true, "set": true, "has": true, "delete": true, "add": true, "clear": true,
 	"size": true, "at": true, "intersection": true, "union": true, "difference": true,

@@ -364,10 +364,16 @@ function wire(ctx, proto) {
   new Set([1]).add(2);
   'abc'.compose();
   [1, 2].with(0, 3);
+  const xhr = new XMLHttpRequest();
+  xhr.addEventListener('load', null);
 }
 module.exports = { Application, wire };
 -- lib/ctx.js --
 module.exports = { onerror(err) {} };
+-- lib/target.ts --
+export interface HasEventTarget {
+  addEventListener(type: string, listener: () => void): void;
+}
 `)
 	expectCallees(t, g, "lib.app.Application.listen", "lib.app.Application.callback:receiver")
 	expectUnresolved(t, g, "lib.app.Application.listen", "listen", "unknown receiver")
@@ -377,6 +383,8 @@ module.exports = { onerror(err) {} };
 	expectUnresolved(t, g, "lib.app.wire", "add", "builtin: Set.add")
 	expectUnresolved(t, g, "lib.app.wire", "with", "builtin: Array.with")
 	expectUnresolved(t, g, "lib.app.wire", "compose", "builtin: String.compose")
+	// The Web platform's EventTarget: not the one interface that declares it.
+	expectUnresolved(t, g, "lib.app.wire", "addEventListener", "unknown receiver")
 }
 
 // TypeScript's declared types say what a receiver is: a builtin, a
