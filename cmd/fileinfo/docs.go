@@ -123,6 +123,12 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 			}
 		}
 	}
+	if indexed != nil {
+		// index builds under a memory budget: the code documents' texts
+		// and the vectors beyond the first indexSpillBytes are kept off
+		// the heap (docsearch.Options.SpillBytes).
+		opts.SpillBytes = indexSpillBytes
+	}
 	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
 	if err != nil || !code {
 		return ix, cs, err
@@ -144,6 +150,12 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	stampDirs(ix.Unsaved())
 	return ix, cs, nil
 }
+
+// indexSpillBytes is how many bytes of texts and vectors `fileinfo index`
+// keeps on the heap: all of a module's the size of golang.org/x/tools, a small
+// part of a kernel's (over 1 GB), whose build would otherwise hold them
+// all against the --memory budget (docs/bigrepos.md).
+const indexSpillBytes = 64 << 20
 
 // parseScope reads NAME=DIR. A DIR inside the root is a scope of the
 // root's files; one outside gets a file system of its own, confined to it.
