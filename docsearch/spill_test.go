@@ -180,3 +180,27 @@ func TestSpillFailsToHeap(t *testing.T) {
 		t.Error("the spill did not record its failure")
 	}
 }
+
+// BenchmarkSpillBuild builds and saves 1,500 code symbols on the heap and
+// with everything past 64 KB spilled (postings in runs of 8,192): the
+// cost of the spill's writes and of the save's reading of the runs.
+func BenchmarkSpillBuild(b *testing.B) {
+	batches := spillCode(3, 25, 20)
+	for _, bc := range []struct {
+		name  string
+		bytes int64
+	}{{"heap", 0}, {"spill", 64 << 10}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ix, err := Open(context.Background(), mapFS(nil), Options{Dir: b.TempDir(), Embedder: &trigramEmbedder{}, SpillBytes: bc.bytes})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := ix.PutCodeBatches(context.Background(), slices.Values(batches), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
