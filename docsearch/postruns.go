@@ -12,8 +12,9 @@ import (
 // added, so a term's postings are its runs', in run order, then those
 // still in memory: postings and the save read them so, and what they
 // read is what an index built on the heap holds (TestSpillSameIndex).
-// On a cold Linux kernel build the postings are a third of the live
-// heap; in runs, the heap holds at most a run's worth.
+// On a third of the Linux kernel's chunks the postings were 139 of the
+// 824 MB live when a cold build saved its doc index; in runs, the heap
+// holds at most a run's worth.
 //
 // A run's postings lie in the spill, read through its mapping (its
 // pages let go as the save reads them, see spill.touch); its index, the
