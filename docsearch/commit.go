@@ -60,6 +60,9 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		// that was indexed changes the index.
 		changed = drop(p) || changed
 	}
+	if ix.opts.SpillBytes > 0 {
+		ix.lex.spillTo, ix.lex.runAt = ix.spillFor, runPostings(ix.opts.SpillBytes)
+	}
 	for _, p := range ps {
 		if p.chunks == nil && p.terms == nil {
 			// Same content: refresh what the file system says.
@@ -78,6 +81,9 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		changed = true
 		drop(p.doc.path)
 		d := p.doc
+		if d.put {
+			d.text = ix.spillText(d.text)
+		}
 		d.first, d.count = uint32(len(ix.chunks)), uint32(len(p.chunks))
 		id := uint32(len(ix.docs))
 		ix.docs = append(ix.docs, d)
@@ -90,7 +96,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 			ix.lex.add(p.terms[i])
 			if emb != nil {
 				if old, ok := reuse[rec.hash]; ok && ix.vec.dim > 0 {
-					ix.vec.growTo(int(cid) + 1)
+					ix.growVectors(int(cid) + 1)
 					ix.vec.copyRow(cid, &ix.vec, old)
 				} else {
 					texts = append(texts, text)
@@ -100,7 +106,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		}
 	}
 	if ix.vec.dim > 0 {
-		ix.vec.growTo(len(ix.chunks))
+		ix.growVectors(len(ix.chunks))
 	}
 	// The skipped list is not saved (a rescan finds it again), so it
 	// changes nothing to save.

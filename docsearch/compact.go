@@ -19,7 +19,7 @@ func (ix *Index) compact() {
 	}
 	var chunks []chunkRec
 	var docs []*doc
-	nv := vectors{dim: ix.vec.dim}
+	nv := vectors{dim: ix.vec.dim, more: ix.spillBlock}
 	lex := newLexicon()
 	lex.ids, lex.sortedBase, lex.terms = ix.lex.ids, ix.lex.sortedBase, ix.lex.terms
 	lex.sorted = ix.lex.sortedTerms()
@@ -46,9 +46,9 @@ func (ix *Index) compact() {
 		ix.byPath[d.path] = id
 	}
 	lex.post = make([][]posting, len(ix.lex.post))
-	for t, ps := range ix.lex.post {
+	for t := range ix.lex.post {
 		var np []posting
-		for _, p := range ps {
+		for _, p := range ix.lex.postings(uint32(t)) { // the runs' too: the new lexicon has none
 			if int(p.chunk) < len(alive) && alive[p.chunk] { // see decodeBody
 				np = append(np, posting{remap[p.chunk], p.tf})
 			}
@@ -67,7 +67,9 @@ func (ix *Index) compact() {
 	if ix.unmap != nil {
 		for _, d := range ix.docs {
 			if d.put && ix.inMapping(d.text) {
-				d.text = strings.Clone(d.text)
+				if d.text = ix.spillText(d.text); ix.inMapping(d.text) {
+					d.text = strings.Clone(d.text)
+				}
 			}
 		}
 		ix.unmap()

@@ -86,7 +86,7 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 	for i, v := range vs {
 		if ix.vec.dim == 0 {
 			ix.vec.dim = len(v)
-			ix.vec.growTo(ix.nchunks())
+			ix.growVectors(ix.nchunks())
 		}
 		if len(v) != ix.vec.dim {
 			return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.opts.Embedder.Name(), ix.vec.dim, len(v))

@@ -50,6 +50,12 @@ type Options struct {
 	// Walked, when set, gives Open's walk what another walk of the root
 	// read (see Listing); it may wait for that walk. nil: none.
 	Walked func() *Listing
+	// SpillBytes bounds the bytes of Put documents' texts and of vector
+	// blocks the index keeps on the heap; those beyond it are kept in a
+	// scratch file of Dir, read through a mapping (see spill.go), so that
+	// the heap of a large build does not grow with them. 0 keeps them all
+	// on the heap, as does an index without Dir or off Linux.
+	SpillBytes int64
 }
 
 func (o *Options) defaults() {
@@ -113,6 +119,12 @@ type Index struct {
 	// tab is a loaded index's tables, read in place, until its first
 	// change (materialize); docs, chunks and byPath are empty meanwhile.
 	tab *table
+	// spill holds texts and vector blocks off the heap once kept passes
+	// opts.SpillBytes (spill.go); nil until then, or when none could be
+	// made (noSpill).
+	spill   *spill
+	kept    int64
+	noSpill bool
 	// restat is, while tab is set, the size and modification time of
 	// documents found unchanged in content but not in those (a touched
 	// file): so that the next rescan does not read them again, without

@@ -32,6 +32,16 @@ type lexicon struct {
 	// (materialize).
 	tab *table
 	all []posting
+
+	// runs are the postings written out to the spill (postruns.go), in
+	// the order written; post then holds only those added since. inmem
+	// counts the postings added since the last run, runAt the count that
+	// makes the next; spillTo, when set, is the spill a run goes to
+	// (Index.spillFor, nil while there is none).
+	runs    []postRun
+	inmem   int
+	runAt   int
+	spillTo func(n int) *spill
 }
 
 // nterms returns the number of terms.
@@ -55,6 +65,11 @@ func (lex *lexicon) postings(id uint32) []posting {
 	if lex.tab != nil {
 		return lex.tab.postings(lex.all, id)
 	}
+	if len(lex.runs) > 0 {
+		var out []posting
+		lex.eachRun(id, func(ps []posting) { out = append(out, ps...) })
+		return out
+	}
 	return lex.post[id]
 }
 
@@ -67,6 +82,9 @@ func (lex *lexicon) npostings() int {
 	n := 0
 	for _, p := range lex.post {
 		n += len(p)
+	}
+	for _, r := range lex.runs {
+		n += len(r.data)
 	}
 	return n
 }
@@ -163,6 +181,8 @@ func (lex *lexicon) add(terms []termFreq) {
 	lex.lens = append(lex.lens, n)
 	lex.total += uint64(n)
 	lex.live++
+	lex.inmem += len(terms)
+	lex.maybeRun()
 }
 
 // id returns term's ID.

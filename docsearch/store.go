@@ -306,9 +306,9 @@ func (ix *Index) encodeTo(w io.Writer) error {
 	var terms []uint32
 	var npost uint64
 	for _, t := range lex.sortedTerms() {
-		if len(lex.post[t]) > 0 {
+		if n := lex.count(t); n > 0 {
 			terms = append(terms, t)
-			npost += uint64(len(lex.post[t]))
+			npost += uint64(n)
 		}
 	}
 	scopeID := map[string]uint16{}
@@ -374,11 +374,14 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		flush(false)
 	}
 	for _, t := range terms {
-		for _, p := range lex.post[t] {
-			b = binary.LittleEndian.AppendUint32(b, p.chunk)
-			b = binary.LittleEndian.AppendUint32(b, p.tf)
-			flush(false)
-		}
+		lex.eachRun(t, func(ps []posting) {
+			for _, p := range ps {
+				b = binary.LittleEndian.AppendUint32(b, p.chunk)
+				b = binary.LittleEndian.AppendUint32(b, p.tf)
+				flush(false)
+			}
+			ix.spill.touch(len(ps) * 8) // a run's pages are let go as the save goes on
+		})
 	}
 	if sketched {
 		for _, x := range sk.mean {
@@ -389,6 +392,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		for c := range uint32(n) {
 			_, s := ix.vec.row(c)
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(s))
+			ix.spill.touch(4)
 			flush(false)
 		}
 		for c := range uint32(n) {
@@ -396,6 +400,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 			for _, x := range r {
 				b = append(b, byte(x))
 			}
+			ix.spill.touch(len(r))
 			flush(false)
 		}
 	}
@@ -409,6 +414,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		if d.put {
 			b = append(b, d.text...)
 			area[0] += uint64(len(d.text))
+			ix.spill.touch(len(d.text)) // its pages are let go as the save goes on
 			flush(false)
 		}
 	}
@@ -482,7 +488,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 	for _, t := range terms {
 		b = appendTermFixed(b, termFixed{str: str0, post: post})
 		str0 += uint64(len(lex.terms[t]))
-		post += uint64(len(lex.post[t]))
+		post += uint64(lex.count(t))
 		flush(false)
 	}
 	b = appendTermFixed(b, termFixed{str: str0, post: post})

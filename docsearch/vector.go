@@ -3,6 +3,7 @@ package docsearch
 import (
 	"container/heap"
 	"math"
+	"unsafe"
 )
 
 // vectors holds one unit vector per chunk, row after row, each quantised
@@ -23,6 +24,9 @@ type vectors struct {
 	scales [][]float32 // each block's rows' scales
 	n      int         // rows; a dead or unembedded chunk's row is zero
 	sk     sketches    // sign sketches of large indexes; see sketch.go
+	// more, when set, gives growTo n zero bytes for a new block or its
+	// scales off the heap (Index.spillBlock), or nil for none.
+	more func(n int) []byte
 }
 
 // blockRows is the number of rows of a block: 256 KB at 256 dimensions.
@@ -110,8 +114,8 @@ func (v *vectors) growTo(n int) {
 		k := v.n / blockRows
 		switch {
 		case k == len(v.blocks):
-			v.blocks = append(v.blocks, make([]int8, size))
-			v.scales = append(v.scales, make([]float32, blockRows))
+			v.blocks = append(v.blocks, v.newBlock(size))
+			v.scales = append(v.scales, v.newScales(blockRows))
 		case len(v.blocks[k]) < size:
 			full := make([]int8, size)
 			copy(full, v.blocks[k])
@@ -122,6 +126,26 @@ func (v *vectors) growTo(n int) {
 		}
 		v.n = min(n, (k+1)*blockRows)
 	}
+}
+
+// newBlock returns size zero int8s, from more when it gives them.
+func (v *vectors) newBlock(size int) []int8 {
+	if v.more != nil {
+		if b := v.more(size); b != nil {
+			return unsafe.Slice((*int8)(unsafe.Pointer(&b[0])), size)
+		}
+	}
+	return make([]int8, size)
+}
+
+// newScales returns n zero float32s, from more when it gives them.
+func (v *vectors) newScales(n int) []float32 {
+	if v.more != nil {
+		if b := v.more(4 * n); b != nil {
+			return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n) // more's bytes are 8-byte aligned
+		}
+	}
+	return make([]float32, n)
 }
 
 // scored is a chunk and its score.

@@ -1,0 +1,206 @@
+package docsearch
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"unsafe"
+)
+
+// spillCode returns batches of code files whose symbols make more than
+// one block of vectors (blockRows), each text of its own.
+func spillCode(batches, files, symbols int) [][]CodeFile {
+	var out [][]CodeFile
+	for b := range batches {
+		var batch []CodeFile
+		for f := range files {
+			cf := CodeFile{Path: fmt.Sprintf("src/b%d/f%d.go", b, f), Stamp: uint64(b*files + f + 1)}
+			for s := range symbols {
+				name := fmt.Sprintf("Walrus%dTapir%dIbis%d", b, f, s)
+				cf.Symbols = append(cf.Symbols, CodeSymbol{
+					Name: name, Kind: "func", Signature: "func " + name + "(n int) int",
+					Doc:  fmt.Sprintf("%s folds the %d-th ledger of batch %d into a checksum.", name, s, b),
+					Body: fmt.Sprintf("sum := %d\nfor i := range n {\n\tsum += i * %d\n}\nreturn sum", s, f),
+					Line: 10 * s, End: 10*s + 6,
+				})
+			}
+			batch = append(batch, cf)
+		}
+		out = append(out, batch)
+	}
+	return out
+}
+
+// buildSpill indexes batches in a new index saved in dir.
+func buildSpill(t *testing.T, dir string, spillBytes int64, batches [][]CodeFile) *Index {
+	t.Helper()
+	ix := openTest(t, mapFS(nil), Options{Dir: dir, Embedder: &trigramEmbedder{}, SpillBytes: spillBytes})
+	if err := ix.PutCodeBatches(context.Background(), slices.Values(batches), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// TestSpillSameIndex checks that an index whose texts, vectors and
+// postings went to the spill (a budget of 4 KB, pages let go at every
+// block) saves the same file, byte for byte, as one built on the heap,
+// before and after a compaction, and searches and fetches the same.
+func TestSpillSameIndex(t *testing.T) {
+	old := spillRelease
+	spillRelease = 1
+	defer func() { spillRelease = old }()
+	batches := spillCode(3, 25, 20) // 1,500 symbols: two blocks of vectors
+	heapDir, spillDir := t.TempDir(), t.TempDir()
+	a := buildSpill(t, heapDir, 0, batches)
+	b := buildSpill(t, spillDir, 4096, batches) // 512 postings a run
+	sameSaved(t, heapDir, spillDir)
+	if runtime.GOOS == "linux" && len(b.lex.runs) < 10 {
+		t.Errorf("%d runs of postings; want one every 512 postings", len(b.lex.runs))
+	}
+	// Two of the three batches again, changed: a compaction, which reads
+	// the runs back.
+	again := spillCode(2, 25, 20)
+	for _, batch := range again {
+		for i := range batch {
+			for j := range batch[i].Symbols {
+				batch[i].Symbols[j].Body += "\nreturn -sum"
+			}
+			batch[i].Stamp += 1000
+		}
+	}
+	for _, ix := range []*Index{a, b} {
+		if err := ix.PutCodeBatches(context.Background(), slices.Values(again), nil); err != nil {
+			t.Fatal(err)
+		}
+		if ix.dead != 0 {
+			t.Fatalf("%d dead chunks: no compaction", ix.dead)
+		}
+	}
+	sameSaved(t, heapDir, spillDir)
+	if a.spill != nil {
+		t.Fatal("an index of SpillBytes 0 made a spill")
+	}
+	if runtime.GOOS == "linux" {
+		if b.spill == nil {
+			t.Fatal("no spill made with SpillBytes 1")
+		}
+		spilled := 0
+		for _, d := range b.docs {
+			if d != nil && d.put && b.spill.holds(d.text) {
+				spilled++
+			}
+		}
+		if spilled < 1400 {
+			t.Errorf("%d texts in the spill; want nearly all of 1,500", spilled)
+		}
+		if len(b.vec.blocks) < 2 || !b.spill.holds(int8String(b.vec.blocks[1])) {
+			t.Error("the vectors' second block is not in the spill")
+		}
+		left, _ := os.ReadDir(spillDir)
+		for _, e := range left {
+			if e.Name() != storeFile && e.Name() != sealFile && e.Name() != ".gitignore" {
+				t.Errorf("%s left in the index directory", e.Name())
+			}
+		}
+	}
+	for _, q := range []string{"Walrus1Tapir3Ibis7", "fold ledger checksum", "tapir ibis batch 2"} {
+		for _, mode := range []Mode{Hybrid, Lexical, Vector} {
+			ra, err := a.Search(ctx, Query{Text: q, Mode: mode, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, err := b.Search(ctx, Query{Text: q, Mode: mode, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(ra.Results) != fmt.Sprint(rb.Results) || len(ra.Results) == 0 {
+				t.Errorf("%s %q: heap %v\nspill %v", mode, q, ra.Results, rb.Results)
+			}
+		}
+	}
+	path := fmt.Sprintf("%s#%s", "src/b2/f4.go", "Walrus2Tapir4Ibis9")
+	ga, errA := a.Fetch(path, "")
+	gb, errB := b.Fetch(path, "")
+	if errA != nil || errB != nil || ga.Content != gb.Content || !bytes.Contains([]byte(gb.Content), []byte("sum += i * 4")) {
+		t.Errorf("fetch %s: heap %.60q %v; spill %.60q %v", path, ga.Content, errA, gb.Content, errB)
+	}
+}
+
+// sameSaved checks that the indexes saved in two directories are the
+// same bytes.
+func sameSaved(t *testing.T, dirA, dirB string) {
+	t.Helper()
+	fa, err := os.ReadFile(filepath.Join(dirA, storeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := os.ReadFile(filepath.Join(dirB, storeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fa, fb) {
+		t.Fatalf("saved indexes differ: %d and %d bytes", len(fa), len(fb))
+	}
+}
+
+// int8String returns b's bytes as a string, not copied.
+func int8String(b []int8) string { return unsafe.String((*byte)(unsafe.Pointer(&b[0])), len(b)) }
+
+// TestSpillKeepsUnderBudget checks that what fits in SpillBytes stays on
+// the heap: no file is made for a small index.
+func TestSpillKeepsUnderBudget(t *testing.T) {
+	ix := buildSpill(t, t.TempDir(), 1<<30, spillCode(1, 3, 4))
+	if ix.spill != nil {
+		t.Error("a spill made for an index under its SpillBytes")
+	}
+}
+
+// TestSpillFailsToHeap checks that a spill whose file cannot grow (here:
+// closed) keeps what it is given on the heap, and says so to later calls.
+func TestSpillFailsToHeap(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "spill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	sp := &spill{f: f}
+	s := string([]byte("def parse(self): pass"))
+	if got := sp.text(s); got != s || sp.holds(got) {
+		t.Errorf("text = %q (in the spill: %v); want the heap's %q", got, sp.holds(got), s)
+	}
+	if b := sp.block(64); b != nil {
+		t.Errorf("block of a failed spill = %d bytes; want nil", len(b))
+	}
+	if !sp.failed {
+		t.Error("the spill did not record its failure")
+	}
+}
+
+// BenchmarkSpillBuild builds and saves 1,500 code symbols on the heap and
+// with everything past 64 KB spilled (postings in runs of 8,192): the
+// cost of the spill's writes and of the save's reading of the runs.
+func BenchmarkSpillBuild(b *testing.B) {
+	batches := spillCode(3, 25, 20)
+	for _, bc := range []struct {
+		name  string
+		bytes int64
+	}{{"heap", 0}, {"spill", 64 << 10}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ix, err := Open(context.Background(), mapFS(nil), Options{Dir: b.TempDir(), Embedder: &trigramEmbedder{}, SpillBytes: bc.bytes})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := ix.PutCodeBatches(context.Background(), slices.Values(batches), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
