@@ -87,6 +87,8 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	peerW := fs.String("peer-weights", "5,2,1", "the FTS5 peer's bm25 `weights` of name, path and body")
 	learn := fs.Bool("learn", false, "instead, fit the weights of the code ranking features on the data set's tuning split (all of it when it has no splits) and print them")
 	learnAlso := fs.String("learn-also", "", "with --learn, `dataset=repos`: a second data set the weights are fitted on too, less the repositories held out in either")
+	fit := fs.Bool("fit", false, "with --learn, fit every weight at once as a pairwise logistic model, its strength chosen by leaving one repository out, instead of coordinate ascent")
+	codeW := fs.String("code-weights", "", "rank with these weights of the code ranking features, `feature=value,...`, the others built in (to check fitted weights)")
 	learnOnly := fs.String("learn-only", "", "with --learn, fit only these `features` (comma-separated names), the others kept at their built-in weights")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -115,6 +117,9 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 			sets = append(sets, also)
 		}
+		if *fit {
+			return runFit(ctx, sets, stdout)
+		}
 		only, err := learnFeatures(*learnOnly)
 		if err != nil {
 			return err
@@ -125,6 +130,12 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	queries, qrels, err := readCodeSet(pos[0])
 	if err != nil {
 		return err
+	}
+	var ranking []float64
+	if *codeW != "" {
+		if ranking, err = parseCodeWeights(*codeW); err != nil {
+			return fmt.Errorf("bench code: --code-weights: %w", err)
+		}
 	}
 	var weights ftspeer.Weights
 	if _, err := fmt.Sscanf(*peerW, "%g,%g,%g", &weights.Title, &weights.Path, &weights.Text); err != nil {
@@ -201,7 +212,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		zero := 0.0
 		for _, q := range qs {
 			t := time.Now()
-			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: *depth, MinScore: &zero, Mode: docsearch.Mode(*mode)})
+			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: *depth, MinScore: &zero, Mode: docsearch.Mode(*mode), CodeWeights: ranking})
 			ourLat = append(ourLat, time.Since(t))
 			if err != nil {
 				return fmt.Errorf("bench code: %s: %w", q.ID, err)
