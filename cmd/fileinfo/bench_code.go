@@ -350,9 +350,12 @@ func readCodeSet(dir string) ([]codeQuery, map[string][]span, error) {
 
 // codeOutcome is how one query did, function-level and file-level.
 type codeOutcome struct {
-	ID         string  `json:"id"`
-	Query      string  `json:"query"`
-	Rank       int     `json:"rank"` // of the first relevant function, 1-based; 0 when not among the results ranked (10 unless --depth)
+	ID    string `json:"id"`
+	Query string `json:"query"`
+	Rank  int    `json:"rank"` // of the first relevant function, 1-based; 0 when not among the results ranked (10 unless --depth)
+	// FileRank is the rank of the first relevant file among the files
+	// of the results in order of first appearance, looked for as Rank is.
+	FileRank   int     `json:"file_rank"`
 	FuncNDCG   float64 `json:"function_ndcg@10"`
 	FuncRecall float64 `json:"-"`
 	FileNDCG   float64 `json:"file_ndcg@10"`
@@ -385,6 +388,21 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 			break
 		}
 	}
+	files := map[string]bool{}
+	for _, w := range want {
+		files[w.path] = true
+	}
+	ranked := map[string]bool{}
+	for _, g := range got {
+		if ranked[g.path] {
+			continue
+		}
+		ranked[g.path] = true
+		if files[g.path] {
+			o.FileRank = len(ranked)
+			break
+		}
+	}
 	if len(got) > 10 {
 		got = got[:10]
 	}
@@ -407,10 +425,6 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 	o.FuncNDCG = dcg / idcg(len(want))
 	o.FuncRecall = float64(hits) / float64(len(want))
 	// File level: the ranking's files in order of first appearance.
-	files := map[string]bool{}
-	for _, w := range want {
-		files[w.path] = true
-	}
 	seen := map[string]bool{}
 	dcg, hits, rank := 0, 0, 0
 	for _, g := range got {
