@@ -117,12 +117,12 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 			sets = append(sets, also)
 		}
-		if *fit {
-			return runFit(ctx, sets, stdout)
-		}
 		only, err := learnFeatures(*learnOnly)
 		if err != nil {
 			return err
+		}
+		if *fit {
+			return runFit(ctx, sets, only, stdout)
 		}
 		_, err = learnCodeWeights(ctx, sets, only, 3, stdout)
 		return err

@@ -255,13 +255,17 @@ func gain10(r int) float64 {
 }
 
 // fitCodeWeights chooses λ by leaving one repository out at a time, fits
-// the weights on all of qs with it, and prints the steps and the result.
-func fitCodeWeights(qs []fitQuery, nsets int, stdout io.Writer) []float64 {
+// the weights of the features in only (nil: all; the others stay built
+// in) on all of qs with it, and prints the steps and the result.
+func fitCodeWeights(qs []fitQuery, nsets int, only map[int]bool, stdout io.Writer) []float64 {
 	names := docsearch.CodeFeatureNames
 	w0 := docsearch.CodeWeights()
 	lo, hi := make([]float64, len(w0)), make([]float64, len(w0))
 	for k := range w0 {
 		lo[k], hi[k] = learnBounds(names[k])
+		if only != nil && !only[k] {
+			lo[k], hi[k] = w0[k], w0[k]
+		}
 	}
 	repos := 0
 	for _, q := range qs {
@@ -324,8 +328,9 @@ func parseCodeWeights(list string) ([]float64, error) {
 	return w, nil
 }
 
-// runFit collects the candidates of sets and fits the weights on them.
-func runFit(ctx context.Context, sets []*learnSet, stdout io.Writer) error {
+// runFit collects the candidates of sets and fits the weights of the
+// features in only (nil: all) on them.
+func runFit(ctx context.Context, sets []*learnSet, only map[int]bool, stdout io.Writer) error {
 	qs, err := collectFit(ctx, sets)
 	if err != nil {
 		return err
@@ -333,7 +338,7 @@ func runFit(ctx context.Context, sets []*learnSet, stdout io.Writer) error {
 	for _, s := range sets {
 		fmt.Fprintf(stdout, "fit: data set %s, %d queries\n", filepath.Base(s.name), s.n)
 	}
-	fitCodeWeights(qs, len(sets), stdout)
+	fitCodeWeights(qs, len(sets), only, stdout)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func TestFitPairwise(t *testing.T) {
 	typ := slices.Index(docsearch.CodeFeatureNames[:], "type")
 	qs := synthFit(used, 4)
 	var out strings.Builder
-	w := fitCodeWeights(qs, 1, &out)
+	w := fitCodeWeights(qs, 1, nil, &out)
 	if w[used] <= 0.3 {
 		t.Errorf("used weighs %.2f, want it to lift the answers over 0.3 of log fused", w[used])
 	}
@@ -73,5 +74,15 @@ func TestParseCodeWeights(t *testing.T) {
 	}
 	if _, err := parseCodeWeights("usde=1"); err == nil {
 		t.Error("usde=1: no error")
+	}
+}
+
+// TestFitOnly: a fit of chosen features leaves the others built in.
+func TestFitOnly(t *testing.T) {
+	used := slices.Index(docsearch.CodeFeatureNames[:], "used")
+	lines := slices.Index(docsearch.CodeFeatureNames[:], "lines")
+	w := fitCodeWeights(synthFit(used, 3), 1, map[int]bool{lines: true}, io.Discard)
+	if want := docsearch.CodeWeights()[used]; w[used] != want {
+		t.Errorf("used weighs %.2f, want it left at %.2f", w[used], want)
 	}
 }
