@@ -153,17 +153,19 @@ func fitPairwise(qs []fitQuery, nsets, skip int, w0, lo, hi []float64, lambda fl
 	// neighbouring candidates differ by a few percent (reciprocal ranks),
 	// so at a = 1 every margin is near 0, where the logistic loss cannot
 	// tell a pair ranked right from one ranked wrong. The weights are
-	// w / a; the pull is towards a·w₀ and the bounds are a·lo and a·hi.
+	// w / a, pulled towards w₀, within a·lo and a·hi.
 	w := slices.Clone(w0)
 	a := 1.0
 	grad := make([]float64, len(w))
 	const steps, rate = 600, 0.5
 	for range steps {
+		// The pull is λ‖w/a − w₀‖²: on the weights as they will rank,
+		// so that it cannot be met by shrinking a.
 		var ga float64
 		for k := range grad {
-			d := w[k] - a*w0[k]
-			grad[k] = 2 * lambda * d
-			ga -= 2 * lambda * d * w0[k]
+			d := w[k]/a - w0[k]
+			grad[k] = 2 * lambda * d / a
+			ga -= 2 * lambda * d * w[k] / (a * a)
 		}
 		for _, q := range train {
 			score, rank, fileRank := rankFit(q, w, a)
