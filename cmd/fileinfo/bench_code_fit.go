@@ -28,8 +28,11 @@ import (
 // fitted on all of them. Unlike the coordinate ascent of --learn, which
 // takes a step of one weight when it gains the objective, this fits all
 // weights at once from how every answer stands against every other
-// candidate. The data are what --learn reads: the tuning split of a data
-// set, never its held-out one.
+// candidate. It prints, beside, the left-out objective of the built-in
+// weights and of --learn's coordinate ascent run the same way (on the
+// candidates, each repository left out in turn): the peers a fitted
+// model must beat to replace them. The data are what --learn reads: the
+// tuning split of a data set, never its held-out one.
 
 // fitQuery is one query's code candidates, as the features saw them.
 type fitQuery struct {
@@ -219,6 +222,40 @@ func fitPairwise(qs []fitQuery, nsets, skip int, w0, lo, hi []float64, lambda fl
 	return w
 }
 
+// ascendOffline is --learn's coordinate ascent (learnSteps, learnMinGain,
+// three passes) run on the candidates of qs less those of repository
+// skip: what the left-out repositories score with weights --learn would
+// have fitted without them.
+func ascendOffline(qs []fitQuery, nsets, skip int, w0, lo, hi []float64) []float64 {
+	var train []fitQuery
+	for _, q := range qs {
+		if q.repo != skip {
+			train = append(train, q)
+		}
+	}
+	w := slices.Clone(w0)
+	best := fitObjective(train, nsets, w)
+	for range 3 {
+		improved := false
+		for k := range w {
+			for _, step := range learnSteps {
+				try := slices.Clone(w)
+				try[k] = min(max(try[k]+step, lo[k]), hi[k])
+				if try[k] == w[k] {
+					continue
+				}
+				if v := fitObjective(train, nsets, try); v >= best+learnMinGain {
+					best, w, improved = v, try, true
+				}
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	return w
+}
+
 // rankFit returns q's candidates' scores a·log(fused) + w·f, their ranks (1-based),
 // and the rank of each file by its first candidate.
 func rankFit(q fitQuery, w []float64, a float64) (score []float64, rank []int, fileRank map[string]int) {
@@ -305,6 +342,18 @@ func fitCodeWeights(qs []fitQuery, nsets int, only map[int]bool, stdout io.Write
 		sum += fitObjective(held, nsets, w0) * float64(nsets)
 	}
 	fmt.Fprintf(stdout, "fit: built-in weights: left-out objective %.4f\n", sum/float64(repos))
+	sum = 0
+	for r := range repos {
+		w := ascendOffline(qs, nsets, r, w0, lo, hi)
+		var held []fitQuery
+		for _, q := range qs {
+			if q.repo == r {
+				held = append(held, q)
+			}
+		}
+		sum += fitObjective(held, nsets, w) * float64(nsets)
+	}
+	fmt.Fprintf(stdout, "fit: coordinate ascent from the built-in weights: left-out objective %.4f\n", sum/float64(repos))
 	w := fitPairwise(qs, nsets, -1, w0, lo, hi, bestLambda)
 	fmt.Fprintf(stdout, "fit: lambda %g on all: objective %.4f\n", bestLambda, fitObjective(qs, nsets, w))
 	printWeights(stdout, "fitted:", w)
