@@ -81,6 +81,16 @@ var codeWeights = [numCodeFeatures]float64{
 	featCallable: 0.80,
 }
 
+// CodeCandidate is a code candidate of a search as the ranking by
+// features saw it (Query.CodeCandidates): the result it makes, its fused
+// score before the features, and its features in CodeFeatureNames order.
+// Its final score is Fused × exp(w·Features).
+type CodeCandidate struct {
+	Result   Result
+	Fused    float64
+	Features []float64
+}
+
 // CodeWeights returns the built-in weights of the code ranking features.
 func CodeWeights() []float64 { return slices.Clone(codeWeights[:]) }
 
@@ -101,12 +111,20 @@ type codeCand struct {
 // rankCode ranks the code results of ranked, which is in fused order, by
 // their features and weights w (nil: codeWeights), lowers exact copies
 // (demoteCopies), and sorts ranked again. lexHits and vecHits are the
-// lists fused, best first.
-func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored, w []float64) []hit {
+// lists fused, best first. observe, when not nil, is given the
+// candidates with every feature computed, whatever w weighs.
+func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored, w []float64, observe func([]CodeCandidate)) []hit {
 	if w == nil {
 		w = codeWeights[:]
 	}
-	cands := ix.codeFeatures(ranked, query, qt, lexHits, vecHits, w)
+	cands := ix.codeFeatures(ranked, query, qt, lexHits, vecHits, w, observe != nil)
+	if observe != nil {
+		out := make([]CodeCandidate, len(cands))
+		for n, c := range cands {
+			out[n] = CodeCandidate{Result: ix.result(ranked[c.i], Plan{}), Fused: ranked[c.i].fused, Features: slices.Clone(c.f[:])}
+		}
+		observe(out)
+	}
 	moved := false
 	for _, c := range cands {
 		var dot float64
@@ -134,11 +152,11 @@ func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vec
 // gets only the features of where a symbol is and what it is declared as
 // (module, decl, aux, test): it names what it wants. The features of a
 // symbol's own text, which cost an analysis of each candidate's text,
-// are computed only when w weighs them.
-func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored, w []float64) []codeCand {
+// are computed only when w weighs them or all is set.
+func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored, w []float64, all bool) []codeCand {
 	tests := asksForTests(query)
 	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
-	fields := words && (weighs(w, featText) || weighs(w, featCover))
+	fields := words && (all || weighs(w, featText) || weighs(w, featCover))
 	var cands []codeCand
 	for i := range ranked {
 		if len(cands) == codeWindow {
@@ -197,7 +215,7 @@ func (ix *Index) codeFeatures(ranked []hit, query string, qt QueryType, lexHits,
 	if fields {
 		fieldFeatures(an, cands, qw)
 	}
-	if words && weighs(w, featSibling) {
+	if words && (all || weighs(w, featSibling)) {
 		fileBest(cands, func(c codeCand) float64 { return ranked[c.i].fused })
 	}
 	return cands

@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"math"
 	"testing"
 )
 
@@ -52,5 +53,54 @@ func TestExportedRanksFirst(t *testing.T) {
 	}}})
 	if got := firstCode(t, ix, "parse the header line", nil); got != "pkg.ParseHeader" {
 		t.Errorf("first %s, want pkg.ParseHeader", got)
+	}
+}
+
+// TestCodeCandidatesSeeEveryFeature: Query.CodeCandidates is given the
+// code candidates with every feature computed, also those the weights
+// leave at 0 (text, cover, sibling), and the results are in the order of
+// Fused × exp(w·Features).
+func TestCodeCandidatesSeeEveryFeature(t *testing.T) {
+	ix := openTest(t, mapFS(map[string]string{}), Options{})
+	putCode(t, ix, []CodeFile{{Path: "pkg/header.go", Symbols: []CodeSymbol{
+		{Name: "pkg.ParseHeader", Kind: "function", Signature: "func ParseHeader(line string) Header", Body: "return split(line, \"header\")", Line: 1, End: 9},
+		{Name: "pkg.splitLine", Kind: "function", Signature: "func splitLine(line string) []string", Body: "return strings.Fields(line)", Line: 11, End: 19},
+		{Name: "pkg.Header", Kind: "struct", Signature: "type Header struct", Body: "Name string\nValue string", Line: 21, End: 24},
+	}}})
+	var cands []CodeCandidate
+	res, err := ix.Search(ctx, Query{Text: "parse the header line", Scopes: []string{ScopeCode}, MinScore: zero(),
+		CodeCandidates: func(c []CodeCandidate) { cands = c }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 3 {
+		t.Fatalf("%d candidates, want 3", len(cands))
+	}
+	w := CodeWeights()
+	for _, k := range []int{featText, featCover, featSibling} {
+		if w[k] != 0 {
+			t.Fatalf("%s is weighed: the test needs a feature the weights leave out", CodeFeatureNames[k])
+		}
+		set := false
+		for _, c := range cands {
+			set = set || c.Features[k] != 0
+		}
+		if !set {
+			t.Errorf("%s is 0 for every candidate: not computed", CodeFeatureNames[k])
+		}
+	}
+	final := map[string]float64{}
+	for _, c := range cands {
+		var s float64
+		for k, v := range c.Features {
+			s += w[k] * v
+		}
+		final[c.Result.Symbol] = c.Fused * math.Exp(s)
+	}
+	for i := 1; i < len(res.Results); i++ {
+		a, b := res.Results[i-1].Symbol, res.Results[i].Symbol
+		if final[a] < final[b] {
+			t.Errorf("%s (%.4f) ranks over %s (%.4f)", a, final[a], b, final[b])
+		}
 	}
 }

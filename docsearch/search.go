@@ -41,6 +41,10 @@ type Query struct {
 	// CodeWeights, when not nil, replace the weights of the code ranking
 	// features (CodeWeights, CodeFeatureNames): for learning them.
 	CodeWeights []float64
+	// CodeCandidates, when not nil, is given the first code candidates
+	// with every feature computed, before their weights apply: for
+	// fitting the weights (CodeCandidate).
+	CodeCandidates func([]CodeCandidate)
 }
 
 // Result is one document found.
@@ -177,7 +181,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if mode != Vector {
 		ranked = ix.pageSignal(text, ranked)
 	}
-	ranked = ix.rankCode(ranked, text, plan.Type, lexHits, vecHits, q.CodeWeights)
+	ranked = ix.rankCode(ranked, text, plan.Type, lexHits, vecHits, q.CodeWeights, q.CodeCandidates)
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
 	var all []Result

@@ -87,6 +87,8 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	peerW := fs.String("peer-weights", "5,2,1", "the FTS5 peer's bm25 `weights` of name, path and body")
 	learn := fs.Bool("learn", false, "instead, fit the weights of the code ranking features on the data set's tuning split (all of it when it has no splits) and print them")
 	learnAlso := fs.String("learn-also", "", "with --learn, `dataset=repos`: a second data set the weights are fitted on too, less the repositories held out in either")
+	fit := fs.Bool("fit", false, "with --learn, fit every weight at once as a pairwise logistic model, its strength chosen by leaving one repository out, instead of coordinate ascent")
+	codeW := fs.String("code-weights", "", "rank with these weights of the code ranking features, `feature=value,...`, the others built in (to check fitted weights)")
 	learnOnly := fs.String("learn-only", "", "with --learn, fit only these `features` (comma-separated names), the others kept at their built-in weights")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -119,12 +121,21 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err != nil {
 			return err
 		}
+		if *fit {
+			return runFit(ctx, sets, only, stdout)
+		}
 		_, err = learnCodeWeights(ctx, sets, only, 3, stdout)
 		return err
 	}
 	queries, qrels, err := readCodeSet(pos[0])
 	if err != nil {
 		return err
+	}
+	var ranking []float64
+	if *codeW != "" {
+		if ranking, err = parseCodeWeights(*codeW); err != nil {
+			return fmt.Errorf("bench code: --code-weights: %w", err)
+		}
 	}
 	var weights ftspeer.Weights
 	if _, err := fmt.Sscanf(*peerW, "%g,%g,%g", &weights.Title, &weights.Path, &weights.Text); err != nil {
@@ -201,7 +212,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		zero := 0.0
 		for _, q := range qs {
 			t := time.Now()
-			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: *depth, MinScore: &zero, Mode: docsearch.Mode(*mode)})
+			res, err := ix.Search(ctx, docsearch.Query{Text: q.Text, Scopes: []string{docsearch.ScopeCode}, Limit: *depth, MinScore: &zero, Mode: docsearch.Mode(*mode), CodeWeights: ranking})
 			ourLat = append(ourLat, time.Since(t))
 			if err != nil {
 				return fmt.Errorf("bench code: %s: %w", q.ID, err)
@@ -339,9 +350,12 @@ func readCodeSet(dir string) ([]codeQuery, map[string][]span, error) {
 
 // codeOutcome is how one query did, function-level and file-level.
 type codeOutcome struct {
-	ID         string  `json:"id"`
-	Query      string  `json:"query"`
-	Rank       int     `json:"rank"` // of the first relevant function, 1-based; 0 when not among the results ranked (10 unless --depth)
+	ID    string `json:"id"`
+	Query string `json:"query"`
+	Rank  int    `json:"rank"` // of the first relevant function, 1-based; 0 when not among the results ranked (10 unless --depth)
+	// FileRank is the rank of the first relevant file among the files
+	// of the results in order of first appearance, looked for as Rank is.
+	FileRank   int     `json:"file_rank"`
 	FuncNDCG   float64 `json:"function_ndcg@10"`
 	FuncRecall float64 `json:"-"`
 	FileNDCG   float64 `json:"file_ndcg@10"`
@@ -374,6 +388,21 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 			break
 		}
 	}
+	files := map[string]bool{}
+	for _, w := range want {
+		files[w.path] = true
+	}
+	ranked := map[string]bool{}
+	for _, g := range got {
+		if ranked[g.path] {
+			continue
+		}
+		ranked[g.path] = true
+		if files[g.path] {
+			o.FileRank = len(ranked)
+			break
+		}
+	}
 	if len(got) > 10 {
 		got = got[:10]
 	}
@@ -396,10 +425,6 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 	o.FuncNDCG = dcg / idcg(len(want))
 	o.FuncRecall = float64(hits) / float64(len(want))
 	// File level: the ranking's files in order of first appearance.
-	files := map[string]bool{}
-	for _, w := range want {
-		files[w.path] = true
-	}
 	seen := map[string]bool{}
 	dcg, hits, rank := 0, 0, 0
 	for _, g := range got {

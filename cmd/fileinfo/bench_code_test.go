@@ -12,20 +12,25 @@ func TestScoreCode(t *testing.T) {
 		name     string
 		got      []span
 		rank     int
+		fileRank int
 		fnNDCG   float64
 		fileNDCG float64
 		fnRecall float64
 	}{
-		{"both first", []span{{"app.py", 10, 20}, {"util.py", 5, 8}}, 1, 1, 1, 1},
-		{"a method of the range counts", []span{{"app.py", 12, 14}}, 1, 1 / idcg(2), 1 / idcg(2), 0.5},
-		{"the enclosing class does not", []span{{"app.py", 1, 100}}, 0, 0, 1 / idcg(2), 0},
-		{"found once", []span{{"app.py", 10, 20}, {"app.py", 11, 19}}, 1, 1 / idcg(2), 1 / idcg(2), 0.5},
-		{"second", []span{{"other.py", 1, 5}, {"util.py", 5, 8}}, 2, (1 / math.Log2(3)) / idcg(2), (1 / math.Log2(3)) / idcg(2), 0.5},
-		// Ranked deeper (--depth): the rank is reported, the metrics stay @10.
-		{"twelfth", append(slices.Repeat([]span{{"other.py", 1, 5}}, 11), span{"app.py", 10, 20}), 12, 0, 0, 0},
+		{"both first", []span{{"app.py", 10, 20}, {"util.py", 5, 8}}, 1, 1, 1, 1, 1},
+		{"a method of the range counts", []span{{"app.py", 12, 14}}, 1, 1, 1 / idcg(2), 1 / idcg(2), 0.5},
+		{"the enclosing class does not", []span{{"app.py", 1, 100}}, 0, 1, 0, 1 / idcg(2), 0},
+		{"found once", []span{{"app.py", 10, 20}, {"app.py", 11, 19}}, 1, 1, 1 / idcg(2), 1 / idcg(2), 0.5},
+		{"second", []span{{"other.py", 1, 5}, {"util.py", 5, 8}}, 2, 2, (1 / math.Log2(3)) / idcg(2), (1 / math.Log2(3)) / idcg(2), 0.5},
+		// Ranked deeper (--depth): the ranks are reported, the metrics stay @10;
+		// a file is ranked among files, not results.
+		{"twelfth", append(slices.Repeat([]span{{"other.py", 1, 5}}, 11), span{"app.py", 10, 20}), 12, 2, 0, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := scoreCode(codeQuery{ID: "q"}, tc.got, want)
+			if o.FileRank != tc.fileRank {
+				t.Errorf("file rank %d, want %d", o.FileRank, tc.fileRank)
+			}
 			if o.Rank != tc.rank || math.Abs(o.FuncNDCG-tc.fnNDCG) > 1e-9 || math.Abs(o.FileNDCG-tc.fileNDCG) > 1e-9 || o.FuncRecall != tc.fnRecall {
 				t.Errorf("got rank %d fn nDCG %.3f file nDCG %.3f recall %.2f; want %d %.3f %.3f %.2f",
 					o.Rank, o.FuncNDCG, o.FileNDCG, o.FuncRecall, tc.rank, tc.fnNDCG, tc.fileNDCG, tc.fnRecall)
