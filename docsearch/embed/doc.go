@@ -242,15 +242,16 @@
 // (1 − a) · its best cosine, each scaled between the scores of its
 // list's first and last candidates, where RRF adds 1/(60 + rank) from
 // each list; a was chosen on the two known-item sets (their mean): 0.6
-// for the committed table (0.55 tied), 0.5 for the wider one. It is the one change that moved every
-// text set, the more with the wider table, but the code ranking's
+// for the committed table (0.55 tied), 0.5 for the wider one. It is the
+// one change that moved every text set, the more with the wider table,
+// but the code ranking's
 // weights (docsearch/codefeat.go) were fitted on RRF's scores and lose
 // function-level nDCG in Go and JavaScript with it (on the code
 // benchmark's tuning split too: Go 0.143 -> 0.114, 0.108 with the wider
-// table); refitting them under the new fusion (bench code --learn, two
-// passes) takes the tuning split's function nDCG@10 from 0.234 to
-// 0.261. So the two changes go together or not at all, and neither went
-// in: the weights are the code ranking's, not this package's. No change
+// table), and refitting them under it (bench code --learn on that
+// split) does not win them back on the held split: Go / JavaScript /
+// Python function nDCG@10 0.188 / 0.154 / 0.264 with the wider table,
+// against today's 0.194 / 0.179 / 0.141. So it did not go in. No change
 // came near CoSQA 0.55 (best 0.513). The query-side map (256×256 on top
 // of the committed table, trained on its tuning pairs with the table
 // fixed) learnt next to nothing the table had not. docs/code-search.md
