@@ -47,24 +47,45 @@ func TestCTokensPoints(t *testing.T) {
 	}
 }
 
-// BenchmarkCTextRepairs lexes a C file of realistic size for its text
-// repairs: kernel/sched/core.c of Linux 6.1 where the tree is at hand
-// (LINUX_SRC, default /work/kernel/linux-source-6.1), else cMacroText
-// repeated to 20 KB, a typical Linux .c file.
+// TestCTokensGrowth: the tokens of a big file, past any buffer a worker
+// keeps, are lexed into a buffer sized once from the file and doubled
+// if the guess was short, not grown by a quarter at a time.
+func TestCTokensGrowth(t *testing.T) {
+	src := []byte(strings.Repeat("a b c d ;\n", 40000)) // 2 bytes a token, a third of the guess
+	if allocs := testing.AllocsPerRun(3, func() { cTokens(src, nil) }); allocs > 3 {
+		t.Errorf("lexing 200,000 tokens allocated %.0f times, want at most 3", allocs)
+	}
+}
+
+// BenchmarkCTextRepairs lexes C files of realistic size for their text
+// repairs the way a worker does, into the buffer it keeps: Linux 6.1's
+// kernel/sched/core.c (300 KB) and, past the kept buffer's size,
+// drivers/net/wireless/broadcom/brcm80211/brcmsmac/phy/phy_n.c (900 KB),
+// where the tree is at hand (LINUX_SRC, default
+// /work/kernel/linux-source-6.1); else cMacroText repeated to 20 KB, a
+// typical Linux .c file.
 func BenchmarkCTextRepairs(b *testing.B) {
 	root := os.Getenv("LINUX_SRC")
 	if root == "" {
 		root = "/work/kernel/linux-source-6.1"
 	}
-	src, err := os.ReadFile(root + "/kernel/sched/core.c")
-	if err != nil {
-		src = []byte(strings.Repeat(cMacroText, 20<<10/len(cMacroText)))
-	}
-	var buf []cToken
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	for b.Loop() {
-		_, buf = cTextRepairsInto(src, buf)
+	for _, tc := range []struct{ name, path string }{
+		{"core.c", "kernel/sched/core.c"},
+		{"phy_n.c", "drivers/net/wireless/broadcom/brcm80211/brcmsmac/phy/phy_n.c"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			src, err := os.ReadFile(root + "/" + tc.path)
+			if err != nil {
+				src = []byte(strings.Repeat(cMacroText, 20<<10/len(cMacroText)))
+			}
+			var kept []cToken
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				f := &fileInfo{src: src, ctoks: &kept}
+				f.cTextRepairs()
+			}
+		})
 	}
 }
 
