@@ -81,6 +81,54 @@ func TestSyntaxErrorsWalk(t *testing.T) {
 	}
 }
 
+func syntaxError(n *sitter.Node, msg string) SyntaxError {
+	s, e := n.StartPoint(), n.EndPoint()
+	return SyntaxError{
+		StartLine: int(s.Row) + 1, StartColumn: int(s.Column) + 1,
+		EndLine: int(e.Row) + 1, EndColumn: int(e.Column) + 1,
+		Message: msg,
+	}
+}
+
+// FuzzSyntaxErrors: the walk in C finds the errors, in the order, that
+// the walk of Child(i) calls finds, in every grammar family.
+func FuzzSyntaxErrors(f *testing.F) {
+	f.Add("a.c", "int f(void) { if (x { g(; } }\nint h(void) { return @; }\n")
+	f.Add("a.c", strings.Repeat("FOO(a) BAR(b) { ) ;\n", 60))
+	f.Add("a.py", "def f(:\n    x = )\n")
+	f.Add("a.go", "package p\nfunc f() { x := }\nfunc g( {\n")
+	f.Add("a.ts", "let x: = ; function (")
+	f.Fuzz(func(t *testing.T, path, src string) {
+		if LanguageOf(path, []byte(src)) == nil || len(src) > 1<<16 {
+			return
+		}
+		tree := parseWith(t, path, src)
+		defer tree.Close()
+		if got, want := syntaxErrors(tree.RootNode()), childErrors(tree.RootNode()); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s %q: syntaxErrors\n got %v\nwant %v", path, src, got, want)
+		}
+	})
+}
+
+// TestNodeOf: nodeOf reads the C node a go-tree-sitter Node holds, not
+// another: the errors under the second function, asked of that function,
+// are its own.
+func TestNodeOf(t *testing.T) {
+	tree := parseWith(t, "a.c", "int f(void) { return g(; }\nint h(void) { if (x { return 1 }\n")
+	defer tree.Close()
+	n := tree.RootNode().NamedChild(1)
+	if n == nil || !n.HasError() {
+		t.Fatalf("no second function with errors in %s", tree.RootNode())
+	}
+	got, want := syntaxErrors(n), childErrors(n)
+	if !reflect.DeepEqual(got, want) || len(got) == 0 {
+		t.Fatalf("syntaxErrors of %s:\n got %v\nwant %v", n, got, want)
+	}
+	if all := syntaxErrors(tree.RootNode()); reflect.DeepEqual(all, got) {
+		t.Errorf("the second function's errors %v are the whole file's", got)
+	}
+}
+
 // BenchmarkSyntaxErrorsWide walks a C file whose translation unit has
 // thousands of children around its errors, like the kernel's macro-heavy
 // files.

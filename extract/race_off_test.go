@@ -1,0 +1,6 @@
+//go:build !race
+
+package extract
+
+// raceOn: the tests run under the race detector, which allocates on its own.
+const raceOn = false
