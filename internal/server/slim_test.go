@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -158,20 +157,4 @@ func TestSlimDamagedGraphFile(t *testing.T) {
 	writeTree(t, s.root, map[string]string{"drivers/d007.c": "#include \"util.h\"\nint probe7(void) { return twice(7); }\n"})
 	s2.ok("file_info", map[string]any{"path": "drivers/d007.c"}, &map[string]any{})
 	expectFreshGraph(t, ws)
-}
-
-// TestLoadReleasesMemory: once loaded, the workspace gives back the
-// memory its load let go of (debug.FreeOSMemory), once.
-func TestLoadReleasesMemory(t *testing.T) {
-	var released atomic.Int32
-	s := connect(t, slimTree(), Options{NoDocs: true, NoWatch: true, hooks: &testHooks{released: func() { released.Add(1) }}})
-	ws, err := s.srv.ready(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the memory to be released", func() bool { return released.Load() == 1 })
-	ws.docsLoops.Wait()
-	if n := released.Load(); n != 1 {
-		t.Errorf("released %d times, want 1", n)
-	}
 }

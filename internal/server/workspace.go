@@ -152,7 +152,6 @@ type testHooks struct {
 	openDocs     func()                                    // before the doc index is opened
 	scanRead     func(path string) error                   // before a scan reads a file while loading; an error stands for the read's
 	scanGraph    func(held bool)                           // before a cold callers/callees answer builds its call graph; held: the load's extraction is held
-	released     func()                                    // after the first load's memory was given back
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
@@ -358,21 +357,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
 		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	w.depsChanged(opt)
-	w.background(w.releaseMemory)
 	return nil
-}
-
-// releaseMemory gives the memory the first load let go of back to the
-// system. Decoding the saved state peaks at several times what is kept
-// (the Linux kernel's: 1 GB of extractions decoded, 0.4 GB kept), and an
-// idle server allocates too little to start a collection, so the
-// runtime would hold the peak until its forced collection two minutes
-// on, and return it slowly after that.
-func (w *workspace) releaseMemory() {
-	debug.FreeOSMemory()
-	if w.hooks != nil && w.hooks.released != nil {
-		w.hooks.released()
-	}
 }
 
 // finish ends the first load with err: tools stop waiting, and report
