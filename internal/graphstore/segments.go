@@ -82,7 +82,19 @@ func encodeSegments(buf []byte, s reflect.Value, per int) ([]byte, error) {
 
 // decodeState decodes a payload written by encodeState.
 func decodeState(payload []byte) (*State, error) {
+	st, _, err := decodeStateSpans(payload)
+	return st, err
+}
+
+// span is one segment of a segmented field: its elements lo to hi, and
+// the payload's bytes start to end that hold them.
+type span struct{ lo, hi, start, end int }
+
+// decodeStateSpans is decodeState returning also the segments of
+// State.Files, from which Extractions decodes one file again.
+func decodeStateSpans(payload []byte) (*State, []span, error) {
 	st := &State{}
+	var files []span
 	v := reflect.ValueOf(st).Elem()
 	t := v.Type()
 	off := 0
@@ -93,70 +105,73 @@ func decodeState(payload []byte) (*State, error) {
 			d := &decoder{buf: payload, off: off}
 			p, err := planOf(f.Type())
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if err := d.decodeInto(p, f.Addr().UnsafePointer(), nil); err != nil {
-				return nil, fmt.Errorf("decode %s at byte %d: %w", name, d.off, err)
+				return nil, nil, fmt.Errorf("decode %s at byte %d: %w", name, d.off, err)
 			}
 			off = d.off
 			continue
 		}
-		var err error
-		if off, err = decodeSegments(payload, off, f); err != nil {
-			return nil, fmt.Errorf("decode %s: %w", name, err)
+		spans, end, err := decodeSegments(payload, off, f)
+		if err != nil {
+			return nil, nil, fmt.Errorf("decode %s: %w", name, err)
+		}
+		off = end
+		if name == "Files" {
+			files = spans
 		}
 	}
 	if off != len(payload) {
-		return nil, fmt.Errorf("%d bytes left over", len(payload)-off)
+		return nil, nil, fmt.Errorf("%d bytes left over", len(payload)-off)
 	}
-	return st, nil
+	return st, files, nil
 }
 
 // decodeSegments decodes the segmented slice at payload[off:] into s and
-// returns the offset past it. Every count is checked against the bytes
-// it must fit in before anything is allocated.
-func decodeSegments(payload []byte, off int, s reflect.Value) (int, error) {
+// returns its segments and the offset past it. Every count is checked
+// against the bytes it must fit in before anything is allocated.
+func decodeSegments(payload []byte, off int, s reflect.Value) ([]span, int, error) {
 	d := &decoder{buf: payload, off: off}
 	n, err := d.uvarint()
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	k, err := d.uvarint()
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	left := uint64(len(payload) - d.off)
 	if n > left || k > left || k > n {
-		return 0, fmt.Errorf("%d elements in %d segments, %d bytes left", n, k, left)
+		return nil, 0, fmt.Errorf("%d elements in %d segments, %d bytes left", n, k, left)
 	}
-	type segment struct{ lo, hi, start, end int }
-	segs := make([]segment, k)
+	segs := make([]span, k)
 	at := 0
 	for j := range segs {
 		m, err := d.uvarint()
 		if err != nil {
-			return 0, err
+			return nil, 0, err
 		}
 		size, err := d.uvarint()
 		if err != nil {
-			return 0, err
+			return nil, 0, err
 		}
 		if m > n-uint64(at) || m > size || size > uint64(len(payload)-d.off) {
-			return 0, fmt.Errorf("segment %d: %d elements in %d bytes", j, m, size)
+			return nil, 0, fmt.Errorf("segment %d: %d elements in %d bytes", j, m, size)
 		}
-		segs[j] = segment{at, at + int(m), d.off, d.off + int(size)}
+		segs[j] = span{at, at + int(m), d.off, d.off + int(size)}
 		at += int(m)
 		d.off += int(size)
 	}
 	if at != int(n) {
-		return 0, fmt.Errorf("segments hold %d elements, not %d", at, n)
+		return nil, 0, fmt.Errorf("segments hold %d elements, not %d", at, n)
 	}
 	if n == 0 {
-		return d.off, nil
+		return segs, d.off, nil
 	}
 	ep, err := planOf(s.Type().Elem())
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	out := reflect.MakeSlice(s.Type(), int(n), int(n))
 	base, size := out.UnsafePointer(), ep.typ.Size()
@@ -175,10 +190,10 @@ func decodeSegments(payload []byte, off int, s reflect.Value) (int, error) {
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	s.Set(out)
-	return d.off, nil
+	return segs, d.off, nil
 }
 
 // parallel runs f(0..k-1) on up to GOMAXPROCS goroutines.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -98,6 +99,14 @@ type Options struct {
 	// batch's entries go to a run file beside graph.bin (see spill.go)
 	// and are read back for the build: the pass then holds one batch.
 	Hold bool
+	// Lazy asks for the files' extractions to stay in graph.bin when
+	// nothing changed: the Snapshot's Files then hold each file's path,
+	// language, module, test flag and symbols, what a restored graph
+	// reads (see Slim), and Extractions reads the rest of one file when
+	// asked. For a server, which would otherwise hold every extraction
+	// for as long as it runs (the Linux kernel's: 1 GB). Ignored with
+	// Discard.
+	Lazy bool
 	// Log receives a line when a saved state is rebuilt. Default: discard.
 	Log *slog.Logger
 }
@@ -118,8 +127,14 @@ type Snapshot struct {
 	built     *callgraph.Graph // the graph Sync built, or nil when it was saved
 	saved     callgraph.Saved  // the saved graph, when nothing changed
 	discarded bool             // Options.Discard let go of the files and graph
+	lazy      *Extractions     // Options.Lazy: the files' extractions, read on demand
 	log       *slog.Logger
 }
+
+// Extractions returns the reader of the files' full extractions when
+// Options.Lazy left Files slim (see Slim), else nil. The caller closes
+// it.
+func (s *Snapshot) Extractions() *Extractions { return s.lazy }
 
 // Graph returns the call graph over s.Files: the one Sync built, or, when
 // nothing changed, the saved graph restored (see callgraph.Restore), whose
@@ -146,14 +161,26 @@ func (s *Snapshot) Graph() *callgraph.Graph {
 // and checked before the payload (see read), so a file of garbage costs
 // the 32 bytes of its header, whatever its size.
 func Load(file string) (*State, error) {
+	st, _, err := load(file, false)
+	return st, err
+}
+
+// load is Load; with keep, it also returns the file, open, with where
+// each segment of its files lies and the segments' checksums (see
+// Extractions), or nil with the error.
+func load(file string, keep bool) (_ *State, _ *openState, err error) {
 	f, info, err := bounded.Open(file, bounded.State)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer f.Close()
+	defer func() {
+		if !keep || err != nil {
+			f.Close()
+		}
+	}()
 	payload, sum, err := readPayload(f, info.Size())
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", file, err)
+		return nil, nil, fmt.Errorf("load %s: %w", file, err)
 	}
 	// What the decoder allocates it keeps: a collection meanwhile only
 	// rescans it (a third of the CPU of loading the Linux kernel's state),
@@ -167,21 +194,32 @@ func Load(file string) (*State, error) {
 	} else {
 		defer debug.SetGCPercent(gc)
 	}
-	st, err := decodeChecked(payload, sum)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", file, err)
+	if crc32.Checksum(payload, castagnoli) != sum {
+		return nil, nil, fmt.Errorf("load %s: checksum mismatch", file)
 	}
-	return st, nil
+	st, spans, err := decodeStateSpans(payload)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load %s: %w", file, err)
+	}
+	if !keep {
+		return st, nil, nil
+	}
+	sf := &openState{f: f, name: file, base: int64(headerSize), spans: spans, sums: make([]uint32, len(spans))}
+	for j, sp := range spans {
+		sf.sums[j] = crc32.Checksum(payload[sp.start:sp.end], castagnoli)
+	}
+	return st, sf, nil
 }
 
 // loadInside is Load of file in dir, refused when dir lies inside root
 // but is reached through a symbolic link: a state saved elsewhere is not
-// taken for the root's, as none is saved there (see save).
-func loadInside(root, dir, file string) (*State, error) {
+// taken for the root's, as none is saved there (see save). With keep,
+// see load.
+func loadInside(root, dir, file string, keep bool) (*State, *openState, error) {
 	if err := noLinks(root, dir); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return Load(file)
+	return load(file, keep)
 }
 
 // reason is why file could not be loaded, said by err without the
@@ -225,7 +263,12 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		w.paths, w.skipped, w.err = extract.Walk(ctx, opt.Root, opt.Extract.Walk)
 		walkDone <- w
 	}()
-	old, err := loadInside(opt.Root, dir, file)
+	old, kept, err := loadInside(opt.Root, dir, file, opt.Lazy && !opt.Discard)
+	defer func() {
+		if kept != nil {
+			kept.f.Close() // not handed to the Snapshot
+		}
+	}()
 	loaded := time.Since(start)
 	wk := <-walkDone
 	log.Debug("graphstore: loaded and walked", "load", loaded, "walk", time.Since(start))
@@ -399,7 +442,22 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			}
 		}
 	}
+	if kept != nil && !changed && old.Key == key {
+		snap.lazy = newExtractions(kept, old.Files)
+		kept = nil // the Snapshot's now
+		for i := range snap.Files {
+			snap.Files[i] = Slim(&snap.Files[i])
+		}
+	}
 	return snap, nil
+}
+
+// Slim returns what of f a graph restored over it reads (callgraph.Restore
+// and the graph's answers: the nodes, signatures) and what a server
+// reads of every file (its language, its symbols for names and lookups):
+// f without its imports, calls, errors, bindings, exports and refs.
+func Slim(f *extract.File) extract.File {
+	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Symbols: f.Symbols, Test: f.Test}
 }
 
 // symbolsOnly returns the paths and symbols of files, what

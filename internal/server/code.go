@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,16 +48,28 @@ func (w *workspace) indexCodeCounting(ctx context.Context, changed, removed []st
 		}
 	}
 	w.mu.RUnlock()
+	// In path order, near the order of graph.bin, whose segments hold
+	// the slim files' extractions: a batch reads few of them.
+	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.src.file.Path, b.src.file.Path) })
 	// The files are read and rendered a batch at a time: a big
 	// workspace's code (the Linux kernel's 1.2 GB) is never held whole.
 	batches := func(yield func([]docsearch.CodeFile) bool) {
 		for lo := 0; lo < len(items); lo += codeBatch {
 			cfs := make([]docsearch.CodeFile, 0, codeBatch)
-			for _, it := range items[lo:min(lo+codeBatch, len(items))] {
+			batch := items[lo:min(lo+codeBatch, len(items))]
+			srcs := make([]*source, len(batch))
+			for i, it := range batch {
+				srcs[i] = it.src
+			}
+			full := w.fullBatch(ctx, srcs)
+			for i, it := range batch {
 				if ctx.Err() != nil {
 					return
 				}
-				f := it.src.file
+				f := full[i]
+				if f == nil {
+					continue // logged by fullBatch; indexed when next changed
+				}
 				stamp := w.codeStamp(f.Path, it.digest) // before reading: a later artifact is caught next time
 				src, err := w.readRaw(f.Path)
 				if err != nil || artifacts.SourceDigest(src) != it.digest {

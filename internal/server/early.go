@@ -282,6 +282,9 @@ type treeAnswer struct {
 	truncated bool
 	coverage  string
 	err       error // the symbol's resolution failed: for the model
+	// state is the graph the loaded workspace made the tree from; zero
+	// for an answer while it loads.
+	state treeState
 }
 
 // earlyTree answers callers or callees from the saved index, read in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/fileinfo/fileinfo/artifacts"
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
@@ -30,10 +31,13 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 	if w.stream != nil {
 		xo.Extracted = w.stream.add
 	}
-	snap, err := graphstore.Sync(ctx, graphstore.Options{Root: w.root, Extract: xo, Log: w.log})
+	// A restored graph over slim files is completed by its first Update
+	// from those files, not from full ones: keepGraph keeps them full.
+	snap, err := graphstore.Sync(ctx, graphstore.Options{Root: w.root, Extract: xo, Log: w.log, Lazy: !w.keepGraph})
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
+	w.saved = snap.Extractions()
 	w.digestMu.Lock()
 	for p, d := range snap.Digests {
 		if _, ok := w.digests[p]; !ok && w.digests != nil {
@@ -70,10 +74,22 @@ func (w *workspace) prepareUpdate() {
 		return
 	}
 	files := make([]extract.File, 0, len(w.files))
-	for _, s := range w.files {
+	var slim []string // their full extractions are read from graph.bin
+	for p, s := range w.files {
+		if s.slim {
+			slim = append(slim, p)
+			continue
+		}
 		files = append(files, *s.file)
 	}
 	w.mu.RUnlock()
+	var again map[string]string // the digests of files extracted again
+	if len(slim) > 0 {
+		var err error
+		if files, again, err = w.fullFiles(files, slim); err != nil {
+			return // closed
+		}
+	}
 	if w.hooks != nil && w.hooks.complete != nil {
 		w.hooks.complete()
 	}
@@ -90,6 +106,9 @@ func (w *workspace) prepareUpdate() {
 		return
 	}
 	w.graph = full
+	if len(slim) > 0 {
+		w.unslim(files, again)
+	}
 	w.log.Info("graph ready for updates", "root", w.root, "elapsed", time.Since(start).Round(time.Millisecond))
 }
 
@@ -108,4 +127,113 @@ func (w *workspace) background(f func()) bool {
 		f()
 	}()
 	return true
+}
+
+// fullFiles appends to files the full extractions of the slim files at
+// paths: as saved, read from graph.bin; if that fails (the file damaged
+// since the load), extracted again from their content now, whose
+// digests it returns.
+func (w *workspace) fullFiles(files []extract.File, paths []string) ([]extract.File, map[string]string, error) {
+	slim := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		slim[p] = true
+	}
+	all, err := w.saved.All()
+	if err == nil {
+		for _, f := range all {
+			if slim[f.Path] {
+				files = append(files, f)
+			}
+		}
+		return files, nil, nil
+	}
+	w.log.Warn("the saved extractions could not be read: extracting the files again", "root", w.root, "files", len(paths), "error", err)
+	again := map[string]string{}
+	for _, p := range paths {
+		if w.docsCtx.Err() != nil {
+			return nil, nil, w.docsCtx.Err()
+		}
+		src, err := w.readRaw(p)
+		var f *extract.File
+		if err == nil {
+			f, err = w.ex.Source(w.docsCtx, p, src)
+		}
+		if err != nil {
+			// Gone or no longer extractable: the watcher, or the next
+			// read, removes it; its calls are left out until then.
+			w.log.Warn("extracting a file again failed", "path", p, "error", err)
+			continue
+		}
+		files = append(files, *f)
+		again[p] = artifacts.SourceDigest(src)
+	}
+	return files, again, nil
+}
+
+// unslim puts in the place of each slim file its full extraction among
+// files, which the graph built from them holds anyway; again are the
+// digests of those fullFiles extracted again. The caller holds mu.
+func (w *workspace) unslim(files []extract.File, again map[string]string) {
+	for i := range files {
+		if s := w.files[files[i].Path]; s != nil && s.slim {
+			d := s.digest
+			if a, ok := again[files[i].Path]; ok {
+				d = a
+			}
+			w.files[files[i].Path] = &source{file: &files[i], digest: d, suspect: s.suspect}
+		}
+	}
+}
+
+// full returns s with its full extraction: s itself unless it is slim,
+// else s's saved extraction read from graph.bin (see
+// graphstore.Extractions). The caller need not hold mu.
+func (w *workspace) full(s *source) (*source, error) {
+	if !s.slim {
+		return s, nil
+	}
+	f, err := w.saved.File(s.file.Path)
+	if err != nil {
+		return nil, err
+	}
+	return &source{file: f, digest: s.digest, suspect: s.suspect}, nil
+}
+
+// fullBatch returns the full extractions of srcs, in order: the slim
+// ones' read from graph.bin a segment at a time; one that cannot be read
+// is extracted again from its content if that is still the one it was
+// made from, else nil, with a log line.
+func (w *workspace) fullBatch(ctx context.Context, srcs []*source) []*extract.File {
+	out := make([]*extract.File, len(srcs))
+	var slim []string
+	for i, s := range srcs {
+		if s.slim {
+			slim = append(slim, s.file.Path)
+		} else {
+			out[i] = s.file
+		}
+	}
+	if len(slim) == 0 {
+		return out
+	}
+	read := make(map[string]*extract.File, len(slim))
+	if err := w.saved.Files(slim, func(f *extract.File) { read[f.Path] = f }); err != nil {
+		w.log.Warn("reading saved extractions failed: extracting the files again", "files", len(slim), "error", err)
+	}
+	for i, s := range srcs {
+		if !s.slim {
+			continue
+		}
+		if out[i] = read[s.file.Path]; out[i] != nil {
+			continue
+		}
+		src, err := w.readRaw(s.file.Path)
+		if err == nil && artifacts.SourceDigest(src) == s.digest {
+			out[i], err = w.ex.Source(ctx, s.file.Path, src)
+		}
+		if out[i] == nil && err != nil {
+			w.log.Warn("no extraction of a file to index", "path", s.file.Path, "error", err)
+		}
+	}
+	return out
 }

@@ -133,6 +133,8 @@ type Server struct {
 	writers map[string]bool // the tools that write (not read-only), set by addTool
 
 	calls *foreground // the tool calls in flight, which background work yields to
+
+	pages treePages // callers and callees trees kept for their next pages
 }
 
 // New returns a server for opt.Root and starts loading it in the

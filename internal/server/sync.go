@@ -189,7 +189,9 @@ func (w *workspace) suspect(b watch.Batch) {
 			hit = hit || p == q || strings.HasPrefix(p, q+"/")
 		}
 		if hit && !s.suspect {
-			w.files[p] = &source{file: s.file, digest: s.digest, suspect: true}
+			c := *s
+			c.suspect = true
+			w.files[p] = &c
 		}
 	}
 }

@@ -183,7 +183,7 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 	if err != nil {
 		return nil, out, err
 	}
-	t, err := s.lookupTree(ctx, req, in.Symbol, callers, depth)
+	t, err := s.lookupTree(ctx, req, in.Symbol, callers, depth, key, offset > 0)
 	out.Coverage = t.coverage
 	if err != nil {
 		return nil, out, err
@@ -196,6 +196,9 @@ func (s *Server) tree(ctx context.Context, req *mcp.CallToolRequest, in treeIn, 
 		return nil, out, fmt.Errorf("cursor is past the %d calls; call again without cursor", len(rows))
 	}
 	end := page(len(rows), offset, limit, func(i int) int { return len(rows[i].Text(callers)) + jsonLen(rows[i]) })
+	if end < len(rows) && t.state.ws != nil {
+		s.pages.put(key, t.state, t)
+	}
 	out.Calls, out.Total = rows[offset:end], len(rows)
 	out.Symbol, out.At = sym.Qualified, fmt.Sprintf("%s:%d", sym.Path, sym.Line)
 	var b strings.Builder
@@ -255,7 +258,9 @@ func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, quer
 
 // lookupTree answers callers or callees: from the loaded workspace, or
 // while it loads from the saved symbols index when it knows the symbol.
-func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec string, callers bool, depth int) (treeAnswer, error) {
+// A next page (next) of the query key takes the tree kept for it when
+// it was made from the graph as it is (see treePages).
+func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec string, callers bool, depth int, key string, next bool) (treeAnswer, error) {
 	if ws, e := s.earlyLookup(ctx); e != nil {
 		if a, ok := ws.earlyTree(ctx, e, spec, callers, depth); ok {
 			return a, nil
@@ -267,7 +272,12 @@ func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec 
 	}
 	var a treeAnswer
 	ws.withLookup(func(ix *lookup.Index) {
-		a = treeAnswer{}
+		state := ws.stateOf() // withLookup holds mu
+		if kept, ok := s.pages.get(key, state); ok && next {
+			a = kept
+			return
+		}
+		a = treeAnswer{state: state}
 		var ids []callgraph.SymbolID
 		if ids, a.err = ix.Resolve(spec); a.err == nil {
 			a.sym = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact})

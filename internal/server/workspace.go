@@ -108,6 +108,9 @@ type workspace struct {
 	// lookups read it in place (see lookupIndex). Guarded by mu, as are
 	// edits, the graph's updates since the load, and symEdits, their
 	// number when symIdx was taken.
+	// saved reads the saved extractions of the slim files (see full);
+	// nil when none is slim. Set by the first load.
+	saved       *graphstore.Extractions
 	symIdx      *graphstore.Symbols
 	symEdits    uint64
 	edits       uint64
@@ -125,11 +128,15 @@ type workspace struct {
 
 // source is one extracted file and the digest of the bytes it was
 // extracted from. A suspect one is extracted again when next read or
-// watched: a batch that touched it failed.
+// watched: a batch that touched it failed. A slim one holds part of the
+// extraction (see full).
 type source struct {
 	file    *extract.File
 	digest  string
 	suspect bool
+	// slim: file is graphstore.Slim's part of the saved extraction,
+	// whose whole full reads from graph.bin.
+	slim bool
 }
 
 // testHooks let tests pause or break background work at fixed points.
@@ -257,6 +264,9 @@ func (w *workspace) close() {
 	w.stopDocs()
 	w.docsLoops.Wait()
 	w.closeSymbols()
+	if w.saved != nil {
+		w.saved.Close()
+	}
 	w.ex.Close()
 	w.dir.Close()
 }
@@ -333,7 +343,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.digestMu.Lock()
 	for i := range files {
 		f := &files[i]
-		w.files[f.Path] = &source{file: f, digest: w.digests[f.Path]}
+		w.files[f.Path] = &source{file: f, digest: w.digests[f.Path], slim: w.saved != nil}
 	}
 	w.digests = nil
 	w.digestMu.Unlock()
@@ -436,7 +446,19 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	s := w.files[rel]
 	w.mu.RUnlock()
 	if s != nil && s.digest == d && !s.suspect {
-		return s, src, nil
+		full, err := w.full(s)
+		if err == nil {
+			return full, src, nil
+		}
+		// The saved extraction cannot be read: the file's content is the
+		// one it was made from, so extracting it again gives it back,
+		// with no change to the graph.
+		w.log.Warn("reading a saved extraction failed: extracting the file again", "path", rel, "error", err)
+		f, err := w.ex.Source(ctx, rel, src)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &source{file: f, digest: d}, src, nil
 	}
 	f, err := w.ex.Source(ctx, rel, src)
 	if err != nil {
