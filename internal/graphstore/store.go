@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -12,12 +11,10 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
-	"github.com/fileinfo/fileinfo/internal/bounded"
 )
 
 // racyWindow is how recent a modification time must be for Sync not to
@@ -152,84 +149,6 @@ func (s *Snapshot) Graph() *callgraph.Graph {
 	}
 	s.built = g
 	return g
-}
-
-// Load reads the saved state at file. A missing file is fs.ErrNotExist.
-// The file is read through bounded.Open: a symbolic link, a FIFO, a
-// device or a file over the size of a state file is refused with a
-// *bounded.SkipError before anything is read; and the header is read
-// and checked before the payload (see read), so a file of garbage costs
-// the 32 bytes of its header, whatever its size.
-func Load(file string) (*State, error) {
-	st, _, err := load(file, false)
-	return st, err
-}
-
-// load is Load; with keep, it also returns the file, open, with where
-// each segment of its files lies and the segments' checksums (see
-// Extractions), or nil with the error.
-func load(file string, keep bool) (_ *State, _ *openState, err error) {
-	f, info, err := bounded.Open(file, bounded.State)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer func() {
-		if !keep || err != nil {
-			f.Close()
-		}
-	}()
-	payload, sum, err := readPayload(f, info.Size())
-	if err != nil {
-		return nil, nil, fmt.Errorf("load %s: %w", file, err)
-	}
-	// What the decoder allocates it keeps: a collection meanwhile only
-	// rescans it (a third of the CPU of loading the Linux kernel's state),
-	// so the collector lets the heap grow 4x, not 2x, while it runs. Not
-	// while the payload is read: a collection then still frees what came
-	// before (BenchmarkLoad on GOROOT/src, 10 loads of its 51 MB state:
-	// peak RSS 700-750 MB, against 1,035-1,130 MB with the payload read
-	// under the laxer setting).
-	if gc := debug.SetGCPercent(400); gc < 0 || gc > 400 {
-		debug.SetGCPercent(gc) // the user's GOGC is off, or laxer
-	} else {
-		defer debug.SetGCPercent(gc)
-	}
-	if crc32.Checksum(payload, castagnoli) != sum {
-		return nil, nil, fmt.Errorf("load %s: checksum mismatch", file)
-	}
-	st, spans, err := decodeStateSpans(payload)
-	if err != nil {
-		return nil, nil, fmt.Errorf("load %s: %w", file, err)
-	}
-	if !keep {
-		return st, nil, nil
-	}
-	sf := &openState{f: f, name: file, base: int64(headerSize), spans: spans, sums: make([]uint32, len(spans))}
-	for j, sp := range spans {
-		sf.sums[j] = crc32.Checksum(payload[sp.start:sp.end], castagnoli)
-	}
-	return st, sf, nil
-}
-
-// loadInside is Load of file in dir, refused when dir lies inside root
-// but is reached through a symbolic link: a state saved elsewhere is not
-// taken for the root's, as none is saved there (see save). With keep,
-// see load.
-func loadInside(root, dir, file string, keep bool) (*State, *openState, error) {
-	if err := noLinks(root, dir); err != nil {
-		return nil, nil, err
-	}
-	return load(file, keep)
-}
-
-// reason is why file could not be loaded, said by err without the
-// file's name, which the log line gives.
-func reason(err error, file string) string {
-	var skip *bounded.SkipError
-	if errors.As(err, &skip) {
-		return skip.Reason
-	}
-	return strings.TrimPrefix(err.Error(), "load "+file+": ")
 }
 
 // Sync brings the saved state of opt.Root up to date and returns it; see
@@ -537,80 +456,6 @@ func forgetRacy(es []Entry, start time.Time) {
 			es[i].ModTime = 0
 		}
 	}
-}
-
-// save writes st to file in dir under root, unless the root is read-only
-// (a tree such as Go's module cache, which root may write anyway but
-// must not) or dir is reached through a symbolic link; failures are
-// logged.
-func save(log *slog.Logger, root, dir, file string, st *State, from saveFrom) bool {
-	if !writable(log, root, dir) {
-		return false
-	}
-	if err := saveState(file, st, from); err != nil {
-		log.Warn("graphstore: could not save the graph", "error", err)
-		return false
-	}
-	return true
-}
-
-// writable reports whether Sync may save in dir under root (see save),
-// logging why not.
-func writable(log *slog.Logger, root, dir string) bool {
-	if fi, err := os.Stat(root); err == nil && fi.Mode().Perm()&0o200 == 0 {
-		log.Info("graphstore: not saving the graph: the root is read-only", "root", root)
-		return false
-	}
-	if err := noLinks(root, dir); err != nil {
-		log.Warn("graphstore: not saving the graph", "error", err)
-		return false
-	}
-	if err := ignoreDir(dir); err != nil {
-		log.Warn("graphstore: not saving the graph", "error", err)
-		return false
-	}
-	return true
-}
-
-// ignoreDir makes dir and, when it has none, a .gitignore in it that
-// ignores everything: what Sync saves is state, never to be committed,
-// and a read-only command (symbols, callers) leaves git status clean.
-func ignoreDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	file := filepath.Join(dir, ".gitignore")
-	if _, err := os.Lstat(file); !errors.Is(err, fs.ErrNotExist) {
-		return nil // there is one (or something the user put there)
-	}
-	return writeAtomic(file, []byte(Gitignore))
-}
-
-// Gitignore is the .gitignore of the index directory.
-const Gitignore = "# Written by fileinfo: the saved index and graph, rebuilt from the files.\n*\n"
-
-// noLinks refuses a dir inside root reached through a symbolic link
-// (.artifacts linked elsewhere): nothing is written outside the root.
-func noLinks(root, dir string) error {
-	rel, err := filepath.Rel(root, dir)
-	if err != nil || !filepath.IsLocal(rel) {
-		return nil // a directory of the caller's choosing, outside the root
-	}
-	p := root
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		p = filepath.Join(p, part)
-		st, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if st.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%s is a symbolic link: the saved graph stays inside the root", p)
-		}
-	}
-	return nil
 }
 
 func byPath(es []Entry) map[string]*Entry {
