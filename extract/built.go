@@ -37,15 +37,18 @@ const (
 	maxSourceMap = 8 << 20
 )
 
-// builtFrom returns why the JavaScript file at slash path rel, holding
-// src, is the build of sources in the repository, or "" when it is not
-// or cannot be told: "built from 12 files in the repository, by its
+// builtFrom returns why the file at slash path rel, holding src, is the
+// build of sources in the repository, or "" when it is not (or not of
+// JavaScript or a dialect, lang) or cannot be told: "built from 12 files in the repository, by its
 // source map (dist/a.js.map): src/a.ts, …". Every
 // source must be a regular file under the root, outside node_modules,
 // other than rel itself: a bundle that holds a dependency's code (mocha's
 // mocha.js holds node's stream polyfill) is the repository's only copy
 // of that code. Files are read through the root only.
-func (e *Extractor) builtFrom(rel string, src []byte) string {
+func (e *Extractor) builtFrom(rel string, lang *Language, src []byte) string {
+	if !jsLike(lang) {
+		return ""
+	}
 	ref := sourceMapRef(src)
 	if ref == "" {
 		return ""

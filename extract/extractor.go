@@ -321,7 +321,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		if why := Minified(rel, src); why != "" {
 			return nil, &SkipError{Path: rel, Reason: why, Minified: true}
 		}
-		if why := e.builtFrom(rel, src); why != "" {
+		if why := e.builtFrom(rel, lang, src); why != "" {
 			return nil, &SkipError{Path: rel, Reason: why}
 		}
 	}
