@@ -313,24 +313,28 @@ func fitCodeWeights(qs []fitQuery, nsets int, only map[int]bool, stdout io.Write
 	fmt.Fprintf(stdout, "fit: %d queries, %d repositories; built-in weights: objective %.4f\n", len(qs), repos, fitObjective(qs, nsets, w0))
 	bestLambda, best := fitLambdas[0], math.Inf(-1)
 	for _, lambda := range fitLambdas {
-		var sum float64
-		for r := range repos {
-			w := fitPairwise(qs, nsets, r, w0, lo, hi, lambda)
-			var held []fitQuery
-			for _, q := range qs {
-				if q.repo == r {
-					held = append(held, q)
-				}
-			}
-			// Each left-out repository scores within its own data set.
-			sum += fitObjective(held, nsets, w) * float64(nsets)
-		}
-		obj := sum / float64(repos)
+		obj := leftOutObjective(qs, nsets, repos, func(r int) []float64 {
+			return fitPairwise(qs, nsets, r, w0, lo, hi, lambda)
+		})
 		fmt.Fprintf(stdout, "fit: lambda %g: left-out objective %.4f\n", lambda, obj)
 		if obj > best {
 			best, bestLambda = obj, lambda
 		}
 	}
+	builtIn := leftOutObjective(qs, nsets, repos, func(int) []float64 { return w0 })
+	fmt.Fprintf(stdout, "fit: built-in weights: left-out objective %.4f\n", builtIn)
+	ascent := leftOutObjective(qs, nsets, repos, func(r int) []float64 { return ascendOffline(qs, nsets, r, w0, lo, hi) })
+	fmt.Fprintf(stdout, "fit: coordinate ascent from the built-in weights: left-out objective %.4f\n", ascent)
+	w := fitPairwise(qs, nsets, -1, w0, lo, hi, bestLambda)
+	fmt.Fprintf(stdout, "fit: lambda %g on all: objective %.4f\n", bestLambda, fitObjective(qs, nsets, w))
+	printWeights(stdout, "fitted:", w)
+	return w
+}
+
+// leftOutObjective is the objective of each of repos repositories' queries
+// scored with the weights fit(r) made without them, averaged over the
+// repositories; each left-out repository scores within its own data set.
+func leftOutObjective(qs []fitQuery, nsets, repos int, fit func(r int) []float64) float64 {
 	var sum float64
 	for r := range repos {
 		var held []fitQuery
@@ -339,25 +343,9 @@ func fitCodeWeights(qs []fitQuery, nsets int, only map[int]bool, stdout io.Write
 				held = append(held, q)
 			}
 		}
-		sum += fitObjective(held, nsets, w0) * float64(nsets)
+		sum += fitObjective(held, nsets, fit(r)) * float64(nsets)
 	}
-	fmt.Fprintf(stdout, "fit: built-in weights: left-out objective %.4f\n", sum/float64(repos))
-	sum = 0
-	for r := range repos {
-		w := ascendOffline(qs, nsets, r, w0, lo, hi)
-		var held []fitQuery
-		for _, q := range qs {
-			if q.repo == r {
-				held = append(held, q)
-			}
-		}
-		sum += fitObjective(held, nsets, w) * float64(nsets)
-	}
-	fmt.Fprintf(stdout, "fit: coordinate ascent from the built-in weights: left-out objective %.4f\n", sum/float64(repos))
-	w := fitPairwise(qs, nsets, -1, w0, lo, hi, bestLambda)
-	fmt.Fprintf(stdout, "fit: lambda %g on all: objective %.4f\n", bestLambda, fitObjective(qs, nsets, w))
-	printWeights(stdout, "fitted:", w)
-	return w
+	return sum / float64(repos)
 }
 
 // parseCodeWeights returns the built-in weights with those list names
