@@ -65,3 +65,23 @@ func FuzzScopeName(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAnalyzeCode measures the terms of a code chunk, done once per
+// symbol at index time.
+func BenchmarkAnalyzeCode(b *testing.B) {
+	w, err := newWorker(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := flaskCode()[0]
+	texts := make([]string, len(f.Symbols))
+	for i, s := range f.Symbols {
+		texts[i] = CodeText(f.Path, s)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, s := range f.Symbols {
+			w.analyzeCode(localName(s.Name), s.Name, f.Path, codeLead(s), texts[i])
+		}
+	}
+}
