@@ -241,7 +241,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 			key := keys[i]
 			keep[key] = true
 			text := CodeText(f.Path, s)
-			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) && o.stamp == f.Stamp && o.scope == codeScope(f) {
+			if o, ok := have[key]; ok && o.hash == codeDocHash(text) && o.stamp == f.Stamp && o.scope == codeScope(f) {
 				continue
 			}
 			jobs = append(jobs, job{key: key, text: text, title: s.Name, lead: codeLead(s), name: localName(s.Name),
@@ -278,7 +278,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 				}
 				jb := jobs[j]
 				d := &doc{path: jb.key, scope: jb.scope, title: jb.title, summary: truncate(jb.lead, maxSummary),
-					text: jb.text, put: true, size: int64(len(jb.text)), hash: contentHash([]byte(jb.text)), format: formatText, stamp: jb.stamp}
+					text: jb.text, put: true, size: int64(len(jb.text)), hash: codeDocHash(jb.text), format: formatText, stamp: jb.stamp}
 				c := chunk{title: jb.title, embedTitle: embedName(jb.title), text: jb.text, lead: jb.lead, line: jb.line, end: jb.end, ctype: Code}
 				terms := w.analyzeCode(jb.name, jb.title, jb.path, jb.lead, jb.text)
 				if ix.opts.Embedder == nil {
@@ -379,6 +379,20 @@ func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFre
 	w.an.analyze(codeBody(text), add(1))
 	w.terms = out
 	return slices.Clone(out)
+}
+
+// codeTerms names the rules by which a code chunk's terms are made
+// (analyzeCode); it is part of the hash a code document records, so that
+// an index saved under other rules makes its code documents' terms again
+// when it is next put to, rather than mixing terms of two rules. Their
+// vectors are kept: the embedded text is unchanged, and a chunk reuses the
+// vector of its hash (commit). "2": the scope and path once (2026-12-05).
+const codeTerms = "terms 2"
+
+// codeDocHash is the hash a code document records: its text's and the
+// rules of its terms' (codeTerms).
+func codeDocHash(text string) [16]byte {
+	return contentHash([]byte(codeTerms + "\x00" + text))
 }
 
 // scopeName is the last part of a qualified name before the symbol's

@@ -85,3 +85,29 @@ func BenchmarkAnalyzeCode(b *testing.B) {
 		}
 	}
 }
+
+// TestCodeTermsRulesRehash checks that a code document recorded under
+// other rules of its terms (an index saved before they changed) is made
+// again when its file is put, though its text is the same.
+func TestCodeTermsRulesRehash(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	files := flaskCode()
+	putCode(t, ix, files)
+	docs := func() map[string]*doc {
+		out := map[string]*doc{}
+		ix.eachCodeDoc(func(key string, id uint32) { out[key] = ix.doc(id) })
+		return out
+	}
+	for _, d := range docs() {
+		if d.hash != codeDocHash(d.text) {
+			t.Fatalf("%s: hash is not codeDocHash of its text", d.path)
+		}
+		d.hash = contentHash([]byte(d.text)) // as the rules before recorded it
+	}
+	putCode(t, ix, files)
+	for key, d := range docs() {
+		if d.hash != codeDocHash(d.text) {
+			t.Errorf("%s: not made again under the current rules", key)
+		}
+	}
+}
