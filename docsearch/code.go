@@ -28,9 +28,10 @@ import (
 //
 // The first three lines are what a result shows (kind, signature); they are
 // read back from the saved text, so the on-disk format is the one of any
-// Put document. Terms weigh the symbol's own name nameWeight times, its
-// qualified name and path titleWeight times: a query word that is part of
-// an identifier finds the symbol that bears it before the ones that use it.
+// Put document. Terms (analyzeCode) weigh the symbol's own name nameWeight
+// times and the name of its scope (its class, or its module) scopeWeight
+// times: a query word that is part of an identifier finds the symbol that
+// bears it before the ones that use it.
 
 // ScopeCode is the built-in scope of source code symbols (see PutCode).
 const ScopeCode = "code"
@@ -73,8 +74,11 @@ const (
 	maxCodeBody  = 1500 // bytes of body, about 400 tokens
 	maxCodeCalls = 40   // names it calls
 	maxCodeDoc   = 2000 // bytes of doc comment
-	// nameWeight is how many times a symbol's own (unqualified) name counts.
-	nameWeight = 3
+	// nameWeight is how many times a symbol's own (unqualified) name
+	// counts in its terms, and scopeWeight the name of the scope it is
+	// declared in (see analyzeCode).
+	nameWeight  = 4
+	scopeWeight = 1
 )
 
 // PutCode replaces the code documents of files with their symbols and
@@ -237,7 +241,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 			key := keys[i]
 			keep[key] = true
 			text := CodeText(f.Path, s)
-			if o, ok := have[key]; ok && o.hash == contentHash([]byte(text)) && o.stamp == f.Stamp && o.scope == codeScope(f) {
+			if o, ok := have[key]; ok && o.hash == codeDocHash(text) && o.stamp == f.Stamp && o.scope == codeScope(f) {
 				continue
 			}
 			jobs = append(jobs, job{key: key, text: text, title: s.Name, lead: codeLead(s), name: localName(s.Name),
@@ -274,7 +278,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 				}
 				jb := jobs[j]
 				d := &doc{path: jb.key, scope: jb.scope, title: jb.title, summary: truncate(jb.lead, maxSummary),
-					text: jb.text, put: true, size: int64(len(jb.text)), hash: contentHash([]byte(jb.text)), format: formatText, stamp: jb.stamp}
+					text: jb.text, put: true, size: int64(len(jb.text)), hash: codeDocHash(jb.text), format: formatText, stamp: jb.stamp}
 				c := chunk{title: jb.title, embedTitle: embedName(jb.title), text: jb.text, lead: jb.lead, line: jb.line, end: jb.end, ctype: Code}
 				terms := w.analyzeCode(jb.name, jb.title, jb.path, jb.lead, jb.text)
 				if ix.opts.Embedder == nil {
@@ -332,9 +336,26 @@ func CodeKeys(f CodeFile) []string {
 	return keys
 }
 
-// analyzeCode returns the term frequencies of a symbol's chunk: its own
-// name nameWeight times, its qualified name and path titleWeight times,
-// its lead once more than the text it is part of.
+// analyzeCode returns the term frequencies of a symbol's chunk (text is
+// its CodeText): its own name nameWeight times, the name of its scope
+// (scopeName) scopeWeight times, its path, kind, signature, doc comment,
+// body and calls once, and its lead once more than the text it is part
+// of.
+//
+// The scope and the path count once. They counted three to five times
+// (the qualified name titleWeight times and once more in the text's
+// first line, the path once and again in its third), and they are the
+// same for every member of a class and every symbol of a file: a query
+// word that named the class or the file matched all of them alike, at a
+// frequency that saturated BM25, and the member with the least text of
+// its own won on density ("right file, wrong symbol", issue 34). The
+// rest of the qualified name (the module path before the scope) is in
+// the path. Measured (docs/code-search.md, 2026-12-05, fourth session),
+// function / file nDCG@10: tuning split of docs/bench/codegen 0.232 /
+// 0.745 -> 0.244 / 0.737 (function level up in every language, Go's
+// file level down 0.791 -> 0.768); written questions (docs/bench/code)
+// 0.704 / 0.928 -> 0.708 / 0.933. Leaving the path out as well gave the
+// tuning split 0.250 / 0.740 and lowered the written questions.
 func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFreq {
 	clear(w.counts)
 	out := w.terms[:0]
@@ -348,13 +369,44 @@ func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFre
 			out = append(out, termFreq{t, weight})
 		}
 	}
+	kind, signature := codeMeta(text)
 	w.an.analyze(name, add(nameWeight))
-	w.an.analyze(qualified, add(titleWeight))
+	w.an.analyze(scopeName(qualified), add(scopeWeight))
 	w.an.analyze(strings.ReplaceAll(path, "/", " "), add(1))
+	w.an.analyze(kind, add(1))
+	w.an.analyze(signature, add(1))
 	w.an.analyze(lead, add(leadWeight))
-	w.an.analyze(text, add(1))
+	w.an.analyze(codeBody(text), add(1))
 	w.terms = out
 	return slices.Clone(out)
+}
+
+// codeTerms names the rules by which a code chunk's terms are made
+// (analyzeCode); it is part of the hash a code document records, so that
+// an index saved under other rules makes its code documents' terms again
+// when it is next put to, rather than mixing terms of two rules. Their
+// vectors are kept: the embedded text is unchanged, and a chunk reuses the
+// vector of its hash (commit). "2": the scope and path once (2026-12-05).
+const codeTerms = "terms 2"
+
+// codeDocHash is the hash a code document records: its text's and the
+// rules of its terms' (codeTerms).
+func codeDocHash(text string) [16]byte {
+	return contentHash([]byte(codeTerms + "\x00" + text))
+}
+
+// scopeName is the last part of a qualified name before the symbol's
+// own: its class ("flask.app.Flask.make_config" -> Flask), or its module
+// or package for a top-level symbol ("flask.app.make_response" -> app,
+// "github.com/spf13/cobra.OnlyValidArgs" -> cobra); "" for a name of one
+// part. A place in angle brackets is one part, as in localName.
+func scopeName(q string) string {
+	i := lastSep(q, ".:")
+	if i <= 0 {
+		return ""
+	}
+	q = strings.TrimRight(q[:i], ".:")
+	return q[lastSep(q, ".:/")+1:]
 }
 
 // embedName is what a symbol's qualified name is embedded as, titleWeight
