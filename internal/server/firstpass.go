@@ -199,6 +199,9 @@ func (w *workspace) openDocsSpill(ctx context.Context, opt Options, spill int64,
 		Logger:     w.log,
 		SpillBytes: spill,
 		Walked:     walked,
+		// A question asked meanwhile goes first, as it does before the
+		// extraction of a load (see coldScan).
+		Progress: func(int, int) { w.yieldToScans() },
 	})
 }
 
