@@ -37,6 +37,11 @@ type GraphOptions struct {
 	// more after that, so a caller that lets go of it too leaves its
 	// memory to the graph's build.
 	Indexed func(*docsearch.Index)
+	// Progress, if set, hears how far the code documents are: once
+	// with (0, total) when the files that need them are known, then
+	// after each batch is indexed, with the files indexed so far (a
+	// server says so in its answers while it builds). Default: none.
+	Progress func(done, total int)
 }
 
 // SyncGraph is Sync and graphstore.Sync in one pass over the files: a
@@ -69,7 +74,7 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	if err != nil {
 		return SyncStats{}, nil, err
 	}
-	p := &codePass{ix: ix, root: root, indexed: opt.Indexed, log: log, sel: sel, code: make(map[string]bool, len(sel.Code)),
+	p := &codePass{ix: ix, root: root, indexed: opt.Indexed, progress: opt.Progress, log: log, sel: sel, code: make(map[string]bool, len(sel.Code)),
 		now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{},
 		vendor: make(map[string]bool, len(sel.Vendor)), vendorHave: ix.VendorStamps(), vendorNow: map[string]uint64{}}
 	for _, c := range sel.Code {
@@ -117,15 +122,18 @@ type codePass struct {
 	ix      *docsearch.Index // nil once saved and handed to indexed
 	root    string
 	indexed func(*docsearch.Index)
-	log     *slog.Logger
-	sel     Selection       // the files of the code and vendor scopes
-	code    map[string]bool // sel.Code
-	store   *artifacts.Store
-	dirs    *dirCache
-	old     map[string][3]int64 // stamps as saved
-	now     map[string][3]int64 // stamps of the files there are now
-	need    map[string]bool     // files whose code documents are out of date
-	st      SyncStats
+	// progress is GraphOptions.Progress; indexedN counts the files indexed.
+	progress func(done, total int)
+	indexedN int
+	log      *slog.Logger
+	sel      Selection       // the files of the code and vendor scopes
+	code     map[string]bool // sel.Code
+	store    *artifacts.Store
+	dirs     *dirCache
+	old      map[string][3]int64 // stamps as saved
+	now      map[string][3]int64 // stamps of the files there are now
+	need     map[string]bool     // files whose code documents are out of date
+	st       SyncStats
 	// The vendor scope's files the graph reads too (a third_party/ root
 	// with a licence: the walk enters it; vendor/ it does not) are
 	// indexed from the pass's extraction, not extracted again by
@@ -206,6 +214,9 @@ func (p *codePass) start(ctx context.Context) {
 	}
 	slices.Sort(removed)
 	p.st.Removed = len(removed)
+	if p.progress != nil {
+		p.progress(0, len(p.need)+len(p.vendorNow))
+	}
 	// A batch is indexed before the next is extracted, not beside it:
 	// the parsers' time limits are wall-clock, and on a loaded machine
 	// indexing beside them made big files miss them (fs/ext4/inode.c on
@@ -273,6 +284,10 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	select {
 	case ok := <-p.ack:
 		if ok {
+			if p.progress != nil {
+				p.indexedN += len(cfs)
+				p.progress(p.indexedN, len(p.need)+len(p.vendorNow))
+			}
 			return nil
 		}
 	case <-ctx.Done():
@@ -325,9 +340,10 @@ func (p *codePass) finish(ctx context.Context) error {
 			p.st.Vendor, p.err = syncVendor(ctx, p.ix, p.root, p.sel, p.vendorDone, p.st.Vendor.Left)
 		}
 	})
-	if p.err == nil && p.ix != nil && p.indexed != nil {
-		p.indexed(p.ix)
+	ix, indexed := p.ix, p.indexed
+	p.ix, p.indexed = nil, nil // indexed may let go of the index for good
+	if p.err == nil && ix != nil && indexed != nil {
+		indexed(ix)
 	}
-	p.ix, p.indexed = nil, nil
 	return p.err
 }

@@ -130,6 +130,9 @@ func (w *workspace) indexAllCode() {
 		}
 	}
 	w.mu.RUnlock()
+	if len(paths) == 0 && len(gone) == 0 && w.code.complete() {
+		return // the first pass indexed it all
+	}
 	start := time.Now()
 	w.code.start(len(paths))
 	w.indexCodeCounting(w.docsCtx, paths, gone, w.code.add)

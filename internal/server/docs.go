@@ -61,9 +61,11 @@ func (w *workspace) afterLoad(opt Options) {
 			}
 			ready()
 		}()
-		if opt.NoDocs {
+		switch {
+		case opt.NoDocs:
 			w.docsOpened(nil)
-		} else {
+		case w.docIndex() != nil: // opened by the first pass
+		default:
 			w.calls.yield(w.docsCtx)
 			w.openDocIndex(opt)
 		}

@@ -22,15 +22,7 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 	if w.hooks != nil && w.hooks.sync != nil {
 		w.hooks.sync()
 	}
-	xo := extract.Options{
-		MaxFileSize: w.maxSize,
-		Read:        w.sawSource,
-		Walk:        extract.WalkOptions{Dir: w.sawDir},
-		Progress:    w.tried.saw,
-	}
-	if w.stream != nil {
-		xo.Extracted = w.stream.add
-	}
+	xo := w.extractOptions()
 	// A restored graph over slim files is completed by its first Update
 	// from those files, not from full ones: keepGraph keeps them full.
 	snap, err := graphstore.Sync(ctx, graphstore.Options{Root: w.root, Extract: xo, Log: w.log, Lazy: !w.keepGraph})
@@ -47,6 +39,22 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 	w.digestMu.Unlock()
 	w.log.Info("saved graph", "root", w.root, "extracted", snap.Extracted, "reused", snap.Reused)
 	return snap.Files, snap.Skipped, snap.Graph(), snap.Extracted, nil
+}
+
+// extractOptions are the first load's extraction options: the digests
+// of the files read are recorded (sawSource), the directories entered
+// watched (sawDir), and the files extracted stream into w.stream.
+func (w *workspace) extractOptions() extract.Options {
+	xo := extract.Options{
+		MaxFileSize: w.maxSize,
+		Read:        w.sawSource,
+		Walk:        extract.WalkOptions{Dir: w.sawDir},
+		Progress:    w.tried.saw,
+	}
+	if w.stream != nil {
+		xo.Extracted = w.stream.add
+	}
+	return xo
 }
 
 // prepareUpdate makes a graph restored from the saved state ready for

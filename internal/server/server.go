@@ -72,6 +72,12 @@ type Options struct {
 	// SamplingTimeout bounds how long file_info's sampling mode waits for
 	// the client's model before falling back to a prompt. Default 2 min.
 	SamplingTimeout time.Duration
+	// FirstMemory is the heap budget (a soft limit, as debug.SetMemoryLimit
+	// sets) of a first start's one pass over the files (see coldPass),
+	// which builds the graph and the code index as `fileinfo index` does;
+	// the limit before it is put back after. 0: none. GOMEMLIMIT, when
+	// set, rules.
+	FirstMemory int64
 
 	hooks *testHooks // tests only
 	// loadWait is how long an answer that the first load may change (a

@@ -74,6 +74,12 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 	}
 	q := docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)}
 	code := (len(q.Scopes) == 0 || slices.Contains(q.Scopes, docsearch.ScopeCode)) && (q.ContentType == "" || q.ContentType == docsearch.Code)
+	if res, cov, ok := s.firstSearch(ctx, q); ok {
+		// The first pass's code index is complete; the graph is still
+		// being built.
+		res, out := searchAnswer(res, cov, false)
+		return res, out, nil
+	}
 	if code {
 		if ws, e := s.earlySearch(ctx); e != nil {
 			// While the first load runs, code is looked up by symbol name in

@@ -331,6 +331,9 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		case <-ctx.Done():
 		}
 	}
+	if err := w.firstPass(ctx, opt); err != nil {
+		return err
+	}
 	files, skipped, g, extracted, err := w.extractSaved(ctx)
 	if err != nil {
 		return err

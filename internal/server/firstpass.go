@@ -1,0 +1,236 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/codeindex"
+	"github.com/fileinfo/fileinfo/internal/depindex"
+	"github.com/fileinfo/fileinfo/internal/graphstore"
+)
+
+// firstSpillBytes is how many bytes of texts, vectors and postings the
+// first pass's code index keeps on the heap before it spills them to a
+// scratch file (docsearch.Options.SpillBytes), as `fileinfo index` does
+// (64 MB there too).
+const firstSpillBytes = 64 << 20
+
+// firstPassFiles is the fewest source files (code and vendor scopes) for
+// which the first load takes the one pass (see firstPass). On smaller
+// trees the code index never reaches the spill, and the pass's doc index,
+// open while the files are extracted, raised the peak: golang.org/x/tools
+// (1,281 files) 201-208 MB before, 228-240 MB in the pass; 715 files of
+// Linux's kernel/ and mm/ 294-301 MB, 418-460 MB (docs/bigrepos.md). A
+// variable for the tests.
+var firstPassFiles = 4096
+
+// firstPass is the first load of a workspace that has no saved graph
+// (graph.bin): every file is to be extracted, for the graph and for the
+// code scope. Extracted then, the whole tree is held twice over on a big
+// one: every file's extraction and the graph built from them for as long
+// as the server runs, the code index built on the heap beside them (a
+// cold start on the Linux kernel peaked at 7.8 GB where `fileinfo index`
+// peaks at 2.5 GB), and the code scope waits for the graph.
+//
+// So the first pass is `fileinfo index`'s (codeindex.SyncGraph): the doc
+// index is opened first, each batch of files extracted once gives both
+// its code documents and its entry of the saved graph, and the code index
+// spills its texts, vectors and postings to a scratch file. Once it is
+// saved, the index built is let go (its scratch file with it, which is
+// unlinked and lives no longer than its index) and the saved one is
+// opened and published, read in place as at any later start: the code
+// scope is searchable from then on (see firstSearch), before the graph is
+// built. The graph is built from the run file and saved, not held; the
+// load then goes on as a warm start's (extractSaved), which finds nothing
+// changed and restores the saved graph over slim files. The heap is held
+// to opt.FirstMemory while the pass runs.
+//
+// It returns an error only when ctx is done; a pass that fails otherwise
+// is logged, and the load goes on without it. A tree of fewer than
+// firstPassFiles source files is loaded as ever: the graph first, then
+// the code index from its extractions (afterLoad).
+func (w *workspace) firstPass(ctx context.Context, opt Options) error {
+	if w.keepGraph || opt.NoDocs || !w.firstStart() {
+		return nil
+	}
+	start := time.Now()
+	dir := filepath.Join(w.root, ".artifacts", ".index")
+	scan := codeindex.StartScan(ctx, w.root, codeindex.SelectOptions{Dir: dir, Log: w.log})
+	if sel, err := scan.Selection(); err != nil || len(sel.Code)+len(sel.Vendor) < firstPassFiles {
+		return nil // a small tree: loaded as ever
+	}
+	defer holdMemory(opt.FirstMemory)()
+	ix, err := w.openDocsSpill(ctx, opt, firstSpillBytes, scan.Listing)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		w.log.Warn("no doc search in this workspace", "err", err)
+		return nil // afterLoad tries again
+	}
+	if why := ix.Unsaved(); why != "" {
+		// Nothing saved can be read in place, nor the graph: the load
+		// builds it as ever, and the code goes to this index after it.
+		w.docsOpened(ix)
+		return nil
+	}
+	published := false
+	last := 0
+	copt := codeindex.GraphOptions{
+		Dir: dir, Log: w.log, Scan: scan,
+		Graph: graphstore.Options{Root: w.root, Extract: w.extractOptions(), Log: w.log, Discard: true},
+		Progress: func(done, total int) {
+			if done == 0 {
+				w.code.start(total)
+			}
+			w.code.add(done - last)
+			last = done
+		},
+		Indexed: func(built *docsearch.Index) {
+			w.firstIndexed(ctx, opt, built)
+			published = true
+		},
+	}
+	opened := ix
+	ix = nil // the pass holds it until it is saved
+	st, _, err := codeindex.SyncGraph(ctx, opened, w.root, copt)
+	// The graph was built and saved, and let go: it goes before the
+	// saved one is read back (extractSaved).
+	runtime.GC()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		w.log.Warn("the first pass failed: loading as without it", "root", w.root, "err", err)
+		return nil
+	}
+	if !published { // no code at all: the index is as opened
+		w.firstIndexed(ctx, opt, nil)
+	}
+	w.log.Info("first pass: code indexed, graph saved", "root", w.root, "files", st.Files, "indexed", st.Read,
+		"elapsed", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// firstStart reports whether the workspace has no saved graph.
+func (w *workspace) firstStart() bool {
+	_, err := os.Stat(filepath.Join(w.root, ".artifacts", ".index", graphstore.FileName))
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// firstIndexed publishes the doc index once the first pass saved its
+// code: the saved one, opened as at any start (built is let go, and its
+// scratch file with it), or built itself when that cannot be opened. A
+// nil built opens the saved one only.
+func (w *workspace) firstIndexed(ctx context.Context, opt Options, built *docsearch.Index) {
+	start := time.Now()
+	ix, err := w.openDocs(ctx, opt)
+	switch {
+	case err != nil && built == nil:
+		if ctx.Err() == nil {
+			w.log.Warn("no doc search in this workspace", "err", err)
+		}
+		return // afterLoad tries again
+	case err != nil:
+		w.log.Warn("the saved doc index could not be opened: searching the one built", "err", err)
+		ix = built
+	}
+	w.docsOpened(ix)
+	w.names.drop() // code queries read the code scope from now on
+	w.code.finish()
+	if ix != built {
+		// The index built, its heap and its scratch file, goes before
+		// the graph is built.
+		built = nil
+		runtime.GC()
+	}
+	w.log.Info("code searchable", "root", w.root, "reopened", time.Since(start).Round(time.Millisecond))
+}
+
+// firstSearch searches the doc index the first pass published while the
+// load still builds the graph, and reports whether it did: not once the
+// load is over, nor before the code scope is complete, nor for a
+// dependency's scope.
+func (s *Server) firstSearch(ctx context.Context, q docsearch.Query) (docsearch.Results, coverage, bool) {
+	ws := s.workspace()
+	select {
+	case <-ws.ready:
+		return docsearch.Results{}, nil, false
+	default:
+	}
+	ix := ws.docIndex()
+	if ix == nil || !ws.code.complete() || slices.ContainsFunc(q.Scopes, depindex.IsScope) {
+		return docsearch.Results{}, nil, false
+	}
+	res, err := ix.Search(ctx, q)
+	if err != nil {
+		return docsearch.Results{}, nil, false
+	}
+	cov := coverage{}
+	scopes := q.Scopes
+	if len(scopes) == 0 {
+		scopes = []string{docsearch.ScopeDocs, docsearch.ScopeArtifacts, docsearch.ScopeCode}
+	}
+	for _, sc := range scopes {
+		cov[sc] = "complete"
+	}
+	return res, cov, true
+}
+
+// openDocsSpill is openDocs with an index that keeps at most spill bytes
+// of texts, vectors and postings on the heap.
+func (w *workspace) openDocsSpill(ctx context.Context, opt Options, spill int64, walked func() *docsearch.Listing) (*docsearch.Index, error) {
+	if err := w.store.WriteGitignore(); err != nil {
+		w.log.Debug("no .artifacts/.gitignore", "err", err)
+	}
+	return docsearch.Open(ctx, docsearch.RootFS(w.dir), docsearch.Options{
+		Scopes:     opt.DocScopes,
+		Embedder:   opt.Embedder,
+		Dir:        filepath.Join(w.root, ".artifacts", ".index"),
+		Logger:     w.log,
+		SpillBytes: spill,
+		Walked:     walked,
+		// A question asked meanwhile goes first, as it does before the
+		// extraction of a load (see coldScan).
+		Progress: func(int, int) { w.yieldToScans() },
+	})
+}
+
+// The memory budget of first passes: one limit for the process, set by
+// the first pass to start and put back by the last to end.
+var (
+	budgetMu   sync.Mutex
+	budgetHeld int
+	budgetOld  int64
+)
+
+// holdMemory sets the process's soft memory limit to budget while a
+// first pass runs, and returns what puts it back; no budget, or a
+// GOMEMLIMIT in the environment, leaves it alone.
+func holdMemory(budget int64) (release func()) {
+	if budget <= 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	budgetMu.Lock()
+	defer budgetMu.Unlock()
+	if budgetHeld == 0 {
+		budgetOld = debug.SetMemoryLimit(budget)
+	}
+	budgetHeld++
+	return sync.OnceFunc(func() {
+		budgetMu.Lock()
+		defer budgetMu.Unlock()
+		if budgetHeld--; budgetHeld == 0 {
+			debug.SetMemoryLimit(budgetOld)
+		}
+	})
+}

@@ -1,0 +1,133 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// firstStartOn starts a server on a copy of files with no saved state,
+// the files dated an hour ago (out of the racy window), with the first
+// pass taken from pass files on; it returns the session, the loaded
+// workspace and the log.
+func firstStartOn(t *testing.T, files map[string]string, pass int, opt Options) (*session, *workspace, *logBuffer) {
+	t.Helper()
+	defer func(n int) { firstPassFiles = n }(firstPassFiles)
+	firstPassFiles = pass
+	root := t.TempDir()
+	writeTree(t, root, files)
+	old := time.Now().Add(-time.Hour)
+	filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { return os.Chtimes(p, old, old) })
+	logs := &logBuffer{}
+	opt.Root, opt.Logger = root, slog.New(slog.NewTextHandler(logs, nil))
+	s := connect(t, nil, opt)
+	s.root = root
+	ws, err := s.srv.ready(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ws, logs
+}
+
+// TestFirstPass: a first start on a tree past firstPassFiles extracts
+// each file once for the graph and the code index (codeindex.SyncGraph),
+// and then holds what a later start holds: the saved graph restored over
+// slim files, not every file's full extraction and the graph built from
+// them. Its graph equals a fresh build's, and its searches answer as the
+// first start of a smaller tree, which takes the graph first and the
+// code index after.
+func TestFirstPass(t *testing.T) {
+	opt := Options{NoWatch: true}
+	s, ws, logs := firstStartOn(t, slimTree(), 1, opt)
+	if !strings.Contains(logs.String(), "first pass: code indexed, graph saved") {
+		t.Fatalf("no first pass:\n%s", logs.String())
+	}
+	ws.mu.RLock()
+	if ws.saved == nil || !ws.graph.Restored() {
+		t.Errorf("after the first pass: saved extractions %v, graph restored %v", ws.saved != nil, ws.graph.Restored())
+	}
+	for p, src := range ws.files {
+		if !src.slim || src.file.Calls != nil {
+			t.Errorf("%s is held whole after the first pass", p)
+			break
+		}
+	}
+	ws.mu.RUnlock()
+	expectFreshGraph(t, ws)
+
+	base, bws, blogs := firstStartOn(t, slimTree(), math.MaxInt, opt)
+	if strings.Contains(blogs.String(), "first pass") {
+		t.Fatalf("a first pass under the threshold:\n%s", blogs.String())
+	}
+	// The code scope as the first pass left it, and as afterLoad makes it
+	// on the smaller tree's path.
+	for _, w := range []*workspace{ws, bws} {
+		if _, err := w.waitDocs(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(time.Minute)
+		for !w.code.complete() && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	for _, q := range []string{"twice", "probe7", "helper returns", "Base step"} {
+		args := map[string]any{"query": q, "scopes": []string{"code"}}
+		got, want := text(s.ok("search_docs", args, &searchDocsOut{})), text(base.ok("search_docs", args, &searchDocsOut{}))
+		if got != want || !strings.Contains(got, "1. ") {
+			t.Errorf("search %q after the first pass:\n%s\nas the graph first:\n%s", q, got, want)
+		}
+	}
+}
+
+// TestFirstPassSearchable: the code scope is searched, ranked and
+// complete, as soon as the first pass saved it, while the load still
+// reads the graph back; the heap is held to FirstMemory while the pass
+// runs, and the limit put back after it.
+func TestFirstPassSearchable(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	var mu sync.Mutex
+	var during int64
+	release, reached := make(chan struct{}), make(chan struct{})
+	opt := Options{NoWatch: true, FirstMemory: 3 << 30, hooks: &testHooks{
+		streamed: func(string) {
+			mu.Lock()
+			during = debug.SetMemoryLimit(-1)
+			mu.Unlock()
+		},
+		sync: func() { close(reached); <-release },
+	}}
+	defer func(n int) { firstPassFiles = n }(firstPassFiles)
+	firstPassFiles = 1
+	root := t.TempDir()
+	writeTree(t, root, slimTree())
+	opt.Root = root
+	s := connect(t, nil, opt)
+	select {
+	case <-reached:
+	case <-time.After(time.Minute):
+		t.Fatal("the load never read the graph back")
+	}
+	res := text(s.ok("search_docs", map[string]any{"query": "twice"}, &searchDocsOut{}))
+	if strings.Contains(res, "Not complete yet") || !strings.Contains(res, "lib/util.c") {
+		t.Errorf("search while the graph is read back:\n%s", res)
+	}
+	close(release)
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if during != 3<<30 {
+		t.Errorf("memory limit during the first pass: %d, want %d", during, int64(3<<30))
+	}
+	if now := debug.SetMemoryLimit(-1); now != before {
+		t.Errorf("memory limit after the first pass: %d, want %d as before it", now, before)
+	}
+}
