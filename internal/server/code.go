@@ -38,7 +38,10 @@ func (w *workspace) indexCodeCounting(ctx context.Context, changed, removed []st
 	w.mu.RLock()
 	for _, p := range changed {
 		if out, v := w.sel.out(p); out {
-			vendored = vendored || v // the vendor scope's, or a copy left out
+			vendored = vendored || v // the vendor scope's, or a copy or link left out
+			if !v {
+				removed = append(removed, p) // a file that became a link: its documents go
+			}
 			continue
 		}
 		if s := w.files[p]; s != nil {
@@ -99,11 +102,15 @@ func (w *workspace) indexCodeCounting(ctx context.Context, changed, removed []st
 	}
 }
 
+// emptyDigest is the digest of an empty file.
+var emptyDigest = artifacts.SourceDigest(nil)
+
 // codeBatch is how many files indexCode reads and renders at a time.
 const codeBatch = 512
 
 // indexAllCode indexes the code of every file the first load extracted
-// that the code scope holds (not vendored, no copy: see selectCode) and
+// that the code scope holds (not vendored, no copy, no symbolic link:
+// see selectCode; not empty) and
 // whose documents the saved index does not hold as of its source and
 // artifact (see codeStamp), and drops the symbols the saved index holds
 // of files that are gone. It runs on afterLoad's goroutine.
@@ -119,7 +126,11 @@ func (w *workspace) indexAllCode() {
 		if out, _ := w.sel.out(p); out {
 			continue // vendored, or a copy: see selectCode
 		}
-		if st := stamps[p]; st == 0 || st != w.codeStamp(p, src.digest) {
+		switch st := stamps[p]; {
+		case st == 0 && src.digest == emptyDigest:
+			// An empty file has no documents (codeindex.File), so no
+			// stamp: indexing it would only write to the index.
+		case st == 0 || st != w.codeStamp(p, src.digest):
 			paths = append(paths, p)
 		}
 	}

@@ -144,6 +144,9 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 		}
 	}
 	w.commit(updated, digests, c.removed, skips)
+	for _, p := range c.changed {
+		w.sel.noteLink(w.root, p) // a file replaced by a link leaves the code scope
+	}
 	w.indexCode(ctx, c.changed, c.removed) // searchable when the batch ends
 	if c.empty() {
 		return c, nil

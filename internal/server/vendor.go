@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -22,9 +24,13 @@ type codeSelection struct {
 	decided bool
 	vendor  map[string]bool   // in the vendor scope
 	copies  map[string]string // left out, with why
-	stats   codeindex.VendorStats
-	left    []docsearch.Skipped // copies, and vendored files that did not extract
-	state   string              // of the vendor scope: "", "indexing", "complete", or what failed
+	// links are the files that are symbolic links: the code scope holds
+	// their targets, not them, as codeindex.Sync (`fileinfo index`)
+	// leaves them out.
+	links map[string]bool
+	stats codeindex.VendorStats
+	left  []docsearch.Skipped // copies, and vendored files that did not extract
+	state string              // of the vendor scope: "", "indexing", "complete", or what failed
 }
 
 // out reports whether the code scope leaves the file at p out, and
@@ -36,7 +42,24 @@ func (c *codeSelection) out(p string) (out, vendored bool) {
 		return true, true
 	}
 	_, copied := c.copies[p]
-	return copied, false
+	return copied || c.links[p], false
+}
+
+// noteLink records whether the file at slash path p under root is now a
+// symbolic link, for a file the watcher saw change after selectCode.
+func (c *codeSelection) noteLink(root, p string) {
+	info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+	link := err == nil && !info.Mode().IsRegular()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case link && c.links == nil:
+		c.links = map[string]bool{p: true}
+	case link:
+		c.links[p] = true
+	default:
+		delete(c.links, p)
+	}
 }
 
 // selectCode decides w.sel from the workspace's files: a copy is told by
@@ -68,6 +91,12 @@ func (w *workspace) selectCode(ctx context.Context) {
 	w.sel.copies = make(map[string]string, len(sel.Left))
 	for _, l := range sel.Left {
 		w.sel.copies[l.Path] = l.Reason
+	}
+	w.sel.links = make(map[string]bool)
+	for p := range digests {
+		if info, err := sel.Lstat(w.root, p); err == nil && !info.Mode().IsRegular() {
+			w.sel.links[p] = true
+		}
 	}
 	w.sel.left = sel.Left
 	w.sel.stats = codeindex.VendorStats{Roots: sel.Roots, Files: len(sel.Vendor)}

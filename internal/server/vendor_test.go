@@ -1,8 +1,15 @@
 package server
 
 import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/fileinfo/fileinfo/internal/watch"
 )
 
 // vendoring is a Go module that vendors a rate limiter, holds a copy of
@@ -74,5 +81,96 @@ func TestVendorScope(t *testing.T) {
 	s.ok("search_docs", map[string]any{"query": "inflate deflate stream", "min_score": 0}, &out)
 	if len(out.Results) == 0 || out.Results[0].Scope != "vendor" || out.Results[0].Path != "third_party/zlib/inflate.c" {
 		t.Errorf("search of every scope: %+v", out.Results)
+	}
+}
+
+// TestCodeScopeLeavesLinks checks that serve's code scope holds a file
+// once, at its real path, when a symbolic link in the tree points at it,
+// as `fileinfo index` (codeindex.Sync) does: the kernel's
+// include/dt-bindings links would otherwise be indexed after serve
+// reopened a saved index, and a file the watcher sees become a link
+// leaves the scope.
+func TestCodeScopeLeavesLinks(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"scripts/dtc/clock.c": "/* clock_rate_lookup finds a clock's rate. */\nint clock_rate_lookup(int id) { return id; }\n",
+		"lib/timer.c":         "/* timer_wheel_advance moves the timer wheel on. */\nint timer_wheel_advance(int t) { return t; }\n",
+		"main.c":              "int main(void) { return 0; }\n",
+	})
+	if err := os.MkdirAll(filepath.Join(root, "include"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../scripts/dtc/clock.c", filepath.Join(root, "include", "clock.c")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	s := connect(t, nil, Options{Root: root, Debounce: 20 * time.Millisecond})
+	if _, err := s.srv.ready(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the code index", func() bool { return s.srv.workspace().code.complete() })
+	paths := func(query string) []string {
+		var out searchDocsOut
+		s.ok("search_docs", map[string]any{"query": query, "scopes": []string{"code"}, "min_score": 0}, &out)
+		var ps []string
+		for _, r := range out.Results {
+			ps = append(ps, r.Path)
+		}
+		return ps
+	}
+	if got := paths("clock rate lookup"); !slices.Contains(got, "scripts/dtc/clock.c") || slices.Contains(got, "include/clock.c") {
+		t.Errorf("code search for the linked file's function found %v; want its real path only", got)
+	}
+
+	// lib/timer.c becomes a link to main.c: its code leaves the scope.
+	w := s.srv.workspace()
+	waitFor(t, "the watcher to start", func() bool { return w.watchState().Mode == watch.Events })
+	full := filepath.Join(root, "lib", "timer.c")
+	if err := os.Remove(full); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../main.c", full); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the link noticed", func() bool {
+		out, _ := w.sel.out("lib/timer.c")
+		return out && !slices.Contains(paths("timer wheel advance"), "lib/timer.c")
+	})
+}
+
+// TestFirstPassLeavesLinks: after a first pass (codeindex.SyncGraph,
+// which leaves links out and makes no documents of an empty file),
+// afterLoad finds nothing of the code scope to add, so it never writes
+// into the index the pass saved and reopened in place (a write decodes
+// its tables onto the heap: +0.75 GB on half the kernel).
+func TestFirstPassLeavesLinks(t *testing.T) {
+	defer func(n int) { firstPassFiles = n }(firstPassFiles)
+	firstPassFiles = 1
+	root := t.TempDir()
+	writeTree(t, root, slimTree())
+	if err := os.Symlink("../lib/util.c", filepath.Join(root, "include", "util.c")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	old := time.Now().Add(-time.Hour)
+	filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { return os.Chtimes(p, old, old) })
+	logs := &logBuffer{}
+	s := connect(t, nil, Options{Root: root, NoWatch: true, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	ws, err := s.srv.ready(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the code index", func() bool { return ws.code.complete() })
+	if !strings.Contains(logs.String(), "first pass: code indexed") {
+		t.Fatalf("no first pass:\n%s", logs.String())
+	}
+	waitFor(t, "afterLoad's vendor scope (after the code scope)", func() bool {
+		ws.sel.mu.Lock()
+		defer ws.sel.mu.Unlock()
+		return ws.sel.state == "complete"
+	})
+	if files := ws.docIndex().CodeFiles(); slices.Contains(files, "include/util.c") || !slices.Contains(files, "lib/util.c") {
+		t.Errorf("code files after the first pass: %v", files)
+	}
+	if strings.Contains(logs.String(), "msg=\"code indexed\"") {
+		t.Errorf("afterLoad indexed code after the first pass (the link, the empty py/__init__.py):\n%s", logs.String())
 	}
 }
