@@ -179,3 +179,33 @@ func TestBuildContextCancels(t *testing.T) {
 		t.Fatalf("cancelled: %v, %v; want nil, context.Canceled", g, err)
 	}
 }
+
+// TestRestoreSharesUnresolved checks a restored graph's unresolved calls
+// by file are the runs of the saved list, not copies of it, and that a
+// file's calls saved in two runs come back whole, in order.
+func TestRestoreSharesUnresolved(t *testing.T) {
+	files := []extract.File{
+		{Path: "a.py", Language: "python", Module: "a", Symbols: []extract.Symbol{{Name: "f", Qualified: "a.f", Kind: extract.KindFunction, StartLine: 1, EndLine: 2}}},
+		{Path: "b.py", Language: "python", Module: "b", Symbols: []extract.Symbol{{Name: "g", Qualified: "b.g", Kind: extract.KindFunction, StartLine: 1, EndLine: 2}}},
+	}
+	un := []Unresolved{
+		{Caller: "a.f", Name: "x", File: "a.py", Line: 1, Reason: "no definition"},
+		{Caller: "a.f", Name: "y", File: "a.py", Line: 2, Reason: "no definition"},
+		{Caller: "b.g", Name: "z", File: "b.py", Line: 1, Reason: "no definition"},
+		{Caller: "a.f", Name: "w", File: "a.py", Line: 3, Reason: "no definition"},
+	}
+	g, err := Restore(files, Saved{Unresolved: un})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := g.UnresolvedIn("b.py"); len(b) != 1 || &b[0] != &un[2] {
+		t.Errorf("b.py's unresolved calls are a copy of the saved list, or wrong: %+v", b)
+	}
+	a := g.UnresolvedIn("a.py")
+	if want := []Unresolved{un[0], un[1], un[3]}; !reflect.DeepEqual(a, want) {
+		t.Errorf("a.py's unresolved calls = %+v, want %+v", a, want)
+	}
+	if un[2].Name != "z" {
+		t.Error("restoring changed the saved list")
+	}
+}

@@ -314,6 +314,10 @@ type decoder struct {
 	buf  []byte
 	off  int
 	strs []string
+	// lent marks the strings of strs that skip met first: they point
+	// into buf, not copies of it, and are copied when a value kept
+	// refers to them (see string).
+	lent []bool
 }
 
 var errShort = errors.New("unexpected end of data")

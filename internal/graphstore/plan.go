@@ -3,6 +3,7 @@ package graphstore
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -21,11 +22,16 @@ type plan struct {
 	typ    reflect.Type
 	elem   *plan   // slice and pointer
 	fields []field // struct: its exported fields
+	// slim (opFile only): the expression table is read past, not kept;
+	// no field kept may hold an Expr (see slimPlan).
+	slim bool
 }
 
 type field struct {
-	off uintptr
-	p   *plan
+	off  uintptr
+	p    *plan
+	name string
+	skip bool // read past, not kept (see slimPlan)
 }
 
 type op uint8
@@ -96,7 +102,7 @@ func makePlan(t reflect.Type, making map[reflect.Type]*plan) (*plan, error) {
 			if ferr != nil {
 				return nil, ferr
 			}
-			p.fields = append(p.fields, field{f.Offset, fp})
+			p.fields = append(p.fields, field{off: f.Offset, p: fp, name: f.Name})
 		}
 	default:
 		return nil, fmt.Errorf("cannot decode %s", t)
@@ -185,22 +191,32 @@ func (d *decoder) decodeInto(p *plan, ptr unsafe.Pointer, table *extract.ExprTab
 		}
 		*(*extract.Expr)(ptr) = x
 	case opFile:
-		var nodes []extract.ExprNode
-		np, err := planOf(exprNodesType)
-		if err != nil {
-			return err
+		if p.slim {
+			return d.decodeSlim(p, ptr)
 		}
-		if err := d.decodeInto(np, unsafe.Pointer(&nodes), nil); err != nil {
+		return d.decodeFile(p, ptr)
+	}
+	return nil
+}
+
+// decodeFile decodes an extract.File: its expression table, then its
+// fields, whose Exprs index the table.
+func (d *decoder) decodeFile(p *plan, ptr unsafe.Pointer) error {
+	var nodes []extract.ExprNode
+	np, err := planOf(exprNodesType)
+	if err != nil {
+		return err
+	}
+	if err := d.decodeInto(np, unsafe.Pointer(&nodes), nil); err != nil {
+		return err
+	}
+	tab, err := extract.NewExprTable(nodes)
+	if err != nil {
+		return err
+	}
+	for _, f := range p.fields {
+		if err := d.decodeInto(f.p, unsafe.Add(ptr, f.off), &tab); err != nil {
 			return err
-		}
-		tab, err := extract.NewExprTable(nodes)
-		if err != nil {
-			return err
-		}
-		for _, f := range p.fields {
-			if err := d.decodeInto(f.p, unsafe.Add(ptr, f.off), &tab); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
@@ -217,6 +233,9 @@ func (d *decoder) string() (string, error) {
 	if r > 0 {
 		if r > uint64(len(d.strs)) {
 			return "", fmt.Errorf("string reference %d past %d strings", r, len(d.strs))
+		}
+		if i := int(r - 1); i < len(d.lent) && d.lent[i] {
+			d.strs[i], d.lent[i] = strings.Clone(d.strs[i]), false
 		}
 		return d.strs[r-1], nil
 	}

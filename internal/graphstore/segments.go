@@ -82,7 +82,7 @@ func encodeSegments(buf []byte, s reflect.Value, per int) ([]byte, error) {
 
 // decodeState decodes a payload written by encodeState.
 func decodeState(payload []byte) (*State, error) {
-	st, _, err := decodeStateSpans(payload)
+	st, _, err := decodeStateSpans(payload, false)
 	return st, err
 }
 
@@ -91,8 +91,10 @@ func decodeState(payload []byte) (*State, error) {
 type span struct{ lo, hi, start, end int }
 
 // decodeStateSpans is decodeState returning also the segments of
-// State.Files, from which Extractions decodes one file again.
-func decodeStateSpans(payload []byte) (*State, []span, error) {
+// State.Files, from which Extractions decodes one file again. With
+// slim, each file's extraction is decoded slim (see slimEntryPlan):
+// nothing of payload is kept either way, all strings are copies.
+func decodeStateSpans(payload []byte, slim bool) (*State, []span, error) {
 	st := &State{}
 	var files []span
 	v := reflect.ValueOf(st).Elem()
@@ -113,7 +115,7 @@ func decodeStateSpans(payload []byte) (*State, []span, error) {
 			off = d.off
 			continue
 		}
-		spans, end, err := decodeSegments(payload, off, f)
+		spans, end, err := decodeSegments(payload, off, f, slim && name == "Files")
 		if err != nil {
 			return nil, nil, fmt.Errorf("decode %s: %w", name, err)
 		}
@@ -129,9 +131,10 @@ func decodeStateSpans(payload []byte) (*State, []span, error) {
 }
 
 // decodeSegments decodes the segmented slice at payload[off:] into s and
-// returns its segments and the offset past it. Every count is checked
-// against the bytes it must fit in before anything is allocated.
-func decodeSegments(payload []byte, off int, s reflect.Value) ([]span, int, error) {
+// returns its segments and the offset past it; slim: s is State.Files,
+// decoded slim. Every count is checked against the bytes it must fit in
+// before anything is allocated.
+func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span, int, error) {
 	d := &decoder{buf: payload, off: off}
 	n, err := d.uvarint()
 	if err != nil {
@@ -170,6 +173,9 @@ func decodeSegments(payload []byte, off int, s reflect.Value) ([]span, int, erro
 		return segs, d.off, nil
 	}
 	ep, err := planOf(s.Type().Elem())
+	if slim {
+		ep, err = slimEntryPlan()
+	}
 	if err != nil {
 		return nil, 0, err
 	}
@@ -177,17 +183,19 @@ func decodeSegments(payload []byte, off int, s reflect.Value) ([]span, int, erro
 	base, size := out.UnsafePointer(), ep.typ.Size()
 	errs := make([]error, k)
 	parallel(int(k), func(j int) {
-		sg := segs[j]
-		sd := &decoder{buf: payload[:sg.end], off: sg.start}
-		for i := sg.lo; i < sg.hi; i++ {
-			if err := sd.decodeInto(ep, unsafe.Add(base, uintptr(i)*size), nil); err != nil {
-				errs[j] = fmt.Errorf("segment %d at byte %d: %w", j, sd.off, err)
-				return
+		errs[j] = faults(func() error {
+			sg := segs[j]
+			sd := &decoder{buf: payload[:sg.end], off: sg.start}
+			for i := sg.lo; i < sg.hi; i++ {
+				if err := sd.decodeInto(ep, unsafe.Add(base, uintptr(i)*size), nil); err != nil {
+					return fmt.Errorf("segment %d at byte %d: %w", j, sd.off, err)
+				}
 			}
-		}
-		if sd.off != sg.end {
-			errs[j] = fmt.Errorf("segment %d: %d bytes left over", j, sg.end-sd.off)
-		}
+			if sd.off != sg.end {
+				return fmt.Errorf("segment %d: %d bytes left over", j, sg.end-sd.off)
+			}
+			return nil
+		})
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, 0, err

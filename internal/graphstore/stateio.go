@@ -41,37 +41,92 @@ func load(file string, keep bool) (_ *State, _ *openState, err error) {
 			f.Close()
 		}
 	}()
-	payload, sum, err := readPayload(f, info.Size())
+	// The payload is read through a mapping of the file, not onto the
+	// heap: the Go runtime keeps resident the heap's peak long after it
+	// is garbage (a server's whole session), and the Linux kernel's
+	// payload is 313 MB; the mapping's pages leave with it.
+	payload, sum, release, err := mapPayload(f, info.Size())
 	if err != nil {
 		return nil, nil, fmt.Errorf("load %s: %w", file, err)
 	}
+	defer release()
 	// What the decoder allocates it keeps: a collection meanwhile only
 	// rescans it (a third of the CPU of loading the Linux kernel's state),
-	// so the collector lets the heap grow 4x, not 2x, while it runs. Not
-	// while the payload is read: a collection then still frees what came
-	// before (BenchmarkLoad on GOROOT/src, 10 loads of its 51 MB state:
-	// peak RSS 700-750 MB, against 1,035-1,130 MB with the payload read
-	// under the laxer setting).
+	// so the collector lets the heap grow 4x, not 2x, while it runs.
 	if gc := debug.SetGCPercent(400); gc < 0 || gc > 400 {
 		debug.SetGCPercent(gc) // the user's GOGC is off, or laxer
 	} else {
 		defer debug.SetGCPercent(gc)
 	}
-	if crc32.Checksum(payload, castagnoli) != sum {
-		return nil, nil, fmt.Errorf("load %s: checksum mismatch", file)
-	}
-	st, spans, err := decodeStateSpans(payload)
+	var st *State
+	var spans []span
+	var sums []uint32
+	err = faults(func() error {
+		if crc32.Checksum(payload, castagnoli) != sum {
+			return errors.New("checksum mismatch")
+		}
+		// Kept open for Extractions, the files' full extractions are
+		// read from the file when asked: decoded slim here.
+		var err error
+		if st, spans, err = decodeStateSpans(payload, keep); err != nil {
+			return err
+		}
+		if keep {
+			sums = make([]uint32, len(spans))
+			for j, sp := range spans {
+				sums[j] = crc32.Checksum(payload[sp.start:sp.end], castagnoli)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("load %s: %w", file, err)
 	}
 	if !keep {
 		return st, nil, nil
 	}
-	sf := &openState{f: f, name: file, base: int64(headerSize), spans: spans, sums: make([]uint32, len(spans))}
-	for j, sp := range spans {
-		sf.sums[j] = crc32.Checksum(payload[sp.start:sp.end], castagnoli)
+	return st, &openState{f: f, name: file, base: int64(headerSize), spans: spans, sums: sums}, nil
+}
+
+// mapPayload is readPayload of the file f of size bytes through a
+// read-only mapping (or a read, where none can be made): the header is
+// read and checked first, so a file of garbage costs its 32 bytes.
+// release unmaps the payload, which must not be used after.
+func mapPayload(f *os.File, size int64) (payload []byte, sum uint32, release func(), err error) {
+	if size < int64(headerSize) {
+		return nil, 0, nil, errBadHeader
 	}
-	return st, sf, nil
+	var head [headerSize]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		return nil, 0, nil, fmt.Errorf("reading the header: %w", err)
+	}
+	n, sum, err := parseHeader(head[:], size)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	data, release, err := mapFile(f, size)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("reading the %d-byte payload: %w", n, err)
+	}
+	return data[headerSize : headerSize+n], sum, release, nil
+}
+
+// faults runs f, which reads a mapped file, and makes a fault it meets
+// an error, not a crash: the file truncated since it was mapped.
+func faults(f func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if fault, ok := r.(interface{ Addr() uintptr }); ok {
+			err = fmt.Errorf("the file changed while read: a fault at %#x (truncated?)", fault.Addr())
+			return
+		}
+		panic(r)
+	}()
+	return f()
 }
 
 // loadInside is Load of file in dir, refused when dir lies inside root

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"time"
 
@@ -101,8 +102,9 @@ type Options struct {
 	// language, module, test flag and symbols, what a restored graph
 	// reads (see Slim), and Extractions reads the rest of one file when
 	// asked. For a server, which would otherwise hold every extraction
-	// for as long as it runs (the Linux kernel's: 1 GB). Ignored with
-	// Discard.
+	// for as long as it runs (the Linux kernel's: 1 GB). The load decodes
+	// the files slim (a Sync that extracts reads the ones it reuses whole
+	// again). Ignored with Discard or Each.
 	Lazy bool
 	// Log receives a line when a saved state is rebuilt. Default: discard.
 	Log *slog.Logger
@@ -182,7 +184,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		w.paths, w.skipped, w.err = extract.Walk(ctx, opt.Root, opt.Extract.Walk)
 		walkDone <- w
 	}()
-	old, kept, err := loadInside(opt.Root, dir, file, opt.Lazy && !opt.Discard)
+	old, kept, err := loadInside(opt.Root, dir, file, opt.Lazy && !opt.Discard && opt.Each == nil)
 	defer func() {
 		if kept != nil {
 			kept.f.Close() // not handed to the Snapshot
@@ -200,6 +202,10 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	case old.Key != key:
 		log.Info("graphstore: rebuilding the saved graph", "file", file, "reason", "saved for "+old.Key+", now "+key)
 		old = &State{}
+	}
+	if kept != nil && old.Key != key {
+		kept.f.Close()
+		kept = nil
 	}
 
 	ps := &pass{batch: opt.Batch, each: opt.Each, hash: map[string]string{}, start: start,
@@ -255,6 +261,17 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		st.Files[i], same[i] = tree.check(sources[i], saved[sources[i]])
 	})
 	log.Debug("graphstore: checked", "files", len(sources), "elapsed", time.Since(start))
+	// A state loaded slim (kept, see Lazy) gives the files it reuses
+	// whole to a Sync that extracts: the graph is built from them, and
+	// saved with them.
+	if kept != nil && (configChanged || len(st.Files) != len(old.Files) || slices.Contains(same, false)) {
+		if err := kept.fullEntries(old.Files); err != nil {
+			log.Warn("graphstore: extracting every file again", "file", file, "reason", err)
+			configChanged = true
+		}
+		kept.f.Close()
+		kept = nil
+	}
 	// The files to go through: those to extract (todo) and, in walk
 	// order among them, those only Each wants.
 	var all []int
@@ -333,6 +350,11 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	forgetRacy(st.Config, start)
 	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !symbolsCurrent(dir, st)) {
 		ok := false
+		if saveGraph && kept != nil && !changed {
+			// Only stat data changed, and the files are slim: the state
+			// saved holds them whole, read again from the file loaded.
+			saveGraph = wholeFiles(log, kept, old.Files, st.Files)
+		}
 		if saveGraph {
 			from := saveFrom{files: ps.spill}
 			if changed {
@@ -369,6 +391,24 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 	}
 	return snap, nil
+}
+
+// wholeFiles puts in es, the entries of an unchanged Sync, the full
+// extractions of their slim files, read from kept, the file loaded,
+// whose entries are loaded. It reports whether it could.
+func wholeFiles(log *slog.Logger, kept *openState, loaded, es []Entry) bool {
+	full := slices.Clone(loaded)
+	if err := kept.fullEntries(full); err != nil {
+		log.Warn("graphstore: not saving the graph", "reason", err)
+		return false
+	}
+	byp := byPath(full)
+	for i := range es {
+		if o := byp[es[i].Path]; es[i].File != nil && o != nil {
+			es[i].File = o.File
+		}
+	}
+	return true
 }
 
 // Slim returns what of f a graph restored over it reads (callgraph.Restore

@@ -1,0 +1,236 @@
+package graphstore
+
+// Decoding State.Files slim: a server keeps of each file only what Slim
+// keeps, and reads a whole extraction again from graph.bin when asked
+// (see Extractions). Decoding every file whole and slimming it after
+// made the load's peak the whole extraction (the Linux kernel's: 1 GB
+// more than what is kept), and the Go runtime keeps a peak resident
+// long after it is garbage; so the slim load reads past the rest of
+// each file without allocating it.
+
+import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// slimFields are the fields of extract.File a slim decode keeps: those
+// Slim keeps (TestSlimDecodeEqualsSlim holds the two together).
+var slimFields = map[string]bool{"Path": true, "Language": true, "Module": true, "Symbols": true, "Test": true}
+
+var (
+	slimOnce sync.Once
+	slimEnt  *plan
+	slimErr  error
+)
+
+// slimEntryPlan returns the plan of an Entry whose File is decoded slim:
+// its expression table and every field not in slimFields are read past.
+func slimEntryPlan() (*plan, error) {
+	slimOnce.Do(func() {
+		full, err := planOf(reflect.TypeFor[Entry]())
+		if err != nil {
+			slimErr = err
+			return
+		}
+		ent := *full
+		ent.fields = append([]field(nil), full.fields...)
+		for i, f := range ent.fields {
+			if f.p.typ != reflect.TypeFor[*extract.File]() {
+				continue
+			}
+			file := *f.p.elem
+			file.slim = true
+			file.fields = append([]field(nil), f.p.elem.fields...)
+			for k := range file.fields {
+				file.fields[k].skip = !slimFields[file.fields[k].name]
+				if !file.fields[k].skip && holdsExpr(file.fields[k].p.typ, map[reflect.Type]bool{}) {
+					slimErr = fmt.Errorf("graphstore: slim field %s holds an expression", file.fields[k].name)
+					return
+				}
+			}
+			ptr := *f.p
+			ptr.elem = &file
+			ent.fields[i].p = &ptr
+		}
+		slimEnt = &ent
+	})
+	return slimEnt, slimErr
+}
+
+// holdsExpr reports whether a value of type t can hold an extract.Expr,
+// which indexes the expression table a slim decode does not keep.
+func holdsExpr(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if t == exprType {
+		return true
+	}
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Slice, reflect.Pointer:
+		return holdsExpr(t.Elem(), seen)
+	case reflect.Struct:
+		for _, i := range exported(t) {
+			if holdsExpr(t.Field(i).Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decodeSlim decodes the fields of an extract.File that p keeps, reading
+// past its expression table and the other fields.
+func (d *decoder) decodeSlim(p *plan, ptr unsafe.Pointer) error {
+	np, err := planOf(exprNodesType)
+	if err != nil {
+		return err
+	}
+	if err := d.skip(np); err != nil {
+		return err
+	}
+	for _, f := range p.fields {
+		if f.skip {
+			err = d.skip(f.p)
+		} else {
+			err = d.decodeInto(f.p, unsafe.Add(ptr, f.off), nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// skip reads past a value of p's type, allocating nothing for it: the
+// strings it meets first are lent from the buffer (see decoder.lent),
+// as a value decoded after may refer to them. It checks what it reads
+// as decodeInto does, except expression indexes, whose table it does
+// not keep: a file whose full decode fails on one is an error when read
+// whole (Extractions), never a slim file's.
+func (d *decoder) skip(p *plan) error {
+	switch p.op {
+	case opBool:
+		x, err := d.uvarint()
+		if err == nil && x > 1 {
+			err = fmt.Errorf("bool %d", x)
+		}
+		return err
+	case opInt, opExpr:
+		_, err := d.varint()
+		return err
+	case opUint:
+		_, err := d.uvarint()
+		return err
+	case opString:
+		return d.skipString()
+	case opSlice:
+		n, err := d.length()
+		if err != nil {
+			return err
+		}
+		for range n {
+			if err := d.skip(p.elem); err != nil {
+				return err
+			}
+		}
+	case opPointer:
+		if d.off >= len(d.buf) {
+			return errShort
+		}
+		b := d.buf[d.off]
+		d.off++
+		switch b {
+		case 0:
+		case 1:
+			return d.skip(p.elem)
+		default:
+			return fmt.Errorf("pointer tag %d", b)
+		}
+	case opStruct:
+		for _, f := range p.fields {
+			if err := d.skip(f.p); err != nil {
+				return err
+			}
+		}
+	case opFile:
+		np, err := planOf(exprNodesType)
+		if err != nil {
+			return err
+		}
+		if err := d.skip(np); err != nil {
+			return err
+		}
+		for _, f := range p.fields {
+			if err := d.skip(f.p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// skipString reads past a string: a reference is checked; a new string
+// is lent from the buffer, not copied.
+func (d *decoder) skipString() error {
+	r, err := d.uvarint()
+	if err != nil {
+		return err
+	}
+	if r > 0 {
+		if r > uint64(len(d.strs)) {
+			return fmt.Errorf("string reference %d past %d strings", r, len(d.strs))
+		}
+		return nil
+	}
+	n, err := d.uvarint()
+	if err != nil {
+		return err
+	}
+	if n > uint64(len(d.buf)-d.off) {
+		return errShort
+	}
+	s := ""
+	if n > 0 {
+		s = unsafe.String(&d.buf[d.off], int(n))
+	}
+	d.off += int(n)
+	for len(d.lent) < len(d.strs) {
+		d.lent = append(d.lent, false)
+	}
+	d.strs = append(d.strs, s)
+	d.lent = append(d.lent, true)
+	return nil
+}
+
+// fullEntries reads the full extraction of every file saved in sf into
+// entries, the State.Files sf's load decoded slim, segments in parallel:
+// what a Sync that saves or extracts needs of the files it reuses.
+func (sf *openState) fullEntries(entries []Entry) error {
+	x := &Extractions{saved: sf}
+	errs := make([]error, len(sf.spans))
+	parallel(len(sf.spans), func(j int) {
+		var bad error
+		err := x.decode(j, sf.spans[j].hi-1, func(i int, e *Entry) {
+			switch {
+			case i >= len(entries) || entries[i].Path != e.Path:
+				bad = fmt.Errorf("graphstore: entry %d of %s is %s, not the one loaded", i, sf.name, e.Path)
+			case bad == nil:
+				entries[i].File = e.File
+			}
+		})
+		errs[j] = cmp.Or(err, bad)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
