@@ -170,6 +170,33 @@ func (sp *spill) bytes(b []byte) []byte {
 	return seg[off : off+len(b) : off+len(b)]
 }
 
+// reserve returns n bytes of the spill, for writeAt to fill, and their
+// offset in the file; nil when they cannot be had.
+func (sp *spill) reserve(n int) ([]byte, int64) {
+	if sp == nil || n <= 0 {
+		return nil, 0
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	seg, at, off, ok := sp.room(n)
+	if !ok {
+		return nil, 0
+	}
+	return seg[off : off+n : off+n], at
+}
+
+// writeAt writes b at offset at of the file (with pwrite, as bytes does)
+// and reports whether it could.
+func (sp *spill) writeAt(b []byte, at int64) bool {
+	if _, err := sp.f.WriteAt(b, at); err != nil {
+		sp.mu.Lock()
+		sp.failed = true
+		sp.mu.Unlock()
+		return false
+	}
+	return true
+}
+
 // block returns n zero bytes of the spill to write through, or nil when
 // they cannot be spilled.
 func (sp *spill) block(n int) []byte {

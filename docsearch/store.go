@@ -175,6 +175,7 @@ func (ix *Index) save() error {
 	}
 	ix.mu.Lock()
 	ix.materialize() // encodeTo writes the in-memory structures
+	ix.lex.flush()   // and reads every term's postings: none in the log
 	if ix.dead > 0 || ix.holes > 0 {
 		ix.compact()
 	}

@@ -350,8 +350,8 @@ func TestLoadedTermsAndNewOnes(t *testing.T) {
 	dir := filepath.Join(root, ".artifacts", ".index")
 	openTest(t, os.DirFS(root), Options{Dir: dir})
 	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
-	if ix.lex.tab == nil || ix.lex.nterms() == 0 || len(ix.lex.ids) != 0 {
-		t.Fatalf("loaded lexicon: %d terms in place, %d in the map", ix.lex.nterms(), len(ix.lex.ids))
+	if ix.lex.tab == nil || ix.lex.nterms() == 0 || ix.lex.ids.len() != 0 {
+		t.Fatalf("loaded lexicon: %d terms in place, %d in the map", ix.lex.nterms(), ix.lex.ids.len())
 	}
 	expectTop(t, ix, "sparklines", "docs/intro.rst")
 	writeTree(t, root, map[string]string{"docs/zoo.md": "# Zoo\n\nQuokkas and sparklines live here. Quokkas.\n"})
@@ -359,8 +359,8 @@ func TestLoadedTermsAndNewOnes(t *testing.T) {
 	if err := ix.Update(ctx, []string{"docs/zoo.md", "docs/notes.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if ix.lex.sortedBase != 0 || len(ix.lex.ids) != len(ix.lex.terms) {
-		t.Errorf("after a change: %d sorted terms, %d of %d in the map", ix.lex.sortedBase, len(ix.lex.ids), len(ix.lex.terms))
+	if ix.lex.sortedBase != 0 || ix.lex.ids.len() != len(ix.lex.terms) {
+		t.Errorf("after a change: %d sorted terms, %d of %d in the map", ix.lex.sortedBase, ix.lex.ids.len(), len(ix.lex.terms))
 	}
 	expectTop(t, ix, "quokkas", "docs/zoo.md")
 	expectTop(t, ix, "dashboards combine", "docs/page.html")
