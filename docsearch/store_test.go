@@ -314,7 +314,7 @@ func TestSketchesSaved(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	n := sketchMin + 100
 	ix := &Index{lex: newLexicon(), embName: "test", vec: clustered(r, n, 100)}
-	ix.docs = []*doc{{path: "docs/all.md", scope: ScopeDocs, count: uint32(n)}}
+	ix.docs = []*doc{{path: "docs/all.md", scope: ScopeDocs, count: uint32(n), prose: noProse}}
 	for c := range n {
 		ix.chunks = append(ix.chunks, chunkRec{title: fmt.Sprint("chunk ", c)})
 		ix.lex.add([]termFreq{{"all", 1}, {fmt.Sprint("c", c%97), 2}})
