@@ -25,9 +25,11 @@ import (
 // then chunk is an order with no ties) and writes it out.
 //
 // A run's postings lie in the spill, read through its mapping (its
-// pages let go as the save reads them, see spill.touch), and so does
-// its index, the terms and their postings' offsets (8 bytes a term a
-// run, which the heap held before).
+// pages let go as the save reads them, see spill.touch); its index, the
+// terms and their postings' offsets, on the heap (8 bytes a term a run,
+// exactly sized): the save and a search find a term in every run, and
+// the pages of a binary search through the mapping would be resident
+// until the next release.
 
 // postRun is one run.
 type postRun struct {
@@ -106,27 +108,28 @@ func (lex *lexicon) run() bool {
 	if lex.spillTo != nil {
 		sp = lex.spillTo(n * int(unsafe.Sizeof(posting{})))
 	}
-	data, tids, at := reserved[posting](sp, n), reserved[uint32](sp, terms), reserved[uint32](sp, terms+1)
-	if data.dst == nil || tids.dst == nil || at.dst == nil {
+	data := reserved[posting](sp, n)
+	if data.dst == nil {
 		lex.settle()
 		return false
 	}
-	at.put(0)
+	r := postRun{tids: make([]uint32, 0, terms), at: make([]uint32, 1, terms+1)}
 	each(func(t uint32, ps []posting, log []logged) {
-		tids.put(t)
+		r.tids = append(r.tids, t)
 		for _, p := range ps {
 			data.put(p)
 		}
 		for _, e := range log {
 			data.put(posting{e.chunk, e.tf})
 		}
-		at.put(uint32(data.len()))
+		r.at = append(r.at, uint32(data.len()))
 	})
-	if !data.flush() || !tids.flush() || !at.flush() {
+	if !data.flush() {
 		lex.settle()
 		return false
 	}
-	lex.runs = append(lex.runs, postRun{data: data.dst, tids: tids.dst, at: at.dst})
+	r.data = data.dst
+	lex.runs = append(lex.runs, r)
 	lex.post = nil
 	lex.log = lex.log[:0]
 	lex.inmem = 0

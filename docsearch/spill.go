@@ -35,19 +35,24 @@ import (
 // holders of the read lock (a save and a search reading vectors do not
 // touch it; two saves are serialized by ix.update).
 type spill struct {
-	mu      sync.Mutex
-	f       *os.File
-	segs    [][]byte // mapped, spillSeg bytes each but for larger pieces
-	ats     []int64  // each segment's offset in the file
-	end     int64    // the file's allocated bytes
-	off     int      // bytes used of the last segment
-	touched int      // bytes written or read through the mapping since the last release
-	failed  bool     // the file could not grow: everything stays on the heap
+	mu       sync.Mutex
+	f        *os.File
+	segs     [][]byte // mapped, spillSeg bytes each but for larger pieces
+	ats      []int64  // each segment's offset in the file
+	end      int64    // the file's allocated bytes
+	off      int      // bytes used of the last segment
+	touched  int      // bytes written or read through the mapping since the last release
+	releases int      // releases made, for tests
+	failed   bool     // the file could not grow: everything stays on the heap
 }
 
 // spillSeg is the size of a mapped segment. A piece larger than a quarter
 // of it (a run of postings) is mapped alone.
 const spillSeg = 64 << 20
+
+// spillPage is the bytes a read through the mapping makes resident at
+// least.
+const spillPage = 4096
 
 // spillRelease is how many bytes touched through the mapping make
 // release run. A variable for tests.
@@ -231,6 +236,7 @@ func (sp *spill) touchLocked(n int) {
 			releasePages(s)
 		}
 		sp.touched = 0
+		sp.releases++
 	}
 }
 
