@@ -43,6 +43,7 @@ type lexicon struct {
 	// the spill a run goes to (Index.spillFor, nil while there is none).
 	runs    []postRun
 	log     []logged
+	touch   func(n int) // counts n bytes of runs read (Index.spill's touch); nil: none
 	inmem   int
 	runAt   int
 	spillTo func(n int) *spill

@@ -240,6 +240,13 @@ func (lex *lexicon) eachRun(id uint32, f func([]posting)) {
 	for i := range lex.runs {
 		if ps := lex.runs[i].find(id); len(ps) > 0 {
 			f(ps)
+			// Its pages are let go as reads go on (spill.touch). Terms
+			// are read in term order or one by one, not in the runs' ID
+			// order: each read is a page of its own, however few its
+			// postings.
+			if lex.touch != nil {
+				lex.touch(len(ps)*8 + spillPage)
+			}
 		}
 	}
 	if ps := lex.mem(id); len(ps) > 0 {

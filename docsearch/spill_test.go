@@ -202,8 +202,8 @@ func TestSpillLogSearch(t *testing.T) {
 	sameSaved(t, heapDir, logDir)
 }
 
-// TestSpillSaveCountsPages checks that the save counts a page for each
-// read of a run's postings, few as they may be: the terms are read in
+// TestSpillSaveCountsPages checks that the save, and any reader, counts
+// a page for each read of a run's postings, few as they may be: the terms are read in
 // term order, each from every run that has it, so each read makes a page
 // resident. Counted by their bytes, the save of the kernel's index let
 // 140-310 MB of run pages stay resident between two releases.
@@ -230,6 +230,15 @@ func TestSpillSaveCountsPages(t *testing.T) {
 	want := reads * spillPage / spillRelease
 	if got := ix.spill.releases - before; got < want {
 		t.Errorf("%d releases while saving %d reads of postings; want at least %d", got, reads, want)
+	}
+	// Any other reader of the runs (a search, the derived signals)
+	// counts its pages the same way.
+	before = ix.spill.releases
+	for i := range ix.lex.nterms() {
+		ix.lex.postings(uint32(i))
+	}
+	if got := ix.spill.releases - before; got < want {
+		t.Errorf("%d releases while reading every term's postings; want at least %d", got, want)
 	}
 }
 

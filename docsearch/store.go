@@ -381,10 +381,6 @@ func (ix *Index) encodeTo(w io.Writer) error {
 				b = binary.LittleEndian.AppendUint32(b, p.tf)
 				flush(false)
 			}
-			// A run's pages are let go as the save goes on. The terms
-			// are read in term order, not in the runs' ID order: each
-			// read is a page of its own, however few its postings.
-			ix.spill.touch(len(ps)*8 + spillPage)
 		})
 	}
 	if sketched {
