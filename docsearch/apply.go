@@ -208,7 +208,7 @@ func (ix *Index) processAll(ctx context.Context, srcs []source, reprocess bool) 
 					continue
 				}
 				d := &doc{path: s.path, scope: s.scope, size: int64(len(data)), mtime: s.mtime,
-					hash: contentHash(data), updated: time.Unix(0, s.mtime).UTC()}
+					hash: contentHash(data), prose: &prose{updated: time.Unix(0, s.mtime).UTC()}}
 				if s.scope == ScopeArtifacts {
 					d.updated = time.Time{} // the front matter's extracted_at comes first
 				}

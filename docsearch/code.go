@@ -277,7 +277,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 					return
 				}
 				jb := jobs[j]
-				d := &doc{path: jb.key, scope: jb.scope, title: jb.title, summary: truncate(jb.lead, maxSummary),
+				d := &doc{path: jb.key, scope: jb.scope, title: jb.title, summary: truncate(jb.lead, maxSummary), prose: noProse,
 					text: jb.text, put: true, size: int64(len(jb.text)), hash: codeDocHash(jb.text), format: formatText, stamp: jb.stamp}
 				c := chunk{title: jb.title, embedTitle: embedName(jb.title), text: jb.text, lead: jb.lead, line: jb.line, end: jb.end, ctype: Code}
 				terms := w.analyzeCode(jb.name, jb.title, jb.path, jb.lead, jb.text)

@@ -70,7 +70,7 @@ func TestFileBest(t *testing.T) {
 	fused := map[string]float64{"a1": 1, "a2": 0.5, "b1": 0.8, "b2": 0.1, "b3": 0.1, "b4": 0.1, "c1": 0.6}
 	var cands []codeCand
 	for _, n := range []string{"a1", "b1", "c1", "a2", "b2", "b3", "b4"} {
-		cands = append(cands, codeCand{file: n[:1], d: &doc{title: n}})
+		cands = append(cands, codeCand{file: n[:1], d: &doc{title: n, prose: noProse}})
 	}
 	fileBest(cands, func(c codeCand) float64 { return fused[c.d.title] })
 	want := map[string]float64{"a1": 0.5, "a2": 1, "b1": 0.1, "b2": 0.8, "c1": 0}

@@ -62,6 +62,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	}
 	if ix.opts.SpillBytes > 0 {
 		ix.lex.spillTo, ix.lex.runAt = ix.spillFor, runPostings(ix.opts.SpillBytes)
+		ix.lex.touch = func(n int) { ix.spill.touch(n) }
 	}
 	for _, p := range ps {
 		if p.chunks == nil && p.terms == nil {

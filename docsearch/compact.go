@@ -8,6 +8,7 @@ import (
 // compact renumbers chunks and documents without the removed ones.
 // Callers hold ix.mu for writing.
 func (ix *Index) compact() {
+	ix.lex.flush() // the log would be read whole for every term
 	remap := make([]uint32, len(ix.chunks))
 	alive := make([]bool, len(ix.chunks))
 	for _, d := range ix.docs {
@@ -45,8 +46,8 @@ func (ix *Index) compact() {
 		docs = append(docs, d)
 		ix.byPath[d.path] = id
 	}
-	lex.post = make([][]posting, len(ix.lex.post))
-	for t := range ix.lex.post {
+	lex.post = make([][]posting, ix.lex.nterms())
+	for t := range lex.post {
 		var np []posting
 		for _, p := range ix.lex.postings(uint32(t)) { // the runs' too: the new lexicon has none
 			if int(p.chunk) < len(alive) && alive[p.chunk] { // see decodeBody

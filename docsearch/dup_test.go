@@ -12,7 +12,7 @@ func TestTemplateHash(t *testing.T) {
 	}
 	block := "By default the %s scale comes from your theme. To customize the theme values and colors, edit the theme section of your configuration file."
 	hash := func(name, text string) uint64 {
-		d := &doc{path: "utilities/" + name + ".md", title: name, headings: []Heading{{Level: 1, Text: name}}}
+		d := &doc{path: "utilities/" + name + ".md", title: name, prose: &prose{headings: []Heading{{Level: 1, Text: name}}}}
 		return templateHash(w.analyze("", "", text), pageOf(w.an, d).terms)
 	}
 	blur, opacity := hash("blur", fmt.Sprintf(block, "blur")), hash("opacity", fmt.Sprintf(block, "opacity"))

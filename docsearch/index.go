@@ -390,7 +390,7 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 		g.Go(func() error {
 			w := <-next
 			defer func() { next <- w }()
-			rec := &doc{path: d.Path, scope: d.Scope, updated: d.Updated, text: d.Text, put: true,
+			rec := &doc{path: d.Path, scope: d.Scope, prose: &prose{updated: d.Updated}, text: d.Text, put: true,
 				size: int64(len(d.Text)), hash: contentHash([]byte(d.Text))}
 			ch[i] = w.process(rec, d.Text, f, d.Title)
 			return ctx.Err()

@@ -13,12 +13,14 @@ import (
 // the postings until the index is compacted; search skips them.
 type lexicon struct {
 	// terms[:sortedBase] are in increasing order, as a loaded index's
-	// are, and are found by binary search; ids maps the terms after
-	// them to their IDs. A large loaded vocabulary so needs no map built
-	// to be searched; the first change builds it (see add).
-	ids        map[string]uint32
+	// are, and are found by binary search; ids finds the terms after
+	// them. A large loaded vocabulary so needs no table built to be
+	// searched; the first change builds it (see add). The strings of
+	// terms added lie in arena.
+	ids        *termTable
 	sortedBase int
 	terms      []string
+	arena      termArena
 	post       [][]posting
 	lens       []uint32 // weighted length per chunk
 	total      uint64   // sum of the lengths of live chunks
@@ -34,11 +36,14 @@ type lexicon struct {
 	all []posting
 
 	// runs are the postings written out to the spill (postruns.go), in
-	// the order written; post then holds only those added since. inmem
-	// counts the postings added since the last run, runAt the count that
-	// makes the next; spillTo, when set, is the spill a run goes to
-	// (Index.spillFor, nil while there is none).
+	// the order written; post and log then hold only those added since:
+	// with spillTo set, postings are added to log, not post (post may be
+	// shorter than terms then). inmem counts the postings added since the
+	// last run, runAt the count that makes the next; spillTo, when set, is
+	// the spill a run goes to (Index.spillFor, nil while there is none).
 	runs    []postRun
+	log     []logged
+	touch   func(n int) // counts n bytes of runs read (Index.spill's touch); nil: none
 	inmem   int
 	runAt   int
 	spillTo func(n int) *spill
@@ -65,12 +70,12 @@ func (lex *lexicon) postings(id uint32) []posting {
 	if lex.tab != nil {
 		return lex.tab.postings(lex.all, id)
 	}
-	if len(lex.runs) > 0 {
+	if len(lex.runs) > 0 || len(lex.log) > 0 {
 		var out []posting
 		lex.eachRun(id, func(ps []posting) { out = append(out, ps...) })
 		return out
 	}
-	return lex.post[id]
+	return lex.mem(id)
 }
 
 // npostings returns the number of postings, those of removed chunks
@@ -86,7 +91,7 @@ func (lex *lexicon) npostings() int {
 	for _, r := range lex.runs {
 		n += len(r.data)
 	}
-	return n
+	return n + len(lex.log)
 }
 
 // materialize decodes a loaded vocabulary into terms and post, so that
@@ -148,7 +153,7 @@ type posting struct {
 	tf    uint32
 }
 
-func newLexicon() *lexicon { return &lexicon{ids: map[string]uint32{}} }
+func newLexicon() *lexicon { return &lexicon{ids: newTermTable(0)} }
 
 // add appends a chunk, whose ID must be len(lex.lens), with its terms.
 func (lex *lexicon) add(terms []termFreq) {
@@ -156,12 +161,9 @@ func (lex *lexicon) add(terms []termFreq) {
 	if lex.sortedBase > 0 {
 		// A binary search costs a cache miss a step: a change as large
 		// as indexing everything again would spend seconds on them.
-		ids := make(map[string]uint32, len(lex.terms))
-		for i, t := range lex.terms[:lex.sortedBase] {
-			ids[t] = uint32(i)
-		}
-		for t, i := range lex.ids {
-			ids[t] = i
+		ids := newTermTable(len(lex.terms))
+		for i := range lex.terms {
+			ids.insert(lex.terms, uint32(i))
 		}
 		lex.ids, lex.sortedBase = ids, 0
 	}
@@ -171,11 +173,20 @@ func (lex *lexicon) add(terms []termFreq) {
 		tid, ok := lex.id(t.term)
 		if !ok {
 			tid = uint32(len(lex.terms))
-			lex.ids[t.term] = tid
-			lex.terms = append(lex.terms, t.term)
-			lex.post = append(lex.post, nil)
+			lex.terms = append(lex.terms, lex.arena.intern(t.term))
+			lex.ids.insert(lex.terms, tid)
+			if lex.spillTo == nil {
+				lex.post = append(lex.post, nil)
+			}
 		}
-		lex.post[tid] = append(lex.post[tid], posting{id, t.tf})
+		if lex.spillTo != nil {
+			lex.log = append(lex.log, logged{tid, id, t.tf})
+		} else {
+			if int(tid) >= len(lex.post) { // the log was flushed or settled: post is short
+				lex.post = append(lex.post, make([][]posting, int(tid)+1-len(lex.post))...)
+			}
+			lex.post[tid] = append(lex.post[tid], posting{id, t.tf})
+		}
 		n += t.tf
 	}
 	lex.lens = append(lex.lens, n)
@@ -193,8 +204,7 @@ func (lex *lexicon) id(term string) (uint32, bool) {
 	if i, ok := slices.BinarySearch(lex.terms[:lex.sortedBase], term); ok {
 		return uint32(i), true
 	}
-	id, ok := lex.ids[term]
-	return id, ok
+	return lex.ids.find(lex.terms, term)
 }
 
 // remove marks a chunk dead in the statistics; its postings stay.

@@ -34,14 +34,14 @@ func TestReadsAsChanges(t *testing.T) {
 		d    doc
 		want bool
 	}{
-		{"changelog", doc{path: "CHANGES.md", title: "Changes", headings: hs("Changes", "Version 2.2.0", "Version 2.1.0", "Version 2.0.0")}, true},
-		{"dated releases", doc{path: "HISTORY.rst", title: "History", headings: hs("History", "2024-05-01", "2023-11-20", "2023-02-03", "Older")}, true},
-		{"whats new", doc{path: "whatsnew/3.11.rst", title: "What's New In Python 3.11", headings: hs("Summary", "New Features", "Deprecated", "Removed", "Porting")}, true},
-		{"blog post", doc{path: "blog/2024-03-01-launch.md", title: "We launched", headings: hs("Why")}, true},
-		{"dated title", doc{path: "posts/launch.md", title: "March 3, 2024: we launched"}, true},
-		{"version in a reference title", doc{path: "library/sqlite3.rst", title: "sqlite3 --- DB-API 2.0 interface", headings: hs("Tutorial", "Reference", "How-to guides", "Explanation")}, false},
-		{"a few versions in a long page", doc{path: "guide.md", title: "Guide", headings: hs("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "Since 1.2", "Since 1.3", "Since 1.4")}, false},
-		{"reference", doc{path: "library/pathlib.rst", title: "pathlib", headings: hs("Basic use", "Pure paths", "Concrete paths")}, false},
+		{"changelog", doc{path: "CHANGES.md", title: "Changes", prose: &prose{headings: hs("Changes", "Version 2.2.0", "Version 2.1.0", "Version 2.0.0")}}, true},
+		{"dated releases", doc{path: "HISTORY.rst", title: "History", prose: &prose{headings: hs("History", "2024-05-01", "2023-11-20", "2023-02-03", "Older")}}, true},
+		{"whats new", doc{path: "whatsnew/3.11.rst", title: "What's New In Python 3.11", prose: &prose{headings: hs("Summary", "New Features", "Deprecated", "Removed", "Porting")}}, true},
+		{"blog post", doc{path: "blog/2024-03-01-launch.md", title: "We launched", prose: &prose{headings: hs("Why")}}, true},
+		{"dated title", doc{path: "posts/launch.md", title: "March 3, 2024: we launched", prose: noProse}, true},
+		{"version in a reference title", doc{path: "library/sqlite3.rst", title: "sqlite3 --- DB-API 2.0 interface", prose: &prose{headings: hs("Tutorial", "Reference", "How-to guides", "Explanation")}}, false},
+		{"a few versions in a long page", doc{path: "guide.md", title: "Guide", prose: &prose{headings: hs("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "Since 1.2", "Since 1.3", "Since 1.4")}}, false},
+		{"reference", doc{path: "library/pathlib.rst", title: "pathlib", prose: &prose{headings: hs("Basic use", "Pure paths", "Concrete paths")}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := readsAsChanges(newAnalyzer(), &tc.d); got != tc.want {
@@ -68,7 +68,7 @@ func TestAsksAboutChanges(t *testing.T) {
 }
 
 func TestPageOfTerms(t *testing.T) {
-	d := &doc{path: "library/pathlib.rst", title: "pathlib --- Object-oriented filesystem paths", headings: []Heading{{Level: 1, Text: "pathlib --- Object-oriented filesystem paths"}}}
+	d := &doc{path: "library/pathlib.rst", title: "pathlib --- Object-oriented filesystem paths", prose: &prose{headings: []Heading{{Level: 1, Text: "pathlib --- Object-oriented filesystem paths"}}}}
 	p := pageOf(newAnalyzer(), d)
 	for _, w := range []string{"pathlib", "filesystem", "path", "librari"} {
 		if _, ok := slices.BinarySearch(p.terms, termHash(w)); !ok {
@@ -78,7 +78,7 @@ func TestPageOfTerms(t *testing.T) {
 	if p.changes {
 		t.Error("a reference page reads as changes")
 	}
-	if p := pageOf(newAnalyzer(), &doc{path: "c1", title: "writeBoolean"}); len(p.terms) != 0 {
+	if p := pageOf(newAnalyzer(), &doc{path: "c1", title: "writeBoolean", prose: noProse}); len(p.terms) != 0 {
 		t.Errorf("a document without headings has page terms %v", p.terms)
 	}
 }

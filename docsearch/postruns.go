@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"cmp"
 	"slices"
 	"unsafe"
 )
@@ -16,15 +17,30 @@ import (
 // 824 MB live when a cold build saved its doc index; in runs, the heap
 // holds at most a run's worth.
 //
+// While a lexicon has a spill, the postings added since the last run
+// wait in one log (lexicon.log), each with its term, not in a slice per
+// term: a term's slice header alone was 24 bytes, 90 MB over the
+// kernel's 3.78 M terms, with the slack of every slice's growth on top.
+// A run sorts the log by term (a chunk's terms are distinct, so term
+// then chunk is an order with no ties) and writes it out.
+//
 // A run's postings lie in the spill, read through its mapping (its
 // pages let go as the save reads them, see spill.touch); its index, the
-// terms and their postings' offsets, on the heap (8 bytes a term a run).
+// terms and their postings' offsets, on the heap (8 bytes a term a run,
+// exactly sized): the save and a search find a term in every run, and
+// the pages of a binary search through the mapping would be resident
+// until the next release.
 
 // postRun is one run.
 type postRun struct {
 	tids []uint32  // terms with postings in the run, increasing
 	at   []uint32  // the first posting of tids[i] is data[at[i]]; len(tids)+1 entries
 	data []posting // in the spill
+}
+
+// logged is a posting in the log, with its term.
+type logged struct {
+	term, chunk, tf uint32
 }
 
 // find returns term id's postings in the run.
@@ -37,10 +53,10 @@ func (r *postRun) find(id uint32) []posting {
 }
 
 // runPostings is how many postings in memory make the lexicon write a
-// run, given the spill's byte budget: that many bytes' worth, at least
-// one posting.
+// run, given the spill's byte budget: that many bytes' worth of the log,
+// at least one posting.
 func runPostings(spillBytes int64) int {
-	return int(max(spillBytes/int64(unsafe.Sizeof(posting{})), 1))
+	return int(max(spillBytes/int64(unsafe.Sizeof(logged{})), 1))
 }
 
 // maybeRun writes the postings in memory to a run once there are
@@ -50,53 +66,199 @@ func (lex *lexicon) maybeRun() {
 	if lex.spillTo == nil || lex.inmem < lex.runAt {
 		return
 	}
-	size := lex.inmem * int(unsafe.Sizeof(posting{}))
-	sp := lex.spillTo(size)
-	if sp == nil {
+	if !lex.run() {
 		lex.inmem = 0 // kept on the heap: ask again after as many more
-		return
 	}
-	r := postRun{at: []uint32{0}}
-	buf := make([]posting, 0, lex.inmem)
-	for t, ps := range lex.post {
-		if len(ps) == 0 {
-			continue
-		}
-		r.tids = append(r.tids, uint32(t))
-		buf = append(buf, ps...)
-		r.at = append(r.at, uint32(len(buf)))
-	}
-	b := sp.bytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*int(unsafe.Sizeof(posting{}))))
-	if b == nil {
-		lex.inmem = 0
-		return
-	}
-	r.data = unsafe.Slice((*posting)(unsafe.Pointer(unsafe.SliceData(b))), len(buf))
-	lex.runs = append(lex.runs, r)
-	for t := range lex.post {
-		lex.post[t] = nil
-	}
-	lex.inmem = 0
 }
 
-// count returns the number of term id's postings, runs' included.
+// run writes the postings in memory, those of post then the log's, to a
+// run and reports whether it did; when it cannot, the log's postings
+// move to post, where they stay on the heap. The run is written through
+// small buffers into space reserved for it: no copy of it is made on the
+// heap.
+func (lex *lexicon) run() bool {
+	slices.SortFunc(lex.log, func(a, b logged) int {
+		if c := cmp.Compare(a.term, b.term); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.chunk, b.chunk)
+	})
+	// Each term with postings in memory, in increasing order, and how
+	// many it has: f is called with the term, its postings in post, and
+	// its log's.
+	each := func(f func(t uint32, ps []posting, log []logged)) {
+		j := 0
+		for t := range uint32(lex.nterms()) {
+			k := j
+			for k < len(lex.log) && lex.log[k].term == t {
+				k++
+			}
+			if ps := lex.mem(t); len(ps) > 0 || k > j {
+				f(t, ps, lex.log[j:k])
+			}
+			j = k
+		}
+	}
+	n, terms := 0, 0
+	each(func(_ uint32, ps []posting, log []logged) { n, terms = n+len(ps)+len(log), terms+1 })
+	if n == 0 {
+		return true
+	}
+	var sp *spill
+	if lex.spillTo != nil {
+		sp = lex.spillTo(n * int(unsafe.Sizeof(posting{})))
+	}
+	data := reserved[posting](sp, n)
+	if data.dst == nil {
+		lex.settle()
+		return false
+	}
+	r := postRun{tids: make([]uint32, 0, terms), at: make([]uint32, 1, terms+1)}
+	each(func(t uint32, ps []posting, log []logged) {
+		r.tids = append(r.tids, t)
+		for _, p := range ps {
+			data.put(p)
+		}
+		for _, e := range log {
+			data.put(posting{e.chunk, e.tf})
+		}
+		r.at = append(r.at, uint32(data.len()))
+	})
+	if !data.flush() {
+		lex.settle()
+		return false
+	}
+	r.data = data.dst
+	lex.runs = append(lex.runs, r)
+	lex.post = nil
+	lex.log = lex.log[:0]
+	lex.inmem = 0
+	return true
+}
+
+// spillArray writes an array of n Ts to space reserved in a spill, a
+// buffer's worth at a time.
+type spillArray[T any] struct {
+	sp  *spill
+	dst []T   // the array in the spill; nil when there was no room
+	at  int64 // dst's offset in the spill's file
+	buf []T
+	n   int // elements written out
+	ok  bool
+}
+
+// spillBuffer is the bytes of a spillArray's buffer.
+const spillBuffer = 256 << 10
+
+func reserved[T any](sp *spill, n int) *spillArray[T] {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	b, at := sp.reserve(n * size)
+	a := &spillArray[T]{sp: sp, at: at, ok: b != nil}
+	if b != nil {
+		a.dst = unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+		a.buf = make([]T, 0, min(n, spillBuffer/size))
+	}
+	return a
+}
+
+// len returns the number of elements put.
+func (a *spillArray[T]) len() int { return a.n + len(a.buf) }
+
+func (a *spillArray[T]) put(x T) {
+	a.buf = append(a.buf, x)
+	if len(a.buf) == cap(a.buf) {
+		a.flush()
+	}
+}
+
+// flush writes the buffer out and reports whether every write so far
+// succeeded.
+func (a *spillArray[T]) flush() bool {
+	if len(a.buf) > 0 && a.ok {
+		var zero T
+		size := int(unsafe.Sizeof(zero))
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a.buf))), len(a.buf)*size)
+		a.ok = a.sp.writeAt(b, a.at+int64(a.n*size))
+	}
+	a.n += len(a.buf)
+	a.buf = a.buf[:0]
+	return a.ok && a.n == len(a.dst)
+}
+
+// settle moves the log's postings to post, a slice per term.
+func (lex *lexicon) settle() {
+	if len(lex.log) == 0 {
+		return
+	}
+	if n := lex.nterms(); len(lex.post) < n {
+		lex.post = append(lex.post, make([][]posting, n-len(lex.post))...)
+	}
+	for _, e := range lex.log {
+		lex.post[e.term] = append(lex.post[e.term], posting{e.chunk, e.tf})
+	}
+	lex.log = nil
+}
+
+// flush writes the postings in memory to a run, if the lexicon has a
+// spill; then the log is empty, as the save and compaction, which read
+// every term's postings, want it. Callers hold ix.mu for writing.
+func (lex *lexicon) flush() {
+	if len(lex.runs) > 0 || len(lex.log) > 0 {
+		lex.run()
+	}
+}
+
+// mem returns term id's postings in post.
+func (lex *lexicon) mem(id uint32) []posting {
+	if int(id) < len(lex.post) {
+		return lex.post[id]
+	}
+	return nil
+}
+
+// count returns the number of term id's postings, runs' and log's
+// included.
 func (lex *lexicon) count(id uint32) int {
-	n := len(lex.post[id])
+	n := len(lex.mem(id))
 	for i := range lex.runs {
 		n += len(lex.runs[i].find(id))
+	}
+	for _, e := range lex.log {
+		if e.term == id {
+			n++
+		}
 	}
 	return n
 }
 
 // eachRun calls f with term id's postings, in chunk order: each run's
-// that has some, then those in memory.
+// that has some, then those in post, then the log's (a search while a
+// build has postings in the log reads it whole for each term; the save
+// and compaction flush it first).
 func (lex *lexicon) eachRun(id uint32, f func([]posting)) {
 	for i := range lex.runs {
 		if ps := lex.runs[i].find(id); len(ps) > 0 {
 			f(ps)
+			// Its pages are let go as reads go on (spill.touch). Terms
+			// are read in term order or one by one, not in the runs' ID
+			// order: each read is a page of its own, however few its
+			// postings.
+			if lex.touch != nil {
+				lex.touch(len(ps)*8 + spillPage)
+			}
 		}
 	}
-	if len(lex.post[id]) > 0 {
-		f(lex.post[id])
+	if ps := lex.mem(id); len(ps) > 0 {
+		f(ps)
+	}
+	var ps []posting
+	for _, e := range lex.log {
+		if e.term == id {
+			ps = append(ps, posting{e.chunk, e.tf})
+		}
+	}
+	if len(ps) > 0 {
+		f(ps)
 	}
 }

@@ -33,7 +33,7 @@ func (ix *Index) liveDocs() int {
 func (ix *Index) doc(id uint32) *doc {
 	if t := ix.tab; t != nil {
 		if int(id) >= len(t.docs) {
-			return &doc{} // a damaged sealed file's chunk (see table)
+			return &doc{prose: noProse} // a damaged sealed file's chunk (see table)
 		}
 		return t.doc(id)
 	}
@@ -183,7 +183,7 @@ func (ix *Index) materialize() {
 		if d == nil {
 			var err error
 			if d, err = t.decodeDoc(uint32(i), an, true); err != nil {
-				d = &doc{path: strings.Clone(t.path(uint32(i))), scope: t.scopeName(t.docs[i].scope)}
+				d = &doc{path: strings.Clone(t.path(uint32(i))), scope: t.scopeName(t.docs[i].scope), prose: noProse}
 			}
 		}
 		if st, ok := ix.restat[uint32(i)]; ok {

@@ -35,19 +35,24 @@ import (
 // holders of the read lock (a save and a search reading vectors do not
 // touch it; two saves are serialized by ix.update).
 type spill struct {
-	mu      sync.Mutex
-	f       *os.File
-	segs    [][]byte // mapped, spillSeg bytes each but for larger pieces
-	ats     []int64  // each segment's offset in the file
-	end     int64    // the file's allocated bytes
-	off     int      // bytes used of the last segment
-	touched int      // bytes written or read through the mapping since the last release
-	failed  bool     // the file could not grow: everything stays on the heap
+	mu       sync.Mutex
+	f        *os.File
+	segs     [][]byte // mapped, spillSeg bytes each but for larger pieces
+	ats      []int64  // each segment's offset in the file
+	end      int64    // the file's allocated bytes
+	off      int      // bytes used of the last segment
+	touched  int      // bytes written or read through the mapping since the last release
+	releases int      // releases made, for tests
+	failed   bool     // the file could not grow: everything stays on the heap
 }
 
 // spillSeg is the size of a mapped segment. A piece larger than a quarter
 // of it (a run of postings) is mapped alone.
 const spillSeg = 64 << 20
+
+// spillPage is the bytes a read through the mapping makes resident at
+// least.
+const spillPage = 4096
 
 // spillRelease is how many bytes touched through the mapping make
 // release run. A variable for tests.
@@ -170,6 +175,33 @@ func (sp *spill) bytes(b []byte) []byte {
 	return seg[off : off+len(b) : off+len(b)]
 }
 
+// reserve returns n bytes of the spill, for writeAt to fill, and their
+// offset in the file; nil when they cannot be had.
+func (sp *spill) reserve(n int) ([]byte, int64) {
+	if sp == nil || n <= 0 {
+		return nil, 0
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	seg, at, off, ok := sp.room(n)
+	if !ok {
+		return nil, 0
+	}
+	return seg[off : off+n : off+n], at
+}
+
+// writeAt writes b at offset at of the file (with pwrite, as bytes does)
+// and reports whether it could.
+func (sp *spill) writeAt(b []byte, at int64) bool {
+	if _, err := sp.f.WriteAt(b, at); err != nil {
+		sp.mu.Lock()
+		sp.failed = true
+		sp.mu.Unlock()
+		return false
+	}
+	return true
+}
+
 // block returns n zero bytes of the spill to write through, or nil when
 // they cannot be spilled.
 func (sp *spill) block(n int) []byte {
@@ -204,6 +236,7 @@ func (sp *spill) touchLocked(n int) {
 			releasePages(s)
 		}
 		sp.touched = 0
+		sp.releases++
 	}
 }
 

@@ -175,6 +175,7 @@ func (ix *Index) save() error {
 	}
 	ix.mu.Lock()
 	ix.materialize() // encodeTo writes the in-memory structures
+	ix.lex.flush()   // and reads every term's postings: none in the log
 	if ix.dead > 0 || ix.holes > 0 {
 		ix.compact()
 	}
@@ -380,7 +381,6 @@ func (ix *Index) encodeTo(w io.Writer) error {
 				b = binary.LittleEndian.AppendUint32(b, p.tf)
 				flush(false)
 			}
-			ix.spill.touch(len(ps) * 8) // a run's pages are let go as the save goes on
 		})
 	}
 	if sketched {

@@ -314,7 +314,7 @@ func TestSketchesSaved(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	n := sketchMin + 100
 	ix := &Index{lex: newLexicon(), embName: "test", vec: clustered(r, n, 100)}
-	ix.docs = []*doc{{path: "docs/all.md", scope: ScopeDocs, count: uint32(n)}}
+	ix.docs = []*doc{{path: "docs/all.md", scope: ScopeDocs, count: uint32(n), prose: noProse}}
 	for c := range n {
 		ix.chunks = append(ix.chunks, chunkRec{title: fmt.Sprint("chunk ", c)})
 		ix.lex.add([]termFreq{{"all", 1}, {fmt.Sprint("c", c%97), 2}})
@@ -350,8 +350,8 @@ func TestLoadedTermsAndNewOnes(t *testing.T) {
 	dir := filepath.Join(root, ".artifacts", ".index")
 	openTest(t, os.DirFS(root), Options{Dir: dir})
 	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
-	if ix.lex.tab == nil || ix.lex.nterms() == 0 || len(ix.lex.ids) != 0 {
-		t.Fatalf("loaded lexicon: %d terms in place, %d in the map", ix.lex.nterms(), len(ix.lex.ids))
+	if ix.lex.tab == nil || ix.lex.nterms() == 0 || ix.lex.ids.len() != 0 {
+		t.Fatalf("loaded lexicon: %d terms in place, %d in the map", ix.lex.nterms(), ix.lex.ids.len())
 	}
 	expectTop(t, ix, "sparklines", "docs/intro.rst")
 	writeTree(t, root, map[string]string{"docs/zoo.md": "# Zoo\n\nQuokkas and sparklines live here. Quokkas.\n"})
@@ -359,8 +359,8 @@ func TestLoadedTermsAndNewOnes(t *testing.T) {
 	if err := ix.Update(ctx, []string{"docs/zoo.md", "docs/notes.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if ix.lex.sortedBase != 0 || len(ix.lex.ids) != len(ix.lex.terms) {
-		t.Errorf("after a change: %d sorted terms, %d of %d in the map", ix.lex.sortedBase, len(ix.lex.ids), len(ix.lex.terms))
+	if ix.lex.sortedBase != 0 || ix.lex.ids.len() != len(ix.lex.terms) {
+		t.Errorf("after a change: %d sorted terms, %d of %d in the map", ix.lex.sortedBase, ix.lex.ids.len(), len(ix.lex.terms))
 	}
 	expectTop(t, ix, "quokkas", "docs/zoo.md")
 	expectTop(t, ix, "dashboards combine", "docs/page.html")

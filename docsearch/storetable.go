@@ -211,7 +211,7 @@ func (t *table) doc(id uint32) *doc {
 	if err != nil {
 		// A sealed file is checked once, when sealed: this is a file
 		// changed since behind the seal's back. Its path is what is known.
-		d = &doc{path: strings.Clone(t.path(id)), scope: t.scopeName(t.docs[id].scope)}
+		d = &doc{path: strings.Clone(t.path(id)), scope: t.scopeName(t.docs[id].scope), prose: noProse}
 	}
 	t.mu.Lock()
 	if t.cache == nil {
@@ -244,7 +244,7 @@ func (t *table) decodeDoc(id uint32, an *analyzer, own bool) (*doc, error) {
 		p, rec = b[:len(p)], b[len(p):]
 	}
 	d := &doc{path: alias(p), scope: t.scopeName(f.scope), size: f.size, mtime: f.mtime, stamp: f.stamp,
-		first: f.first, count: f.count, format: format(f.format), put: f.flags&flagPut != 0}
+		first: f.first, count: f.count, format: format(f.format), put: f.flags&flagPut != 0, prose: &prose{}}
 	if d.put {
 		d.text = alias(areaSpan(t.texts, f.text, f.textLen))
 	}
@@ -292,6 +292,7 @@ func (t *table) decodeDoc(id uint32, an *analyzer, own bool) (*doc, error) {
 		}
 		d.page = pageOf(an, d)
 	}
+	d.prose = proseOr(d.prose)
 	return d, nil
 }
 

@@ -306,3 +306,22 @@ func TestReadOnlyRootNotWritten(t *testing.T) {
 		t.Error("wrote .artifacts into a read-only root")
 	}
 }
+
+// TestSyncClosesExtractorFirst checks that Sync lets its parsers (and
+// the C heap's free pages) go once every file is extracted, before
+// Passed and the graph's build, not when it returns.
+func TestSyncClosesExtractorFirst(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "go.mod", "module example.com/x\n")
+	write(t, root, "a.go", "package x\n\nfunc A() { B() }\n\nfunc B() {}\n")
+	var order []string
+	extractedHook = func() { order = append(order, "closed") }
+	defer func() { extractedHook = nil }()
+	passed := func(context.Context) error { order = append(order, "passed"); return nil }
+	if _, err := Sync(context.Background(), Options{Root: root, Key: "test", Passed: passed}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(order) != "[closed passed]" {
+		t.Errorf("order %v; want the extractor closed before Passed", order)
+	}
+}
