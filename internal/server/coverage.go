@@ -323,3 +323,17 @@ func writeCoverage(b *strings.Builder, c string) {
 		fmt.Fprintf(b, "(The call graph is not complete: %s.)\n", c)
 	}
 }
+
+// loadingCoverage is the coverage of a search of scopes (none: docs,
+// artifacts and code) answered while the workspace loads: each says
+// state.
+func loadingCoverage(scopes []string, state string) coverage {
+	if len(scopes) == 0 {
+		scopes = []string{docsearch.ScopeDocs, docsearch.ScopeArtifacts, docsearch.ScopeCode}
+	}
+	cov := make(coverage, len(scopes))
+	for _, sc := range scopes {
+		cov[sc] = state
+	}
+	return cov
+}

@@ -22,17 +22,27 @@ const docsDebounce = 50 * time.Millisecond
 // where the index cannot be saved gets one in memory (docsearch logs why,
 // and index_status shows it).
 func (w *workspace) openDocs(ctx context.Context, opt Options) (*docsearch.Index, error) {
+	return w.openDocsWith(ctx, w.docOptions(opt))
+}
+
+// docOptions are the options of the workspace's doc index.
+func (w *workspace) docOptions(opt Options) docsearch.Options {
+	return docsearch.Options{
+		Scopes:   opt.DocScopes,
+		Embedder: opt.Embedder,
+		Dir:      filepath.Join(w.root, ".artifacts", ".index"),
+		Logger:   w.log,
+	}
+}
+
+// openDocsWith opens the workspace's doc index with o (see docOptions).
+func (w *workspace) openDocsWith(ctx context.Context, o docsearch.Options) (*docsearch.Index, error) {
 	// The index is saved under .artifacts/; its .gitignore keeps it out
 	// of the user's commits while the markdown goes in.
 	if err := w.store.WriteGitignore(); err != nil {
 		w.log.Debug("no .artifacts/.gitignore", "err", err)
 	}
-	return docsearch.Open(ctx, docsearch.RootFS(w.dir), docsearch.Options{
-		Scopes:   opt.DocScopes,
-		Embedder: opt.Embedder,
-		Dir:      filepath.Join(w.root, ".artifacts", ".index"),
-		Logger:   w.log,
-	})
+	return docsearch.Open(ctx, docsearch.RootFS(w.dir), o)
 }
 
 // afterLoad does, on one goroutine of its own, what the first load

@@ -175,34 +175,18 @@ func (s *Server) firstSearch(ctx context.Context, q docsearch.Query) (docsearch.
 	if err != nil {
 		return docsearch.Results{}, nil, false
 	}
-	cov := coverage{}
-	scopes := q.Scopes
-	if len(scopes) == 0 {
-		scopes = []string{docsearch.ScopeDocs, docsearch.ScopeArtifacts, docsearch.ScopeCode}
-	}
-	for _, sc := range scopes {
-		cov[sc] = "complete"
-	}
-	return res, cov, true
+	return res, loadingCoverage(q.Scopes, "complete"), true
 }
 
 // openDocsSpill is openDocs with an index that keeps at most spill bytes
 // of texts, vectors and postings on the heap.
 func (w *workspace) openDocsSpill(ctx context.Context, opt Options, spill int64, walked func() *docsearch.Listing) (*docsearch.Index, error) {
-	if err := w.store.WriteGitignore(); err != nil {
-		w.log.Debug("no .artifacts/.gitignore", "err", err)
-	}
-	return docsearch.Open(ctx, docsearch.RootFS(w.dir), docsearch.Options{
-		Scopes:     opt.DocScopes,
-		Embedder:   opt.Embedder,
-		Dir:        filepath.Join(w.root, ".artifacts", ".index"),
-		Logger:     w.log,
-		SpillBytes: spill,
-		Walked:     walked,
-		// A question asked meanwhile goes first, as it does before the
-		// extraction of a load (see coldScan).
-		Progress: func(int, int) { w.yieldToScans() },
-	})
+	o := w.docOptions(opt)
+	o.SpillBytes, o.Walked = spill, walked
+	// A question asked meanwhile goes first, as it does before the
+	// extraction of a load (see coldScan).
+	o.Progress = func(int, int) { w.yieldToScans() }
+	return w.openDocsWith(ctx, o)
 }
 
 // The memory budget of first passes: one limit for the process, set by

@@ -86,14 +86,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 			// what the load has so far; nothing else is searched yet.
 			names, codeCov, err := ws.earlyNames(ctx, e, in.Query, limit)
 			if err == nil {
-				cov := coverage{}
-				scopes := q.Scopes
-				if len(scopes) == 0 {
-					scopes = []string{docsearch.ScopeDocs, docsearch.ScopeArtifacts, docsearch.ScopeCode}
-				}
-				for _, sc := range scopes {
-					cov[sc] = "loading: not searched yet"
-				}
+				cov := loadingCoverage(q.Scopes, "loading: not searched yet")
 				cov[docsearch.ScopeCode] = "by symbol name only, " + strings.TrimPrefix(codeCov, earlyPrefix)
 				res, out := searchAnswer(mergeNames(docsearch.Results{Query: in.Query}, names, len(q.Scopes) > 0), cov, true)
 				return res, out, nil
