@@ -88,13 +88,10 @@ func holdsExpr(t reflect.Type, seen map[reflect.Type]bool) bool {
 // decodeSlim decodes the fields of an extract.File that p keeps, reading
 // past its expression table and the other fields.
 func (d *decoder) decodeSlim(p *plan, ptr unsafe.Pointer) error {
-	np, err := planOf(exprNodesType)
-	if err != nil {
+	if err := d.skipExprNodes(); err != nil {
 		return err
 	}
-	if err := d.skip(np); err != nil {
-		return err
-	}
+	var err error
 	for _, f := range p.fields {
 		if f.skip {
 			err = d.skip(f.p)
@@ -106,6 +103,16 @@ func (d *decoder) decodeSlim(p *plan, ptr unsafe.Pointer) error {
 		}
 	}
 	return nil
+}
+
+// skipExprNodes reads past a file's expression table, which comes before
+// its fields.
+func (d *decoder) skipExprNodes() error {
+	np, err := planOf(exprNodesType)
+	if err != nil {
+		return err
+	}
+	return d.skip(np)
 }
 
 // skip reads past a value of p's type, allocating nothing for it: the
@@ -160,11 +167,7 @@ func (d *decoder) skip(p *plan) error {
 			}
 		}
 	case opFile:
-		np, err := planOf(exprNodesType)
-		if err != nil {
-			return err
-		}
-		if err := d.skip(np); err != nil {
+		if err := d.skipExprNodes(); err != nil {
 			return err
 		}
 		for _, f := range p.fields {
