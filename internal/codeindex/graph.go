@@ -169,7 +169,7 @@ func (p *codePass) want(path string, size, modTime int64) bool {
 	if !p.code[path] {
 		return false
 	}
-	if info, err := p.sel.Lstat(p.root, path); err != nil || !info.Mode().IsRegular() {
+	if info, err := p.sel.Lstat(p.root, path); err != nil || !Held(info) {
 		return false
 	}
 	stamp := [3]int64{size, modTime, 0}

@@ -98,6 +98,11 @@ type Selection struct {
 	info map[string]fs.FileInfo
 }
 
+// Held reports whether a file whose os.Lstat is info can have documents
+// in the code index: a regular file, never a symbolic link (its target
+// is indexed at its own path) nor anything else.
+func Held(info fs.FileInfo) bool { return info.Mode().IsRegular() }
+
 // Lstat returns os.Lstat of the file at slash path p under root, as
 // Select saw it when it did look.
 func (sel *Selection) Lstat(root, p string) (fs.FileInfo, error) {

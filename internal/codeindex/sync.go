@@ -85,7 +85,7 @@ func SyncScanned(ctx context.Context, ix *docsearch.Index, scan *Scan, log *slog
 			continue
 		}
 		info, err := sel.Lstat(root, p)
-		if err != nil || !info.Mode().IsRegular() {
+		if err != nil || !Held(info) {
 			continue
 		}
 		stamp := [3]int64{info.Size(), info.ModTime().UnixNano(), 0}

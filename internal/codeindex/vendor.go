@@ -112,7 +112,7 @@ func appendLeft(left []docsearch.Skipped, skipped []extract.Skipped) []docsearch
 // false for a path that is no regular file.
 func vendorStale(sel Selection, root, p string, have map[string]uint64) (uint64, bool) {
 	info, err := sel.Lstat(root, p)
-	if err != nil || !info.Mode().IsRegular() {
+	if err != nil || !Held(info) {
 		return 0, false
 	}
 	stamp := vendorStamp(info)

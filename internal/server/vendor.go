@@ -49,7 +49,7 @@ func (c *codeSelection) out(p string) (out, vendored bool) {
 // symbolic link, for a file the watcher saw change after selectCode.
 func (c *codeSelection) noteLink(root, p string) {
 	info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-	link := err == nil && !info.Mode().IsRegular()
+	link := err == nil && !codeindex.Held(info)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
@@ -94,7 +94,7 @@ func (w *workspace) selectCode(ctx context.Context) {
 	}
 	w.sel.links = make(map[string]bool)
 	for p := range digests {
-		if info, err := sel.Lstat(w.root, p); err == nil && !info.Mode().IsRegular() {
+		if info, err := sel.Lstat(w.root, p); err == nil && !codeindex.Held(info) {
 			w.sel.links[p] = true
 		}
 	}
