@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -34,7 +32,7 @@ const firstSpillBytes = 64 << 20
 var firstPassFiles = 4096
 
 // firstPass is the first load of a workspace that has no saved graph
-// (graph.bin): every file is to be extracted, for the graph and for the
+// (graph.bin) of this build: every file is to be extracted, for the graph and for the
 // code scope. Extracted then, the whole tree is held twice over on a big
 // one: every file's extraction and the graph built from them for as long
 // as the server runs, the code index built on the heap beside them (a
@@ -121,10 +119,11 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	return nil
 }
 
-// firstStart reports whether the workspace has no saved graph.
+// firstStart reports whether the workspace has no saved graph this
+// build can reuse: none, or one of another build or options (after an
+// upgrade), which the load would rebuild from every file all the same.
 func (w *workspace) firstStart() bool {
-	_, err := os.Stat(filepath.Join(w.root, ".artifacts", ".index", graphstore.FileName))
-	return errors.Is(err, fs.ErrNotExist)
+	return !graphstore.SavedFor(w.symOptions())
 }
 
 // firstIndexed publishes the doc index once the first pass saved its

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
 // firstStartOn starts a server on a copy of files with no saved state,
@@ -19,12 +21,22 @@ import (
 // workspace and the log.
 func firstStartOn(t *testing.T, files map[string]string, pass int, opt Options) (*session, *workspace, *logBuffer) {
 	t.Helper()
+	return startAfter(t, files, pass, opt, nil)
+}
+
+// startAfter is firstStartOn with before run on the tree first (to leave
+// some state there), when it is not nil.
+func startAfter(t *testing.T, files map[string]string, pass int, opt Options, before func(root string)) (*session, *workspace, *logBuffer) {
+	t.Helper()
 	defer func(n int) { firstPassFiles = n }(firstPassFiles)
 	firstPassFiles = pass
 	root := t.TempDir()
 	writeTree(t, root, files)
 	old := time.Now().Add(-time.Hour)
 	filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { return os.Chtimes(p, old, old) })
+	if before != nil {
+		before(root)
+	}
 	logs := &logBuffer{}
 	opt.Root, opt.Logger = root, slog.New(slog.NewTextHandler(logs, nil))
 	s := connect(t, nil, opt)
@@ -83,6 +95,31 @@ func TestFirstPass(t *testing.T) {
 		if got != want || !strings.Contains(got, "1. ") {
 			t.Errorf("search %q after the first pass:\n%s\nas the graph first:\n%s", q, got, want)
 		}
+	}
+}
+
+// TestFirstPassAfterAnotherBuild: a saved graph of another build (or
+// other options) is rebuilt from every file, as if none were saved, so
+// the start takes the first pass as a start with none does: after an
+// upgrade, the Linux kernel's first start otherwise built the graph and
+// the code index on the heap (7.5 GB where the pass holds 2.7 GB).
+func TestFirstPassAfterAnotherBuild(t *testing.T) {
+	opt := Options{NoWatch: true}
+	_, _, logs := startAfter(t, slimTree(), 1, opt, func(root string) {
+		if _, err := graphstore.Sync(context.Background(), graphstore.Options{Root: root, Key: "another build"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if !strings.Contains(logs.String(), "first pass: code indexed, graph saved") {
+		t.Fatalf("a graph of another build saved, and no first pass:\n%s", logs.String())
+	}
+	_, _, logs = startAfter(t, slimTree(), 1, opt, func(root string) {
+		if _, err := graphstore.Sync(context.Background(), graphstore.Options{Root: root}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if strings.Contains(logs.String(), "first pass") {
+		t.Fatalf("a first pass over a graph saved for this build:\n%s", logs.String())
 	}
 }
 
