@@ -38,7 +38,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	whichDeps := fs.String("deps", "direct", "`which` dependencies to index: direct, or all (transitive too)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
 	memory := byteSize(defaultIndexMemory)
-	fs.Var(&memory, "memory", "keep the heap within this `size` while a first start (no saved graph) extracts and indexes every file, as index does (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
+	fs.Var(&memory, "memory", "keep the heap within this `size` while a first start (no saved graph of this build) extracts and indexes every file, as index does (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
 	memProfile := fs.String("memprofile", "", "when the session ends, write a heap profile of what the server holds then (after a GC) to `FILE`")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
