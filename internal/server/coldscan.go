@@ -156,10 +156,17 @@ type scanHits struct {
 	total  int      // source files walked
 	missed []string // files that could not be read: whether they mention it is unknown
 	left   []string // files the load leaves out too (too large, minified...), "path: reason"
+	// pending counts the files that mention a name and were not extracted
+	// within the scan's budget (see find); mentioned counts all that do.
+	pending, mentioned int
 }
 
-// complete reports whether every file was read.
-func (h scanHits) complete() bool { return len(h.missed) == 0 }
+// complete reports whether every file was read, and every one that
+// mentions a name extracted.
+func (h scanHits) complete() bool { return len(h.missed) == 0 && h.pending == 0 }
+
+// read reports whether every file was read.
+func (h scanHits) read() bool { return len(h.missed) == 0 }
 
 // sources walks the tree once, as the first load does, keeping the files
 // whose names say they may be source.
@@ -180,7 +187,15 @@ func (c *coldScan) sources() ([]string, error) {
 // os.Root opens a path a component at a time (an openat and a close
 // each), which was most of a scan's system time on the kernel's fs/ and
 // include/ (BenchmarkColdScan).
-func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHits, error) {
+//
+// The files that hold a name are extracted once every file is read,
+// those with a line that looks like a definition of it first (see
+// likelyDefines), the first minScanExtracted whatever the budget. Extraction, not reading, is most of a first scan on
+// the Linux kernel: 339 files mention kmem_cache_create, 5,221
+// mutex_lock, most of them calls. With a budget above 0, extraction
+// stops once the budget has passed since it began and the rest are
+// counted pending: a later scan for the same names extracts them.
+func (c *coldScan) find(ctx context.Context, names []string, fold bool, budget time.Duration) (scanHits, error) {
 	c.gate.enter()
 	defer c.gate.leave()
 	start := time.Now()
@@ -197,6 +212,10 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	found := make([]*extract.File, len(files))
 	missed := make([]bool, len(files))
 	left := make([]string, len(files))
+	todo := make([]int8, len(files)) // 0: nothing to extract; else mentions a name: 1 likely defines it, 2 not
+	kept := make([]keptSource, len(files))
+	var room atomic.Int64 // bytes of the files to extract that may be kept from the reading to the extraction
+	room.Store(maxKeptBytes)
 	key := memoKey(pats, fold)
 	c.mu.Lock()
 	prev := c.memos[key]
@@ -220,12 +239,25 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 				}
 				r.enter(path.Dir(files[from]))
 				for i := from; i < to && ctx.Err() == nil; i++ {
-					found[i], missed[i], left[i] = c.one(ctx, &r, i, files[i], pats, fold, prev, seen)
+					found[i], todo[i], kept[i], missed[i], left[i] = c.one(&r, i, files[i], pats, fold, prev, seen, &room)
 				}
 			}
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return scanHits{}, err
+	}
+	order := make([]int, 0)
+	for i, t := range todo {
+		if t != 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(todo[a]) - int(todo[b]) })
+	read := time.Since(start)
+	sure := min(len(order), minScanExtracted) // the first files of order, extracted whatever the budget
+	pending := c.extractHits(ctx, files, order, sure, kept, pats, fold, budget, found, missed, left, seen)
 	if err := ctx.Err(); err != nil {
 		return scanHits{}, err
 	}
@@ -235,13 +267,16 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool) (scanHit
 	}
 	c.memos[key] = seen
 	c.mu.Unlock()
-	h := scanHits{total: len(files)}
+	h := scanHits{total: len(files), pending: pending}
 	defer func() {
-		c.w.log.Debug("scanned the files for names while loading", "names", names, "files", len(files), "found", len(h.files), "elapsed", time.Since(start))
+		c.w.log.Debug("scanned the files for names while loading", "names", names, "files", len(files), "found", len(h.files), "pending", pending, "read", read, "elapsed", time.Since(start))
 	}()
 	for i, f := range found {
 		if f != nil {
 			h.files = append(h.files, f)
+		}
+		if seen.hit[i] || todo[i] != 0 {
+			h.mentioned++
 		}
 		if missed[i] {
 			h.missed = append(h.missed, files[i])
@@ -327,16 +362,18 @@ func (r *scanReader) read(rel string) ([]byte, os.FileInfo, error) {
 	return src, st, err
 }
 
-// one reads the file at rel (the walk's i-th) with r and, if it holds
-// one of pats, returns its extraction (cached); when prev, the last
-// scan for pats, saw the file at the size and modification time it has
-// now, prev's finding stands and the file is not read. What it saw goes
-// into seen. missed is set when the file could not be read
-// or extracted for a reason the load would not share; left is the reason
-// the load leaves it out of the graph too (too large, minified...), ""
-// when it does not or the file is no source (gone, binary, of no
-// language it reads).
-func (c *coldScan) one(ctx context.Context, r *scanReader, i int, rel string, pats [][]byte, fold bool, prev, seen *scanMemo) (f *extract.File, missed bool, left string) {
+// one reads the file at rel (the walk's i-th) with r and says whether
+// it holds one of pats: found is its extraction when one is at hand
+// (cached, or prev's), else todo says it is to be extracted, 1 when it
+// likely defines a name and 2 when not. When prev, the last scan for
+// pats, saw the file at the size and modification time it has now,
+// prev's finding stands and the file is not read. What it saw goes into
+// seen (a file to extract goes in once extracted). missed is set when
+// the file could not be read for a reason the load would not share;
+// left is the reason the load leaves it out of the graph too (too large,
+// minified...), "" when it does not or the file is no source (gone,
+// binary, of no language it reads).
+func (c *coldScan) one(r *scanReader, i int, rel string, pats [][]byte, fold bool, prev, seen *scanMemo, room *atomic.Int64) (found *extract.File, todo int8, kept keptSource, missed bool, left string) {
 	var hook error
 	if c.w.hooks != nil && c.w.hooks.scanRead != nil {
 		hook = c.w.hooks.scanRead(rel)
@@ -349,9 +386,9 @@ func (c *coldScan) one(ctx context.Context, r *scanReader, i int, rel string, pa
 			if !prev.hit[i] || ok {
 				seen.stamps[i], seen.hit[i] = prev.stamps[i], prev.hit[i]
 				if prev.hit[i] {
-					return had.f, false, ""
+					return had.f, 0, kept, false, ""
 				}
-				return nil, false, ""
+				return nil, 0, kept, false, ""
 			}
 		}
 	}
@@ -360,14 +397,94 @@ func (c *coldScan) one(ctx context.Context, r *scanReader, i int, rel string, pa
 		err = hook
 	}
 	if err != nil {
-		return nil, !passedOver(err), leftOut(err)
+		return nil, 0, kept, !passedOver(err), leftOut(err)
 	}
 	if !slices.ContainsFunc(pats, func(p []byte) bool { return holds(src, p, fold) }) {
 		seen.stamps[i] = stampOf(st)
-		return nil, false, ""
+		return nil, 0, kept, false, ""
 	}
-	stamp := stampOf(st)
-	src = bytes.Clone(src) // out of the shared buffer: extraction keeps it
+	c.mu.Lock()
+	had, ok := c.done[rel]
+	c.mu.Unlock()
+	if ok && had.digest == artifacts.SourceDigest(src) {
+		seen.stamps[i], seen.hit[i] = stampOf(st), true
+		return had.f, 0, kept, false, ""
+	}
+	if room.Add(-int64(len(src))) >= 0 {
+		kept = keptSource{src: bytes.Clone(src), stamp: stampOf(st)} // out of the shared buffer
+	}
+	if likelyDefines(src, pats, fold) {
+		return nil, 1, kept, false, ""
+	}
+	return nil, 2, kept, false, ""
+}
+
+// keptSource is a file to extract as a scan read it, kept for the
+// extraction, and its stamp then.
+type keptSource struct {
+	src   []byte
+	stamp fileStamp
+}
+
+// maxKeptBytes bounds the bytes of the files to extract that a scan
+// keeps from its reading to their extraction; past it they are read
+// again.
+const maxKeptBytes = 64 << 20
+
+// minScanExtracted is how many files a scan extracts whatever its
+// budget, those that likely define a name first: an answer holds the
+// definitions however loaded the machine is, and each scan for the same
+// names extracts more. A variable for the tests.
+var minScanExtracted = 16
+
+// extractHits extracts the files of order (indexes into files) in turn
+// on GOMAXPROCS workers, putting each in found, missed or left and,
+// once extracted, in seen; with a budget above 0 it stops taking files
+// past the first sure once the budget has passed, and returns how many
+// it left.
+func (c *coldScan) extractHits(ctx context.Context, files []string, order []int, sure int, kept []keptSource, pats [][]byte, fold bool, budget time.Duration, found []*extract.File, missed []bool, left []string, seen *scanMemo) (pending int) {
+	start := time.Now()
+	var next, skipped atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			r := scanReader{c: c}
+			defer r.close()
+			for ctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				if k >= len(order) {
+					return
+				}
+				if k >= sure && budget > 0 && time.Since(start) > budget {
+					skipped.Add(1)
+					continue
+				}
+				i := order[k]
+				found[i], missed[i], left[i] = c.extractOne(ctx, &r, i, files[i], kept[i], pats, fold, seen)
+				kept[i] = keptSource{}
+			}
+		})
+	}
+	wg.Wait()
+	return int(skipped.Load())
+}
+
+// extractOne extracts the file at rel (the walk's i-th) as kept, or
+// when nothing was kept reads it again and extracts it if it still holds
+// one of pats.
+func (c *coldScan) extractOne(ctx context.Context, r *scanReader, i int, rel string, kept keptSource, pats [][]byte, fold bool, seen *scanMemo) (f *extract.File, missed bool, left string) {
+	src, stamp := kept.src, kept.stamp
+	if src == nil {
+		read, st, err := r.read(rel)
+		if err != nil {
+			return nil, !passedOver(err), leftOut(err)
+		}
+		if !slices.ContainsFunc(pats, func(p []byte) bool { return holds(read, p, fold) }) {
+			seen.stamps[i] = stampOf(st) // changed since it was read
+			return nil, false, ""
+		}
+		src, stamp = bytes.Clone(read), stampOf(st) // out of the shared buffer: extraction keeps it
+	}
 	d := artifacts.SourceDigest(src)
 	c.mu.Lock()
 	had, ok := c.done[rel]
@@ -376,7 +493,7 @@ func (c *coldScan) one(ctx context.Context, r *scanReader, i int, rel string, pa
 		seen.stamps[i], seen.hit[i] = stamp, true
 		return had.f, false, ""
 	}
-	f, err = c.w.ex.Source(ctx, rel, src)
+	f, err := c.w.ex.Source(ctx, rel, src)
 	if err != nil {
 		return nil, !passedOver(err), leftOut(err)
 	}
@@ -406,9 +523,19 @@ func leftOut(err error) string {
 
 // holds reports whether src holds p; with fold, ASCII letters of src
 // match p's (lower-case) whatever their case.
-func holds(src, p []byte, fold bool) bool {
+func holds(src, p []byte, fold bool) bool { return indexFrom(src, p, fold, 0) >= 0 }
+
+// indexFrom is the offset of the first p in src at or after from, -1
+// when there is none; with fold, as holds matches.
+func indexFrom(src, p []byte, fold bool, from int) int {
+	if from > len(src) {
+		return -1
+	}
 	if !fold {
-		return bytes.Contains(src, p)
+		if k := bytes.Index(src[from:], p); k >= 0 {
+			return from + k
+		}
+		return -1
 	}
 	c0, up := p[0], p[0]
 	if 'a' <= c0 && c0 <= 'z' {
@@ -422,11 +549,11 @@ func holds(src, p []byte, fold bool) bool {
 	}
 	// lo and hi are the next places of either case of p's first byte at
 	// or after i; -1 when there is none.
-	lo, hi := at(c0, 0), -1
+	lo, hi := at(c0, from), -1
 	if up != c0 {
-		hi = at(up, 0)
+		hi = at(up, from)
 	}
-	for i := 0; ; {
+	for i := from; ; {
 		if lo >= 0 && lo < i {
 			lo = at(c0, i)
 		}
@@ -438,10 +565,10 @@ func holds(src, p []byte, fold bool) bool {
 			j = hi
 		}
 		if j < 0 || j+len(p) > len(src) {
-			return false
+			return -1
 		}
 		if equalLower(src[j:j+len(p)], p) {
-			return true
+			return j
 		}
 		i = j + 1
 	}

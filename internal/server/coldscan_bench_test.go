@@ -46,7 +46,7 @@ func BenchmarkColdScan(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		h, err := c.find(context.Background(), []string{name}, false)
+		h, err := c.find(context.Background(), []string{name}, false, 0)
 		if err != nil || len(h.files) == 0 {
 			b.Fatalf("scan for %s: %d files, %v", name, len(h.files), err)
 		}
