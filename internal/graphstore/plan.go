@@ -31,7 +31,11 @@ type field struct {
 	off  uintptr
 	p    *plan
 	name string
-	skip bool // read past, not kept (see slimPlan)
+	skip bool // read past, not kept (see slimPlan, buildEntryPlan)
+	// whole (a field of extract.File only), when set, is decoded instead
+	// of p in a file whose Language is one of docLanguages (see
+	// buildEntryPlan).
+	whole *plan
 }
 
 type op uint8
@@ -173,7 +177,13 @@ func (d *decoder) decodeInto(p *plan, ptr unsafe.Pointer, table *extract.ExprTab
 		}
 	case opStruct:
 		for _, f := range p.fields {
-			if err := d.decodeInto(f.p, unsafe.Add(ptr, f.off), table); err != nil {
+			var err error
+			if f.skip {
+				err = d.skip(f.p)
+			} else {
+				err = d.decodeInto(f.p, unsafe.Add(ptr, f.off), table)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -200,7 +210,8 @@ func (d *decoder) decodeInto(p *plan, ptr unsafe.Pointer, table *extract.ExprTab
 }
 
 // decodeFile decodes an extract.File: its expression table, then its
-// fields, whose Exprs index the table.
+// fields, whose Exprs index the table (but those p reads past, see
+// buildEntryPlan).
 func (d *decoder) decodeFile(p *plan, ptr unsafe.Pointer) error {
 	var nodes []extract.ExprNode
 	np, err := planOf(exprNodesType)
@@ -215,7 +226,16 @@ func (d *decoder) decodeFile(p *plan, ptr unsafe.Pointer) error {
 		return err
 	}
 	for _, f := range p.fields {
-		if err := d.decodeInto(f.p, unsafe.Add(ptr, f.off), &tab); err != nil {
+		fp := f.p
+		if f.whole != nil && docLanguages[(*extract.File)(ptr).Language] {
+			fp = f.whole
+		}
+		if f.skip {
+			err = d.skip(fp)
+		} else {
+			err = d.decodeInto(fp, unsafe.Add(ptr, f.off), &tab)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -28,6 +28,8 @@ import (
 	"os"
 	"reflect"
 	"unsafe"
+
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // spillPer is how many entries a run file's segment holds: as in
@@ -160,6 +162,45 @@ func (r *runFile) segment(j int, buf []byte) ([]byte, error) {
 // entries reads every entry back, in the order added, decoding the
 // segments on every core.
 func (r *runFile) entries() ([]Entry, error) {
+	p, err := planOf(reflect.TypeFor[Entry]())
+	if err != nil {
+		return nil, err
+	}
+	return r.entriesAs(p)
+}
+
+// buildEntries reads every entry back as entries does, each file
+// decoded for the graph's build only (see buildEntryPlan).
+func (r *runFile) buildEntries() ([]Entry, error) {
+	p, err := buildEntryPlan()
+	if err != nil {
+		return nil, err
+	}
+	return r.entriesAs(p)
+}
+
+// slimFiles reads back the extractions of the entries that have one,
+// in the order added, each decoded slim (see slimEntryPlan).
+func (r *runFile) slimFiles() ([]extract.File, error) {
+	p, err := slimEntryPlan()
+	if err != nil {
+		return nil, err
+	}
+	es, err := r.entriesAs(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []extract.File
+	for i := range es {
+		if es[i].File != nil {
+			out = append(out, *es[i].File)
+		}
+	}
+	return out, nil
+}
+
+// entriesAs reads every entry back with plan ep, of an Entry.
+func (r *runFile) entriesAs(ep *plan) ([]Entry, error) {
 	if err := r.done(); err != nil {
 		return nil, err
 	}
@@ -172,7 +213,7 @@ func (r *runFile) entries() ([]Entry, error) {
 	parallel(len(r.segs), func(j int) {
 		buf, err := r.segment(j, nil)
 		if err == nil {
-			if err = decodeRunSegment(buf, out[at[j]:at[j]+r.segs[j].n]); err != nil {
+			if err = decodeRunSegment(buf, out[at[j]:at[j]+r.segs[j].n], ep); err != nil {
 				err = fmt.Errorf("graphstore: run file %s, segment %d: %w", r.name, j, err)
 			}
 		}
@@ -187,8 +228,9 @@ func (r *runFile) entries() ([]Entry, error) {
 }
 
 // decodeRunSegment decodes a segment record (counts, then entries) into
-// out, which must be as long as the segment says it holds.
-func decodeRunSegment(rec []byte, out []Entry) error {
+// out, which must be as long as the segment says it holds, with plan
+// ep, of an Entry.
+func decodeRunSegment(rec []byte, out []Entry, ep *plan) error {
 	d := &decoder{buf: rec}
 	m, err := d.uvarint()
 	if err != nil {
@@ -200,10 +242,6 @@ func decodeRunSegment(rec []byte, out []Entry) error {
 	}
 	if m != uint64(len(out)) || size != uint64(len(rec)-d.off) {
 		return fmt.Errorf("%d entries in %d bytes, want %d entries in %d", m, size, len(out), len(rec)-d.off)
-	}
-	ep, err := planOf(reflect.TypeFor[Entry]())
-	if err != nil {
-		return err
 	}
 	for i := range out {
 		out[i] = Entry{}

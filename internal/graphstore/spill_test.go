@@ -423,9 +423,13 @@ func FuzzRunSegment(f *testing.F) {
 	f.Add(seg, uint8(len(es)+1))
 	f.Add([]byte{1, 0}, uint8(1))
 	f.Add([]byte{}, uint8(0))
+	full, err := planOf(reflect.TypeFor[Entry]())
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, rec []byte, n uint8) {
 		out := make([]Entry, n)
-		if err := decodeRunSegment(rec, out); err != nil {
+		if err := decodeRunSegment(rec, out, full); err != nil {
 			return
 		}
 		again, err := newRunFile(t.TempDir())

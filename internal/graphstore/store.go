@@ -153,8 +153,12 @@ func (s *Snapshot) Graph() *callgraph.Graph {
 	return g
 }
 
-// extractedHook, set by tests, hears that Sync closed its extractor.
-var extractedHook func()
+// extractedHook, set by tests, hears that Sync closed its extractor;
+// buildHook, the files it builds the graph over.
+var (
+	extractedHook func()
+	buildHook     func([]extract.File)
+)
 
 // Sync brings the saved state of opt.Root up to date and returns it; see
 // the package doc. Saving is best effort: a failure is logged.
@@ -317,7 +321,14 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 	}
 	if ps.spill != nil {
-		es, err := ps.spill.entries()
+		// For `fileinfo index` the files go once the graph is built:
+		// they are decoded for the build alone, and read again slim for
+		// the symbols index (see build.go).
+		decode := ps.spill.entries
+		if opt.Discard {
+			decode = ps.spill.buildEntries
+		}
+		es, err := decode()
 		if err != nil {
 			return nil, err
 		}
@@ -349,6 +360,9 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 	}
 	if changed {
+		if buildHook != nil {
+			buildHook(snap.Files)
+		}
 		g := callgraph.Build(snap.Files)
 		snap.built = g
 		st.GraphSkipped, st.Edges = g.Skipped(), g.Edges()
@@ -379,18 +393,31 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		if ok {
 			g := snap.Graph()
 			nodes, edges, files := g.Nodes(), g.Edges(), snap.Files
+			var err error
 			if opt.Discard {
 				// The symbols index reads the files' symbols, no more: the
 				// rest of the extractions and the graph's resolution state
-				// go before its sections are made.
+				// go before its sections are made. Files decoded for the
+				// build (without docs, see build.go) are read again slim.
 				files = symbolsOnly(files)
+				if ps.spill != nil {
+					files = nil
+				}
 				g, snap.built, snap.Files, snap.saved = nil, nil, nil, callgraph.Saved{}
 				for i := range st.Files {
 					st.Files[i].File = nil
 				}
 				snap.discarded = true
+				if ps.spill != nil {
+					files, err = ps.spill.slimFiles()
+				}
 			}
-			if err := writeSymbols(dir, st, nodes, edges, files); err != nil {
+			if err == nil {
+				err = writeSymbols(dir, st, nodes, edges, files)
+			} else {
+				os.Remove(filepath.Join(dir, SymbolsFile)) // it no longer matches graph.bin
+			}
+			if err != nil {
 				log.Warn("graphstore: could not save the symbols index", "error", err)
 			}
 		}

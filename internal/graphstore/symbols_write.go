@@ -18,24 +18,34 @@ import (
 	"github.com/fileinfo/fileinfo/extract"
 )
 
-// Writing symbols.idx (its format is at the top of symbols.go).
+// Writing symbols.idx (its format is at the top of symbols.go), a
+// section at a time: the strings are collected first (the strings
+// section comes first, and every other section refers into it), then
+// each section is made as it is written, through a small buffer. Laying
+// every section out on the heap first held the whole file there (455 MB
+// on the Linux kernel, and the strings section's growth beside it) on
+// top of the graph it was made from: the highest point of the index's
+// graph phase after the graph's build (docs/bigrepos.md).
 
-// symWriter builds the sections of a symbols index.
-type symWriter struct {
-	strs  []byte
-	seen  map[string][2]uint32
-	words []byte // scratch
+// symStrings are the strings of a symbols index: each distinct one's
+// offset in the strings section, in the order the sections first name
+// them, and the strings in that order. They are the graph's and files'
+// own strings; none is copied.
+type symStrings struct {
+	at    map[string]uint32
+	order []string
+	size  uint64 // bytes of the section
 }
 
-func (w *symWriter) str(s string) [2]uint32 {
-	if r, ok := w.seen[s]; ok {
-		return r
+func (w *symStrings) add(s string) {
+	if _, ok := w.at[s]; !ok {
+		w.at[s] = uint32(w.size) // a section past 4 GiB is refused before any is written
+		w.order = append(w.order, s)
+		w.size += uint64(len(s))
 	}
-	r := [2]uint32{uint32(len(w.strs)), uint32(len(s))}
-	w.strs = append(w.strs, s...)
-	w.seen[s] = r
-	return r
 }
+
+func (w *symStrings) ref(s string) [2]uint32 { return [2]uint32{w.at[s], uint32(len(s))} }
 
 func appendRef(b []byte, r [2]uint32) []byte {
 	return binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(b, r[0]), r[1])
@@ -50,6 +60,49 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// symDetails finds the symbol of a node in its file's extraction, the
+// nodes coming a file at a time.
+type symDetails struct {
+	byPath map[string]*extract.File
+	cur    string
+	syms   map[symKey]*extract.Symbol
+}
+
+type symKey struct {
+	q    string
+	line int
+}
+
+func newSymDetails(files []extract.File) *symDetails {
+	d := &symDetails{byPath: make(map[string]*extract.File, len(files))}
+	for i := range files {
+		d.byPath[files[i].Path] = &files[i]
+	}
+	return d
+}
+
+// of returns the signature (cut), doc (cut) and bases (joined) of n's
+// symbol, or "" for each when it has none.
+func (d *symDetails) of(n *callgraph.Node) (sig, doc, bases string) {
+	if n.Kind == callgraph.KindModule {
+		return "", "", ""
+	}
+	if n.File != d.cur || d.syms == nil {
+		d.cur, d.syms = n.File, map[symKey]*extract.Symbol{}
+		if f := d.byPath[n.File]; f != nil {
+			for j := range f.Symbols {
+				s := &f.Symbols[j]
+				d.syms[symKey{s.Qualified, s.StartLine}] = s
+			}
+		}
+	}
+	s := d.syms[symKey{n.Qualified, n.Line}]
+	if s == nil {
+		return "", "", ""
+	}
+	return cut(s.Signature, maxSigBytes), cut(s.Doc, maxDocBytes), strings.Join(s.Bases, "\n")
 }
 
 // encodeSymbols lays out the lookup index of nodes and edges, with the
@@ -72,133 +125,71 @@ func encodeSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	return b.Bytes(), nil
 }
 
-// symLayout is a symbols index in sections, before it is written.
+// symLayout is a symbols index whose strings and header are known,
+// and whose sections are made as they are written.
 type symLayout struct {
-	sec     [symSections][]byte
+	st      *State
+	nodes   []callgraph.Node
+	edges   []callgraph.Edge
+	details *symDetails
+	strs    symStrings
 	offs    [symSections][2]uint64
 	head    []byte // but its last 8 bytes: the sums' CRC and its own
 	headCRC uint32
 	sumsAt  uint64
-	block   uint64 // bytes per checksum block
+	block   uint64   // bytes per checksum block
+	ix      []uint32 // the CSR index made with its offsets, for the next section
 }
 
-// layoutSymbols makes the sections of the lookup index (see
-// encodeSymbols) and the header that places them.
+// layoutSymbols collects the strings of the lookup index (see
+// encodeSymbols) and makes the header that places its sections.
 func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, block uint64) (*symLayout, error) {
 	if len(nodes) >= 1<<31 || len(edges) >= 1<<31 {
 		return nil, errors.New("graph too large for a symbols index")
 	}
-	w := &symWriter{seen: map[string][2]uint32{}}
-	var sec [symSections][]byte
-	type key struct {
-		q    string
-		line int
+	l := &symLayout{st: st, nodes: nodes, edges: edges, details: newSymDetails(files), strs: symStrings{at: map[string]uint32{}}, block: block}
+	w := &l.strs
+	for i := range nodes {
+		n := &nodes[i]
+		for _, s := range [...]string{n.Qualified, n.Name, string(n.Kind), n.Parent, n.File, n.Language} {
+			w.add(s)
+		}
+		sig, doc, bases := l.details.of(n)
+		w.add(sig)
+		w.add(doc)
+		w.add(bases)
 	}
-	byPath := make(map[string]*extract.File, len(files))
-	for i := range files {
-		byPath[files[i].Path] = &files[i]
-	}
-	var cur string
-	var syms map[key]*extract.Symbol
-	nb := make([]byte, 0, len(nodes)*symNodeWords*4)
-	for _, n := range nodes {
-		for _, s := range []string{n.Qualified, n.Name, string(n.Kind), n.Parent, n.File, n.Language} {
-			nb = appendRef(nb, w.str(s))
-		}
-		flags := uint32(0)
-		if n.Declaration {
-			flags = 1
-		}
-		nb = binary.LittleEndian.AppendUint32(nb, uint32(max(n.Line, 0)))
-		nb = binary.LittleEndian.AppendUint32(nb, uint32(max(n.EndLine, 0)))
-		nb = binary.LittleEndian.AppendUint32(nb, flags)
-		var sym *extract.Symbol
-		if n.Kind != callgraph.KindModule {
-			if n.File != cur || syms == nil {
-				cur, syms = n.File, map[key]*extract.Symbol{}
-				if f := byPath[n.File]; f != nil {
-					for j := range f.Symbols {
-						s := &f.Symbols[j]
-						syms[key{s.Qualified, s.StartLine}] = s
-					}
-				}
-			}
-			sym = syms[key{n.Qualified, n.Line}]
-		}
-		var sig, doc, bases string
-		if sym != nil {
-			sig, doc, bases = cut(sym.Signature, maxSigBytes), cut(sym.Doc, maxDocBytes), strings.Join(sym.Bases, "\n")
-		}
-		nb = appendRef(nb, w.str(sig))
-		nb = appendRef(nb, w.str(doc))
-		nb = appendRef(nb, w.str(bases))
-	}
-	sec[secNodes] = nb
-	eb := make([]byte, 0, len(edges)*symEdgeWords*4)
-	in := make([]uint32, len(nodes)+1)
-	out := make([]uint32, len(nodes)+1)
 	for _, e := range edges {
 		if int(e.Caller) >= len(nodes) || int(e.Callee) >= len(nodes) {
 			return nil, fmt.Errorf("edge %d -> %d outside the %d nodes", e.Caller, e.Callee, len(nodes))
 		}
-		eb = binary.LittleEndian.AppendUint32(eb, uint32(e.Caller))
-		eb = binary.LittleEndian.AppendUint32(eb, uint32(e.Callee))
-		eb = appendRef(eb, w.str(e.File))
-		eb = binary.LittleEndian.AppendUint32(eb, uint32(max(e.Line, 0)))
-		eb = appendRef(eb, w.str(string(e.Resolution)))
-		in[e.Callee+1]++
-		out[e.Caller+1]++
+		w.add(e.File)
+		w.add(string(e.Resolution))
 	}
-	sec[secEdges] = eb
-	csr := func(offs []uint32, end func(callgraph.Edge) callgraph.SymbolID) (o, ix []byte) {
-		for i := 1; i < len(offs); i++ {
-			offs[i] += offs[i-1]
-		}
-		next := slices.Clone(offs[:len(offs)-1])
-		idx := make([]uint32, len(edges))
-		for i, e := range edges {
-			n := end(e)
-			idx[next[n]] = uint32(i)
-			next[n]++
-		}
-		return u32s(offs), u32s(idx)
-	}
-	sec[secIn], sec[secInIx] = csr(in, func(e callgraph.Edge) callgraph.SymbolID { return e.Callee })
-	sec[secOut], sec[secOutIx] = csr(out, func(e callgraph.Edge) callgraph.SymbolID { return e.Caller })
-	order := func(by func(n *callgraph.Node) string) []byte {
-		ids := make([]uint32, len(nodes))
-		keys := make([]string, len(nodes))
-		for i := range ids {
-			ids[i], keys[i] = uint32(i), by(&nodes[i])
-		}
-		slices.SortFunc(ids, func(a, b uint32) int { return cmp.Or(strings.Compare(keys[a], keys[b]), cmp.Compare(a, b)) })
-		return u32s(ids)
-	}
-	sec[secByQual] = order(func(n *callgraph.Node) string { return n.Qualified })
-	sec[secByName] = order(func(n *callgraph.Node) string { return strings.ToLower(n.Name) })
-	sec[secByFile] = order(func(n *callgraph.Node) string { return n.File })
-	var sb []byte
 	for _, es := range [][]Entry{st.Config, st.Files} {
 		for _, e := range es {
-			sb = appendRef(sb, w.str(e.Path))
-			sb = binary.LittleEndian.AppendUint64(sb, uint64(max(e.Size, 0)))
-			sb = binary.LittleEndian.AppendUint64(sb, uint64(max(e.ModTime, 0)))
+			w.add(e.Path)
 		}
 	}
-	sec[secStamps] = sb
-	keyRef := w.str(st.Key)
-	sec[secStrings] = w.strs
-	if len(w.strs) >= 1<<32 {
+	w.add(st.Key)
+	if w.size >= 1<<32 {
 		return nil, errors.New("graph too large for a symbols index")
 	}
+	n, e := uint64(len(nodes)), uint64(len(edges))
+	var size [symSections]uint64
+	size[secStrings] = w.size
+	size[secNodes], size[secEdges] = n*symNodeWords*4, e*symEdgeWords*4
+	size[secIn], size[secOut] = (n+1)*4, (n+1)*4
+	size[secInIx], size[secOutIx] = e*4, e*4
+	size[secByQual], size[secByName], size[secByFile] = n*4, n*4, n*4
+	size[secStamps] = uint64(len(st.Config)+len(st.Files)) * symStampBytes
 
 	// Lay the sections out after the header, each at a multiple of 8.
-	l := &symLayout{sec: sec, block: block}
 	pos := uint64(symHeaderSize)
 	for i := range secSums {
 		pos = (pos + 7) &^ 7
-		l.offs[i] = [2]uint64{pos, uint64(len(sec[i]))}
-		pos += uint64(len(sec[i]))
+		l.offs[i] = [2]uint64{pos, size[i]}
+		pos += size[i]
 	}
 	l.sumsAt = (pos + 7) &^ 7
 	nblocks := (l.sumsAt + block - 1) / block
@@ -208,7 +199,7 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	for _, n := range []int{symVersion, len(nodes), len(edges), len(st.Config), len(st.Files)} {
 		h = binary.LittleEndian.AppendUint32(h, uint32(n))
 	}
-	h = appendRef(h, keyRef)
+	h = appendRef(h, w.ref(st.Key))
 	for _, o := range l.offs {
 		h = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(h, o[0]), o[1])
 	}
@@ -218,6 +209,140 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	}
 	l.head, l.headCRC = h, crc32.Checksum(h, castagnoli)
 	return l, nil
+}
+
+// sectionHook, set by tests, hears that section i was written.
+var sectionHook func(i int)
+
+// secBuffer gathers a section's bytes and hands them on a buffer's
+// worth at a time.
+type secBuffer struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+const secBufferSize = 64 << 10
+
+func (b *secBuffer) spill() {
+	if len(b.buf) >= secBufferSize {
+		b.flush()
+	}
+}
+
+func (b *secBuffer) flush() {
+	if b.err == nil && len(b.buf) > 0 {
+		_, b.err = b.w.Write(b.buf)
+	}
+	b.buf = b.buf[:0]
+}
+
+func (b *secBuffer) u32(x uint32) {
+	b.buf = binary.LittleEndian.AppendUint32(b.buf, x)
+	b.spill()
+}
+
+func (b *secBuffer) u32s(v []uint32) {
+	for _, x := range v {
+		b.u32(x)
+	}
+}
+
+// section makes section i and writes it to b.
+func (l *symLayout) section(i int, b *secBuffer) {
+	switch i {
+	case secStrings:
+		for _, s := range l.strs.order {
+			b.buf = append(b.buf, s...)
+			b.spill()
+		}
+	case secNodes:
+		for k := range l.nodes {
+			n := &l.nodes[k]
+			for _, s := range [...]string{n.Qualified, n.Name, string(n.Kind), n.Parent, n.File, n.Language} {
+				b.buf = appendRef(b.buf, l.strs.ref(s))
+			}
+			flags := uint32(0)
+			if n.Declaration {
+				flags = 1
+			}
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, uint32(max(n.Line, 0)))
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, uint32(max(n.EndLine, 0)))
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, flags)
+			sig, doc, bases := l.details.of(n)
+			b.buf = appendRef(b.buf, l.strs.ref(sig))
+			b.buf = appendRef(b.buf, l.strs.ref(doc))
+			b.buf = appendRef(b.buf, l.strs.ref(bases))
+			b.spill()
+		}
+	case secEdges:
+		for _, e := range l.edges {
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, uint32(e.Caller))
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, uint32(e.Callee))
+			b.buf = appendRef(b.buf, l.strs.ref(e.File))
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, uint32(max(e.Line, 0)))
+			b.buf = appendRef(b.buf, l.strs.ref(string(e.Resolution)))
+			b.spill()
+		}
+	case secIn, secOut:
+		end := func(e *callgraph.Edge) callgraph.SymbolID { return e.Callee }
+		if i == secOut {
+			end = func(e *callgraph.Edge) callgraph.SymbolID { return e.Caller }
+		}
+		var offs []uint32
+		offs, l.ix = l.csr(end)
+		b.u32s(offs)
+	case secInIx, secOutIx:
+		b.u32s(l.ix)
+		l.ix = nil
+	case secByQual:
+		l.order(b, func(n *callgraph.Node) string { return n.Qualified })
+	case secByName:
+		l.order(b, func(n *callgraph.Node) string { return strings.ToLower(n.Name) })
+	case secByFile:
+		l.order(b, func(n *callgraph.Node) string { return n.File })
+	case secStamps:
+		for _, es := range [][]Entry{l.st.Config, l.st.Files} {
+			for _, e := range es {
+				b.buf = appendRef(b.buf, l.strs.ref(e.Path))
+				b.buf = binary.LittleEndian.AppendUint64(b.buf, uint64(max(e.Size, 0)))
+				b.buf = binary.LittleEndian.AppendUint64(b.buf, uint64(max(e.ModTime, 0)))
+				b.spill()
+			}
+		}
+	}
+}
+
+// csr returns the offsets, by node, into the index of edge numbers by
+// end (callee or caller), and that index, in edge order within a node.
+func (l *symLayout) csr(end func(*callgraph.Edge) callgraph.SymbolID) (offs, idx []uint32) {
+	offs = make([]uint32, len(l.nodes)+1)
+	for i := range l.edges {
+		offs[end(&l.edges[i])+1]++
+	}
+	for i := 1; i < len(offs); i++ {
+		offs[i] += offs[i-1]
+	}
+	next := slices.Clone(offs[:len(offs)-1])
+	idx = make([]uint32, len(l.edges))
+	for i := range l.edges {
+		n := end(&l.edges[i])
+		idx[next[n]] = uint32(i)
+		next[n]++
+	}
+	return offs, idx
+}
+
+// order writes the node numbers sorted by the key by gives, then by
+// number.
+func (l *symLayout) order(b *secBuffer, by func(n *callgraph.Node) string) {
+	ids := make([]uint32, len(l.nodes))
+	keys := make([]string, len(l.nodes))
+	for i := range ids {
+		ids[i], keys[i] = uint32(i), by(&l.nodes[i])
+	}
+	slices.SortFunc(ids, func(a, b uint32) int { return cmp.Or(strings.Compare(keys[a], keys[b]), cmp.Compare(a, b)) })
+	b.u32s(ids)
 }
 
 // blockSums sums what is written through it, a block at a time.
@@ -244,11 +369,10 @@ func (s *blockSums) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// write writes the index to w, section by section, letting go of each
-// once written: the sections were 455 MB on the Linux kernel, and were
-// copied into one buffer beside themselves. The last 8 bytes of the
-// header are written as zeros (as block 0 is summed, see verifyBlock);
-// finish gets the sums and writes them in place.
+// write writes the index to w, making each section as it goes (see
+// the top of this file). The last 8 bytes of the header are written as
+// zeros (as block 0 is summed, see verifyBlock); finish gets the sums
+// and writes them in place.
 func (l *symLayout) write(w io.Writer, finish func(sums []byte) error) error {
 	bs := &blockSums{w: w, block: l.block}
 	var zero [8]byte
@@ -258,14 +382,21 @@ func (l *symLayout) write(w io.Writer, finish func(sums []byte) error) error {
 	if _, err := bs.Write(zero[:]); err != nil {
 		return err
 	}
+	b := &secBuffer{w: bs, buf: make([]byte, 0, secBufferSize+256)}
 	for i := range secSums {
 		if _, err := bs.Write(zero[:l.offs[i][0]-bs.at]); err != nil {
 			return err
 		}
-		if _, err := bs.Write(l.sec[i]); err != nil {
-			return err
+		l.section(i, b)
+		if b.flush(); b.err != nil {
+			return b.err
 		}
-		l.sec[i] = nil
+		if bs.at != l.offs[i][0]+l.offs[i][1] {
+			return fmt.Errorf("symbols index: section %d is %d bytes, not %d", i, bs.at-l.offs[i][0], l.offs[i][1])
+		}
+		if sectionHook != nil {
+			sectionHook(i)
+		}
 	}
 	if _, err := bs.Write(zero[:l.sumsAt-bs.at]); err != nil {
 		return err
@@ -277,14 +408,6 @@ func (l *symLayout) write(w io.Writer, finish func(sums []byte) error) error {
 		return err
 	}
 	return finish(bs.sums)
-}
-
-func u32s(v []uint32) []byte {
-	b := make([]byte, 0, 4*len(v))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, x)
-	}
-	return b
 }
 
 // writeSymbols writes the symbols index of st and its graph to dir
