@@ -145,11 +145,16 @@ func testCode(file string) bool {
 	return false
 }
 
-// auxiliaryCode reports whether file is vendored or generated code.
+// auxiliaryCode reports whether file is vendored or generated code, or
+// declarations of code kept elsewhere: a TypeScript declaration file
+// (.d.ts) or a Python stub (.pyi), whose every name repeats one of the
+// module beside it, signature and all, and so matched a query as well as
+// the code it declares (werkzeug's datastructures.pyi before
+// datastructures.py; docs/code-search.md, 2026-12-05, fifth session).
 func auxiliaryCode(file string) bool {
 	base := strings.ToLower(path.Base(file))
 	switch {
-	case strings.HasSuffix(base, ".pb.go"), strings.HasSuffix(base, ".d.ts"), strings.HasPrefix(base, "zz_generated"), strings.Contains(base, "_generated."),
+	case strings.HasSuffix(base, ".pb.go"), strings.HasSuffix(base, ".d.ts"), strings.HasSuffix(base, ".pyi"), strings.HasPrefix(base, "zz_generated"), strings.Contains(base, "_generated."),
 		strings.Contains(base, ".generated."), strings.HasSuffix(base, ".min.js"), strings.HasSuffix(base, "_string.go"):
 		return true
 	}
