@@ -144,6 +144,9 @@ func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vec
 	if moved {
 		slices.SortStableFunc(ranked, byFused)
 	}
+	if ix.demoteNested(ranked) { // in the order the features gave
+		slices.SortStableFunc(ranked, byFused)
+	}
 	return ranked
 }
 
