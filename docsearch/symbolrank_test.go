@@ -112,7 +112,7 @@ func TestCopiesRankLast(t *testing.T) {
 func TestNestedPlaceRanksUnder(t *testing.T) {
 	cb := "layer.handle_request(req, res, next)\nmatched = layer.match(path)\nif (!matched) return next(err)"
 	handle := CodeSymbol{Name: "lib.router.proto.handle", Kind: "method", Signature: "proto.handle = function handle(req, res, out)",
-		Doc: "Handle a request with the layers of the stack that match.",
+		Doc:  "Handle a request with the layers of the stack that match.",
 		Body: "var self = this\nvar stack = self.stack\nstack.forEach(function (layer) {\n" + cb + "\n})\nreturn out()", Line: 10, End: 60}
 	inner := CodeSymbol{Name: "lib.router.proto.handle.<callback of stack.forEach>", Kind: "function", Signature: "function (layer)",
 		Body: cb, Line: 13, End: 17}
