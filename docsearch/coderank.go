@@ -2,7 +2,6 @@ package docsearch
 
 import (
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -126,7 +125,7 @@ func (ix *Index) demoteNested(ranked []hit) bool {
 		file      string
 		line, end uint32
 	}
-	var before []span
+	before := make([]span, 0, copyWindow)
 	changed := false
 	for i := range ranked[:min(len(ranked), copyWindow)] {
 		d := ix.doc(ix.chunkDoc(ranked[i].chunk))
@@ -138,11 +137,14 @@ func (ix *Index) demoteNested(ranked []hit) bool {
 		}
 		rec := ix.chunk(ranked[i].chunk)
 		s := span{codeFileOf(d.path), rec.line, rec.end}
-		if strings.HasPrefix(localName(d.title), "<") && slices.ContainsFunc(before, func(b span) bool {
-			return b.file == s.file && (b.line <= s.line && s.end <= b.end || s.line <= b.line && b.end <= s.end)
-		}) {
-			ranked[i].fused *= nestedDemote
-			changed = true
+		if strings.HasPrefix(localName(d.title), "<") {
+			for _, b := range before {
+				if b.file == s.file && (b.line <= s.line && s.end <= b.end || s.line <= b.line && b.end <= s.end) {
+					ranked[i].fused *= nestedDemote
+					changed = true
+					break
+				}
+			}
 		}
 		before = append(before, s)
 	}
