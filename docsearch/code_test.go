@@ -305,3 +305,29 @@ func TestPutCodeBatches(t *testing.T) {
 	expectFirst(t, again, "url_for", []string{ScopeCode}, "Flask.url_for")
 	expectFirst(t, again, "test register blueprint", []string{ScopeCode}, "test_register_blueprint")
 }
+
+// TestCodeStubsRankUnder: a Python stub (.pyi) repeats the names and
+// signatures of the module beside it with no code; the implementation
+// ranks first, and the stub is still found.
+func TestCodeStubsRankUnder(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	sig := "def setlist(self, key: K, new_list: Iterable[V]) -> None"
+	putCode(t, ix, []CodeFile{
+		{Path: "werkzeug/datastructures.pyi", Symbols: []CodeSymbol{{Name: "werkzeug.datastructures.MultiDict.setlist", Kind: "method", Signature: sig,
+			Body: "@overload\n" + sig + ": ...", Line: 60, End: 62}}},
+		{Path: "werkzeug/datastructures.py", Symbols: []CodeSymbol{{Name: "werkzeug.datastructures.MultiDict.setlist", Kind: "method", Signature: sig,
+			Body: "def setlist(self, key, new_list):\n    if not isinstance(new_list, (tuple, frozenset)):\n        new_list = tuple(new_list)\n" +
+				"    self._check_frozen()\n    self._invalidate_cached_items()\n    dict.__setitem__(self, key, [*new_list])", Line: 421, End: 437}}},
+	})
+	res, err := ix.Search(ctx, Query{Text: "set the list of values of a key", Scopes: []string{ScopeCode}, MinScore: zero()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Results {
+		got = append(got, r.Path)
+	}
+	if len(got) != 2 || got[0] != "werkzeug/datastructures.py" {
+		t.Errorf("results %v, want werkzeug/datastructures.py, then the stub", got)
+	}
+}

@@ -110,7 +110,9 @@ type codeCand struct {
 
 // rankCode ranks the code results of ranked, which is in fused order, by
 // their features and weights w (nil: codeWeights), lowers exact copies
-// (demoteCopies), and sorts ranked again. lexHits and vecHits are the
+// (demoteCopies), sorts ranked again, then lowers anonymous functions
+// nested in one ranked before them (demoteNested) and sorts once more if
+// it did. lexHits and vecHits are the
 // lists fused, best first. observe, when not nil, is given the
 // candidates with every feature computed, whatever w weighs.
 func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vecHits []scored, w []float64, observe func([]CodeCandidate)) []hit {
@@ -142,6 +144,9 @@ func (ix *Index) rankCode(ranked []hit, query string, qt QueryType, lexHits, vec
 		moved = true
 	}
 	if moved {
+		slices.SortStableFunc(ranked, byFused)
+	}
+	if ix.demoteNested(ranked) { // in the order the features gave
 		slices.SortStableFunc(ranked, byFused)
 	}
 	return ranked

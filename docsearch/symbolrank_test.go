@@ -105,3 +105,40 @@ func TestCopiesRankLast(t *testing.T) {
 		t.Errorf("results %v, want a session.py, pkg/jar.py, the other session.py", got)
 	}
 }
+
+// TestNestedPlaceRanksUnder: an anonymous callback inside a function
+// ranked before it repeats that function's words; another function that
+// matches comes between them. A named nested function is not lowered.
+func TestNestedPlaceRanksUnder(t *testing.T) {
+	cb := "layer.handle_request(req, res, next)\nmatched = layer.match(path)\nif (!matched) return next(err)"
+	handle := CodeSymbol{Name: "lib.router.proto.handle", Kind: "method", Signature: "proto.handle = function handle(req, res, out)",
+		Doc:  "Handle a request with the layers of the stack that match.",
+		Body: "var self = this\nvar stack = self.stack\nstack.forEach(function (layer) {\n" + cb + "\n})\nreturn out()", Line: 10, End: 60}
+	inner := CodeSymbol{Name: "lib.router.proto.handle.<callback of stack.forEach>", Kind: "function", Signature: "function (layer)",
+		Body: cb, Line: 13, End: 17}
+	other := CodeSymbol{Name: "lib.route.Route.dispatch", Kind: "method", Signature: "Route.prototype.dispatch = function dispatch(req, res, done)",
+		Body: "var stack = this.stack\nfor (var i = 0; i < stack.length; i++) {\n  if (stack[i].method !== req.method) continue\n  return stack[i].handle_request(req, res, done)\n}\ndone()", Line: 1, End: 30}
+	for _, named := range []bool{false, true} {
+		in := inner
+		if named {
+			in.Name = "lib.router.proto.handle.next"
+		}
+		ix := openTest(t, mapFS(nil), Options{})
+		putCode(t, ix, []CodeFile{{Path: "lib/router.js", Symbols: []CodeSymbol{handle, in}}, {Path: "lib/route.js", Symbols: []CodeSymbol{other}}})
+		res, err := ix.Search(ctx, Query{Text: "handle the request with the matching layer of the stack", Scopes: []string{ScopeCode}, MinScore: zero()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range res.Results {
+			got = append(got, localName(r.Symbol))
+		}
+		want := "[handle dispatch <callback of stack.forEach>]"
+		if named {
+			want = "[handle next dispatch]"
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("named %v: results %v, want %s", named, got, want)
+		}
+	}
+}
