@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"math"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -32,31 +33,38 @@ const (
 	fuzzyWeight  = 0.45
 )
 
-// scratch is the per-search accumulator, pooled: a score per chunk and
-// the chunks touched, and the frequency of the current query word per
-// chunk and the chunks it touched.
+// scratch is the per-search accumulator, pooled: an accumulator per
+// chunk and the chunks touched, and the chunks the current query word
+// touched.
 type scratch struct {
-	score   []float32
-	cov     []float32
-	stamp   []int32
+	acc     []chunkAcc
+	gen     int32 // the stamps of a search are gen+1 and up (see lexicalSearch)
 	touched []uint32
-	freq    []float32
 	inWord  []uint32
 	kept    []uint8  // per chunk: 0 not asked yet, 1 kept, 2 filtered out
 	asked   []uint32 // chunks whose kept is set
-	// region is the mapping score, cov, freq, stamp and kept lie in
-	// when they are large (see alloc); nil: they are on the heap.
+	// region is the mapping acc and kept lie in when they are large (see
+	// alloc); nil: they are on the heap.
 	region *scratchRegion
+}
+
+// chunkAcc is what a search adds up for a chunk: its score, its coverage
+// of the query's weight, the frequency of the current query word in it,
+// and stamp, the last word that added to its coverage. One record a
+// chunk, 16 bytes, so that a posting costs one cache line of scratch,
+// where four arrays of one field each cost four: postings reach chunks
+// all over an index of a million chunks, and on the Linux kernel each
+// of those lines was a miss.
+type chunkAcc struct {
+	score, cov, freq float32
+	stamp            int32
 }
 
 var scratchPool sync.Pool
 
 // allocHeap sizes sc's arrays for n chunks, zeroed, on the Go heap.
 func (sc *scratch) allocHeap(n int) {
-	sc.score = make([]float32, n)
-	sc.cov = make([]float32, n)
-	sc.stamp = make([]int32, n)
-	sc.freq = make([]float32, n)
+	sc.acc = make([]chunkAcc, n)
 	sc.kept = make([]uint8, n)
 }
 
@@ -87,12 +95,21 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 		sc = &scratch{}
 	}
 	n := ix.nchunks()
-	if len(sc.score) < n {
+	if len(sc.acc) < n {
 		sc.alloc(n)
 	}
-	for i := range sc.stamp[:n] {
-		sc.stamp[i] = -1
+	// A chunk's stamp is base+g once word g added to its coverage: the
+	// stamps of earlier searches are all below base, so none needs
+	// clearing, but when the numbers run out.
+	if sc.gen > math.MaxInt32-int32(len(words))-1 {
+		for i := range sc.acc {
+			sc.acc[i].stamp = 0
+		}
+		sc.gen = 0
 	}
+	base := sc.gen + 1
+	sc.gen += int32(len(words))
+	acc := sc.acc[:n]
 	avg := lex.avgLen()
 	// Terms come grouped by word, in word order.
 	for i := 0; i < len(terms); {
@@ -125,25 +142,27 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 						continue
 					}
 				}
-				if sc.freq[c] == 0 {
+				a := &acc[c]
+				if a.freq == 0 {
 					sc.inWord = append(sc.inWord, c)
 				}
-				sc.freq[c] += rel * float32(p.tf)
-				if sc.stamp[c] != int32(g) {
-					sc.stamp[c] = int32(g)
-					sc.cov[c] += float32(word.cover * min(t.weight, 1))
+				a.freq += rel * float32(p.tf)
+				if a.stamp != base+int32(g) {
+					a.stamp = base + int32(g)
+					a.cov += float32(word.cover * min(t.weight, 1))
 				}
 			}
 		}
 		idf := lex.idf(df)
 		for _, c := range sc.inWord {
-			tf := float64(sc.freq[c])
+			a := &acc[c]
+			tf := float64(a.freq)
 			norm := bm25K1 * (1 - bm25B + bm25B*float64(lex.lens[c])/avg)
-			if sc.score[c] == 0 {
+			if a.score == 0 {
 				sc.touched = append(sc.touched, c)
 			}
-			sc.score[c] += float32(word.weight * idf * tf * (bm25K1 + 1) / (tf + norm))
-			sc.freq[c] = 0
+			a.score += float32(word.weight * idf * tf * (bm25K1 + 1) / (tf + norm))
+			a.freq = 0
 		}
 		sc.inWord = sc.inWord[:0]
 		i = j
@@ -151,7 +170,7 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 	top := topK{k: candidates}
 	cov := map[uint32]float64{}
 	for _, c := range sc.touched {
-		top.push(c, sc.score[c]) // only kept chunks were scored
+		top.push(c, acc[c].score) // only kept chunks were scored
 	}
 	for _, c := range sc.asked {
 		sc.kept[c] = 0
@@ -159,10 +178,10 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 	sc.asked = sc.asked[:0]
 	hits := top.sorted()
 	for _, h := range hits {
-		cov[h.chunk] = min(float64(sc.cov[h.chunk])/total, 1)
+		cov[h.chunk] = min(float64(acc[h.chunk].cov)/total, 1)
 	}
 	for _, c := range sc.touched {
-		sc.score[c], sc.cov[c] = 0, 0
+		acc[c].score, acc[c].cov = 0, 0
 	}
 	sc.touched = sc.touched[:0]
 	scratchPool.Put(sc)

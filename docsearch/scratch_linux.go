@@ -18,6 +18,9 @@ import (
 // tests.
 var hugeScratchBytes = 4 << 20
 
+// accSize is the size of a chunkAcc.
+const accSize = int(unsafe.Sizeof(chunkAcc{}))
+
 // scratchRegion holds the mapping a scratch's arrays lie in; the
 // scratch's cleanup unmaps it.
 type scratchRegion struct{ b []byte }
@@ -25,7 +28,7 @@ type scratchRegion struct{ b []byte }
 // alloc sizes sc's arrays for n chunks, zeroed: from a mapping of
 // their own when they take hugeScratchBytes or more, else from the heap.
 func (sc *scratch) alloc(n int) {
-	size := n * (4*4 + 1)
+	size := n * (accSize + 1)
 	if size < hugeScratchBytes {
 		sc.allocHeap(n)
 		return
@@ -49,8 +52,6 @@ func (sc *scratch) alloc(n int) {
 		syscall.Munmap(sc.region.b) // the arrays cut from it are replaced below
 	}
 	sc.region.b = b
-	f32 := func(i int) []float32 { return unsafe.Slice((*float32)(unsafe.Pointer(&b[i*n*4])), n) }
-	sc.score, sc.cov, sc.freq = f32(0), f32(1), f32(2)
-	sc.stamp = unsafe.Slice((*int32)(unsafe.Pointer(&b[3*n*4])), n)
-	sc.kept = b[4*n*4 : 4*n*4+n : 4*n*4+n]
+	sc.acc = unsafe.Slice((*chunkAcc)(unsafe.Pointer(&b[0])), n)
+	sc.kept = b[n*accSize : n*accSize+n : n*accSize+n]
 }

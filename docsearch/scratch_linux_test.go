@@ -13,7 +13,7 @@ func TestScratchRegion(t *testing.T) {
 	}
 	large := &scratch{}
 	large.alloc(hugeScratchBytes / 17 * 2)
-	if large.region == nil || len(large.region.b) < 17*len(large.score) {
+	if large.region == nil || len(large.region.b) < 17*len(large.acc) {
 		t.Error("a large scratch is not in a mapping of its own")
 	}
 }

@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"testing"
@@ -60,16 +61,77 @@ func TestScratchAlloc(t *testing.T) {
 		sc := &scratch{}
 		for _, n := range []int{1000, 5000, 300000} {
 			sc.alloc(n)
-			for name, l := range map[string]int{"score": len(sc.score), "cov": len(sc.cov), "freq": len(sc.freq), "stamp": len(sc.stamp), "kept": len(sc.kept)} {
+			for name, l := range map[string]int{"acc": len(sc.acc), "kept": len(sc.kept)} {
 				if l != n {
 					t.Fatalf("threshold %d, %d chunks: %s has %d", bytes, n, name, l)
 				}
 			}
 			for i := range n {
-				if sc.score[i] != 0 || sc.cov[i] != 0 || sc.freq[i] != 0 || sc.stamp[i] != 0 || sc.kept[i] != 0 {
+				if sc.acc[i] != (chunkAcc{}) || sc.kept[i] != 0 {
 					t.Fatalf("threshold %d, %d chunks: chunk %d not zero", bytes, n, i)
 				}
-				sc.score[i], sc.cov[i], sc.freq[i], sc.stamp[i], sc.kept[i] = 1, 2, 3, 4, 5
+				sc.acc[i], sc.kept[i] = chunkAcc{1, 2, 3, 4}, 5
+			}
+		}
+	}
+}
+
+// TestScratchStamps: a pooled scratch's stamps, left by earlier searches,
+// never count for a later one, also when their numbers run out and
+// start again.
+func TestScratchStamps(t *testing.T) {
+	var docs []Document
+	for i := range 30 {
+		text := fmt.Sprintf("# Page %d\n\nNumber %d", i, i)
+		for j, w := range []string{"widget", "cache", "lock", "created"} {
+			if i%(j+2) == 0 {
+				text += " " + w
+			}
+		}
+		docs = append(docs, Document{Path: fmt.Sprintf("d%02d.md", i), Scope: ScopeDocs, Format: "markdown", Text: text + ".\n"})
+	}
+	ix := openTest(t, mapFS(nil), Options{})
+	if err := ix.Put(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { scratchPool = sync.Pool{} }()
+	queries := []string{"widget cache created", "cache lock", "created lock widget cache number"}
+	search := func(q string) Results {
+		t.Helper()
+		res, err := ix.Search(ctx, Query{Text: q, Mode: Lexical, MinScore: zero(), Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	fresh := map[string]Results{}
+	for _, q := range queries {
+		scratchPool = sync.Pool{}
+		fresh[q] = search(q)
+	}
+	// stale is the stamp of every chunk: gen, as the search that ended
+	// at gen left them, or numbers that the searches after gen would
+	// reach again if they did not start over when the numbers run out.
+	for _, c := range []struct {
+		gen, stale int32
+		spread     bool // chunk i's stamp is stale+i%5: one of its words would meet it
+	}{{0, 0, false}, {7, 7, false}, {math.MaxInt32 - 4, math.MinInt32 + 2, true}, {math.MaxInt32, math.MinInt32 + 1, true}} {
+		gen := c.gen
+		scratchPool = sync.Pool{}
+		sc := &scratch{gen: gen}
+		sc.alloc(ix.nchunks())
+		for i := range sc.acc {
+			sc.acc[i].stamp = c.stale
+			if c.spread {
+				sc.acc[i].stamp += int32(i % 5)
+			}
+		}
+		scratchPool.Put(sc)
+		for range 3 {
+			for _, q := range queries {
+				if got := search(q); !reflect.DeepEqual(got, fresh[q]) {
+					t.Fatalf("gen %d, %q:\n%+v\nfresh:\n%+v", gen, q, got, fresh[q])
+				}
 			}
 		}
 	}

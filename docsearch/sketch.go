@@ -143,13 +143,8 @@ func (v *vectors) searchSketched(q []float32, k int, keep func(uint32) bool) []s
 	dist := make([]uint8, m) // differing bits, at most 255 counted
 	var hist [256]int
 	if sk.words == 4 { // 256 dimensions, the embedded model's
-		q0, q1, q2, q3 := qb[0], qb[1], qb[2], qb[3]
-		for i := range m {
-			r := sk.bits[4*i : 4*i+4 : 4*i+4]
-			d := min(bits.OnesCount64(r[0]^q0)+bits.OnesCount64(r[1]^q1)+bits.OnesCount64(r[2]^q2)+bits.OnesCount64(r[3]^q3), 255)
-			dist[i] = uint8(d)
-			hist[d]++
-		}
+		sketchDist4(sk.bits, (*[4]uint64)(qb), dist)
+		hist = histogram(dist)
 	} else {
 		for i := range m {
 			d := 0
@@ -191,4 +186,37 @@ func (v *vectors) searchSketched(q []float32, k int, keep func(uint32) bool) []s
 		}
 	}
 	return t.sorted()
+}
+
+// sketchDist4Generic is sketchDist4 in Go: where there is no assembly,
+// and its tail.
+func sketchDist4Generic(b []uint64, q *[4]uint64, dist []uint8) {
+	q0, q1, q2, q3 := q[0], q[1], q[2], q[3]
+	for i := range dist {
+		r := b[4*i : 4*i+4 : 4*i+4]
+		dist[i] = uint8(min(bits.OnesCount64(r[0]^q0)+bits.OnesCount64(r[1]^q1)+bits.OnesCount64(r[2]^q2)+bits.OnesCount64(r[3]^q3), 255))
+	}
+}
+
+// histogram counts the rows at each distance, in four tables so that
+// neighbouring rows at the same distance do not wait on each other's
+// count.
+func histogram(dist []uint8) [256]int {
+	var h [4][256]int32
+	i := 0
+	for ; i+4 <= len(dist); i += 4 {
+		d := dist[i : i+4 : i+4]
+		h[0][d[0]]++
+		h[1][d[1]]++
+		h[2][d[2]]++
+		h[3][d[3]]++
+	}
+	for ; i < len(dist); i++ {
+		h[0][dist[i]]++
+	}
+	var out [256]int
+	for d := range out {
+		out[d] = int(h[0][d]) + int(h[1][d]) + int(h[2][d]) + int(h[3][d])
+	}
+	return out
 }
