@@ -11,7 +11,7 @@ import (
 // Postings runs. A lexicon given a spill (Index.spillFor) writes its
 // postings out in runs once they pass runPostings: each run holds, for
 // every term with postings added since the run before, those postings,
-// the terms in increasing ID order. Chunk IDs only grow as chunks are
+// the terms in byte order. Chunk IDs only grow as chunks are
 // added, so a term's postings are its runs', in run order, then those
 // still in memory: postings and the save read them so, and what they
 // read is what an index built on the heap holds (TestSpillSameIndex).
@@ -23,15 +23,15 @@ import (
 // wait in one log (lexicon.log), each with its term, not in a slice per
 // term: a term's slice header alone was 24 bytes, 90 MB over the
 // kernel's 3.78 M terms, with the slack of every slice's growth on top.
-// A run sorts the log by term (a chunk's terms are distinct, so term
-// then chunk is an order with no ties) and writes it out.
+// A run places the log's postings term by term, each term's in the
+// log's order, which is chunk order (see run).
 //
 // A run's postings lie in the spill, read through its mapping (its
 // pages let go as the save reads them, see spill.touch); its index, the
 // terms and their postings' offsets, on the heap (8 bytes a term a run,
-// exactly sized): the save and a search find a term in every run, and
-// the pages of a binary search through the mapping would be resident
-// until the next release.
+// exactly sized): a search finds a term in every run by a binary search
+// of the index (the pages of one through the mapping would be resident
+// until the next release); the save reads every run in order.
 
 // postRun is one run. Its terms are in byte order, as the save writes
 // them: the save reads each run once from start to end (runCursor),
@@ -81,17 +81,16 @@ func (lex *lexicon) maybeRun() {
 
 // run writes the postings in memory, those of post then the log's, to a
 // run and reports whether it did; when it cannot, the log's postings
-// move to post, where they stay on the heap. The run is written through
-// small buffers into space reserved for it: no copy of it is made on the
-// heap.
-//
-// The log is put in the run's order in place: counted by term, moved
-// into each term's place, then each term's postings sorted by chunk (a
-// chunk's terms are distinct, so there are no ties). Sorting the whole
-// log by term then chunk took 10.7 of the kernel's CPU-s.
+// move to post, where they stay on the heap. No copy of the run is made
+// on the heap: the log is counted by term, each term given its place in
+// space reserved in the spill, and each posting of the log, in its
+// order (chunk order), written to its term's next place through the
+// mapping. Its pages count as touched, and are let go with the rest.
+// Sorting the log by term then chunk, and writing it out through a
+// buffer, took 10.7 of the kernel's CPU-s.
 func (lex *lexicon) run() bool {
 	nt := lex.nterms()
-	next := make([]uint32, nt) // each term's postings in the log, then where its next one goes
+	next := make([]uint32, nt) // each term's postings in the log, then its next place in the run
 	for _, e := range lex.log {
 		next[e.term]++
 	}
@@ -108,57 +107,32 @@ func (lex *lexicon) run() bool {
 	if lex.spillTo != nil {
 		sp = lex.spillTo(n * int(unsafe.Sizeof(posting{})))
 	}
-	data := reserved[posting](sp, n)
-	if data.dst == nil {
+	b := sp.reserve(n * int(unsafe.Sizeof(posting{})))
+	if b == nil {
 		lex.settle()
 		return false
 	}
-	r := postRun{tids: make([]uint32, 0, terms), at: make([]uint32, 1, terms+1)}
+	data := unsafe.Slice((*posting)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	r := postRun{tids: make([]uint32, 0, terms), at: make([]uint32, 1, terms+1), data: data}
 	for t := range uint32(nt) {
 		if len(lex.mem(t)) > 0 || next[t] > 0 {
 			r.tids = append(r.tids, t)
 		}
 	}
 	sortTerms(r.tids, lex.terms)
-	ends := make([]uint32, terms) // where each term's postings end in the sorted log
 	at := uint32(0)
-	for i, t := range r.tids {
+	for _, t := range r.tids {
+		at += uint32(copy(data[at:], lex.mem(t)))
 		c := next[t]
 		next[t] = at
 		at += c
-		ends[i] = at
+		r.at = append(r.at, at)
 	}
-	log := lex.log
-	for i, t := range r.tids {
-		for k := next[t]; k < ends[i]; k = next[t] {
-			e := log[k]
-			if e.term == t {
-				next[t]++
-				continue
-			}
-			j := next[e.term] // in a later term's place: the earlier ones are full
-			next[e.term]++
-			log[k], log[j] = log[j], e
-		}
+	for _, e := range lex.log {
+		data[next[e.term]] = posting{e.chunk, e.tf}
+		next[e.term]++
 	}
-	from := uint32(0)
-	for i, t := range r.tids {
-		for _, p := range lex.mem(t) {
-			data.put(p)
-		}
-		ps := log[from:ends[i]]
-		sortByChunk(ps)
-		for _, e := range ps {
-			data.put(posting{e.chunk, e.tf})
-		}
-		from = ends[i]
-		r.at = append(r.at, uint32(data.len()))
-	}
-	if !data.flush() {
-		lex.settle()
-		return false
-	}
-	r.data = data.dst
+	sp.touch(len(b))
 	lex.runs = append(lex.runs, r)
 	lex.post = nil
 	lex.log = lex.log[:0]
@@ -189,70 +163,6 @@ func sortTerms(ids []uint32, terms []string) {
 	for i, k := range ks {
 		ids[i] = k.id
 	}
-}
-
-// sortByChunk sorts one term's postings of the log by chunk. They are
-// mostly in order, and mostly few: an insertion sort does those.
-func sortByChunk(ps []logged) {
-	if len(ps) > 16 {
-		slices.SortFunc(ps, func(a, b logged) int { return cmp.Compare(a.chunk, b.chunk) })
-		return
-	}
-	for i := 1; i < len(ps); i++ {
-		for j := i; j > 0 && ps[j].chunk < ps[j-1].chunk; j-- {
-			ps[j], ps[j-1] = ps[j-1], ps[j]
-		}
-	}
-}
-
-// spillArray writes an array of n Ts to space reserved in a spill, a
-// buffer's worth at a time.
-type spillArray[T any] struct {
-	sp  *spill
-	dst []T   // the array in the spill; nil when there was no room
-	at  int64 // dst's offset in the spill's file
-	buf []T
-	n   int // elements written out
-	ok  bool
-}
-
-// spillBuffer is the bytes of a spillArray's buffer.
-const spillBuffer = 256 << 10
-
-func reserved[T any](sp *spill, n int) *spillArray[T] {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	b, at := sp.reserve(n * size)
-	a := &spillArray[T]{sp: sp, at: at, ok: b != nil}
-	if b != nil {
-		a.dst = unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
-		a.buf = make([]T, 0, min(n, spillBuffer/size))
-	}
-	return a
-}
-
-// len returns the number of elements put.
-func (a *spillArray[T]) len() int { return a.n + len(a.buf) }
-
-func (a *spillArray[T]) put(x T) {
-	a.buf = append(a.buf, x)
-	if len(a.buf) == cap(a.buf) {
-		a.flush()
-	}
-}
-
-// flush writes the buffer out and reports whether every write so far
-// succeeded.
-func (a *spillArray[T]) flush() bool {
-	if len(a.buf) > 0 && a.ok {
-		var zero T
-		size := int(unsafe.Sizeof(zero))
-		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a.buf))), len(a.buf)*size)
-		a.ok = a.sp.writeAt(b, a.at+int64(a.n*size))
-	}
-	a.n += len(a.buf)
-	a.buf = a.buf[:0]
-	return a.ok && a.n == len(a.dst)
 }
 
 // settle moves the log's postings to post, a slice per term.
