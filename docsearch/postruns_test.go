@@ -9,7 +9,8 @@ import (
 )
 
 // TestRunsInTermOrder checks that a run holds its terms in byte order,
-// whatever order they were added in, and that reading the runs in that
+// whatever order they were added in, that its pages are let go while it
+// is written, and that reading the runs in that
 // order (runCursor, as the save does) and one term at a time (eachRun,
 // as a search does) give every term the postings a lexicon on the heap
 // gives it, in chunk order.
@@ -28,6 +29,11 @@ func TestRunsInTermOrder(t *testing.T) {
 	for i := range chunks {
 		chunks[i] = append(chunks[i], termFreq{fmt.Sprintf("zz%d", 3000-i), 1}, termFreq{fmt.Sprintf("aa%d", i%97), 2})
 	}
+	// Windows of 64 postings: a run is written in many passes, and its
+	// pages are let go as it is written, not once it is whole.
+	oldWindow, oldRelease := runWindow, spillRelease
+	runWindow, spillRelease = 512, 2048
+	defer func() { runWindow, spillRelease = oldWindow, oldRelease }()
 	heap, runs := newLexicon(), newLexicon()
 	runs.spillTo, runs.runAt = func(int) *spill { return sp }, 7000
 	for _, c := range chunks {
@@ -37,6 +43,14 @@ func TestRunsInTermOrder(t *testing.T) {
 	runs.flush()
 	if len(runs.runs) < 5 {
 		t.Fatalf("%d runs; want at least 5", len(runs.runs))
+	}
+	written := 0
+	for _, r := range runs.runs {
+		written += len(r.data) * 8
+	}
+	// A release comes at most a window past spillRelease bytes.
+	if want := written / (spillRelease + runWindow); sp.releases < want {
+		t.Errorf("%d releases while writing %d bytes of runs; want at least %d", sp.releases, written, want)
 	}
 	for i, r := range runs.runs {
 		if !slices.IsSortedFunc(r.tids, func(a, b uint32) int { return strings.Compare(runs.terms[a], runs.terms[b]) }) {
