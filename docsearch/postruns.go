@@ -85,8 +85,8 @@ func (lex *lexicon) maybeRun() {
 // on the heap: the log is counted by term, each term given its place in
 // space reserved in the spill, and each posting of the log, in its
 // order (chunk order), written to its term's next place through the
-// mapping, a window of the run at a time (runWindow). Its pages count as
-// touched, and are let go with the rest.
+// mapping, a window of the run at a time (runWindow), whose pages are
+// let go as soon as it is written.
 // Sorting the log by term then chunk, and writing it out through a
 // buffer, took 10.7 of the kernel's CPU-s.
 func (lex *lexicon) run() bool {
@@ -129,8 +129,8 @@ func (lex *lexicon) run() bool {
 		at += c
 		r.at = append(r.at, at)
 	}
-	// A window of the run at a time, so that its pages are let go as
-	// the rest are (spill.touch), not made resident all at once: each
+	// A window of the run at a time, its pages let go once it is
+	// written, so that no more than a window is resident at once: each
 	// pass places the postings whose places lie in its window and marks
 	// them placed, and a term's next place only grows, so a posting not
 	// placed yet never has its place before the window.
@@ -147,7 +147,7 @@ func (lex *lexicon) run() bool {
 			next[e.term]++
 			e.term = placed
 		}
-		sp.touch(int(hi-uint32(lo)) * int(unsafe.Sizeof(posting{})))
+		sp.letGo(b[lo*int(unsafe.Sizeof(posting{})) : int(hi)*int(unsafe.Sizeof(posting{}))])
 	}
 	lex.runs = append(lex.runs, r)
 	lex.post = nil

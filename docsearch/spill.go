@@ -229,6 +229,24 @@ func (sp *spill) touchLocked(n int) {
 	}
 }
 
+// letGo drops the whole pages of b, bytes of the spill written through
+// the mapping, from the resident set at once; the pages b shares with
+// its neighbours stay.
+func (sp *spill) letGo(b []byte) {
+	if sp == nil || len(b) == 0 {
+		return
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	from := int((p+spillPage-1)&^(spillPage-1) - p)
+	to := int((p+uintptr(len(b)))&^(spillPage-1) - p)
+	if from < to {
+		releasePages(b[from:to])
+	}
+	sp.mu.Lock()
+	sp.releases++
+	sp.mu.Unlock()
+}
+
 // holds reports whether s lies in the spill.
 func (sp *spill) holds(s string) bool {
 	if sp == nil || len(s) == 0 {
