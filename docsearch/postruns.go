@@ -86,9 +86,8 @@ func (lex *lexicon) maybeRun() {
 // space reserved in the spill, and each posting of the log, in its
 // order (chunk order), written to its term's next place through the
 // mapping, a window of the run at a time (runWindow), whose pages are
-// let go as soon as it is written.
-// Sorting the log by term then chunk, and writing it out through a
-// buffer, took 10.7 of the kernel's CPU-s.
+// let go as soon as it is written. Sorting the log by term then chunk,
+// and writing it out through a buffer, took 10.7 of the kernel's CPU-s.
 func (lex *lexicon) run() bool {
 	nt := lex.nterms()
 	next := make([]uint32, nt) // each term's postings in the log, then its next place in the run
