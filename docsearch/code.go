@@ -392,7 +392,7 @@ const codeTerms = "terms 2"
 // codeDocHash is the hash a code document records: its text's and the
 // rules of its terms' (codeTerms).
 func codeDocHash(text string) [16]byte {
-	return contentHash([]byte(codeTerms + "\x00" + text))
+	return contentHashOf(codeTerms+"\x00", text)
 }
 
 // scopeName is the last part of a qualified name before the symbol's

@@ -47,14 +47,24 @@ func (ix *Index) compact() {
 		ix.byPath[d.path] = id
 	}
 	lex.post = make([][]posting, ix.lex.nterms())
-	for t := range lex.post {
-		var np []posting
-		for _, p := range ix.lex.postings(uint32(t)) { // the runs' too: the new lexicon has none
+	keep := func(t uint32, ps []posting) {
+		for _, p := range ps {
 			if int(p.chunk) < len(alive) && alive[p.chunk] { // see decodeBody
-				np = append(np, posting{remap[p.chunk], p.tf})
+				lex.post[t] = append(lex.post[t], posting{remap[p.chunk], p.tf})
 			}
 		}
-		lex.post[t] = np
+	}
+	if len(ix.lex.runs) > 0 {
+		// The runs' too (the new lexicon has none), read in their order:
+		// the terms in byte order, not a search of every run by each.
+		cur := ix.lex.cursor()
+		for _, t := range ix.lex.sortedTerms() {
+			cur.each(t, func(ps []posting) { keep(t, ps) })
+		}
+	} else {
+		for t := range lex.post {
+			keep(uint32(t), ix.lex.postings(uint32(t)))
+		}
 	}
 	lex.live = len(chunks)
 	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Document is a document given to Put instead of read from a file
@@ -320,4 +321,16 @@ func contentHash(b []byte) [16]byte {
 	var h [16]byte
 	copy(h[:], s[:16])
 	return h
+}
+
+// contentHashOf is contentHash of a then b joined, without joining them:
+// hashing code documents' joined texts copied every symbol's source,
+// 772 MB of garbage over the Linux kernel.
+func contentHashOf(a, b string) [16]byte {
+	h := sha256.New()
+	h.Write(unsafe.Slice(unsafe.StringData(a), len(a))) // only read: no copy
+	h.Write(unsafe.Slice(unsafe.StringData(b), len(b)))
+	var sum [16]byte
+	copy(sum[:], h.Sum(make([]byte, 0, sha256.Size)))
+	return sum
 }

@@ -262,7 +262,7 @@ func (lex *lexicon) sortedTerms() []uint32 {
 		for i := range s {
 			s[i] = uint32(i)
 		}
-		slices.SortFunc(s, func(a, b uint32) int { return strings.Compare(lex.terms[a], lex.terms[b]) })
+		sortTerms(s, lex.terms)
 		lex.sorted = s
 	}
 	return lex.sorted

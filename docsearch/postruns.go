@@ -2,14 +2,16 @@ package docsearch
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
+	"strings"
 	"unsafe"
 )
 
 // Postings runs. A lexicon given a spill (Index.spillFor) writes its
 // postings out in runs once they pass runPostings: each run holds, for
 // every term with postings added since the run before, those postings,
-// the terms in increasing ID order. Chunk IDs only grow as chunks are
+// the terms in byte order. Chunk IDs only grow as chunks are
 // added, so a term's postings are its runs', in run order, then those
 // still in memory: postings and the save read them so, and what they
 // read is what an index built on the heap holds (TestSpillSameIndex).
@@ -21,19 +23,23 @@ import (
 // wait in one log (lexicon.log), each with its term, not in a slice per
 // term: a term's slice header alone was 24 bytes, 90 MB over the
 // kernel's 3.78 M terms, with the slack of every slice's growth on top.
-// A run sorts the log by term (a chunk's terms are distinct, so term
-// then chunk is an order with no ties) and writes it out.
+// A run places the log's postings term by term, each term's in the
+// log's order, which is chunk order (see run).
 //
 // A run's postings lie in the spill, read through its mapping (its
 // pages let go as the save reads them, see spill.touch); its index, the
 // terms and their postings' offsets, on the heap (8 bytes a term a run,
-// exactly sized): the save and a search find a term in every run, and
-// the pages of a binary search through the mapping would be resident
-// until the next release.
+// exactly sized): a search finds a term in every run by a binary search
+// of the index (the pages of one through the mapping would be resident
+// until the next release); the save reads every run in order.
 
-// postRun is one run.
+// postRun is one run. Its terms are in byte order, as the save writes
+// them: the save reads each run once from start to end (runCursor),
+// where, in term ID order, it read a page of a run for each term the
+// run has, in an order unrelated to the run's (on the kernel, 13 of the
+// save's 34 CPU-s were those pages' faults).
 type postRun struct {
-	tids []uint32  // terms with postings in the run, increasing
+	tids []uint32  // terms with postings in the run, in increasing byte order
 	at   []uint32  // the first posting of tids[i] is data[at[i]]; len(tids)+1 entries
 	data []posting // in the spill
 }
@@ -43,9 +49,11 @@ type logged struct {
 	term, chunk, tf uint32
 }
 
-// find returns term id's postings in the run.
-func (r *postRun) find(id uint32) []posting {
-	i, ok := slices.BinarySearch(r.tids, id)
+// find returns term id's postings in the run, terms being the lexicon's
+// list: a binary search by the term's bytes.
+func (r *postRun) find(terms []string, id uint32) []posting {
+	s := terms[id]
+	i, ok := slices.BinarySearchFunc(r.tids, s, func(t uint32, s string) int { return strings.Compare(terms[t], s) })
 	if !ok {
 		return nil
 	}
@@ -73,34 +81,25 @@ func (lex *lexicon) maybeRun() {
 
 // run writes the postings in memory, those of post then the log's, to a
 // run and reports whether it did; when it cannot, the log's postings
-// move to post, where they stay on the heap. The run is written through
-// small buffers into space reserved for it: no copy of it is made on the
-// heap.
+// move to post, where they stay on the heap. No copy of the run is made
+// on the heap: the log is counted by term, each term given its place in
+// space reserved in the spill, and each posting of the log, in its
+// order (chunk order), written to its term's next place through the
+// mapping, a window of the run at a time (runWindow), whose pages are
+// let go as soon as it is written. Sorting the log by term then chunk,
+// and writing it out through a buffer, took 10.7 of the kernel's CPU-s.
 func (lex *lexicon) run() bool {
-	slices.SortFunc(lex.log, func(a, b logged) int {
-		if c := cmp.Compare(a.term, b.term); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.chunk, b.chunk)
-	})
-	// Each term with postings in memory, in increasing order, and how
-	// many it has: f is called with the term, its postings in post, and
-	// its log's.
-	each := func(f func(t uint32, ps []posting, log []logged)) {
-		j := 0
-		for t := range uint32(lex.nterms()) {
-			k := j
-			for k < len(lex.log) && lex.log[k].term == t {
-				k++
-			}
-			if ps := lex.mem(t); len(ps) > 0 || k > j {
-				f(t, ps, lex.log[j:k])
-			}
-			j = k
+	nt := lex.nterms()
+	next := make([]uint32, nt) // each term's postings in the log, then its next place in the run
+	for _, e := range lex.log {
+		next[e.term]++
+	}
+	n, terms := len(lex.log), 0
+	for t := range uint32(nt) {
+		if m := len(lex.mem(t)); m > 0 || next[t] > 0 {
+			n, terms = n+m, terms+1
 		}
 	}
-	n, terms := 0, 0
-	each(func(_ uint32, ps []posting, log []logged) { n, terms = n+len(ps)+len(log), terms+1 })
 	if n == 0 {
 		return true
 	}
@@ -108,27 +107,47 @@ func (lex *lexicon) run() bool {
 	if lex.spillTo != nil {
 		sp = lex.spillTo(n * int(unsafe.Sizeof(posting{})))
 	}
-	data := reserved[posting](sp, n)
-	if data.dst == nil {
+	b := sp.reserve(n * int(unsafe.Sizeof(posting{})))
+	if b == nil {
 		lex.settle()
 		return false
 	}
-	r := postRun{tids: make([]uint32, 0, terms), at: make([]uint32, 1, terms+1)}
-	each(func(t uint32, ps []posting, log []logged) {
-		r.tids = append(r.tids, t)
-		for _, p := range ps {
-			data.put(p)
+	data := unsafe.Slice((*posting)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	r := postRun{tids: make([]uint32, 0, terms), at: make([]uint32, 1, terms+1), data: data}
+	for t := range uint32(nt) {
+		if len(lex.mem(t)) > 0 || next[t] > 0 {
+			r.tids = append(r.tids, t)
 		}
-		for _, e := range log {
-			data.put(posting{e.chunk, e.tf})
-		}
-		r.at = append(r.at, uint32(data.len()))
-	})
-	if !data.flush() {
-		lex.settle()
-		return false
 	}
-	r.data = data.dst
+	sortTerms(r.tids, lex.terms)
+	at := uint32(0)
+	for _, t := range r.tids {
+		at += uint32(copy(data[at:], lex.mem(t)))
+		c := next[t]
+		next[t] = at
+		at += c
+		r.at = append(r.at, at)
+	}
+	// A window of the run at a time, its pages let go once it is
+	// written, so that no more than a window is resident at once: each
+	// pass places the postings whose places lie in its window and marks
+	// them placed, and a term's next place only grows, so a posting not
+	// placed yet never has its place before the window.
+	const placed = ^uint32(0)
+	window := runWindow / int(unsafe.Sizeof(posting{}))
+	for lo := 0; lo < n; lo += window {
+		hi := uint32(min(lo+window, n))
+		for i := range lex.log {
+			e := &lex.log[i]
+			if e.term == placed || next[e.term] >= hi {
+				continue
+			}
+			data[next[e.term]] = posting{e.chunk, e.tf}
+			next[e.term]++
+			e.term = placed
+		}
+		sp.letGo(b[lo*int(unsafe.Sizeof(posting{})) : int(hi)*int(unsafe.Sizeof(posting{}))])
+	}
 	lex.runs = append(lex.runs, r)
 	lex.post = nil
 	lex.log = lex.log[:0]
@@ -136,54 +155,33 @@ func (lex *lexicon) run() bool {
 	return true
 }
 
-// spillArray writes an array of n Ts to space reserved in a spill, a
-// buffer's worth at a time.
-type spillArray[T any] struct {
-	sp  *spill
-	dst []T   // the array in the spill; nil when there was no room
-	at  int64 // dst's offset in the spill's file
-	buf []T
-	n   int // elements written out
-	ok  bool
-}
+// runWindow is the bytes of a run a pass of run writes: on the kernel
+// a run is 45 MB, six passes over its log. A variable for tests.
+var runWindow = 8 << 20
 
-// spillBuffer is the bytes of a spillArray's buffer.
-const spillBuffer = 256 << 10
-
-func reserved[T any](sp *spill, n int) *spillArray[T] {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	b, at := sp.reserve(n * size)
-	a := &spillArray[T]{sp: sp, at: at, ok: b != nil}
-	if b != nil {
-		a.dst = unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
-		a.buf = make([]T, 0, min(n, spillBuffer/size))
+// sortTerms sorts ids by their terms' bytes. The first eight bytes of
+// each, as a number, decide most comparisons without reading the terms
+// again.
+func sortTerms(ids []uint32, terms []string) {
+	type keyed struct {
+		key uint64
+		id  uint32
 	}
-	return a
-}
-
-// len returns the number of elements put.
-func (a *spillArray[T]) len() int { return a.n + len(a.buf) }
-
-func (a *spillArray[T]) put(x T) {
-	a.buf = append(a.buf, x)
-	if len(a.buf) == cap(a.buf) {
-		a.flush()
+	ks := make([]keyed, len(ids))
+	for i, id := range ids {
+		var b [8]byte
+		copy(b[:], terms[id])
+		ks[i] = keyed{binary.BigEndian.Uint64(b[:]), id}
 	}
-}
-
-// flush writes the buffer out and reports whether every write so far
-// succeeded.
-func (a *spillArray[T]) flush() bool {
-	if len(a.buf) > 0 && a.ok {
-		var zero T
-		size := int(unsafe.Sizeof(zero))
-		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a.buf))), len(a.buf)*size)
-		a.ok = a.sp.writeAt(b, a.at+int64(a.n*size))
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return strings.Compare(terms[a.id], terms[b.id])
+	})
+	for i, k := range ks {
+		ids[i] = k.id
 	}
-	a.n += len(a.buf)
-	a.buf = a.buf[:0]
-	return a.ok && a.n == len(a.dst)
 }
 
 // settle moves the log's postings to post, a slice per term.
@@ -217,38 +215,33 @@ func (lex *lexicon) mem(id uint32) []posting {
 	return nil
 }
 
-// count returns the number of term id's postings, runs' and log's
-// included.
-func (lex *lexicon) count(id uint32) int {
-	n := len(lex.mem(id))
-	for i := range lex.runs {
-		n += len(lex.runs[i].find(id))
-	}
-	for _, e := range lex.log {
-		if e.term == id {
-			n++
-		}
-	}
-	return n
-}
-
 // eachRun calls f with term id's postings, in chunk order: each run's
 // that has some, then those in post, then the log's (a search while a
 // build has postings in the log reads it whole for each term; the save
 // and compaction flush it first).
 func (lex *lexicon) eachRun(id uint32, f func([]posting)) {
 	for i := range lex.runs {
-		if ps := lex.runs[i].find(id); len(ps) > 0 {
+		if ps := lex.runs[i].find(lex.terms, id); len(ps) > 0 {
 			f(ps)
-			// Its pages are let go as reads go on (spill.touch). Terms
-			// are read in term order or one by one, not in the runs' ID
-			// order: each read is a page of its own, however few its
-			// postings.
-			if lex.touch != nil {
-				lex.touch(len(ps)*8 + spillPage)
-			}
+			lex.touchRead(ps)
 		}
 	}
+	lex.eachMem(id, f)
+}
+
+// touchRead counts a read of ps in a run. Its pages are let go as reads
+// go on (spill.touch). A read is counted as a page of its own, however
+// few its postings: one by one, terms are read in no order of the runs';
+// in the save's walk (runCursor) the runs are read in order, and the
+// page counted is at most one more than was made resident.
+func (lex *lexicon) touchRead(ps []posting) {
+	if lex.touch != nil {
+		lex.touch(len(ps)*8 + spillPage)
+	}
+}
+
+// eachMem calls f with term id's postings in post, then with the log's.
+func (lex *lexicon) eachMem(id uint32, f func([]posting)) {
 	if ps := lex.mem(id); len(ps) > 0 {
 		f(ps)
 	}
@@ -261,4 +254,54 @@ func (lex *lexicon) eachRun(id uint32, f func([]posting)) {
 	if len(ps) > 0 {
 		f(ps)
 	}
+}
+
+// runCursor reads the postings of terms visited in increasing byte
+// order, every term with postings in a run among them, as the save
+// visits them: each run from its start to its end, a term found by
+// comparing it with the run's next, where eachRun searches every run
+// for it.
+type runCursor struct {
+	lex *lexicon
+	pos []int // the next term of each run
+}
+
+func (lex *lexicon) cursor() *runCursor {
+	return &runCursor{lex: lex, pos: make([]int, len(lex.runs))}
+}
+
+// each calls f with term id's postings as eachRun does; id must follow
+// the term of the cursor's last call in byte order.
+func (c *runCursor) each(id uint32, f func([]posting)) {
+	lex := c.lex
+	for i := range lex.runs {
+		r := &lex.runs[i]
+		if k := c.pos[i]; k < len(r.tids) && r.tids[k] == id {
+			c.pos[i]++
+			ps := r.data[r.at[k]:r.at[k+1]]
+			f(ps)
+			lex.touchRead(ps)
+		}
+	}
+	lex.eachMem(id, f)
+}
+
+// count returns the number of term id's postings, as lex.count does,
+// and moves past it as each does.
+func (c *runCursor) count(id uint32) int {
+	lex := c.lex
+	n := len(lex.mem(id))
+	for i := range lex.runs {
+		r := &lex.runs[i]
+		if k := c.pos[i]; k < len(r.tids) && r.tids[k] == id {
+			c.pos[i]++
+			n += int(r.at[k+1] - r.at[k])
+		}
+	}
+	for _, e := range lex.log {
+		if e.term == id {
+			n++
+		}
+	}
+	return n
 }

@@ -25,11 +25,12 @@ import (
 // rule holds: no string of it leaves the index). The file's space is
 // allocated before it is mapped, so that a full disk is an error here,
 // not a fault when a page is written. Texts are written with pwrite and
-// never touched by the build; vector blocks are written through the
-// mapping. release drops the pages the process touched from its
-// resident set (they stay in the page cache, or on disk): every
-// spillRelease bytes touched, so that what the mapping adds to the
-// resident set stays bounded whatever the size of the tree.
+// never touched by the build; vector blocks and runs of postings are
+// written through the mapping. release drops the pages the process
+// touched from its resident set (they stay in the page cache, or on
+// disk): every spillRelease bytes touched, so that what the mapping adds
+// to the resident set stays bounded whatever the size of the tree (a
+// run, written whole, adds its size before it is let go).
 //
 // A spill is used under ix.mu; its own mutex guards it against two
 // holders of the read lock (a save and a search reading vectors do not
@@ -175,31 +176,19 @@ func (sp *spill) bytes(b []byte) []byte {
 	return seg[off : off+len(b) : off+len(b)]
 }
 
-// reserve returns n bytes of the spill, for writeAt to fill, and their
-// offset in the file; nil when they cannot be had.
-func (sp *spill) reserve(n int) ([]byte, int64) {
+// reserve returns n bytes of the spill, to be written through the
+// mapping (a run of postings); nil when they cannot be had.
+func (sp *spill) reserve(n int) []byte {
 	if sp == nil || n <= 0 {
-		return nil, 0
+		return nil
 	}
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	seg, at, off, ok := sp.room(n)
+	seg, _, off, ok := sp.room(n)
 	if !ok {
-		return nil, 0
+		return nil
 	}
-	return seg[off : off+n : off+n], at
-}
-
-// writeAt writes b at offset at of the file (with pwrite, as bytes does)
-// and reports whether it could.
-func (sp *spill) writeAt(b []byte, at int64) bool {
-	if _, err := sp.f.WriteAt(b, at); err != nil {
-		sp.mu.Lock()
-		sp.failed = true
-		sp.mu.Unlock()
-		return false
-	}
-	return true
+	return seg[off : off+n : off+n]
 }
 
 // block returns n zero bytes of the spill to write through, or nil when
@@ -238,6 +227,24 @@ func (sp *spill) touchLocked(n int) {
 		sp.touched = 0
 		sp.releases++
 	}
+}
+
+// letGo drops the whole pages of b, bytes of the spill written through
+// the mapping, from the resident set at once; the pages b shares with
+// its neighbours stay.
+func (sp *spill) letGo(b []byte) {
+	if sp == nil || len(b) == 0 {
+		return
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	from := int((p+spillPage-1)&^(spillPage-1) - p)
+	to := int((p+uintptr(len(b)))&^(spillPage-1) - p)
+	if from < to {
+		releasePages(b[from:to])
+	}
+	sp.mu.Lock()
+	sp.releases++
+	sp.mu.Unlock()
 }
 
 // holds reports whether s lies in the spill.

@@ -218,7 +218,7 @@ func TestSpillSaveCountsPages(t *testing.T) {
 	reads := 0
 	for i := range ix.lex.nterms() {
 		for _, r := range ix.lex.runs {
-			if len(r.find(uint32(i))) > 0 {
+			if len(r.find(ix.lex.terms, uint32(i))) > 0 {
 				reads++
 			}
 		}

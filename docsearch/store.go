@@ -306,8 +306,9 @@ func (ix *Index) encodeTo(w io.Writer) error {
 	lex := ix.lex
 	var terms []uint32
 	var npost uint64
+	cur := lex.cursor() // the terms are visited in byte order, as the runs hold them
 	for _, t := range lex.sortedTerms() {
-		if n := lex.count(t); n > 0 {
+		if n := cur.count(t); n > 0 {
 			terms = append(terms, t)
 			npost += uint64(n)
 		}
@@ -374,8 +375,9 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		b = binary.LittleEndian.AppendUint32(b, l)
 		flush(false)
 	}
+	cur = lex.cursor()
 	for _, t := range terms {
-		lex.eachRun(t, func(ps []posting) {
+		cur.each(t, func(ps []posting) {
 			for _, p := range ps {
 				b = binary.LittleEndian.AppendUint32(b, p.chunk)
 				b = binary.LittleEndian.AppendUint32(b, p.tf)
@@ -485,10 +487,11 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		flush(false)
 	}
 	var str0, post uint64
+	cur = lex.cursor()
 	for _, t := range terms {
 		b = appendTermFixed(b, termFixed{str: str0, post: post})
 		str0 += uint64(len(lex.terms[t]))
-		post += uint64(lex.count(t))
+		post += uint64(cur.count(t))
 		flush(false)
 	}
 	b = appendTermFixed(b, termFixed{str: str0, post: post})

@@ -1,0 +1,86 @@
+package docsearch
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRunsInTermOrder checks that a run holds its terms in byte order,
+// whatever order they were added in, that its pages are let go while it
+// is written, and that reading the runs in that
+// order (runCursor, as the save does) and one term at a time (eachRun,
+// as a search does) give every term the postings a lexicon on the heap
+// gives it, in chunk order.
+func TestRunsInTermOrder(t *testing.T) {
+	if !canSpill {
+		t.Skip("no spill on this platform")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "spill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &spill{f: f}
+	defer sp.close()
+	chunks := zipfChunks(3000, 20, 5000)
+	// Terms added after larger ones in byte order.
+	for i := range chunks {
+		chunks[i] = append(chunks[i], termFreq{fmt.Sprintf("zz%d", 3000-i), 1}, termFreq{fmt.Sprintf("aa%d", i%97), 2})
+	}
+	// Windows of 64 postings: a run is written in many passes, and its
+	// pages are let go as it is written, not once it is whole.
+	old := runWindow
+	runWindow = 512
+	defer func() { runWindow = old }()
+	heap, runs := newLexicon(), newLexicon()
+	runs.spillTo, runs.runAt = func(int) *spill { return sp }, 7000
+	for _, c := range chunks {
+		heap.add(c)
+		runs.add(c)
+	}
+	runs.flush()
+	if len(runs.runs) < 5 {
+		t.Fatalf("%d runs; want at least 5", len(runs.runs))
+	}
+	written := 0
+	for _, r := range runs.runs {
+		written += len(r.data) * 8
+	}
+	if want := written / runWindow; sp.releases < want {
+		t.Errorf("%d releases while writing %d bytes of runs; want one a window, at least %d", sp.releases, written, want)
+	}
+	for i, r := range runs.runs {
+		if !slices.IsSortedFunc(r.tids, func(a, b uint32) int { return strings.Compare(runs.terms[a], runs.terms[b]) }) {
+			t.Fatalf("run %d: terms not in byte order", i)
+		}
+	}
+	cur := runs.cursor()
+	for _, id := range runs.sortedTerms() {
+		want := heap.postings(heap.mustID(t, runs.terms[id]))
+		var got []posting
+		n := cur.count(id)
+		runs.eachRun(id, func(ps []posting) { got = append(got, ps...) })
+		if !slices.Equal(got, want) || n != len(want) {
+			t.Fatalf("%q: eachRun %v, count %d; want %v", runs.terms[id], got, n, want)
+		}
+	}
+	cur = runs.cursor()
+	for _, id := range runs.sortedTerms() {
+		var got []posting
+		cur.each(id, func(ps []posting) { got = append(got, ps...) })
+		if want := heap.postings(heap.mustID(t, runs.terms[id])); !slices.Equal(got, want) {
+			t.Fatalf("%q: the cursor %v; want %v", runs.terms[id], got, want)
+		}
+	}
+}
+
+func (lex *lexicon) mustID(t *testing.T, term string) uint32 {
+	t.Helper()
+	id, ok := lex.id(term)
+	if !ok {
+		t.Fatalf("%q not in the lexicon", term)
+	}
+	return id
+}
