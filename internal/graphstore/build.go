@@ -10,7 +10,6 @@ package graphstore
 
 import (
 	"fmt"
-	"reflect"
 	"sync"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -52,18 +51,7 @@ func buildEntryPlan() (*plan, error) {
 }
 
 func makeBuildEntryPlan() (*plan, error) {
-	full, err := planOf(reflect.TypeFor[Entry]())
-	if err != nil {
-		return nil, err
-	}
-	ent := *full
-	ent.fields = append([]field(nil), full.fields...)
-	for i, f := range ent.fields {
-		if f.p.typ != reflect.TypeFor[*extract.File]() {
-			continue
-		}
-		file := *f.p.elem
-		file.fields = append([]field(nil), f.p.elem.fields...)
+	return entryPlanWithFile(func(file *plan) error {
 		language := false
 		for k := range file.fields {
 			switch ff := &file.fields[k]; ff.name {
@@ -73,20 +61,17 @@ func makeBuildEntryPlan() (*plan, error) {
 				ff.skip = true
 			case "Symbols":
 				if !language {
-					return nil, fmt.Errorf("graphstore: extract.File's Symbols come before its Language")
+					return fmt.Errorf("graphstore: extract.File's Symbols come before its Language")
 				}
 				nodoc, err := withoutField(ff.p, "Doc")
 				if err != nil {
-					return nil, err
+					return err
 				}
 				ff.whole, ff.p = ff.p, nodoc
 			}
 		}
-		ptr := *f.p
-		ptr.elem = &file
-		ent.fields[i].p = &ptr
-	}
-	return &ent, nil
+		return nil
+	})
 }
 
 // withoutField returns the plan of a slice of structs, p, whose

@@ -32,34 +32,44 @@ var (
 // its expression table and every field not in slimFields are read past.
 func slimEntryPlan() (*plan, error) {
 	slimOnce.Do(func() {
-		full, err := planOf(reflect.TypeFor[Entry]())
-		if err != nil {
-			slimErr = err
-			return
-		}
-		ent := *full
-		ent.fields = append([]field(nil), full.fields...)
-		for i, f := range ent.fields {
-			if f.p.typ != reflect.TypeFor[*extract.File]() {
-				continue
-			}
-			file := *f.p.elem
+		slimEnt, slimErr = entryPlanWithFile(func(file *plan) error {
 			file.slim = true
-			file.fields = append([]field(nil), f.p.elem.fields...)
 			for k := range file.fields {
 				file.fields[k].skip = !slimFields[file.fields[k].name]
 				if !file.fields[k].skip && holdsExpr(file.fields[k].p.typ, map[reflect.Type]bool{}) {
-					slimErr = fmt.Errorf("graphstore: slim field %s holds an expression", file.fields[k].name)
-					return
+					return fmt.Errorf("graphstore: slim field %s holds an expression", file.fields[k].name)
 				}
 			}
-			ptr := *f.p
-			ptr.elem = &file
-			ent.fields[i].p = &ptr
-		}
-		slimEnt = &ent
+			return nil
+		})
 	})
 	return slimEnt, slimErr
+}
+
+// entryPlanWithFile returns a copy of Entry's plan in which the plan of
+// its File is a copy that edit changes (its fields copied too); the plan
+// of Entry itself is not changed.
+func entryPlanWithFile(edit func(file *plan) error) (*plan, error) {
+	full, err := planOf(reflect.TypeFor[Entry]())
+	if err != nil {
+		return nil, err
+	}
+	ent := *full
+	ent.fields = append([]field(nil), full.fields...)
+	for i, f := range ent.fields {
+		if f.p.typ != reflect.TypeFor[*extract.File]() {
+			continue
+		}
+		file := *f.p.elem
+		file.fields = append([]field(nil), f.p.elem.fields...)
+		if err := edit(&file); err != nil {
+			return nil, err
+		}
+		ptr := *f.p
+		ptr.elem = &file
+		ent.fields[i].p = &ptr
+	}
+	return &ent, nil
 }
 
 // holdsExpr reports whether a value of type t can hold an extract.Expr,
