@@ -352,3 +352,20 @@ func (d *decoder) length() (int, error) {
 	}
 	return int(n) - 1, nil
 }
+
+// pointerTag reads the byte the encoder writes before a pointer: 0 for
+// nil, 1 when the value follows.
+func (d *decoder) pointerTag() (set bool, err error) {
+	if d.off >= len(d.buf) {
+		return false, errShort
+	}
+	b := d.buf[d.off]
+	d.off++
+	switch b {
+	case 0:
+		return false, nil
+	case 1:
+		return true, nil
+	}
+	return false, fmt.Errorf("pointer tag %d", b)
+}

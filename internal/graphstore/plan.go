@@ -159,22 +159,15 @@ func (d *decoder) decodeInto(p *plan, ptr unsafe.Pointer, table *extract.ExprTab
 		}
 		reflect.NewAt(p.typ, ptr).Elem().Set(s)
 	case opPointer:
-		if d.off >= len(d.buf) {
-			return errShort
+		set, err := d.pointerTag()
+		if err != nil || !set {
+			return err
 		}
-		b := d.buf[d.off]
-		d.off++
-		switch b {
-		case 0:
-		case 1:
-			v := reflect.New(p.elem.typ)
-			if err := d.decodeInto(p.elem, v.UnsafePointer(), table); err != nil {
-				return err
-			}
-			reflect.NewAt(p.typ, ptr).Elem().Set(v)
-		default:
-			return fmt.Errorf("pointer tag %d", b)
+		v := reflect.New(p.elem.typ)
+		if err := d.decodeInto(p.elem, v.UnsafePointer(), table); err != nil {
+			return err
 		}
+		reflect.NewAt(p.typ, ptr).Elem().Set(v)
 	case opStruct:
 		for _, f := range p.fields {
 			var err error

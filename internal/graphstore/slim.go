@@ -158,18 +158,11 @@ func (d *decoder) skip(p *plan) error {
 			}
 		}
 	case opPointer:
-		if d.off >= len(d.buf) {
-			return errShort
+		set, err := d.pointerTag()
+		if err != nil || !set {
+			return err
 		}
-		b := d.buf[d.off]
-		d.off++
-		switch b {
-		case 0:
-		case 1:
-			return d.skip(p.elem)
-		default:
-			return fmt.Errorf("pointer tag %d", b)
-		}
+		return d.skip(p.elem)
 	case opStruct:
 		for _, f := range p.fields {
 			if err := d.skip(f.p); err != nil {
