@@ -56,6 +56,13 @@ type Options struct {
 	// the heap of a large build does not grow with them. 0 keeps them all
 	// on the heap, as does an index without Dir or off Linux.
 	SpillBytes int64
+	// Fresh leaves the index saved in Dir unread: the index is built
+	// from the scopes' files, and its save replaces the one there. For a
+	// caller that knows most of the saved documents are to be replaced
+	// (code documents of another build after an upgrade): the first
+	// change to a loaded index decodes all of it onto the heap
+	// (materialize), the documents it then replaces included.
+	Fresh bool
 }
 
 func (o *Options) defaults() {
@@ -172,7 +179,7 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 		srcs, skipped, err := ss.walkListed(opts.MaxFileBytes, l)
 		walk <- walked{srcs, skipped, err}
 	}()
-	if opts.Dir != "" {
+	if opts.Dir != "" && !opts.Fresh {
 		start := time.Now()
 		switch err := ix.load(); {
 		case err == nil:

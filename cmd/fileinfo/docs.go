@@ -128,6 +128,10 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 		// the vectors and the postings beyond the first indexSpillBytes
 		// are kept off the heap (docsearch.Options.SpillBytes).
 		opts.SpillBytes = indexSpillBytes
+		// After an upgrade every saved code document is put again: the
+		// saved index is built anew rather than decoded whole onto the
+		// heap and replaced (docsearch.Options.Fresh).
+		opts.Fresh = code && !codeindex.SameBuild(opts.Dir)
 	}
 	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
 	if err != nil || !code {

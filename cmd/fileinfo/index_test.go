@@ -56,3 +56,37 @@ func TestIndexLeavesGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexAfterUpgradeLeavesSavedDocsUnread: saved code stamps of
+// another build (an upgrade) mean every code document is put again, so
+// `fileinfo index` builds the doc index anew instead of decoding the
+// saved one onto the heap to replace it: a saved doc index it cannot
+// read is not even looked at (no rebuild notice), and the new one is
+// saved and found.
+func TestIndexAfterUpgradeLeavesSavedDocsUnread(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"lib.py":        "def tax(amount):\n    return amount * 1.2\n",
+		"docs/guide.md": "# Guide\n\nHow to configure the renderer.\n",
+	})
+	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: exit %d: %s%s", code, stdout, stderr)
+	}
+	dir := filepath.Join(root, ".artifacts", ".index")
+	for name, text := range map[string]string{"docsearch.idx": "not an index", "code-build.txt": "fileinfo v0 (another build)"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runCLI(t, "index", "--root", root)
+	if code != 0 || !strings.Contains(stdout, "1 read again") {
+		t.Fatalf("index after an upgrade: exit %d: %s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stderr, "rebuilding the index") {
+		t.Errorf("index after an upgrade read the saved doc index:\n%s", stderr)
+	}
+	for q, want := range map[string]string{"tax": "lib.py", "configure the renderer": "docs/guide.md"} {
+		if code, stdout, stderr := runCLI(t, "search", "--root", root, q); code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("search %q: exit %d: %s%s", q, code, stdout, stderr)
+		}
+	}
+}

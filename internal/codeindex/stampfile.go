@@ -183,6 +183,13 @@ var buildLimit = bounded.Limit{Kind: "code build file", Max: 4 << 10}
 // errOtherBuild is readStamps' error for stamps made by another build.
 var errOtherBuild = errors.New("code stamps: made by another build of fileinfo (or before builds were recorded)")
 
+// SameBuild reports whether the code stamps saved in dir (a doc index's
+// Dir) were written by this build of fileinfo. When not, nothing saved
+// there vouches for a code document: they are of another build (after
+// an upgrade, each has another stamp and is put again), or there are
+// none, and the next sync reads every file.
+func SameBuild(dir string) bool { return sameBuild(dir) }
+
 // sameBuild reports whether the stamps in dir were written by this build.
 func sameBuild(dir string) bool {
 	b, err := bounded.ReadFile(filepath.Join(dir, buildFile), buildLimit)

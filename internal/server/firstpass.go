@@ -67,7 +67,9 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 		return nil // a small tree: loaded as ever
 	}
 	defer holdMemory(opt.FirstMemory)()
-	ix, err := w.openDocsSpill(ctx, opt, firstSpillBytes, scan.Listing)
+	// After an upgrade every saved code document is put again: the saved
+	// doc index is left unread and built anew (see docsearch.Options.Fresh).
+	ix, err := w.openDocsSpill(ctx, opt, firstSpillBytes, !codeindex.SameBuild(dir), scan.Listing)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -178,10 +180,11 @@ func (s *Server) firstSearch(ctx context.Context, q docsearch.Query) (docsearch.
 }
 
 // openDocsSpill is openDocs with an index that keeps at most spill bytes
-// of texts, vectors and postings on the heap.
-func (w *workspace) openDocsSpill(ctx context.Context, opt Options, spill int64, walked func() *docsearch.Listing) (*docsearch.Index, error) {
+// of texts, vectors and postings on the heap; fresh leaves the saved one
+// unread.
+func (w *workspace) openDocsSpill(ctx context.Context, opt Options, spill int64, fresh bool, walked func() *docsearch.Listing) (*docsearch.Index, error) {
 	o := w.docOptions(opt)
-	o.SpillBytes, o.Walked = spill, walked
+	o.SpillBytes, o.Walked, o.Fresh = spill, walked, fresh
 	// A question asked meanwhile goes first, as it does before the
 	// extraction of a load (see coldScan).
 	o.Progress = func(int, int) { w.yieldToScans() }
