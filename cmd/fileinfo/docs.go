@@ -123,16 +123,17 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 			}
 		}
 	}
-	if indexed != nil {
-		// index builds under a memory budget: the code documents' texts,
-		// the vectors and the postings beyond the first indexSpillBytes
-		// are kept off the heap (docsearch.Options.SpillBytes).
+	if indexed != nil || code {
+		// index, and a search that indexes code, build under a memory
+		// budget: the code documents' texts, the vectors and the
+		// postings beyond the first indexSpillBytes are kept off the
+		// heap (docsearch.Options.SpillBytes).
 		opts.SpillBytes = indexSpillBytes
-		// After an upgrade every saved code document is put again: the
-		// saved index is built anew rather than decoded whole onto the
-		// heap and replaced (docsearch.Options.Fresh).
-		opts.Fresh = code && !codeindex.SameBuild(opts.Dir)
 	}
+	// After an upgrade, or with nothing saved, every code document is
+	// put: a saved index is built anew rather than decoded whole onto the
+	// heap and replaced (docsearch.Options.Fresh).
+	opts.Fresh = code && !codeindex.SameBuild(opts.Dir)
 	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
 	if err != nil || !code {
 		return ix, cs, err
@@ -273,6 +274,9 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else if quick, ok := quickSearch(ctx, df, q, *full, stderr); ok {
 		res = quick
 	} else {
+		// The index is brought up to date first: with nothing saved, on a
+		// big tree, that is `fileinfo index`'s work, under its budget.
+		defer setMemoryBudget(defaultIndexMemory)()
 		var ix *docsearch.Index
 		code := len(scopes) == 0 || slices.Contains(scopes, docsearch.ScopeCode) || slices.Contains(scopes, docsearch.ScopeVendor)
 		if ix, _, err = df.openIndex(ctx, stderr, false, code, nil); err == nil {

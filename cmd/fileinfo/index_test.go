@@ -64,6 +64,42 @@ func TestIndexLeavesGraph(t *testing.T) {
 // read is not even looked at (no rebuild notice), and the new one is
 // saved and found.
 func TestIndexAfterUpgradeLeavesSavedDocsUnread(t *testing.T) {
+	root := upgradedTree(t)
+	code, stdout, stderr := runCLI(t, "index", "--root", root)
+	if code != 0 || !strings.Contains(stdout, "1 read again") {
+		t.Fatalf("index after an upgrade: exit %d: %s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stderr, "rebuilding the index") {
+		t.Errorf("index after an upgrade read the saved doc index:\n%s", stderr)
+	}
+	for q, want := range map[string]string{"tax": "lib.py", "configure the renderer": "docs/guide.md"} {
+		if code, stdout, stderr := runCLI(t, "search", "--root", root, q); code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("search %q: exit %d: %s%s", q, code, stdout, stderr)
+		}
+	}
+}
+
+// TestSearchAfterUpgradeLeavesSavedDocsUnread: a search that finds the
+// saved index of another build brings it up to date as index does: built
+// anew, the saved one not read.
+func TestSearchAfterUpgradeLeavesSavedDocsUnread(t *testing.T) {
+	root := upgradedTree(t)
+	code, stdout, stderr := runCLI(t, "search", "--root", root, "configure the renderer")
+	if code != 0 || !strings.Contains(stdout, "docs/guide.md") {
+		t.Fatalf("search after an upgrade: exit %d: %s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stderr, "rebuilding the index") {
+		t.Errorf("search after an upgrade read the saved doc index:\n%s", stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "search", "--root", root, "tax"); code != 0 || !strings.Contains(stdout, "lib.py") {
+		t.Errorf("search tax: exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// upgradedTree is an indexed tree as an upgrade finds it: its code
+// stamps of another build, and a saved doc index that cannot be read.
+func upgradedTree(t *testing.T) string {
+	t.Helper()
 	root := writeTree(t, map[string]string{
 		"lib.py":        "def tax(amount):\n    return amount * 1.2\n",
 		"docs/guide.md": "# Guide\n\nHow to configure the renderer.\n",
@@ -77,16 +113,5 @@ func TestIndexAfterUpgradeLeavesSavedDocsUnread(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	code, stdout, stderr := runCLI(t, "index", "--root", root)
-	if code != 0 || !strings.Contains(stdout, "1 read again") {
-		t.Fatalf("index after an upgrade: exit %d: %s%s", code, stdout, stderr)
-	}
-	if strings.Contains(stderr, "rebuilding the index") {
-		t.Errorf("index after an upgrade read the saved doc index:\n%s", stderr)
-	}
-	for q, want := range map[string]string{"tax": "lib.py", "configure the renderer": "docs/guide.md"} {
-		if code, stdout, stderr := runCLI(t, "search", "--root", root, q); code != 0 || !strings.Contains(stdout, want) {
-			t.Errorf("search %q: exit %d: %s%s", q, code, stdout, stderr)
-		}
-	}
+	return root
 }
