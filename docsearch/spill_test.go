@@ -173,8 +173,8 @@ func TestSpillLogSearch(t *testing.T) {
 	if err := b.PutCodeBatches(context.Background(), slices.Values(batches), nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(b.lex.log) == 0 || len(b.lex.runs) != 0 {
-		t.Fatalf("%d postings in the log, %d runs; want some and none", len(b.lex.log), len(b.lex.runs))
+	if b.lex.log.len() == 0 || len(b.lex.runs) != 0 {
+		t.Fatalf("%d postings in the log, %d runs; want some and none", b.lex.log.len(), len(b.lex.runs))
 	}
 	for _, q := range []string{"Walrus1Tapir3Ibis7", "fold ledger checksum", "tapir ibis batch 0"} {
 		ra, err := a.Search(ctx, Query{Text: q, Mode: Lexical, Limit: 10})
@@ -196,8 +196,8 @@ func TestSpillLogSearch(t *testing.T) {
 	if err := b.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if len(b.lex.log) != 0 {
-		t.Errorf("%d postings in the log after the save; want it flushed", len(b.lex.log))
+	if b.lex.log.len() != 0 {
+		t.Errorf("%d postings in the log after the save; want it flushed", b.lex.log.len())
 	}
 	sameSaved(t, heapDir, logDir)
 }
