@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,8 +32,9 @@ const maxTermLen = 64
 type analyzer struct {
 	words map[string][]wordTerm // compound → its terms: words repeat, so most are looked up once
 	stems map[string]string
-	parts []string // scratch
-	buf   []byte   // scratch
+	parts []string   // scratch
+	terms []wordTerm // scratch
+	buf   []byte     // scratch
 }
 
 // wordTerm is a term of a compound.
@@ -51,7 +53,8 @@ func newAnalyzer() *analyzer {
 // entries against 3.03 s with 256k (Rust's docs: the same within noise).
 const maxStems = 1 << 15
 
-// stem returns the Snowball stem of the lower-case word w.
+// stem returns the Snowball stem of the lower-case word w: a string of
+// its own (never w's bytes), which a caller may keep.
 func (a *analyzer) stem(w string) string {
 	if s, ok := a.stems[w]; ok {
 		return s
@@ -120,9 +123,18 @@ func (a *analyzer) analyze(text string, emit func(term string, whole bool)) {
 		}
 		ts, ok := a.words[c]
 		if !ok {
+			// The terms are gathered in scratch and copied once, at
+			// their number; stems are the stem cache's own strings,
+			// kept without a copy, and only a compound's whole form,
+			// made in a scratch buffer, is copied.
+			a.terms = a.terms[:0]
 			a.compound(c, func(t string, whole bool) {
-				ts = append(ts, wordTerm{strings.Clone(t), whole})
+				if whole {
+					t = strings.Clone(t)
+				}
+				a.terms = append(a.terms, wordTerm{t, whole})
 			})
+			ts = slices.Clone(a.terms)
 			if len(a.words) >= maxStems {
 				clear(a.words)
 			}
@@ -188,7 +200,9 @@ func compoundEnd(s string, i int) int {
 	}
 }
 
-// compound emits the terms of one compound.
+// compound emits the terms of one compound. A whole form lies in a
+// scratch buffer, valid until the next call; a stem is the stem cache's
+// own copy (see stem), kept by whoever wants it.
 func (a *analyzer) compound(c string, emit func(string, bool)) {
 	a.parts = splitParts(c, a.parts[:0])
 	if len(a.parts) > 1 && len(c) <= maxTermLen {

@@ -1,8 +1,10 @@
 package docsearch
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func terms(text string) string {
@@ -57,6 +59,51 @@ func BenchmarkAnalyze(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
+		a.analyze(text, func(string, bool) {})
+	}
+}
+
+// TestAnalyzeTermsOwned checks that the terms analyze emits are the
+// analyzer's own strings: kept without a copy, they stay the same when
+// the text's bytes change after, and when more text is analysed (the
+// scratch buffers are reused); the same term is the same string.
+func TestAnalyzeTermsOwned(t *testing.T) {
+	a := newAnalyzer()
+	buf := []byte("HTTPServer getRunningServers Ünïcödé wörter")
+	var kept []string
+	a.analyze(unsafeString(buf), func(t string, _ bool) { kept = append(kept, t) })
+	want := strings.Join(kept, " ")
+	for i := range buf {
+		buf[i] = 'z'
+	}
+	a.analyze("ParseRunningJobs other_words parse_jobs", func(string, bool) {})
+	if got := strings.Join(kept, " "); got != want {
+		t.Errorf("kept terms %q became %q", want, got)
+	}
+	var servers []string
+	a.analyze("servers getRunningServers", func(t string, whole bool) {
+		if t == "server" {
+			servers = append(servers, t)
+		}
+	})
+	if len(servers) != 2 || unsafe.StringData(servers[0]) != unsafe.StringData(servers[1]) {
+		t.Errorf("the stem of servers twice: %d strings, not one", len(servers))
+	}
+}
+
+// BenchmarkAnalyzeCold analyses 4,000 distinct identifiers with a new
+// analyzer each time: every compound a miss of its cache, as most of a
+// big tree's are the first time they are seen.
+func BenchmarkAnalyzeCold(b *testing.B) {
+	var sb strings.Builder
+	for i := range 4000 {
+		fmt.Fprintf(&sb, "ledger%sCount_%s parseJobs%s ", zipfWord(uint64(i)), zipfWord(uint64(i*7)), zipfWord(uint64(i*13)))
+	}
+	text := sb.String()
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		a := newAnalyzer()
 		a.analyze(text, func(string, bool) {})
 	}
 }

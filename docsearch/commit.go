@@ -14,6 +14,8 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	var textChunks []uint32
 	emb := ix.opts.Embedder
 
+	var put []putText // Put documents' texts, as they were before the spill took them
+
 	ix.mu.Lock()
 	if ix.tab != nil && ix.changes(ps, removed) {
 		ix.materialize()
@@ -83,7 +85,8 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		drop(p.doc.path)
 		d := p.doc
 		if d.put {
-			d.text = ix.spillText(d.text)
+			put = append(put, putText{d, d.text})
+			d.text = ix.spillFor(len(d.text)).later(d.text)
 		}
 		d.first, d.count = uint32(len(ix.chunks)), uint32(len(p.chunks))
 		id := uint32(len(ix.docs))
@@ -104,6 +107,13 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 					textChunks = append(textChunks, cid)
 				}
 			}
+		}
+	}
+	// The texts given to the spill are written before the lock is let go,
+	// so no reader sees one unwritten; those that could not be stay here.
+	if !ix.spill.flush() {
+		for _, t := range put {
+			t.d.text = t.text
 		}
 	}
 	if ix.vec.dim > 0 {
@@ -134,6 +144,12 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	}
 	ix.mu.Unlock()
 	return changed, nil
+}
+
+// putText is a Put document's text before the spill took it (commit).
+type putText struct {
+	d    *doc
+	text string
 }
 
 // changes reports whether a commit of ps and removed changes a loaded

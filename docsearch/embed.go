@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sync/errgroup"
@@ -77,6 +78,9 @@ func normalize(v []float32) {
 // them under it; a chunk compacted away meanwhile cannot happen, since
 // commits are serialized by ix.update.
 func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error {
+	if e, ok := ix.opts.Embedder.(rowEmbedder); ok && e.Dim() > 0 {
+		return ix.embedRows(ctx, e, texts, ids)
+	}
 	vs, err := embedAll(ctx, ix.opts.Embedder, texts, ix.opts.Workers)
 	if err != nil {
 		return err
@@ -95,6 +99,55 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 		ix.vec.sketchRow(ids[i])
 	}
 	return nil
+}
+
+// rowEmbedder is an Embedder that writes vectors into a buffer of the
+// caller's (embed.Model).
+type rowEmbedder interface {
+	Embedder
+	EmbedInto(ctx context.Context, texts []string, dst []float32) error
+}
+
+// embedRows is embed by an embedder that writes into a buffer: each
+// batch is embedded into a buffer of its worker's and its rows stored
+// under ix.mu as soon as it is done, so no vector is allocated (embed
+// kept a commit's vectors, 1 KB a chunk, until the last was made). The
+// rows are stored in the order the batches end; each row's bytes are
+// its vector's alone, so the index is the same.
+func (ix *Index) embedRows(ctx context.Context, e rowEmbedder, texts []string, ids []uint32) error {
+	d := e.Dim()
+	bufs := sync.Pool{New: func() any { b := make([]float32, embedBatch*d); return &b }}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(ix.opts.Workers, 1))
+	for i := 0; i < len(texts); i += embedBatch {
+		end := min(i+embedBatch, len(texts))
+		batch, rows := texts[i:end], ids[i:end]
+		g.Go(func() error {
+			bp := bufs.Get().(*[]float32)
+			defer bufs.Put(bp)
+			buf := (*bp)[:len(batch)*d]
+			if err := e.EmbedInto(gctx, batch, buf); err != nil {
+				return fmt.Errorf("embed with %s: %w", e.Name(), err)
+			}
+			ix.mu.Lock()
+			defer ix.mu.Unlock()
+			if ix.vec.dim == 0 {
+				ix.vec.dim = d
+				ix.growVectors(ix.nchunks())
+			}
+			if d != ix.vec.dim {
+				return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", e.Name(), ix.vec.dim, d)
+			}
+			for j, id := range rows {
+				v := buf[j*d : (j+1)*d]
+				normalize(v)
+				ix.vec.set(id, v)
+				ix.vec.sketchRow(id)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // embedTextRules numbers the way embedText and embedName make a chunk's

@@ -42,7 +42,7 @@ type lexicon struct {
 	// last run, runAt the count that makes the next; spillTo, when set, is
 	// the spill a run goes to (Index.spillFor, nil while there is none).
 	runs    []postRun
-	log     []logged
+	log     postLog
 	touch   func(n int) // counts n bytes of runs read (Index.spill's touch); nil: none
 	inmem   int
 	runAt   int
@@ -70,7 +70,7 @@ func (lex *lexicon) postings(id uint32) []posting {
 	if lex.tab != nil {
 		return lex.tab.postings(lex.all, id)
 	}
-	if len(lex.runs) > 0 || len(lex.log) > 0 {
+	if len(lex.runs) > 0 || lex.log.len() > 0 {
 		var out []posting
 		lex.eachRun(id, func(ps []posting) { out = append(out, ps...) })
 		return out
@@ -91,7 +91,7 @@ func (lex *lexicon) npostings() int {
 	for _, r := range lex.runs {
 		n += len(r.data)
 	}
-	return n + len(lex.log)
+	return n + lex.log.len()
 }
 
 // materialize decodes a loaded vocabulary into terms and post, so that
@@ -180,7 +180,7 @@ func (lex *lexicon) add(terms []termFreq) {
 			}
 		}
 		if lex.spillTo != nil {
-			lex.log = append(lex.log, logged{tid, id, t.tf})
+			lex.log.add(logged{tid, id, t.tf})
 		} else {
 			if int(tid) >= len(lex.post) { // the log was flushed or settled: post is short
 				lex.post = append(lex.post, make([][]posting, int(tid)+1-len(lex.post))...)

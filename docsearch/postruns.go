@@ -49,6 +49,45 @@ type logged struct {
 	term, chunk, tf uint32
 }
 
+// postLog is the lexicon's log: its postings in blocks of logBlock,
+// filled in order and kept when the log is emptied by a run, so that the
+// next run's log reuses them. One slice grown by append copied the log
+// at every growth (by a quarter, past 256 entries): a run of the
+// kernel's 5.6 M postings allocated 335 MB to hold 67, and the copies
+// and their fresh pages cost 1.2 of the serial commit's 3.9 CPU-s on
+// fs, include, kernel, lib and mm (docs/bigrepos.md, h10-idxcpu).
+type postLog struct {
+	blocks [][]logged // each logBlock long; the first n postings are the log
+	n      int
+}
+
+// logBlock is the postings of a block of the log: 768 KB.
+const logBlock = 1 << 16
+
+// len returns the number of postings in the log.
+func (l *postLog) len() int { return l.n }
+
+// add appends e to the log.
+func (l *postLog) add(e logged) {
+	b, i := l.n/logBlock, l.n%logBlock
+	if b == len(l.blocks) {
+		l.blocks = append(l.blocks, make([]logged, logBlock))
+	}
+	l.blocks[b][i] = e
+	l.n++
+}
+
+// parts calls f with the log's postings a block at a time, in order;
+// f may change them.
+func (l *postLog) parts(f func([]logged)) {
+	for b := 0; b*logBlock < l.n; b++ {
+		f(l.blocks[b][:min(logBlock, l.n-b*logBlock)])
+	}
+}
+
+// reset empties the log, keeping its blocks for the postings to come.
+func (l *postLog) reset() { l.n = 0 }
+
 // find returns term id's postings in the run, terms being the lexicon's
 // list: a binary search by the term's bytes.
 func (r *postRun) find(terms []string, id uint32) []posting {
@@ -91,10 +130,12 @@ func (lex *lexicon) maybeRun() {
 func (lex *lexicon) run() bool {
 	nt := lex.nterms()
 	next := make([]uint32, nt) // each term's postings in the log, then its next place in the run
-	for _, e := range lex.log {
-		next[e.term]++
-	}
-	n, terms := len(lex.log), 0
+	lex.log.parts(func(es []logged) {
+		for _, e := range es {
+			next[e.term]++
+		}
+	})
+	n, terms := lex.log.len(), 0
 	for t := range uint32(nt) {
 		if m := len(lex.mem(t)); m > 0 || next[t] > 0 {
 			n, terms = n+m, terms+1
@@ -137,20 +178,22 @@ func (lex *lexicon) run() bool {
 	window := runWindow / int(unsafe.Sizeof(posting{}))
 	for lo := 0; lo < n; lo += window {
 		hi := uint32(min(lo+window, n))
-		for i := range lex.log {
-			e := &lex.log[i]
-			if e.term == placed || next[e.term] >= hi {
-				continue
+		lex.log.parts(func(es []logged) {
+			for i := range es {
+				e := &es[i]
+				if e.term == placed || next[e.term] >= hi {
+					continue
+				}
+				data[next[e.term]] = posting{e.chunk, e.tf}
+				next[e.term]++
+				e.term = placed
 			}
-			data[next[e.term]] = posting{e.chunk, e.tf}
-			next[e.term]++
-			e.term = placed
-		}
+		})
 		sp.letGo(b[lo*int(unsafe.Sizeof(posting{})) : int(hi)*int(unsafe.Sizeof(posting{}))])
 	}
 	lex.runs = append(lex.runs, r)
 	lex.post = nil
-	lex.log = lex.log[:0]
+	lex.log.reset()
 	lex.inmem = 0
 	return true
 }
@@ -186,23 +229,25 @@ func sortTerms(ids []uint32, terms []string) {
 
 // settle moves the log's postings to post, a slice per term.
 func (lex *lexicon) settle() {
-	if len(lex.log) == 0 {
+	if lex.log.len() == 0 {
 		return
 	}
 	if n := lex.nterms(); len(lex.post) < n {
 		lex.post = append(lex.post, make([][]posting, n-len(lex.post))...)
 	}
-	for _, e := range lex.log {
-		lex.post[e.term] = append(lex.post[e.term], posting{e.chunk, e.tf})
-	}
-	lex.log = nil
+	lex.log.parts(func(es []logged) {
+		for _, e := range es {
+			lex.post[e.term] = append(lex.post[e.term], posting{e.chunk, e.tf})
+		}
+	})
+	lex.log = postLog{}
 }
 
 // flush writes the postings in memory to a run, if the lexicon has a
 // spill; then the log is empty, as the save and compaction, which read
 // every term's postings, want it. Callers hold ix.mu for writing.
 func (lex *lexicon) flush() {
-	if len(lex.runs) > 0 || len(lex.log) > 0 {
+	if len(lex.runs) > 0 || lex.log.len() > 0 {
 		lex.run()
 	}
 }
@@ -246,11 +291,13 @@ func (lex *lexicon) eachMem(id uint32, f func([]posting)) {
 		f(ps)
 	}
 	var ps []posting
-	for _, e := range lex.log {
-		if e.term == id {
-			ps = append(ps, posting{e.chunk, e.tf})
+	lex.log.parts(func(es []logged) {
+		for _, e := range es {
+			if e.term == id {
+				ps = append(ps, posting{e.chunk, e.tf})
+			}
 		}
-	}
+	})
 	if len(ps) > 0 {
 		f(ps)
 	}
@@ -298,10 +345,12 @@ func (c *runCursor) count(id uint32) int {
 			n += int(r.at[k+1] - r.at[k])
 		}
 	}
-	for _, e := range lex.log {
-		if e.term == id {
-			n++
+	lex.log.parts(func(es []logged) {
+		for _, e := range es {
+			if e.term == id {
+				n++
+			}
 		}
-	}
+	})
 	return n
 }

@@ -45,6 +45,15 @@ type spill struct {
 	touched  int      // bytes written or read through the mapping since the last release
 	releases int      // releases made, for tests
 	failed   bool     // the file could not grow: everything stays on the heap
+
+	// pend holds texts given to later and not written yet, the bytes
+	// of the file from pendAt on (alignment padding included); lost is
+	// set when a write of them failed, until flush reports it; writes
+	// counts the pwrites made, for tests.
+	pend   []byte
+	pendAt int64
+	lost   bool
+	writes int
 }
 
 // spillSeg is the size of a mapped segment. A piece larger than a quarter
@@ -173,7 +182,87 @@ func (sp *spill) bytes(b []byte) []byte {
 		sp.failed = true
 		return nil
 	}
+	sp.writes++
 	return seg[off : off+len(b) : off+len(b)]
+}
+
+// pendMax is the bytes of texts later holds before it writes them: one
+// pwrite for some hundreds of symbols' texts, where a pwrite for each
+// cost 4.5 of the kernel's CPU-s (docs/bigrepos.md, h9-idxcpu).
+const pendMax = 1 << 20
+
+// later returns s where it will lie in the spill once flush has written
+// it, or s itself when it cannot be spilled. Nothing may read the
+// returned string before flush: callers give texts to later and flush
+// under one hold of ix.mu's write lock, so no reader sees one unwritten.
+func (sp *spill) later(s string) string {
+	if sp == nil || len(s) == 0 {
+		return s
+	}
+	if len(s) > pendMax {
+		sp.mu.Lock()
+		ok := sp.flushLocked()
+		sp.mu.Unlock()
+		if !ok {
+			return s
+		}
+		return sp.text(s)
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	seg, at, off, ok := sp.room(len(s))
+	if !ok {
+		return s
+	}
+	// Only a text that follows the last one, past its padding, joins
+	// them: the bytes between them are another's (a block of vectors, a
+	// run) when anything else took room since.
+	if len(sp.pend) > 0 && (at != sp.pendAt+int64((len(sp.pend)+7)&^7) || at-sp.pendAt+int64(len(s)) > pendMax) {
+		if !sp.flushLocked() {
+			return s
+		}
+	}
+	if len(sp.pend) == 0 {
+		sp.pendAt = at
+	}
+	for int64(len(sp.pend)) < at-sp.pendAt { // the last text's padding
+		sp.pend = append(sp.pend, 0)
+	}
+	sp.pend = append(sp.pend, s...)
+	b := seg[off : off+len(s) : off+len(s)]
+	return unsafe.String(&b[0], len(b))
+}
+
+// flush writes the texts later holds. When it cannot (now or at a
+// write later made itself since the last flush), the spill fails for
+// good and flush returns false: some texts later returned since the last
+// flush are not in the spill, and the caller must put back what it
+// replaced with them.
+func (sp *spill) flush() bool {
+	if sp == nil {
+		return true
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	sp.flushLocked()
+	ok := !sp.lost
+	sp.lost = false
+	return ok
+}
+
+// flushLocked writes the texts later holds, reporting whether it could.
+func (sp *spill) flushLocked() bool {
+	if len(sp.pend) == 0 {
+		return true
+	}
+	_, err := sp.f.WriteAt(sp.pend, sp.pendAt)
+	sp.writes++
+	sp.pend = sp.pend[:0]
+	if err != nil {
+		sp.failed, sp.lost = true, true
+		return false
+	}
+	return true
 }
 
 // reserve returns n bytes of the spill, to be written through the

@@ -173,8 +173,8 @@ func TestSpillLogSearch(t *testing.T) {
 	if err := b.PutCodeBatches(context.Background(), slices.Values(batches), nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(b.lex.log) == 0 || len(b.lex.runs) != 0 {
-		t.Fatalf("%d postings in the log, %d runs; want some and none", len(b.lex.log), len(b.lex.runs))
+	if b.lex.log.len() == 0 || len(b.lex.runs) != 0 {
+		t.Fatalf("%d postings in the log, %d runs; want some and none", b.lex.log.len(), len(b.lex.runs))
 	}
 	for _, q := range []string{"Walrus1Tapir3Ibis7", "fold ledger checksum", "tapir ibis batch 0"} {
 		ra, err := a.Search(ctx, Query{Text: q, Mode: Lexical, Limit: 10})
@@ -196,8 +196,8 @@ func TestSpillLogSearch(t *testing.T) {
 	if err := b.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if len(b.lex.log) != 0 {
-		t.Errorf("%d postings in the log after the save; want it flushed", len(b.lex.log))
+	if b.lex.log.len() != 0 {
+		t.Errorf("%d postings in the log after the save; want it flushed", b.lex.log.len())
 	}
 	sameSaved(t, heapDir, logDir)
 }
@@ -282,6 +282,85 @@ func BenchmarkSpillBuild(b *testing.B) {
 				if err := ix.PutCodeBatches(context.Background(), slices.Values(batches), nil); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// TestSpillWritesTextsTogether checks that the texts of a commit go to
+// the spill in few writes, not one each, between the blocks of vectors
+// and the runs of postings that take room beside them (a budget of 4
+// KB), and that every text reads back as it was put; and that when the
+// writes fail the texts stay on the heap, as they were.
+func TestSpillWritesTextsTogether(t *testing.T) {
+	if !canSpill {
+		t.Skip("no spill on this platform")
+	}
+	batches := spillCode(3, 25, 20) // 1,500 symbols
+	ix := buildSpill(t, t.TempDir(), 4096, batches)
+	checkTexts := func(batches [][]CodeFile, inSpill bool) {
+		t.Helper()
+		for _, batch := range batches {
+			for _, f := range batch {
+				for i, key := range CodeKeys(f) {
+					id, ok := ix.find(key)
+					if !ok {
+						t.Fatalf("%s not indexed", key)
+					}
+					d := ix.doc(id)
+					if want := CodeText(f.Path, f.Symbols[i]); d.text != want {
+						t.Fatalf("%s: text %q; want %q", key, d.text, want)
+					}
+					if ix.spill.holds(d.text) != inSpill {
+						t.Fatalf("%s: text in the spill %v; want %v", key, !inSpill, inSpill)
+					}
+				}
+			}
+		}
+	}
+	checkTexts(batches[1:], true) // the first texts came before the spill
+	if w := ix.spill.writes; w == 0 || w > 1500/10 {
+		t.Errorf("%d writes for 1,500 texts; want a few", w)
+	}
+	// Writes that fail: the texts of the batch stay on the heap.
+	ix.spill.f.Close()
+	again := spillCode(1, 5, 4)
+	for i := range again[0] {
+		again[0][i].Path = "src/again/" + again[0][i].Path
+	}
+	if err := ix.PutCodeBatches(context.Background(), slices.Values(again), nil); err != nil {
+		t.Fatal(err)
+	}
+	checkTexts(again, false)
+}
+
+// BenchmarkSpillTexts writes 20,000 texts of 1 KB to a spill, a commit
+// of 500 at a time: each with its own pwrite (text), as commits did,
+// and together (later, then flush).
+func BenchmarkSpillTexts(b *testing.B) {
+	if !canSpill {
+		b.Skip("no spill on this platform")
+	}
+	text := string(bytes.Repeat([]byte("x"), 1000))
+	for _, bc := range []struct {
+		name string
+		put  func(sp *spill, s string) string
+	}{{"each", (*spill).text}, {"together", (*spill).later}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				f, err := os.CreateTemp(b.TempDir(), "spill")
+				if err != nil {
+					b.Fatal(err)
+				}
+				sp := &spill{f: f}
+				for i := range 20000 {
+					bc.put(sp, text)
+					if i%500 == 499 && !sp.flush() {
+						b.Fatal("flush failed")
+					}
+				}
+				sp.close()
 			}
 		})
 	}

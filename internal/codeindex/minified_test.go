@@ -81,3 +81,37 @@ func BenchmarkFileMinified(b *testing.B) {
 		})
 	}
 }
+
+// TestBodySized checks that a body is made in one allocation of about
+// its size, whatever its lines: a builder growing from 8 bytes made 4-5.
+func TestBodySized(t *testing.T) {
+	var lines [][]byte
+	for i := range 80 {
+		lines = append(lines, []byte(strings.Repeat("x", i%40)+";"))
+	}
+	lines = append(lines, []byte(strings.Repeat("é", maxBody)))
+	for _, r := range [][4]int{{1, 10, 0, 0}, {1, 80, 0, 0}, {5, 60, 10, 20}, {70, 81, 0, 0}, {81, 81, 0, 0}} {
+		var b string
+		if a := testing.AllocsPerRun(10, func() { b = body(lines, r[0], r[1], r[2], r[3]) }); a != 1 {
+			t.Errorf("body of lines %v: %.0f allocations; want 1", r, a)
+		}
+		if n := bodySize(lines, r[0], r[1], r[2], r[3]); n < len(b) || n > len(b)+3 {
+			t.Errorf("body of lines %v: %d bytes, sized %d", r, len(b), n)
+		}
+	}
+}
+
+// BenchmarkBody makes the bodies of 60 symbols of 30 lines each from a
+// file of 1,800 lines.
+func BenchmarkBody(b *testing.B) {
+	var lines [][]byte
+	for i := range 1800 {
+		lines = append(lines, []byte(strings.Repeat("\t", 1+i%3)+"x = f(y, z) + "+strings.Repeat("w", i%50)))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for s := range 60 {
+			body(lines, 1+30*s, 30+30*s, 0, 0)
+		}
+	}
+}
