@@ -105,6 +105,7 @@ type Graph struct {
 
 	stop     func() bool // set while BuildContext resolves: true gives up
 	restored bool        // see Restored
+	toSave   bool        // built by BuildToSave: no resolution state, no Update
 }
 
 // Len returns the number of nodes.
