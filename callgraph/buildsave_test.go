@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -42,17 +43,68 @@ func saveDiff(got, want *Graph) string {
 	return b.String()
 }
 
-// buildToSave builds files with BuildToSave and Build, checks the two
-// answer alike and that BuildToSave let go of the calls and symbols of
-// the files it took over (a copy of files), and returns its graph.
+// buildToSave builds files with BuildToSave, the files' calls in them
+// and then from a source that checks they are never all held, and with
+// Build; checks they answer alike and that BuildToSave let go of the
+// calls and symbols of the files it took over (a copy of files); and
+// returns its graph.
 func buildToSave(t *testing.T, files []extract.File) *Graph {
 	t.Helper()
 	want := Build(files)
-	taken := slices.Clone(files)
-	got, err := BuildToSave(context.Background(), taken)
-	if err != nil {
-		t.Fatal(err)
+	var got *Graph
+	for _, source := range []bool{false, true} {
+		taken := slices.Clone(files)
+		var calls func(string) ([]extract.Call, error)
+		if source {
+			calls = callSource(t, files, taken)
+		}
+		g, err := BuildToSave(context.Background(), taken, calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBuiltToSave(t, g, want, files, taken)
+		got = g
 	}
+	return got
+}
+
+// callSource returns a source of the calls of files, whose copies taken
+// BuildToSave holds without their calls. It fails t when a file is
+// asked for twice, or when more files hold their calls than the
+// flow-tracked ones and the one asked for.
+func callSource(t *testing.T, files, taken []extract.File) func(string) ([]extract.Call, error) {
+	byPath := map[string][]extract.Call{}
+	flowFiles := 0
+	for i, f := range files {
+		byPath[f.Path] = f.Calls
+		taken[i].Calls = nil
+		if languageTraits[f.Language].flow {
+			flowFiles++
+		}
+	}
+	asked := map[string]bool{}
+	return func(path string) ([]extract.Call, error) {
+		if asked[path] {
+			t.Errorf("calls of %s asked for twice", path)
+		}
+		asked[path] = true
+		held := 0
+		for _, f := range taken {
+			if f.Calls != nil {
+				held++
+			}
+		}
+		if held > flowFiles {
+			t.Errorf("asked for %s: %d files hold their calls, %d flow-tracked", path, held, flowFiles)
+		}
+		return byPath[path], nil
+	}
+}
+
+// checkBuiltToSave checks got, built by BuildToSave over taken, a copy
+// of files, against want, built by Build over files.
+func checkBuiltToSave(t *testing.T, got, want *Graph, files, taken []extract.File) {
+	t.Helper()
 	if d := saveDiff(got, want); d != "" {
 		t.Fatalf("the graph built to save differs from Build's:\n%s", d)
 	}
@@ -72,7 +124,30 @@ func buildToSave(t *testing.T, files []extract.File) *Graph {
 			t.Fatalf("%s: BuildToSave kept the calls' indexes or the names looked up", p)
 		}
 	}
-	return got
+}
+
+// TestBuildToSaveCallsFail: a source of calls that fails ends the build
+// with its error.
+func TestBuildToSaveCallsFail(t *testing.T) {
+	files := extractAll(t, newExtractor(t, writeArchive(t, updateCorpus)))
+	bad := errors.New("segment 3: checksum mismatch")
+	taken := slices.Clone(files)
+	for i := range taken {
+		taken[i].Calls = nil
+	}
+	n := 0
+	g, err := BuildToSave(context.Background(), taken, func(string) ([]extract.Call, error) {
+		if n++; n == 3 {
+			return nil, bad
+		}
+		return nil, nil
+	})
+	if g != nil || !errors.Is(err, bad) {
+		t.Fatalf("graph %v, error %v; want %v", g != nil, err, bad)
+	}
+	if n != 3 {
+		t.Errorf("asked %d times; want 3, the last failing", n)
+	}
 }
 
 // TestBuildToSaveAnswersAsBuild builds the update corpus (Go, Python,
@@ -98,7 +173,7 @@ func TestBuildToSaveXTools(t *testing.T) {
 // state; an Update of it is a bug, said so, not a wrong graph.
 func TestBuildToSaveNoUpdate(t *testing.T) {
 	files := extractAll(t, newExtractor(t, writeArchive(t, updateCorpus)))
-	g, err := BuildToSave(context.Background(), slices.Clone(files))
+	g, err := BuildToSave(context.Background(), slices.Clone(files), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +191,7 @@ func TestBuildToSaveCancels(t *testing.T) {
 	files := extractAll(t, newExtractor(t, writeArchive(t, updateCorpus)))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if g, err := BuildToSave(ctx, slices.Clone(files)); err == nil || g != nil {
+	if g, err := BuildToSave(ctx, slices.Clone(files), nil); err == nil || g != nil {
 		t.Fatalf("cancelled: graph %v, error %v", g != nil, err)
 	}
 }
@@ -156,7 +231,7 @@ func TestBuildToSaveHoldsLess(t *testing.T) {
 	files := xtoolsFiles(t)
 	built := heldBy(files, Build)
 	toSave := heldBy(files, func(fs []extract.File) *Graph {
-		g, err := BuildToSave(context.Background(), fs)
+		g, err := BuildToSave(context.Background(), fs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -323,11 +323,12 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	if ps.spill != nil {
 		// For `fileinfo index` the files go once the graph is built:
-		// they are decoded for the build alone, and read again slim for
-		// the symbols index (see build.go).
+		// they are decoded for the build alone, C's calls when the build
+		// resolves them, and read again slim for the symbols index (see
+		// build.go).
 		decode := ps.spill.entries
 		if opt.Discard {
-			decode = ps.spill.buildEntries
+			decode = ps.spill.streamedEntries
 		}
 		es, err := decode()
 		if err != nil {
@@ -364,7 +365,11 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	// takes the files over and lets go of each one's calls once resolved
 	// (callgraph.BuildToSave), so the entries must not hold them too.
 	toSave := changed && opt.Discard && ps.spill != nil
+	var calls func(string) ([]extract.Call, error)
 	if toSave {
+		if calls, err = ps.spill.callSource(st.Files); err != nil {
+			return nil, err
+		}
 		for i := range st.Files {
 			st.Files[i].File = nil
 		}
@@ -375,7 +380,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 		var g *callgraph.Graph
 		if toSave {
-			if g, err = callgraph.BuildToSave(ctx, snap.Files); err != nil {
+			if g, err = callgraph.BuildToSave(ctx, snap.Files, calls); err != nil {
 				return nil, err
 			}
 		} else {
