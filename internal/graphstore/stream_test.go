@@ -197,4 +197,3 @@ func FuzzStreamedDecode(f *testing.F) {
 		}
 	})
 }
-
