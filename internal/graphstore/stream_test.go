@@ -197,3 +197,49 @@ func FuzzStreamedDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestIndexedGraphUpdates: the graph `fileinfo index` saves (Discard:
+// built to save, C's calls streamed), loaded as a server loads it,
+// answers as Build and, after an edit, Updates to what Build makes of
+// the edited tree.
+func TestIndexedGraphUpdates(t *testing.T) {
+	smallSegments(t, 3)
+	root := buildTree(t)
+	if _, err := Sync(context.Background(), Options{Root: root, Discard: true}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Sync(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Extracted != 0 {
+		t.Fatalf("the load extracted %d files: the saved graph was not reused", snap.Extracted)
+	}
+	g := snap.Graph()
+	if !g.Restored() {
+		t.Fatal("the loaded graph was built again, not restored")
+	}
+	same := func(got, want *callgraph.Graph, when string) {
+		t.Helper()
+		if !reflect.DeepEqual(got.Save(), want.Save()) || !reflect.DeepEqual(got.Nodes(), want.Nodes()) {
+			t.Errorf("%s: the graph differs from Build's", when)
+		}
+	}
+	same(g, callgraph.Build(snap.Files), "loaded")
+	write(t, root, "c/f1.c", "#include \"h2.h\"\nint f1_0(int a) { return f2_0(a) + f0_3(a); }\nint f1_1(int a) { return f1_0(a); }\n")
+	ex, err := extract.New(root, extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	f, err := ex.File(context.Background(), "c/f1.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Update([]extract.File{*f}, nil)
+	all, _, err := ex.All(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(g, callgraph.Build(all), "after an edit")
+}
