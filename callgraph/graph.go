@@ -105,6 +105,10 @@ type Graph struct {
 
 	stop     func() bool // set while BuildContext resolves: true gives up
 	restored bool        // see Restored
+	toSave   bool        // built by BuildToSave: no resolution state, no Update
+	// fetch, set while BuildToSave resolves with a source of calls, puts
+	// a file's calls in it; false means it could not (the build ends).
+	fetch func(*extract.File) bool
 }
 
 // Len returns the number of nodes.

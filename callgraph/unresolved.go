@@ -1,6 +1,10 @@
 package callgraph
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
 
 // UnresolvedIn returns the call sites without a target made in file, in
 // line order; nil when file has none or is not in the graph. Cheaper than
@@ -15,7 +19,11 @@ func (g *Graph) UnresolvedIn(file string) []Unresolved {
 	case len(r.calls) == 0:
 		return nil
 	}
-	f := g.files[file]
+	return g.unresolvedOf(g.files[file], r)
+}
+
+// unresolvedOf makes the Unresolved records of r's calls, calls of f.
+func (g *Graph) unresolvedOf(f *extract.File, r *fileResult) []Unresolved {
 	out := make([]Unresolved, len(r.calls))
 	for i, u := range r.calls {
 		c := &f.Calls[u.call]

@@ -18,6 +18,9 @@ import (
 // equals a fresh Build of the same files. Python's flow tracking is
 // global: a change to a Python file re-resolves every Python file.
 func (g *Graph) Update(changed []extract.File, removed []string) {
+	if g.toSave {
+		panic("callgraph: Update of a graph built by BuildToSave, which keeps no resolution state")
+	}
 	if g.Restored() {
 		g.complete()
 	}
@@ -269,8 +272,12 @@ func (g *Graph) renumber(oldToNew []int32, affected map[string]bool) []Edge {
 // (the token index: on golang.org/x/tools 100 ms), for a graph that will
 // be updated, such as a server's. Readers never touch what it writes, so
 // it may run while they read, but not beside an Update or another
-// PrepareUpdates.
-func (g *Graph) PrepareUpdates() { g.indexTokens() }
+// PrepareUpdates. A graph built by BuildToSave has nothing to prepare.
+func (g *Graph) PrepareUpdates() {
+	if !g.toSave {
+		g.indexTokens()
+	}
+}
 
 // indexTokens builds the token index (files by the identifiers they
 // read) on the first Update: only Update reads it, and a graph built for

@@ -190,7 +190,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	df := addDocsFlags(fs)
 	verify := fs.Bool("verify", false, "check every checksum of the saved indexes first; a damaged one is rebuilt")
 	memory := byteSize(defaultIndexMemory)
-	fs.Var(&memory, "memory", "keep the heap within this `size` (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
+	fs.Var(&memory, "memory", "keep the process within this `size` (2GB, 512MB; 0 for no limit): the Go heap's limit is it less a quarter, at most 512MB, left to the parsers and mapped pages (GOMEMLIMIT, when set, rules)")
 	prof := profileFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -34,21 +34,29 @@ func FuzzParseByteSize(f *testing.F) {
 	})
 }
 
-// TestMemoryBudget checks the budget becomes the collector's memory
-// limit for the run, and the limit before it comes back.
+// TestMemoryBudget checks the budget less its reserve becomes the
+// collector's memory limit for the run, and the limit before it comes
+// back.
 func TestMemoryBudget(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	before := debug.SetMemoryLimit(-1)
-	restore := setMemoryBudget(1 << 30)
-	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
-		t.Errorf("limit during the run %d, want %d", got, 1<<30)
-	}
-	restore()
-	if got := debug.SetMemoryLimit(-1); got != before {
-		t.Errorf("limit after the run %d, want %d", got, before)
+	for _, tc := range []struct{ budget, limit int64 }{
+		{2 << 30, 1536 << 20}, // the default: a quarter, the reserve's bound
+		{1 << 30, 768 << 20},
+		{400 << 20, 300 << 20},
+		{8 << 30, 8<<30 - 512<<20},
+	} {
+		restore := setMemoryBudget(tc.budget)
+		if got := debug.SetMemoryLimit(-1); got != tc.limit {
+			t.Errorf("budget %d: limit during the run %d, want %d", tc.budget, got, tc.limit)
+		}
+		restore()
+		if got := debug.SetMemoryLimit(-1); got != before {
+			t.Errorf("limit after the run %d, want %d", got, before)
+		}
 	}
 	t.Setenv("GOMEMLIMIT", "3GiB")
-	restore = setMemoryBudget(1 << 30)
+	restore := setMemoryBudget(1 << 30)
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("GOMEMLIMIT set: limit %d, want it left at %d", got, before)
 	}

@@ -10,6 +10,7 @@ package graphstore
 
 import (
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/fileinfo/fileinfo/extract"
@@ -39,6 +40,10 @@ var (
 	buildOnce sync.Once
 	buildEnt  *plan
 	buildErr  error
+
+	streamOnce          sync.Once
+	streamEnt, callsEnt *plan
+	streamErr           error
 )
 
 // buildEntryPlan returns the plan of an Entry whose File is decoded for
@@ -46,11 +51,45 @@ var (
 // are decoded without their docs unless the file's Language, decoded
 // before them, is one of docLanguages.
 func buildEntryPlan() (*plan, error) {
-	buildOnce.Do(func() { buildEnt, buildErr = makeBuildEntryPlan() })
+	buildOnce.Do(func() { buildEnt, buildErr = makeBuildEntryPlan(nil) })
 	return buildEnt, buildErr
 }
 
-func makeBuildEntryPlan() (*plan, error) {
+// streamedLanguages are the languages whose calls a build for `fileinfo
+// index` does not decode with the rest of a file but when the file's
+// calls are resolved (see callSource): C's and C++'s calls are all their
+// files' expressions read, so the expression table decoded with them is
+// theirs alone. On the Linux kernel the calls were 331 MB of structs
+// and most of the 175 MB of strings of the decoded files.
+var streamedLanguages = map[string]bool{"c": true, "cpp": true}
+
+// streamedEntryPlans returns the plan of an Entry decoded for the build
+// as buildEntryPlan's, but without the Calls of a file in one of
+// streamedLanguages, and the plan that decodes only those.
+func streamedEntryPlans() (stream, calls *plan, err error) {
+	streamOnce.Do(func() {
+		streamEnt, streamErr = makeBuildEntryPlan(streamedLanguages)
+		if streamErr == nil {
+			callsEnt, streamErr = entryPlanWithFile(func(file *plan) error {
+				found := false
+				for k := range file.fields {
+					ff := &file.fields[k]
+					ff.skip = ff.name != "Calls" && ff.name != "Language"
+					found = found || ff.name == "Calls"
+				}
+				if !found {
+					return fmt.Errorf("graphstore: extract.File has no Calls")
+				}
+				return nil
+			})
+		}
+	})
+	return streamEnt, callsEnt, streamErr
+}
+
+// makeBuildEntryPlan makes buildEntryPlan's plan, with the Calls of the
+// files in the languages of noCalls read past.
+func makeBuildEntryPlan(noCalls map[string]bool) (*plan, error) {
 	return entryPlanWithFile(func(file *plan) error {
 		language := false
 		for k := range file.fields {
@@ -59,6 +98,11 @@ func makeBuildEntryPlan() (*plan, error) {
 				language = true
 			case "Errors":
 				ff.skip = true
+			case "Calls":
+				if !language {
+					return fmt.Errorf("graphstore: extract.File's Calls come before its Language")
+				}
+				ff.skipIn = noCalls
 			case "Symbols":
 				if !language {
 					return fmt.Errorf("graphstore: extract.File's Symbols come before its Language")
@@ -94,4 +138,79 @@ func withoutField(p *plan, name string) (*plan, error) {
 	s := *p
 	s.elem = &elem
 	return &s, nil
+}
+
+// streamedEntries reads every entry back as buildEntries does, but
+// without the calls of the files in streamedLanguages, which callSource
+// gives.
+func (r *runFile) streamedEntries() ([]Entry, error) {
+	p, _, err := streamedEntryPlans()
+	if err != nil {
+		return nil, err
+	}
+	return r.entriesAs(p)
+}
+
+// callSource returns the source of calls callgraph.BuildToSave asks for
+// the files of es, the entries streamedEntries read back: the calls of
+// a file in streamedLanguages are decoded from its segment when asked,
+// and the segment's decoded calls are kept until each of its files was
+// asked for (the build asks in path order, the run file is in walk
+// order: the two differ within a directory). A file in another language
+// has its calls already: its source gives none.
+func (r *runFile) callSource(es []Entry) (func(path string) ([]extract.Call, error), error) {
+	_, p, err := streamedEntryPlans()
+	if err != nil {
+		return nil, err
+	}
+	starts := make([]int, len(r.segs)+1) // first entry of each segment
+	for j, s := range r.segs {
+		starts[j+1] = starts[j] + s.n
+	}
+	if starts[len(r.segs)] != len(es) {
+		return nil, fmt.Errorf("graphstore: run file %s: %d entries, not %d", r.name, starts[len(r.segs)], len(es))
+	}
+	at := map[string]int{}           // entry of each streamed file
+	left := make([]int, len(r.segs)) // streamed files of each segment not asked for yet
+	for j := range r.segs {
+		for i := starts[j]; i < starts[j+1]; i++ {
+			if f := es[i].File; f != nil && streamedLanguages[f.Language] {
+				at[es[i].Path] = i
+				left[j]++
+			}
+		}
+	}
+	decoded := map[int][]Entry{} // by segment
+	var buf []byte
+	return func(path string) ([]extract.Call, error) {
+		i, ok := at[path]
+		if !ok {
+			return nil, nil
+		}
+		delete(at, path)
+		j := sort.SearchInts(starts, i+1) - 1
+		seg, ok := decoded[j]
+		if !ok {
+			b, err := r.segment(j, buf)
+			if err != nil {
+				return nil, err
+			}
+			buf = b
+			seg = make([]Entry, r.segs[j].n)
+			if err := decodeRunSegment(buf, seg, p); err != nil {
+				return nil, fmt.Errorf("graphstore: run file %s, segment %d: %w", r.name, j, err)
+			}
+			decoded[j] = seg
+		}
+		e := &seg[i-starts[j]]
+		if e.Path != path || e.File == nil {
+			return nil, fmt.Errorf("graphstore: run file %s: entry %d is not %s's extraction", r.name, i, path)
+		}
+		calls := e.File.Calls
+		e.File = nil
+		if left[j]--; left[j] == 0 {
+			delete(decoded, j)
+		}
+		return calls, nil
+	}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -259,7 +260,7 @@ func FuzzBuildDecode(f *testing.F) {
 func TestDiscardBuildsOverBuildDecode(t *testing.T) {
 	root := buildTree(t)
 	var got []extract.File
-	buildHook = func(files []extract.File) { got = files }
+	buildHook = func(files []extract.File) { got = slices.Clone(files) } // the build takes files over
 	defer func() { buildHook = nil }()
 	if _, err := Sync(context.Background(), Options{Root: root, Discard: true}); err != nil {
 		t.Fatal(err)

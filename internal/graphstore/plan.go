@@ -36,6 +36,9 @@ type field struct {
 	// of p in a file whose Language is one of docLanguages (see
 	// buildEntryPlan).
 	whole *plan
+	// skipIn (a field of extract.File only), when set, has the field read
+	// past in a file whose Language is in it (see buildEntryPlan).
+	skipIn map[string]bool
 }
 
 type op uint8
@@ -223,7 +226,7 @@ func (d *decoder) decodeFile(p *plan, ptr unsafe.Pointer) error {
 		if f.whole != nil && docLanguages[(*extract.File)(ptr).Language] {
 			fp = f.whole
 		}
-		if f.skip {
+		if f.skip || f.skipIn[(*extract.File)(ptr).Language] {
 			err = d.skip(fp)
 		} else {
 			err = d.decodeInto(fp, unsafe.Add(ptr, f.off), &tab)

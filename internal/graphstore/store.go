@@ -90,7 +90,8 @@ type Options struct {
 	// Discard says the caller wants the saved files, not the Snapshot's
 	// files or graph: once graph.bin is saved, Sync lets go of them
 	// before it writes symbols.idx, and the Snapshot it returns has no
-	// Files (Graph returns nil) when it saved. For `fileinfo index`.
+	// Files (Graph returns nil) when it saved, or when it built the graph
+	// to save it (callgraph.BuildToSave) and could not. For `fileinfo index`.
 	Discard bool
 	// Hold keeps every file's extraction on the heap until the graph is
 	// built. By default, when Sync is to build and save a graph, each
@@ -322,11 +323,12 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	if ps.spill != nil {
 		// For `fileinfo index` the files go once the graph is built:
-		// they are decoded for the build alone, and read again slim for
-		// the symbols index (see build.go).
+		// they are decoded for the build alone, C's calls when the build
+		// resolves them, and read again slim for the symbols index (see
+		// build.go).
 		decode := ps.spill.entries
 		if opt.Discard {
-			decode = ps.spill.buildEntries
+			decode = ps.spill.streamedEntries
 		}
 		es, err := decode()
 		if err != nil {
@@ -359,11 +361,31 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			skipped = append(skipped, extract.Skipped{Path: e.Path, Reason: e.Skip})
 		}
 	}
+	// For `fileinfo index` the graph is built to be saved: the build
+	// takes the files over and lets go of each one's calls once resolved
+	// (callgraph.BuildToSave), so the entries must not hold them too.
+	toSave := changed && opt.Discard && ps.spill != nil
+	var calls func(string) ([]extract.Call, error)
+	if toSave {
+		if calls, err = ps.spill.callSource(st.Files); err != nil {
+			return nil, err
+		}
+		for i := range st.Files {
+			st.Files[i].File = nil
+		}
+	}
 	if changed {
 		if buildHook != nil {
 			buildHook(snap.Files)
 		}
-		g := callgraph.Build(snap.Files)
+		var g *callgraph.Graph
+		if toSave {
+			if g, err = callgraph.BuildToSave(ctx, snap.Files, calls); err != nil {
+				return nil, err
+			}
+		} else {
+			g = callgraph.Build(snap.Files)
+		}
 		snap.built = g
 		st.GraphSkipped, st.Edges = g.Skipped(), g.Edges()
 	} else {
@@ -421,6 +443,11 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 				log.Warn("graphstore: could not save the symbols index", "error", err)
 			}
 		}
+	}
+	if toSave && !snap.discarded {
+		// Not saved: the files the build took over are cleared and its
+		// graph answers no Update; neither is the Snapshot's.
+		snap.built, snap.Files, snap.discarded = nil, nil, true
 	}
 	if kept != nil && !changed && old.Key == key {
 		snap.lazy = newExtractions(kept, old.Files)
