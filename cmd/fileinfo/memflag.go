@@ -67,8 +67,17 @@ func setMemoryBudget(budget int64) (restore func()) {
 	if budget <= 0 || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	old := debug.SetMemoryLimit(budget - memoryReserve(budget))
+	old := debug.SetMemoryLimit(heapLimit(budget))
 	return func() { debug.SetMemoryLimit(old) }
+}
+
+// heapLimit is the Go heap's limit for a process budget of budget bytes:
+// the budget less memoryReserve; 0 (no limit) stays 0.
+func heapLimit(budget int64) int64 {
+	if budget <= 0 {
+		return 0
+	}
+	return budget - memoryReserve(budget)
 }
 
 // memoryReserve is the part of a memory budget the Go heap's limit

@@ -62,3 +62,13 @@ func TestMemoryBudget(t *testing.T) {
 	}
 	restore()
 }
+
+// TestHeapLimit: serve's first start holds the Go heap to the budget
+// less the reserve, as index does; no budget is no limit.
+func TestHeapLimit(t *testing.T) {
+	for budget, want := range map[int64]int64{0: 0, -1: 0, 2 << 30: 1536 << 20, 400 << 20: 300 << 20} {
+		if got := heapLimit(budget); got != want {
+			t.Errorf("heapLimit(%d) = %d, want %d", budget, got, want)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	whichDeps := fs.String("deps", "direct", "`which` dependencies to index: direct, or all (transitive too)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug, info, warn or error")
 	memory := byteSize(defaultIndexMemory)
-	fs.Var(&memory, "memory", "keep the heap within this `size` while a first start (no saved graph of this build) extracts and indexes every file, as index does (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
+	fs.Var(&memory, "memory", "keep the process within this `size` while a first start (no saved graph of this build) extracts and indexes every file, as index does: the Go heap's limit is it less a quarter, at most 512MB (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
 	memProfile := fs.String("memprofile", "", "when the session ends, write a heap profile of what the server holds then (after a GC) to `FILE`")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -87,7 +87,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	s, err := server.New(ctx, server.Options{
 		Root: *root, AllowRoots: allowRoots, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch,
 		DocScopes: scopes, Embedder: defaultEmbedder(), NoDocs: *noDocs, SamplingRerank: *rerank,
-		NoDeps: *noDeps, AllDeps: *whichDeps == "all", FirstMemory: int64(memory),
+		NoDeps: *noDeps, AllDeps: *whichDeps == "all", FirstMemory: heapLimit(int64(memory)),
 	})
 	if err != nil {
 		return err
