@@ -84,7 +84,7 @@ func (ix *Index) compact() {
 			}
 		}
 		ix.unmap()
-		ix.unmap, ix.mapped, ix.mmapped = nil, nil, false
+		ix.unmap, ix.mapped = nil, nil
 	}
 }
 

@@ -116,9 +116,6 @@ type Index struct {
 	// pages from under them.
 	unmap  func()
 	mapped []byte
-	// mmapped says mapped is a mapping of the file, not a copy of it
-	// (see DropPages).
-	mmapped bool
 	// tab is a loaded index's tables, read in place, until its first
 	// change (materialize); docs, chunks and byPath are empty meanwhile.
 	tab *table

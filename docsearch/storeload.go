@@ -40,7 +40,7 @@ func (ix *Index) load() error {
 	if info.Size() > maxIndexBytes {
 		return fmt.Errorf("%w: %d bytes, over the %d an index may have", errCorrupt, info.Size(), maxIndexBytes)
 	}
-	data, release, mapped, err := mapFile(f)
+	data, release, err := mapFile(f)
 	if err != nil {
 		return err
 	}
@@ -55,11 +55,6 @@ func (ix *Index) load() error {
 	if full && seal != "" {
 		writeSeal(d, seal)
 	}
-	if full && mapped {
-		// The check read every table and posting through the mapping:
-		// nothing is written to it yet, and a search maps what it reads.
-		dropPages(data)
-	}
 	for _, sc := range st.tab.scopes {
 		if sc != "" && !ix.scopes.has(sc) {
 			release()
@@ -67,7 +62,7 @@ func (ix *Index) load() error {
 		}
 	}
 	ix.unmap = sync.OnceFunc(release)
-	ix.mapped, ix.mmapped = data, mapped
+	ix.mapped = data
 	runtime.AddCleanup(ix, func(unmap func()) { unmap() }, ix.unmap)
 	ix.tab, ix.lex, ix.vec, ix.embName = st.tab, st.lex, st.vec, st.embName
 	ix.docs, ix.chunks, ix.byPath = nil, nil, nil
@@ -386,23 +381,4 @@ func goodPostings(ps []posting, nc int) bool {
 		}
 	}
 	return true
-}
-
-// DropPages gives back the pages of the saved index file that reads have
-// mapped into the process, while the index is as it was loaded (no
-// change has been made to it since): a pass over every document, as the
-// first sync after a load makes, maps the whole document and chunk
-// tables and the paths (230 MB on the Linux kernel), which the searches
-// after it read a few entries of. The pages stay in the page cache; a
-// read maps the one it needs again. It reports whether it dropped them.
-func (ix *Index) DropPages() bool {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	// A change materializes the tables first (ix.tab goes nil); only
-	// then may rows of the mapping be written (vectors.set), and a
-	// written page would come back as the file has it.
-	if ix.tab == nil || !ix.mmapped || len(ix.mapped) == 0 {
-		return false
-	}
-	return dropPages(ix.mapped) == nil
 }

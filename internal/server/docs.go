@@ -95,12 +95,6 @@ func (w *workspace) afterLoad(opt Options) {
 		if w.docsCtx.Err() != nil {
 			return
 		}
-		// The code passes above read every document's entry of a saved
-		// index (its stamps and paths): the pages they mapped go back,
-		// and searches map again the few entries they read.
-		if ix := w.docIndex(); ix != nil {
-			ix.DropPages()
-		}
 		w.calls.yield(w.docsCtx)
 		// Updates take mu for writing: under it for reading, this
 		// runs beside readers only, which never touch what it writes.
