@@ -103,7 +103,6 @@ func (w *workspace) afterLoad(opt Options) {
 			w.graph.PrepareUpdates()
 		}
 		w.mu.RUnlock()
-		w.releaseStart()
 	})
 	if !started {
 		w.docsOpened(nil)
@@ -258,20 +257,5 @@ func (w *workspace) applyDocs(ctx context.Context, paths []string, rescan bool) 
 	}
 	if err != nil && ctx.Err() == nil {
 		w.log.Warn("updating the doc index failed", "err", err)
-	}
-}
-
-// releaseStart gives the memory the start freed back to the system once
-// its work is over (the load, the code and vendor syncs): an idle server
-// starts no collection of its own, and the runtime keeps what the load's
-// peak took, up to twice the live heap, as free pages. On the Linux
-// kernel (0.95 GB live, the restored graph and the files' symbols) that
-// was 0.5 GB of 1.55 GB of anonymous memory at the settle. The calls
-// after it fault in what they allocate again; measured in
-// docs/bigrepos.md (issue 33, branch h10-servemem).
-func (w *workspace) releaseStart() {
-	debug.FreeOSMemory()
-	if w.hooks != nil && w.hooks.released != nil {
-		w.hooks.released()
 	}
 }

@@ -152,7 +152,6 @@ type testHooks struct {
 	openDocs     func()                                    // before the doc index is opened
 	scanRead     func(path string) error                   // before a scan reads a file while loading; an error stands for the read's
 	scanGraph    func(held bool)                           // before a cold callers/callees answer builds its call graph; held: the load's extraction is held
-	released     func()                                    // after the start's work is over and its memory given back (releaseStart)
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
