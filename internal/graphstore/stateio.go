@@ -104,7 +104,7 @@ func mapPayload(f *os.File, size int64) (payload []byte, sum uint32, release fun
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	data, release, err := mapFile(f, size)
+	data, release, _, err := mapFile(f, size)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("reading the %d-byte payload: %w", n, err)
 	}

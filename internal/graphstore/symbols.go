@@ -128,6 +128,7 @@ var symbolsLimit = bounded.Limit{Kind: "symbols index", Max: 8 << 30}
 type Symbols struct {
 	data     []byte
 	release  func()
+	mapped   bool // data is a mapping of the file (see DropPages)
 	sec      [symSections][]byte
 	secOff   [symSections]uint64
 	nodes    int
@@ -172,7 +173,7 @@ func ReadSymbols(file string) (*Symbols, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, release, err := mapFile(f, info.Size())
+	data, release, mapped, err := mapFile(f, info.Size())
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", file, err)
 	}
@@ -181,8 +182,21 @@ func ReadSymbols(file string) (*Symbols, error) {
 		release()
 		return nil, fmt.Errorf("open %s: %w", file, err)
 	}
-	s.release = release
+	s.release, s.mapped = release, mapped
 	return s, nil
+}
+
+// DropPages gives back the pages of the index that reads have mapped
+// into the process: a pass over every node (serve's index of names by
+// word while it loads, earlySymbols.buildWords) maps the node table and
+// the strings, 250 MB on the Linux kernel, of which later lookups read
+// a few entries. The pages stay in the page cache; a read maps the one
+// it needs again. It must not run beside Close.
+func (s *Symbols) DropPages() bool {
+	if !s.mapped || s.release == nil || len(s.data) == 0 {
+		return false
+	}
+	return dropPages(s.data) == nil
 }
 
 // Close unmaps the index; nothing read from it may be used after.

@@ -70,6 +70,9 @@ func (w *workspace) endEarly(extracted int) (reopen bool) {
 	if e.saved != nil && len(e.changed) == 0 && extracted == 0 {
 		w.symIdx, w.symEdits = e.saved, w.edits
 		e.saved = nil
+		// The early answers' index of names by word (buildWords, over
+		// now: e is closed) read every node: lookups read a few.
+		w.symIdx.DropPages()
 		return false
 	}
 	if e.saved != nil {
