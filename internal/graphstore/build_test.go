@@ -216,18 +216,7 @@ func TestDiscardSavesAsHold(t *testing.T) {
 // error or entries, never a panic; when it decodes whole, it decodes
 // for the build to ForBuild of each file.
 func FuzzBuildDecode(f *testing.F) {
-	r, _ := spilled(f, buildTree(f))
-	if err := r.done(); err != nil {
-		f.Fatal(err)
-	}
-	for j := range r.segs {
-		seg, err := r.segment(j, nil)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(seg, uint8(r.segs[j].n))
-	}
-	f.Add([]byte{1, 0}, uint8(1))
+	seedSegments(f)
 	full, err := planOf(reflect.TypeFor[Entry]())
 	if err != nil {
 		f.Fatal(err)
@@ -282,4 +271,23 @@ func TestDiscardBuildsOverBuildDecode(t *testing.T) {
 	if len(got) == 0 || !js {
 		t.Errorf("%d files built, JavaScript's docs kept: %v", len(got), js)
 	}
+}
+
+// seedSegments adds the segments of buildTree's run file to f's corpus,
+// each with its count of entries, and a segment that claims one entry
+// and holds none.
+func seedSegments(f *testing.F) {
+	f.Helper()
+	r, _ := spilled(f, buildTree(f))
+	if err := r.done(); err != nil {
+		f.Fatal(err)
+	}
+	for j := range r.segs {
+		seg, err := r.segment(j, nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(seg, uint8(r.segs[j].n))
+	}
+	f.Add([]byte{1, 0}, uint8(1))
 }

@@ -151,18 +151,7 @@ func TestCallSourceDamaged(t *testing.T) {
 // file and the calls decode has the whole one's calls of its C files.
 func FuzzStreamedDecode(f *testing.F) {
 	smallSegments(f, 3)
-	r, _ := spilled(f, buildTree(f))
-	if err := r.done(); err != nil {
-		f.Fatal(err)
-	}
-	for j := range r.segs {
-		seg, err := r.segment(j, nil)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(seg, uint8(r.segs[j].n))
-	}
-	f.Add([]byte{1, 0}, uint8(1))
+	seedSegments(f)
 	full, err := planOf(reflect.TypeFor[Entry]())
 	if err != nil {
 		f.Fatal(err)
