@@ -37,23 +37,10 @@ func ForBuild(f *extract.File) extract.File {
 }
 
 var (
-	buildOnce sync.Once
-	buildEnt  *plan
-	buildErr  error
-
 	streamOnce          sync.Once
 	streamEnt, callsEnt *plan
 	streamErr           error
 )
-
-// buildEntryPlan returns the plan of an Entry whose File is decoded for
-// the build (see ForBuild): its Errors are read past, and its Symbols
-// are decoded without their docs unless the file's Language, decoded
-// before them, is one of docLanguages.
-func buildEntryPlan() (*plan, error) {
-	buildOnce.Do(func() { buildEnt, buildErr = makeBuildEntryPlan(nil) })
-	return buildEnt, buildErr
-}
 
 // streamedLanguages are the languages whose calls a build for `fileinfo
 // index` does not decode with the rest of a file but when the file's
@@ -64,7 +51,7 @@ func buildEntryPlan() (*plan, error) {
 var streamedLanguages = map[string]bool{"c": true, "cpp": true}
 
 // streamedEntryPlans returns the plan of an Entry decoded for the build
-// as buildEntryPlan's, but without the Calls of a file in one of
+// (makeBuildEntryPlan's) without the Calls of a file in one of
 // streamedLanguages, and the plan that decodes only those.
 func streamedEntryPlans() (stream, calls *plan, err error) {
 	streamOnce.Do(func() {
@@ -87,8 +74,11 @@ func streamedEntryPlans() (stream, calls *plan, err error) {
 	return streamEnt, callsEnt, streamErr
 }
 
-// makeBuildEntryPlan makes buildEntryPlan's plan, with the Calls of the
-// files in the languages of noCalls read past.
+// makeBuildEntryPlan makes the plan of an Entry whose File is decoded
+// for the build (see ForBuild): its Errors are read past, its Symbols
+// are decoded without their docs unless the file's Language, decoded
+// before them, is one of docLanguages, and the Calls of the files in the
+// languages of noCalls are read past.
 func makeBuildEntryPlan(noCalls map[string]bool) (*plan, error) {
 	return entryPlanWithFile(func(file *plan) error {
 		language := false
@@ -140,9 +130,9 @@ func withoutField(p *plan, name string) (*plan, error) {
 	return &s, nil
 }
 
-// streamedEntries reads every entry back as buildEntries does, but
-// without the calls of the files in streamedLanguages, which callSource
-// gives.
+// streamedEntries reads every entry back as entries does, each file
+// decoded for the build (see makeBuildEntryPlan) without the calls of
+// the files in streamedLanguages, which callSource gives.
 func (r *runFile) streamedEntries() ([]Entry, error) {
 	p, _, err := streamedEntryPlans()
 	if err != nil {

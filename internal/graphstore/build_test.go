@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -290,4 +291,29 @@ func seedSegments(f *testing.F) {
 		f.Add(seg, uint8(r.segs[j].n))
 	}
 	f.Add([]byte{1, 0}, uint8(1))
+}
+
+// buildEntryPlan returns the plan of an Entry whose File is decoded for
+// the build with every file's calls (see ForBuild): what Sync decoded
+// before C's calls were streamed (streamedEntries), kept as the
+// reference the build decode's tests hold it to.
+func buildEntryPlan() (*plan, error) {
+	buildOnce.Do(func() { buildEnt, buildErr = makeBuildEntryPlan(nil) })
+	return buildEnt, buildErr
+}
+
+var (
+	buildOnce sync.Once
+	buildEnt  *plan
+	buildErr  error
+)
+
+// buildEntries reads every entry back as entries does, each file
+// decoded for the graph's build only (see buildEntryPlan).
+func (r *runFile) buildEntries() ([]Entry, error) {
+	p, err := buildEntryPlan()
+	if err != nil {
+		return nil, err
+	}
+	return r.entriesAs(p)
 }

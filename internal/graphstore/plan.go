@@ -31,13 +31,13 @@ type field struct {
 	off  uintptr
 	p    *plan
 	name string
-	skip bool // read past, not kept (see slimPlan, buildEntryPlan)
+	skip bool // read past, not kept (see slimPlan, makeBuildEntryPlan)
 	// whole (a field of extract.File only), when set, is decoded instead
 	// of p in a file whose Language is one of docLanguages (see
-	// buildEntryPlan).
+	// makeBuildEntryPlan).
 	whole *plan
 	// skipIn (a field of extract.File only), when set, has the field read
-	// past in a file whose Language is in it (see buildEntryPlan).
+	// past in a file whose Language is in it (see makeBuildEntryPlan).
 	skipIn map[string]bool
 }
 
@@ -207,7 +207,7 @@ func (d *decoder) decodeInto(p *plan, ptr unsafe.Pointer, table *extract.ExprTab
 
 // decodeFile decodes an extract.File: its expression table, then its
 // fields, whose Exprs index the table (but those p reads past, see
-// buildEntryPlan).
+// makeBuildEntryPlan).
 func (d *decoder) decodeFile(p *plan, ptr unsafe.Pointer) error {
 	var nodes []extract.ExprNode
 	np, err := planOf(exprNodesType)

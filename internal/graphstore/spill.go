@@ -169,16 +169,6 @@ func (r *runFile) entries() ([]Entry, error) {
 	return r.entriesAs(p)
 }
 
-// buildEntries reads every entry back as entries does, each file
-// decoded for the graph's build only (see buildEntryPlan).
-func (r *runFile) buildEntries() ([]Entry, error) {
-	p, err := buildEntryPlan()
-	if err != nil {
-		return nil, err
-	}
-	return r.entriesAs(p)
-}
-
 // slimFiles reads back the extractions of the entries that have one,
 // in the order added, each decoded slim (see slimEntryPlan).
 func (r *runFile) slimFiles() ([]extract.File, error) {
