@@ -88,16 +88,26 @@ func (ix *Index) embed(ctx context.Context, texts []string, ids []uint32) error 
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	for i, v := range vs {
-		if ix.vec.dim == 0 {
-			ix.vec.dim = len(v)
-			ix.growVectors(ix.nchunks())
+		if err := ix.storeVector(ids[i], v); err != nil {
+			return err
 		}
-		if len(v) != ix.vec.dim {
-			return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.opts.Embedder.Name(), ix.vec.dim, len(v))
-		}
-		ix.vec.set(ids[i], v)
-		ix.vec.sketchRow(ids[i])
 	}
+	return nil
+}
+
+// storeVector stores v as chunk id's vector and sketch; the first
+// vector stored sets the index's dimensions, and one of others is an
+// error. Callers hold ix.mu for writing.
+func (ix *Index) storeVector(id uint32, v []float32) error {
+	if ix.vec.dim == 0 {
+		ix.vec.dim = len(v)
+		ix.growVectors(ix.nchunks())
+	}
+	if len(v) != ix.vec.dim {
+		return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", ix.opts.Embedder.Name(), ix.vec.dim, len(v))
+	}
+	ix.vec.set(id, v)
+	ix.vec.sketchRow(id)
 	return nil
 }
 
@@ -131,18 +141,12 @@ func (ix *Index) embedRows(ctx context.Context, e rowEmbedder, texts []string, i
 			}
 			ix.mu.Lock()
 			defer ix.mu.Unlock()
-			if ix.vec.dim == 0 {
-				ix.vec.dim = d
-				ix.growVectors(ix.nchunks())
-			}
-			if d != ix.vec.dim {
-				return fmt.Errorf("embed with %s: vectors of %d and %d dimensions", e.Name(), ix.vec.dim, d)
-			}
 			for j, id := range rows {
 				v := buf[j*d : (j+1)*d]
 				normalize(v)
-				ix.vec.set(id, v)
-				ix.vec.sketchRow(id)
+				if err := ix.storeVector(id, v); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
