@@ -181,7 +181,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if mode != Vector {
 		ranked = ix.pageSignal(text, ranked)
 	}
-	ranked = ix.rankCode(ranked, text, plan.Type, lexHits, vecHits, q.CodeWeights, q.CodeCandidates)
+	ranked = ix.rankCode(ctx, ranked, text, qvec, plan.Type, lexHits, vecHits, q.CodeWeights, q.CodeCandidates)
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
 	var all []Result
