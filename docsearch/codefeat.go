@@ -169,7 +169,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 	tests := asksForTests(query)
 	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
 	fields := words && (all || weighs(w, featText) || weighs(w, featCover))
-	var cands []codeCand
+	cands := make([]codeCand, 0, min(len(ranked), codeWindow)) // one allocation: 216 bytes a candidate
 	for i := range ranked {
 		if len(cands) == codeWindow {
 			break
