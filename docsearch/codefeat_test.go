@@ -104,3 +104,44 @@ func TestCodeCandidatesSeeEveryFeature(t *testing.T) {
 		}
 	}
 }
+
+// TestExportedPythonPrivateModule: a Python symbol in a module or
+// package named with one leading underscore is not exported, whatever
+// its own name; __init__.py and __main__.py are public, and the rule is
+// Python's only.
+func TestExportedPythonPrivateModule(t *testing.T) {
+	cases := []struct {
+		name, file string
+		want       bool
+	}{
+		{"getchar", "click/termui.py", true},
+		{"getchar", "click/_termui_impl.py", false},
+		{"helper", "pkg/_internal/util.py", false},
+		{"setup", "pkg/__init__.py", true},
+		{"main", "pkg/__main__.py", true},
+		{"_private", "pkg/mod.py", false},
+		{"baseFlatten", "_baseFlatten.js", true},
+		{"Run", "internal/_x/run.go", true},
+	}
+	for _, c := range cases {
+		if got := exported(c.name, c.file); got != c.want {
+			t.Errorf("exported(%q, %q) = %v, want %v", c.name, c.file, got, c.want)
+		}
+	}
+}
+
+// TestPrivateModuleRanksUnder: of two Python functions that match a
+// question alike, the one of the public module ranks over its private
+// implementation, whose path has a word of the question and which
+// ranks first without the rule.
+func TestPrivateModuleRanksUnder(t *testing.T) {
+	ix := openTest(t, mapFS(map[string]string{}), Options{})
+	body := "def edit(text, editor):\n    return open_editor(text, editor)"
+	putCode(t, ix, []CodeFile{
+		{Path: "click/termui.py", Symbols: []CodeSymbol{{Name: "click.termui.edit", Kind: "function", Signature: "def edit(text, editor)", Body: body, Line: 1, End: 2}}},
+		{Path: "click/_editor.py", Symbols: []CodeSymbol{{Name: "click._editor.edit", Kind: "function", Signature: "def edit(text, editor)", Body: body, Line: 1, End: 2}}},
+	})
+	if got := firstCode(t, ix, "open an editor to edit the text", nil); got != "click.termui.edit" {
+		t.Errorf("first %s, want click.termui.edit", got)
+	}
+}
