@@ -384,7 +384,7 @@ func typeKind(kind string) bool {
 // module's functions of the same name offer. Measured (docs/code-search.md,
 // 2026-12-05, seventh session): the written questions (docs/bench/code)
 // 0.709 / 0.933 -> 0.719 / 0.944 function / file nDCG@10, three of
-// click's answers (edit, echo_via_pager, LazyFile) from 2nd to 1st over
+// click's answers (edit, echo_via_pager, open_file) from 2nd to 1st over
 // their private implementations; the tuning split of docs/bench/codegen
 // unchanged. JavaScript was tried the same way and not kept: lodash's
 // modular files (_baseFlatten.js) are its internals, and the tuning
