@@ -23,6 +23,45 @@ type openState struct {
 	base  int64 // the payload's offset in the file
 	spans []span
 	sums  []uint32
+	// graph is where the state's deferred fields lie (see
+	// decodeStateSpans), left undecoded by the load, and graphSum their
+	// CRC-32.
+	graph    graphPart
+	graphSum uint32
+}
+
+// loadGraph decodes the deferred fields (the graph's edges and
+// unresolved calls) into st from the file, through a mapping released
+// after, once their bytes match the checksum taken at load: damage since
+// is an error, never a graph.
+func (sf *openState) loadGraph(st *State) error {
+	n := int64(sf.graph.end - sf.graph.start)
+	if n == 0 {
+		return decodeGraph(nil, st)
+	}
+	info, err := sf.f.Stat()
+	if err != nil {
+		return fmt.Errorf("graphstore: reading the graph of %s: %w", sf.name, err)
+	}
+	end := sf.base + int64(sf.graph.end)
+	if info.Size() < end {
+		return fmt.Errorf("graphstore: %s was truncated since it was loaded", sf.name)
+	}
+	data, release, _, err := mapFile(sf.f, end)
+	if err != nil {
+		return fmt.Errorf("graphstore: reading the graph of %s: %w", sf.name, err)
+	}
+	defer release()
+	return faults(func() error {
+		buf := data[sf.base+int64(sf.graph.start) : end]
+		if crc32.Checksum(buf, castagnoli) != sf.graphSum {
+			return fmt.Errorf("graphstore: the graph of %s changed since it was loaded", sf.name)
+		}
+		if err := decodeGraph(buf, st); err != nil {
+			return fmt.Errorf("graphstore: %s: %w", sf.name, err)
+		}
+		return nil
+	})
 }
 
 // Extractions reads the extraction of a file saved in graph.bin when

@@ -17,7 +17,8 @@ import (
 // TestSlimDecodeEqualsSlim checks the load for Extractions decodes each
 // file as Slim keeps it, with strings of their own (the payload is
 // unmapped after the load: a string pointing into it would fault here),
-// and the rest of the state as a full load does.
+// and the rest of the state as a full load does, the graph's edges and
+// unresolved calls read after (see decodeStateSpans).
 func TestSlimDecodeEqualsSlim(t *testing.T) {
 	root := lazyTree(t, 300)
 	if _, err := Sync(context.Background(), Options{Root: root}); err != nil {
@@ -61,6 +62,12 @@ func TestSlimDecodeEqualsSlim(t *testing.T) {
 		}
 	}
 	slim.Files, full.Files = nil, nil
+	if slim.Edges != nil || slim.Unresolved != nil {
+		t.Error("the slim load decoded the graph's edges or unresolved calls")
+	}
+	if err := sf.loadGraph(slim); err != nil {
+		t.Fatal(err)
+	}
 	if !reflect.DeepEqual(slim, full) {
 		t.Error("the rest of the state differs between the slim and the full load")
 	}
@@ -221,7 +228,8 @@ func TestFaultsIsAnError(t *testing.T) {
 }
 
 // FuzzDecodeSlim: a payload decoded slim is an error or a state, never a
-// panic; when it decodes whole, it decodes slim to Slim of each file.
+// panic; when it decodes whole, it decodes slim to Slim of each file,
+// and its deferred graph, read after, to the whole decode's.
 func FuzzDecodeSlim(f *testing.F) {
 	root := lazyTree(&testing.T{}, 2)
 	if _, err := Sync(context.Background(), Options{Root: root}); err == nil {
@@ -231,13 +239,26 @@ func FuzzDecodeSlim(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		slim, _, serr := decodeStateSpans(payload, true)
-		full, _, err := decodeStateSpans(payload, false)
+		slim, _, part, serr := decodeStateSpans(payload, true)
+		var gerr error
+		if serr == nil {
+			gerr = decodeGraph(payload[part.start:part.end], slim)
+		}
+		full, _, _, err := decodeStateSpans(payload, false)
 		if err != nil {
 			return
 		}
 		if serr != nil {
 			t.Fatalf("decodes whole, not slim: %v", serr)
+		}
+		if gerr != nil {
+			t.Fatalf("decodes whole, not its graph read after: %v", gerr)
+		}
+		if !reflect.DeepEqual(slim.Edges, full.Edges) || !reflect.DeepEqual(slim.Unresolved, full.Unresolved) {
+			t.Fatal("the graph read after differs from the whole decode's")
+		}
+		if part.n["Edges"] != len(full.Edges) || part.n["Unresolved"] != len(full.Unresolved) {
+			t.Fatalf("counts %v, decoded %d edges, %d unresolved", part.n, len(full.Edges), len(full.Unresolved))
 		}
 		for i, e := range full.Files {
 			if e.File != nil && !reflect.DeepEqual(*slim.Files[i].File, Slim(e.File)) {

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -129,6 +130,27 @@ type Snapshot struct {
 	discarded bool             // Options.Discard let go of the files and graph
 	lazy      *Extractions     // Options.Lazy: the files' extractions, read on demand
 	log       *slog.Logger
+
+	// mu guards built, saved and deferred once Sync has returned.
+	mu sync.Mutex
+	// deferred, when not nil, holds saved's edges and unresolved calls,
+	// which the load left in the file (see decodeStateSpans).
+	deferred *openState
+}
+
+// loadDeferred reads saved's deferred fields, if any are left in the
+// file. The caller holds mu or is Sync.
+func (s *Snapshot) loadDeferred() error {
+	if s.deferred == nil {
+		return nil
+	}
+	var st State
+	if err := s.deferred.loadGraph(&st); err != nil {
+		return err
+	}
+	s.saved.Edges, s.saved.Unresolved = st.Edges, st.Unresolved
+	s.deferred = nil
+	return nil
 }
 
 // Extractions returns the reader of the files' full extractions when
@@ -141,17 +163,69 @@ func (s *Snapshot) Extractions() *Extractions { return s.lazy }
 // first Update rebuilds what updating needs. A saved graph that does not
 // fit the files is built instead, with a log line. It is nil when
 // Options.Discard let go of the graph.
+//
+// Loaded slim (Options.Lazy), the saved graph's edges and unresolved
+// calls stay in graph.bin until Graph is first called, which reads them
+// (RestoreGraph says when that fails). Graph is safe for concurrent use.
 func (s *Snapshot) Graph() *callgraph.Graph {
-	if s.built != nil || s.discarded {
-		return s.built
-	}
-	g, err := callgraph.Restore(s.Files, s.saved)
+	g, err := s.RestoreGraph()
 	if err != nil {
 		s.log.Warn("graphstore: building the graph: the saved one does not fit", "reason", err)
 		g = callgraph.Build(s.Files)
+		s.mu.Lock()
+		s.built = g
+		s.mu.Unlock()
+	}
+	return g
+}
+
+// RestoreGraph is Graph without its fallback: when the saved graph
+// cannot be read (graph.bin damaged since the load) or does not fit the
+// files, it returns the error and no graph. The caller then builds the
+// graph from the files' full extractions: Files are slim with
+// Options.Lazy, and a graph built from them would lack their calls.
+func (s *Snapshot) RestoreGraph() (*callgraph.Graph, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.built != nil || s.discarded {
+		return s.built, nil
+	}
+	if err := s.loadDeferred(); err != nil {
+		return nil, err
+	}
+	g, err := callgraph.Restore(s.Files, s.saved)
+	if err != nil {
+		return nil, err
 	}
 	s.built = g
-	return g
+	return g, nil
+}
+
+// GraphCounts returns the number of the graph's edges and unresolved
+// calls (callgraph.Graph's len(Edges()) and NumUnresolved) without
+// restoring it.
+func (s *Snapshot) GraphCounts() (edges, unresolved int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.built != nil:
+		return len(s.built.Edges()), s.built.NumUnresolved()
+	case s.deferred != nil:
+		n := s.deferred.graph.n
+		return n["Edges"], n["Unresolved"]
+	}
+	return len(s.saved.Edges), len(s.saved.Unresolved)
+}
+
+// GraphSkipped returns what the call graph skipped (callgraph.Graph's
+// Skipped) without restoring it.
+func (s *Snapshot) GraphSkipped() []extract.Skipped {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.built != nil {
+		return s.built.Skipped()
+	}
+	return s.saved.Skipped
 }
 
 // extractedHook, set by tests, hears that Sync closed its extractor;
@@ -391,6 +465,9 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	} else {
 		st.GraphSkipped, st.Edges, st.Unresolved = old.GraphSkipped, old.Edges, old.Unresolved
 		snap.saved = callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
+		// Loaded slim, the edges and unresolved calls are still in the
+		// file (see decodeStateSpans): read when the graph is.
+		snap.deferred = kept
 	}
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	snap.Skipped = skipped
@@ -400,8 +477,10 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		ok := false
 		if saveGraph && kept != nil && !changed {
 			// Only stat data changed, and the files are slim: the state
-			// saved holds them whole, read again from the file loaded.
-			saveGraph = wholeFiles(log, kept, old.Files, st.Files)
+			// saved holds them whole, and the graph's deferred fields,
+			// read again from the file loaded.
+			saveGraph = wholeFiles(log, kept, old.Files, st.Files) && snap.loadDeferred() == nil
+			st.Edges, st.Unresolved = snap.saved.Edges, snap.saved.Unresolved
 		}
 		if saveGraph {
 			from := saveFrom{files: ps.spill}
@@ -444,16 +523,29 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			}
 		}
 	}
+	if snap.discarded {
+		snap.deferred = nil
+	}
 	if toSave && !snap.discarded {
 		// Not saved: the files the build took over are cleared and its
 		// graph answers no Update; neither is the Snapshot's.
 		snap.built, snap.Files, snap.discarded = nil, nil, true
 	}
 	if kept != nil && !changed && old.Key == key {
+		// kept goes on with the Snapshot: Extractions reads the files,
+		// and Graph the deferred fields, from it (Extractions.Close
+		// closes it).
 		snap.lazy = newExtractions(kept, old.Files)
 		kept = nil // the Snapshot's now
 		for i := range snap.Files {
 			snap.Files[i] = Slim(&snap.Files[i])
+		}
+	}
+	if snap.lazy == nil {
+		// kept is closed on return: the deferred fields are read now, or
+		// never (a Graph already restored holds them).
+		if err := snap.loadDeferred(); err != nil {
+			return nil, err
 		}
 	}
 	return snap, nil
