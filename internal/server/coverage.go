@@ -13,6 +13,7 @@ import (
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/depindex"
+	"github.com/fileinfo/fileinfo/internal/graphstore"
 	"github.com/fileinfo/fileinfo/internal/lookup"
 )
 
@@ -82,9 +83,17 @@ func (c coverage) line() string {
 // Linux kernel, the words of 1.1 million names) for good.
 type namesCache struct {
 	mu      sync.Mutex
-	graph   *callgraph.Graph
+	graph   any // the graphID the index is of
 	byWord  map[string][]callgraph.SymbolID
-	dropped bool // words builds an index without keeping it
+	dropped bool   // words builds an index without keeping it
+	release func() // gives back what building the index mapped, if anything
+}
+
+// nodeSource is what namesCache reads of a graph: *callgraph.Graph, or
+// the saved symbols index that describes it.
+type nodeSource interface {
+	Len() int
+	Node(callgraph.SymbolID) callgraph.Node
 }
 
 // drop releases the index, and keeps words from keeping another.
@@ -92,13 +101,28 @@ func (n *namesCache) drop() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.graph, n.byWord, n.dropped = nil, nil, true
+	if n.release != nil {
+		n.release()
+		n.release = nil
+	}
 }
 
-// words returns the index of g, building it if g is new.
-func (n *namesCache) words(g *callgraph.Graph) map[string][]callgraph.SymbolID {
+// adopt takes by, an index of graph id's names by word made elsewhere
+// (the early answers', see endEarly), unless an index is kept already.
+func (n *namesCache) adopt(id any, by map[string][]callgraph.SymbolID) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.graph == g && n.byWord != nil {
+	if by != nil && !n.dropped && n.byWord == nil {
+		n.graph, n.byWord = id, by
+	}
+}
+
+// words returns the index of graph id, whose nodes g holds, building it
+// if id is new; release, if not nil, is called when it is dropped.
+func (n *namesCache) words(id any, g nodeSource, release func()) map[string][]callgraph.SymbolID {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.graph == id && n.byWord != nil {
 		return n.byWord
 	}
 	by := map[string][]callgraph.SymbolID{}
@@ -115,7 +139,12 @@ func (n *namesCache) words(g *callgraph.Graph) map[string][]callgraph.SymbolID {
 		}
 	}
 	if !n.dropped {
-		n.graph, n.byWord = g, by
+		n.graph, n.byWord = id, by
+		if release != nil {
+			n.release = release
+		}
+	} else if release != nil {
+		release()
 	}
 	return by
 }
@@ -129,7 +158,24 @@ const maxNameHits = 5000
 // most limit, as results of the code scope. The caller holds w.mu for
 // reading.
 func (w *workspace) nameResults(query string, limit int) []docsearch.Result {
-	return rankNames(query, limit, w.names.words(w.graph), w.graph.Node, func(_ callgraph.SymbolID, n callgraph.Node) (string, string) {
+	var g nodeSource
+	var release func()
+	if p := w.pending; p != nil && p.restored() == nil && w.symIdx != nil && w.symEdits == w.edits {
+		// The saved symbols index numbers the nodes as the graph it
+		// describes, which is not restored for this.
+		s := w.symIdx
+		g, release = s, func() { s.DropPages() }
+	}
+	var res []docsearch.Result
+	if g != nil && graphstore.Guard(func() { res = w.rankNames(query, limit, g, release) }) == nil {
+		return res
+	}
+	return w.rankNames(query, limit, w.callGraph(), nil)
+}
+
+// rankNames is nameResults over g, the nodes of the workspace's graph.
+func (w *workspace) rankNames(query string, limit int, g nodeSource, release func()) []docsearch.Result {
+	return rankNames(query, limit, w.names.words(w.graphID(), g, release), g.Node, func(_ callgraph.SymbolID, n callgraph.Node) (string, string) {
 		if s := w.files[n.File]; s != nil {
 			for i := range s.file.Symbols {
 				if sym := &s.file.Symbols[i]; sym.Qualified == n.Qualified && sym.StartLine == n.Line {
