@@ -1,7 +1,9 @@
 package server
 
 import (
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
@@ -27,6 +29,7 @@ type pendingGraph struct {
 	// rebuild builds the graph from the files' full extractions, for a
 	// saved graph that can no longer be read (damaged since the load).
 	rebuild func(error) *callgraph.Graph
+	log     *slog.Logger
 
 	once sync.Once
 	mu   sync.Mutex // guards g
@@ -45,9 +48,13 @@ var _ savedGraph = (*graphstore.Snapshot)(nil)
 // get returns the graph, restored on the first call.
 func (p *pendingGraph) get() *callgraph.Graph {
 	p.once.Do(func() {
+		start := time.Now()
 		g, err := p.snap.RestoreGraph()
 		if err != nil || g == nil {
 			g = p.rebuild(err)
+		}
+		if p.log != nil {
+			p.log.Info("call graph restored", "symbols", g.Len(), "elapsed", time.Since(start).Round(time.Millisecond))
 		}
 		p.mu.Lock()
 		p.g = g

@@ -357,6 +357,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.setGraph(g)
 	if pending != nil {
 		pending.rebuild = func(err error) *callgraph.Graph { return w.rebuildGraph(files, err) }
+		pending.log = w.log
 		w.pending = pending
 	}
 	reopen = w.endEarly(extracted)
