@@ -134,3 +134,42 @@ func TestDeferredFieldsLast(t *testing.T) {
 		t.Errorf("%d deferred fields in State, want %d", seen, len(deferred))
 	}
 }
+
+// TestReleaseFiles checks that a Lazy Sync's snapshot lets go of its
+// slim files when asked, and that the graph restored afterwards reads
+// them again: the same files, and a graph equal to a fresh build's.
+func TestReleaseFiles(t *testing.T) {
+	root := lazyTree(t, 300)
+	ctx := context.Background()
+	if _, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil || snap.ReleaseFiles() {
+		t.Fatalf("a snapshot not slim let go of its files (%v)", err)
+	}
+	snap, err := Sync(ctx, Options{Root: root, Key: "test", Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Extractions().Close()
+	slim := snap.Files
+	if !snap.ReleaseFiles() || snap.Files != nil {
+		t.Fatal("the slim snapshot kept its files")
+	}
+	files, _, _ := fresh(t, root)
+	want := callgraph.Build(files)
+	g, err := snap.RestoreGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(snap.Files, slim) {
+		t.Error("the files read again differ from the load's")
+	}
+	if !reflect.DeepEqual(g.Nodes(), want.Nodes()) || !reflect.DeepEqual(g.Edges(), want.Edges()) ||
+		!reflect.DeepEqual(g.Unresolved(), want.Unresolved()) {
+		t.Fatal("the graph restored over the files read again differs from a fresh build")
+	}
+	if snap.ReleaseFiles() {
+		t.Error("a snapshot whose graph is restored let go of its files")
+	}
+}

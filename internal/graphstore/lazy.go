@@ -254,3 +254,59 @@ func (x *Extractions) decode(j, last int, fn func(i int, e *Entry)) error {
 	}
 	return nil
 }
+
+// slimFiles decodes every saved file slim (see slimEntryPlan), in
+// State.Files order, leaving out entries without an extraction, as the
+// load did: from the file, through a mapping released after, each
+// segment checked against the checksum taken at load.
+func (sf *openState) slimFiles() ([]extract.File, error) {
+	if len(sf.spans) == 0 {
+		return nil, nil
+	}
+	end := sf.base + int64(sf.spans[len(sf.spans)-1].end)
+	info, err := sf.f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("graphstore: reading the files of %s: %w", sf.name, err)
+	}
+	if info.Size() < end {
+		return nil, fmt.Errorf("graphstore: %s was truncated since it was loaded", sf.name)
+	}
+	data, release, _, err := mapFile(sf.f, end)
+	if err != nil {
+		return nil, fmt.Errorf("graphstore: reading the files of %s: %w", sf.name, err)
+	}
+	defer release()
+	p, err := slimEntryPlan()
+	if err != nil {
+		return nil, err
+	}
+	n := sf.spans[len(sf.spans)-1].hi
+	entries := make([]Entry, n)
+	errs := make([]error, len(sf.spans))
+	parallel(len(sf.spans), func(j int) {
+		errs[j] = faults(func() error {
+			sp := sf.spans[j]
+			buf := data[sf.base+int64(sp.start) : sf.base+int64(sp.end)]
+			if crc32.Checksum(buf, castagnoli) != sf.sums[j] {
+				return fmt.Errorf("graphstore: segment %d of %s changed since it was loaded", j, sf.name)
+			}
+			d := &decoder{buf: buf}
+			for i := sp.lo; i < sp.hi; i++ {
+				if err := d.decodeInto(p, unsafe.Pointer(&entries[i]), nil); err != nil {
+					return fmt.Errorf("graphstore: segment %d of %s at byte %d: %w", j, sf.name, d.off, err)
+				}
+			}
+			return nil
+		})
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	files := make([]extract.File, 0, n)
+	for i := range entries {
+		if f := entries[i].File; f != nil {
+			files = append(files, *f)
+		}
+	}
+	return files, nil
+}

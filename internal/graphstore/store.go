@@ -136,6 +136,7 @@ type Snapshot struct {
 	// deferred, when not nil, holds saved's edges and unresolved calls,
 	// which the load left in the file (see decodeStateSpans).
 	deferred *openState
+	released bool // Files let go of (see ReleaseFiles)
 }
 
 // loadDeferred reads saved's deferred fields, if any are left in the
@@ -193,12 +194,36 @@ func (s *Snapshot) RestoreGraph() (*callgraph.Graph, error) {
 	if err := s.loadDeferred(); err != nil {
 		return nil, err
 	}
+	if s.released {
+		// The files' symbols are read again (see ReleaseFiles).
+		files, err := s.lazy.saved.slimFiles()
+		if err != nil {
+			return nil, err
+		}
+		s.Files, s.released = files, false
+	}
 	g, err := callgraph.Restore(s.Files, s.saved)
 	if err != nil {
 		return nil, err
 	}
 	s.built = g
 	return g, nil
+}
+
+// ReleaseFiles lets go of Files, when they are slim (Options.Lazy with
+// nothing changed; else it does nothing and returns false): a caller
+// that keeps each file's path, language, module and test flag itself
+// does not hold every symbol twice, or at all. RestoreGraph (and Graph)
+// reads the files slim again from graph.bin, as loaded, when first
+// called. Not safe beside RestoreGraph's first call.
+func (s *Snapshot) ReleaseFiles() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lazy == nil || s.built != nil {
+		return false
+	}
+	s.Files, s.released = nil, true
+	return true
 }
 
 // GraphCounts returns the number of the graph's edges and unresolved

@@ -177,8 +177,15 @@ func (w *workspace) nameResults(query string, limit int) []docsearch.Result {
 func (w *workspace) rankNames(query string, limit int, g nodeSource, release func()) []docsearch.Result {
 	return rankNames(query, limit, w.names.words(w.graphID(), g, release), g.Node, func(_ callgraph.SymbolID, n callgraph.Node) (string, string) {
 		if s := w.files[n.File]; s != nil {
-			for i := range s.file.Symbols {
-				if sym := &s.file.Symbols[i]; sym.Qualified == n.Qualified && sym.StartLine == n.Line {
+			f := s.file
+			if s.slim && w.saved != nil {
+				// A slim file may hold no symbols (see bareFiles).
+				if full, err := w.saved.File(n.File); err == nil {
+					f = full
+				}
+			}
+			for i := range f.Symbols {
+				if sym := &f.Symbols[i]; sym.Qualified == n.Qualified && sym.StartLine == n.Line {
 					return sym.Signature, sym.Doc
 				}
 			}

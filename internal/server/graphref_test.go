@@ -13,8 +13,9 @@ import (
 // nothing changed does not restore the call graph for what reads the
 // saved indexes (callers, callees, find_symbol, index_status, code
 // queries by name while the code scope builds): their answers are the
-// first start's, and the graph stays pending. What reads the graph
-// restores it, and an edit builds it for updates.
+// first start's, and the graph stays pending, the files held without
+// their symbols. What reads the graph restores it (the symbols read
+// again with it), and an edit builds it for updates.
 func TestRestartLeavesGraphPending(t *testing.T) {
 	opt := Options{NoDocs: true, NoWatch: true}
 	s := connect(t, slimTree(), opt)
@@ -37,7 +38,7 @@ func TestRestartLeavesGraphPending(t *testing.T) {
 		a.status = [3]int{st.Symbols, st.Edges, st.Unresolved}
 		ws.mu.RLock()
 		for _, r := range ws.nameResults("twice helper", 20) {
-			a.names = append(a.names, r.Path+" "+r.Title)
+			a.names = append(a.names, r.Path+" "+r.Title+" "+r.Signature+" "+r.Summary)
 		}
 		ws.mu.RUnlock()
 		return a
@@ -47,14 +48,21 @@ func TestRestartLeavesGraphPending(t *testing.T) {
 		t.Fatalf("the first start answers nothing to compare: %+v", first)
 	}
 
-	s2, ws := restart(t, s, opt)
-	ws.docsLoops.Wait() // what the load left to the background
+	s2, ws := restartUnchanged(t, s, opt)
 	ws.mu.RLock()
 	p := ws.pending
 	ws.mu.RUnlock()
 	if p == nil {
 		t.Fatal("the start from the saved state restored its graph")
 	}
+	ws.mu.RLock()
+	for path, src := range ws.files {
+		if src.file.Symbols != nil {
+			t.Errorf("%s: its symbols are held while the graph is pending", path)
+			break
+		}
+	}
+	ws.mu.RUnlock()
 	if got := ask(s2, ws); !reflect.DeepEqual(got, first) {
 		t.Errorf("answers from the saved indexes:\n%+v\nthe first start's:\n%+v", got, first)
 	}
@@ -99,8 +107,7 @@ func TestPendingGraphRebuilt(t *testing.T) {
 	if _, err := s.srv.ready(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	s2, ws := restart(t, s, opt)
-	ws.docsLoops.Wait()
+	s2, ws := restartUnchanged(t, s, opt)
 	ws.mu.RLock()
 	p := ws.pending
 	ws.mu.RUnlock()
@@ -113,6 +120,23 @@ func TestPendingGraphRebuilt(t *testing.T) {
 		t.Fatal("the damaged graph was not built anew")
 	}
 	expectFreshGraph(t, ws)
+}
+
+// restartUnchanged restarts s twice (see restart): the second start
+// finds nothing changed since the first saved, not even a file's time
+// stamp. It returns the second, with what its load left to the
+// background done.
+func restartUnchanged(t *testing.T, s *session, opt Options) (*session, *workspace) {
+	t.Helper()
+	s1, _ := restart(t, s, opt)
+	s1.srv.Close()
+	s2 := reconnect(t, s1, opt)
+	ws, err := s2.srv.ready(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.docsLoops.Wait()
+	return s2, ws
 }
 
 // brokenGraph is a saved graph that cannot be read.

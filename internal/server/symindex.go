@@ -126,8 +126,12 @@ func (w *workspace) lookupIndex() (ix *lookup.Index, saved bool) {
 	if w.hooks != nil && w.hooks.lookupBuilt != nil {
 		w.hooks.lookupBuilt()
 	}
-	w.lookupIx = lookup.New(w.callGraph(), func(p string) *extract.File {
+	g := w.callGraph()
+	w.lookupIx = lookup.New(g, func(p string) *extract.File {
 		if s := w.files[p]; s != nil {
+			if s.slim {
+				return g.File(p) // with the symbols a slim source lets go of
+			}
 			return s.file
 		}
 		return nil
