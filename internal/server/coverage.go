@@ -86,7 +86,7 @@ type namesCache struct {
 	graph   any // the graphID the index is of
 	byWord  map[string][]callgraph.SymbolID
 	dropped bool   // words builds an index without keeping it
-	release func() // gives back what building the index mapped, if anything
+	release func() // gives back the pages code queries mapped (see mapped)
 }
 
 // nodeSource is what namesCache reads of a graph: *callgraph.Graph, or
@@ -117,9 +117,21 @@ func (n *namesCache) adopt(id any, by map[string][]callgraph.SymbolID) {
 	}
 }
 
+// mapped notes that a code query read nodes through a mapping that
+// release gives back: at drop, or now if the index is dropped already.
+func (n *namesCache) mapped(release func()) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.dropped {
+		release()
+		return
+	}
+	n.release = release
+}
+
 // words returns the index of graph id, whose nodes g holds, building it
-// if id is new; release, if not nil, is called when it is dropped.
-func (n *namesCache) words(id any, g nodeSource, release func()) map[string][]callgraph.SymbolID {
+// if id is new.
+func (n *namesCache) words(id any, g nodeSource) map[string][]callgraph.SymbolID {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.graph == id && n.byWord != nil {
@@ -140,11 +152,6 @@ func (n *namesCache) words(id any, g nodeSource, release func()) map[string][]ca
 	}
 	if !n.dropped {
 		n.graph, n.byWord = id, by
-		if release != nil {
-			n.release = release
-		}
-	} else if release != nil {
-		release()
 	}
 	return by
 }
@@ -166,16 +173,22 @@ func (w *workspace) nameResults(query string, limit int) []docsearch.Result {
 		s := w.symIdx
 		g, release = s, func() { s.DropPages() }
 	}
-	var res []docsearch.Result
-	if g != nil && graphstore.Guard(func() { res = w.rankNames(query, limit, g, release) }) == nil {
-		return res
+	if g != nil {
+		// The names and the nodes ranked are read from the mapping: its
+		// pages go when the code scope is complete (see namesCache).
+		var res []docsearch.Result
+		err := graphstore.Guard(func() { res = w.rankNames(query, limit, g) })
+		w.names.mapped(release)
+		if err == nil {
+			return res
+		}
 	}
-	return w.rankNames(query, limit, w.callGraph(), nil)
+	return w.rankNames(query, limit, w.callGraph())
 }
 
 // rankNames is nameResults over g, the nodes of the workspace's graph.
-func (w *workspace) rankNames(query string, limit int, g nodeSource, release func()) []docsearch.Result {
-	return rankNames(query, limit, w.names.words(w.graphID(), g, release), g.Node, func(_ callgraph.SymbolID, n callgraph.Node) (string, string) {
+func (w *workspace) rankNames(query string, limit int, g nodeSource) []docsearch.Result {
+	return rankNames(query, limit, w.names.words(w.graphID(), g), g.Node, func(_ callgraph.SymbolID, n callgraph.Node) (string, string) {
 		if s := w.files[n.File]; s != nil {
 			f := s.file
 			if s.slim && w.saved != nil {

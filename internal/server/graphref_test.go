@@ -145,3 +145,27 @@ type brokenGraph struct{ savedGraph }
 func (brokenGraph) RestoreGraph() (*callgraph.Graph, error) {
 	return nil, errors.New("graph.bin changed since it was loaded")
 }
+
+// TestNamesCacheGivesPagesBack: what a code query by name maps of the
+// saved symbols index (its nodes, read while the graph is pending) is
+// given back when the code scope is complete, or at once after.
+func TestNamesCacheGivesPagesBack(t *testing.T) {
+	var n namesCache
+	released := 0
+	n.mapped(func() { released++ })
+	if released != 0 {
+		t.Fatal("given back while the names are read")
+	}
+	n.drop()
+	if released != 1 {
+		t.Fatalf("given back %d times at drop, want 1", released)
+	}
+	n.mapped(func() { released++ })
+	if released != 2 {
+		t.Fatal("a mapping after drop is not given back at once")
+	}
+	n.drop()
+	if released != 2 {
+		t.Fatal("given back twice")
+	}
+}
