@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // TestLazyDefersGraph checks that a Lazy Sync of an unchanged tree
@@ -135,41 +136,45 @@ func TestDeferredFieldsLast(t *testing.T) {
 	}
 }
 
-// TestReleaseFiles checks that a Lazy Sync's snapshot lets go of its
-// slim files when asked, and that the graph restored afterwards reads
-// them again: the same files, and a graph equal to a fresh build's.
-func TestReleaseFiles(t *testing.T) {
+// TestLazyFilesBare checks that a Lazy Sync's snapshot holds its files
+// bare, and that the graph restored afterwards reads them slim: the
+// files as Slim keeps them, and a graph equal to a fresh build's.
+func TestLazyFilesBare(t *testing.T) {
 	root := lazyTree(t, 300)
 	ctx := context.Background()
 	if _, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil {
 		t.Fatal(err)
-	}
-	if snap, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil || snap.ReleaseFiles() {
-		t.Fatalf("a snapshot not slim let go of its files (%v)", err)
 	}
 	snap, err := Sync(ctx, Options{Root: root, Key: "test", Lazy: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer snap.Extractions().Close()
-	slim := snap.Files
-	if !snap.ReleaseFiles() || snap.Files != nil {
-		t.Fatal("the slim snapshot kept its files")
-	}
 	files, _, _ := fresh(t, root)
+	byPath := map[string]*extract.File{}
+	for i := range files {
+		byPath[files[i].Path] = &files[i]
+	}
+	if len(snap.Files) != len(files) {
+		t.Fatalf("%d files, want %d", len(snap.Files), len(files))
+	}
+	for i := range snap.Files {
+		if f := &snap.Files[i]; !reflect.DeepEqual(*f, Bare(byPath[f.Path])) {
+			t.Fatalf("%s is not bare", f.Path)
+		}
+	}
 	want := callgraph.Build(files)
 	g, err := snap.RestoreGraph()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(snap.Files, slim) {
-		t.Error("the files read again differ from the load's")
+	for i := range snap.Files {
+		if f := &snap.Files[i]; !reflect.DeepEqual(*f, Slim(byPath[f.Path])) {
+			t.Fatalf("%s, read with the graph, is not slim", f.Path)
+		}
 	}
 	if !reflect.DeepEqual(g.Nodes(), want.Nodes()) || !reflect.DeepEqual(g.Edges(), want.Edges()) ||
 		!reflect.DeepEqual(g.Unresolved(), want.Unresolved()) {
 		t.Fatal("the graph restored over the files read again differs from a fresh build")
-	}
-	if snap.ReleaseFiles() {
-		t.Error("a snapshot whose graph is restored let go of its files")
 	}
 }

@@ -92,8 +92,10 @@ type span struct{ lo, hi, start, end int }
 
 // decodeStateSpans is decodeState returning also the segments of
 // State.Files, from which Extractions decodes one file again. With
-// slim, each file's extraction is decoded slim (see slimEntryPlan), and
-// the call graph's fields (deferred) are not decoded at all: their
+// slim, each file's extraction is decoded bare (see Bare: slim without
+// its symbols, which openState.slimFiles reads when the graph is
+// restored), and the call graph's fields (deferred) are not decoded at
+// all: their
 // segments are checked to lie within payload, and graph is the span of
 // payload that holds them, which decodeGraph reads when the graph is
 // wanted. Nothing of payload is kept either way, all strings are copies.
@@ -270,7 +272,7 @@ func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span
 	}
 	ep, err := planOf(s.Type().Elem())
 	if slim {
-		ep, err = slimEntryPlan()
+		ep, err = bareEntryPlan()
 	}
 	if err != nil {
 		return nil, 0, err

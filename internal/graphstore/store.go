@@ -101,8 +101,9 @@ type Options struct {
 	Hold bool
 	// Lazy asks for the files' extractions to stay in graph.bin when
 	// nothing changed: the Snapshot's Files then hold each file's path,
-	// language, module, test flag and symbols, what a restored graph
-	// reads (see Slim), and Extractions reads the rest of one file when
+	// language, module and test flag (see Bare), Graph reads the files'
+	// symbols with the graph's edges when first called (Files are then
+	// slim: see Slim), and Extractions reads the rest of one file when
 	// asked. For a server, which would otherwise hold every extraction
 	// for as long as it runs (the Linux kernel's: 1 GB). The load decodes
 	// the files slim (a Sync that extracts reads the ones it reuses whole
@@ -136,7 +137,9 @@ type Snapshot struct {
 	// deferred, when not nil, holds saved's edges and unresolved calls,
 	// which the load left in the file (see decodeStateSpans).
 	deferred *openState
-	released bool // Files let go of (see ReleaseFiles)
+	// bare, when not nil, is the file Files were decoded bare from (see
+	// Options.Lazy), which the graph's restore reads them slim from.
+	bare *openState
 }
 
 // loadDeferred reads saved's deferred fields, if any are left in the
@@ -194,13 +197,13 @@ func (s *Snapshot) RestoreGraph() (*callgraph.Graph, error) {
 	if err := s.loadDeferred(); err != nil {
 		return nil, err
 	}
-	if s.released {
-		// The files' symbols are read again (see ReleaseFiles).
-		files, err := s.lazy.saved.slimFiles()
+	if s.bare != nil {
+		// The files with their symbols (see Options.Lazy).
+		files, err := s.bare.slimFiles()
 		if err != nil {
 			return nil, err
 		}
-		s.Files, s.released = files, false
+		s.Files, s.bare = files, nil
 	}
 	g, err := callgraph.Restore(s.Files, s.saved)
 	if err != nil {
@@ -208,22 +211,6 @@ func (s *Snapshot) RestoreGraph() (*callgraph.Graph, error) {
 	}
 	s.built = g
 	return g, nil
-}
-
-// ReleaseFiles lets go of Files, when they are slim (Options.Lazy with
-// nothing changed; else it does nothing and returns false): a caller
-// that keeps each file's path, language, module and test flag itself
-// does not hold every symbol twice, or at all. RestoreGraph (and Graph)
-// reads the files slim again from graph.bin, as loaded, when first
-// called. Not safe beside RestoreGraph's first call.
-func (s *Snapshot) ReleaseFiles() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lazy == nil || s.built != nil {
-		return false
-	}
-	s.Files, s.released = nil, true
-	return true
 }
 
 // GraphCounts returns the number of the graph's edges and unresolved
@@ -492,7 +479,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		snap.saved = callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
 		// Loaded slim, the edges and unresolved calls are still in the
 		// file (see decodeStateSpans): read when the graph is.
-		snap.deferred = kept
+		snap.deferred, snap.bare = kept, kept
 	}
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	snap.Skipped = skipped
@@ -549,7 +536,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 	}
 	if snap.discarded {
-		snap.deferred = nil
+		snap.deferred, snap.bare = nil, nil
 	}
 	if toSave && !snap.discarded {
 		// Not saved: the files the build took over are cleared and its
@@ -562,14 +549,10 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		// closes it).
 		snap.lazy = newExtractions(kept, old.Files)
 		kept = nil // the Snapshot's now
-		for i := range snap.Files {
-			snap.Files[i] = Slim(&snap.Files[i])
-		}
 	}
-	if snap.lazy == nil {
-		// kept is closed on return: the deferred fields are read now, or
-		// never (a Graph already restored holds them).
-		if err := snap.loadDeferred(); err != nil {
+	if snap.lazy == nil && (snap.deferred != nil || snap.bare != nil) {
+		// kept is closed on return: what it holds is read now.
+		if _, err := snap.RestoreGraph(); err != nil {
 			return nil, err
 		}
 	}
@@ -592,6 +575,13 @@ func wholeFiles(log *slog.Logger, kept *openState, loaded, es []Entry) bool {
 		}
 	}
 	return true
+}
+
+// Bare returns what a server holds of each file until its graph is
+// restored (see Options.Lazy): f's path, language, module and test
+// flag.
+func Bare(f *extract.File) extract.File {
+	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Test: f.Test}
 }
 
 // Slim returns what of f a graph restored over it reads (callgraph.Restore

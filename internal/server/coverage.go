@@ -192,7 +192,7 @@ func (w *workspace) rankNames(query string, limit int, g nodeSource) []docsearch
 		if s := w.files[n.File]; s != nil {
 			f := s.file
 			if s.slim && w.saved != nil {
-				// A slim file may hold no symbols (see bareFiles).
+				// A slim file holds no symbols (graphstore.Bare).
 				if full, err := w.saved.File(n.File); err == nil {
 					f = full
 				}

@@ -39,7 +39,6 @@ type pendingGraph struct {
 // savedGraph is the saved graph of a snapshot (*graphstore.Snapshot).
 type savedGraph interface {
 	RestoreGraph() (*callgraph.Graph, error)
-	ReleaseFiles() bool
 	GraphCounts() (edges, unresolved int)
 	GraphSkipped() []extract.Skipped
 }
@@ -105,18 +104,6 @@ func (w *workspace) graphCounts() (symbols, edges, unresolved int) {
 	}
 	g := w.callGraph()
 	return g.Len(), len(g.Edges()), g.NumUnresolved()
-}
-
-// bareFiles returns each file's path, language, module and test flag:
-// the part of a slim file (graphstore.Slim) a workspace holds while its
-// graph is pending.
-func bareFiles(files []extract.File) []extract.File {
-	out := make([]extract.File, len(files))
-	for i := range files {
-		f := &files[i]
-		out[i] = extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Test: f.Test}
-	}
-	return out
 }
 
 // rebuildGraph builds the graph of a pending one whose saved graph could

@@ -138,8 +138,9 @@ type source struct {
 	file    *extract.File
 	digest  string
 	suspect bool
-	// slim: file is graphstore.Slim's part of the saved extraction,
-	// whose whole full reads from graph.bin.
+	// slim: file is graphstore.Bare's part of the saved extraction (no
+	// symbols: the restored graph holds them), whose whole full reads
+	// from graph.bin.
 	slim bool
 }
 
@@ -348,12 +349,6 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.digestMu.Lock()
-	if pending != nil && pending.snap.ReleaseFiles() {
-		// The graph is pending: nothing reads the files' symbols until
-		// it is restored, which reads them again from graph.bin with it
-		// (the Linux kernel's 1.1 million are 0.36 GB of heap).
-		files = bareFiles(files)
-	}
 	for i := range files {
 		f := &files[i]
 		w.files[f.Path] = &source{file: f, digest: w.digests[f.Path], slim: w.saved != nil}
