@@ -367,7 +367,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	}
 	w.noteSkips()
 	w.loaded = time.Now()
-	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "graph restored", pending == nil,
+	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "graph pending", pending != nil,
 		"skipped", len(w.skipped)+len(w.graphSkipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	w.depsChanged(opt)
 	return nil
