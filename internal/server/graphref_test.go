@@ -128,6 +128,8 @@ func TestPendingGraphRebuilt(t *testing.T) {
 // background done.
 func restartUnchanged(t *testing.T, s *session, opt Options) (*session, *workspace) {
 	t.Helper()
+	defer func(n int) { pendingMinEdges = n }(pendingMinEdges)
+	pendingMinEdges = 0 // the graph pending, however small
 	s1, _ := restart(t, s, opt)
 	s1.srv.Close()
 	s2 := reconnect(t, s1, opt)
@@ -167,5 +169,28 @@ func TestNamesCacheGivesPagesBack(t *testing.T) {
 	n.drop()
 	if released != 2 {
 		t.Fatal("given back twice")
+	}
+}
+
+// TestSmallGraphRestoredAtStart: a graph under pendingMinEdges is
+// restored during the load, as before graphs were left pending: the
+// first file_info does not wait for it.
+func TestSmallGraphRestoredAtStart(t *testing.T) {
+	opt := Options{NoDocs: true, NoWatch: true}
+	s := connect(t, slimTree(), opt)
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s1, _ := restart(t, s, opt)
+	s1.srv.Close()
+	s2 := reconnect(t, s1, opt)
+	ws, err := s2.srv.ready(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.mu.RLock()
+	defer ws.mu.RUnlock()
+	if ws.pending != nil || ws.held == nil || !ws.held.Restored() || ws.saved == nil {
+		t.Fatalf("a small graph: pending %v, restored at the start %v", ws.pending != nil, ws.held != nil && ws.held.Restored())
 	}
 }
