@@ -159,3 +159,7 @@ func (g *Graph) complete() {
 	g.assemble()
 	g.restored = false
 }
+
+// File returns the extraction of path that g holds (for a restored
+// graph, the files Restore was given), or nil when g has none.
+func (g *Graph) File(path string) *extract.File { return g.files[path] }

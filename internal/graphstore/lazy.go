@@ -23,6 +23,45 @@ type openState struct {
 	base  int64 // the payload's offset in the file
 	spans []span
 	sums  []uint32
+	// graph is where the state's deferred fields lie (see
+	// decodeStateSpans), left undecoded by the load, and graphSum their
+	// CRC-32.
+	graph    graphPart
+	graphSum uint32
+}
+
+// loadGraph decodes the deferred fields (the graph's edges and
+// unresolved calls) into st from the file, through a mapping released
+// after, once their bytes match the checksum taken at load: damage since
+// is an error, never a graph.
+func (sf *openState) loadGraph(st *State) error {
+	n := int64(sf.graph.end - sf.graph.start)
+	if n == 0 {
+		return decodeGraph(nil, st)
+	}
+	info, err := sf.f.Stat()
+	if err != nil {
+		return fmt.Errorf("graphstore: reading the graph of %s: %w", sf.name, err)
+	}
+	end := sf.base + int64(sf.graph.end)
+	if info.Size() < end {
+		return fmt.Errorf("graphstore: %s was truncated since it was loaded", sf.name)
+	}
+	data, release, _, err := mapFile(sf.f, end)
+	if err != nil {
+		return fmt.Errorf("graphstore: reading the graph of %s: %w", sf.name, err)
+	}
+	defer release()
+	return faults(func() error {
+		buf := data[sf.base+int64(sf.graph.start) : end]
+		if crc32.Checksum(buf, castagnoli) != sf.graphSum {
+			return fmt.Errorf("graphstore: the graph of %s changed since it was loaded", sf.name)
+		}
+		if err := decodeGraph(buf, st); err != nil {
+			return fmt.Errorf("graphstore: %s: %w", sf.name, err)
+		}
+		return nil
+	})
 }
 
 // Extractions reads the extraction of a file saved in graph.bin when
@@ -214,4 +253,60 @@ func (x *Extractions) decode(j, last int, fn func(i int, e *Entry)) error {
 		fn(i, &e)
 	}
 	return nil
+}
+
+// slimFiles decodes every saved file slim (see slimEntryPlan), in
+// State.Files order, leaving out entries without an extraction, as the
+// load did: from the file, through a mapping released after, each
+// segment checked against the checksum taken at load.
+func (sf *openState) slimFiles() ([]extract.File, error) {
+	if len(sf.spans) == 0 {
+		return nil, nil
+	}
+	end := sf.base + int64(sf.spans[len(sf.spans)-1].end)
+	info, err := sf.f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("graphstore: reading the files of %s: %w", sf.name, err)
+	}
+	if info.Size() < end {
+		return nil, fmt.Errorf("graphstore: %s was truncated since it was loaded", sf.name)
+	}
+	data, release, _, err := mapFile(sf.f, end)
+	if err != nil {
+		return nil, fmt.Errorf("graphstore: reading the files of %s: %w", sf.name, err)
+	}
+	defer release()
+	p, err := slimEntryPlan()
+	if err != nil {
+		return nil, err
+	}
+	n := sf.spans[len(sf.spans)-1].hi
+	entries := make([]Entry, n)
+	errs := make([]error, len(sf.spans))
+	parallel(len(sf.spans), func(j int) {
+		errs[j] = faults(func() error {
+			sp := sf.spans[j]
+			buf := data[sf.base+int64(sp.start) : sf.base+int64(sp.end)]
+			if crc32.Checksum(buf, castagnoli) != sf.sums[j] {
+				return fmt.Errorf("graphstore: segment %d of %s changed since it was loaded", j, sf.name)
+			}
+			d := &decoder{buf: buf}
+			for i := sp.lo; i < sp.hi; i++ {
+				if err := d.decodeInto(p, unsafe.Pointer(&entries[i]), nil); err != nil {
+					return fmt.Errorf("graphstore: segment %d of %s at byte %d: %w", j, sf.name, d.off, err)
+				}
+			}
+			return nil
+		})
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	files := make([]extract.File, 0, n)
+	for i := range entries {
+		if f := entries[i].File; f != nil {
+			files = append(files, *f)
+		}
+	}
+	return files, nil
 }

@@ -82,7 +82,7 @@ func encodeSegments(buf []byte, s reflect.Value, per int) ([]byte, error) {
 
 // decodeState decodes a payload written by encodeState.
 func decodeState(payload []byte) (*State, error) {
-	st, _, err := decodeStateSpans(payload, false)
+	st, _, _, err := decodeStateSpans(payload, false)
 	return st, err
 }
 
@@ -92,14 +92,19 @@ type span struct{ lo, hi, start, end int }
 
 // decodeStateSpans is decodeState returning also the segments of
 // State.Files, from which Extractions decodes one file again. With
-// slim, each file's extraction is decoded slim (see slimEntryPlan):
-// nothing of payload is kept either way, all strings are copies.
-func decodeStateSpans(payload []byte, slim bool) (*State, []span, error) {
-	st := &State{}
-	var files []span
+// slim, each file's extraction is decoded bare (see Bare: slim without
+// its symbols, which openState.slimFiles reads when the graph is
+// restored), and the call graph's fields (deferred) are not decoded at
+// all: their
+// segments are checked to lie within payload, and graph is the span of
+// payload that holds them, which decodeGraph reads when the graph is
+// wanted. Nothing of payload is kept either way, all strings are copies.
+func decodeStateSpans(payload []byte, slim bool) (st *State, files []span, graph graphPart, err error) {
+	st = &State{}
 	v := reflect.ValueOf(st).Elem()
 	t := v.Type()
 	off := 0
+	graph = graphPart{start: -1, n: map[string]int{}}
 	for _, i := range exported(t) {
 		f := v.Field(i)
 		name := t.Field(i).Name
@@ -107,17 +112,30 @@ func decodeStateSpans(payload []byte, slim bool) (*State, []span, error) {
 			d := &decoder{buf: payload, off: off}
 			p, err := planOf(f.Type())
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, graphPart{}, err
 			}
 			if err := d.decodeInto(p, f.Addr().UnsafePointer(), nil); err != nil {
-				return nil, nil, fmt.Errorf("decode %s at byte %d: %w", name, d.off, err)
+				return nil, nil, graphPart{}, fmt.Errorf("decode %s at byte %d: %w", name, d.off, err)
 			}
 			off = d.off
 			continue
 		}
+		if slim && deferred[name] {
+			n, end, err := skipSegments(payload, off)
+			graph.n[name] = n
+			if err != nil {
+				return nil, nil, graphPart{}, fmt.Errorf("decode %s: %w", name, err)
+			}
+			if graph.start < 0 {
+				graph.start = off
+			}
+			graph.end = end
+			off = end
+			continue
+		}
 		spans, end, err := decodeSegments(payload, off, f, slim && name == "Files")
 		if err != nil {
-			return nil, nil, fmt.Errorf("decode %s: %w", name, err)
+			return nil, nil, graphPart{}, fmt.Errorf("decode %s: %w", name, err)
 		}
 		off = end
 		if name == "Files" {
@@ -125,9 +143,89 @@ func decodeStateSpans(payload []byte, slim bool) (*State, []span, error) {
 		}
 	}
 	if off != len(payload) {
-		return nil, nil, fmt.Errorf("%d bytes left over", len(payload)-off)
+		return nil, nil, graphPart{}, fmt.Errorf("%d bytes left over", len(payload)-off)
 	}
-	return st, files, nil
+	if graph.start < 0 {
+		graph.start = 0
+	}
+	return st, files, graph, nil
+}
+
+// graphPart is where a slim decode left the deferred fields in the
+// payload, bytes start to end, and how many elements each holds.
+type graphPart struct {
+	start, end int
+	n          map[string]int
+}
+
+// deferred are the State fields a slim decode leaves in the payload (see
+// decodeStateSpans): the call graph's edges and unresolved calls, which
+// a server that answers lookups from the symbols index needs only when
+// it restores the graph (on the Linux kernel 265 MB of heap once
+// decoded). They follow every field decoded at once (a test checks), so
+// that decodeGraph finds them at the start of the graph span.
+var deferred = map[string]bool{"Edges": true, "Unresolved": true}
+
+// decodeGraph decodes the deferred fields of a state from buf, the
+// graph span of its payload (see decodeStateSpans), into st.
+func decodeGraph(buf []byte, st *State) error {
+	v := reflect.ValueOf(st).Elem()
+	t := v.Type()
+	off := 0
+	for _, i := range exported(t) {
+		name := t.Field(i).Name
+		if !deferred[name] {
+			continue
+		}
+		_, end, err := decodeSegments(buf, off, v.Field(i), false)
+		if err != nil {
+			return fmt.Errorf("decode %s: %w", name, err)
+		}
+		off = end
+	}
+	if off != len(buf) {
+		return fmt.Errorf("%d bytes left over after the graph", len(buf)-off)
+	}
+	return nil
+}
+
+// skipSegments checks the segment headers of the segmented slice at
+// payload[off:], as decodeSegments does, and returns its number of
+// elements and the offset past it without decoding one.
+func skipSegments(payload []byte, off int) (elems, end int, err error) {
+	d := &decoder{buf: payload, off: off}
+	n, err := d.uvarint()
+	if err != nil {
+		return 0, 0, err
+	}
+	k, err := d.uvarint()
+	if err != nil {
+		return 0, 0, err
+	}
+	left := uint64(len(payload) - d.off)
+	if n > left || k > left || k > n {
+		return 0, 0, fmt.Errorf("%d elements in %d segments, %d bytes left", n, k, left)
+	}
+	at := uint64(0)
+	for j := range k {
+		m, err := d.uvarint()
+		if err != nil {
+			return 0, 0, err
+		}
+		size, err := d.uvarint()
+		if err != nil {
+			return 0, 0, err
+		}
+		if m > n-at || m > size || size > uint64(len(payload)-d.off) {
+			return 0, 0, fmt.Errorf("segment %d: %d elements in %d bytes", j, m, size)
+		}
+		at += m
+		d.off += int(size)
+	}
+	if at != n {
+		return 0, 0, fmt.Errorf("segments hold %d elements, not %d", at, n)
+	}
+	return int(n), d.off, nil
 }
 
 // decodeSegments decodes the segmented slice at payload[off:] into s and
@@ -174,7 +272,7 @@ func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span
 	}
 	ep, err := planOf(s.Type().Elem())
 	if slim {
-		ep, err = slimEntryPlan()
+		ep, err = bareEntryPlan()
 	}
 	if err != nil {
 		return nil, 0, err

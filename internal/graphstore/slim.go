@@ -22,28 +22,42 @@ import (
 // Slim keeps (TestSlimDecodeEqualsSlim holds the two together).
 var slimFields = map[string]bool{"Path": true, "Language": true, "Module": true, "Symbols": true, "Test": true}
 
+// bareFields are those Bare keeps: slimFields but the symbols.
+var bareFields = map[string]bool{"Path": true, "Language": true, "Module": true, "Test": true}
+
 var (
-	slimOnce sync.Once
-	slimEnt  *plan
-	slimErr  error
+	slimOnce, bareOnce sync.Once
+	slimEnt, bareEnt   *plan
+	slimErr, bareErr   error
 )
 
 // slimEntryPlan returns the plan of an Entry whose File is decoded slim:
 // its expression table and every field not in slimFields are read past.
 func slimEntryPlan() (*plan, error) {
-	slimOnce.Do(func() {
-		slimEnt, slimErr = entryPlanWithFile(func(file *plan) error {
-			file.slim = true
-			for k := range file.fields {
-				file.fields[k].skip = !slimFields[file.fields[k].name]
-				if !file.fields[k].skip && holdsExpr(file.fields[k].p.typ, map[reflect.Type]bool{}) {
-					return fmt.Errorf("graphstore: slim field %s holds an expression", file.fields[k].name)
-				}
-			}
-			return nil
-		})
-	})
+	slimOnce.Do(func() { slimEnt, slimErr = entryPlanKeeping(slimFields) })
 	return slimEnt, slimErr
+}
+
+// bareEntryPlan is slimEntryPlan keeping bareFields: what a load for a
+// server decodes (see Options.Lazy).
+func bareEntryPlan() (*plan, error) {
+	bareOnce.Do(func() { bareEnt, bareErr = entryPlanKeeping(bareFields) })
+	return bareEnt, bareErr
+}
+
+// entryPlanKeeping returns the plan of an Entry whose File keeps the
+// fields in keep, reading past its expression table and the rest.
+func entryPlanKeeping(keep map[string]bool) (*plan, error) {
+	return entryPlanWithFile(func(file *plan) error {
+		file.slim = true
+		for k := range file.fields {
+			file.fields[k].skip = !keep[file.fields[k].name]
+			if !file.fields[k].skip && holdsExpr(file.fields[k].p.typ, map[reflect.Type]bool{}) {
+				return fmt.Errorf("graphstore: slim field %s holds an expression", file.fields[k].name)
+			}
+		}
+		return nil
+	})
 }
 
 // entryPlanWithFile returns a copy of Entry's plan in which the plan of

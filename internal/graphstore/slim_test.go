@@ -15,9 +15,11 @@ import (
 )
 
 // TestSlimDecodeEqualsSlim checks the load for Extractions decodes each
-// file as Slim keeps it, with strings of their own (the payload is
-// unmapped after the load: a string pointing into it would fault here),
-// and the rest of the state as a full load does.
+// file as Bare keeps it, and the read with the graph (slimFiles) as Slim
+// does, with strings of their own (the file is unmapped after each: a
+// string pointing into it would fault here), and the rest of the state
+// as a full load does, the graph's edges and unresolved calls read after
+// (see decodeStateSpans).
 func TestSlimDecodeEqualsSlim(t *testing.T) {
 	root := lazyTree(t, 300)
 	if _, err := Sync(context.Background(), Options{Root: root}); err != nil {
@@ -45,22 +47,47 @@ func TestSlimDecodeEqualsSlim(t *testing.T) {
 			}
 			continue
 		}
-		if want := Slim(b.File); !reflect.DeepEqual(*a.File, want) {
-			t.Fatalf("%s decoded slim differs from Slim of its full decode", b.Path)
+		if want := Bare(b.File); !reflect.DeepEqual(*a.File, want) {
+			t.Fatalf("%s decoded slim differs from Bare of its full decode", b.Path)
 		}
 		a.File, b.File = nil, nil
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("entry %s: slim %+v, full %+v", b.Path, a, b)
 		}
-		// Every string read, whole: one lent from the unmapped payload
-		// faults or differs.
-		for _, s := range slim.Files[i].File.Symbols {
-			if strings.Clone(s.Name+s.Qualified+s.Signature+s.Doc) != s.Name+s.Qualified+s.Signature+s.Doc {
-				t.Fatal("a string changed")
+		if s := slim.Files[i].File; strings.Clone(s.Path+s.Language+s.Module) != s.Path+s.Language+s.Module {
+			t.Fatal("a string changed")
+		}
+	}
+	// The files read slim when the graph is restored: Slim of each, with
+	// strings of their own too.
+	again, err := sf.slimFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	k := 0
+	for i := range full.Files {
+		if f := full.Files[i].File; f != nil {
+			if !reflect.DeepEqual(again[k], Slim(f)) {
+				t.Fatalf("%s read slim differs from Slim of its full decode", f.Path)
 			}
+			// Every string read, whole: one lent from the unmapped file
+			// faults or differs.
+			for _, s := range again[k].Symbols {
+				if strings.Clone(s.Name+s.Qualified+s.Signature+s.Doc) != s.Name+s.Qualified+s.Signature+s.Doc {
+					t.Fatal("a string changed")
+				}
+			}
+			k++
 		}
 	}
 	slim.Files, full.Files = nil, nil
+	if slim.Edges != nil || slim.Unresolved != nil {
+		t.Error("the slim load decoded the graph's edges or unresolved calls")
+	}
+	if err := sf.loadGraph(slim); err != nil {
+		t.Fatal(err)
+	}
 	if !reflect.DeepEqual(slim, full) {
 		t.Error("the rest of the state differs between the slim and the full load")
 	}
@@ -221,7 +248,8 @@ func TestFaultsIsAnError(t *testing.T) {
 }
 
 // FuzzDecodeSlim: a payload decoded slim is an error or a state, never a
-// panic; when it decodes whole, it decodes slim to Slim of each file.
+// panic; when it decodes whole, it decodes slim to Bare of each file,
+// and its deferred graph, read after, to the whole decode's.
 func FuzzDecodeSlim(f *testing.F) {
 	root := lazyTree(&testing.T{}, 2)
 	if _, err := Sync(context.Background(), Options{Root: root}); err == nil {
@@ -231,17 +259,30 @@ func FuzzDecodeSlim(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		slim, _, serr := decodeStateSpans(payload, true)
-		full, _, err := decodeStateSpans(payload, false)
+		slim, _, part, serr := decodeStateSpans(payload, true)
+		var gerr error
+		if serr == nil {
+			gerr = decodeGraph(payload[part.start:part.end], slim)
+		}
+		full, _, _, err := decodeStateSpans(payload, false)
 		if err != nil {
 			return
 		}
 		if serr != nil {
 			t.Fatalf("decodes whole, not slim: %v", serr)
 		}
+		if gerr != nil {
+			t.Fatalf("decodes whole, not its graph read after: %v", gerr)
+		}
+		if !reflect.DeepEqual(slim.Edges, full.Edges) || !reflect.DeepEqual(slim.Unresolved, full.Unresolved) {
+			t.Fatal("the graph read after differs from the whole decode's")
+		}
+		if part.n["Edges"] != len(full.Edges) || part.n["Unresolved"] != len(full.Unresolved) {
+			t.Fatalf("counts %v, decoded %d edges, %d unresolved", part.n, len(full.Edges), len(full.Unresolved))
+		}
 		for i, e := range full.Files {
-			if e.File != nil && !reflect.DeepEqual(*slim.Files[i].File, Slim(e.File)) {
-				t.Fatalf("file %d slim differs from Slim of it whole", i)
+			if e.File != nil && !reflect.DeepEqual(*slim.Files[i].File, Bare(e.File)) {
+				t.Fatalf("file %d slim differs from Bare of it whole", i)
 			}
 		}
 	})

@@ -61,14 +61,18 @@ func load(file string, keep bool) (_ *State, _ *openState, err error) {
 	var st *State
 	var spans []span
 	var sums []uint32
+	var graph graphPart
+	var graphSum uint32
 	err = faults(func() error {
 		if crc32.Checksum(payload, castagnoli) != sum {
 			return errors.New("checksum mismatch")
 		}
 		// Kept open for Extractions, the files' full extractions are
 		// read from the file when asked: decoded slim here.
+		// The graph's edges and unresolved calls are left in the file
+		// too, read when the graph is restored (see openState.graph).
 		var err error
-		if st, spans, err = decodeStateSpans(payload, keep); err != nil {
+		if st, spans, graph, err = decodeStateSpans(payload, keep); err != nil {
 			return err
 		}
 		if keep {
@@ -76,6 +80,7 @@ func load(file string, keep bool) (_ *State, _ *openState, err error) {
 			for j, sp := range spans {
 				sums[j] = crc32.Checksum(payload[sp.start:sp.end], castagnoli)
 			}
+			graphSum = crc32.Checksum(payload[graph.start:graph.end], castagnoli)
 		}
 		return nil
 	})
@@ -85,7 +90,7 @@ func load(file string, keep bool) (_ *State, _ *openState, err error) {
 	if !keep {
 		return st, nil, nil
 	}
-	return st, &openState{f: f, name: file, base: int64(headerSize), spans: spans, sums: sums}, nil
+	return st, &openState{f: f, name: file, base: int64(headerSize), spans: spans, sums: sums, graph: graph, graphSum: graphSum}, nil
 }
 
 // mapPayload is readPayload of the file f of size bytes through a

@@ -100,8 +100,9 @@ type Options struct {
 	Hold bool
 	// Lazy asks for the files' extractions to stay in graph.bin when
 	// nothing changed: the Snapshot's Files then hold each file's path,
-	// language, module, test flag and symbols, what a restored graph
-	// reads (see Slim), and Extractions reads the rest of one file when
+	// language, module and test flag (see Bare), Graph reads the files'
+	// symbols with the graph's edges when first called (Files are then
+	// slim: see Slim), and Extractions reads the rest of one file when
 	// asked. For a server, which would otherwise hold every extraction
 	// for as long as it runs (the Linux kernel's: 1 GB). The load decodes
 	// the files slim (a Sync that extracts reads the ones it reuses whole
@@ -109,49 +110,6 @@ type Options struct {
 	Lazy bool
 	// Log receives a line when a saved state is rebuilt. Default: discard.
 	Log *slog.Logger
-}
-
-// Snapshot is the extraction and graph of a root, fresh as of Sync.
-type Snapshot struct {
-	Files []extract.File // in walk order
-	// Digests are the files' content digests (lower-case hex SHA-256),
-	// by path, as of their extraction.
-	Digests map[string]string
-	// Skipped are the files extraction left out, sorted by path (those
-	// the graph left out are its Skipped).
-	Skipped []extract.Skipped
-	// Extracted counts the files extracted this time; Reused those
-	// taken from the saved state.
-	Extracted, Reused int
-
-	built     *callgraph.Graph // the graph Sync built, or nil when it was saved
-	saved     callgraph.Saved  // the saved graph, when nothing changed
-	discarded bool             // Options.Discard let go of the files and graph
-	lazy      *Extractions     // Options.Lazy: the files' extractions, read on demand
-	log       *slog.Logger
-}
-
-// Extractions returns the reader of the files' full extractions when
-// Options.Lazy left Files slim (see Slim), else nil. The caller closes
-// it.
-func (s *Snapshot) Extractions() *Extractions { return s.lazy }
-
-// Graph returns the call graph over s.Files: the one Sync built, or, when
-// nothing changed, the saved graph restored (see callgraph.Restore), whose
-// first Update rebuilds what updating needs. A saved graph that does not
-// fit the files is built instead, with a log line. It is nil when
-// Options.Discard let go of the graph.
-func (s *Snapshot) Graph() *callgraph.Graph {
-	if s.built != nil || s.discarded {
-		return s.built
-	}
-	g, err := callgraph.Restore(s.Files, s.saved)
-	if err != nil {
-		s.log.Warn("graphstore: building the graph: the saved one does not fit", "reason", err)
-		g = callgraph.Build(s.Files)
-	}
-	s.built = g
-	return g
 }
 
 // extractedHook, set by tests, hears that Sync closed its extractor;
@@ -391,6 +349,9 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	} else {
 		st.GraphSkipped, st.Edges, st.Unresolved = old.GraphSkipped, old.Edges, old.Unresolved
 		snap.saved = callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
+		// Loaded slim, the edges and unresolved calls are still in the
+		// file (see decodeStateSpans): read when the graph is.
+		snap.deferred, snap.bare = kept, kept
 	}
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	snap.Skipped = skipped
@@ -400,8 +361,10 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		ok := false
 		if saveGraph && kept != nil && !changed {
 			// Only stat data changed, and the files are slim: the state
-			// saved holds them whole, read again from the file loaded.
-			saveGraph = wholeFiles(log, kept, old.Files, st.Files)
+			// saved holds them whole, and the graph's deferred fields,
+			// read again from the file loaded.
+			saveGraph = wholeFiles(log, kept, old.Files, st.Files) && snap.loadDeferred() == nil
+			st.Edges, st.Unresolved = snap.saved.Edges, snap.saved.Unresolved
 		}
 		if saveGraph {
 			from := saveFrom{files: ps.spill}
@@ -444,16 +407,25 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			}
 		}
 	}
+	if snap.discarded {
+		snap.deferred, snap.bare = nil, nil
+	}
 	if toSave && !snap.discarded {
 		// Not saved: the files the build took over are cleared and its
 		// graph answers no Update; neither is the Snapshot's.
 		snap.built, snap.Files, snap.discarded = nil, nil, true
 	}
 	if kept != nil && !changed && old.Key == key {
+		// kept goes on with the Snapshot: Extractions reads the files,
+		// and Graph the deferred fields, from it (Extractions.Close
+		// closes it).
 		snap.lazy = newExtractions(kept, old.Files)
 		kept = nil // the Snapshot's now
-		for i := range snap.Files {
-			snap.Files[i] = Slim(&snap.Files[i])
+	}
+	if snap.lazy == nil && (snap.deferred != nil || snap.bare != nil) {
+		// kept is closed on return: what it holds is read now.
+		if _, err := snap.RestoreGraph(); err != nil {
+			return nil, err
 		}
 	}
 	return snap, nil
@@ -475,6 +447,13 @@ func wholeFiles(log *slog.Logger, kept *openState, loaded, es []Entry) bool {
 		}
 	}
 	return true
+}
+
+// Bare returns what a server holds of each file until its graph is
+// restored (see Options.Lazy): f's path, language, module and test
+// flag.
+func Bare(f *extract.File) extract.File {
+	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Test: f.Test}
 }
 
 // Slim returns what of f a graph restored over it reads (callgraph.Restore

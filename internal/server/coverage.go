@@ -13,6 +13,7 @@ import (
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/depindex"
+	"github.com/fileinfo/fileinfo/internal/graphstore"
 	"github.com/fileinfo/fileinfo/internal/lookup"
 )
 
@@ -82,9 +83,17 @@ func (c coverage) line() string {
 // Linux kernel, the words of 1.1 million names) for good.
 type namesCache struct {
 	mu      sync.Mutex
-	graph   *callgraph.Graph
+	graph   any // the graphID the index is of
 	byWord  map[string][]callgraph.SymbolID
-	dropped bool // words builds an index without keeping it
+	dropped bool   // words builds an index without keeping it
+	release func() // gives back the pages code queries mapped (see mapped)
+}
+
+// nodeSource is what namesCache reads of a graph: *callgraph.Graph, or
+// the saved symbols index that describes it.
+type nodeSource interface {
+	Len() int
+	Node(callgraph.SymbolID) callgraph.Node
 }
 
 // drop releases the index, and keeps words from keeping another.
@@ -92,13 +101,40 @@ func (n *namesCache) drop() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.graph, n.byWord, n.dropped = nil, nil, true
+	if n.release != nil {
+		n.release()
+		n.release = nil
+	}
 }
 
-// words returns the index of g, building it if g is new.
-func (n *namesCache) words(g *callgraph.Graph) map[string][]callgraph.SymbolID {
+// adopt takes by, an index of graph id's names by word made elsewhere
+// (the early answers', see endEarly), unless an index is kept already.
+func (n *namesCache) adopt(id any, by map[string][]callgraph.SymbolID) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.graph == g && n.byWord != nil {
+	if by != nil && !n.dropped && n.byWord == nil {
+		n.graph, n.byWord = id, by
+	}
+}
+
+// mapped notes that a code query read nodes through a mapping that
+// release gives back: at drop, or now if the index is dropped already.
+func (n *namesCache) mapped(release func()) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.dropped {
+		release()
+		return
+	}
+	n.release = release
+}
+
+// words returns the index of graph id, whose nodes g holds, building it
+// if id is new.
+func (n *namesCache) words(id any, g nodeSource) map[string][]callgraph.SymbolID {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.graph == id && n.byWord != nil {
 		return n.byWord
 	}
 	by := map[string][]callgraph.SymbolID{}
@@ -115,7 +151,7 @@ func (n *namesCache) words(g *callgraph.Graph) map[string][]callgraph.SymbolID {
 		}
 	}
 	if !n.dropped {
-		n.graph, n.byWord = g, by
+		n.graph, n.byWord = id, by
 	}
 	return by
 }
@@ -129,10 +165,40 @@ const maxNameHits = 5000
 // most limit, as results of the code scope. The caller holds w.mu for
 // reading.
 func (w *workspace) nameResults(query string, limit int) []docsearch.Result {
-	return rankNames(query, limit, w.names.words(w.graph), w.graph.Node, func(_ callgraph.SymbolID, n callgraph.Node) (string, string) {
+	var g nodeSource
+	var release func()
+	if p := w.pending; p != nil && p.restored() == nil && w.symIdx != nil && w.symEdits == w.edits {
+		// The saved symbols index numbers the nodes as the graph it
+		// describes, which is not restored for this.
+		s := w.symIdx
+		g, release = s, func() { s.DropPages() }
+	}
+	if g != nil {
+		// The names and the nodes ranked are read from the mapping: its
+		// pages go when the code scope is complete (see namesCache).
+		var res []docsearch.Result
+		err := graphstore.Guard(func() { res = w.rankNames(query, limit, g) })
+		w.names.mapped(release)
+		if err == nil {
+			return res
+		}
+	}
+	return w.rankNames(query, limit, w.callGraph())
+}
+
+// rankNames is nameResults over g, the nodes of the workspace's graph.
+func (w *workspace) rankNames(query string, limit int, g nodeSource) []docsearch.Result {
+	return rankNames(query, limit, w.names.words(w.graphID(), g), g.Node, func(_ callgraph.SymbolID, n callgraph.Node) (string, string) {
 		if s := w.files[n.File]; s != nil {
-			for i := range s.file.Symbols {
-				if sym := &s.file.Symbols[i]; sym.Qualified == n.Qualified && sym.StartLine == n.Line {
+			f := s.file
+			if s.slim && w.saved != nil {
+				// A slim file holds no symbols (graphstore.Bare).
+				if full, err := w.saved.File(n.File); err == nil {
+					f = full
+				}
+			}
+			for i := range f.Symbols {
+				if sym := &f.Symbols[i]; sym.Qualified == n.Qualified && sym.StartLine == n.Line {
 					return sym.Signature, sym.Doc
 				}
 			}

@@ -11,7 +11,7 @@ import (
 // kernelSkips is a workspace left out of as the Linux kernel's is: of
 // 21.9 k files, most of no language the graph reads.
 func kernelSkips(n int) *workspace {
-	w := &workspace{graph: callgraph.Build(nil), skipped: map[string]string{}}
+	w := &workspace{held: callgraph.Build(nil), skipped: map[string]string{}}
 	for i := range n {
 		reason := "unknown language"
 		switch i % 100 {

@@ -99,8 +99,8 @@ func (w *workspace) afterLoad(opt Options) {
 		// Updates take mu for writing: under it for reading, this
 		// runs beside readers only, which never touch what it writes.
 		w.mu.RLock()
-		if !w.graph.Restored() { // see prepareUpdate for a restored one
-			w.graph.PrepareUpdates()
+		if w.pending == nil && !w.held.Restored() { // see prepareUpdate for a restored one
+			w.held.PrepareUpdates()
 		}
 		w.mu.RUnlock()
 	})

@@ -62,8 +62,8 @@ func TestFirstPass(t *testing.T) {
 		t.Fatalf("no first pass:\n%s", logs.String())
 	}
 	ws.mu.RLock()
-	if ws.saved == nil || !ws.graph.Restored() {
-		t.Errorf("after the first pass: saved extractions %v, graph restored %v", ws.saved != nil, ws.graph.Restored())
+	if ws.saved == nil || !ws.callGraph().Restored() {
+		t.Errorf("after the first pass: saved extractions %v, graph restored %v", ws.saved != nil, ws.callGraph().Restored())
 	}
 	for p, src := range ws.files {
 		if !src.slim || src.file.Calls != nil {

@@ -125,9 +125,9 @@ func (ws *workspace) enrichOrder(only []string, staleFirst bool) ([]string, erro
 	}
 	var order []string
 	seen := map[string]bool{}
-	for _, scc := range ws.graph.CalleeFirst() {
+	for _, scc := range ws.callGraph().CalleeFirst() {
 		for _, id := range scc {
-			if f := ws.graph.Node(id).File; want[f] && !seen[f] {
+			if f := ws.callGraph().Node(id).File; want[f] && !seen[f] {
 				seen[f] = true
 				order = append(order, f)
 			}
@@ -169,7 +169,7 @@ func (ws *workspace) enrichFile(ctx context.Context, b *enrich.Builder, opt Enri
 		return false, nil
 	}
 	for part := 1; ; part++ {
-		p, err := b.Prompt(src.file, ws.graph, text, enrich.Options{MaxTokens: opt.MaxTokens, Part: part, Purposes: purposes, Dependencies: ws.deps.used(src.file)})
+		p, err := b.Prompt(src.file, ws.callGraph(), text, enrich.Options{MaxTokens: opt.MaxTokens, Part: part, Purposes: purposes, Dependencies: ws.deps.used(src.file)})
 		if err != nil {
 			return false, err
 		}

@@ -3,7 +3,6 @@ package server
 import (
 	"sync"
 
-	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
@@ -12,14 +11,14 @@ import (
 // same graph, not updated since, read through the same saved index).
 type treeState struct {
 	ws     *workspace
-	graph  *callgraph.Graph
+	graph  any // the graph, or the pending one (see graphID)
 	edits  uint64
 	symIdx *graphstore.Symbols
 }
 
 // stateOf returns the graph state of w. The caller holds w.mu.
 func (w *workspace) stateOf() treeState {
-	return treeState{ws: w, graph: w.graph, edits: w.edits, symIdx: w.symIdx}
+	return treeState{ws: w, graph: w.graphID(), edits: w.edits, symIdx: w.symIdx}
 }
 
 // treePages keeps the last trees whose answer ran past its first page,

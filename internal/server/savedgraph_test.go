@@ -83,7 +83,7 @@ func TestRestoredGraphUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	restored := ws.graph
+	restored := ws.callGraph()
 	if !restored.Restored() {
 		t.Fatal("the second start built its graph instead of restoring the saved one")
 	}
@@ -98,8 +98,8 @@ func TestRestoredGraphUpdates(t *testing.T) {
 		close(release)
 		t.Fatal("with nothing changed, the start builds the graph for updates")
 	}
-	if n := builds.Load(); n != 0 || ws.graph != restored || !restored.Restored() {
-		t.Errorf("with nothing changed, the start built the graph for updates (%d builds; restored in place: %v)", n, ws.graph == restored && restored.Restored())
+	if n := builds.Load(); n != 0 || ws.callGraph() != restored || !restored.Restored() {
+		t.Errorf("with nothing changed, the start built the graph for updates (%d builds; restored in place: %v)", n, ws.callGraph() == restored && restored.Restored())
 	}
 	var out treeOut
 	s2.ok("callers", map[string]any{"symbol": "record"}, &out)
@@ -134,7 +134,7 @@ func TestRestoredGraphUpdates(t *testing.T) {
 		t.Errorf("callers after the edit: %+v, want 2", out)
 	}
 	ws.mu.RLock()
-	if ws.graph == restored || ws.graph.Restored() {
+	if ws.callGraph() == restored || ws.callGraph().Restored() {
 		t.Error("the edit did not put the built graph in place of the restored one")
 	}
 	ws.mu.RUnlock()
@@ -169,7 +169,7 @@ func TestRestoredGraphWatchedEdits(t *testing.T) {
 	s2.root = s.root
 	ws := s2.srv.workspace()
 	ws.mu.RLock()
-	restored := ws.graph.Restored()
+	restored := ws.callGraph().Restored()
 	ws.mu.RUnlock()
 	if !restored {
 		t.Fatal("the second start built its graph instead of restoring the saved one")
@@ -212,7 +212,7 @@ func TestKeptGraphStaysInPlace(t *testing.T) {
 	if err := ws.load(context.Background(), Options{NoDocs: true}); err != nil {
 		t.Fatal(err)
 	}
-	g := ws.graph
+	g := ws.callGraph()
 	if !g.Restored() {
 		t.Fatal("the load built its graph instead of restoring the saved one")
 	}
@@ -220,7 +220,7 @@ func TestKeptGraphStaysInPlace(t *testing.T) {
 	if _, _, err := ws.current(context.Background(), "pkg/app.py"); err != nil {
 		t.Fatal(err)
 	}
-	if ws.graph != g {
+	if ws.callGraph() != g {
 		t.Error("an edit replaced the kept graph")
 	}
 	if ids := g.Lookup("pkg.scaffold.Scaffold.record"); len(ids) != 1 || len(g.Callers(ids[0])) != 2 {

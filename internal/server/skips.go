@@ -64,7 +64,12 @@ func isInternal(reason string) bool { return strings.Contains(reason, "internal 
 // graphSkipped returns the files the call graph could not resolve. The
 // caller holds mu.
 func (w *workspace) graphSkipped() []extract.Skipped {
-	sk := w.graph.Skipped()
+	var sk []extract.Skipped
+	if p := w.pending; p != nil && p.restored() == nil {
+		sk = p.snap.GraphSkipped() // not restored for this
+	} else {
+		sk = w.callGraph().Skipped()
+	}
 	if w.hooks != nil && w.hooks.graphSkipped != nil {
 		sk = w.hooks.graphSkipped(sk)
 	}

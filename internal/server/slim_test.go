@@ -62,7 +62,7 @@ func expectFreshGraph(t *testing.T, ws *workspace) {
 	want := callgraph.Build(files)
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
-	g := ws.graph
+	g := ws.callGraph()
 	if !reflect.DeepEqual(g.Nodes(), want.Nodes()) || !reflect.DeepEqual(g.Edges(), want.Edges()) ||
 		!reflect.DeepEqual(g.Unresolved(), want.Unresolved()) {
 		t.Fatalf("the graph differs from a fresh build: %d/%d nodes, %d/%d edges, %d/%d unresolved",
@@ -88,8 +88,8 @@ func TestSlimStart(t *testing.T) {
 	}
 	s2, ws := restart(t, s, opt)
 	ws.mu.RLock()
-	if ws.saved == nil || !ws.graph.Restored() {
-		t.Fatalf("second start: saved extractions %v, graph restored %v", ws.saved != nil, ws.graph.Restored())
+	if ws.saved == nil || !ws.callGraph().Restored() {
+		t.Fatalf("second start: saved extractions %v, graph restored %v", ws.saved != nil, ws.callGraph().Restored())
 	}
 	for p, src := range ws.files {
 		if !src.slim || src.file.Calls != nil || src.file.Imports != nil {

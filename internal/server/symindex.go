@@ -70,6 +70,12 @@ func (w *workspace) endEarly(extracted int) (reopen bool) {
 	if e.saved != nil && len(e.changed) == 0 && extracted == 0 {
 		w.symIdx, w.symEdits = e.saved, w.edits
 		e.saved = nil
+		// Its names by word, if built, are the graph's (the same
+		// numbering): code queries read them until the code scope is
+		// complete, instead of restoring the graph to index it again.
+		e.words.mu.Lock()
+		w.names.adopt(w.graphID(), e.words.byWord)
+		e.words.mu.Unlock()
 		// The early answers' index of names by word (buildWords, over
 		// now: e is closed) read every node: lookups read a few.
 		w.symIdx.DropPages()
@@ -114,19 +120,23 @@ func (w *workspace) lookupIndex() (ix *lookup.Index, saved bool) {
 	}
 	w.lookupMu.Lock()
 	defer w.lookupMu.Unlock()
-	if w.lookupIx != nil && w.lookupGraph == w.graph && w.lookupEdits == w.edits {
+	if w.lookupIx != nil && w.lookupGraph == w.callGraph() && w.lookupEdits == w.edits {
 		return w.lookupIx, false
 	}
 	if w.hooks != nil && w.hooks.lookupBuilt != nil {
 		w.hooks.lookupBuilt()
 	}
-	w.lookupIx = lookup.New(w.graph, func(p string) *extract.File {
+	g := w.callGraph()
+	w.lookupIx = lookup.New(g, func(p string) *extract.File {
 		if s := w.files[p]; s != nil {
+			if s.slim {
+				return g.File(p) // with the symbols a slim source lets go of
+			}
 			return s.file
 		}
 		return nil
 	})
-	w.lookupGraph, w.lookupEdits = w.graph, w.edits
+	w.lookupGraph, w.lookupEdits = w.callGraph(), w.edits
 	return w.lookupIx, false
 }
 

@@ -166,7 +166,7 @@ func (w *workspace) commit(updated []extract.File, digests map[string]string, re
 	defer w.mu.Unlock()
 	skips.applyTo(w.skipped)
 	if len(updated) > 0 || len(removed) > 0 {
-		w.graph.Update(updated, removed)
+		w.callGraph().Update(updated, removed)
 		w.edits++
 		for i := range updated {
 			f := &updated[i]

@@ -51,14 +51,12 @@ func (s *Server) setWorkspaceRoot(ctx context.Context, req *mcp.CallToolRequest,
 	}
 	ws.mu.RLock()
 	out = setRootOut{
-		Root:       ws.root,
-		Files:      len(ws.files),
-		Skipped:    len(ws.skippedNow()),
-		Symbols:    ws.graph.Len(),
-		Edges:      len(ws.graph.Edges()),
-		Unresolved: ws.graph.NumUnresolved(),
-		ElapsedMS:  time.Since(start).Milliseconds(),
+		Root:      ws.root,
+		Files:     len(ws.files),
+		Skipped:   len(ws.skippedNow()),
+		ElapsedMS: time.Since(start).Milliseconds(),
 	}
+	out.Symbols, out.Edges, out.Unresolved = ws.graphCounts()
 	ws.mu.RUnlock()
 	text := fmt.Sprintf("Workspace root is now %s: %d files extracted (%d skipped), %d symbols, %d resolved calls, %d unresolved, in %d ms.",
 		out.Root, out.Files, out.Skipped, out.Symbols, out.Edges, out.Unresolved, out.ElapsedMS)

@@ -80,9 +80,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	}
 	ws.mu.RLock()
 	skipped := ws.skippedNow()
-	out.Files, out.Skipped, out.Symbols = len(ws.files), len(skipped), ws.graph.Len()
+	out.Files, out.Skipped = len(ws.files), len(skipped)
 	out.SkippedPaths = skipped[:min(len(skipped), maxSkipped)]
-	out.Edges, out.Unresolved = len(ws.graph.Edges()), ws.graph.NumUnresolved()
+	out.Symbols, out.Edges, out.Unresolved = ws.graphCounts()
 	out.LastUpdate = ws.loaded
 	ws.mu.RUnlock()
 	out.Embedder = "none"

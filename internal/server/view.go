@@ -80,8 +80,9 @@ func (v viewSource) File(ctx context.Context, path string) (view.File, error) {
 	f := view.File{FileEntry: view.FileEntry{Path: rel, Language: src.file.Language}, Text: string(text)}
 	ws.mu.RLock()
 	fp := ws.fingerprint(src)
-	for _, id := range ws.graph.InFile(rel) {
-		f.Symbols = append(f.Symbols, viewSymbol(ws.graph.Node(id)))
+	g := ws.callGraph()
+	for _, id := range g.InFile(rel) {
+		f.Symbols = append(f.Symbols, viewSymbol(g.Node(id)))
 	}
 	ws.mu.RUnlock()
 	st, _ := ws.artifactStatus(rel, fp) // an unreadable artifact shows as stale or missing
@@ -117,7 +118,7 @@ func (v viewSource) Graph(ctx context.Context, q view.GraphQuery) (view.Graph, e
 	}
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
-	g := ws.graph
+	g := ws.callGraph()
 	id, err := findSymbol(g, q)
 	if err != nil {
 		return view.Graph{}, err
@@ -249,7 +250,7 @@ func codeHits(ws *workspace, query string, limit int) []view.Hit {
 	var cands []cand
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
-	g := ws.graph
+	g := ws.callGraph()
 	for i := range g.Len() {
 		n := g.Node(callgraph.SymbolID(i))
 		if n.Kind == callgraph.KindModule {
@@ -300,7 +301,8 @@ func (v viewSource) Version(ctx context.Context) string {
 		}
 	}
 	ws.mu.RLock()
-	fmt.Fprintf(h, "%d %d %d %d", ws.loaded.UnixNano(), len(ws.files), ws.graph.Len(), len(ws.graph.Edges()))
+	symbols, edges, _ := ws.graphCounts()
+	fmt.Fprintf(h, "%d %d %d %d", ws.loaded.UnixNano(), len(ws.files), symbols, edges)
 	ws.mu.RUnlock()
 	// The tree lists the docs: a doc index that opens, or gains or
 	// loses a document, changes it.

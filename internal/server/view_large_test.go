@@ -68,7 +68,7 @@ func TestViewBrowserLargeRepo(t *testing.T) {
 	if err := ws.wait(sctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s loaded in %v: %d files, %d symbols", root, time.Since(start).Round(time.Millisecond), len(ws.files), ws.graph.Len())
+	t.Logf("%s loaded in %v: %d files, %d symbols", root, time.Since(start).Round(time.Millisecond), len(ws.files), ws.callGraph().Len())
 	link, err := srv.StartView(sctx, "127.0.0.1:0", "")
 	if err != nil {
 		t.Fatal(err)
@@ -104,17 +104,17 @@ func TestViewBrowserLargeRepo(t *testing.T) {
 	// A depth-2 graph around the symbol with the most callers.
 	ws.mu.RLock()
 	hub, most := callgraph.SymbolID(0), -1
-	for i := range ws.graph.Len() {
+	for i := range ws.callGraph().Len() {
 		id := callgraph.SymbolID(i)
-		if ws.graph.Node(id).Kind == callgraph.KindModule {
+		if ws.callGraph().Node(id).Kind == callgraph.KindModule {
 			continue
 		}
-		if n := len(ws.graph.Callers(id)); n > most {
+		if n := len(ws.callGraph().Callers(id)); n > most {
 			hub, most = id, n
 		}
 	}
-	within := len(ws.graph.Neighbourhood([]callgraph.SymbolID{hub}, 2, callgraph.Both).Nodes)
-	n := ws.graph.Node(hub)
+	within := len(ws.callGraph().Neighbourhood([]callgraph.SymbolID{hub}, 2, callgraph.Both).Nodes)
+	n := ws.callGraph().Node(hub)
 	ws.mu.RUnlock()
 	graphStart := time.Now()
 	evalJS[any](t, ctx, fmt.Sprintf(`location.hash = %q`, fmt.Sprintf("#/graph?file=%s&line=%d&symbol=%s&depth=2", n.File, n.Line, n.Qualified)))

@@ -27,7 +27,7 @@ func snapshot(ws *workspace) string {
 	for p, s := range ws.files {
 		lines = append(lines, "file "+p+" "+s.digest)
 	}
-	g := ws.graph
+	g := ws.callGraph()
 	for id := range g.Len() {
 		n := g.Node(callgraph.SymbolID(id))
 		lines = append(lines, fmt.Sprintf("node %s %s:%d-%d %s", n.Qualified, n.File, n.Line, n.EndLine, n.Kind))

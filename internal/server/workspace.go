@@ -62,9 +62,13 @@ type workspace struct {
 	readyOnce sync.Once
 	err       error // the first load's error, set before ready closes
 
-	mu      sync.RWMutex
-	files   map[string]*source // by slash path
-	graph   *callgraph.Graph
+	mu    sync.RWMutex
+	files map[string]*source // by slash path
+	// held is the call graph, unless pending is set: then it is nil
+	// until the graph is restored (see callGraph). Read both through
+	// callGraph, set them through setGraph.
+	held    *callgraph.Graph
+	pending *pendingGraph
 	skipped map[string]string // files extraction left out: path → reason (see skips.go)
 	warned  map[string]string // internal-error skips already logged: path → reason
 	loaded  time.Time
@@ -134,8 +138,9 @@ type source struct {
 	file    *extract.File
 	digest  string
 	suspect bool
-	// slim: file is graphstore.Slim's part of the saved extraction,
-	// whose whole full reads from graph.bin.
+	// slim: file is graphstore.Bare's part of the saved extraction (no
+	// symbols: the restored graph holds them), whose whole full reads
+	// from graph.bin.
 	slim bool
 }
 
@@ -334,7 +339,7 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	if err := w.firstPass(ctx, opt); err != nil {
 		return err
 	}
-	files, skipped, g, extracted, err := w.extractSaved(ctx)
+	files, skipped, g, pending, extracted, err := w.extractSaved(ctx)
 	if err != nil {
 		return err
 	}
@@ -350,15 +355,20 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 	}
 	w.digests = nil
 	w.digestMu.Unlock()
-	w.graph = g
+	w.setGraph(g)
+	if pending != nil {
+		pending.rebuild = func(err error) *callgraph.Graph { return w.rebuildGraph(files, err) }
+		pending.log = w.log
+		w.pending = pending
+	}
 	reopen = w.endEarly(extracted)
 	for _, sk := range skipped {
 		w.skipped[sk.Path] = sk.Reason
 	}
 	w.noteSkips()
 	w.loaded = time.Now()
-	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "symbols", g.Len(),
-		"skipped", len(w.skipped)+len(g.Skipped()), "elapsed", time.Since(start).Round(time.Millisecond))
+	w.log.Info("workspace loaded", "root", w.root, "files", len(files), "graph pending", pending != nil,
+		"skipped", len(w.skipped)+len(w.graphSkipped()), "elapsed", time.Since(start).Round(time.Millisecond))
 	w.depsChanged(opt)
 	return nil
 }
@@ -476,7 +486,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	defer w.mu.Unlock()
 	if cur := w.files[rel]; cur == nil || cur.digest != d || cur.suspect {
 		start := time.Now()
-		w.graph.Update([]extract.File{*f}, nil)
+		w.callGraph().Update([]extract.File{*f}, nil)
 		w.edits++
 		w.files[rel] = &source{file: f, digest: d}
 		delete(w.skipped, rel)
@@ -510,7 +520,7 @@ func (w *workspace) forget(rel string) {
 	defer w.mu.Unlock()
 	delete(w.skipped, rel)
 	if w.files[rel] != nil {
-		w.graph.Update(nil, []string{rel})
+		w.callGraph().Update(nil, []string{rel})
 		w.edits++
 		delete(w.files, rel)
 		w.noteSkips()
@@ -522,7 +532,7 @@ func (w *workspace) forget(rel string) {
 func (w *workspace) fingerprint(s *source) artifacts.Fingerprint {
 	return artifacts.Fingerprint{
 		SourceSHA256:  s.digest,
-		CallersDigest: artifacts.CallersDigest(enrich.CallerKeys(s.file, w.graph)),
+		CallersDigest: artifacts.CallersDigest(enrich.CallerKeys(s.file, w.callGraph())),
 	}
 }
 

@@ -1,0 +1,138 @@
+package graphstore
+
+// The Snapshot Sync returns, and how it restores the saved graph.
+
+import (
+	"log/slog"
+	"sync"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// Snapshot is the extraction and graph of a root, fresh as of Sync.
+type Snapshot struct {
+	Files []extract.File // in walk order
+	// Digests are the files' content digests (lower-case hex SHA-256),
+	// by path, as of their extraction.
+	Digests map[string]string
+	// Skipped are the files extraction left out, sorted by path (those
+	// the graph left out are its Skipped).
+	Skipped []extract.Skipped
+	// Extracted counts the files extracted this time; Reused those
+	// taken from the saved state.
+	Extracted, Reused int
+
+	built     *callgraph.Graph // the graph Sync built, or nil when it was saved
+	saved     callgraph.Saved  // the saved graph, when nothing changed
+	discarded bool             // Options.Discard let go of the files and graph
+	lazy      *Extractions     // Options.Lazy: the files' extractions, read on demand
+	log       *slog.Logger
+
+	// mu guards built, saved and deferred once Sync has returned.
+	mu sync.Mutex
+	// deferred, when not nil, holds saved's edges and unresolved calls,
+	// which the load left in the file (see decodeStateSpans).
+	deferred *openState
+	// bare, when not nil, is the file Files were decoded bare from (see
+	// Options.Lazy), which the graph's restore reads them slim from.
+	bare *openState
+}
+
+// loadDeferred reads saved's deferred fields, if any are left in the
+// file. The caller holds mu or is Sync.
+func (s *Snapshot) loadDeferred() error {
+	if s.deferred == nil {
+		return nil
+	}
+	var st State
+	if err := s.deferred.loadGraph(&st); err != nil {
+		return err
+	}
+	s.saved.Edges, s.saved.Unresolved = st.Edges, st.Unresolved
+	s.deferred = nil
+	return nil
+}
+
+// Extractions returns the reader of the files' full extractions when
+// Options.Lazy left Files slim (see Slim), else nil. The caller closes
+// it.
+func (s *Snapshot) Extractions() *Extractions { return s.lazy }
+
+// Graph returns the call graph over s.Files: the one Sync built, or, when
+// nothing changed, the saved graph restored (see callgraph.Restore), whose
+// first Update rebuilds what updating needs. A saved graph that does not
+// fit the files is built instead, with a log line. It is nil when
+// Options.Discard let go of the graph.
+//
+// Loaded slim (Options.Lazy), the saved graph's edges and unresolved
+// calls stay in graph.bin until Graph is first called, which reads them
+// (RestoreGraph says when that fails). Graph is safe for concurrent use.
+func (s *Snapshot) Graph() *callgraph.Graph {
+	g, err := s.RestoreGraph()
+	if err != nil {
+		s.log.Warn("graphstore: building the graph: the saved one does not fit", "reason", err)
+		g = callgraph.Build(s.Files)
+		s.mu.Lock()
+		s.built = g
+		s.mu.Unlock()
+	}
+	return g
+}
+
+// RestoreGraph is Graph without its fallback: when the saved graph
+// cannot be read (graph.bin damaged since the load) or does not fit the
+// files, it returns the error and no graph. The caller then builds the
+// graph from the files' full extractions: Files are slim with
+// Options.Lazy, and a graph built from them would lack their calls.
+func (s *Snapshot) RestoreGraph() (*callgraph.Graph, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.built != nil || s.discarded {
+		return s.built, nil
+	}
+	if err := s.loadDeferred(); err != nil {
+		return nil, err
+	}
+	if s.bare != nil {
+		// The files with their symbols (see Options.Lazy).
+		files, err := s.bare.slimFiles()
+		if err != nil {
+			return nil, err
+		}
+		s.Files, s.bare = files, nil
+	}
+	g, err := callgraph.Restore(s.Files, s.saved)
+	if err != nil {
+		return nil, err
+	}
+	s.built = g
+	return g, nil
+}
+
+// GraphCounts returns the number of the graph's edges and unresolved
+// calls (callgraph.Graph's len(Edges()) and NumUnresolved) without
+// restoring it.
+func (s *Snapshot) GraphCounts() (edges, unresolved int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.built != nil:
+		return len(s.built.Edges()), s.built.NumUnresolved()
+	case s.deferred != nil:
+		n := s.deferred.graph.n
+		return n["Edges"], n["Unresolved"]
+	}
+	return len(s.saved.Edges), len(s.saved.Unresolved)
+}
+
+// GraphSkipped returns what the call graph skipped (callgraph.Graph's
+// Skipped) without restoring it.
+func (s *Snapshot) GraphSkipped() []extract.Skipped {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.built != nil {
+		return s.built.Skipped()
+	}
+	return s.saved.Skipped
+}
