@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -44,6 +43,7 @@ type coldScan struct {
 	memos map[string]*scanMemo // the last scan for each set of names, by memoKey
 
 	reads atomic.Int64 // files read by scans, for the tests
+	stats atomic.Int64 // files stated by scans, for the tests
 
 	gate scanGate // holds the load's extraction while a scan runs
 }
@@ -116,6 +116,9 @@ func newColdScan(w *workspace) *coldScan {
 type scanMemo struct {
 	stamps []fileStamp
 	hit    []bool // the file holds one of the names
+	// watched says every directory of the walk's files was watched for
+	// events, and no change seen, when the scan began (see watchedAll).
+	watched bool
 }
 
 // fileStamp is a file's size and modification time as a scan read it;
@@ -220,8 +223,9 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool, budget t
 	c.mu.Lock()
 	prev := c.memos[key]
 	c.mu.Unlock()
-	seen := &scanMemo{stamps: make([]fileStamp, len(files)), hit: make([]bool, len(files))}
 	groups := dirGroups(files)
+	seen := &scanMemo{stamps: make([]fileStamp, len(files)), hit: make([]bool, len(files)), watched: c.watchedAll(files, groups)}
+	trust := prev != nil && prev.watched && c.unchanged()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
@@ -239,7 +243,7 @@ func (c *coldScan) find(ctx context.Context, names []string, fold bool, budget t
 				}
 				r.enter(path.Dir(files[from]))
 				for i := from; i < to && ctx.Err() == nil; i++ {
-					found[i], todo[i], kept[i], missed[i], left[i] = c.one(&r, i, files[i], pats, fold, prev, seen, &room)
+					found[i], todo[i], kept[i], missed[i], left[i] = c.one(&r, i, files[i], pats, fold, prev, trust, seen, &room)
 				}
 			}
 		})
@@ -300,86 +304,25 @@ func dirGroups(files []string) []int {
 	return starts
 }
 
-// scanReader is one scan worker's reader: a handle of the directory it
-// reads in, and a buffer the files it reads share.
-type scanReader struct {
-	c   *coldScan
-	dir string   // slash path of sub's directory
-	sub *os.Root // nil: read through the workspace's root
-	buf []byte
-}
-
-// maxScanBuf is the largest buffer a scan worker keeps between files.
-const maxScanBuf = 4 << 20
-
-// enter makes dir the directory r reads in.
-func (r *scanReader) enter(dir string) {
-	r.close()
-	r.dir = dir
-	if dir == "." {
-		return
-	}
-	if sub, err := r.c.w.dir.OpenRoot(filepath.FromSlash(dir)); err == nil {
-		r.sub = sub
-	}
-}
-
-func (r *scanReader) close() {
-	if r.sub != nil {
-		r.sub.Close()
-		r.sub = nil
-	}
-}
-
-// stat returns the stat of the file at rel, through the directory's
-// handle.
-func (r *scanReader) stat(rel string) (os.FileInfo, error) {
-	if r.sub != nil && path.Dir(rel) == r.dir {
-		return r.sub.Stat(path.Base(rel))
-	}
-	return r.c.w.dir.Stat(filepath.FromSlash(rel))
-}
-
-// read returns the bytes of the file at rel, in r's buffer: they are
-// good until the next read. It reads as the workspace's readRaw does,
-// through the directory's handle; when that fails, through the root
-// (a symbolic link the handle of its directory cannot follow may still
-// lead inside the root), so that the outcome is readRaw's.
-func (r *scanReader) read(rel string) ([]byte, os.FileInfo, error) {
-	r.c.reads.Add(1)
-	dir := r.c.w.dir
-	name := rel
-	if r.sub != nil && path.Dir(rel) == r.dir {
-		dir, name = r.sub, path.Base(rel)
-	}
-	src, st, err := extract.ReadRegularInto(dir, name, r.c.w.maxSize, r.buf)
-	if err != nil && dir != r.c.w.dir {
-		src, st, err = extract.ReadRegularInto(r.c.w.dir, rel, r.c.w.maxSize, r.buf)
-	}
-	if cap(src) <= maxScanBuf && cap(src) > cap(r.buf) {
-		r.buf = src[:0]
-	}
-	return src, st, err
-}
-
 // one reads the file at rel (the walk's i-th) with r and says whether
 // it holds one of pats: found is its extraction when one is at hand
 // (cached, or prev's), else todo says it is to be extracted, 1 when it
 // likely defines a name and 2 when not. When prev, the last scan for
 // pats, saw the file at the size and modification time it has now,
-// prev's finding stands and the file is not read. What it saw goes into
+// prev's finding stands and the file is not read; with trust it is not
+// even stated (see watchedAll). What it saw goes into
 // seen (a file to extract goes in once extracted). missed is set when
 // the file could not be read for a reason the load would not share;
 // left is the reason the load leaves it out of the graph too (too large,
 // minified...), "" when it does not or the file is no source (gone,
 // binary, of no language it reads).
-func (c *coldScan) one(r *scanReader, i int, rel string, pats [][]byte, fold bool, prev, seen *scanMemo, room *atomic.Int64) (found *extract.File, todo int8, kept keptSource, missed bool, left string) {
+func (c *coldScan) one(r *scanReader, i int, rel string, pats [][]byte, fold bool, prev *scanMemo, trust bool, seen *scanMemo, room *atomic.Int64) (found *extract.File, todo int8, kept keptSource, missed bool, left string) {
 	var hook error
 	if c.w.hooks != nil && c.w.hooks.scanRead != nil {
 		hook = c.w.hooks.scanRead(rel)
 	}
 	if hook == nil && prev != nil && prev.stamps[i].ok {
-		if st, err := r.stat(rel); err == nil && stampOf(st) == prev.stamps[i] {
+		if trust || stampUnchanged(r, rel, prev.stamps[i]) {
 			c.mu.Lock()
 			had, ok := c.done[rel]
 			c.mu.Unlock()

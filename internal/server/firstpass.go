@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/codeindex"
 	"github.com/fileinfo/fileinfo/internal/depindex"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
@@ -87,7 +88,7 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	last := 0
 	copt := codeindex.GraphOptions{
 		Dir: dir, Log: w.log, Scan: scan,
-		Graph: graphstore.Options{Root: w.root, Extract: w.extractOptions(), Log: w.log, Discard: true},
+		Graph: graphstore.Options{Root: w.root, Extract: w.firstExtractOptions(), Log: w.log, Discard: true},
 		Progress: func(done, total int) {
 			if done == 0 {
 				w.code.start(total)
@@ -119,6 +120,55 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	w.log.Info("first pass: code indexed, graph saved", "root", w.root, "files", st.Files, "indexed", st.Read,
 		"elapsed", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// firstStreamSymbols is the most symbols the first pass hands to the
+// early answers' names (streamNames), which hold them until the load
+// ends: each holds its extract.Symbol and the file's array of them, a
+// node, and its entries by qualified name, name, file and word, about
+// 820 bytes a symbol on Linux's kernel/ and mm/ (670 files, 25,663
+// symbols, 21 MB). The kernel's 1.5 million symbols would be 1.2 GB
+// of a pass held to a 1.5 GB heap: its collector ran without end, and
+// the code scope was complete at 301.5 s where `fileinfo index`, which
+// streams nothing, had built all of it, the graph too, by 195 s
+// (docs/bigrepos.md, seventh session). Past the cap the early answers
+// keep the symbols of the files they have, and say how many: the cold
+// scan (coldScan) answers whole names from every file whatever the cap.
+// 100,000 symbols are about 80 MB. A variable for the tests.
+var firstStreamSymbols = 100_000
+
+// firstExtractOptions are the first pass's extraction options: the
+// load's (extractOptions), with at most firstStreamSymbols symbols
+// handed to the early answers, in the order the files are extracted.
+func (w *workspace) firstExtractOptions() extract.Options {
+	xo := w.extractOptions()
+	xo.Extracted = capStream(xo.Extracted, firstStreamSymbols)
+	return xo
+}
+
+// capStream returns an extract.Options.Extracted that passes files to
+// next until one would take the symbols passed past limit, and none
+// after it; nil when next is. Safe for concurrent use.
+func capStream(next func(*extract.File), limit int) func(*extract.File) {
+	if next == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	held, full := 0, false
+	return func(f *extract.File) {
+		mu.Lock()
+		if !full && held+len(f.Symbols) > limit {
+			full = true
+		}
+		pass := !full
+		if pass {
+			held += len(f.Symbols)
+		}
+		mu.Unlock()
+		if pass {
+			next(f)
+		}
+	}
 }
 
 // firstStart reports whether the workspace has no saved graph this

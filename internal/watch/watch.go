@@ -191,6 +191,14 @@ func (w *Watcher) AddDir(dir string) (added bool) {
 	return w.dirs[dir]
 }
 
+// Watching reports whether dir (a slash path relative to the root, ""
+// for the root) is watched for events: false once polling, or closed.
+func (w *Watcher) Watching(dir string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.closed && !w.polling && w.dirs[dir]
+}
+
 // forget drops dir and the directories under it from the watched ones,
 // after an event says it was removed or renamed: the kernel dropped its
 // watch (or it follows the directory under another name), so a

@@ -330,3 +330,31 @@ func TestRemovedDirIsWatchedAnew(t *testing.T) {
 		t.Errorf("batch after sub was made again: %+v", b)
 	}
 }
+
+// TestWatching: a directory is watched once added, until the watcher
+// polls or closes.
+func TestWatching(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "a", "b"), 0o755)
+	w, err := New(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.AddDir("")
+	w.AddDir("a")
+	for dir, want := range map[string]bool{"": true, "a": true, "a/b": false, "c": false} {
+		if got := w.Watching(dir); got != want {
+			t.Errorf("Watching(%q) = %v, want %v", dir, got, want)
+		}
+	}
+	w.mu.Lock()
+	w.polling = true
+	w.mu.Unlock()
+	if w.Watching("a") {
+		t.Error("Watching while polling")
+	}
+	w.Close()
+	if w.Watching("") {
+		t.Error("Watching once closed")
+	}
+}
