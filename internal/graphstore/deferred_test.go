@@ -17,15 +17,7 @@ import (
 // GraphSkipped answer without them, and the graph restored afterwards
 // equals a fresh build's.
 func TestLazyDefersGraph(t *testing.T) {
-	root := lazyTree(t, 300)
-	ctx := context.Background()
-	if _, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Sync(ctx, Options{Root: root, Key: "test", Lazy: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, snap := savedLazy(t, 300)
 	defer snap.Extractions().Close()
 	files, _, _ := fresh(t, root)
 	want := callgraph.Build(files)
@@ -140,15 +132,7 @@ func TestDeferredFieldsLast(t *testing.T) {
 // bare, and that the graph restored afterwards reads them slim: the
 // files as Slim keeps them, and a graph equal to a fresh build's.
 func TestLazyFilesBare(t *testing.T) {
-	root := lazyTree(t, 300)
-	ctx := context.Background()
-	if _, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Sync(ctx, Options{Root: root, Key: "test", Lazy: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, snap := savedLazy(t, 300)
 	defer snap.Extractions().Close()
 	files, _, _ := fresh(t, root)
 	byPath := map[string]*extract.File{}

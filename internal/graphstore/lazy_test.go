@@ -34,12 +34,11 @@ func lazyTree(t *testing.T, n int) string {
 	return root
 }
 
-// TestLazyEqualsFull checks that a Lazy Sync of an unchanged tree gives
-// bare files (slim once the graph is read), a restored graph that answers as a fresh build, and saved
-// extractions equal to a fresh extraction, one at a time, in bulk and
-// all at once.
-func TestLazyEqualsFull(t *testing.T) {
-	root := lazyTree(t, 300)
+// savedLazy saves a lazyTree of n modules, then loads it again as serve
+// does (Lazy, nothing changed), and returns its root and snapshot.
+func savedLazy(t *testing.T, n int) (string, *Snapshot) {
+	t.Helper()
+	root := lazyTree(t, n)
 	ctx := context.Background()
 	if _, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil {
 		t.Fatal(err)
@@ -48,6 +47,15 @@ func TestLazyEqualsFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return root, snap
+}
+
+// TestLazyEqualsFull checks that a Lazy Sync of an unchanged tree gives
+// bare files (slim once the graph is read), a restored graph that answers as a fresh build, and saved
+// extractions equal to a fresh extraction, one at a time, in bulk and
+// all at once.
+func TestLazyEqualsFull(t *testing.T) {
+	root, snap := savedLazy(t, 300)
 	x := snap.Extractions()
 	if x == nil {
 		t.Fatal("an unchanged Lazy Sync gave no Extractions")
