@@ -27,23 +27,11 @@ func TestColdScanTrustsWatchedTree(t *testing.T) {
 			case <-time.After(time.Minute):
 				t.Fatal("the load never extracted a file")
 			}
-			find := func(want int) {
-				t.Helper()
-				res, err := s.callHeld("find_symbol", map[string]any{"query": "Zeta"})
-				if err != nil || res.IsError {
-					t.Fatalf("find_symbol Zeta while the load is held: %v %v", err, res)
-				}
-				var found findSymbolOut
-				decode(t, res, &found)
-				if len(found.Symbols) != want {
-					t.Errorf("find_symbol Zeta: %d definitions, want %d: %+v", len(found.Symbols), want, found.Symbols)
-				}
-			}
-			find(1)
+			findZetaHeld(t, s, 1)
 			c := s.srv.workspace().early.Load().cold
 			files := int64(len(c.files))
 			stats, reads := c.stats.Load(), c.reads.Load()
-			find(1)
+			findZetaHeld(t, s, 1)
 			wantStats := int64(0)
 			if !watched {
 				wantStats = files
@@ -65,7 +53,7 @@ func TestColdScanTrustsWatchedTree(t *testing.T) {
 				}
 			}
 			stats = c.stats.Load()
-			find(2)
+			findZetaHeld(t, s, 2)
 			if n := c.stats.Load() - stats; n != files {
 				t.Errorf("after a change the scan stated %d files of %d", n, files)
 			}

@@ -100,31 +100,19 @@ func TestColdScanAgainReadsOnlyChanges(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	s := connect(t, heldTree(), Options{NoWatch: true, loadWait: time.Millisecond, hooks: holdExtraction(release)})
-	find := func(want int) {
-		t.Helper()
-		res, err := s.callHeld("find_symbol", map[string]any{"query": "Zeta"})
-		if err != nil || res.IsError {
-			t.Fatalf("find_symbol Zeta while the load is held: %v %v", err, res)
-		}
-		var found findSymbolOut
-		decode(t, res, &found)
-		if len(found.Symbols) != want {
-			t.Errorf("find_symbol Zeta: %d definitions, want %d: %+v", len(found.Symbols), want, found.Symbols)
-		}
-	}
-	find(1)
+	findZetaHeld(t, s, 1)
 	c := s.srv.workspace().early.Load().cold
 	first := c.reads.Load()
 	if first < int64(len(heldTree())-1) {
 		t.Fatalf("the first scan read %d files of %d", first, len(heldTree())-1)
 	}
-	find(1)
+	findZetaHeld(t, s, 1)
 	if n := c.reads.Load() - first; n != 0 {
 		t.Errorf("the same scan again read %d files, none changed", n)
 	}
 	writeTree(t, s.root, map[string]string{"a3/a3.go": "package a3\n\n// Zeta is here too.\nfunc Zeta() {}\n"})
 	before := c.reads.Load()
-	find(2)
+	findZetaHeld(t, s, 2)
 	if n := c.reads.Load() - before; n != 1 {
 		t.Errorf("after one file changed the scan read %d files, want 1", n)
 	}
@@ -150,5 +138,20 @@ func TestColdSearchWaitsNoLongerThanColdWait(t *testing.T) {
 	}
 	if code := out.Coverage["code"]; !strings.Contains(code, "complete by a scan of all") {
 		t.Errorf("coverage of a search before the load's pace is known: %v", out.Coverage)
+	}
+}
+
+// findZetaHeld checks that find_symbol Zeta, asked while s's load is
+// held, answers with want definitions.
+func findZetaHeld(t *testing.T, s *session, want int) {
+	t.Helper()
+	res, err := s.callHeld("find_symbol", map[string]any{"query": "Zeta"})
+	if err != nil || res.IsError {
+		t.Fatalf("find_symbol Zeta while the load is held: %v %v", err, res)
+	}
+	var found findSymbolOut
+	decode(t, res, &found)
+	if len(found.Symbols) != want {
+		t.Errorf("find_symbol Zeta: %d definitions, want %d: %+v", len(found.Symbols), want, found.Symbols)
 	}
 }
