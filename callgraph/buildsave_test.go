@@ -19,19 +19,7 @@ import (
 // References), which BuildToSave lets go of.
 func saveDiff(got, want *Graph) string {
 	var b strings.Builder
-	b.WriteString(graphDiff(got, want))
-	if !reflect.DeepEqual(got.byFile, want.byFile) {
-		b.WriteString("InFile differs\n")
-	}
-	if !reflect.DeepEqual(got.byQualified, want.byQualified) {
-		b.WriteString("Lookup differs\n")
-	}
-	if !reflect.DeepEqual(got.Skipped(), want.Skipped()) {
-		fmt.Fprintf(&b, "Skipped %v, want %v\n", got.Skipped(), want.Skipped())
-	}
-	if !reflect.DeepEqual(got.Files(), want.Files()) {
-		b.WriteString("Files differ\n")
-	}
+	b.WriteString(indexDiff(got, want))
 	if !reflect.DeepEqual(got.Save(), want.Save()) {
 		b.WriteString("Save differs\n")
 	}

@@ -13,13 +13,12 @@ import (
 	"github.com/fileinfo/fileinfo/extract"
 )
 
-// restoreDiff describes how a restored graph's answers differ from
-// those of the graph it was saved from, or returns "".
-func restoreDiff(got, want *Graph) string {
+// indexDiff describes how got's edges (graphDiff), files, names and
+// skipped files differ from want's, or returns "": the reads every way
+// of building a graph answers alike.
+func indexDiff(got, want *Graph) string {
 	var b strings.Builder
-	if d := graphDiff(got, want); d != "" {
-		b.WriteString(d)
-	}
+	b.WriteString(graphDiff(got, want))
 	if !reflect.DeepEqual(got.byFile, want.byFile) {
 		b.WriteString("InFile differs\n")
 	}
@@ -32,6 +31,14 @@ func restoreDiff(got, want *Graph) string {
 	if !reflect.DeepEqual(got.Files(), want.Files()) {
 		b.WriteString("Files differ\n")
 	}
+	return b.String()
+}
+
+// restoreDiff describes how a restored graph's answers differ from
+// those of the graph it was saved from, or returns "".
+func restoreDiff(got, want *Graph) string {
+	var b strings.Builder
+	b.WriteString(indexDiff(got, want))
 	for id := range want.Len() {
 		id := SymbolID(id)
 		if g, w := got.References(id), want.References(id); !reflect.DeepEqual(g, w) {
