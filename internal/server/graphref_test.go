@@ -49,12 +49,7 @@ func TestRestartLeavesGraphPending(t *testing.T) {
 	}
 
 	s2, ws := restartUnchanged(t, s, opt)
-	ws.mu.RLock()
-	p := ws.pending
-	ws.mu.RUnlock()
-	if p == nil {
-		t.Fatal("the start from the saved state restored its graph")
-	}
+	p := pendingOf(t, ws)
 	ws.mu.RLock()
 	for path, src := range ws.files {
 		if src.file.Symbols != nil {
@@ -108,12 +103,7 @@ func TestPendingGraphRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2, ws := restartUnchanged(t, s, opt)
-	ws.mu.RLock()
-	p := ws.pending
-	ws.mu.RUnlock()
-	if p == nil {
-		t.Fatal("the start from the saved state restored its graph")
-	}
+	p := pendingOf(t, ws)
 	p.snap = brokenGraph{p.snap}
 	s2.ok("file_info", map[string]any{"path": "lib/util.c"}, &map[string]any{})
 	if g := p.restored(); g == nil || g.Restored() {
@@ -130,6 +120,12 @@ func restartUnchanged(t *testing.T, s *session, opt Options) (*session, *workspa
 	t.Helper()
 	defer func(n int) { pendingMinEdges = n }(pendingMinEdges)
 	pendingMinEdges = 0 // the graph pending, however small
+	return restartTwice(t, s, opt)
+}
+
+// restartTwice is restartUnchanged with pendingMinEdges as it is.
+func restartTwice(t *testing.T, s *session, opt Options) (*session, *workspace) {
+	t.Helper()
 	s1, _ := restart(t, s, opt)
 	s1.srv.Close()
 	s2 := reconnect(t, s1, opt)
@@ -139,6 +135,17 @@ func restartUnchanged(t *testing.T, s *session, opt Options) (*session, *workspa
 	}
 	ws.docsLoops.Wait()
 	return s2, ws
+}
+
+// pendingOf returns ws's pending graph, failing t if the start restored it.
+func pendingOf(t *testing.T, ws *workspace) *pendingGraph {
+	t.Helper()
+	ws.mu.RLock()
+	defer ws.mu.RUnlock()
+	if ws.pending == nil {
+		t.Fatal("the start from the saved state restored its graph")
+	}
+	return ws.pending
 }
 
 // brokenGraph is a saved graph that cannot be read.
@@ -181,13 +188,7 @@ func TestSmallGraphRestoredAtStart(t *testing.T) {
 	if _, err := s.srv.ready(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	s1, _ := restart(t, s, opt)
-	s1.srv.Close()
-	s2 := reconnect(t, s1, opt)
-	ws, err := s2.srv.ready(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ws := restartTwice(t, s, opt)
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
 	if ws.pending != nil || ws.held == nil || !ws.held.Restored() || ws.saved == nil {
