@@ -186,14 +186,7 @@ func BenchmarkCodeSearchBody(b *testing.B) {
 				w[featBody] = 0.2
 			}
 			queries := []string{"parse the header of a request", "flush the session buffer to the stream"}
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)], Scopes: []string{ScopeCode}, CodeWeights: w}); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
+			searchCodeLoop(b, ix, queries, w)
 		})
 	}
 }

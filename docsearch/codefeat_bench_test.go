@@ -36,10 +36,16 @@ func BenchmarkCodeSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	queries := []string{"parse the header of a request", "flush the session buffer to the stream", "readCookie3"}
+	searchCodeLoop(b, ix, queries, nil)
+}
+
+// searchCodeLoop runs queries over ix's code scope in turn, b.N in all,
+// under the code weights w (nil: the built-in ones).
+func searchCodeLoop(b *testing.B, ix *Index, queries []string, w []float64) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)], Scopes: []string{ScopeCode}}); err != nil {
+		if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)], Scopes: []string{ScopeCode}, CodeWeights: w}); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -97,12 +97,5 @@ func BenchmarkCodeSearchFields(b *testing.B) {
 	w := CodeWeights()
 	w[featText], w[featCover], w[featSibling] = 0.1, 0.2, 0.1
 	queries := []string{"parse the header of a request", "flush the session buffer to the stream", "readCookie3"}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)], Scopes: []string{ScopeCode}, CodeWeights: w}); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	searchCodeLoop(b, ix, queries, w)
 }
