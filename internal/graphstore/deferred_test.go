@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/fileinfo/fileinfo/callgraph"
-	"github.com/fileinfo/fileinfo/extract"
 )
 
 // TestLazyDefersGraph checks that a Lazy Sync of an unchanged tree
@@ -134,11 +133,7 @@ func TestDeferredFieldsLast(t *testing.T) {
 func TestLazyFilesBare(t *testing.T) {
 	root, snap := savedLazy(t, 300)
 	defer snap.Extractions().Close()
-	files, _, _ := fresh(t, root)
-	byPath := map[string]*extract.File{}
-	for i := range files {
-		byPath[files[i].Path] = &files[i]
-	}
+	files, byPath := freshByPath(t, root)
 	if len(snap.Files) != len(files) {
 		t.Fatalf("%d files, want %d", len(snap.Files), len(files))
 	}

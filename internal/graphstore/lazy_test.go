@@ -34,6 +34,18 @@ func lazyTree(t *testing.T, n int) string {
 	return root
 }
 
+// freshByPath extracts root afresh (fresh) and returns the files and
+// each by its path.
+func freshByPath(t *testing.T, root string) ([]extract.File, map[string]*extract.File) {
+	t.Helper()
+	files, _, _ := fresh(t, root)
+	byPath := make(map[string]*extract.File, len(files))
+	for i := range files {
+		byPath[files[i].Path] = &files[i]
+	}
+	return files, byPath
+}
+
 // savedLazy saves a lazyTree of n modules, then loads it again as serve
 // does (Lazy, nothing changed), and returns its root and snapshot.
 func savedLazy(t *testing.T, n int) (string, *Snapshot) {
@@ -61,11 +73,7 @@ func TestLazyEqualsFull(t *testing.T) {
 		t.Fatal("an unchanged Lazy Sync gave no Extractions")
 	}
 	defer x.Close()
-	files, _, _ := fresh(t, root)
-	byPath := map[string]*extract.File{}
-	for i := range files {
-		byPath[files[i].Path] = &files[i]
-	}
+	files, byPath := freshByPath(t, root)
 	if len(snap.Files) != len(files) {
 		t.Fatalf("%d files, want %d", len(snap.Files), len(files))
 	}

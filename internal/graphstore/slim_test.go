@@ -154,11 +154,7 @@ func TestLazyStatChangedSavesWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _, _ := fresh(t, root)
-	byPath := map[string]*extract.File{}
-	for i := range files {
-		byPath[files[i].Path] = &files[i]
-	}
+	_, byPath := freshByPath(t, root)
 	touched := false
 	for _, e := range st.Files {
 		if e.File == nil {
