@@ -167,7 +167,7 @@ const maxNameHits = 5000
 func (w *workspace) nameResults(query string, limit int) []docsearch.Result {
 	var g nodeSource
 	var release func()
-	if p := w.pending; p != nil && p.restored() == nil && w.symIdx != nil && w.symEdits == w.edits {
+	if w.unrestored() != nil && w.symIdxCurrent() {
 		// The saved symbols index numbers the nodes as the graph it
 		// describes, which is not restored for this.
 		s := w.symIdx

@@ -88,6 +88,16 @@ func (w *workspace) graphID() any {
 	return w.held
 }
 
+// unrestored returns the pending graph while nothing has restored it,
+// else nil: what it describes is then read from the saved state. The
+// caller holds mu.
+func (w *workspace) unrestored() *pendingGraph {
+	if p := w.pending; p != nil && p.restored() == nil {
+		return p
+	}
+	return nil
+}
+
 // setGraph makes g the workspace's call graph. The caller holds mu for
 // writing.
 func (w *workspace) setGraph(g *callgraph.Graph) {
@@ -98,7 +108,7 @@ func (w *workspace) setGraph(g *callgraph.Graph) {
 // calls, without restoring a pending graph while the saved symbols index
 // describes it. The caller holds mu.
 func (w *workspace) graphCounts() (symbols, edges, unresolved int) {
-	if p := w.pending; p != nil && p.restored() == nil && w.symIdx != nil && w.symEdits == w.edits {
+	if p := w.unrestored(); p != nil && w.symIdxCurrent() {
 		edges, unresolved = p.snap.GraphCounts()
 		return w.symIdx.Len(), edges, unresolved
 	}

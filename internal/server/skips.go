@@ -65,7 +65,7 @@ func isInternal(reason string) bool { return strings.Contains(reason, "internal 
 // caller holds mu.
 func (w *workspace) graphSkipped() []extract.Skipped {
 	var sk []extract.Skipped
-	if p := w.pending; p != nil && p.restored() == nil {
+	if p := w.unrestored(); p != nil {
 		sk = p.snap.GraphSkipped() // not restored for this
 	} else {
 		sk = w.callGraph().Skipped()

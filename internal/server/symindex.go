@@ -108,6 +108,12 @@ func (w *workspace) reopenSymbols() {
 	w.symIdx, w.symEdits = s, edits
 }
 
+// symIdxCurrent reports whether the saved symbols index describes the
+// workspace's graph: no edit since it was adopted. The caller holds mu.
+func (w *workspace) symIdxCurrent() bool {
+	return w.symIdx != nil && w.symEdits == w.edits
+}
+
 // lookupIndex returns the lookup index of the current graph: the saved
 // symbols index, read in place, while it describes the graph (no update
 // since it was opened: on the Linux kernel an index of the graph's 1.5
@@ -115,7 +121,7 @@ func (w *workspace) reopenSymbols() {
 // the graph, built once per update. saved says which. The caller holds
 // mu for reading.
 func (w *workspace) lookupIndex() (ix *lookup.Index, saved bool) {
-	if w.symIdx != nil && w.symEdits == w.edits {
+	if w.symIdxCurrent() {
 		return lookup.NewSaved(w.symIdx, w.symIdx), true
 	}
 	w.lookupMu.Lock()
