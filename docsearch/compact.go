@@ -24,6 +24,7 @@ func (ix *Index) compact() {
 	lex := newLexicon()
 	lex.ids, lex.sortedBase, lex.terms = ix.lex.ids, ix.lex.sortedBase, ix.lex.terms
 	lex.sorted = ix.lex.sortedTerms()
+	pages := ix.shedder()
 	for _, d := range ix.docs {
 		if d == nil {
 			continue
@@ -40,6 +41,7 @@ func (ix *Index) compact() {
 			if int(c) < ix.vec.chunks() {
 				nv.growTo(int(remap[c]) + 1)
 				nv.copyRow(remap[c], &ix.vec, c)
+				pages.read(ix.vec.dim)
 			}
 		}
 		d.first = first
@@ -48,6 +50,7 @@ func (ix *Index) compact() {
 	}
 	lex.post = make([][]posting, ix.lex.nterms())
 	keep := func(t uint32, ps []posting) {
+		pages.read(len(ps) * int(unsafe.Sizeof(posting{})))
 		for _, p := range ps {
 			if int(p.chunk) < len(alive) && alive[p.chunk] { // see decodeBody
 				lex.post[t] = append(lex.post[t], posting{remap[p.chunk], p.tf})
@@ -78,13 +81,14 @@ func (ix *Index) compact() {
 	if ix.unmap != nil {
 		for _, d := range ix.docs {
 			if d.put && ix.inMapping(d.text) {
+				pages.read(len(d.text))
 				if d.text = ix.spillText(d.text); ix.inMapping(d.text) {
 					d.text = strings.Clone(d.text)
 				}
 			}
 		}
 		ix.unmap()
-		ix.unmap, ix.mapped = nil, nil
+		ix.unmap, ix.mapped, ix.fileMapped = nil, nil, false
 	}
 }
 

@@ -123,6 +123,9 @@ type Index struct {
 	// pages from under them.
 	unmap  func()
 	mapped []byte
+	// fileMapped is set while mapped is a mapping of the file rather
+	// than a copy read into memory (see shedder).
+	fileMapped bool
 	// tab is a loaded index's tables, read in place, until its first
 	// change (materialize); docs, chunks and byPath are empty meanwhile.
 	tab *table

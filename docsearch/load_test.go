@@ -19,7 +19,7 @@ func TestLoadTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	data, release, err := mapFile(f)
+	data, release, _, err := mapFile(f)
 	if err != nil {
 		t.Fatal(err)
 	}

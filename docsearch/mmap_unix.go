@@ -12,17 +12,19 @@ import (
 // which on a large index costs more than decoding it. Writes to the
 // mapping stay private. release unmaps it; it must not be called while
 // anything decoded from data without copying (the arrays) is in use.
-func mapFile(f *os.File) (data []byte, release func(), err error) {
+// mapped is false when f was read into memory instead.
+func mapFile(f *os.File) (data []byte, release func(), mapped bool, err error) {
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	size := st.Size()
 	if size > 0 && size == int64(int(size)) {
 		data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE)
 		if err == nil {
-			return data, func() { syscall.Munmap(data) }, nil
+			return data, func() { syscall.Munmap(data) }, true, nil
 		}
 	}
-	return readAll(f)
+	data, release, err = readAll(f)
+	return data, release, false, err
 }

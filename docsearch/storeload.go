@@ -40,7 +40,7 @@ func (ix *Index) load() error {
 	if info.Size() > maxIndexBytes {
 		return fmt.Errorf("%w: %d bytes, over the %d an index may have", errCorrupt, info.Size(), maxIndexBytes)
 	}
-	data, release, err := mapFile(f)
+	data, release, mapped, err := mapFile(f)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (ix *Index) load() error {
 		}
 	}
 	ix.unmap = sync.OnceFunc(release)
-	ix.mapped = data
+	ix.mapped, ix.fileMapped = data, mapped
 	runtime.AddCleanup(ix, func(unmap func()) { unmap() }, ix.unmap)
 	ix.tab, ix.lex, ix.vec, ix.embName = st.tab, st.lex, st.vec, st.embName
 	ix.docs, ix.chunks, ix.byPath = nil, nil, nil

@@ -93,7 +93,7 @@ func Verify(dir string) error {
 	if info.Size() > maxIndexBytes {
 		return fmt.Errorf("%s: %w: %d bytes, over the %d an index may have", filepath.Join(dir, storeFile), errCorrupt, info.Size(), maxIndexBytes)
 	}
-	data, release, err := mapFile(f)
+	data, release, _, err := mapFile(f)
 	if err != nil {
 		return err
 	}
