@@ -27,7 +27,7 @@ const (
 	featDunder           // a dunder method the query does not name (not __init__)
 	featShort            // one or two lines, no doc comment of its own
 	featModule           // a file's top-level chunk
-	featDecl             // a declaration without a body, or a method that raises "not implemented" (rankabstract.go)
+	featDecl             // a declaration without a body
 	featAux              // in a vendored or generated file
 	featTest             // in a test file, for a query that does not ask for tests
 	featLines            // log2 of its lines, less log2(10), within [-3, 4]
@@ -206,7 +206,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		c.f[featAux] = b2f(aux)
 		c.f[featTest] = b2f(!aux && !tests && testCode(c.file))
 		c.f[featModule] = b2f(kind == "module")
-		c.f[featDecl] = b2f(isDecl(c.d.text) || abstractBody(c.d.title, c.d.text))
+		c.f[featDecl] = b2f(isDecl(c.d.text))
 		if !words {
 			continue
 		}
