@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // lexicon is the inverted index: for each term, the chunks it occurs in
@@ -97,7 +98,11 @@ func (lex *lexicon) npostings() int {
 // materialize decodes a loaded vocabulary into terms and post, so that
 // terms can be added: the terms are copied out of the mapping (compaction
 // unmaps it), the postings stay there (compaction copies them).
-func (lex *lexicon) materialize() {
+func (lex *lexicon) materialize() { lex.materializeShedding(&shedder{}) }
+
+// materializeShedding is materialize, counting what it reads of a
+// mapping with pages.
+func (lex *lexicon) materializeShedding(pages *shedder) {
 	t := lex.tab
 	if t == nil {
 		return
@@ -112,6 +117,7 @@ func (lex *lexicon) materialize() {
 			lex.terms[i] = strs[a:b]
 		}
 		lex.post[i] = t.postings(lex.all, uint32(i))
+		pages.read(int(b-a) + int(unsafe.Sizeof(t.terms[i])))
 	}
 	lex.sortedBase = n
 	lex.sorted = nil

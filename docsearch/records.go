@@ -4,6 +4,7 @@ import (
 	"iter"
 	"math"
 	"strings"
+	"unsafe"
 )
 
 // The documents, chunks and paths of an index are read through these
@@ -174,6 +175,7 @@ func (ix *Index) materialize() {
 		return
 	}
 	an := newAnalyzer()
+	pages := ix.shedder()
 	docs := make([]*doc, len(t.docs))
 	byPath := make(map[string]uint32, len(t.docs))
 	for i := range t.docs {
@@ -191,8 +193,10 @@ func (ix *Index) materialize() {
 		}
 		docs[i] = d
 		byPath[d.path] = uint32(i)
+		pages.read(int(unsafe.Sizeof(t.docs[i])) + int(t.docs[i].pathLen) + int(t.docs[i].recLen))
 	}
 	titles := string(t.titles) // out of the mapping, which compaction unmaps
+	pages.read(len(titles))
 	chunks := make([]chunkRec, len(t.chunks))
 	for c := range t.chunks {
 		rec := t.chunk(uint32(c))
@@ -202,7 +206,8 @@ func (ix *Index) materialize() {
 			rec.title = titles[f.title : f.title+uint64(f.titleLen)]
 		}
 		chunks[c] = rec
+		pages.read(int(unsafe.Sizeof(*f)))
 	}
-	ix.lex.materialize()
+	ix.lex.materializeShedding(pages)
 	ix.docs, ix.chunks, ix.byPath, ix.tab, ix.restat = docs, chunks, byPath, nil, nil
 }

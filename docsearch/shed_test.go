@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"maps"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -71,4 +72,43 @@ func TestShedderUnmapped(t *testing.T) {
 	shed = func([]byte) { t.Error("shed an index that is not mapped") }
 	ix := &Index{mapped: make([]byte, 4096)}
 	ix.shedder().read(4096)
+}
+
+// TestSaveShedsMappedPages checks that saving a loaded index to which a
+// document was only added, so that nothing is compacted and the save
+// reads the postings, rows and texts from the mapping, gives back the
+// pages it read as it goes.
+func TestSaveShedsMappedPages(t *testing.T) {
+	defer func(b int, f func([]byte)) { shedBytes, shed = b, f }(shedBytes, shed)
+	dir := t.TempDir()
+	a := openTest(t, mapFS(nil), Options{Dir: dir})
+	if err := a.Put(ctx, putTexts(8)); err != nil {
+		t.Fatal(err)
+	}
+	putCode(t, a, flaskCode())
+	b := openTest(t, mapFS(nil), Options{Dir: dir})
+	if !b.fileMapped {
+		t.Skip("the index is not mapped on", runtime.GOOS)
+	}
+	calls := 0
+	shedBytes = 64
+	shed = func(m []byte) { calls++; shedPages(m) }
+	added := Document{Path: "put/added", Scope: ScopeDocs, Text: "# Added\n\nsparkline drawing\n"}
+	if err := b.Put(ctx, []Document{added}); err != nil { // saves
+		t.Fatal(err)
+	}
+	if b.unmap == nil {
+		t.Fatal("the save compacted: this test wants a save that reads the mapping")
+	}
+	if calls < 2 {
+		t.Errorf("the save shed the mapping %d times; want one per %d bytes read", calls, shedBytes)
+	}
+	c := openTest(t, mapFS(nil), Options{Dir: dir})
+	for _, q := range []Query{{Text: "register a blueprint", Scopes: []string{ScopeCode}, MinScore: zero()}, {Text: "sparkline drawing", MinScore: zero()}} {
+		rb, _ := b.Search(ctx, q)
+		rc, err := c.Search(ctx, q)
+		if err != nil || len(rc.Results) == 0 || !reflect.DeepEqual(rb.Results, rc.Results) {
+			t.Errorf("%q from the saved file: %+v, %v; before the save: %+v", q.Text, rc.Results, err, rb.Results)
+		}
+	}
 }

@@ -103,6 +103,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 const (
@@ -375,9 +376,11 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		b = binary.LittleEndian.AppendUint32(b, l)
 		flush(false)
 	}
+	pages := ix.shedder() // a loaded index's postings, rows and texts are read from its mapping
 	cur = lex.cursor()
 	for _, t := range terms {
 		cur.each(t, func(ps []posting) {
+			pages.read(len(ps) * int(unsafe.Sizeof(posting{})))
 			for _, p := range ps {
 				b = binary.LittleEndian.AppendUint32(b, p.chunk)
 				b = binary.LittleEndian.AppendUint32(b, p.tf)
@@ -403,6 +406,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 				b = append(b, byte(x))
 			}
 			ix.spill.touch(len(r))
+			pages.read(len(r))
 			flush(false)
 		}
 	}
@@ -417,6 +421,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 			b = append(b, d.text...)
 			area[0] += uint64(len(d.text))
 			ix.spill.touch(len(d.text)) // its pages are let go as the save goes on
+			pages.read(len(d.text))
 			flush(false)
 		}
 	}
