@@ -9,10 +9,10 @@ import (
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
-// BenchmarkSyncGraphBatches is a cold SyncGraph (no stamps, an empty index) of
-// 2,048 Go files in batches of 256: each batch is put into the code
-// index while the next is extracted (BenchmarkSyncGraph's 200 files
-// are one batch).
+// BenchmarkSyncGraphBatches is a cold SyncGraph (no stamps, an empty
+// index) of 2,048 Go files in batches of 256, the batches' extraction
+// and their puts into the code index in turn (BenchmarkSyncGraph's 200
+// files are one batch).
 func BenchmarkSyncGraphBatches(b *testing.B) {
 	root := b.TempDir()
 	writeTree(b, root, 2048)
