@@ -41,7 +41,7 @@ func (c *readCounter) take() map[string]int {
 }
 
 // writeTree writes n Go files under root, each calling the one before.
-func writeTree(t *testing.T, root string, n int) []string {
+func writeTree(t testing.TB, root string, n int) []string {
 	t.Helper()
 	var paths []string
 	for i := range n {
@@ -60,7 +60,7 @@ func writeTree(t *testing.T, root string, n int) []string {
 
 // writeOld writes a file dated an hour back, as a checkout's: a file
 // modified within the last seconds is hashed again (racily clean).
-func writeOld(t *testing.T, file, src string) {
+func writeOld(t testing.TB, file, src string) {
 	t.Helper()
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)

@@ -88,7 +88,7 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	last := 0
 	copt := codeindex.GraphOptions{
 		Dir: dir, Log: w.log, Scan: scan,
-		Graph: graphstore.Options{Root: w.root, Extract: w.firstExtractOptions(), Log: w.log, Discard: true},
+		Graph: graphstore.Options{Root: w.root, Extract: w.firstExtractOptions(opt.FirstMemory), Log: w.log, Discard: true},
 		Progress: func(done, total int) {
 			if done == 0 {
 				w.code.start(total)
@@ -134,15 +134,32 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 // (docs/bigrepos.md, seventh session). Past the cap the early answers
 // keep the symbols of the files they have, and say how many: the cold
 // scan (coldScan) answers whole names from every file whatever the cap.
-// 100,000 symbols are about 80 MB. A variable for the tests.
+// 100,000 symbols are about 80 MB. The cap of a pass with no memory
+// budget; with one, see firstStreamCap. A variable for the tests.
 var firstStreamSymbols = 100_000
 
+// streamSymbolBytes is what a symbol handed to the early answers holds
+// (820 bytes, above). A variable for the tests.
+var streamSymbolBytes int64 = 820
+
+// firstStreamCap is the most symbols a first pass whose heap is held to
+// budget bytes hands to the early answers: a twentieth of the budget's
+// worth (98,000 of the default 2 GB --memory's 1.5 GB heap, about
+// firstStreamSymbols; twice as many when given twice the memory), or
+// firstStreamSymbols with no budget.
+func firstStreamCap(budget int64) int {
+	if budget <= 0 {
+		return firstStreamSymbols
+	}
+	return int(budget / 20 / streamSymbolBytes)
+}
+
 // firstExtractOptions are the first pass's extraction options: the
-// load's (extractOptions), with at most firstStreamSymbols symbols
+// load's (extractOptions), with at most firstStreamCap(budget) symbols
 // handed to the early answers, in the order the files are extracted.
-func (w *workspace) firstExtractOptions() extract.Options {
+func (w *workspace) firstExtractOptions(budget int64) extract.Options {
 	xo := w.extractOptions()
-	xo.Extracted = capStream(xo.Extracted, firstStreamSymbols)
+	xo.Extracted = capStream(xo.Extracted, firstStreamCap(budget))
 	return xo
 }
 

@@ -47,6 +47,51 @@ func TestFirstPassCapsStream(t *testing.T) {
 	}
 }
 
+// TestFirstStreamCap: the first pass's cap on the early answers follows
+// its memory budget, a twentieth of it at 820 bytes a symbol; with none
+// it is firstStreamSymbols.
+func TestFirstStreamCap(t *testing.T) {
+	for _, c := range []struct {
+		budget int64
+		want   int
+	}{
+		{0, firstStreamSymbols},
+		{-1, firstStreamSymbols},
+		{1536 << 20, 98_208}, // the default --memory 2 GB's heap
+		{3 << 30, 196_416},
+		{20 * 820, 1},
+	} {
+		if got := firstStreamCap(c.budget); got != c.want {
+			t.Errorf("firstStreamCap(%d) = %d, want %d", c.budget, got, c.want)
+		}
+	}
+}
+
+// TestFirstPassStreamFollowsBudget: a first pass with a memory budget
+// streams the symbols of files up to the budget's cap, not
+// firstStreamSymbols (here far above every file's).
+func TestFirstPassStreamFollowsBudget(t *testing.T) {
+	defer func(n int, b int64) { firstStreamSymbols, streamSymbolBytes = n, b }(firstStreamSymbols, streamSymbolBytes)
+	const budget, most = 3 << 30, 10
+	firstStreamSymbols, streamSymbolBytes = 1<<30, budget/20/most
+	var mu sync.Mutex
+	streamed := map[string]bool{}
+	opt := Options{NoWatch: true, FirstMemory: budget, hooks: &testHooks{streamed: func(p string) {
+		mu.Lock()
+		streamed[p] = true
+		mu.Unlock()
+	}}}
+	_, _, logs := firstStartOn(t, slimTree(), 1, opt)
+	if !strings.Contains(logs.String(), "first pass: code indexed") {
+		t.Fatalf("no first pass\n%s", logs.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n, files := len(streamed), len(slimTree()); n < 1 || n > most+1 || n == files {
+		t.Errorf("%d of %d files streamed to the early answers, want 1 to %d", n, files, most+1)
+	}
+}
+
 // TestCapStream: files are passed on until one would take the symbols
 // past the limit, and none after it, whatever their size.
 func TestCapStream(t *testing.T) {
