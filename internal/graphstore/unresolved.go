@@ -26,7 +26,8 @@ import (
 // nil when it has none. It does not restore the graph: while the graph's
 // fields are still in graph.bin it reads the segments holding file's
 // calls, once the deferred bytes match the checksum taken at load
-// (damage since is an error, never an answer).
+// (damage since is an error, never an answer). The calls returned must
+// not be modified.
 func (s *Snapshot) UnresolvedIn(file string) ([]callgraph.Unresolved, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -34,7 +35,25 @@ func (s *Snapshot) UnresolvedIn(file string) ([]callgraph.Unresolved, error) {
 	case s.built != nil:
 		return s.built.UnresolvedIn(file), nil
 	case s.deferred != nil:
-		return s.deferred.unresolvedIn(file)
+		if us, ok := s.unresolved[file]; ok {
+			return us, nil
+		}
+		us, err := s.deferred.unresolvedIn(file)
+		if err != nil {
+			return nil, err
+		}
+		// A file_info reads its file's calls two to four times (the
+		// prompt, the artifact, the digests); each read sums the whole
+		// deferred part (tens of megabytes on the Linux kernel). What
+		// was read from checked bytes stays the answer.
+		if len(s.unresolved) >= unresolvedCached {
+			clear(s.unresolved)
+		}
+		if s.unresolved == nil {
+			s.unresolved = map[string][]callgraph.Unresolved{}
+		}
+		s.unresolved[file] = us
+		return us, nil
 	}
 	var out []callgraph.Unresolved
 	for _, u := range s.saved.Unresolved {
@@ -44,6 +63,10 @@ func (s *Snapshot) UnresolvedIn(file string) ([]callgraph.Unresolved, error) {
 	}
 	return out, nil
 }
+
+// unresolvedCached is how many files' unresolved calls a Snapshot keeps
+// while its graph is deferred.
+const unresolvedCached = 64
 
 // unresolvedIn reads the unresolved calls of file from the deferred
 // graph fields (see UnresolvedIn), through a mapping released after.

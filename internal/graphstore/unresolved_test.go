@@ -74,10 +74,14 @@ func TestUnresolvedInSegments(t *testing.T) {
 
 // TestUnresolvedInDamaged checks that graph.bin damaged in place in the
 // graph's part after a Lazy Sync makes UnresolvedIn an error, never an
-// answer.
+// answer, for a file not read before the damage.
 func TestUnresolvedInDamaged(t *testing.T) {
 	root, snap := savedLazy(t, 50)
 	defer snap.Extractions().Close()
+	before, err := snap.UnresolvedIn("pkg/m002.py")
+	if err != nil || len(before) == 0 {
+		t.Fatalf("%d calls, %v", len(before), err)
+	}
 	file := filepath.Join(root, ".artifacts", ".index", FileName)
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -94,6 +98,10 @@ func TestUnresolvedInDamaged(t *testing.T) {
 	f.Close()
 	if u, err := snap.UnresolvedIn("pkg/m001.py"); err == nil {
 		t.Fatalf("a damaged graph gave %d unresolved calls", len(u))
+	}
+	// Read from checked bytes before the damage: kept.
+	if u, err := snap.UnresolvedIn("pkg/m002.py"); err != nil || !reflect.DeepEqual(u, before) {
+		t.Fatalf("the calls read before the damage: %d, %v", len(u), err)
 	}
 	if err := os.Truncate(file, snap.deferred.base+int64(snap.deferred.graph.start)); err != nil {
 		t.Fatal(err)
