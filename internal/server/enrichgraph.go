@@ -47,8 +47,9 @@ type savedView struct {
 	files   map[string]*source // the workspace's, read under its mu
 	log     *slog.Logger
 
-	mu sync.Mutex
-	g  *callgraph.Graph // once damage was met: the restored graph
+	mu    sync.Mutex
+	g     *callgraph.Graph // once damage was met: the restored graph
+	nodes map[callgraph.SymbolID]callgraph.Node
 }
 
 var _ enrich.Graph = (*savedView)(nil)
@@ -79,11 +80,25 @@ func (v *savedView) read(f func()) *callgraph.Graph {
 	return g
 }
 
-// Node returns node id.
+// Node returns node id. The nodes read are kept: a prompt reads each
+// caller's node for its list, the file's connections and the callers'
+// keys, and each read copies its six strings out of the mapping.
 func (v *savedView) Node(id callgraph.SymbolID) (n callgraph.Node) {
+	v.mu.Lock()
+	n, ok := v.nodes[id]
+	v.mu.Unlock()
+	if ok {
+		return n
+	}
 	if g := v.read(func() { n = v.sym.Node(id) }); g != nil {
 		return g.Node(id)
 	}
+	v.mu.Lock()
+	if v.nodes == nil {
+		v.nodes = map[callgraph.SymbolID]callgraph.Node{}
+	}
+	v.nodes[id] = n
+	v.mu.Unlock()
 	return n
 }
 
