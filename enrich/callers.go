@@ -15,8 +15,8 @@ import (
 // f's artifact stale; calls from f itself are covered by f's source. g
 // may be nil: no keys. A key whose calls were all resolved by name only
 // ends in " (by name only)", as the artifact shows it.
-func CallerKeys(f *extract.File, g *callgraph.Graph) []string {
-	if g == nil {
+func CallerKeys(f *extract.File, g Graph) []string {
+	if g = graphOf(g); g == nil {
 		return nil
 	}
 	var keys []string

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 )
 
@@ -34,7 +33,7 @@ func (d Digests) Empty() bool { return len(d.Source) == 0 }
 
 // SymbolDigests returns the digests of f's symbols now, for its source
 // src; g (nil for none) gives the callers.
-func SymbolDigests(f *extract.File, g *callgraph.Graph, src []byte) Digests {
+func SymbolDigests(f *extract.File, g Graph, src []byte) Digests {
 	fs := newFacts(f, g)
 	return fs.digests(sourceLines(src))
 }
@@ -162,7 +161,7 @@ func Compare(f *extract.File, then, now Digests) Changes {
 // prose, so that a symbol asked about and left out stays changed. The
 // file level is stamped now when r gives an overview. Callers are always
 // stamped now: the artifact lists them from the graph, not from prose.
-func Stamp(f *extract.File, g *callgraph.Graph, src []byte, prev Digests, r *Report) Digests {
+func Stamp(f *extract.File, g Graph, src []byte, prev Digests, r *Report) Digests {
 	fs := newFacts(f, g)
 	now := fs.digests(sourceLines(src))
 	if prev.Empty() || r == nil {

@@ -4,8 +4,9 @@
 // kinds of artifact as markdown. It returns bytes and writes nothing; the
 // artifacts package stores them and adds the front matter.
 //
-// In: an *extract.File, its source, a *callgraph.Graph (which may be nil:
-// no callers then). Out: a Prompt, a validated Report, markdown.
+// In: an *extract.File, its source, a Graph (a *callgraph.Graph, or what
+// answers as one; it may be nil: no callers then). Out: a Prompt, a
+// validated Report, markdown.
 //
 // # Names
 //

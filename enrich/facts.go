@@ -65,12 +65,13 @@ type symbol struct {
 // does not know have no callers).
 type facts struct {
 	f    *extract.File
-	g    *callgraph.Graph
+	g    Graph
 	syms []symbol
 	amb  map[string]*ambiguousCalls // by caller's qualified name; see ambiguity
 }
 
-func newFacts(f *extract.File, g *callgraph.Graph) *facts {
+func newFacts(f *extract.File, g Graph) *facts {
+	g = graphOf(g)
 	fs := &facts{f: f, g: g, syms: make([]symbol, len(f.Symbols))}
 	callables := map[string]int{} // qualified name → callables that have it
 	for i := range f.Symbols {

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 )
 
@@ -21,7 +20,7 @@ import (
 // it would take as many tokens as the full prompt, or more than
 // opt.MaxTokens (the full prompt then comes in parts). Reports merge, so
 // the other symbols keep their prose.
-func (b *Builder) Incremental(f *extract.File, g *callgraph.Graph, src []byte, prev *Report, ask []string, fileLevel bool, opt Options) (*Prompt, error) {
+func (b *Builder) Incremental(f *extract.File, g Graph, src []byte, prev *Report, ask []string, fileLevel bool, opt Options) (*Prompt, error) {
 	opt = opt.withDefaults()
 	opt.Part = 1
 	if len(ask) == 0 && !fileLevel {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 )
 
@@ -111,7 +110,7 @@ func (b *Builder) Count(text string) (int, error) { return b.c.count(text) }
 // cut: a symbol larger than the budget by itself gets parts of its own,
 // split by line ranges, and each such part says so. The result depends
 // only on the arguments.
-func (b *Builder) Prompt(f *extract.File, g *callgraph.Graph, src []byte, opt Options) (*Prompt, error) {
+func (b *Builder) Prompt(f *extract.File, g Graph, src []byte, opt Options) (*Prompt, error) {
 	opt = opt.withDefaults()
 	if opt.MaxTokens < 0 || opt.Part < 0 {
 		return nil, fmt.Errorf("prompt %s: max_tokens and part must be positive", f.Path)
@@ -198,7 +197,7 @@ func (t *tally) sum(s span) int {
 	return total
 }
 
-func (b *Builder) plan(f *extract.File, g *callgraph.Graph, src []byte, opt Options) (*plan, error) {
+func (b *Builder) plan(f *extract.File, g Graph, src []byte, opt Options) (*plan, error) {
 	p := &plan{b: b, fs: newFacts(f, g), opt: opt, path: f.Path}
 	p.lines = sourceLines(src)
 	p.in, p.out = p.fs.connections()

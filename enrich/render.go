@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 )
 
@@ -20,7 +19,7 @@ const maxCalledBy = 10
 // the structure only — signatures, lines, doc comments from the source,
 // callers and connections from g (which may be nil) — and no prose from a
 // model. It has no front matter.
-func RenderBasic(f *extract.File, g *callgraph.Graph) []byte {
+func RenderBasic(f *extract.File, g Graph) []byte {
 	return render(newFacts(f, g), nil, nil).Bytes()
 }
 
@@ -31,7 +30,7 @@ func RenderBasic(f *extract.File, g *callgraph.Graph) []byte {
 // front matter. The artifact ends with the record of r's prose and of d,
 // the digests of what it was written from (see Stamp; empty for none),
 // which Recorded reads back for Update.
-func RenderEnriched(f *extract.File, g *callgraph.Graph, r *Report, d Digests) ([]byte, error) {
+func RenderEnriched(f *extract.File, g Graph, r *Report, d Digests) ([]byte, error) {
 	if r == nil {
 		return RenderBasic(f, g), nil
 	}

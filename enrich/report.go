@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 )
 
@@ -99,7 +98,7 @@ func (d doc) empty() bool {
 // model to act on, listing the names it could have used and, with the
 // call graph g (nil for none), the file that declares a symbol the
 // report put in the wrong one.
-func Validate(r *Report, f *extract.File, g *callgraph.Graph) error {
+func Validate(r *Report, f *extract.File, g Graph) error {
 	if r == nil {
 		return fmt.Errorf("no report for %s", f.Path)
 	}

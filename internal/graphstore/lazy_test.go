@@ -19,7 +19,7 @@ import (
 // lazyTree writes a tree of n Python modules (more than a segment of
 // files) and a Go package, dated an hour ago so that Sync trusts their
 // time stamps.
-func lazyTree(t *testing.T, n int) string {
+func lazyTree(t testing.TB, n int) string {
 	t.Helper()
 	r := rand.New(rand.NewPCG(3, 4))
 	root := t.TempDir()

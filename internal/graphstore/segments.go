@@ -193,46 +193,21 @@ func decodeGraph(buf []byte, st *State) error {
 // payload[off:], as decodeSegments does, and returns its number of
 // elements and the offset past it without decoding one.
 func skipSegments(payload []byte, off int) (elems, end int, err error) {
-	d := &decoder{buf: payload, off: off}
-	n, err := d.uvarint()
+	segs, end, err := segmentSpans(payload, off)
 	if err != nil {
 		return 0, 0, err
 	}
-	k, err := d.uvarint()
-	if err != nil {
-		return 0, 0, err
+	if len(segs) > 0 {
+		elems = segs[len(segs)-1].hi
 	}
-	left := uint64(len(payload) - d.off)
-	if n > left || k > left || k > n {
-		return 0, 0, fmt.Errorf("%d elements in %d segments, %d bytes left", n, k, left)
-	}
-	at := uint64(0)
-	for j := range k {
-		m, err := d.uvarint()
-		if err != nil {
-			return 0, 0, err
-		}
-		size, err := d.uvarint()
-		if err != nil {
-			return 0, 0, err
-		}
-		if m > n-at || m > size || size > uint64(len(payload)-d.off) {
-			return 0, 0, fmt.Errorf("segment %d: %d elements in %d bytes", j, m, size)
-		}
-		at += m
-		d.off += int(size)
-	}
-	if at != n {
-		return 0, 0, fmt.Errorf("segments hold %d elements, not %d", at, n)
-	}
-	return int(n), d.off, nil
+	return elems, end, nil
 }
 
-// decodeSegments decodes the segmented slice at payload[off:] into s and
-// returns its segments and the offset past it; slim: s is State.Files,
-// decoded slim. Every count is checked against the bytes it must fit in
-// before anything is allocated.
-func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span, int, error) {
+// segmentSpans reads the segment headers of the segmented slice at
+// payload[off:]: where each segment's elements and bytes lie, and the
+// offset past the slice. Every count is checked against the bytes it
+// must fit in before anything is allocated.
+func segmentSpans(payload []byte, off int) ([]span, int, error) {
 	d := &decoder{buf: payload, off: off}
 	n, err := d.uvarint()
 	if err != nil {
@@ -267,8 +242,24 @@ func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span
 	if at != int(n) {
 		return nil, 0, fmt.Errorf("segments hold %d elements, not %d", at, n)
 	}
+	return segs, d.off, nil
+}
+
+// decodeSegments decodes the segmented slice at payload[off:] into s and
+// returns its segments and the offset past it; slim: s is State.Files,
+// decoded slim. Every count is checked against the bytes it must fit in
+// before anything is allocated.
+func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span, int, error) {
+	segs, end, err := segmentSpans(payload, off)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, k := 0, len(segs)
+	if k > 0 {
+		n = segs[k-1].hi
+	}
 	if n == 0 {
-		return segs, d.off, nil
+		return segs, end, nil
 	}
 	ep, err := planOf(s.Type().Elem())
 	if slim {
@@ -299,7 +290,7 @@ func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span
 		return nil, 0, err
 	}
 	s.Set(out)
-	return segs, d.off, nil
+	return segs, end, nil
 }
 
 // parallel runs f(0..k-1) on up to GOMAXPROCS goroutines.

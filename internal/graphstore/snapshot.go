@@ -34,6 +34,9 @@ type Snapshot struct {
 	// deferred, when not nil, holds saved's edges and unresolved calls,
 	// which the load left in the file (see decodeStateSpans).
 	deferred *openState
+	// unresolved are the files' unresolved calls UnresolvedIn read from
+	// deferred, by path.
+	unresolved map[string][]callgraph.Unresolved
 	// bare, when not nil, is the file Files were decoded bare from (see
 	// Options.Lazy), which the graph's restore reads them slim from.
 	bare *openState

@@ -41,6 +41,9 @@ type savedGraph interface {
 	RestoreGraph() (*callgraph.Graph, error)
 	GraphCounts() (edges, unresolved int)
 	GraphSkipped() []extract.Skipped
+	// UnresolvedIn reads one file's unresolved calls without restoring
+	// the graph (see savedView).
+	UnresolvedIn(file string) ([]callgraph.Unresolved, error)
 }
 
 var _ savedGraph = (*graphstore.Snapshot)(nil)

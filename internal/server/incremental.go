@@ -50,7 +50,7 @@ func (w *workspace) changesSince(rel string, src *source, text []byte) *sinceRep
 	if err != nil || prev == nil || d.Empty() {
 		return nil
 	}
-	now := enrich.SymbolDigests(src.file, w.callGraph(), text)
+	now := enrich.SymbolDigests(src.file, w.enrichGraph(), text)
 	c := &sinceReport{prev: prev, digests: d, what: enrich.Compare(src.file, d, now), status: m.Status}
 	merged := enrich.Update(prev, nil, src.file)
 	c.missing = enrich.Undocumented(merged, src.file)
@@ -74,8 +74,8 @@ func (w *workspace) rerender(rel string, src *source, text []byte, c *sinceRepor
 		return st, err
 	}
 	report := enrich.Update(c.prev, nil, src.file)
-	digests := enrich.Stamp(src.file, w.callGraph(), text, c.digests, nil)
-	body, err := enrich.RenderEnriched(src.file, w.callGraph(), report, digests)
+	digests := enrich.Stamp(src.file, w.enrichGraph(), text, c.digests, nil)
+	body, err := enrich.RenderEnriched(src.file, w.enrichGraph(), report, digests)
 	if err != nil {
 		return artifacts.Stale, fmt.Errorf("render %s: %w", rel, err)
 	}

@@ -32,7 +32,7 @@ func slimTree() map[string]string {
 
 // restart closes s and starts a server on its root again, the files
 // dated an hour ago so that the start reuses every saved extraction.
-func restart(t *testing.T, s *session, opt Options) (*session, *workspace) {
+func restart(t testing.TB, s *session, opt Options) (*session, *workspace) {
 	t.Helper()
 	s.srv.Close()
 	old := time.Now().Add(-time.Hour)

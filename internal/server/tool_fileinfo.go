@@ -86,7 +86,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	status, serr := ws.artifactStatus(rel, fp)
 	var basic []byte
 	if serr == nil && (status == artifacts.Missing || status == artifacts.Stale && ws.isBasic(rel)) {
-		basic = enrich.RenderBasic(src.file, ws.callGraph())
+		basic = enrich.RenderBasic(src.file, ws.enrichGraph())
 	}
 	var p *enrich.Prompt
 	var since *sinceReport
@@ -99,17 +99,17 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 	switch {
 	case since != nil && since.none():
 	case since != nil:
-		p, err = s.builder.Incremental(src.file, ws.callGraph(), text, since.prev, since.ask(), since.what.FileLevel, opts)
+		p, err = s.builder.Incremental(src.file, ws.enrichGraph(), text, since.prev, since.ask(), since.what.FileLevel, opts)
 		if p != nil {
 			out.Changed = since.what.Source
 		}
 		if err == nil && p == nil {
-			p, err = s.builder.Prompt(src.file, ws.callGraph(), text, opts)
+			p, err = s.builder.Prompt(src.file, ws.enrichGraph(), text, opts)
 		}
 	// An up-to-date enriched artifact is handed back instead of a prompt,
 	// unless the call asks for a new one or for a given part.
 	case status != artifacts.Enriched || in.Refresh || in.Part > 0:
-		p, err = s.builder.Prompt(src.file, ws.callGraph(), text, opts)
+		p, err = s.builder.Prompt(src.file, ws.enrichGraph(), text, opts)
 	}
 	ws.mu.RUnlock()
 	if crowded, ok := errors.AsType[*enrich.CrowdedError](err); ok {
@@ -134,7 +134,7 @@ func (s *Server) fileInfo(ctx context.Context, req *mcp.CallToolRequest, in file
 				s.log.Warn("artifact not re-rendered", "path", rel, "err", err)
 			}
 			ws.mu.RLock()
-			p, err = s.builder.Prompt(src.file, ws.callGraph(), text, opts)
+			p, err = s.builder.Prompt(src.file, ws.enrichGraph(), text, opts)
 			ws.mu.RUnlock()
 			if err != nil {
 				return nil, out, err

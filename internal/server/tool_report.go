@@ -76,7 +76,7 @@ func (ws *workspace) saveReport(rel string, src *source, text []byte, in enrich.
 		check.Overview = prev.Overview
 	}
 	ws.mu.RLock()
-	err = enrich.Validate(&check, src.file, ws.callGraph())
+	err = enrich.Validate(&check, src.file, ws.enrichGraph())
 	ws.mu.RUnlock()
 	if err != nil {
 		return reportOut{}, "", fmt.Errorf("%w; nothing was written", err)
@@ -96,8 +96,8 @@ func (ws *workspace) saveReport(rel string, src *source, text []byte, in enrich.
 	fp := ws.fingerprint(src)
 	// Each symbol's digest says what source its prose was written from:
 	// the next file_info after an edit asks only about what changed.
-	digests := enrich.Stamp(src.file, ws.callGraph(), text, prevDigests, &in)
-	body, err := enrich.RenderEnriched(src.file, ws.callGraph(), report, digests)
+	digests := enrich.Stamp(src.file, ws.enrichGraph(), text, prevDigests, &in)
+	body, err := enrich.RenderEnriched(src.file, ws.enrichGraph(), report, digests)
 	ws.mu.RUnlock()
 	if err != nil {
 		return reportOut{}, "", fmt.Errorf("%w; nothing was written", err)
@@ -160,7 +160,7 @@ func (s *Server) checkPart(ws *workspace, rel string, src *source, text []byte, 
 		budget = enrich.DefaultMaxTokens
 	}
 	ws.mu.RLock()
-	p, err := s.builder.Prompt(src.file, ws.callGraph(), text, enrich.Options{MaxTokens: budget, Dependencies: ws.deps.used(src.file)})
+	p, err := s.builder.Prompt(src.file, ws.enrichGraph(), text, enrich.Options{MaxTokens: budget, Dependencies: ws.deps.used(src.file)})
 	ws.mu.RUnlock()
 	n := max(seen, 1)
 	if err == nil {

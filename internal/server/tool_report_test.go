@@ -152,7 +152,7 @@ func TestReportAfterEdit(t *testing.T) {
 
 // reconnect starts another server, with opt, on s's workspace, and
 // connects a client to it.
-func reconnect(t *testing.T, s *session, opt Options) *session {
+func reconnect(t testing.TB, s *session, opt Options) *session {
 	t.Helper()
 	opt.Root = s.root
 	s2 := connect(t, nil, opt)

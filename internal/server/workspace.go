@@ -532,7 +532,7 @@ func (w *workspace) forget(rel string) {
 func (w *workspace) fingerprint(s *source) artifacts.Fingerprint {
 	return artifacts.Fingerprint{
 		SourceSHA256:  s.digest,
-		CallersDigest: artifacts.CallersDigest(enrich.CallerKeys(s.file, w.callGraph())),
+		CallersDigest: artifacts.CallersDigest(enrich.CallerKeys(s.file, w.enrichGraph())),
 	}
 }
 
