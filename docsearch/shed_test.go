@@ -15,21 +15,12 @@ import (
 // what was there: the texts and a search are as before.
 func TestCompactionShedsMappedPages(t *testing.T) {
 	defer func(b int, f func([]byte)) { shedBytes, shed = b, f }(shedBytes, shed)
-	dir := t.TempDir()
-	a := openTest(t, mapFS(nil), Options{Dir: dir})
-	if err := a.Put(ctx, putTexts(8)); err != nil {
-		t.Fatal(err)
-	}
-	putCode(t, a, flaskCode())
+	_, a, b := savedMapped(t, 8)
 	want := map[string]string{}
 	for _, d := range a.docs {
 		if d.put {
 			want[d.path] = strings.Clone(d.text)
 		}
-	}
-	b := openTest(t, mapFS(nil), Options{Dir: dir})
-	if !b.fileMapped {
-		t.Skip("the index is not mapped on", runtime.GOOS)
 	}
 	start, size := unsafe.Pointer(&b.mapped[0]), len(b.mapped)
 	calls := 0
@@ -80,16 +71,7 @@ func TestShedderUnmapped(t *testing.T) {
 // pages it read as it goes.
 func TestSaveShedsMappedPages(t *testing.T) {
 	defer func(b int, f func([]byte)) { shedBytes, shed = b, f }(shedBytes, shed)
-	dir := t.TempDir()
-	a := openTest(t, mapFS(nil), Options{Dir: dir})
-	if err := a.Put(ctx, putTexts(8)); err != nil {
-		t.Fatal(err)
-	}
-	putCode(t, a, flaskCode())
-	b := openTest(t, mapFS(nil), Options{Dir: dir})
-	if !b.fileMapped {
-		t.Skip("the index is not mapped on", runtime.GOOS)
-	}
+	dir, _, b := savedMapped(t, 8)
 	calls := 0
 	shedBytes = 64
 	shed = func(m []byte) { calls++; shedPages(m) }
@@ -111,4 +93,22 @@ func TestSaveShedsMappedPages(t *testing.T) {
 			t.Errorf("%q from the saved file: %+v, %v; before the save: %+v", q.Text, rc.Results, err, rb.Results)
 		}
 	}
+}
+
+// savedMapped saves an index of n Put texts and flask's code in a new
+// dir, a, and opens it again, b: loaded, its file mapped. It skips where
+// the platform reads the file instead.
+func savedMapped(t *testing.T, n int) (dir string, a, b *Index) {
+	t.Helper()
+	dir = t.TempDir()
+	a = openTest(t, mapFS(nil), Options{Dir: dir})
+	if err := a.Put(ctx, putTexts(n)); err != nil {
+		t.Fatal(err)
+	}
+	putCode(t, a, flaskCode())
+	b = openTest(t, mapFS(nil), Options{Dir: dir})
+	if !b.fileMapped {
+		t.Skip("the index is not mapped on", runtime.GOOS)
+	}
+	return dir, a, b
 }

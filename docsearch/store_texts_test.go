@@ -85,21 +85,12 @@ func TestLoadLeavesTextsInFile(t *testing.T) {
 // unmaps the loaded file, first copies out the texts that lie in it: a
 // text read afterwards would otherwise fault.
 func TestCompactionCopiesMappedTexts(t *testing.T) {
-	dir := t.TempDir()
-	a := openTest(t, mapFS(nil), Options{Dir: dir})
-	if err := a.Put(ctx, putTexts(4)); err != nil {
-		t.Fatal(err)
-	}
-	putCode(t, a, flaskCode())
+	_, a, b := savedMapped(t, 4)
 	want := map[string]string{}
 	for _, d := range a.docs {
 		if d.put {
 			want[d.path] = strings.Clone(d.text)
 		}
-	}
-	b := openTest(t, mapFS(nil), Options{Dir: dir})
-	if b.unmap == nil {
-		t.Skip("the index is not mapped on", runtime.GOOS)
 	}
 	// Replacing a document leaves a hole; the save compacts and unmaps.
 	replaced := Document{Path: "put/0", Scope: ScopeDocs, Text: "# Replaced\n\nnew text\n"}
