@@ -75,13 +75,7 @@ func answersOver(t *testing.T, s *Server, ws *workspace, g enrich.Graph) map[str
 // restoring the graph, and every answer is byte for byte the restored
 // graph's, for files in C, Go, Python and JavaScript.
 func TestFileInfoLeavesGraphPending(t *testing.T) {
-	opt := Options{NoDocs: true, NoWatch: true}
-	s := connect(t, enrichTree(), opt)
-	if _, err := s.srv.ready(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	s2, ws := restartUnchanged(t, s, opt)
-	p := pendingOf(t, ws)
+	s2, ws, p := restartPending(t, enrichTree())
 
 	for _, path := range []string{"lib/util.c", "pkg/a.go", "py/tasks.py", "web/app.js"} {
 		s2.ok("file_info", map[string]any{"path": path}, &map[string]any{})
@@ -136,13 +130,7 @@ func TestFileInfoLeavesGraphPending(t *testing.T) {
 func TestFileInfoDamagedIndexRestores(t *testing.T) {
 	for _, what := range []string{graphstore.SymbolsFile, graphstore.FileName} {
 		t.Run(what, func(t *testing.T) {
-			opt := Options{NoDocs: true, NoWatch: true}
-			s := connect(t, enrichTree(), opt)
-			if _, err := s.srv.ready(context.Background(), nil); err != nil {
-				t.Fatal(err)
-			}
-			s2, ws := restartUnchanged(t, s, opt)
-			p := pendingOf(t, ws)
+			s2, ws, p := restartPending(t, enrichTree())
 			file := filepath.Join(ws.root, ".artifacts", ".index", what)
 			data, err := os.ReadFile(file)
 			if err != nil {

@@ -104,13 +104,7 @@ func TestRestartLeavesGraphPending(t *testing.T) {
 // files' full extractions, never restored from the damage, and answers
 // as a fresh build.
 func TestPendingGraphRebuilt(t *testing.T) {
-	opt := Options{NoDocs: true, NoWatch: true}
-	s := connect(t, slimTree(), opt)
-	if _, err := s.srv.ready(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	s2, ws := restartUnchanged(t, s, opt)
-	p := pendingOf(t, ws)
+	s2, ws, p := restartPending(t, slimTree())
 	p.snap = brokenGraph{p.snap}
 	s2.ok("file_info", map[string]any{"path": "lib/util.c"}, &map[string]any{})
 	if g := p.restored(); g == nil || g.Restored() {
@@ -205,4 +199,18 @@ func TestSmallGraphRestoredAtStart(t *testing.T) {
 	if ws.pending != nil || ws.held == nil || !ws.held.Restored() || ws.saved == nil {
 		t.Fatalf("a small graph: pending %v, restored at the start %v", ws.pending != nil, ws.held != nil && ws.held.Restored())
 	}
+}
+
+// restartPending starts a server on files (no docs, no watch), waits for
+// it to be ready and restarts it on the unchanged saved state, returning
+// the restarted session, its workspace and its pending graph.
+func restartPending(t *testing.T, files map[string]string) (*session, *workspace, *pendingGraph) {
+	t.Helper()
+	opt := Options{NoDocs: true, NoWatch: true}
+	s := connect(t, files, opt)
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s2, ws := restartUnchanged(t, s, opt)
+	return s2, ws, pendingOf(t, ws)
 }
