@@ -17,12 +17,6 @@ import (
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
-// firstSpillBytes is how many bytes of texts, vectors and postings the
-// first pass's code index keeps on the heap before it spills them to a
-// scratch file (docsearch.Options.SpillBytes), as `fileinfo index` does
-// (64 MB there too).
-const firstSpillBytes = 64 << 20
-
 // firstPassFiles is the fewest source files (code and vendor scopes) for
 // which the first load takes the one pass (see firstPass). On smaller
 // trees the code index never reaches the spill, and the pass's doc index,
@@ -70,7 +64,7 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	defer holdMemory(opt.FirstMemory)()
 	// After an upgrade every saved code document is put again: the saved
 	// doc index is left unread and built anew (see docsearch.Options.Fresh).
-	ix, err := w.openDocsSpill(ctx, opt, firstSpillBytes, !codeindex.SameBuild(dir), scan.Listing)
+	ix, err := w.openDocsSpill(ctx, opt, !codeindex.SameBuild(dir), scan.Listing)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -246,12 +240,12 @@ func (s *Server) firstSearch(ctx context.Context, q docsearch.Query) (docsearch.
 	return res, loadingCoverage(q.Scopes, "complete"), true
 }
 
-// openDocsSpill is openDocs with an index that keeps at most spill bytes
-// of texts, vectors and postings on the heap; fresh leaves the saved one
-// unread.
-func (w *workspace) openDocsSpill(ctx context.Context, opt Options, spill int64, fresh bool, walked func() *docsearch.Listing) (*docsearch.Index, error) {
+// openDocsSpill is openDocs for the first pass, whose index spills as
+// every doc index does (docsSpillBytes) while it is built; fresh leaves
+// the saved one unread.
+func (w *workspace) openDocsSpill(ctx context.Context, opt Options, fresh bool, walked func() *docsearch.Listing) (*docsearch.Index, error) {
 	o := w.docOptions(opt)
-	o.SpillBytes, o.Walked, o.Fresh = spill, walked, fresh
+	o.Walked, o.Fresh = walked, fresh
 	// A question asked meanwhile goes first, as it does before the
 	// extraction of a load (see coldScan).
 	o.Progress = func(int, int) { w.yieldToScans() }
