@@ -39,17 +39,17 @@ func (sf *openState) loadGraph(st *State) error {
 	if n == 0 {
 		return decodeGraph(nil, st)
 	}
-	info, err := sf.f.Stat()
-	if err != nil {
-		return fmt.Errorf("graphstore: reading the graph of %s: %w", sf.name, err)
-	}
+	return sf.readGraph(func(buf []byte) error { return decodeGraph(buf, st) })
+}
+
+// readGraph maps the deferred graph fields of sf's file and, once their
+// bytes match the checksum taken at load, calls f with them; f's error,
+// or a fault reading the mapping, is returned naming the file.
+func (sf *openState) readGraph(f func(buf []byte) error) error {
 	end := sf.base + int64(sf.graph.end)
-	if info.Size() < end {
-		return fmt.Errorf("graphstore: %s was truncated since it was loaded", sf.name)
-	}
-	data, release, _, err := mapFile(sf.f, end)
+	data, release, err := sf.mapTo(end, "graph")
 	if err != nil {
-		return fmt.Errorf("graphstore: reading the graph of %s: %w", sf.name, err)
+		return err
 	}
 	defer release()
 	return faults(func() error {
@@ -57,7 +57,7 @@ func (sf *openState) loadGraph(st *State) error {
 		if crc32.Checksum(buf, castagnoli) != sf.graphSum {
 			return fmt.Errorf("graphstore: the graph of %s changed since it was loaded", sf.name)
 		}
-		if err := decodeGraph(buf, st); err != nil {
+		if err := f(buf); err != nil {
 			return fmt.Errorf("graphstore: %s: %w", sf.name, err)
 		}
 		return nil
@@ -263,17 +263,9 @@ func (sf *openState) slimFiles() ([]extract.File, error) {
 	if len(sf.spans) == 0 {
 		return nil, nil
 	}
-	end := sf.base + int64(sf.spans[len(sf.spans)-1].end)
-	info, err := sf.f.Stat()
+	data, release, err := sf.mapTo(sf.base+int64(sf.spans[len(sf.spans)-1].end), "files")
 	if err != nil {
-		return nil, fmt.Errorf("graphstore: reading the files of %s: %w", sf.name, err)
-	}
-	if info.Size() < end {
-		return nil, fmt.Errorf("graphstore: %s was truncated since it was loaded", sf.name)
-	}
-	data, release, _, err := mapFile(sf.f, end)
-	if err != nil {
-		return nil, fmt.Errorf("graphstore: reading the files of %s: %w", sf.name, err)
+		return nil, err
 	}
 	defer release()
 	p, err := slimEntryPlan()
@@ -309,4 +301,22 @@ func (sf *openState) slimFiles() ([]extract.File, error) {
 		}
 	}
 	return files, nil
+}
+
+// mapTo maps sf's file up to end, having checked that it was not
+// truncated since the load; what ("files", "graph") names the part read
+// in errors. release unmaps it.
+func (sf *openState) mapTo(end int64, what string) (data []byte, release func(), err error) {
+	info, err := sf.f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("graphstore: reading the %s of %s: %w", what, sf.name, err)
+	}
+	if info.Size() < end {
+		return nil, nil, fmt.Errorf("graphstore: %s was truncated since it was loaded", sf.name)
+	}
+	data, release, _, err = mapFile(sf.f, end)
+	if err != nil {
+		return nil, nil, fmt.Errorf("graphstore: reading the %s of %s: %w", what, sf.name, err)
+	}
+	return data, release, nil
 }

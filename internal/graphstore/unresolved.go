@@ -13,7 +13,6 @@ package graphstore
 
 import (
 	"fmt"
-	"hash/crc32"
 	"reflect"
 	"sort"
 	"unsafe"
@@ -74,31 +73,11 @@ func (sf *openState) unresolvedIn(file string) ([]callgraph.Unresolved, error) {
 	if sf.graph.end == sf.graph.start {
 		return nil, nil
 	}
-	info, err := sf.f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("graphstore: reading the graph of %s: %w", sf.name, err)
-	}
-	end := sf.base + int64(sf.graph.end)
-	if info.Size() < end {
-		return nil, fmt.Errorf("graphstore: %s was truncated since it was loaded", sf.name)
-	}
-	data, release, _, err := mapFile(sf.f, end)
-	if err != nil {
-		return nil, fmt.Errorf("graphstore: reading the graph of %s: %w", sf.name, err)
-	}
-	defer release()
 	var out []callgraph.Unresolved
-	err = faults(func() error {
-		buf := data[sf.base+int64(sf.graph.start) : end]
-		if crc32.Checksum(buf, castagnoli) != sf.graphSum {
-			return fmt.Errorf("graphstore: the graph of %s changed since it was loaded", sf.name)
-		}
+	err := sf.readGraph(func(buf []byte) error {
 		var err error
 		out, err = unresolvedOfFile(buf, file)
-		if err != nil {
-			return fmt.Errorf("graphstore: %s: %w", sf.name, err)
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
