@@ -16,10 +16,7 @@ import (
 // GraphSkipped answer without them, and the graph restored afterwards
 // equals a fresh build's.
 func TestLazyDefersGraph(t *testing.T) {
-	root, snap := savedLazy(t, 300)
-	defer snap.Extractions().Close()
-	files, _, _ := fresh(t, root)
-	want := callgraph.Build(files)
+	snap, want := savedLazyBuilt(t)
 	if len(want.Edges()) == 0 || want.NumUnresolved() == 0 {
 		t.Fatal("the tree has no edges or no unresolved calls to defer")
 	}

@@ -269,3 +269,15 @@ func FuzzExtractions(f *testing.F) {
 		x.Files([]string{"a", "c"}, func(*extract.File) {})
 	})
 }
+
+// savedLazyBuilt is savedLazy over 300 files, whose Extractions the test's
+// end closes, and the graph a fresh build of the tree gives, to compare
+// the deferred graph with.
+func savedLazyBuilt(t *testing.T) (*Snapshot, *callgraph.Graph) {
+	t.Helper()
+	root, snap := savedLazy(t, 300)
+	x := snap.Extractions()
+	t.Cleanup(func() { x.Close() })
+	files, _, _ := fresh(t, root)
+	return snap, callgraph.Build(files)
+}

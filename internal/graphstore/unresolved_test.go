@@ -15,10 +15,7 @@ import (
 // gives each file's unresolved calls as the restored graph does, without
 // restoring it, and as the restored graph after.
 func TestUnresolvedInWithoutRestore(t *testing.T) {
-	root, snap := savedLazy(t, 300)
-	defer snap.Extractions().Close()
-	files, _, _ := fresh(t, root)
-	want := callgraph.Build(files)
+	snap, want := savedLazyBuilt(t)
 	if want.NumUnresolved() == 0 {
 		t.Fatal("the tree has no unresolved calls")
 	}
