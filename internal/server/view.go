@@ -80,7 +80,7 @@ func (v viewSource) File(ctx context.Context, path string) (view.File, error) {
 	f := view.File{FileEntry: view.FileEntry{Path: rel, Language: src.file.Language}, Text: string(text)}
 	ws.mu.RLock()
 	fp := ws.fingerprint(src)
-	g := ws.callGraph()
+	g := ws.enrichGraph() // the saved view while the graph is pending: not restored for this
 	for _, id := range g.InFile(rel) {
 		f.Symbols = append(f.Symbols, viewSymbol(g.Node(id)))
 	}
@@ -109,99 +109,6 @@ func (v viewSource) Doc(ctx context.Context, path string) (string, error) {
 		return "", err
 	}
 	return doc.Content, nil
-}
-
-func (v viewSource) Graph(ctx context.Context, q view.GraphQuery) (view.Graph, error) {
-	ws, err := v.s.ready(ctx, nil)
-	if err != nil {
-		return view.Graph{}, err
-	}
-	ws.mu.RLock()
-	defer ws.mu.RUnlock()
-	g := ws.callGraph()
-	id, err := findSymbol(g, q)
-	if err != nil {
-		return view.Graph{}, err
-	}
-	side := map[callgraph.SymbolID]int{id: 0}
-	cone := func(dir callgraph.Direction, sign int) {
-		sub := g.Neighbourhood([]callgraph.SymbolID{id}, q.Depth, dir)
-		for i, n := range sub.Nodes {
-			d := sub.Depth[i] * sign
-			if old, ok := side[n]; !ok || abs(d) < abs(old) {
-				side[n] = d
-			}
-		}
-	}
-	if q.Dir != "callers" {
-		cone(callgraph.Forward, 1)
-	}
-	if q.Dir != "callees" {
-		cone(callgraph.Backward, -1)
-	}
-	ids := make([]callgraph.SymbolID, 0, len(side))
-	for n := range side {
-		ids = append(ids, n)
-	}
-	// The symbol first, then the nearest; by name within a distance.
-	slices.SortFunc(ids, func(a, b callgraph.SymbolID) int {
-		return cmp.Or(cmp.Compare(abs(side[a]), abs(side[b])), cmp.Compare(side[a], side[b]),
-			strings.Compare(g.Node(a).Qualified, g.Node(b).Qualified), cmp.Compare(a, b))
-	})
-	out := view.Graph{Total: len(ids)}
-	ids = ids[:min(len(ids), q.MaxNodes)]
-	index := make(map[callgraph.SymbolID]int, len(ids))
-	for i, n := range ids {
-		index[n] = i
-		out.Nodes = append(out.Nodes, view.GraphNode{Symbol: viewSymbol(g.Node(n)), Side: side[n]})
-	}
-	type pair struct{ from, to int }
-	seen := map[pair]bool{}
-	for _, e := range g.Subgraph(ids).Edges {
-		p := pair{index[e.Caller], index[e.Callee]}
-		if !seen[p] {
-			seen[p] = true
-			out.Edges = append(out.Edges, view.GraphEdge{From: p.from, To: p.to, Resolution: string(e.Resolution), Line: e.Line})
-		}
-	}
-	return out, nil
-}
-
-// findSymbol picks the symbol q names: the one at q.File and q.Line (of
-// q.Symbol's name, when given), else the first named q.Symbol.
-func findSymbol(g *callgraph.Graph, q view.GraphQuery) (callgraph.SymbolID, error) {
-	if q.File != "" {
-		ids := g.InFile(q.File)
-		for _, id := range ids {
-			n := g.Node(id)
-			if n.Line == q.Line && (q.Symbol == "" || n.Qualified == q.Symbol) {
-				return id, nil
-			}
-		}
-		if q.Symbol == "" {
-			if id, ok := g.At(q.File, q.Line); ok {
-				return id, nil
-			}
-		}
-	}
-	if q.Symbol != "" {
-		if ids := g.Lookup(q.Symbol); len(ids) > 0 {
-			return ids[0], nil
-		}
-	}
-	var known []string
-	for _, id := range g.InFile(q.File) {
-		if n := g.Node(id); n.Kind != callgraph.KindModule && len(known) < 10 {
-			known = append(known, n.Qualified)
-		}
-	}
-	if q.File == "" {
-		return 0, fmt.Errorf("%w: no symbol is named %q; search for its name", view.ErrNotFound, q.Symbol)
-	}
-	if len(known) == 0 {
-		return 0, fmt.Errorf("%w: no symbols in %s (not a source file of the workspace?)", view.ErrNotFound, q.File)
-	}
-	return 0, fmt.Errorf("%w: symbol %q at %s:%d; known in that file: %s", view.ErrNotFound, q.Symbol, q.File, q.Line, strings.Join(known, ", "))
 }
 
 func (v viewSource) Search(ctx context.Context, query string, limit int) ([]view.Hit, error) {
@@ -235,55 +142,6 @@ func (v viewSource) Search(ctx context.Context, query string, limit int) ([]view
 	return hits, nil
 }
 
-// codeHits returns up to limit symbols whose name holds a word of query:
-// names equal to a word first, then names starting with one, then the
-// rest; shorter qualified names first within each.
-func codeHits(ws *workspace, query string, limit int) []view.Hit {
-	words := strings.Fields(strings.ToLower(query))
-	if len(words) == 0 {
-		return nil
-	}
-	type cand struct {
-		id   callgraph.SymbolID
-		rank int
-	}
-	var cands []cand
-	ws.mu.RLock()
-	defer ws.mu.RUnlock()
-	g := ws.callGraph()
-	for i := range g.Len() {
-		n := g.Node(callgraph.SymbolID(i))
-		if n.Kind == callgraph.KindModule {
-			continue
-		}
-		name, rank := strings.ToLower(n.Name), 0
-		for _, w := range words {
-			switch {
-			case name == w:
-				rank = max(rank, 3)
-			case strings.HasPrefix(name, w):
-				rank = max(rank, 2)
-			case strings.Contains(name, w):
-				rank = max(rank, 1)
-			}
-		}
-		if rank > 0 {
-			cands = append(cands, cand{callgraph.SymbolID(i), rank})
-		}
-	}
-	slices.SortFunc(cands, func(a, b cand) int {
-		na, nb := g.Node(a.id), g.Node(b.id)
-		return cmp.Or(cmp.Compare(b.rank, a.rank), cmp.Compare(len(na.Qualified), len(nb.Qualified)),
-			strings.Compare(na.Qualified, nb.Qualified), cmp.Compare(a.id, b.id))
-	})
-	hits := make([]view.Hit, 0, min(len(cands), limit))
-	for _, c := range cands[:min(len(cands), limit)] {
-		sym := viewSymbol(g.Node(c.id))
-		hits = append(hits, view.Hit{Kind: view.HitCode, Path: sym.File, Line: sym.Line, Title: sym.Qualified, Summary: sym.Kind, Symbol: &sym})
-	}
-	return hits
-}
-
 // Version changes with the workspace, its files, its graph and its
 // artifacts' statuses.
 func (v viewSource) Version(ctx context.Context) string {
@@ -314,11 +172,4 @@ func (v viewSource) Version(ctx context.Context) string {
 
 func viewSymbol(n callgraph.Node) view.Symbol {
 	return view.Symbol{Qualified: n.Qualified, Name: n.Name, Kind: string(n.Kind), File: n.File, Line: n.Line, EndLine: n.EndLine}
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
