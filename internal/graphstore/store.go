@@ -328,6 +328,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		if calls, err = ps.spill.callSource(st.Files); err != nil {
 			return nil, err
 		}
+		snap.sites = callgraph.RefSitesOf(snap.Files) // the build lets go of the Refs
 		for i := range st.Files {
 			st.Files[i].File = nil
 		}
@@ -378,6 +379,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		if ok {
 			g := snap.Graph()
 			nodes, edges, files := g.Nodes(), g.Edges(), snap.Files
+			sites := snap.refSitesFor(files)
 			var err error
 			if opt.Discard {
 				// The symbols index reads the files' symbols, no more: the
@@ -398,7 +400,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 				}
 			}
 			if err == nil {
-				err = writeSymbols(dir, st, nodes, edges, files)
+				err = writeSymbols(dir, st, nodes, edges, files, sites)
 			} else {
 				os.Remove(filepath.Join(dir, SymbolsFile)) // it no longer matches graph.bin
 			}
@@ -421,6 +423,9 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		// closes it).
 		snap.lazy = newExtractions(kept, old.Files)
 		kept = nil // the Snapshot's now
+		if id, ok := currentSymbols(dir, st); ok && snap.bare != nil {
+			snap.symbols = &savedSymbols{dir, id}
+		}
 	}
 	if snap.lazy == nil && (snap.deferred != nil || snap.bare != nil) {
 		// kept is closed on return: what it holds is read now.
