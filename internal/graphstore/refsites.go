@@ -28,10 +28,18 @@ func savedSites(nodes []callgraph.Node, sites []callgraph.RefSite) bitset {
 	if len(sites) == 0 {
 		return nil
 	}
+	// The sites' names, marked when a node has them: a set of the
+	// nodes' names would be a million strings on the Linux kernel, whose
+	// few sites are its Python scripts'.
 	names := map[string]bool{}
+	for i := range sites {
+		names[sites[i].Name] = false
+	}
 	for i := range nodes {
 		if n := &nodes[i]; n.Kind != callgraph.KindModule && n.Name != "" {
-			names[n.Name] = true
+			if _, ok := names[n.Name]; ok {
+				names[n.Name] = true
+			}
 		}
 	}
 	keep := make(bitset, (len(sites)+63)/64)
