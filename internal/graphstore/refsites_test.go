@@ -259,3 +259,43 @@ func FuzzSymbolsRefSites(f *testing.F) {
 		}
 	})
 }
+
+// TestSymbolsRebuiltWithSites checks that a symbols index of version 1
+// beside an unchanged graph.bin, as an upgrade finds it, is written
+// again with the reference sites, decoded from graph.bin's files.
+func TestSymbolsRebuiltWithSites(t *testing.T) {
+	root := refsTree(t)
+	ctx := context.Background()
+	if _, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(root, ".artifacts", ".index", SymbolsFile)
+	f, err := os.OpenFile(file, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v [4]byte
+	binary.LittleEndian.PutUint32(v[:], 1)
+	if _, err := f.WriteAt(v[:], 8); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	snap, err := Sync(ctx, Options{Root: root, Key: "test", Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := snap.Extractions(); x != nil {
+		defer x.Close()
+	}
+	s, err := OpenSymbols(ctx, Options{Root: root, Key: "test", ReadOnly: true})
+	if err != nil {
+		t.Fatalf("the version 1 index was not written again: %v", err)
+	}
+	defer s.Close()
+	files, _, _ := fresh(t, root)
+	want := callgraph.Build(files)
+	expectReferences(t, want, func(id callgraph.SymbolID) []callgraph.Reference {
+		rs, _ := callgraph.ReferencesAmong(s.Node(id), s.RefSites(s.Node(id).Name), 0, nil)
+		return rs
+	}, "go", "python", "javascript", "typescript")
+}
