@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
@@ -49,6 +50,33 @@ func savedSites(nodes []callgraph.Node, sites []callgraph.RefSite) bitset {
 		}
 	}
 	return keep
+}
+
+// sitesToSave returns the reference sites of files that symbols.idx may
+// keep (see savedSites): those of a symbol's name. For a build that
+// takes the files over, which holds them until the index is written.
+func sitesToSave(files []extract.File) []callgraph.RefSite {
+	sites := callgraph.RefSitesOf(files)
+	names := map[string]bool{}
+	for i := range sites {
+		names[sites[i].Name] = false
+	}
+	for i := range files {
+		for j := range files[i].Symbols {
+			if n := files[i].Symbols[j].Name; n != "" {
+				if _, ok := names[n]; ok {
+					names[n] = true
+				}
+			}
+		}
+	}
+	kept := sites[:0]
+	for _, r := range sites {
+		if names[r.Name] {
+			kept = append(kept, r)
+		}
+	}
+	return slices.Clone(kept)
 }
 
 // bitset is a set of indexes.

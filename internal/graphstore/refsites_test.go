@@ -71,11 +71,14 @@ func expectReferences(t *testing.T, want *callgraph.Graph, refs func(id callgrap
 // them from graph.bin instead.
 func TestRestoredReferences(t *testing.T) {
 	langs := []string{"go", "python", "javascript", "typescript"}
-	for _, damage := range []bool{false, true} {
-		t.Run(fmt.Sprintf("damaged=%v", damage), func(t *testing.T) {
+	for _, c := range []struct{ discard, damage bool }{{false, false}, {true, false}, {false, true}} {
+		// Discard: saved as `fileinfo index` saves, the build taking the
+		// files over.
+		damage := c.damage
+		t.Run(fmt.Sprintf("discard=%v,damaged=%v", c.discard, damage), func(t *testing.T) {
 			root := refsTree(t)
 			ctx := context.Background()
-			if _, err := Sync(ctx, Options{Root: root, Key: "test"}); err != nil {
+			if _, err := Sync(ctx, Options{Root: root, Key: "test", Discard: c.discard}); err != nil {
 				t.Fatal(err)
 			}
 			files, _, _ := fresh(t, root)

@@ -328,7 +328,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		if calls, err = ps.spill.callSource(st.Files); err != nil {
 			return nil, err
 		}
-		snap.sites = callgraph.RefSitesOf(snap.Files) // the build lets go of the Refs
+		snap.sites = sitesToSave(snap.Files) // the build lets go of the Refs
 		for i := range st.Files {
 			st.Files[i].File = nil
 		}
