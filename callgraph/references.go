@@ -166,8 +166,9 @@ func (g *Graph) references(id SymbolID, limit int) ([]Reference, int) {
 
 // ReferencesAmong returns, as ReferencesCapped does, the places among
 // sites that use n's name as a value: sites are those of n's name, as
-// RefSitesOf sorts them. own, when not nil, gives the uses in n's file
-// among its run of sites (see refIndex.own).
+// RefSitesOf sorts them. ownOf, when not nil, gives the uses in n's
+// file among its run of sites (see refIndex.own, which keeps them for a
+// long run); nil looks through the run each time.
 func ReferencesAmong(n Node, sites []RefSite, limit int, ownOf func(name, file string, run []RefSite) []Reference) ([]Reference, int) {
 	out := []Reference{}
 	if n.Kind == KindModule || n.Name == "" {

@@ -161,20 +161,6 @@ func savedRefSites(dir string, id [16]byte) (sites []callgraph.RefSite, err erro
 	return sites, err
 }
 
-// currentSymbols returns the identity of the symbols index in dir when
-// it is current for st (symbolsCurrent), and whether it is.
-func currentSymbols(dir string, st *State) ([16]byte, bool) {
-	if !symbolsCurrent(dir, st) {
-		return [16]byte{}, false
-	}
-	s, err := ReadSymbols(filepath.Join(dir, SymbolsFile))
-	if err != nil {
-		return [16]byte{}, false
-	}
-	defer s.Close()
-	return s.identity(), true
-}
-
 // refFields are the fields of extract.File RefSitesOf reads.
 var refFields = map[string]bool{"Path": true, "Language": true, "Imports": true, "Refs": true}
 

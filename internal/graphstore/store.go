@@ -358,7 +358,15 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	snap.Skipped = skipped
 	forgetRacy(st.Files, start)
 	forgetRacy(st.Config, start)
-	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !symbolsCurrent(dir, st)) {
+	var symID *[16]byte // of the symbols index known to describe st
+	symbolsCurrent := func() bool {
+		id, ok := symbolsCurrentID(dir, st)
+		if ok {
+			symID = &id
+		}
+		return ok
+	}
+	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !symbolsCurrent()) {
 		ok := false
 		if saveGraph && kept != nil && !changed {
 			// Only stat data changed, and the files are slim: the state
@@ -400,7 +408,10 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 				}
 			}
 			if err == nil {
-				err = writeSymbols(dir, st, nodes, edges, files, sites)
+				var id [16]byte
+				if id, err = writeSymbols(dir, st, nodes, edges, files, sites); err == nil {
+					symID = &id
+				}
 			} else {
 				os.Remove(filepath.Join(dir, SymbolsFile)) // it no longer matches graph.bin
 			}
@@ -423,8 +434,11 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		// closes it).
 		snap.lazy = newExtractions(kept, old.Files)
 		kept = nil // the Snapshot's now
-		if id, ok := currentSymbols(dir, st); ok && snap.bare != nil {
-			snap.symbols = &savedSymbols{dir, id}
+		if symID == nil && opt.ReadOnly {
+			symbolsCurrent()
+		}
+		if symID != nil && snap.bare != nil {
+			snap.symbols = &savedSymbols{dir, *symID}
 		}
 	}
 	if snap.lazy == nil && (snap.deferred != nil || snap.bare != nil) {

@@ -466,9 +466,10 @@ func (l *symLayout) write(w io.Writer, finish func(sums []byte) error) error {
 
 // writeSymbols writes the symbols index of st and its graph to dir
 // atomically; sites are the graph's reference sites (see
-// layoutSymbols). On failure it removes the old one, which no longer
+// layoutSymbols). It returns the identity of the index written (see
+// Symbols.identity). On failure it removes the old one, which no longer
 // matches graph.bin, and returns the error.
-func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, sites []callgraph.RefSite) error {
+func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, sites []callgraph.RefSite) (id [16]byte, err error) {
 	file := filepath.Join(dir, SymbolsFile)
 	l, err := layoutSymbols(st, nodes, edges, files, sites, symBlock)
 	if err == nil {
@@ -478,19 +479,19 @@ func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgra
 				if err := w.Flush(); err != nil {
 					return err
 				}
-				var tail [8]byte
-				binary.LittleEndian.PutUint32(tail[:], crc32.Checksum(sums, castagnoli))
-				binary.LittleEndian.PutUint32(tail[4:], l.headCRC)
-				_, err := f.WriteAt(tail[:], symHeaderSize-8)
+				binary.LittleEndian.PutUint64(id[:], l.sumsAt+uint64(len(sums)))
+				binary.LittleEndian.PutUint32(id[8:], crc32.Checksum(sums, castagnoli))
+				binary.LittleEndian.PutUint32(id[12:], l.headCRC)
+				_, err := f.WriteAt(id[8:], symHeaderSize-8)
 				return err
 			})
 		})
 	}
 	if err != nil {
 		os.Remove(file)
-		return fmt.Errorf("save %s: %w", file, err)
+		return id, fmt.Errorf("save %s: %w", file, err)
 	}
-	return nil
+	return id, nil
 }
 
 // writeAtomic writes data to file through a temporary file in its

@@ -106,8 +106,17 @@ func TestSymbolsWriterBytes(t *testing.T) {
 			t.Errorf("%d nodes, %d edges, block %d: %d bytes, sha256 %s, want %s", c.n, c.e, c.block, len(data), got, c.want)
 		}
 		dir := t.TempDir()
-		if err := writeSymbols(dir, st, nodes, edges, files, sites); err != nil {
+		id, err := writeSymbols(dir, st, nodes, edges, files, sites)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if s, err := ReadSymbols(filepath.Join(dir, SymbolsFile)); err != nil {
+			t.Fatal(err)
+		} else if got := s.identity(); got != id {
+			t.Errorf("%d nodes: writeSymbols gave identity %x, the file's is %x", c.n, id, got)
+			s.Close()
+		} else {
+			s.Close()
 		}
 		if c.block == symBlock {
 			if saved, err := os.ReadFile(filepath.Join(dir, SymbolsFile)); err != nil || string(saved) != string(data) {
@@ -134,7 +143,7 @@ func TestSymbolsWriterHoldsNoSections(t *testing.T) {
 		}
 	}
 	defer func() { sectionHook = nil }()
-	if err := writeSymbols(dir, st, nodes, edges, files, sites); err != nil {
+	if _, err := writeSymbols(dir, st, nodes, edges, files, sites); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(filepath.Join(dir, SymbolsFile))
@@ -156,7 +165,7 @@ func BenchmarkWriteSymbols(b *testing.B) {
 	dir := b.TempDir()
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := writeSymbols(dir, st, nodes, edges, files, nil); err != nil {
+		if _, err := writeSymbols(dir, st, nodes, edges, files, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
