@@ -359,14 +359,14 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	forgetRacy(st.Files, start)
 	forgetRacy(st.Config, start)
 	var symID *[16]byte // of the symbols index known to describe st
-	symbolsCurrent := func() bool {
+	checkSymbols := func() bool {
 		id, ok := symbolsCurrentID(dir, st)
 		if ok {
 			symID = &id
 		}
 		return ok
 	}
-	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !symbolsCurrent()) {
+	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !checkSymbols()) {
 		ok := false
 		if saveGraph && kept != nil && !changed {
 			// Only stat data changed, and the files are slim: the state
@@ -435,7 +435,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		snap.lazy = newExtractions(kept, old.Files)
 		kept = nil // the Snapshot's now
 		if symID == nil && opt.ReadOnly {
-			symbolsCurrent()
+			checkSymbols()
 		}
 		if symID != nil && snap.bare != nil {
 			snap.symbols = &savedSymbols{dir, *symID}
