@@ -23,26 +23,95 @@ type Reference struct {
 	Line   int    `json:"line"`
 }
 
-// refIndex lists every extract.Ref of the graph's files by name, built
-// on first use after a change (adjacency resets it). A name's sites are
-// in the order of the graph's files, which is by path, so a file's are a
+// RefSite is an extract.Ref with what References needs of the file it
+// is in: its path, whether it is Go, and those of its imports that may
+// bring the name in (RefImport). A store saves a graph's sites
+// (RefSitesOf) so that a graph restored over files without their Refs
+// (Saved.Refs) answers References as the graph it was saved from.
+type RefSite struct {
+	Name     string
+	Receiver string
+	Caller   string
+	File     string
+	Line     int
+	Go       bool // the file is Go
+	Imports  []RefImport
+}
+
+// RefImport is an import of a RefSite's file that may bring its name
+// in: for a bare name, an import of the name itself, not renamed; for
+// `recv.name`, a whole-module import bound to recv.
+type RefImport struct{ Path, Resolved string }
+
+// RefSitesOf returns the reference sites of files sorted by name, then
+// file path, then the order of the file's Refs: the order References
+// reads them in.
+func RefSitesOf(files []extract.File) []RefSite {
+	order := make([]*extract.File, 0, len(files))
+	n := 0
+	for i := range files {
+		if len(files[i].Refs) > 0 {
+			order = append(order, &files[i])
+			n += len(files[i].Refs)
+		}
+	}
+	slices.SortFunc(order, func(a, b *extract.File) int { return strings.Compare(a.Path, b.Path) })
+	out := make([]RefSite, 0, n)
+	for _, f := range order {
+		for i := range f.Refs {
+			out = append(out, siteOf(f, &f.Refs[i]))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b RefSite) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// siteOf returns the RefSite of r, a reference of f.
+func siteOf(f *extract.File, r *extract.Ref) RefSite {
+	s := RefSite{Name: r.Name, Receiver: r.Receiver, Caller: r.Caller, File: f.Path, Line: r.Line, Go: f.Language == "go"}
+	switch recv := r.Receiver; {
+	case recv == "" && s.Go:
+		// By directory.
+	case recv == "":
+		for _, im := range f.Imports {
+			for _, nm := range im.Names {
+				if nm.Name == r.Name && nm.Alias == "" {
+					s.Imports = append(s.Imports, RefImport{im.Path, im.Resolved})
+					break
+				}
+			}
+		}
+	default:
+		for _, im := range f.Imports {
+			local := im.Alias
+			if local == "" {
+				local = path.Base(strings.ReplaceAll(im.Path, ".", "/"))
+			}
+			if local == recv && len(im.Names) == 0 {
+				s.Imports = append(s.Imports, RefImport{im.Path, im.Resolved})
+			}
+		}
+	}
+	return s
+}
+
+// refIndex lists the graph's reference sites by name (RefSitesOf of its
+// files, or the saved ones of a restored graph: Saved.Refs), made on
+// first use after a change (adjacency resets it). A name's sites are in
+// the order of the graph's files, which is by path, so a file's are a
 // run found by binary search; local keeps, by name and file, the uses
 // that every symbol of that file by that name is taken to have, for
 // files with many (see own).
 type refIndex struct {
 	once   sync.Once
-	byName map[string][]refSite
+	saved  []RefSite // when not nil, the sites, as RefSitesOf sorts them
+	byName map[string][]RefSite
 
 	mu    sync.Mutex
 	local map[nameFile][]Reference
 }
 
 type nameFile struct{ name, file string }
-
-type refSite struct {
-	file *extract.File
-	ref  *extract.Ref
-}
 
 // References returns the places that use id's name as a value, sorted by
 // file and line; it never returns nil. A reference is taken by name, as
@@ -66,39 +135,65 @@ func (g *Graph) ReferencesCapped(id SymbolID, limit int) (refs []Reference, tota
 }
 
 func (g *Graph) references(id SymbolID, limit int) ([]Reference, int) {
-	out := []Reference{}
 	n := g.nodes[id]
 	if n.Kind == KindModule || n.Name == "" || g.refs == nil {
-		return out, 0
+		return []Reference{}, 0
 	}
 	ix := g.refs
 	ix.once.Do(func() {
-		ix.byName = map[string][]refSite{}
-		for _, p := range g.Files() {
-			f := g.files[p]
-			for i := range f.Refs {
-				r := &f.Refs[i]
-				ix.byName[r.Name] = append(ix.byName[r.Name], refSite{f, r})
+		sites := ix.saved
+		if sites == nil {
+			files := make([]extract.File, 0, len(g.files))
+			for _, f := range g.files {
+				if len(f.Refs) > 0 {
+					files = append(files, *f)
+				}
 			}
+			sites = RefSitesOf(files)
+		}
+		ix.byName = map[string][]RefSite{}
+		for i := 0; i < len(sites); {
+			j := i + 1
+			for j < len(sites) && sites[j].Name == sites[i].Name {
+				j++
+			}
+			ix.byName[sites[i].Name] = sites[i:j:j]
+			i = j
 		}
 	})
+	return ReferencesAmong(n, ix.byName[n.Name], limit, ix.own)
+}
+
+// ReferencesAmong returns, as ReferencesCapped does, the places among
+// sites that use n's name as a value: sites are those of n's name, as
+// RefSitesOf sorts them. ownOf, when not nil, gives the uses in n's
+// file among its run of sites (see refIndex.own, which keeps them for a
+// long run); nil looks through the run each time.
+func ReferencesAmong(n Node, sites []RefSite, limit int, ownOf func(name, file string, run []RefSite) []Reference) ([]Reference, int) {
+	out := []Reference{}
+	if n.Kind == KindModule || n.Name == "" {
+		return out, 0
+	}
+	if ownOf == nil {
+		ownOf = func(_, _ string, run []RefSite) []Reference { return ownRefs(run) }
+	}
 	// The uses in n's own file are the same for every symbol of the
 	// file with n's name: where there are many, they are found and
 	// sorted once. Only those of other files are looked through, which a
 	// bundle has none of.
-	sites := ix.byName[n.Name]
-	lo := sort.Search(len(sites), func(i int) bool { return sites[i].file.Path >= n.File })
-	hi := lo + sort.Search(len(sites)-lo, func(i int) bool { return sites[lo+i].file.Path > n.File })
-	own := ix.own(n.Name, n.File, sites[lo:hi])
+	lo := sort.Search(len(sites), func(i int) bool { return sites[i].File >= n.File })
+	hi := lo + sort.Search(len(sites)-lo, func(i int) bool { return sites[lo+i].File > n.File })
+	own := ownOf(n.Name, n.File, sites[lo:hi])
 	module := strings.TrimSuffix(n.Qualified, "."+n.Name)
 	total := len(own)
-	for _, run := range [][]refSite{sites[:lo], sites[hi:]} {
-		for _, s := range run {
+	for _, run := range [][]RefSite{sites[:lo], sites[hi:]} {
+		for i := range run {
+			s := &run[i]
 			if !refersTo(s, n, module) {
 				continue
 			}
 			total++
-			r := Reference{Caller: s.ref.Caller, File: s.file.Path, Line: s.ref.Line}
+			r := Reference{Caller: s.Caller, File: s.File, Line: s.Line}
 			switch {
 			case limit <= 0:
 				out = append(out, r)
@@ -152,7 +247,7 @@ const ownDirect = 64
 // refersTo takes for a symbol of that file: bare, or through self, this
 // or cls; sorted. A long run is looked through once per name and file;
 // the result must not be modified.
-func (ix *refIndex) own(name, file string, run []refSite) []Reference {
+func (ix *refIndex) own(name, file string, run []RefSite) []Reference {
 	if len(run) <= ownDirect {
 		return ownRefs(run)
 	}
@@ -170,11 +265,12 @@ func (ix *refIndex) own(name, file string, run []refSite) []Reference {
 	return rs
 }
 
-func ownRefs(run []refSite) []Reference {
+func ownRefs(run []RefSite) []Reference {
 	var rs []Reference
-	for _, s := range run {
-		if recv := s.ref.Receiver; recv == "" || recv == "self" || recv == "this" || recv == "cls" {
-			rs = append(rs, Reference{Caller: s.ref.Caller, File: s.file.Path, Line: s.ref.Line})
+	for i := range run {
+		s := &run[i]
+		if recv := s.Receiver; recv == "" || recv == "self" || recv == "this" || recv == "cls" {
+			rs = append(rs, Reference{Caller: s.Caller, File: s.File, Line: s.Line})
 		}
 	}
 	slices.SortFunc(rs, refOrder)
@@ -183,28 +279,21 @@ func ownRefs(run []refSite) []Reference {
 
 // refersTo reports whether s may use n, whose qualified name is module
 // plus its name.
-func refersTo(s refSite, n Node, module string) bool {
-	f, r := s.file, s.ref
-	switch recv := r.Receiver; {
-	case f.Path == n.File: // as own finds them
+func refersTo(s *RefSite, n Node, module string) bool {
+	switch recv := s.Receiver; {
+	case s.File == n.File: // as own finds them
 		return recv == "" || recv == "self" || recv == "this" || recv == "cls"
-	case recv == "" && f.Language == "go":
-		return path.Dir(f.Path) == path.Dir(n.File) && n.Language == "go"
+	case recv == "" && s.Go:
+		return path.Dir(s.File) == path.Dir(n.File) && n.Language == "go"
 	case recv == "":
-		for _, im := range f.Imports {
-			for _, nm := range im.Names {
-				if nm.Name == n.Name && nm.Alias == "" && importsModule(im, module) {
-					return true
-				}
+		for _, im := range s.Imports {
+			if importsModule(im, module) {
+				return true
 			}
 		}
 	default:
-		for _, im := range f.Imports {
-			local := im.Alias
-			if local == "" {
-				local = path.Base(strings.ReplaceAll(im.Path, ".", "/"))
-			}
-			if local == recv && len(im.Names) == 0 && (importsModule(im, module) || f.Language == "go" && path.Base(path.Dir(n.File)) == path.Base(im.Path)) {
+		for _, im := range s.Imports {
+			if importsModule(im, module) || s.Go && path.Base(path.Dir(n.File)) == path.Base(im.Path) {
 				return true
 			}
 		}
@@ -215,7 +304,7 @@ func refersTo(s refSite, n Node, module string) bool {
 // importsModule reports whether im names module, or a module it ends
 // with ("./logging" for "flask.logging"); JavaScript paths are compared
 // by their last part.
-func importsModule(im extract.Import, module string) bool {
+func importsModule(im RefImport, module string) bool {
 	for _, p := range []string{im.Resolved, im.Path} {
 		p = strings.TrimLeft(strings.TrimSuffix(strings.TrimSuffix(p, ".js"), ".ts"), "./")
 		p = strings.ReplaceAll(p, "/", ".")

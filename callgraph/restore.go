@@ -20,6 +20,12 @@ type Saved struct {
 	Unresolved []Unresolved
 	// Skipped are the files whose resolution failed (Skipped).
 	Skipped []extract.Skipped
+	// Refs, when not nil, are the reference sites of the files
+	// (RefSitesOf; those of names no node has may be left out), for
+	// files given to Restore without their Refs: a store's slim files.
+	// References reads them instead of the files'. Save leaves it nil:
+	// the files it was taken over hold their Refs.
+	Refs []RefSite
 }
 
 // Save returns what Restore needs to give g back over g's files. The
@@ -129,10 +135,19 @@ func Restore(files []extract.File, s Saved) (*Graph, error) {
 		}
 		i = j
 	}
+	for i, r := range s.Refs {
+		if g.files[r.File] == nil {
+			return nil, fmt.Errorf("restore: reference site in %s, not among the files", r.File)
+		}
+		if i > 0 && r.Name < s.Refs[i-1].Name {
+			return nil, fmt.Errorf("restore: reference site %d is out of order", i)
+		}
+	}
 	for _, sk := range s.Skipped {
 		g.failed[sk.Path] = sk.Reason
 	}
 	g.adjacency()
+	g.refs.saved = s.Refs
 	return g, nil
 }
 

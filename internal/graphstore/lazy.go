@@ -260,6 +260,15 @@ func (x *Extractions) decode(j, last int, fn func(i int, e *Entry)) error {
 // load did: from the file, through a mapping released after, each
 // segment checked against the checksum taken at load.
 func (sf *openState) slimFiles() ([]extract.File, error) {
+	p, err := slimEntryPlan()
+	if err != nil {
+		return nil, err
+	}
+	return sf.filesKeeping(p)
+}
+
+// filesKeeping is slimFiles with each entry decoded by p.
+func (sf *openState) filesKeeping(p *plan) ([]extract.File, error) {
 	if len(sf.spans) == 0 {
 		return nil, nil
 	}
@@ -268,10 +277,6 @@ func (sf *openState) slimFiles() ([]extract.File, error) {
 		return nil, err
 	}
 	defer release()
-	p, err := slimEntryPlan()
-	if err != nil {
-		return nil, err
-	}
 	n := sf.spans[len(sf.spans)-1].hi
 	entries := make([]Entry, n)
 	errs := make([]error, len(sf.spans))

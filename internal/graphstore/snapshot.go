@@ -40,6 +40,18 @@ type Snapshot struct {
 	// bare, when not nil, is the file Files were decoded bare from (see
 	// Options.Lazy), which the graph's restore reads them slim from.
 	bare *openState
+	// symbols, when not nil, names the symbols.idx Sync left current,
+	// whose reference sites a restore over slim files reads; sites are
+	// those Sync gathered before a build took the files over (see
+	// refsites.go).
+	symbols *savedSymbols
+	sites   []callgraph.RefSite
+}
+
+// savedSymbols names a symbols index: its directory and identity.
+type savedSymbols struct {
+	dir string
+	id  [16]byte
 }
 
 // loadDeferred reads saved's deferred fields, if any are left in the
@@ -98,12 +110,17 @@ func (s *Snapshot) RestoreGraph() (*callgraph.Graph, error) {
 		return nil, err
 	}
 	if s.bare != nil {
-		// The files with their symbols (see Options.Lazy).
+		// The files with their symbols (see Options.Lazy), and the
+		// reference sites their Refs, not read, would give.
 		files, err := s.bare.slimFiles()
 		if err != nil {
 			return nil, err
 		}
-		s.Files, s.bare = files, nil
+		sites, err := s.restoredRefSites()
+		if err != nil {
+			return nil, err
+		}
+		s.Files, s.bare, s.saved.Refs = files, nil, sites
 	}
 	g, err := callgraph.Restore(s.Files, s.saved)
 	if err != nil {

@@ -328,6 +328,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		if calls, err = ps.spill.callSource(st.Files); err != nil {
 			return nil, err
 		}
+		snap.sites = sitesToSave(snap.Files) // the build lets go of the Refs
 		for i := range st.Files {
 			st.Files[i].File = nil
 		}
@@ -357,7 +358,15 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	snap.Skipped = skipped
 	forgetRacy(st.Files, start)
 	forgetRacy(st.Config, start)
-	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !symbolsCurrent(dir, st)) {
+	var symID *[16]byte // of the symbols index known to describe st
+	checkSymbols := func() bool {
+		id, ok := symbolsCurrentID(dir, st)
+		if ok {
+			symID = &id
+		}
+		return ok
+	}
+	if saveGraph := changed || statChanged(st, old); !opt.ReadOnly && (saveGraph || !checkSymbols()) {
 		ok := false
 		if saveGraph && kept != nil && !changed {
 			// Only stat data changed, and the files are slim: the state
@@ -378,6 +387,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		if ok {
 			g := snap.Graph()
 			nodes, edges, files := g.Nodes(), g.Edges(), snap.Files
+			sites := snap.refSitesFor(files)
 			var err error
 			if opt.Discard {
 				// The symbols index reads the files' symbols, no more: the
@@ -398,7 +408,10 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 				}
 			}
 			if err == nil {
-				err = writeSymbols(dir, st, nodes, edges, files)
+				var id [16]byte
+				if id, err = writeSymbols(dir, st, nodes, edges, files, sites); err == nil {
+					symID = &id
+				}
 			} else {
 				os.Remove(filepath.Join(dir, SymbolsFile)) // it no longer matches graph.bin
 			}
@@ -421,6 +434,12 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		// closes it).
 		snap.lazy = newExtractions(kept, old.Files)
 		kept = nil // the Snapshot's now
+		if symID == nil && opt.ReadOnly {
+			checkSymbols()
+		}
+		if symID != nil && snap.bare != nil {
+			snap.symbols = &savedSymbols{dir, *symID}
+		}
 	}
 	if snap.lazy == nil && (snap.deferred != nil || snap.bare != nil) {
 		// kept is closed on return: what it holds is read now.

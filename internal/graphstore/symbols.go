@@ -38,6 +38,14 @@ package graphstore
 //	  byQual     node numbers sorted by qualified name, then number
 //	  byName     node numbers sorted by lower-case name, then number
 //	  byFile     node numbers sorted by file, then number
+//	  refs       per reference site (callgraph.RefSite) whose name is a
+//	             node's other than a module's, sorted as
+//	             callgraph.RefSitesOf sorts them (by name, then file, then
+//	             the file's order), symRefWords uint32s: name, receiver,
+//	             caller, file (strings), line, flags (1: the file is Go),
+//	             first import (an index into refImps; a site's run ends
+//	             where the next site's begins, the last's at the end)
+//	  refImps    per import of a site, path and resolved (strings)
 //	  stamps     per go.mod, then per source file, in walk order: path
 //	             (string), size uint64, modification time uint64 (Unix
 //	             ns; 0 for a racy time, which OpenSymbols never trusts)
@@ -68,8 +76,11 @@ import (
 const SymbolsFile = "symbols.idx"
 
 const (
-	symMagic   = "FISYMS\n\x00"
-	symVersion = 1
+	symMagic = "FISYMS\n\x00"
+	// symVersion 2 added the refs and refImps sections: a version 1
+	// index is rebuilt, so that a restarted server's references are the
+	// first start's.
+	symVersion = 2
 	// symBlock is the span of one checksum a writer uses: a lookup
 	// verifies (and so faults in) every block it touches, once each. A
 	// lookup's reads are scattered (a binary search of the names, then
@@ -87,6 +98,8 @@ const (
 	maxSymBlock   = 1 << 20
 	symNodeWords  = 21
 	symEdgeWords  = 7
+	symRefWords   = 11
+	symImpWords   = 4
 	symStampBytes = 24
 	maxSigBytes   = 256
 	maxDocBytes   = 2048
@@ -104,6 +117,8 @@ const (
 	secByQual
 	secByName
 	secByFile
+	secRefs
+	secRefImps
 	secStamps
 	secSums
 	symSections
@@ -135,6 +150,8 @@ type Symbols struct {
 	edges    int
 	config   int
 	files    int
+	refs     int // reference sites
+	refImps  int // their imports
 	key      string
 	block    uint64        // bytes per checksum block, from the header
 	verified []atomic.Bool // by block
@@ -263,6 +280,10 @@ func parseSymbols(data []byte) (*Symbols, error) {
 			return nil, bad(fmt.Sprintf("section %d size", i))
 		}
 	}
+	if len(s.sec[secRefs])%(symRefWords*4) != 0 || len(s.sec[secRefImps])%(symImpWords*4) != 0 {
+		return nil, bad("references size")
+	}
+	s.refs, s.refImps = len(s.sec[secRefs])/(symRefWords*4), len(s.sec[secRefImps])/(symImpWords*4)
 	if keyOff+keyLen > uint64(len(s.sec[secStrings])) {
 		return nil, bad("key")
 	}

@@ -30,13 +30,20 @@ func (s *Symbols) stamp(k int) stamp {
 // symbolsCurrent reports whether dir holds a readable symbols index
 // whose key and stamps are st's.
 func symbolsCurrent(dir string, st *State) bool {
+	_, ok := symbolsCurrentID(dir, st)
+	return ok
+}
+
+// symbolsCurrentID is symbolsCurrent, with the identity of the index it
+// found current.
+func symbolsCurrentID(dir string, st *State) ([16]byte, bool) {
 	s, err := ReadSymbols(filepath.Join(dir, SymbolsFile))
 	if err != nil {
-		return false
+		return [16]byte{}, false
 	}
 	defer s.Close()
 	if s.key != st.Key || s.config != len(st.Config) || s.files != len(st.Files) {
-		return false
+		return [16]byte{}, false
 	}
 	same := true
 	err = Guard(func() {
@@ -45,7 +52,7 @@ func symbolsCurrent(dir string, st *State) bool {
 			same = sp.path == es[k].Path && sp.size == es[k].Size && sp.mtime == max(es[k].ModTime, 0)
 		}
 	})
-	return err == nil && same
+	return s.identity(), err == nil && same
 }
 
 // OpenSymbols opens the symbols index of opt.Root (see Sync's options)

@@ -276,7 +276,7 @@ func FuzzSymbols(f *testing.F) {
 	st := &State{Key: "k", Files: []Entry{{Path: "a.py", Size: 3, ModTime: 9}}}
 	nodes := []callgraph.Node{{Qualified: "a.f", Name: "f", Kind: "function", File: "a.py", Line: 1}, {Qualified: "a.g", Name: "g", File: "a.py", Line: 4}}
 	edges := []callgraph.Edge{{Caller: 0, Callee: 1, File: "a.py", Line: 2, Resolution: callgraph.Local}}
-	good, err := encodeSymbols(st, nodes, edges, nil, symBlock)
+	good, err := encodeSymbols(st, nodes, edges, nil, nil, symBlock)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -350,7 +350,7 @@ func bigSymbols(t testing.TB, n, e int, block uint64) []byte {
 	for i := range edges {
 		edges[i] = callgraph.Edge{Caller: callgraph.SymbolID(r.IntN(n)), Callee: callgraph.SymbolID(r.IntN(n)), File: nodes[i%n].File, Line: i % 3000, Resolution: callgraph.Import}
 	}
-	data, err := encodeSymbols(&State{Key: "k"}, nodes, edges, nil, block)
+	data, err := encodeSymbols(&State{Key: "k"}, nodes, edges, nil, nil, block)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,8 +108,8 @@ func (d *symDetails) of(n *callgraph.Node) (sig, doc, bases string) {
 // encodeSymbols lays out the lookup index of nodes and edges, with the
 // details of their symbols from files and the stamps of st.
 // It sums the file in blocks of block bytes (symBlock when written).
-func encodeSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, block uint64) ([]byte, error) {
-	l, err := layoutSymbols(st, nodes, edges, files, block)
+func encodeSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, sites []callgraph.RefSite, block uint64) ([]byte, error) {
+	l, err := layoutSymbols(st, nodes, edges, files, sites, block)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +132,10 @@ type symLayout struct {
 	nodes   []callgraph.Node
 	edges   []callgraph.Edge
 	details *symDetails
+	sites   []callgraph.RefSite // the graph's
+	keep    bitset              // those of sites saved (savedSites)
+	nsites  int                 // how many
+	imps    int                 // their imports
 	strs    symStrings
 	offs    [symSections][2]uint64
 	head    []byte // but its last 8 bytes: the sums' CRC and its own
@@ -142,12 +146,15 @@ type symLayout struct {
 }
 
 // layoutSymbols collects the strings of the lookup index (see
-// encodeSymbols) and makes the header that places its sections.
-func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, block uint64) (*symLayout, error) {
-	if len(nodes) >= 1<<31 || len(edges) >= 1<<31 {
+// encodeSymbols) and makes the header that places its sections. sites
+// are the graph's reference sites, as callgraph.RefSitesOf sorts them;
+// those of a name no node but a module has are left out.
+func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, sites []callgraph.RefSite, block uint64) (*symLayout, error) {
+	if len(nodes) >= 1<<31 || len(edges) >= 1<<31 || len(sites) >= 1<<31 {
 		return nil, errors.New("graph too large for a symbols index")
 	}
 	l := &symLayout{st: st, nodes: nodes, edges: edges, details: newSymDetails(files), strs: symStrings{at: map[string]uint32{}}, block: block}
+	l.sites, l.keep = sites, savedSites(nodes, sites)
 	w := &l.strs
 	for i := range nodes {
 		n := &nodes[i]
@@ -166,13 +173,28 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 		w.add(e.File)
 		w.add(string(e.Resolution))
 	}
+	for i := range l.sites {
+		if !l.keep.has(i) {
+			continue
+		}
+		r := &l.sites[i]
+		l.nsites++
+		for _, s := range [...]string{r.Name, r.Receiver, r.Caller, r.File} {
+			w.add(s)
+		}
+		for _, im := range r.Imports {
+			w.add(im.Path)
+			w.add(im.Resolved)
+		}
+		l.imps += len(r.Imports)
+	}
 	for _, es := range [][]Entry{st.Config, st.Files} {
 		for _, e := range es {
 			w.add(e.Path)
 		}
 	}
 	w.add(st.Key)
-	if w.size >= 1<<32 {
+	if w.size >= 1<<32 || l.imps >= 1<<31 {
 		return nil, errors.New("graph too large for a symbols index")
 	}
 	n, e := uint64(len(nodes)), uint64(len(edges))
@@ -182,6 +204,7 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	size[secIn], size[secOut] = (n+1)*4, (n+1)*4
 	size[secInIx], size[secOutIx] = e*4, e*4
 	size[secByQual], size[secByName], size[secByFile] = n*4, n*4, n*4
+	size[secRefs], size[secRefImps] = uint64(l.nsites)*symRefWords*4, uint64(l.imps)*symImpWords*4
 	size[secStamps] = uint64(len(st.Config)+len(st.Files)) * symStampBytes
 
 	// Lay the sections out after the header, each at a multiple of 8.
@@ -301,6 +324,37 @@ func (l *symLayout) section(i int, b *secBuffer) {
 		l.order(b, func(n *callgraph.Node) string { return strings.ToLower(n.Name) })
 	case secByFile:
 		l.order(b, func(n *callgraph.Node) string { return n.File })
+	case secRefs:
+		imp := uint32(0)
+		for i := range l.sites {
+			if !l.keep.has(i) {
+				continue
+			}
+			r := &l.sites[i]
+			for _, s := range [...]string{r.Name, r.Receiver, r.Caller, r.File} {
+				b.buf = appendRef(b.buf, l.strs.ref(s))
+			}
+			flags := uint32(0)
+			if r.Go {
+				flags = 1
+			}
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, uint32(max(r.Line, 0)))
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, flags)
+			b.buf = binary.LittleEndian.AppendUint32(b.buf, imp)
+			imp += uint32(len(r.Imports))
+			b.spill()
+		}
+	case secRefImps:
+		for i := range l.sites {
+			if !l.keep.has(i) {
+				continue
+			}
+			for _, im := range l.sites[i].Imports {
+				b.buf = appendRef(b.buf, l.strs.ref(im.Path))
+				b.buf = appendRef(b.buf, l.strs.ref(im.Resolved))
+				b.spill()
+			}
+		}
 	case secStamps:
 		for _, es := range [][]Entry{l.st.Config, l.st.Files} {
 			for _, e := range es {
@@ -411,11 +465,13 @@ func (l *symLayout) write(w io.Writer, finish func(sums []byte) error) error {
 }
 
 // writeSymbols writes the symbols index of st and its graph to dir
-// atomically. On failure it removes the old one, which no longer
+// atomically; sites are the graph's reference sites (see
+// layoutSymbols). It returns the identity of the index written (see
+// Symbols.identity). On failure it removes the old one, which no longer
 // matches graph.bin, and returns the error.
-func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File) error {
+func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgraph.Edge, files []extract.File, sites []callgraph.RefSite) (id [16]byte, err error) {
 	file := filepath.Join(dir, SymbolsFile)
-	l, err := layoutSymbols(st, nodes, edges, files, symBlock)
+	l, err := layoutSymbols(st, nodes, edges, files, sites, symBlock)
 	if err == nil {
 		err = writeStreamed(file, ".symbols-*.tmp", func(f *os.File) error {
 			w := bufio.NewWriterSize(f, 1<<20)
@@ -423,19 +479,19 @@ func writeSymbols(dir string, st *State, nodes []callgraph.Node, edges []callgra
 				if err := w.Flush(); err != nil {
 					return err
 				}
-				var tail [8]byte
-				binary.LittleEndian.PutUint32(tail[:], crc32.Checksum(sums, castagnoli))
-				binary.LittleEndian.PutUint32(tail[4:], l.headCRC)
-				_, err := f.WriteAt(tail[:], symHeaderSize-8)
+				binary.LittleEndian.PutUint64(id[:], l.sumsAt+uint64(len(sums)))
+				binary.LittleEndian.PutUint32(id[8:], crc32.Checksum(sums, castagnoli))
+				binary.LittleEndian.PutUint32(id[12:], l.headCRC)
+				_, err := f.WriteAt(id[8:], symHeaderSize-8)
 				return err
 			})
 		})
 	}
 	if err != nil {
 		os.Remove(file)
-		return fmt.Errorf("save %s: %w", file, err)
+		return id, fmt.Errorf("save %s: %w", file, err)
 	}
-	return nil
+	return id, nil
 }
 
 // writeAtomic writes data to file through a temporary file in its

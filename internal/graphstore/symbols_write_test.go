@@ -1,6 +1,7 @@
 package graphstore
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,21 +57,47 @@ func writerInput(n, e int) (*State, []callgraph.Node, []callgraph.Edge, []extrac
 	return st, nodes, edges, files
 }
 
-// TestSymbolsWriterBytes holds the symbols index's bytes to what they
-// were when the writer laid every section out in memory (the digest
-// below, taken then): writing it a section at a time changes no byte.
+// writerSites returns reference sites for writerInput's nodes, sorted as
+// callgraph.RefSitesOf sorts them: of node names and of others (which
+// the index leaves out), bare and with receivers and imports.
+func writerSites(nodes []callgraph.Node) []callgraph.RefSite {
+	r := rand.New(rand.NewPCG(9, 10))
+	var sites []callgraph.RefSite
+	for i := range len(nodes) / 2 {
+		n := nodes[r.IntN(len(nodes))]
+		s := callgraph.RefSite{Name: n.Name, Caller: n.Qualified, File: n.File, Line: i, Go: n.Language == "go"}
+		switch i % 4 {
+		case 1:
+			s.Name = fmt.Sprintf("local%d", i)
+		case 2:
+			s.Receiver = "mod"
+			s.Imports = []callgraph.RefImport{{Path: "pkg/mod", Resolved: "x.pkg.mod"}, {Path: "mod"}}
+		}
+		sites = append(sites, s)
+	}
+	slices.SortStableFunc(sites, func(a, b callgraph.RefSite) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.File, b.File))
+	})
+	return sites
+}
+
+// TestSymbolsWriterBytes holds the symbols index's bytes to a digest:
+// version 1's were those the writer gave when it laid every section out
+// in memory, and writing a section at a time changed no byte; version 2
+// (the reference sites) took these, with sites.
 func TestSymbolsWriterBytes(t *testing.T) {
 	for _, c := range []struct {
 		n, e  int
 		block uint64
 		want  string
 	}{
-		{0, 0, symBlock, "60b7d3e36faea1daa4b19a6d0da7b2bf879f1c81e57eefd22472bc2527c6e2dd"},
-		{3_000, 9_000, symBlock, "bea7a9bb3d9683dd05dafbcfebb2e8c14f9d3b0f5aed707dd929c680cb8e52a0"},
-		{3_000, 9_000, minSymBlock * 2, "e5bbf16535a6a1c57bf0f498465d7b9ba86a439ff474a33a5fc97c39a9519b12"},
+		{0, 0, symBlock, "8553dfe287569727d72b6d96da83ab9f3ea39cd06046850f275e55c5d1391d48"},
+		{3_000, 9_000, symBlock, "de304897bdd12932942ff70c151968d858a04f95366316758869c80d0994ff8c"},
+		{3_000, 9_000, minSymBlock * 2, "76cb0f6b601a46eb1f58599e5e0eef82a160ea407f9856810f5f1fd6d3c97098"},
 	} {
 		st, nodes, edges, files := writerInput(c.n, c.e)
-		data, err := encodeSymbols(st, nodes, edges, files, c.block)
+		sites := writerSites(nodes)
+		data, err := encodeSymbols(st, nodes, edges, files, sites, c.block)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,8 +106,17 @@ func TestSymbolsWriterBytes(t *testing.T) {
 			t.Errorf("%d nodes, %d edges, block %d: %d bytes, sha256 %s, want %s", c.n, c.e, c.block, len(data), got, c.want)
 		}
 		dir := t.TempDir()
-		if err := writeSymbols(dir, st, nodes, edges, files); err != nil {
+		id, err := writeSymbols(dir, st, nodes, edges, files, sites)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if s, err := ReadSymbols(filepath.Join(dir, SymbolsFile)); err != nil {
+			t.Fatal(err)
+		} else if got := s.identity(); got != id {
+			t.Errorf("%d nodes: writeSymbols gave identity %x, the file's is %x", c.n, id, got)
+			s.Close()
+		} else {
+			s.Close()
 		}
 		if c.block == symBlock {
 			if saved, err := os.ReadFile(filepath.Join(dir, SymbolsFile)); err != nil || string(saved) != string(data) {
@@ -96,6 +133,7 @@ func TestSymbolsWriterBytes(t *testing.T) {
 // out together (more than the file, with the strings' growth).
 func TestSymbolsWriterHoldsNoSections(t *testing.T) {
 	st, nodes, edges, files := writerInput(20_000, 400_000)
+	sites := writerSites(nodes)
 	dir := t.TempDir()
 	base, most, sections := liveHeap(), uint64(0), 0
 	sectionHook = func(int) {
@@ -105,7 +143,7 @@ func TestSymbolsWriterHoldsNoSections(t *testing.T) {
 		}
 	}
 	defer func() { sectionHook = nil }()
-	if err := writeSymbols(dir, st, nodes, edges, files); err != nil {
+	if _, err := writeSymbols(dir, st, nodes, edges, files, sites); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(filepath.Join(dir, SymbolsFile))
@@ -117,6 +155,7 @@ func TestSymbolsWriterHoldsNoSections(t *testing.T) {
 		t.Errorf("writing a %d-byte symbols index held %d bytes after one of its %d sections, want at most a third of the file after each of %d", fi.Size(), most, sections, secSums)
 	}
 	runtime.KeepAlive(files)
+	runtime.KeepAlive(sites)
 }
 
 // BenchmarkWriteSymbols writes the symbols index of a graph of 100,000
@@ -126,7 +165,7 @@ func BenchmarkWriteSymbols(b *testing.B) {
 	dir := b.TempDir()
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := writeSymbols(dir, st, nodes, edges, files); err != nil {
+		if _, err := writeSymbols(dir, st, nodes, edges, files, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

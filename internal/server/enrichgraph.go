@@ -19,12 +19,12 @@ import (
 // the Linux kernel the first file_info restored the whole graph (4.2 s,
 // and 1.5 GB more resident; docs/bigrepos.md); it now reads a few pages.
 //
-// The restored graph's files are slim (their symbols, not their
-// references), so its ReferencesCapped finds none; the saved view answers
-// the same. Damage to what the view reads (a block of symbols.idx failing
-// its checksum, graph.bin changed since the load) is never an answer: the
-// view restores the graph and answers from it from then on, as it would
-// have without the view.
+// The references by name (ReferencesCapped) come from the reference
+// sites symbols.idx saves, as the restored graph's do: its files are slim
+// (their symbols, not their references). Damage to what the view reads
+// (a block of symbols.idx failing its checksum, graph.bin changed since
+// the load) is never an answer: the view restores the graph and answers
+// from it from then on, as it would have without the view.
 
 // enrichGraph returns what enrich reads of the workspace's call graph:
 // the saved view while the graph is pending and the saved symbols index
@@ -174,14 +174,16 @@ func (v *savedView) UnresolvedIn(file string) (us []callgraph.Unresolved) {
 	return us
 }
 
-// ReferencesCapped finds no references, as the restored graph, whose
-// files are slim, does not (see the top of this file).
-func (v *savedView) ReferencesCapped(id callgraph.SymbolID, limit int) ([]callgraph.Reference, int) {
-	v.mu.Lock()
-	g := v.g
-	v.mu.Unlock()
+// ReferencesCapped returns the first limit places that use id's name as
+// a value and how many there are, as the graph's ReferencesCapped: from
+// the name's reference sites saved in symbols.idx, read in place.
+func (v *savedView) ReferencesCapped(id callgraph.SymbolID, limit int) (refs []callgraph.Reference, total int) {
+	g := v.read(func() {
+		n := v.sym.Node(id)
+		refs, total = callgraph.ReferencesAmong(n, v.sym.RefSites(n.Name), limit, nil)
+	})
 	if g != nil {
 		return g.ReferencesCapped(id, limit)
 	}
-	return []callgraph.Reference{}, 0
+	return refs, total
 }
