@@ -269,14 +269,21 @@ func (g *Graph) renumber(oldToNew []int32, affected map[string]bool) []Edge {
 }
 
 // PrepareUpdates builds now what the first Update would build first
-// (the token index: on golang.org/x/tools 100 ms), for a graph that will
-// be updated, such as a server's. Readers never touch what it writes, so
-// it may run while they read, but not beside an Update or another
-// PrepareUpdates. A graph built by BuildToSave has nothing to prepare.
+// (the resolution state of a restored graph, see complete; the token
+// index: on golang.org/x/tools 100 ms), for a graph that will
+// be updated, such as a server's. Readers never touch the token index,
+// so for a built graph it may run while they read, but not beside an
+// Update or another PrepareUpdates; a restored graph's completion
+// renumbers its nodes, so it runs before the graph is read. A graph
+// built by BuildToSave has nothing to prepare.
 func (g *Graph) PrepareUpdates() {
-	if !g.toSave {
-		g.indexTokens()
+	if g.toSave {
+		return
 	}
+	if g.Restored() {
+		g.complete()
+	}
+	g.indexTokens()
 }
 
 // indexTokens builds the token index (files by the identifiers they
