@@ -64,7 +64,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		g.updateInPlace(changed)
 		return
 	}
-	includesChanged := g.includesChanged(changed, defining)
+	includesAll, includesNear := g.includesChanged(changed, defining)
 	d := &defs{names: map[string]bool{}, pkg: map[string]map[string]bool{}, members: map[string]map[string]bool{}}
 	names := d.names
 	g.defNames(defining, d)
@@ -105,12 +105,17 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 
 	g.reexports(defining, d)
 	affected := g.affected(touched, d)
-	if includesChanged {
+	if includesAll {
 		// What a C file includes, directly or not, ranks its names.
 		for p, res := range g.results {
 			if res.includes && g.files[p] != nil {
 				affected[p] = true
 			}
+		}
+	}
+	for _, p := range includesNear {
+		if g.files[p] != nil {
+			affected[p] = true
 		}
 	}
 	if flowTouched {
@@ -159,26 +164,6 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	g.resolve(paths)
 	g.lastResolved = len(paths)
 	g.assembleKept(kept)
-}
-
-// includesChanged reports whether the C and C++ include graph may differ
-// after the change: a C-family file comes, goes, or has new includes
-// (its defining filter is nil: its header changed).
-func (g *Graph) includesChanged(changed []extract.File, defining map[string]*defFilter) bool {
-	for p, flt := range defining {
-		if flt != nil {
-			continue
-		}
-		if f := g.files[p]; f != nil && family(f.Language) == "c" {
-			return true
-		}
-	}
-	for i := range changed {
-		if family(changed[i].Language) == "c" && g.files[changed[i].Path] == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // updateInPlace applies changes that keep every changed file's surface:
