@@ -200,3 +200,65 @@ func editedFile(tb testing.TB, moduleDir string, orig *extract.File, edit string
 	}
 	return f
 }
+
+// BenchmarkUpdateXToolsRestored is BenchmarkUpdateXTools on a graph
+// restored from what Build saved, as a server started from its saved
+// state holds: "first" is the first update (completing the restored
+// graph, then an api edit of go/packages/packages.go), from a graph
+// restored anew each time; the others update one completed restored
+// graph as BenchmarkUpdateXTools does (its files' lookups unknown: see
+// complete).
+func BenchmarkUpdateXToolsRestored(b *testing.B) {
+	files := xtoolsFiles(b)
+	dir := downloadModule(b, "golang.org/x/tools@v0.39.0")
+	saved := Build(files).Save()
+	restore := func() *Graph {
+		r, err := Restore(files, saved)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return r
+	}
+	orig := func(path string) *extract.File {
+		for i := range files {
+			if files[i].Path == path {
+				return &files[i]
+			}
+		}
+		b.Fatalf("no %s in x/tools", path)
+		return nil
+	}
+	api := editedFile(b, dir, orig("go/packages/packages.go"), "api")
+	b.Run("first", func(b *testing.B) {
+		b.ReportAllocs()
+		resolved := 0
+		for b.Loop() {
+			b.StopTimer()
+			g := restore()
+			b.StartTimer()
+			g.PrepareUpdates()
+			g.Update([]extract.File{*api}, nil)
+			resolved += g.lastResolved
+		}
+		b.ReportMetric(float64(resolved)/float64(b.N), "files/op")
+	})
+	g := restore()
+	g.PrepareUpdates()
+	for _, path := range []string{"go/analysis/passes/bools/bools.go", "go/packages/packages.go", "go/ssa/builder.go"} {
+		o := orig(path)
+		for _, edit := range []string{"body", "api"} {
+			edited := editedFile(b, dir, o, edit)
+			b.Run(path+"/"+edit, func(b *testing.B) {
+				b.ReportAllocs()
+				resolved := 0
+				versions := []extract.File{*edited, *o}
+				for i := 0; b.Loop(); i++ {
+					g.Update(versions[i%2:i%2+1], nil)
+					resolved += g.lastResolved
+				}
+				b.ReportMetric(float64(resolved)/float64(b.N), "files/op")
+			})
+			g.Update([]extract.File{*o}, nil)
+		}
+	}
+}

@@ -261,6 +261,7 @@ func (g *Graph) resolve(paths []string) bool {
 			return false
 		}
 		g.results[p] = g.resolveSafe(r, g.files[p])
+		g.resolvedAll++
 		if g.toSave {
 			g.settle(g.files[p], g.results[p])
 		}

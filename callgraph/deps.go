@@ -44,6 +44,7 @@ func (g *Graph) affected(touched map[string]bool, d *defs) map[string]bool {
 			}
 		}
 	}
+	g.unknownLookups(d, affected)
 	// The unique-name fallback reads every definition of a name.
 	for p, res := range g.results {
 		if g.files[p] == nil {
@@ -342,4 +343,27 @@ func (g *Graph) goInterfaceMethod(name string) bool {
 		}
 	}
 	return false
+}
+
+// unknownLookups adds to affected the files whose unique-name lookups
+// are not known (a result restored, not resolved here: see complete)
+// and that read a name of d: any of them may have looked it up. Names
+// outside Go are read by their readers whatever the fallback (affected
+// follows d.names to every reader); Go's are filtered by visibility,
+// which the fallback ignores.
+func (g *Graph) unknownLookups(d *defs, affected map[string]bool) {
+	add := func(name string) {
+		for p := range g.byToken[name] {
+			if res := g.results[p]; res != nil && res.unique == nil && g.files[p] != nil {
+				affected[p] = true
+			}
+		}
+	}
+	for _, m := range []map[string]map[string]bool{d.pkg, d.members} {
+		for _, set := range m {
+			for name := range set {
+				add(name)
+			}
+		}
+	}
 }

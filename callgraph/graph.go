@@ -102,6 +102,7 @@ type Graph struct {
 	failed map[string]string // files whose resolution panicked, with the reason (see Skipped)
 
 	lastResolved int // files the last Update re-resolved, for tests and benchmarks
+	resolvedAll  int // files resolved since the graph was made, for tests
 
 	stop     func() bool // set while BuildContext resolves: true gives up
 	restored bool        // see Restored

@@ -152,15 +152,27 @@ func Restore(files []extract.File, s Saved) (*Graph, error) {
 }
 
 // Restored reports whether g lacks the resolution state: it was
-// restored and not updated since, so its first Update costs a Build.
+// restored and not updated since, so its first Update rebuilds it (see
+// complete).
 func (g *Graph) Restored() bool { return g.restored }
 
 // complete rebuilds the resolution state of a restored graph from its
-// files, as Build does: afterwards g equals Build of its files.
+// files: the index of names, the Go bindings, the importers. It resolves
+// no call: every file keeps the edges and unresolved calls it was
+// restored with, which are Build's (Restore's contract), so afterwards
+// g answers and updates as Build of its files would. On the Linux
+// kernel resolving every file again was a minute of CPU and gigabytes
+// (docs/bigrepos.md); an edit re-resolves a few files.
+//
+// Two things resolution records of a file are not saved, and are
+// assumed of a restored one, so that an Update re-resolves a superset
+// of the files it would after Build, never fewer: that it read the C
+// include graph (every C or C++ file, see includes), and which names
+// its unique-name fallback looked up (unknownLookups: any it reads).
 func (g *Graph) complete() {
-	files := g.files
+	files, results, failed := g.files, g.results, g.failed
 	g.files = make(map[string]*extract.File, len(files))
-	g.results = map[string]*fileResult{}
+	g.results = make(map[string]*fileResult, len(files))
 	g.tokens, g.byToken, g.hasTokens = nil, nil, false // built by the Update that follows
 	g.bindings = map[gscopeKey][]gbinding{}
 	g.importers = map[string]map[string]bool{}
@@ -170,10 +182,27 @@ func (g *Graph) complete() {
 		g.setFile(p, f)
 	}
 	g.reindex()
-	g.resolve(g.Files())
-	g.assemble()
+	for p, f := range files {
+		res := results[p]
+		if res == nil {
+			res = &fileResult{}
+		}
+		res.unique = nil // not known: see unknownLookups
+		res.includes = family(f.Language) == "c"
+		g.results[p] = res
+	}
+	for p, reason := range failed {
+		if g.files[p] != nil {
+			g.failed[p] = reason
+		}
+	}
 	g.restored = false
 }
+
+// Resolved returns how many files' calls g has resolved since it was
+// made (by Build, by its updates), for logs and tests: a restored graph
+// resolves none until an update re-resolves what it affects.
+func (g *Graph) Resolved() int { return g.resolvedAll }
 
 // File returns the extraction of path that g holds (for a restored
 // graph, the files Restore was given), or nil when g has none.

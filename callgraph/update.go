@@ -64,7 +64,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		g.updateInPlace(changed)
 		return
 	}
-	includesChanged := g.includesChanged(changed, defining)
+	includesAll, includesNear := g.includesChanged(changed, defining)
 	d := &defs{names: map[string]bool{}, pkg: map[string]map[string]bool{}, members: map[string]map[string]bool{}}
 	names := d.names
 	g.defNames(defining, d)
@@ -105,12 +105,17 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 
 	g.reexports(defining, d)
 	affected := g.affected(touched, d)
-	if includesChanged {
+	if includesAll {
 		// What a C file includes, directly or not, ranks its names.
 		for p, res := range g.results {
 			if res.includes && g.files[p] != nil {
 				affected[p] = true
 			}
+		}
+	}
+	for _, p := range includesNear {
+		if g.files[p] != nil {
+			affected[p] = true
 		}
 	}
 	if flowTouched {
@@ -159,26 +164,6 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	g.resolve(paths)
 	g.lastResolved = len(paths)
 	g.assembleKept(kept)
-}
-
-// includesChanged reports whether the C and C++ include graph may differ
-// after the change: a C-family file comes, goes, or has new includes
-// (its defining filter is nil: its header changed).
-func (g *Graph) includesChanged(changed []extract.File, defining map[string]*defFilter) bool {
-	for p, flt := range defining {
-		if flt != nil {
-			continue
-		}
-		if f := g.files[p]; f != nil && family(f.Language) == "c" {
-			return true
-		}
-	}
-	for i := range changed {
-		if family(changed[i].Language) == "c" && g.files[changed[i].Path] == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // updateInPlace applies changes that keep every changed file's surface:
@@ -269,14 +254,21 @@ func (g *Graph) renumber(oldToNew []int32, affected map[string]bool) []Edge {
 }
 
 // PrepareUpdates builds now what the first Update would build first
-// (the token index: on golang.org/x/tools 100 ms), for a graph that will
-// be updated, such as a server's. Readers never touch what it writes, so
-// it may run while they read, but not beside an Update or another
-// PrepareUpdates. A graph built by BuildToSave has nothing to prepare.
+// (the resolution state of a restored graph, see complete; the token
+// index: on golang.org/x/tools 100 ms), for a graph that will
+// be updated, such as a server's. Readers never touch the token index,
+// so for a built graph it may run while they read, but not beside an
+// Update or another PrepareUpdates; a restored graph's completion
+// renumbers its nodes, so it runs before the graph is read. A graph
+// built by BuildToSave has nothing to prepare.
 func (g *Graph) PrepareUpdates() {
-	if !g.toSave {
-		g.indexTokens()
+	if g.toSave {
+		return
 	}
+	if g.Restored() {
+		g.complete()
+	}
+	g.indexTokens()
 }
 
 // indexTokens builds the token index (files by the identifiers they

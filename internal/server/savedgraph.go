@@ -76,13 +76,13 @@ func (w *workspace) extractOptions() extract.Options {
 }
 
 // prepareUpdate makes a graph restored from the saved state ready for
-// updates before one is applied: it builds, from the files, what the
-// restored graph lacks (the resolution state, see callgraph.Restore) and
-// puts the built graph in its place. A restored graph holds the answers
+// updates before one is applied: it restores the saved graph over the
+// files' full extractions, builds what the restored graph lacks (the
+// resolution state, see callgraph.Restore; no call is resolved again)
+// and puts that graph in its place. A restored graph holds the answers
 // only; the rest is built here, on the first change, not at every start
-// (on the Linux kernel a full build: a minute of CPU, and gigabytes
-// held for as long as serve runs, which a session that edits nothing
-// never needs). Readers are not held up: the build reads the files
+// (gigabytes held for as long as serve runs, which a session that edits
+// nothing never needs). Readers are not held up: the build reads the files
 // under no lock, as nothing changes a file's extraction in place, only
 // replaces it; they read the restored graph meanwhile. Callers call it
 // before taking mu to update; one build runs at a time and the others
@@ -99,6 +99,7 @@ func (w *workspace) prepareUpdate() {
 		w.mu.RUnlock()
 		return
 	}
+	pending, held := w.pending, w.held
 	files := make([]extract.File, 0, len(w.files))
 	var slim []string // their full extractions are read from graph.bin
 	for p, s := range w.files {
@@ -120,9 +121,20 @@ func (w *workspace) prepareUpdate() {
 		w.hooks.complete()
 	}
 	start := time.Now()
-	full, err := callgraph.BuildContext(w.docsCtx, files)
+	// The saved graph is Build's of these files: restored over them
+	// whole, its resolution state is rebuilt without resolving a call
+	// (callgraph.Graph.PrepareUpdates), and the update re-resolves what
+	// it affects. On the Linux kernel building the graph whole here took
+	// 3.9 GB (docs/bigrepos.md).
+	if pending != nil {
+		held = pending.get()
+	}
+	full, err := callgraph.Restore(files, held.Save())
 	if err != nil {
-		return // closed
+		w.log.Warn("the saved call graph does not fit the files: building it", "root", w.root, "error", err)
+		if full, err = callgraph.BuildContext(w.docsCtx, files); err != nil {
+			return // closed
+		}
 	}
 	full.PrepareUpdates() // before anyone reads it
 
@@ -135,7 +147,7 @@ func (w *workspace) prepareUpdate() {
 	if len(slim) > 0 {
 		w.unslim(files, again)
 	}
-	w.log.Info("graph ready for updates", "root", w.root, "elapsed", time.Since(start).Round(time.Millisecond))
+	w.log.Info("graph ready for updates", "root", w.root, "elapsed", time.Since(start).Round(time.Millisecond), "resolved", full.Resolved())
 }
 
 // background runs f on a goroutine of its own, which close cancels

@@ -1,0 +1,172 @@
+package callgraph
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// TestCompleteResolvesNothing: the first Update of a restored graph
+// re-resolves the files the change affects, not every file (complete
+// rebuilds the index and keeps the saved results).
+func TestCompleteResolvesNothing(t *testing.T) {
+	root := writeArchive(t, updateCorpus)
+	ex := newExtractor(t, root)
+	files := extractAll(t, ex)
+	r, err := Restore(files, Build(files).Save())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.PrepareUpdates()
+	if r.Restored() || r.resolvedAll != 0 {
+		t.Fatalf("PrepareUpdates of a restored graph: restored %v, resolved %d files; want false, 0", r.Restored(), r.resolvedAll)
+	}
+	const path = "js/c.js"
+	full := filepath.Join(root, path)
+	if err := os.WriteFile(full, []byte("export function c() { return 3 + 4; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ex.File(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Update([]extract.File{*f}, nil)
+	if r.resolvedAll != 1 {
+		t.Errorf("a body edit of a restored graph resolved %d files, want 1", r.resolvedAll)
+	}
+	if d := graphDiff(r, Build(extractAll(t, ex))); d != "" {
+		t.Fatalf("restored graph's Update differs from Build:\n%s", d)
+	}
+}
+
+// TestRestoredUpdatesEqualBuild edits, adds and removes files at random
+// in graphs restored from what Build saved (every language of the update
+// corpus; the C and Python cases: headers, prototypes, includes, flow),
+// restoring anew now and then so that first Updates of a restored graph
+// and later ones both run, and checks every step against a fresh Build.
+func TestRestoredUpdatesEqualBuild(t *testing.T) {
+	corpora := map[string]string{"update": updateCorpus}
+	for _, glob := range []string{"testdata/c/*.txtar", "testdata/python/*.txtar"} {
+		paths, _ := filepath.Glob(glob)
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			corpora[strings.TrimSuffix(strings.TrimPrefix(p, "testdata/"), ".txtar")] = string(data)
+		}
+	}
+	steps := 60
+	if testing.Short() {
+		steps = 12
+	}
+	names := slices.Sorted(maps.Keys(corpora))
+	for i, name := range names {
+		seed := uint64(i)
+		if v, err := strconv.ParseUint(os.Getenv("FILEINFO_UPDATE_SEED"), 10, 64); err == nil {
+			seed += v
+		}
+		t.Run(name, func(t *testing.T) { randomRestoredUpdates(t, corpora[name], steps, seed) })
+	}
+}
+
+// randomRestoredUpdates runs steps random edits of the files of corpus
+// on a graph restored from Build's save, checking each Update against a
+// Build of the files it was given (the extractions of the other files
+// are kept as they were: removing an __init__.py changes the module of
+// its siblings' fresh extractions, which no Update was told of).
+func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64) {
+	root := writeArchive(t, corpus)
+	ex := newExtractor(t, root)
+	idents := identRE.FindAllString(corpus, -1)
+	rng := rand.New(rand.NewPCG(seed, 4))
+	current := map[string]extract.File{}
+	for _, f := range extractAll(t, ex) {
+		current[f.Path] = f
+	}
+	files := func() []extract.File { return slices.Collect(maps.Values(current)) }
+	restore := func() *Graph {
+		fs := files()
+		r, err := Restore(fs, Build(fs).Save())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	g := restore()
+	for step := range steps {
+		if rng.IntN(4) == 0 {
+			g = restore()
+		}
+		paths := g.Files()
+		p := paths[rng.IntN(len(paths))]
+		full := filepath.Join(root, p)
+		src, err := os.ReadFile(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(src), "\n")
+		var changed []extract.File
+		var removed []string
+		var what string
+		switch op := rng.IntN(10); {
+		case op == 0 && len(paths) > 2:
+			what = "remove " + p
+			os.Remove(full)
+			removed = append(removed, p)
+		case op == 1:
+			np := strings.TrimSuffix(p, filepath.Ext(p)) + fmt.Sprintf("_%d", step) + filepath.Ext(p)
+			what = "copy " + p + " to " + np
+			if err := os.WriteFile(filepath.Join(root, np), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, full = np, filepath.Join(root, np)
+		default:
+			i := rng.IntN(len(lines))
+			switch rng.IntN(3) {
+			case 0:
+				what = fmt.Sprintf("delete line %d of %s", i+1, p)
+				lines = append(lines[:i], lines[i+1:]...)
+			case 1:
+				what = fmt.Sprintf("duplicate line %d of %s", i+1, p)
+				lines = append(lines[:i+1], lines[i:]...)
+			default:
+				ids := identRE.FindAllStringIndex(lines[i], -1)
+				if len(ids) == 0 {
+					what = "touch " + p
+					break
+				}
+				m := ids[rng.IntN(len(ids))]
+				repl := idents[rng.IntN(len(idents))]
+				what = fmt.Sprintf("rename %q to %q on line %d of %s", lines[i][m[0]:m[1]], repl, i+1, p)
+				lines[i] = lines[i][:m[0]] + repl + lines[i][m[1]:]
+			}
+			if err := os.WriteFile(full, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(removed) == 0 {
+			f, err := ex.File(context.Background(), p)
+			if err != nil {
+				t.Fatalf("step %d (%s): %v", step, what, err)
+			}
+			changed = append(changed, *f)
+			current[p] = *f
+		} else {
+			delete(current, p)
+		}
+		g.Update(changed, removed)
+		if diff := graphDiff(g, Build(files())); diff != "" {
+			t.Fatalf("step %d (%s): Update of a restored graph differs from Build:\n%s", step, what, diff)
+		}
+	}
+}
