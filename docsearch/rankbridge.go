@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A question is asked in the words of a doc comment, and an undocumented
@@ -56,8 +57,12 @@ const (
 	bridgeLift  = 10
 	// bridgeTerms is how many terms are kept, by share × log(lift).
 	bridgeTerms = 8
+	// bridgeScan is how many of the first candidates the bridge reads
+	// and raises: each read is a document looked up, which a search
+	// over every scope of a spilled index pays for.
+	bridgeScan = 100
 	// bridgeCode bounds the code text of one candidate read.
-	bridgeCode = 4096
+	bridgeCode = 1024
 )
 
 // bridgeTerm is a code term the bridge chose and its weight.
@@ -97,7 +102,7 @@ func (ix *Index) vocabularyBridge(an *analyzer, ranked []hit, qw []idfTerm) []br
 	seen := map[string]bool{}
 	var total float64
 	pooled := 0
-	for _, h := range ranked {
+	for _, h := range ranked[:min(len(ranked), bridgeScan)] {
 		if pooled == bridgePool {
 			break
 		}
@@ -167,6 +172,13 @@ func (ix *Index) vocabularyBridge(an *analyzer, ranked []hit, qw []idfTerm) []br
 	return out[:min(len(out), bridgeTerms)]
 }
 
+// bridgeAnalyzers keeps analyzers between searches: an analyzer caches
+// the terms of each word it has read, and the bridge reads the code of
+// up to bridgePool candidates a search, mostly words read before. A
+// fresh analyzer a search put the bridge at half of a code search's
+// time in BenchmarkSearchDocsServe (2026-12-05).
+var bridgeAnalyzers sync.Pool
+
 // bridge raises the code results of ranked (in fused order) that the
 // vocabulary bridge finds for query (see above): each by
 // exp(bridgeWeight × the share of the terms' weight it holds). It
@@ -175,7 +187,12 @@ func (ix *Index) bridge(ranked []hit, query string, qt QueryType) bool {
 	if qt == QueryCodeLookup || len(ranked) == 0 {
 		return false
 	}
-	terms := ix.vocabularyBridge(newAnalyzer(), ranked, ix.queryIDF(query))
+	an, _ := bridgeAnalyzers.Get().(*analyzer)
+	if an == nil {
+		an = newAnalyzer()
+	}
+	terms := ix.vocabularyBridge(an, ranked, ix.queryIDF(query))
+	bridgeAnalyzers.Put(an)
 	if len(terms) == 0 {
 		return false
 	}
@@ -194,7 +211,7 @@ func (ix *Index) bridge(ranked []hit, query string, qt QueryType) bool {
 	}
 	var funcs []span
 	documented := map[string]bool{} // names of documented methods
-	for _, h := range ranked {
+	for _, h := range ranked[:min(len(ranked), bridgeScan)] {
 		d := ix.doc(ix.chunkDoc(h.chunk))
 		if d == nil || !isCodeScope(d.scope) {
 			continue
@@ -210,7 +227,7 @@ func (ix *Index) bridge(ranked []hit, query string, qt QueryType) bool {
 		}
 	}
 	changed := false
-	for i := range ranked {
+	for i := range ranked[:min(len(ranked), bridgeScan)] {
 		v := val[ranked[i].chunk]
 		if v == 0 {
 			continue
