@@ -115,7 +115,9 @@ type codeCand struct {
 	f    [numCodeFeatures]float64
 }
 
-// rankCode ranks the code results of ranked, which is in fused order, by
+// rankCode raises undocumented functions holding the code terms the
+// query's words are called by in the repository (bridge, rankbridge.go),
+// ranks the code results of ranked, which is in fused order, by
 // their features and weights w (nil: codeWeights), lowers exact copies
 // (demoteCopies), sorts ranked again, then lowers anonymous functions
 // nested in one ranked before them (demoteNested) and sorts once more if
@@ -125,6 +127,9 @@ type codeCand struct {
 func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, observe func([]CodeCandidate)) []hit {
 	if w == nil {
 		w = codeWeights[:]
+	}
+	if ix.bridge(ranked, query, qt) {
+		slices.SortStableFunc(ranked, byFused)
 	}
 	cands := ix.codeFeatures(ctx, ranked, query, qvec, qt, lexHits, vecHits, w, observe != nil)
 	if observe != nil {
