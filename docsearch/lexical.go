@@ -157,7 +157,7 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 		for _, c := range sc.inWord {
 			a := &acc[c]
 			tf := float64(a.freq)
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(lex.lens[c])/avg)
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(lex.chunkLen(c))/avg)
 			if a.score == 0 {
 				sc.touched = append(sc.touched, c)
 			}
