@@ -213,6 +213,10 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 	}
 	ix.update.Lock()
 	err = ix.rescan(ctx, w.srcs, w.skipped)
+	if err == nil && opts.Merge && opts.Dir != "" && ix.lex.ov != nil {
+		// A delta was loaded and nothing changed since: fold it in.
+		ix.saved(ix.save())
+	}
 	ix.update.Unlock()
 	if err != nil {
 		return nil, err

@@ -33,7 +33,8 @@ func TestCompactionShedsMappedPages(t *testing.T) {
 		shedPages(m)
 	}
 	replaced := Document{Path: "put/0", Scope: ScopeDocs, Text: "# Replaced\n\nnew text\n"}
-	b.opts.Merge = true // the whole file is written: compacted first
+	// The whole file is written: compacted first.
+	b.opts.Merge = true
 	if err := b.Put(ctx, []Document{replaced}); err != nil { // the save compacts
 		t.Fatal(err)
 	}
