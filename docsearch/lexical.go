@@ -41,8 +41,9 @@ type scratch struct {
 	gen     int32 // the stamps of a search are gen+1 and up (see lexicalSearch)
 	touched []uint32
 	inWord  []uint32
-	kept    []uint8  // per chunk: 0 not asked yet, 1 kept, 2 filtered out
-	asked   []uint32 // chunks whose kept is set
+	kept    []uint8     // per chunk: 0 not asked yet, 1 kept, 2 filtered out
+	asked   []uint32    // chunks whose kept is set
+	lists   [][]posting // the postings of the current word's terms
 	// region is the mapping acc and kept lie in when they are large (see
 	// alloc); nil: they are on the heap.
 	region *scratchRegion
@@ -116,12 +117,17 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 		g := terms[i].group
 		word := words[g]
 		df, j := 0, i
+		// Each term's postings are read once: through an overlay
+		// (overlay.go) a read may copy them.
+		lists := sc.lists[:0]
 		for ; j < len(terms) && terms[j].group == g; j++ {
-			df = max(df, len(lex.postings(terms[j].id)))
+			ps := lex.postings(terms[j].id)
+			lists = append(lists, ps)
+			df = max(df, len(ps))
 		}
-		for _, t := range terms[i:j] {
+		for k, t := range terms[i:j] {
 			rel := float32(t.weight / word.weight)
-			for _, p := range lex.postings(t.id) {
+			for _, p := range lists[k] {
 				c := p.chunk
 				if c >= uint32(n) {
 					continue // a damaged sealed file's (see decodeBody)
@@ -165,6 +171,8 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 			a.freq = 0
 		}
 		sc.inWord = sc.inWord[:0]
+		clear(lists)
+		sc.lists = lists[:0]
 		i = j
 	}
 	top := topK{k: candidates}
