@@ -117,45 +117,48 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 		g := terms[i].group
 		word := words[g]
 		df, j := 0, i
-		// Each term's postings are read once: through an overlay
-		// (overlay.go) a read may copy them.
+		// Read in place: a removed chunk's postings, which an overlay
+		// (overlay.go) keeps, are skipped by keep, which is set whenever
+		// a chunk was removed.
 		lists := sc.lists[:0]
 		for ; j < len(terms) && terms[j].group == g; j++ {
-			ps := lex.postings(terms[j].id)
-			lists = append(lists, ps)
-			df = max(df, len(ps))
+			tab, add := lex.parts(terms[j].id)
+			lists = append(lists, tab, add)
+			df = max(df, lex.df(terms[j].id))
 		}
 		for k, t := range terms[i:j] {
 			rel := float32(t.weight / word.weight)
-			for _, p := range lists[k] {
-				c := p.chunk
-				if c >= uint32(n) {
-					continue // a damaged sealed file's (see decodeBody)
-				}
-				if keep != nil {
-					// Filtered as it is first met, not after scoring: a
-					// narrow scope scores only its own chunks (issue 34).
-					k := sc.kept[c]
-					if k == 0 {
-						k = 2
-						if keep(c) {
-							k = 1
+			for _, ps := range lists[2*k : 2*k+2] {
+				for _, p := range ps {
+					c := p.chunk
+					if c >= uint32(n) {
+						continue // a damaged sealed file's (see decodeBody)
+					}
+					if keep != nil {
+						// Filtered as it is first met, not after scoring: a
+						// narrow scope scores only its own chunks (issue 34).
+						k := sc.kept[c]
+						if k == 0 {
+							k = 2
+							if keep(c) {
+								k = 1
+							}
+							sc.kept[c] = k
+							sc.asked = append(sc.asked, c)
 						}
-						sc.kept[c] = k
-						sc.asked = append(sc.asked, c)
+						if k == 2 {
+							continue
+						}
 					}
-					if k == 2 {
-						continue
+					a := &acc[c]
+					if a.freq == 0 {
+						sc.inWord = append(sc.inWord, c)
 					}
-				}
-				a := &acc[c]
-				if a.freq == 0 {
-					sc.inWord = append(sc.inWord, c)
-				}
-				a.freq += rel * float32(p.tf)
-				if a.stamp != base+int32(g) {
-					a.stamp = base + int32(g)
-					a.cov += float32(word.cover * min(t.weight, 1))
+					a.freq += rel * float32(p.tf)
+					if a.stamp != base+int32(g) {
+						a.stamp = base + int32(g)
+						a.cov += float32(word.cover * min(t.weight, 1))
+					}
 				}
 			}
 		}
@@ -240,7 +243,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 		spelling := func(id uint32, weight float64) {
 			add(id, weight)
 			if !exact {
-				idf, exact = lex.idf(len(lex.postings(id))), true
+				idf, exact = lex.idf(lex.df(id)), true
 			}
 		}
 		if id, ok := lex.id(t); ok {
@@ -260,7 +263,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 			if raw := strings.ToLower(rawWordFor(text, t)); raw != "" && raw != t {
 				if id, ok := lex.id(raw); ok {
 					add(id, wholeWeight)
-					idf = min(idf, lex.idf(len(lex.postings(id))))
+					idf = min(idf, lex.idf(lex.df(id)))
 				}
 			}
 		}

@@ -324,7 +324,11 @@ func (lex *lexicon) withPrefix(sorted termOrder, p string) []uint32 {
 		}
 	}
 	if len(out) > maxPrefixTerms {
-		slices.SortStableFunc(out, func(a, b uint32) int { return len(lex.postings(b)) - len(lex.postings(a)) })
+		df := make(map[uint32]int, len(out)) // each term's counted once, not per comparison
+		for _, id := range out {
+			df[id] = lex.df(id)
+		}
+		slices.SortStableFunc(out, func(a, b uint32) int { return df[b] - df[a] })
 		out = out[:maxPrefixTerms]
 	}
 	return out

@@ -29,7 +29,56 @@ type lexOverlay struct {
 	lens  []uint32             // new chunks' lengths, by ID-cbase
 	gone  []uint64             // removed chunks, a bit each, over all IDs
 	ngone int
-	order []uint32 // every term's ID in term order; nil when stale (guarded by the lexicon's sortMu)
+	order []uint32       // every term's ID in term order; nil when stale (guarded by the lexicon's sortMu)
+	dfs   map[uint32]int // live postings counted so far, by term; cleared by a change (guarded by sortMu)
+}
+
+// df returns the number of term id's live postings, its document
+// frequency, without copying them; counted once per term until the next
+// change.
+func (lex *lexicon) df(id uint32) int {
+	o := lex.ov
+	if lex.tab == nil || o == nil {
+		return len(lex.postings(id))
+	}
+	lex.sortMu.Lock()
+	n, ok := o.dfs[id]
+	lex.sortMu.Unlock()
+	if ok {
+		return n
+	}
+	tab, add := lex.parts(id)
+	for _, ps := range [2][]posting{tab, add} {
+		n += len(ps)
+		if o.ngone > 0 {
+			for _, p := range ps {
+				if o.isGone(p.chunk) {
+					n--
+				}
+			}
+		}
+	}
+	lex.sortMu.Lock()
+	if o.dfs == nil {
+		o.dfs = map[uint32]int{}
+	}
+	o.dfs[id] = n
+	lex.sortMu.Unlock()
+	return n
+}
+
+// parts returns term id's postings in the table and in the overlay, the
+// removed chunks' among them, without copying: for a reader that skips
+// removed chunks itself (lexicalSearch's keep).
+func (lex *lexicon) parts(id uint32) (tab, add []posting) {
+	o := lex.ov
+	if lex.tab == nil || o == nil {
+		return lex.postings(id), nil
+	}
+	if id < o.base {
+		tab = lex.tab.postings(lex.all, id)
+	}
+	return tab, o.post[id]
 }
 
 // overlay starts lex's overlay, if it has a mapped vocabulary and none
@@ -95,6 +144,9 @@ func (o *lexOverlay) add(lex *lexicon, terms []termFreq) {
 		o.post[tid] = append(o.post[tid], posting{id, t.tf})
 		n += t.tf
 	}
+	lex.sortMu.Lock()
+	o.dfs = nil
+	lex.sortMu.Unlock()
 	o.lens = append(o.lens, n)
 	lex.total += uint64(n)
 	lex.live++
@@ -203,7 +255,7 @@ func (o *lexOverlay) remove(c uint32) { o.setGone(c) }
 func (lex *lexicon) staleOrder() {
 	lex.sortMu.Lock()
 	if lex.ov != nil {
-		lex.ov.order = nil
+		lex.ov.order, lex.ov.dfs = nil, nil
 	}
 	lex.sortMu.Unlock()
 }
