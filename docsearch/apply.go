@@ -78,7 +78,6 @@ func (ix *Index) apply(ctx context.Context, srcs []source, removed []string, ski
 	ix.mu.Lock()
 	ix.vec.extendSketch()
 	if ix.underived {
-		ix.materialize()
 		ix.derive()
 	}
 	ix.mu.Unlock()

@@ -18,7 +18,14 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 
 	ix.mu.Lock()
 	if ix.tab != nil && ix.changes(ps, removed) {
-		ix.materialize()
+		if ix.embedderChanged() {
+			ix.materialize() // every vector is made again
+		} else {
+			ix.lex.overlay() // the change is kept beside the tables
+			if ix.byPath == nil {
+				ix.byPath = map[string]uint32{}
+			}
+		}
 	}
 	changed := false
 	reuse := map[[8]byte]uint32{}
@@ -40,21 +47,34 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	}
 	// drop removes p's document, reporting whether there was one.
 	drop := func(p string) bool {
-		id, ok := ix.byPath[p]
-		if !ok || ix.tab != nil {
+		id, ok := ix.find(p)
+		if !ok {
 			return false
 		}
-		d := ix.docs[id]
-		for c := d.first; c < d.first+d.count; c++ {
+		var first, count uint32
+		scope := ix.docScope(id)
+		if t := ix.tab; t != nil && int(id) < len(t.docs) {
+			f := &t.docs[id]
+			first, count = f.first, f.count
+			ix.goneDoc(id)
+		} else {
+			d := ix.docs[id-ix.docBase()]
+			first, count = d.first, d.count
+			ix.docs[id-ix.docBase()] = nil
+			delete(ix.byPath, p)
+		}
+		for c := first; c < first+count && int(c) < ix.nchunks(); c++ {
+			rec := ix.chunk(c)
 			if ix.vec.dim > 0 && int(c) < ix.vec.chunks() {
-				reuse[ix.chunks[c].hash] = c
+				reuse[rec.hash] = c
 			}
 			ix.lex.remove(c)
+			if ix.tab != nil {
+				ix.ovKey(scope, rec.template)
+			}
 		}
-		ix.dead += int(d.count)
+		ix.dead += int(count)
 		ix.holes++
-		ix.docs[id] = nil
-		delete(ix.byPath, p)
 		return true
 	}
 	for _, p := range removed {
@@ -70,13 +90,14 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		if p.chunks == nil && p.terms == nil {
 			// Same content: refresh what the file system says.
 			if id, ok := ix.find(p.doc.path); ok {
-				if ix.tab != nil {
+				if ix.tab != nil && id < ix.docBase() {
 					if ix.restat == nil {
 						ix.restat = map[uint32][2]int64{}
 					}
 					ix.restat[id] = [2]int64{p.doc.size, p.doc.mtime}
 				} else {
-					ix.docs[id].size, ix.docs[id].mtime = p.doc.size, p.doc.mtime
+					d := ix.docs[id-ix.docBase()]
+					d.size, d.mtime = p.doc.size, p.doc.mtime
 				}
 			}
 			continue
@@ -88,16 +109,19 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 			put = append(put, putText{d, d.text})
 			d.text = ix.spillFor(len(d.text)).later(d.text)
 		}
-		d.first, d.count = uint32(len(ix.chunks)), uint32(len(p.chunks))
-		id := uint32(len(ix.docs))
+		d.first, d.count = uint32(ix.nchunks()), uint32(len(p.chunks))
+		id := uint32(ix.ndocs())
 		ix.docs = append(ix.docs, d)
 		ix.byPath[d.path] = id
 		for i, c := range p.chunks {
 			text := embedText(c)
 			rec := chunkRec{doc: id, title: c.title, line: uint32(c.line), end: uint32(c.end), ctype: c.ctype, hash: textHash(text), template: c.template}
-			cid := uint32(len(ix.chunks))
+			cid := uint32(ix.nchunks())
 			ix.chunks = append(ix.chunks, rec)
 			ix.lex.add(p.terms[i])
+			if ix.tab != nil {
+				ix.ovKey(d.scope, rec.template)
+			}
 			if emb != nil {
 				if old, ok := reuse[rec.hash]; ok && ix.vec.dim > 0 {
 					ix.growVectors(int(cid) + 1)
@@ -117,7 +141,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		}
 	}
 	if ix.vec.dim > 0 {
-		ix.growVectors(len(ix.chunks))
+		ix.growVectors(ix.nchunks())
 	}
 	// The skipped list is not saved (a rescan finds it again), so it
 	// changes nothing to save.
@@ -139,7 +163,8 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 	// Compaction renumbers the chunks, so it waits for the new chunks'
 	// vectors, which embed stores by number.
 	ix.mu.Lock()
-	if ix.dead > len(ix.chunks)/4 && ix.dead > 64 || ix.holes > len(ix.docs)/4 && ix.holes > 64 {
+	if ix.dead > ix.nchunks()/4 && ix.dead > 64 || ix.holes > ix.ndocs()/4 && ix.holes > 64 {
+		ix.materialize() // an overlay is folded in first
 		ix.compact()
 	}
 	ix.mu.Unlock()
@@ -155,8 +180,7 @@ type putText struct {
 // changes reports whether a commit of ps and removed changes a loaded
 // index, which must then be materialized first. Callers hold ix.mu.
 func (ix *Index) changes(ps []processed, removed []string) bool {
-	emb := ix.opts.Embedder
-	if emb != nil && ix.embName != vectorsBy(emb) || emb == nil && ix.embName != "" {
+	if ix.embedderChanged() {
 		return true
 	}
 	for _, p := range ps {
@@ -170,6 +194,38 @@ func (ix *Index) changes(ps []processed, removed []string) bool {
 		}
 	}
 	return false
+}
+
+// embedderChanged reports whether the vectors are not the embedder's:
+// all are to be made again. Callers hold ix.mu.
+func (ix *Index) embedderChanged() bool {
+	emb := ix.opts.Embedder
+	return emb != nil && ix.embName != vectorsBy(emb) || emb == nil && ix.embName != ""
+}
+
+// goneDoc marks the table's document id removed. Callers hold ix.mu for
+// writing.
+func (ix *Index) goneDoc(id uint32) {
+	w := int(id / 64)
+	if w >= len(ix.gone) {
+		ix.gone = append(ix.gone, make([]uint64, w+1-len(ix.gone))...)
+	}
+	if ix.gone[w]&(1<<(id%64)) == 0 {
+		ix.gone[w] |= 1 << (id % 64)
+		ix.goneDocs++
+	}
+}
+
+// ovKey records that the overlay added or removed a chunk of template
+// in scope: derive counts its copies again.
+func (ix *Index) ovKey(scope string, template uint64) {
+	if template == 0 {
+		return
+	}
+	if ix.ovKeys == nil {
+		ix.ovKeys = map[copyKey]bool{}
+	}
+	ix.ovKeys[copyKey{scope, template}] = true
 }
 
 // unembedded records chunks left without vectors because the embedder

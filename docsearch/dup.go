@@ -55,9 +55,12 @@ func templateHash(terms []termFreq, page []uint64) uint64 {
 // update, after its last commit: per commit, it made indexing quadratic
 // in the number of batches. Callers hold ix.mu for writing.
 func (ix *Index) derive() {
-	ix.materialize()
 	ix.names = ix.scopeNames()
-	ix.countCopies()
+	if ix.tab != nil {
+		ix.countCopiesOverlay()
+	} else {
+		ix.countCopies()
+	}
 	ix.underived = false
 	derives.Add(1)
 }
@@ -70,10 +73,7 @@ var derives atomic.Int64
 // scope have a chunk of its template (1 for none). Callers hold ix.mu
 // for writing.
 func (ix *Index) countCopies() {
-	type key struct {
-		scope    string
-		template uint64
-	}
+	type key = copyKey
 	docs := map[key][]uint32{} // the documents, each once: chunks of a document are in a row
 	for c := range ix.chunks {
 		rec := &ix.chunks[c]
@@ -97,6 +97,80 @@ func (ix *Index) countCopies() {
 			rec.copies = uint32(min(n, math.MaxUint32))
 		}
 	}
+}
+
+// copyKey is a chunk's scope and template: the chunks whose documents
+// countCopies counts.
+type copyKey struct {
+	scope    string
+	template uint64
+}
+
+// countCopiesOverlay is countCopies for an index with an overlay: only
+// the chunks of the scopes and templates the overlay added or removed
+// (ovKeys) are counted again, those of the table in one walk of its
+// chunk entries, with no document decoded; a table chunk's new count is
+// kept in ix.copies. Callers hold ix.mu for writing.
+func (ix *Index) countCopiesOverlay() {
+	if len(ix.ovKeys) == 0 {
+		return
+	}
+	t := ix.tab
+	docs := map[copyKey]map[uint32]bool{}
+	count := func(k copyKey, doc uint32) {
+		m := docs[k]
+		if m == nil {
+			m = map[uint32]bool{}
+			docs[k] = m
+		}
+		m[doc] = true
+	}
+	var mine []uint32 // the table's live chunks of ovKeys
+	for c := range t.chunks {
+		f := &t.chunks[c]
+		if f.template == 0 {
+			continue
+		}
+		if k := (copyKey{t.scopeName(f.scope), f.template}); ix.ovKeys[k] && !ix.tabGone(f.doc) {
+			count(k, f.doc)
+			mine = append(mine, uint32(c))
+		}
+	}
+	for _, rec := range ix.chunks {
+		if d := ix.ovDoc(rec.doc); d != nil && rec.template != 0 {
+			if k := (copyKey{d.scope, rec.template}); ix.ovKeys[k] {
+				count(k, rec.doc)
+			}
+		}
+	}
+	copiesOf := func(k copyKey) uint32 {
+		if n := len(docs[k]); n >= minCopies {
+			return uint32(min(n, math.MaxUint32))
+		}
+		return 1
+	}
+	if ix.copies == nil {
+		ix.copies = map[uint32]uint32{}
+	}
+	for _, c := range mine {
+		f := &t.chunks[c]
+		if n := copiesOf(copyKey{t.scopeName(f.scope), f.template}); n != max(f.copies, 1) {
+			ix.copies[c] = n
+		} else {
+			delete(ix.copies, c)
+		}
+	}
+	for i := range ix.chunks {
+		rec := &ix.chunks[i]
+		if d := ix.ovDoc(rec.doc); d != nil && rec.template != 0 {
+			if k := (copyKey{d.scope, rec.template}); ix.ovKeys[k] {
+				rec.copies = copiesOf(k)
+			}
+		} else {
+			rec.copies = 1
+		}
+	}
+	ix.ovKeys = nil
 }
 
 // dedupe keeps, of the hits (best first) that are copies of one

@@ -405,7 +405,9 @@ func (ix *Index) Stats() Stats {
 		Vectors: ix.vec.chunks(), Embedder: ix.embName, Skipped: len(ix.skipped), Unsaved: ix.unsaved}
 	if t := ix.tab; t != nil {
 		for i := range t.docs {
-			s.Bytes += t.docs[i].size
+			if !ix.tabGone(uint32(i)) {
+				s.Bytes += t.docs[i].size
+			}
 		}
 	}
 	for _, d := range ix.docs {

@@ -63,6 +63,11 @@ type Options struct {
 	// change to a loaded index decodes all of it onto the heap
 	// (materialize), the documents it then replaces included.
 	Fresh bool
+	// Merge makes every save write the whole index file, the changes
+	// since it was last written folded in, rather than a delta beside it
+	// (see delta.go): for a caller that indexes at length and saves
+	// once (fileinfo index).
+	Merge bool
 }
 
 func (o *Options) defaults() {
@@ -140,6 +145,15 @@ type Index struct {
 	// file): so that the next rescan does not read them again, without
 	// decoding the tables for it.
 	restat map[uint32][2]int64
+	// gone is, while tab is set, the table's documents removed since it
+	// was loaded, a bit each, goneDocs their count, and copies the
+	// table's chunks whose copies changed since (see overlay.go).
+	gone     []uint64
+	goneDocs int
+	copies   map[uint32]uint32
+	// ovKeys are the scope and template of the chunks the overlay added
+	// or removed: those whose copies derive counts again.
+	ovKeys map[copyKey]bool
 }
 
 // chunkRec is what the index keeps of a chunk.
@@ -199,6 +213,10 @@ func Open(ctx context.Context, root fs.FS, opts Options) (*Index, error) {
 	}
 	ix.update.Lock()
 	err = ix.rescan(ctx, w.srcs, w.skipped)
+	if err == nil && opts.Merge && opts.Dir != "" && ix.lex.ov != nil {
+		// A delta was loaded and nothing changed since: fold it in.
+		ix.saved(ix.save())
+	}
 	ix.update.Unlock()
 	if err != nil {
 		return nil, err
@@ -247,7 +265,9 @@ func (ix *Index) HasScope(scope string) bool {
 	if t := ix.tab; t != nil {
 		// A saved index is compacted and its scopes are those of its
 		// documents.
-		return slices.Contains(t.scopes, scope)
+		if slices.Contains(t.scopes, scope) {
+			return true
+		}
 	}
 	for _, d := range ix.docs {
 		if d != nil && d.scope == scope {
@@ -260,6 +280,7 @@ func (ix *Index) HasScope(scope string) bool {
 // reset empties the index.
 func (ix *Index) reset() {
 	ix.docs, ix.chunks, ix.dead, ix.holes, ix.tab, ix.restat = nil, nil, 0, 0, nil, nil
+	ix.gone, ix.goneDocs, ix.copies, ix.ovKeys = nil, 0, nil, nil
 	ix.byPath = map[string]uint32{}
 	ix.lex = newLexicon()
 	ix.vec = vectors{}
@@ -414,7 +435,6 @@ func (ix *Index) Put(ctx context.Context, docs []Document) error {
 	ix.mu.Lock()
 	ix.vec.extendSketch()
 	if ix.underived {
-		ix.materialize()
 		ix.derive()
 	}
 	ix.mu.Unlock()

@@ -41,8 +41,9 @@ type scratch struct {
 	gen     int32 // the stamps of a search are gen+1 and up (see lexicalSearch)
 	touched []uint32
 	inWord  []uint32
-	kept    []uint8  // per chunk: 0 not asked yet, 1 kept, 2 filtered out
-	asked   []uint32 // chunks whose kept is set
+	kept    []uint8     // per chunk: 0 not asked yet, 1 kept, 2 filtered out
+	asked   []uint32    // chunks whose kept is set
+	lists   [][]posting // the postings of the current word's terms
 	// region is the mapping acc and kept lie in when they are large (see
 	// alloc); nil: they are on the heap.
 	region *scratchRegion
@@ -116,40 +117,48 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 		g := terms[i].group
 		word := words[g]
 		df, j := 0, i
+		// Read in place: a removed chunk's postings, which an overlay
+		// (overlay.go) keeps, are skipped by keep, which is set whenever
+		// a chunk was removed.
+		lists := sc.lists[:0]
 		for ; j < len(terms) && terms[j].group == g; j++ {
-			df = max(df, len(lex.postings(terms[j].id)))
+			tab, add := lex.parts(terms[j].id)
+			lists = append(lists, tab, add)
+			df = max(df, lex.df(terms[j].id))
 		}
-		for _, t := range terms[i:j] {
+		for k, t := range terms[i:j] {
 			rel := float32(t.weight / word.weight)
-			for _, p := range lex.postings(t.id) {
-				c := p.chunk
-				if c >= uint32(n) {
-					continue // a damaged sealed file's (see decodeBody)
-				}
-				if keep != nil {
-					// Filtered as it is first met, not after scoring: a
-					// narrow scope scores only its own chunks (issue 34).
-					k := sc.kept[c]
-					if k == 0 {
-						k = 2
-						if keep(c) {
-							k = 1
+			for _, ps := range lists[2*k : 2*k+2] {
+				for _, p := range ps {
+					c := p.chunk
+					if c >= uint32(n) {
+						continue // a damaged sealed file's (see decodeBody)
+					}
+					if keep != nil {
+						// Filtered as it is first met, not after scoring: a
+						// narrow scope scores only its own chunks (issue 34).
+						k := sc.kept[c]
+						if k == 0 {
+							k = 2
+							if keep(c) {
+								k = 1
+							}
+							sc.kept[c] = k
+							sc.asked = append(sc.asked, c)
 						}
-						sc.kept[c] = k
-						sc.asked = append(sc.asked, c)
+						if k == 2 {
+							continue
+						}
 					}
-					if k == 2 {
-						continue
+					a := &acc[c]
+					if a.freq == 0 {
+						sc.inWord = append(sc.inWord, c)
 					}
-				}
-				a := &acc[c]
-				if a.freq == 0 {
-					sc.inWord = append(sc.inWord, c)
-				}
-				a.freq += rel * float32(p.tf)
-				if a.stamp != base+int32(g) {
-					a.stamp = base + int32(g)
-					a.cov += float32(word.cover * min(t.weight, 1))
+					a.freq += rel * float32(p.tf)
+					if a.stamp != base+int32(g) {
+						a.stamp = base + int32(g)
+						a.cov += float32(word.cover * min(t.weight, 1))
+					}
 				}
 			}
 		}
@@ -157,7 +166,7 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 		for _, c := range sc.inWord {
 			a := &acc[c]
 			tf := float64(a.freq)
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(lex.lens[c])/avg)
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(lex.chunkLen(c))/avg)
 			if a.score == 0 {
 				sc.touched = append(sc.touched, c)
 			}
@@ -165,6 +174,8 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool) ([]scored, m
 			a.freq = 0
 		}
 		sc.inWord = sc.inWord[:0]
+		clear(lists)
+		sc.lists = lists[:0]
 		i = j
 	}
 	top := topK{k: candidates}
@@ -232,7 +243,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 		spelling := func(id uint32, weight float64) {
 			add(id, weight)
 			if !exact {
-				idf, exact = lex.idf(len(lex.postings(id))), true
+				idf, exact = lex.idf(lex.df(id)), true
 			}
 		}
 		if id, ok := lex.id(t); ok {
@@ -252,7 +263,7 @@ func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 			if raw := strings.ToLower(rawWordFor(text, t)); raw != "" && raw != t {
 				if id, ok := lex.id(raw); ok {
 					add(id, wholeWeight)
-					idf = min(idf, lex.idf(len(lex.postings(id))))
+					idf = min(idf, lex.idf(lex.df(id)))
 				}
 			}
 		}

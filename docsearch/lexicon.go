@@ -35,6 +35,10 @@ type lexicon struct {
 	// (materialize).
 	tab *table
 	all []posting
+	// ov, when set, holds what was added and removed since tab was
+	// loaded, beside it (overlay.go); the first add of a lexicon with a
+	// tab and no ov decodes the tab instead.
+	ov *lexOverlay
 
 	// runs are the postings written out to the spill (postruns.go), in
 	// the order written; post and log then hold only those added since:
@@ -53,6 +57,9 @@ type lexicon struct {
 // nterms returns the number of terms.
 func (lex *lexicon) nterms() int {
 	if lex.tab != nil {
+		if lex.ov != nil {
+			return int(lex.ov.base) + len(lex.ov.terms)
+		}
 		return len(lex.tab.terms) - 1
 	}
 	return len(lex.terms)
@@ -61,6 +68,9 @@ func (lex *lexicon) nterms() int {
 // term returns term id; a loaded one aliases the mapping.
 func (lex *lexicon) term(id uint32) string {
 	if lex.tab != nil {
+		if o := lex.ov; o != nil && id >= o.base {
+			return o.terms[id-o.base]
+		}
 		return lex.tab.term(id)
 	}
 	return lex.terms[id]
@@ -69,6 +79,9 @@ func (lex *lexicon) term(id uint32) string {
 // postings returns term id's postings.
 func (lex *lexicon) postings(id uint32) []posting {
 	if lex.tab != nil {
+		if lex.ov != nil {
+			return lex.postingsOverlay(id)
+		}
 		return lex.tab.postings(lex.all, id)
 	}
 	if len(lex.runs) > 0 || lex.log.len() > 0 {
@@ -83,6 +96,9 @@ func (lex *lexicon) postings(id uint32) []posting {
 // included.
 func (lex *lexicon) npostings() int {
 	if lex.tab != nil {
+		if lex.ov != nil {
+			return len(lex.all) + lex.ov.npostings()
+		}
 		return len(lex.all)
 	}
 	n := 0
@@ -122,6 +138,10 @@ func (lex *lexicon) materializeShedding(pages *shedder) {
 	lex.sortedBase = n
 	lex.sorted = nil
 	lex.tab, lex.all = nil, nil
+	if o := lex.ov; o != nil {
+		lex.ov = nil
+		lex.materializeOverlay(o)
+	}
 }
 
 // termOrder is the term IDs in term order: ids, or when ids is nil the
@@ -163,6 +183,10 @@ func newLexicon() *lexicon { return &lexicon{ids: newTermTable(0)} }
 
 // add appends a chunk, whose ID must be len(lex.lens), with its terms.
 func (lex *lexicon) add(terms []termFreq) {
+	if lex.ov != nil {
+		lex.ov.add(lex, terms)
+		return
+	}
 	lex.materialize()
 	if lex.sortedBase > 0 {
 		// A binary search costs a cache miss a step: a change as large
@@ -205,6 +229,9 @@ func (lex *lexicon) add(terms []termFreq) {
 // id returns term's ID.
 func (lex *lexicon) id(term string) (uint32, bool) {
 	if lex.tab != nil {
+		if lex.ov != nil {
+			return lex.ovID(term)
+		}
 		return lex.tab.findTerm(term)
 	}
 	if i, ok := slices.BinarySearch(lex.terms[:lex.sortedBase], term); ok {
@@ -215,8 +242,12 @@ func (lex *lexicon) id(term string) (uint32, bool) {
 
 // remove marks a chunk dead in the statistics; its postings stay.
 func (lex *lexicon) remove(chunk uint32) {
-	lex.total -= uint64(lex.lens[chunk])
+	lex.total -= uint64(lex.chunkLen(chunk))
 	lex.live--
+	if lex.ov != nil {
+		lex.ov.remove(chunk)
+		lex.staleOrder()
+	}
 }
 
 // BM25 parameters. k1 is the usual 1.2. b is 1, not the usual 0.75:
@@ -252,6 +283,10 @@ func (lex *lexicon) avgLen() float64 {
 // order returns the term IDs in term order.
 func (lex *lexicon) order() termOrder {
 	if lex.tab != nil {
+		if o := lex.ov; o != nil && (len(o.terms) > 0 || o.ngone > 0) {
+			s := lex.ovOrder()
+			return termOrder{ids: s, n: len(s)}
+		}
 		return termOrder{n: lex.nterms()}
 	}
 	s := lex.sortedTerms()
@@ -289,7 +324,11 @@ func (lex *lexicon) withPrefix(sorted termOrder, p string) []uint32 {
 		}
 	}
 	if len(out) > maxPrefixTerms {
-		slices.SortStableFunc(out, func(a, b uint32) int { return len(lex.postings(b)) - len(lex.postings(a)) })
+		df := make(map[uint32]int, len(out)) // each term's counted once, not per comparison
+		for _, id := range out {
+			df[id] = lex.df(id)
+		}
+		slices.SortStableFunc(out, func(a, b uint32) int { return df[b] - df[a] })
 		out = out[:maxPrefixTerms]
 	}
 	return out

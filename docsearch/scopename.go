@@ -54,12 +54,15 @@ func (ix *Index) scopeNames() map[string]bool {
 	}
 	var fronts []front
 	top := map[string]int{} // the least depth of a scope's front pages
-	for _, d := range ix.docs {
-		if d == nil {
+	// Every document's scope and path are read, a loaded one's from the
+	// tables; only front pages are decoded.
+	for id := range uint32(ix.ndocs()) {
+		if !ix.live(id) {
 			continue
 		}
-		perScope[d.scope]++
-		p := d.path
+		scope := ix.docScope(id)
+		perScope[scope]++
+		p := ix.docPath(id)
 		if i := strings.LastIndexByte(p, ':'); i >= 0 {
 			p = p[i+1:]
 		}
@@ -70,9 +73,10 @@ func (ix *Index) scopeNames() map[string]bool {
 		if !frontPages[base] {
 			continue
 		}
+		d := ix.doc(id)
 		depth := strings.Count(p, "/")
-		if t, ok := top[d.scope]; !ok || depth < t {
-			top[d.scope] = depth
+		if t, ok := top[scope]; !ok || depth < t {
+			top[scope] = depth
 		}
 		fronts = append(fronts, front{d, depth})
 	}
@@ -102,11 +106,11 @@ func (ix *Index) scopeNames() map[string]bool {
 		}
 		seen := map[uint32]bool{}
 		for _, p := range ix.lex.postings(id) {
-			if int(p.chunk) >= len(ix.chunks) {
+			if int(p.chunk) >= ix.nchunks() {
 				continue
 			}
-			did := ix.chunks[p.chunk].doc
-			if d := ix.docs[did]; d != nil && d.scope == c.scope {
+			did := ix.chunkDoc(p.chunk)
+			if ix.live(did) && ix.docScope(did) == c.scope {
 				seen[did] = true
 			}
 		}

@@ -240,10 +240,18 @@ func (ix *Index) keeper(q Query) func(uint32) bool {
 		}
 		return func(c uint32) bool {
 			if int(c) >= len(t.chunks) {
-				return false
+				// The overlay's (see overlay.go).
+				k := int(c) - len(t.chunks)
+				if k >= len(ix.chunks) {
+					return false
+				}
+				rec := &ix.chunks[k]
+				d := ix.ovDoc(rec.doc)
+				return d != nil && (len(q.Scopes) == 0 || slices.Contains(q.Scopes, d.scope)) &&
+					(q.ContentType == "" || rec.ctype == q.ContentType)
 			}
 			f := &t.chunks[c]
-			return int(f.scope) < len(in) && in[f.scope] &&
+			return int(f.scope) < len(in) && in[f.scope] && (ix.dead == 0 || !ix.tabGone(f.doc)) &&
 				(q.ContentType == "" || int(f.ctype) < len(ctypeCodes) && ctypeCodes[f.ctype] == q.ContentType)
 		}
 	}

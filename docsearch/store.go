@@ -97,6 +97,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -175,6 +176,14 @@ func (ix *Index) save() error {
 		return errors.New("docsearch: the index has no Dir to save to")
 	}
 	ix.mu.Lock()
+	if ix.underived {
+		ix.derive()
+	}
+	if ix.deltaFits() {
+		// The overlay alone is written, beside the index file.
+		ix.mu.Unlock()
+		return ix.saveDelta()
+	}
 	ix.materialize() // encodeTo writes the in-memory structures
 	ix.lex.flush()   // and reads every term's postings: none in the log
 	if ix.dead > 0 || ix.holes > 0 {
@@ -214,6 +223,11 @@ func (ix *Index) save() error {
 	}
 	if err != nil {
 		d.Remove(tmp)
+		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
+	}
+	// The new file holds the delta's changes: a delta left by a crash
+	// here names the old file, and is dropped (see delta.go).
+	if err := d.Remove(deltaFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("save index in %s: %w", ix.opts.Dir, err)
 	}
 	sealSaved(d)

@@ -108,7 +108,8 @@ func TestLoadedVectorsUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	// Merge: the whole file is written, not a delta beside it.
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb, Merge: true})
 	writeTree(t, root, map[string]string{"docs/intro.rst": "Quokkas\n=======\n\nQuokka quokka quokka.\n"})
 	if err := ix.Update(ctx, []string{"docs/intro.rst"}); err != nil {
 		t.Fatal(err)
@@ -178,7 +179,7 @@ func TestVectorsAcrossBlocks(t *testing.T) {
 	if err := ix.Update(ctx, added); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := ix.vec.chunks(), len(ix.chunks); got != want {
+	if got, want := ix.vec.chunks(), ix.nchunks(); got != want {
 		t.Fatalf("%d vector rows for %d chunks", got, want)
 	}
 	for _, i := range []int{3, blockRows + 400, blockRows + 500, 2*blockRows + 99} {
@@ -395,7 +396,7 @@ func TestCompactionUnmaps(t *testing.T) {
 		maps, _ = os.ReadFile("/proc/self/maps")
 		return bytes.Contains(maps, []byte(file))
 	}
-	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb})
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir, Embedder: emb, Merge: true}) // a save compacts
 	if !mapped() {
 		t.Fatal("the loaded index is not mapped")
 	}

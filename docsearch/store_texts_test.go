@@ -94,6 +94,7 @@ func TestCompactionCopiesMappedTexts(t *testing.T) {
 	}
 	// Replacing a document leaves a hole; the save compacts and unmaps.
 	replaced := Document{Path: "put/0", Scope: ScopeDocs, Text: "# Replaced\n\nnew text\n"}
+	b.opts.Merge = true // the whole file is written: compacted first
 	if err := b.Put(ctx, []Document{replaced}); err != nil {
 		t.Fatal(err)
 	}

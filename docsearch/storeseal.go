@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -104,6 +105,31 @@ func Verify(dir string) error {
 	}
 	if seal := sealOf(info, data); seal != "" {
 		writeSeal(d, seal)
+	}
+	return verifyDelta(d, dir, data)
+}
+
+// verifyDelta checks the delta beside the index file data, if there is
+// one: its sum, and that it is the delta of data (a stale one is
+// removed). Its documents and postings are checked at every load.
+func verifyDelta(d *os.Root, dir string, data []byte) error {
+	f, info, err := openRegular(d, deltaFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	b := make([]byte, min(info.Size(), maxIndexBytes))
+	if _, err := f.ReadAt(b, 0); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, deltaFile), err)
+	}
+	switch _, err := checkDelta(b, data); {
+	case errors.Is(err, errStaleDelta):
+		d.Remove(deltaFile)
+	case err != nil:
+		return fmt.Errorf("%s: %w", filepath.Join(dir, deltaFile), err)
 	}
 	return nil
 }

@@ -248,41 +248,8 @@ func (t *table) decodeDoc(id uint32, an *analyzer, own bool) (*doc, error) {
 	if d.put {
 		d.text = alias(areaSpan(t.texts, f.text, f.textLen))
 	}
-	r := &reader{b: rec}
-	d.title, d.summary = r.str("title"), r.str("summary")
-	if n := r.count("entities", 1); n > 0 {
-		d.entities = make([]string, n)
-		for j := range d.entities {
-			d.entities[j] = r.str("entity")
-		}
-	}
-	if n := r.count("headings", 3); n > 0 {
-		d.headings = make([]Heading, n)
-		for j := range d.headings {
-			lvl, line := r.uv("heading level"), r.uv("heading line")
-			if lvl > 6 || line > math.MaxInt32 {
-				r.fail("heading")
-			}
-			d.headings[j] = Heading{Level: int(lvl), Line: int(line), Text: r.str("heading")}
-		}
-	}
-	if u := r.uv("updated"); u > 0 {
-		if u > 1<<40 {
-			r.fail("updated")
-		}
-		d.updated = time.Unix(int64(u), 0).UTC()
-	}
-	copy(d.hash[:], r.bytes(16, "hash"))
-	if f.flags&flagNote != 0 {
-		if d.note = r.str("note"); d.note == "" {
-			r.fail("note") // one spelling: no flag for no note
-		}
-	}
-	if r.err == nil && len(r.b) != 0 {
-		r.fail("record length")
-	}
-	if r.err != nil {
-		return nil, r.err
+	if err := decodeRecord(d, rec, f.flags&flagNote != 0); err != nil {
+		return nil, err
 	}
 	if own && d.scope != ScopeCode && d.scope != ScopeArtifacts {
 		// Only a page's signals are read (pageSignal); a symbol's or an
@@ -453,4 +420,43 @@ func (t *table) check(all []posting, lens []uint32) error {
 		return fmt.Errorf("%w: bad paths total", errCorrupt)
 	}
 	return nil
+}
+
+// decodeRecord reads d's record, rec (see appendRecord), into d; noted
+// says the record ends with a note. d's strings alias rec.
+func decodeRecord(d *doc, rec []byte, noted bool) error {
+	r := &reader{b: rec}
+	d.title, d.summary = r.str("title"), r.str("summary")
+	if n := r.count("entities", 1); n > 0 {
+		d.entities = make([]string, n)
+		for j := range d.entities {
+			d.entities[j] = r.str("entity")
+		}
+	}
+	if n := r.count("headings", 3); n > 0 {
+		d.headings = make([]Heading, n)
+		for j := range d.headings {
+			lvl, line := r.uv("heading level"), r.uv("heading line")
+			if lvl > 6 || line > math.MaxInt32 {
+				r.fail("heading")
+			}
+			d.headings[j] = Heading{Level: int(lvl), Line: int(line), Text: r.str("heading")}
+		}
+	}
+	if u := r.uv("updated"); u > 0 {
+		if u > 1<<40 {
+			r.fail("updated")
+		}
+		d.updated = time.Unix(int64(u), 0).UTC()
+	}
+	copy(d.hash[:], r.bytes(16, "hash"))
+	if noted {
+		if d.note = r.str("note"); d.note == "" {
+			r.fail("note") // one spelling: no flag for no note
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("record length")
+	}
+	return r.err
 }

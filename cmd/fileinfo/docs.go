@@ -134,6 +134,9 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	// put: a saved index is built anew rather than decoded whole onto the
 	// heap and replaced (docsearch.Options.Fresh).
 	opts.Fresh = code && !codeindex.SameBuild(opts.Dir)
+	// index folds the changes saved beside the index file into it; a
+	// search saves a change as a delta (see docsearch.Options.Merge).
+	opts.Merge = progress
 	ix, err := docsearch.Open(ctx, docsearch.RootFS(r), opts)
 	if err != nil || !code {
 		return ix, cs, err
