@@ -269,7 +269,7 @@ func (ix *Index) usedBy(an *analyzer, name string) float64 {
 	df := 0
 	an.analyze(name, func(t string, whole bool) {
 		if id, ok := ix.lex.id(t); ok && (whole || df == 0) {
-			df = len(ix.lex.postings(id))
+			df = ix.lex.df(id)
 		}
 	})
 	if df <= 1 {
@@ -296,7 +296,7 @@ func (ix *Index) queryIDF(query string) []idfTerm {
 		seen[t] = true
 		df := 0
 		if id, ok := ix.lex.id(t); ok {
-			df = len(ix.lex.postings(id))
+			df = ix.lex.df(id)
 		}
 		out = append(out, idfTerm{strings.Clone(t), ix.lex.idf(df)})
 	})

@@ -218,7 +218,7 @@ func (ix *Index) pageSignal(text string, hits []hit) []hit {
 		seen[t] = true
 		w := ix.lex.idf(0)
 		if id, ok := ix.lex.id(t); ok {
-			w = ix.lex.idf(len(ix.lex.postings(id)))
+			w = ix.lex.idf(ix.lex.df(id))
 		}
 		if ix.qualifies(t) {
 			w *= qualifierWeight

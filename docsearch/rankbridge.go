@@ -159,7 +159,7 @@ func (ix *Index) vocabularyBridge(an *analyzer, ranked []hit, qw []idfTerm) []br
 			continue
 		}
 		p := s / total
-		lift := p / max(float64(len(ix.lex.postings(id)))/live, 1e-9)
+		lift := p / max(float64(ix.lex.df(id))/live, 1e-9)
 		if lift < bridgeLift {
 			continue
 		}
