@@ -2,7 +2,6 @@ package callgraph
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -107,53 +106,8 @@ func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64) 
 		if rng.IntN(4) == 0 {
 			g = restore()
 		}
-		paths := g.Files()
-		p := paths[rng.IntN(len(paths))]
-		full := filepath.Join(root, p)
-		src, err := os.ReadFile(full)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(string(src), "\n")
+		p, what, removed := randomEdit(t, rng, root, g.Files(), idents, step, 2)
 		var changed []extract.File
-		var removed []string
-		var what string
-		switch op := rng.IntN(10); {
-		case op == 0 && len(paths) > 2:
-			what = "remove " + p
-			os.Remove(full)
-			removed = append(removed, p)
-		case op == 1:
-			np := strings.TrimSuffix(p, filepath.Ext(p)) + fmt.Sprintf("_%d", step) + filepath.Ext(p)
-			what = "copy " + p + " to " + np
-			if err := os.WriteFile(filepath.Join(root, np), src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p, full = np, filepath.Join(root, np)
-		default:
-			i := rng.IntN(len(lines))
-			switch rng.IntN(3) {
-			case 0:
-				what = fmt.Sprintf("delete line %d of %s", i+1, p)
-				lines = append(lines[:i], lines[i+1:]...)
-			case 1:
-				what = fmt.Sprintf("duplicate line %d of %s", i+1, p)
-				lines = append(lines[:i+1], lines[i:]...)
-			default:
-				ids := identRE.FindAllStringIndex(lines[i], -1)
-				if len(ids) == 0 {
-					what = "touch " + p
-					break
-				}
-				m := ids[rng.IntN(len(ids))]
-				repl := idents[rng.IntN(len(idents))]
-				what = fmt.Sprintf("rename %q to %q on line %d of %s", lines[i][m[0]:m[1]], repl, i+1, p)
-				lines[i] = lines[i][:m[0]] + repl + lines[i][m[1]:]
-			}
-			if err := os.WriteFile(full, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
 		if len(removed) == 0 {
 			f, err := ex.File(context.Background(), p)
 			if err != nil {

@@ -69,6 +69,56 @@ public class B {
 
 var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
+// randomEdit makes one random change to a file of paths under root: it
+// removes it (when more than keep files are left), copies it to a new
+// file, or deletes, duplicates or renames an identifier on one of its
+// lines (to one of idents). It returns the path changed (the copy's for
+// a copy), what it did, and the path removed, if any.
+func randomEdit(t *testing.T, rng *rand.Rand, root string, paths, idents []string, step, keep int) (p, what string, removed []string) {
+	t.Helper()
+	p = paths[rng.IntN(len(paths))]
+	full := filepath.Join(root, p)
+	src, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	switch op := rng.IntN(10); {
+	case op == 0 && len(paths) > keep:
+		os.Remove(full)
+		return p, "remove " + p, []string{p}
+	case op == 1:
+		np := strings.TrimSuffix(p, filepath.Ext(p)) + fmt.Sprintf("_%d", step) + filepath.Ext(p)
+		if err := os.WriteFile(filepath.Join(root, np), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return np, "copy " + p + " to " + np, nil
+	}
+	i := rng.IntN(len(lines))
+	switch rng.IntN(3) {
+	case 0:
+		what = fmt.Sprintf("delete line %d of %s", i+1, p)
+		lines = append(lines[:i], lines[i+1:]...)
+	case 1:
+		what = fmt.Sprintf("duplicate line %d of %s", i+1, p)
+		lines = append(lines[:i+1], lines[i:]...)
+	default:
+		ids := identRE.FindAllStringIndex(lines[i], -1)
+		if len(ids) == 0 {
+			what = "touch " + p
+			break
+		}
+		m := ids[rng.IntN(len(ids))]
+		repl := idents[rng.IntN(len(idents))]
+		what = fmt.Sprintf("rename %q to %q on line %d of %s", lines[i][m[0]:m[1]], repl, i+1, p)
+		lines[i] = lines[i][:m[0]] + repl + lines[i][m[1]:]
+	}
+	if err := os.WriteFile(full, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p, what, nil
+}
+
 // TestUpdateEqualsBuild edits, adds and removes real files at random and
 // checks after every Update that the graph equals a fresh Build.
 func TestUpdateEqualsBuild(t *testing.T) {
@@ -97,53 +147,8 @@ func TestUpdateEqualsBuild(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 2))
 	fast := 0
 	for step := range steps {
-		paths := g.Files()
-		p := paths[rng.IntN(len(paths))]
-		full := filepath.Join(root, p)
-		src, err := os.ReadFile(full)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(string(src), "\n")
+		p, what, removed := randomEdit(t, rng, root, g.Files(), idents, step, 4)
 		var changed []extract.File
-		var removed []string
-		var what string
-		switch op := rng.IntN(10); {
-		case op == 0 && len(paths) > 4:
-			what = "remove " + p
-			os.Remove(full)
-			removed = append(removed, p)
-		case op == 1:
-			np := strings.TrimSuffix(p, filepath.Ext(p)) + fmt.Sprintf("_%d", step) + filepath.Ext(p)
-			what = "copy " + p + " to " + np
-			if err := os.WriteFile(filepath.Join(root, np), src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p, full = np, filepath.Join(root, np)
-		default:
-			i := rng.IntN(len(lines))
-			switch rng.IntN(3) {
-			case 0:
-				what = fmt.Sprintf("delete line %d of %s", i+1, p)
-				lines = append(lines[:i], lines[i+1:]...)
-			case 1:
-				what = fmt.Sprintf("duplicate line %d of %s", i+1, p)
-				lines = append(lines[:i+1], lines[i:]...)
-			default:
-				ids := identRE.FindAllStringIndex(lines[i], -1)
-				if len(ids) == 0 {
-					what = "touch " + p
-					break
-				}
-				m := ids[rng.IntN(len(ids))]
-				repl := idents[rng.IntN(len(idents))]
-				what = fmt.Sprintf("rename %q to %q on line %d of %s", lines[i][m[0]:m[1]], repl, i+1, p)
-				lines[i] = lines[i][:m[0]] + repl + lines[i][m[1]:]
-			}
-			if err := os.WriteFile(full, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
 		if len(removed) == 0 {
 			f, err := ex.File(ctx, p)
 			if err != nil {
