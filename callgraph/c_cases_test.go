@@ -52,25 +52,7 @@ void sort_all(void *h) { list_sort(h); }
 		{"and a prototype again", "include/linux/list_sort.h", "void list_sort(void *h);\n"},
 	}
 	for _, s := range steps {
-		full := filepath.Join(root, filepath.FromSlash(s.path))
-		if s.src == "" {
-			if err := os.Remove(full); err != nil {
-				t.Fatal(err)
-			}
-			g.Update(nil, []string{s.path})
-		} else {
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(full, []byte(s.src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			f, err := ex.File(context.Background(), s.path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.Update([]extract.File{*f}, nil)
-		}
+		writeAndUpdate(t, g, ex, root, s.path, s.src)
 		if diff := graphDiff(g, Build(extractAll(t, ex))); diff != "" {
 			t.Fatalf("%s: Update differs from Build:\n%s", s.what, diff)
 		}
@@ -97,4 +79,29 @@ func TestCRestore(t *testing.T) {
 	if decls == 0 {
 		t.Error("no declaration among the restored nodes of the C cases")
 	}
+}
+
+// writeAndUpdate writes src to path under root (removes it when src is
+// empty) and updates g with the file's extraction (its removal).
+func writeAndUpdate(t *testing.T, g *Graph, ex *extract.Extractor, root, path, src string) {
+	t.Helper()
+	full := filepath.Join(root, filepath.FromSlash(path))
+	if src == "" {
+		if err := os.Remove(full); err != nil {
+			t.Fatal(err)
+		}
+		g.Update(nil, []string{path})
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ex.File(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Update([]extract.File{*f}, nil)
 }

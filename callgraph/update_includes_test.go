@@ -1,13 +1,6 @@
 package callgraph
 
-import (
-	"context"
-	"os"
-	"path/filepath"
-	"testing"
-
-	"github.com/fileinfo/fileinfo/extract"
-)
+import "testing"
 
 // TestCUpdateAddedFile adds and removes a .c file no include can mean:
 // it and the headers it includes are re-resolved (their includers
@@ -43,25 +36,7 @@ int run_c(void) { return twice(4); }
 		{"a header an include may mean", "src/include/util.h", "int helper(int x);\n", 7},
 	}
 	for _, s := range steps {
-		full := filepath.Join(root, filepath.FromSlash(s.path))
-		if s.src == "" {
-			if err := os.Remove(full); err != nil {
-				t.Fatal(err)
-			}
-			g.Update(nil, []string{s.path})
-		} else {
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(full, []byte(s.src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			f, err := ex.File(context.Background(), s.path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.Update([]extract.File{*f}, nil)
-		}
+		writeAndUpdate(t, g, ex, root, s.path, s.src)
 		if g.lastResolved > s.most {
 			t.Errorf("%s: %d files re-resolved, want at most %d", s.what, g.lastResolved, s.most)
 		}
