@@ -88,8 +88,15 @@ func TestSketchFollowsChanges(t *testing.T) {
 		t.Errorf("unsketched new row not first: %+v", got)
 	}
 	v.extendSketch()
+	if v.sk.rows() != int(n) {
+		t.Errorf("%d rows sketched after extendSketch of one new row, want %d (left to the exact scan)", v.sk.rows(), n)
+	}
+	if got := v.search(q, 5, all); got[0].chunk != n {
+		t.Errorf("new row left unsketched not first: %+v", got)
+	}
+	v.completeSketch()
 	if v.sk.rows() != v.chunks() {
-		t.Errorf("%d of %d rows sketched after extendSketch", v.sk.rows(), v.chunks())
+		t.Errorf("%d of %d rows sketched after completeSketch", v.sk.rows(), v.chunks())
 	}
 	if got := v.search(q, 5, all); got[0].chunk != n {
 		t.Errorf("sketched new row not first: %+v", got)
@@ -133,4 +140,26 @@ func BenchmarkVectorSearchSketched(b *testing.B) {
 			v.search(q, candidates, all)
 		}
 	})
+}
+
+// TestExtendSketchLeavesFewRows: extendSketch leaves up to unsketchedMax
+// new rows to the exact scan, without copying the sketches (mapped from
+// the file on a loaded index), and sketches them all past it.
+func TestExtendSketchLeavesFewRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 11))
+	v := clustered(r, sketchMin, 64)
+	v.resketch()
+	base := v.sk.rows()
+	bits := &v.sk.bits[0]
+	few := unsketchedMax(base)
+	v.growTo(base + few)
+	v.extendSketch()
+	if v.sk.rows() != base || &v.sk.bits[0] != bits {
+		t.Fatalf("%d new rows: %d rows sketched (want %d), sketches copied: %v", few, v.sk.rows(), base, &v.sk.bits[0] != bits)
+	}
+	v.growTo(base + few + 1)
+	v.extendSketch()
+	if v.sk.rows() != v.chunks() {
+		t.Errorf("%d new rows: %d of %d rows sketched", few+1, v.sk.rows(), v.chunks())
+	}
 }

@@ -348,6 +348,7 @@ func (ix *Index) encodeTo(w io.Writer) error {
 	for _, sc := range scopes {
 		str(sc)
 	}
+	ix.vec.completeSketch()
 	sk := &ix.vec.sk
 	n := len(ix.chunks)
 	sketched := dim > 0 && n > 0 && sk.base > 0 && sk.rows() == n // rows is 0 without sketches
