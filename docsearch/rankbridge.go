@@ -198,13 +198,21 @@ func (ix *Index) bridge(ranked []hit, query string, qt QueryType) bool {
 	if len(terms) == 0 {
 		return false
 	}
+	// The terms' weight each of the first candidates holds, found in
+	// the terms' postings (in increasing chunk order) by binary search:
+	// a bridge term may be in tens of thousands of chunks of a large
+	// index, and only bridgeScan candidates are read.
+	cands := ranked[:min(len(ranked), bridgeScan)]
+	val := make([]float64, len(cands))
 	var total float64
-	val := map[uint32]float64{}
 	for _, t := range terms {
 		total += t.weight
 		id, _ := ix.lex.id(t.term)
-		for _, p := range ix.lex.postings(id) {
-			val[p.chunk] += t.weight
+		ps := ix.lex.postings(id)
+		for i, h := range cands {
+			if _, ok := slices.BinarySearchFunc(ps, h.chunk, func(p posting, c uint32) int { return cmp.Compare(p.chunk, c) }); ok {
+				val[i] += t.weight
+			}
 		}
 	}
 	type span struct {
@@ -213,7 +221,7 @@ func (ix *Index) bridge(ranked []hit, query string, qt QueryType) bool {
 	}
 	var funcs []span
 	documented := map[string]bool{} // names of documented methods
-	for _, h := range ranked[:min(len(ranked), bridgeScan)] {
+	for _, h := range cands {
 		d := ix.doc(ix.chunkDoc(h.chunk))
 		if d == nil || !isCodeScope(d.scope) {
 			continue
@@ -229,8 +237,8 @@ func (ix *Index) bridge(ranked []hit, query string, qt QueryType) bool {
 		}
 	}
 	changed := false
-	for i := range ranked[:min(len(ranked), bridgeScan)] {
-		v := val[ranked[i].chunk]
+	for i := range cands {
+		v := val[i]
 		if v == 0 {
 			continue
 		}
