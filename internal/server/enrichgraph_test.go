@@ -132,7 +132,7 @@ func TestFileInfoDamagedIndexRestores(t *testing.T) {
 		t.Run(what, func(t *testing.T) {
 			s2, ws, p := restartPending(t, enrichTree())
 			file := filepath.Join(ws.root, ".artifacts", ".index", what)
-			data, err := os.ReadFile(file)
+			st, err := os.Stat(file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,20 +141,9 @@ func TestFileInfoDamagedIndexRestores(t *testing.T) {
 			// bytes (the graph's unresolved calls).
 			from := 4 << 10
 			if what == graphstore.FileName {
-				from = len(data) - 16
+				from = int(st.Size()) - 16
 			}
-			bad := slices.Clone(data)
-			for i := from; i < len(bad); i++ {
-				bad[i] ^= 0x5a
-			}
-			f, err := os.OpenFile(file, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.WriteAt(bad[from:], int64(from)); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
+			damageAfter(t, file, from)
 
 			ws.mu.RLock()
 			v, ok := ws.enrichGraph().(*savedView)
