@@ -54,7 +54,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -244,23 +243,7 @@ func (ix *Index) saveDelta() error {
 		return fmt.Errorf("save index delta in %s: %w", ix.opts.Dir, err)
 	}
 	defer d.Close()
-	f, err := createTemp(d)
-	if err != nil {
-		return fmt.Errorf("save index delta in %s: %w", ix.opts.Dir, err)
-	}
-	tmp := filepath.Base(f.Name())
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = d.Rename(tmp, deltaFile)
-	}
-	if err != nil {
-		d.Remove(tmp)
+	if err := replaceFile(d, deltaFile, b, true); err != nil {
 		return fmt.Errorf("save index delta in %s: %w", ix.opts.Dir, err)
 	}
 	return nil

@@ -119,3 +119,28 @@ func removeStale(d *os.Root) int {
 	}
 	return n
 }
+
+// replaceFile writes b to a new file of d and renames it to name, so
+// that name is the old content or all of the new; sync has the content
+// reach the disk before the rename. The new file is removed on failure.
+func replaceFile(d *os.Root, name string, b []byte, sync bool) error {
+	f, err := createTemp(d)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Base(f.Name())
+	_, err = f.Write(b)
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.Rename(tmp, name)
+	}
+	if err != nil {
+		d.Remove(tmp)
+	}
+	return err
+}

@@ -55,23 +55,7 @@ func readSeal(d *os.Root) string {
 
 // writeSeal seals the index file; best effort (unsealed, the next load
 // checks everything).
-func writeSeal(d *os.Root, seal string) {
-	f, err := createTemp(d)
-	if err != nil {
-		return
-	}
-	tmp := filepath.Base(f.Name())
-	_, err = f.WriteString(seal)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = d.Rename(tmp, sealFile)
-	}
-	if err != nil {
-		d.Remove(tmp)
-	}
-}
+func writeSeal(d *os.Root, seal string) { replaceFile(d, sealFile, []byte(seal), false) }
 
 func removeSeal(d *os.Root) { d.Remove(sealFile) }
 
