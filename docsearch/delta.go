@@ -256,20 +256,9 @@ var errStaleDelta = errors.New("the delta is of another index file")
 // overlay of the index just loaded from data. A stale delta is removed
 // and nil returned; a damaged one is an error wrapping errCorrupt.
 func (ix *Index) loadDelta(d *os.Root, data []byte) error {
-	f, info, err := openRegular(d, deltaFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	b, ok, err := readDeltaFile(d)
+	if !ok || err != nil {
 		return err
-	}
-	defer f.Close()
-	if info.Size() > maxIndexBytes {
-		return fmt.Errorf("%w: a delta of %d bytes", errCorrupt, info.Size())
-	}
-	b := make([]byte, info.Size())
-	if _, err := f.ReadAt(b, 0); err != nil {
-		return fmt.Errorf("read index delta: %w", err)
 	}
 	switch err := ix.applyDelta(b, data); {
 	case errors.Is(err, errStaleDelta):
@@ -280,6 +269,28 @@ func (ix *Index) loadDelta(d *os.Root, data []byte) error {
 		return fmt.Errorf("index delta: %w", err)
 	}
 	return nil
+}
+
+// readDeltaFile returns the content of d's delta file; ok is false when
+// there is none. One larger than maxIndexBytes is damage (errCorrupt),
+// not read.
+func readDeltaFile(d *os.Root) (b []byte, ok bool, err error) {
+	f, info, err := openRegular(d, deltaFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	if info.Size() > maxIndexBytes {
+		return nil, false, fmt.Errorf("%w: a delta of %d bytes", errCorrupt, info.Size())
+	}
+	b = make([]byte, info.Size())
+	if _, err := f.ReadAt(b, 0); err != nil {
+		return nil, false, fmt.Errorf("read index delta: %w", err)
+	}
+	return b, true, nil
 }
 
 // checkDelta checks b's magic, version and sum, and whether it is the

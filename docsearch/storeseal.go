@@ -97,17 +97,12 @@ func Verify(dir string) error {
 // one: its sum, and that it is the delta of data (a stale one is
 // removed). Its documents and postings are checked at every load.
 func verifyDelta(d *os.Root, dir string, data []byte) error {
-	f, info, err := openRegular(d, deltaFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+	b, ok, err := readDeltaFile(d)
 	if err != nil {
-		return err
-	}
-	defer f.Close()
-	b := make([]byte, min(info.Size(), maxIndexBytes))
-	if _, err := f.ReadAt(b, 0); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, deltaFile), err)
+	}
+	if !ok {
+		return nil
 	}
 	switch _, err := checkDelta(b, data); {
 	case errors.Is(err, errStaleDelta):
