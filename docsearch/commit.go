@@ -206,12 +206,7 @@ func (ix *Index) embedderChanged() bool {
 // goneDoc marks the table's document id removed. Callers hold ix.mu for
 // writing.
 func (ix *Index) goneDoc(id uint32) {
-	w := int(id / 64)
-	if w >= len(ix.gone) {
-		ix.gone = append(ix.gone, make([]uint64, w+1-len(ix.gone))...)
-	}
-	if ix.gone[w]&(1<<(id%64)) == 0 {
-		ix.gone[w] |= 1 << (id % 64)
+	if ix.gone.add(id) {
 		ix.goneDocs++
 	}
 }

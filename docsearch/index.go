@@ -148,7 +148,7 @@ type Index struct {
 	// gone is, while tab is set, the table's documents removed since it
 	// was loaded, a bit each, goneDocs their count, and copies the
 	// table's chunks whose copies changed since (see overlay.go).
-	gone     []uint64
+	gone     bitSet
 	goneDocs int
 	copies   map[uint32]uint32
 	// ovKeys are the scope and template of the chunks the overlay added

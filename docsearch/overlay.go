@@ -27,7 +27,7 @@ type lexOverlay struct {
 	ids   map[string]uint32    // new term -> ID
 	post  map[uint32][]posting // a term's postings of new chunks, in chunk order
 	lens  []uint32             // new chunks' lengths, by ID-cbase
-	gone  []uint64             // removed chunks, a bit each, over all IDs
+	gone  bitSet               // removed chunks, over all IDs
 	ngone int
 	order []uint32       // every term's ID in term order; nil when stale (guarded by the lexicon's sortMu)
 	dfs   map[uint32]int // live postings counted so far, by term; cleared by a change (guarded by sortMu)
@@ -94,17 +94,11 @@ func (lex *lexicon) overlay() *lexOverlay {
 // isGone reports whether chunk c was removed after the vocabulary was
 // loaded.
 func (o *lexOverlay) isGone(c uint32) bool {
-	w := int(c / 64)
-	return w < len(o.gone) && o.gone[w]&(1<<(c%64)) != 0
+	return o.gone.has(c)
 }
 
 func (o *lexOverlay) setGone(c uint32) {
-	w := int(c / 64)
-	if w >= len(o.gone) {
-		o.gone = append(o.gone, make([]uint64, w+1-len(o.gone))...)
-	}
-	if o.gone[w]&(1<<(c%64)) == 0 {
-		o.gone[w] |= 1 << (c % 64)
+	if o.gone.add(c) {
 		o.ngone++
 	}
 }

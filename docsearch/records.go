@@ -35,8 +35,7 @@ func (ix *Index) chunkBase() uint32 {
 
 // tabGone reports whether the table's document id was removed.
 func (ix *Index) tabGone(id uint32) bool {
-	w := int(id / 64)
-	return w < len(ix.gone) && ix.gone[w]&(1<<(id%64)) != 0
+	return ix.gone.has(id)
 }
 
 // ndocs returns the number of document IDs, removed documents' included.
