@@ -86,15 +86,7 @@ func TestLazyGraphDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer snap.Extractions().Close()
-	f, err := os.OpenFile(file, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := snap.deferred.base + int64(snap.deferred.graph.end) - 3
-	if _, err := f.WriteAt([]byte{^data[at]}, at); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	flipGraphByte(t, snap, file)
 	if g, err := snap.RestoreGraph(); err == nil {
 		t.Fatalf("a damaged graph restored, %d edges", len(g.Edges()))
 	}
@@ -152,5 +144,24 @@ func TestLazyFilesBare(t *testing.T) {
 	if !reflect.DeepEqual(g.Nodes(), want.Nodes()) || !reflect.DeepEqual(g.Edges(), want.Edges()) ||
 		!reflect.DeepEqual(g.Unresolved(), want.Unresolved()) {
 		t.Fatal("the graph restored over the files read again differs from a fresh build")
+	}
+}
+
+// flipGraphByte damages file, snap's graph.bin, in place: one byte of the
+// deferred graph's part, near its end.
+func flipGraphByte(t *testing.T, snap *Snapshot, file string) {
+	t.Helper()
+	at := snap.deferred.base + int64(snap.deferred.graph.end) - 3
+	f, err := os.OpenFile(file, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, at); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{^b[0]}, at); err != nil {
+		t.Fatal(err)
 	}
 }

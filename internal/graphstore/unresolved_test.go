@@ -80,19 +80,7 @@ func TestUnresolvedInDamaged(t *testing.T) {
 		t.Fatalf("%d calls, %v", len(before), err)
 	}
 	file := filepath.Join(root, ".artifacts", ".index", FileName)
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(file, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := snap.deferred.base + int64(snap.deferred.graph.end) - 3
-	if _, err := f.WriteAt([]byte{^data[at]}, at); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	flipGraphByte(t, snap, file)
 	if u, err := snap.UnresolvedIn("pkg/m001.py"); err == nil {
 		t.Fatalf("a damaged graph gave %d unresolved calls", len(u))
 	}
