@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -39,10 +40,7 @@ func (v viewSource) Graph(ctx context.Context, q view.GraphQuery) (view.Graph, e
 	if q.Dir != "callees" {
 		cone(g, side, id, q.Depth, -1)
 	}
-	ids := make([]callgraph.SymbolID, 0, len(side))
-	for n := range side {
-		ids = append(ids, n)
-	}
+	ids := slices.Collect(maps.Keys(side))
 	// The symbol first, then the nearest; by name within a distance.
 	slices.SortFunc(ids, func(a, b callgraph.SymbolID) int {
 		return cmp.Or(cmp.Compare(abs(side[a]), abs(side[b])), cmp.Compare(side[a], side[b]),
@@ -59,13 +57,7 @@ func (v viewSource) Graph(ctx context.Context, q view.GraphQuery) (view.Graph, e
 	// each in the graph's order; one edge per pair.
 	type pair struct{ from, to int }
 	seen := map[pair]bool{}
-	for _, n := range slices.Sorted(func(yield func(callgraph.SymbolID) bool) {
-		for n := range index {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
+	for _, n := range slices.Sorted(maps.Keys(index)) {
 		for _, e := range g.Callees(n) {
 			to, ok := index[e.Callee]
 			if !ok {
