@@ -3,6 +3,7 @@ package docsearch
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -77,7 +78,9 @@ func TestBridgeRaisesUndocumented(t *testing.T) {
 
 // TestBridgeLeavesHelpers: an unexported function or a function nested
 // in another candidate holds std as Tracef does, but is a helper, not a
-// documented function whose doc is missing: it is not raised.
+// documented function whose doc is missing: it is not raised. Nor is a
+// function whose code is longer than the bridge reads of a documented
+// one (bridgeCode): it holds std among many other terms.
 func TestBridgeLeavesHelpers(t *testing.T) {
 	q := "logs a message at level trace on the standard logger"
 	for name, s := range map[string]CodeSymbol{
@@ -85,6 +88,9 @@ func TestBridgeLeavesHelpers(t *testing.T) {
 			Body: "func tracef(format string, args ...interface{}) {\n\tstd.Logf(TraceLevel, format, args...)\n}\n", Line: 60, End: 63},
 		"nested": {Name: "log.Tracef.Emit", Kind: "function", Signature: "func Emit(format string, args ...interface{})",
 			Body: "func Emit(format string, args ...interface{}) {\n\tstd.Logf(TraceLevel, format, args...)\n}\n", Line: 51, End: 52},
+		"long": {Name: "log.Replay", Kind: "function", Signature: "func Replay(format string, args ...interface{})",
+			Body: "func Replay(format string, args ...interface{}) {\n" + strings.Repeat("\tbuffer = append(buffer, record{when: now(), what: format})\n", 20) +
+				"\tstd.Logf(TraceLevel, format, args...)\n}\n", Line: 70, End: 93},
 	} {
 		ix := bridgeRepo(t, s)
 		got := codeOrder(t, ix, q)
