@@ -224,11 +224,6 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			o := scoreCode(q, got, qrels[q.ID])
 			repoOurs = append(repoOurs, o)
 		}
-		ours = append(ours, repoOurs...)
-		if g := group[repo]; g != "" {
-			groupOurs[g] = append(groupOurs[g], repoOurs...)
-		}
-		out.PerRepo[repo] = summarizeCode(repoOurs, nil, 0)
 		texts := make([]string, len(qs))
 		for i, q := range qs {
 			texts[i] = q.Text
@@ -236,21 +231,27 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		pr, err := ftspeer.RankWeighted(ctx, docs, texts, 10, weights)
 		if err != nil {
 			out.PeerNote = err.Error()
-			continue
-		}
-		peerIndex += pr.IndexTime
-		peerLat = append(peerLat, pr.QueryTimes...)
-		for i, q := range qs {
-			var got []span
-			for _, id := range pr.IDs[i] {
-				got = append(got, where[id])
+		} else {
+			peerIndex += pr.IndexTime
+			peerLat = append(peerLat, pr.QueryTimes...)
+			for i, q := range qs {
+				var got []span
+				for _, id := range pr.IDs[i] {
+					got = append(got, where[id])
+				}
+				o := scoreCode(q, got, qrels[q.ID])
+				peer = append(peer, o)
+				if g := group[repo]; g != "" {
+					groupPeer[g] = append(groupPeer[g], o)
+				}
+				repoOurs[i].PeerRank, repoOurs[i].PeerFileRank = o.Rank, o.FileRank
 			}
-			o := scoreCode(q, got, qrels[q.ID])
-			peer = append(peer, o)
-			if g := group[repo]; g != "" {
-				groupPeer[g] = append(groupPeer[g], o)
-			}
 		}
+		ours = append(ours, repoOurs...)
+		if g := group[repo]; g != "" {
+			groupOurs[g] = append(groupOurs[g], repoOurs...)
+		}
+		out.PerRepo[repo] = summarizeCode(repoOurs, nil, 0)
 	}
 	out.Queries = len(ours)
 	out.Rankers["fileinfo"] = summarizeCode(ours, ourLat, ourIndex)
@@ -355,13 +356,20 @@ type codeOutcome struct {
 	Rank  int    `json:"rank"` // of the first relevant function, 1-based; 0 when not among the results ranked (10 unless --depth)
 	// FileRank is the rank of the first relevant file among the files
 	// of the results in order of first appearance, looked for as Rank is.
-	FileRank   int     `json:"file_rank"`
-	FuncNDCG   float64 `json:"function_ndcg@10"`
-	FuncRecall float64 `json:"-"`
-	FileNDCG   float64 `json:"file_ndcg@10"`
-	FileRR     float64 `json:"-"`
-	FileRecall float64 `json:"-"`
-	Top        string  `json:"top,omitempty"`
+	FileRank int `json:"file_rank"`
+	// PeerRank and PeerFileRank are FTS5's Rank and FileRank for the
+	// query in the same run, among its first 10 results.
+	PeerRank     int `json:"fts5_rank"`
+	PeerFileRank int `json:"fts5_file_rank"`
+	// Files are the distinct files of the first 10 results in order of
+	// first appearance: the list file-level nDCG@10 scores.
+	Files      []string `json:"files,omitempty"`
+	FuncNDCG   float64  `json:"function_ndcg@10"`
+	FuncRecall float64  `json:"-"`
+	FileNDCG   float64  `json:"file_ndcg@10"`
+	FileRR     float64  `json:"-"`
+	FileRecall float64  `json:"-"`
+	Top        string   `json:"top,omitempty"`
 }
 
 // matches reports whether a result answers a relevant range: same file,
@@ -432,6 +440,7 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 			continue
 		}
 		seen[g.path] = true
+		o.Files = append(o.Files, g.path)
 		rank++
 		if files[g.path] {
 			dcg += 1 / math.Log2(float64(rank+1))

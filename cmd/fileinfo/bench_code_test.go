@@ -39,6 +39,21 @@ func TestScoreCode(t *testing.T) {
 	}
 }
 
+// TestScoreCodeFiles: the outcome lists the files file-level nDCG@10
+// ranks, those of the first ten results in order of first appearance,
+// for --per-query.
+func TestScoreCodeFiles(t *testing.T) {
+	got := append([]span{{"b.py", 1, 2}, {"a.py", 3, 4}, {"b.py", 5, 6}}, slices.Repeat([]span{{"c.py", 1, 5}}, 7)...)
+	got = append(got, span{"d.py", 1, 2})
+	o := scoreCode(codeQuery{ID: "q"}, got, []span{{"d.py", 1, 2}})
+	if want := []string{"b.py", "a.py", "c.py"}; !slices.Equal(o.Files, want) {
+		t.Errorf("files %v, want %v", o.Files, want)
+	}
+	if o.FileRank != 4 || o.FileNDCG != 0 {
+		t.Errorf("file rank %d, file nDCG %.3f; want 4 (past the tenth result) and 0", o.FileRank, o.FileNDCG)
+	}
+}
+
 // TestCodeDataSet checks the committed data set: every query has
 // judgements, in a repository fetch.sh fetches.
 func TestCodeDataSet(t *testing.T) {
