@@ -169,10 +169,11 @@ func symbolAt(g enrich.Graph, ids []callgraph.SymbolID, line int) (callgraph.Sym
 	return best, found
 }
 
-// codeHits returns up to limit symbols whose name holds a word of query:
-// names equal to a word first, then names starting with one, then the
-// rest; shorter qualified names first within each. It reads the names
-// of the lookup index, not every node.
+// codeHits returns up to limit symbols whose name holds a word of query
+// (case aside): names equal to a word first, then names starting with
+// one, then the rest; shorter qualified names first within each. It
+// reads only the names that hold a word (lookup's EachNameHolding: the
+// saved symbols index looks a word up by its trigrams), not every node.
 func codeHits(ws *workspace, query string, limit int) []view.Hit {
 	words := strings.Fields(strings.ToLower(query))
 	if len(words) == 0 {
@@ -190,7 +191,7 @@ func namesHolding(ix *lookup.Index, words []string, limit int) []view.Hit {
 		rank int
 	}
 	var cands []cand
-	ix.EachName(func(name string) bool {
+	ix.EachNameHolding(words, func(name string, ids []callgraph.SymbolID) bool {
 		rank := 0
 		for _, w := range words {
 			switch {
@@ -203,7 +204,7 @@ func namesHolding(ix *lookup.Index, words []string, limit int) []view.Hit {
 			}
 		}
 		if rank > 0 {
-			for _, id := range ix.Named(name) {
+			for _, id := range ids {
 				if n := ix.Node(id); n.Kind != callgraph.KindModule {
 					cands = append(cands, cand{id, n, rank})
 				}
