@@ -92,7 +92,10 @@ func blockEndingAt(r int, line string, f *fileInfo) (block []string, top int) {
 	opened := isBlockStart(line, l.blockComments)
 	for !opened && j > 0 {
 		t := strings.TrimSpace(string(ls.text(f.src, j-1)))
-		if isBlockEnd(t, l.blockComments) || opensInside(t, l.blockComments) {
+		// A line of the block's body (" * text/*;q=.5") may hold the
+		// opening marker as text; another line holding it opens the
+		// block after code.
+		if isBlockEnd(t, l.blockComments) || opensInside(t, l.blockComments) && !strings.HasPrefix(t, "*") {
 			return nil, r // another comment, or code: not one block
 		}
 		block = append(block, t)

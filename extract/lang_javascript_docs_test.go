@@ -281,6 +281,16 @@ function lineWins() {}
 var y = 2; /** trailing */
 
 function afterTrailing() {}
+
+/**
+ * Accept: text/*;q=.5
+ */
+
+function globInDoc() {}
+
+var z = 3; /* opens after code
+ * and ends here */
+function afterCodeBlock() {}
 `)
 	for _, tc := range []struct{ q, doc string }{
 		{"lib.res.first", ""},
@@ -300,6 +310,8 @@ function afterTrailing() {}
 		{"lib.res.afterCode", ""},
 		{"lib.res.lineWins", "The line comment directly above wins."},
 		{"lib.res.afterTrailing", ""},
+		{"lib.res.globInDoc", "Accept: text/*;q=.5"},
+		{"lib.res.afterCodeBlock", ""},
 	} {
 		if got := symbol(t, js, tc.q).Doc; got != tc.doc {
 			t.Errorf("%s doc = %q, want %q", tc.q, got, tc.doc)
