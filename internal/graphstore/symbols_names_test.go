@@ -1,6 +1,8 @@
 package graphstore
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -138,5 +140,18 @@ func BenchmarkSymbolsNameHolding(b *testing.B) {
 				s.EachNameHolding([]string{w}, func(string, []callgraph.SymbolID) bool { n++; return true })
 			}
 		})
+	}
+}
+
+// TestSymbolsVersion2Stale checks that an index of version 2, which has
+// no names sections, is stale, never read as version 3.
+func TestSymbolsVersion2Stale(t *testing.T) {
+	good, err := encodeSymbols(&State{Key: "k"}, namesInput(), nil, nil, nil, symBlock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint32(good[8:], 2)
+	if _, err := parseSymbols(good); !errors.Is(err, ErrStale) {
+		t.Fatalf("a version 2 index: %v, want ErrStale", err)
 	}
 }
