@@ -38,7 +38,9 @@ func commentAbove(d *decl, f *fileInfo) string {
 }
 
 // commentAboveRow returns the comment block that ends on the line above
-// the 0-based line row.
+// the 0-based line row. A blank line ends the block, except that a
+// language's docAcrossBlank may take one block comment above blank lines
+// when nothing stands directly above the declaration (JSDoc).
 func commentAboveRow(row int, f *fileInfo) string {
 	l, ls := f.lang, f.lines()
 	var lines []string
@@ -46,35 +48,22 @@ func commentAboveRow(row int, f *fileInfo) string {
 		line := strings.TrimSpace(string(ls.text(f.src, r)))
 		switch {
 		case line == "":
+			if len(lines) == 0 && l.docAcrossBlank != nil {
+				lines = blockAcrossBlank(r, f)
+			}
 			r = -1
 		case hasAnyPrefix(line, l.lineComments):
 			lines = append(lines, line)
 		case hasAnyPrefix(line, l.attributes):
 			// Attributes between the comment and the declaration.
 		case isBlockEnd(line, l.blockComments):
-			if opensInside(line, l.blockComments) {
-				r = -1 // `x = 1 /* note */` is code with a trailing comment
-				continue
-			}
-			// Collect up to the line that opens the block.
-			block := []string{line}
-			j := r
-			opened := isBlockStart(line, l.blockComments)
-			for !opened && j > 0 {
-				t := strings.TrimSpace(string(ls.text(f.src, j-1)))
-				if isBlockEnd(t, l.blockComments) || opensInside(t, l.blockComments) {
-					break // another comment, or code: not one block
-				}
-				block = append(block, t)
-				j--
-				opened = isBlockStart(t, l.blockComments)
-			}
-			if !opened {
+			block, top := blockEndingAt(r, line, f)
+			if block == nil {
 				r = -1
 				continue
 			}
 			lines = append(lines, block...)
-			r = j
+			r = top
 		default:
 			r = -1
 		}
@@ -87,6 +76,65 @@ func commentAboveRow(row int, f *fileInfo) string {
 		lines[a], lines[b] = lines[b], lines[a]
 	}
 	return cleanComment(lines, l)
+}
+
+// blockEndingAt returns the lines, bottom-up and trimmed, of the block
+// comment whose last line is row r (text line), and the row it opens on;
+// nil when line is code with a trailing comment (`x = 1 /* note */`) or
+// no line above opens the block at its start.
+func blockEndingAt(r int, line string, f *fileInfo) (block []string, top int) {
+	l, ls := f.lang, f.lines()
+	if opensInside(line, l.blockComments) {
+		return nil, r
+	}
+	block = []string{line}
+	j := r
+	opened := isBlockStart(line, l.blockComments)
+	for !opened && j > 0 {
+		t := strings.TrimSpace(string(ls.text(f.src, j-1)))
+		// A line of the block's body (" * text/*;q=.5") may hold the
+		// opening marker as text; another line holding it opens the
+		// block after code.
+		if isBlockEnd(t, l.blockComments) || opensInside(t, l.blockComments) && !strings.HasPrefix(t, "*") {
+			return nil, r // another comment, or code: not one block
+		}
+		block = append(block, t)
+		j--
+		opened = isBlockStart(t, l.blockComments)
+	}
+	if !opened {
+		return nil, r
+	}
+	return block, j
+}
+
+// blockAcrossBlank returns, bottom-up, the block comment that ends on the
+// first non-blank line above the blank row r, when the language's
+// docAcrossBlank accepts it; else nil.
+func blockAcrossBlank(r int, f *fileInfo) []string {
+	l, ls := f.lang, f.lines()
+	for ; r >= 0; r-- {
+		line := strings.TrimSpace(string(ls.text(f.src, r)))
+		if line == "" {
+			continue
+		}
+		if !isBlockEnd(line, l.blockComments) {
+			return nil
+		}
+		block, _ := blockEndingAt(r, line, f)
+		if block == nil {
+			return nil
+		}
+		topDown := make([]string, len(block))
+		for i, b := range block {
+			topDown[len(block)-1-i] = b
+		}
+		if !l.docAcrossBlank(topDown) {
+			return nil
+		}
+		return block
+	}
+	return nil
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {

@@ -43,6 +43,8 @@ var brokenSeeds = []string{
 	"function action(a, b?) { if (a) { run(b?.c ? d : e); } }\nfunction g(x?: Map<A, (b) => C>, y?) {}\nf(a?,\n",
 	// Function expressions named by where they are.
 	"app.get('/u', (req, res) => { res.send(f(function g() { h(); })); });\n(function () { x(); })();\nregister({ setup() {}, k: () => 1 });\n<A on={() => p()} />;\n",
+	// JSDoc blocks separated from their declarations by blank lines.
+	"/**\n * doc\n */\n\n\nres.f = function () {};\n/** @file x */\n\n */\n\nfunction g() {}\nx /**\n*/\n\nclass K { /** m */\n\n m() {} }\n",
 }
 
 func fuzzFamily(f *testing.F, names ...string) {

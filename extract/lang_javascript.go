@@ -148,12 +148,13 @@ func init() {
 // jsLanguage is the table entry of one of the three languages.
 func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters []string) *Language {
 	return &Language{
-		Name:          name,
-		Extensions:    exts,
-		Interpreters:  interpreters,
-		grammar:       grammar,
-		lineComments:  []string{"//"},
-		blockComments: [][2]string{{"/*", "*/"}},
+		Name:           name,
+		Extensions:     exts,
+		Interpreters:   interpreters,
+		grammar:        grammar,
+		lineComments:   []string{"//"},
+		blockComments:  [][2]string{{"/*", "*/"}},
+		docAcrossBlank: isJSDocAcrossBlank,
 		wrappers: map[string]bool{
 			"export_statement": true, "lexical_declaration": true, "variable_declaration": true,
 			"ambient_declaration": true, "expression_statement": true,

@@ -187,3 +187,199 @@ declare namespace N { function g(): void; }
 		exported(t, f, map[string]bool{"t.f": true, "t.I": true, "t.I.m": true, "t.N": true, "t.N.g": true})
 	})
 }
+
+// TestJSDocAcrossBlankLines: a `/** */` block is the doc of the next
+// declaration whatever the blank lines between, in every form a
+// JavaScript or TypeScript declaration takes (express writes a blank line
+// after each); `//` lines and `/* */` blocks are not, and neither is a
+// JSDoc block about the file or naming its own subject.
+func TestJSDocAcrossBlankLines(t *testing.T) {
+	js := extractString(t, "lib/res.js", `/*!
+ * express
+ * MIT Licensed
+ */
+
+/**
+ * @fileoverview The response.
+ */
+
+function first() {}
+
+var res = Object.create(null);
+
+/**
+ * Transfer the file at the given path.
+ *
+ * @public
+ */
+
+res.sendFile = function sendFile(path, options, callback) {};
+
+/** Exported. */
+
+exports.helper = function (a) {};
+
+/** On the prototype. */
+
+
+Foo.prototype.bar = function () {};
+
+function Foo() {}
+
+/** An arrow. */
+
+const arrow = (x) => x;
+
+/** An object. */
+
+const obj = {
+  /** A method. */
+
+  method() {},
+
+  /** A pair. */
+
+  pair: function () {},
+};
+
+/** A class. */
+
+class K {
+  /** A class method. */
+
+  m() {}
+}
+
+// A line comment.
+
+function afterLine() {}
+
+/* A plain block. */
+
+function afterPlain() {}
+
+/*************
+ * A banner. *
+ *************/
+
+function afterBanner() {}
+
+/** @typedef {Object} Opts */
+
+function afterTypedef() {}
+
+/** Not this one: code stands between. */
+var x = 1;
+
+function afterCode() {}
+
+/** The JSDoc above the blank line. */
+
+// The line comment directly above wins.
+function lineWins() {}
+
+var y = 2; /** trailing */
+
+function afterTrailing() {}
+
+/**
+ * Accept: text/*;q=.5
+ */
+
+function globInDoc() {}
+
+var z = 3; /* opens after code
+ * and ends here */
+function afterCodeBlock() {}
+`)
+	for _, tc := range []struct{ q, doc string }{
+		{"lib.res.first", ""},
+		{"lib.res.res.sendFile", "Transfer the file at the given path.\n\n@public"},
+		{"lib.res.helper", "Exported."},
+		{"lib.res.Foo.bar", "On the prototype."},
+		{"lib.res.arrow", "An arrow."},
+		{"lib.res.obj", "An object."},
+		{"lib.res.obj.method", "A method."},
+		{"lib.res.obj.pair", "A pair."},
+		{"lib.res.K", "A class."},
+		{"lib.res.K.m", "A class method."},
+		{"lib.res.afterLine", ""},
+		{"lib.res.afterPlain", ""},
+		{"lib.res.afterBanner", ""},
+		{"lib.res.afterTypedef", ""},
+		{"lib.res.afterCode", ""},
+		{"lib.res.lineWins", "The line comment directly above wins."},
+		{"lib.res.afterTrailing", ""},
+		{"lib.res.globInDoc", "Accept: text/*;q=.5"},
+		{"lib.res.afterCodeBlock", ""},
+	} {
+		if got := symbol(t, js, tc.q).Doc; got != tc.doc {
+			t.Errorf("%s doc = %q, want %q", tc.q, got, tc.doc)
+		}
+	}
+
+	ts := extractString(t, "t.ts", `/**
+ * @license MIT
+ */
+
+export function licensed() {}
+
+/** Exported across a blank line. */
+
+export function f(a: number): string { return ""; }
+
+/** An interface. */
+
+export interface I {
+  /** A signature. */
+
+  m(x: number): void;
+}
+
+export class C {
+  /** Above the decorators. */
+
+  @dec()
+  d() {}
+}
+
+/** A type. */
+
+export type T = { a: number };
+`)
+	for _, tc := range []struct{ q, doc string }{
+		{"t.licensed", ""},
+		{"t.f", "Exported across a blank line."},
+		{"t.I", "An interface."},
+		{"t.I.m", "A signature."},
+		{"t.C.d", "Above the decorators."},
+		{"t.T", "A type."},
+	} {
+		if got := symbol(t, ts, tc.q).Doc; got != tc.doc {
+			t.Errorf("%s doc = %q, want %q", tc.q, got, tc.doc)
+		}
+	}
+}
+
+func TestIsJSDocAcrossBlank(t *testing.T) {
+	for _, tc := range []struct {
+		block []string
+		want  bool
+	}{
+		{[]string{"/** doc */"}, true},
+		{[]string{"/**", "* doc", "* @param {string} a", "*/"}, true},
+		{[]string{"/**", "* mail me at a@name.org", "*/"}, true},
+		{[]string{"/**", "* {@link name}", "*/"}, true},
+		{[]string{"/* plain */"}, false},
+		{[]string{"/**/"}, false},
+		{[]string{"/*** banner */"}, false},
+		{[]string{"/**", "* @file the file", "*/"}, false},
+		{[]string{"/** @Module m */"}, false},
+		{[]string{"/** @callback Cb */"}, false},
+		{nil, false},
+	} {
+		if got := isJSDocAcrossBlank(tc.block); got != tc.want {
+			t.Errorf("isJSDocAcrossBlank(%q) = %v, want %v", tc.block, got, tc.want)
+		}
+	}
+}

@@ -42,6 +42,11 @@ type Language struct {
 	// attributes are line prefixes of attributes that may stand between a
 	// doc comment and its declaration as siblings: "#[" in Rust.
 	attributes []string
+	// docAcrossBlank reports whether a block comment (its lines trimmed,
+	// top-down) separated from a declaration by blank lines is still the
+	// declaration's doc, when no comment stands directly above it: JSDoc's
+	// `/** */`. Nil: a blank line ends every doc comment.
+	docAcrossBlank func(block []string) bool
 
 	// module names the file's module, given the file and the text of the
 	// @package capture ("" when the file declares none).

@@ -46,6 +46,9 @@ package graphstore
 //	             first import (an index into refImps; a site's run ends
 //	             where the next site's begins, the last's at the end)
 //	  refImps    per import of a site, path and resolved (strings)
+//	  names, nameStarts, grams, gramPosts
+//	             the distinct lower-case names, sorted, and their index
+//	             by trigram (symbols_names.go)
 //	  stamps     per go.mod, then per source file, in walk order: path
 //	             (string), size uint64, modification time uint64 (Unix
 //	             ns; 0 for a racy time, which OpenSymbols never trusts)
@@ -79,8 +82,9 @@ const (
 	symMagic = "FISYMS\n\x00"
 	// symVersion 2 added the refs and refImps sections: a version 1
 	// index is rebuilt, so that a restarted server's references are the
-	// first start's.
-	symVersion = 2
+	// first start's. Version 3 added the names sections, which a name
+	// search reads instead of every node's name.
+	symVersion = 3
 	// symBlock is the span of one checksum a writer uses: a lookup
 	// verifies (and so faults in) every block it touches, once each. A
 	// lookup's reads are scattered (a binary search of the names, then
@@ -119,6 +123,10 @@ const (
 	secByFile
 	secRefs
 	secRefImps
+	secNames
+	secNameStarts
+	secGrams
+	secGramPosts
 	secStamps
 	secSums
 	symSections
@@ -284,6 +292,9 @@ func parseSymbols(data []byte) (*Symbols, error) {
 		return nil, bad("references size")
 	}
 	s.refs, s.refImps = len(s.sec[secRefs])/(symRefWords*4), len(s.sec[secRefImps])/(symImpWords*4)
+	if err := s.checkNames(); err != nil {
+		return nil, err
+	}
 	if keyOff+keyLen > uint64(len(s.sec[secStrings])) {
 		return nil, bad("key")
 	}
@@ -470,22 +481,6 @@ func (s *Symbols) Named(lower string) []callgraph.SymbolID {
 
 // InFile returns the nodes of file path, by number.
 func (s *Symbols) InFile(path string) []callgraph.SymbolID { return s.ids(secByFile, path, s.file) }
-
-// EachName calls f with each distinct lower-case node name, in order,
-// until it returns false.
-func (s *Symbols) EachName(f func(lower string) bool) {
-	prev := ""
-	for i := range s.nodes {
-		n := s.lowerName(callgraph.SymbolID(s.u32(secByName, uint64(i))))
-		if i > 0 && n == prev {
-			continue
-		}
-		prev = n
-		if !f(n) {
-			return
-		}
-	}
-}
 
 // readAll reads the size bytes of f, where it cannot be mapped.
 func readAll(f *os.File, size int64) (data []byte, release func(), err error) {

@@ -224,6 +224,9 @@ func TestSymbolsCorrupt(t *testing.T) {
 				s.Detail(callgraph.SymbolID(i))
 			}
 			s.EachName(func(string) bool { return true })
+			for _, w := range []string{"f", "a.f", "zzz"} {
+				s.EachNameHolding([]string{w}, func(string, []callgraph.SymbolID) bool { return true })
+			}
 			for k := range s.config + s.files {
 				s.stamp(k)
 			}
@@ -298,6 +301,9 @@ func FuzzSymbols(f *testing.F) {
 			s.Named("f")
 			s.InFile("a.py")
 			s.EachName(func(string) bool { return true })
+			for _, w := range []string{"f", "a.f", "zzz"} {
+				s.EachNameHolding([]string{w}, func(string, []callgraph.SymbolID) bool { return true })
+			}
 		})
 		s.Verify()
 	})

@@ -143,6 +143,7 @@ type symLayout struct {
 	sumsAt  uint64
 	block   uint64   // bytes per checksum block
 	ix      []uint32 // the CSR index made with its offsets, for the next section
+	names   *nameLayout
 }
 
 // layoutSymbols collects the strings of the lookup index (see
@@ -206,6 +207,8 @@ func layoutSymbols(st *State, nodes []callgraph.Node, edges []callgraph.Edge, fi
 	size[secByQual], size[secByName], size[secByFile] = n*4, n*4, n*4
 	size[secRefs], size[secRefImps] = uint64(l.nsites)*symRefWords*4, uint64(l.imps)*symImpWords*4
 	size[secStamps] = uint64(len(st.Config)+len(st.Files)) * symStampBytes
+	l.names = layoutNames(nodes)
+	l.names.sizes(&size)
 
 	// Lay the sections out after the header, each at a multiple of 8.
 	pos := uint64(symHeaderSize)
@@ -320,8 +323,8 @@ func (l *symLayout) section(i int, b *secBuffer) {
 		l.ix = nil
 	case secByQual:
 		l.order(b, func(n *callgraph.Node) string { return n.Qualified })
-	case secByName:
-		l.order(b, func(n *callgraph.Node) string { return strings.ToLower(n.Name) })
+	case secByName, secNames, secNameStarts, secGrams, secGramPosts:
+		l.names.section(i, b)
 	case secByFile:
 		l.order(b, func(n *callgraph.Node) string { return n.File })
 	case secRefs:

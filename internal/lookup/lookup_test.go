@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -271,5 +272,39 @@ func TestResolveCPrototype(t *testing.T) {
 	ms, err := ix.Find("kthread_should_stop", "")
 	if err != nil || len(ms) != 2 || ix.Symbol(ms[0]).Path != "kernel/kthread.c" {
 		t.Errorf("Find(kthread_should_stop) = %v, %v; want the definition first", ms, err)
+	}
+}
+
+// TestEachNameHolding checks the in-memory index finds the names holding
+// a word as a scan of every node finds them, each once with its nodes.
+func TestEachNameHolding(t *testing.T) {
+	ix := load(t, "app.txtar")
+	for _, words := range [][]string{{"a"}, {"nonexistent"}, {"e", "s"}} {
+		want := map[string][]callgraph.SymbolID{}
+		for i := range ix.g.Len() {
+			name := strings.ToLower(ix.g.Node(callgraph.SymbolID(i)).Name)
+			for _, w := range words {
+				if strings.Contains(name, w) {
+					want[name] = append(want[name], callgraph.SymbolID(i))
+					break
+				}
+			}
+		}
+		got := map[string][]callgraph.SymbolID{}
+		ix.EachNameHolding(words, func(name string, ids []callgraph.SymbolID) bool {
+			if _, dup := got[name]; dup {
+				t.Errorf("%q: %s twice", words, name)
+			}
+			got[name] = ids
+			return true
+		})
+		if len(got) != len(want) {
+			t.Errorf("%q: %d names, want %d", words, len(got), len(want))
+		}
+		for name, ids := range want {
+			if !slices.Equal(got[name], ids) {
+				t.Errorf("%q: %s has %v, want %v", words, name, got[name], ids)
+			}
+		}
 	}
 }

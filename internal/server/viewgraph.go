@@ -169,10 +169,11 @@ func symbolAt(g enrich.Graph, ids []callgraph.SymbolID, line int) (callgraph.Sym
 	return best, found
 }
 
-// codeHits returns up to limit symbols whose name holds a word of query:
-// names equal to a word first, then names starting with one, then the
-// rest; shorter qualified names first within each. It reads the names
-// of the lookup index, not every node.
+// codeHits returns up to limit symbols whose name holds a word of query
+// (case aside): names equal to a word first, then names starting with
+// one, then the rest; shorter qualified names first within each. It
+// reads only the names that hold a word (lookup's EachNameHolding: the
+// saved symbols index looks a word up by its trigrams), not every node.
 func codeHits(ws *workspace, query string, limit int) []view.Hit {
 	words := strings.Fields(strings.ToLower(query))
 	if len(words) == 0 {
@@ -183,14 +184,23 @@ func codeHits(ws *workspace, query string, limit int) []view.Hit {
 	return hits
 }
 
+// namesHolding ranks the names holding a word (see codeHits). Hits are
+// sorted by rank first, so a rank whose hits, with those of the ranks
+// above, fill the limit leaves the ranks below out: their nodes are not
+// read (on the Linux kernel 79,672 nodes' names hold "io", and 5,249
+// are or start with it).
 func namesHolding(ix *lookup.Index, words []string, limit int) []view.Hit {
 	type cand struct {
 		id   callgraph.SymbolID
 		n    callgraph.Node
 		rank int
 	}
-	var cands []cand
-	ix.EachName(func(name string) bool {
+	type named struct {
+		ids  []callgraph.SymbolID
+		rank int
+	}
+	var names []named
+	ix.EachNameHolding(words, func(name string, ids []callgraph.SymbolID) bool {
 		rank := 0
 		for _, w := range words {
 			switch {
@@ -203,14 +213,23 @@ func namesHolding(ix *lookup.Index, words []string, limit int) []view.Hit {
 			}
 		}
 		if rank > 0 {
-			for _, id := range ix.Named(name) {
+			names = append(names, named{ids, rank})
+		}
+		return true
+	})
+	var cands []cand
+	for rank := 3; rank > 0 && len(cands) < limit; rank-- {
+		for _, nm := range names {
+			if nm.rank != rank {
+				continue
+			}
+			for _, id := range nm.ids {
 				if n := ix.Node(id); n.Kind != callgraph.KindModule {
 					cands = append(cands, cand{id, n, rank})
 				}
 			}
 		}
-		return true
-	})
+	}
 	slices.SortFunc(cands, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(b.rank, a.rank), cmp.Compare(len(a.n.Qualified), len(b.n.Qualified)),
 			strings.Compare(a.n.Qualified, b.n.Qualified), cmp.Compare(a.id, b.id))

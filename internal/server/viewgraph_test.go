@@ -1,10 +1,15 @@
 package server
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/lookup"
 	"github.com/fileinfo/fileinfo/internal/view"
@@ -89,5 +94,85 @@ func TestViewLeavesGraphPending(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("name search over the saved index:\n%+v\nover the graph:\n%+v", got, want)
+	}
+}
+
+// countingGraph counts the nodes read through it.
+type countingGraph struct {
+	lookup.Graph
+	reads int
+}
+
+func (c *countingGraph) Node(id callgraph.SymbolID) callgraph.Node {
+	c.reads++
+	return c.Graph.Node(id)
+}
+
+// TestNamesHoldingLimit checks the name search answers as ranking every
+// hit would, at any limit, and reads no node of a rank the ranks above
+// fill the limit without.
+func TestNamesHoldingLimit(t *testing.T) {
+	var syms []extract.Symbol
+	for i, name := range []string{"io", "IO_read", "io_write", "ioctl", "radio", "audio", "ratio", "ion", "studio", "Io"} {
+		syms = append(syms, extract.Symbol{Name: name, Qualified: fmt.Sprintf("m.c%d.%s", i%3, name), Kind: "function", StartLine: i + 1, EndLine: i + 1})
+	}
+	g := &countingGraph{Graph: callgraph.Build([]extract.File{{Path: "m.c", Language: "c", Module: "m", Symbols: syms}})}
+	ix := lookup.New(g, func(string) *extract.File { return nil })
+	// every ranks all the hits, as the search did before the cut.
+	every := func(words []string) []callgraph.Node {
+		type cand struct {
+			n    callgraph.Node
+			id   callgraph.SymbolID
+			rank int
+		}
+		var cs []cand
+		for i := range g.Len() {
+			n := g.Graph.Node(callgraph.SymbolID(i))
+			name, rank := strings.ToLower(n.Name), 0
+			for _, w := range words {
+				switch {
+				case name == w:
+					rank = max(rank, 3)
+				case strings.HasPrefix(name, w):
+					rank = max(rank, 2)
+				case strings.Contains(name, w):
+					rank = max(rank, 1)
+				}
+			}
+			if rank > 0 && n.Kind != callgraph.KindModule {
+				cs = append(cs, cand{n, callgraph.SymbolID(i), rank})
+			}
+		}
+		slices.SortFunc(cs, func(a, b cand) int {
+			return cmp.Or(cmp.Compare(b.rank, a.rank), cmp.Compare(len(a.n.Qualified), len(b.n.Qualified)),
+				strings.Compare(a.n.Qualified, b.n.Qualified), cmp.Compare(a.id, b.id))
+		})
+		var out []callgraph.Node
+		for _, c := range cs {
+			out = append(out, c.n)
+		}
+		return out
+	}
+	for _, words := range [][]string{{"io"}, {"o"}, {"dio", "rat"}, {"zz"}} {
+		all := every(words)
+		for limit := range len(all) + 2 {
+			got := namesHolding(ix, words, limit)
+			if len(got) != min(limit, len(all)) {
+				t.Fatalf("%q limit %d: %d hits, want %d", words, limit, len(got), min(limit, len(all)))
+			}
+			for i, h := range got {
+				if h.Title != all[i].Qualified || h.Line != all[i].Line {
+					t.Errorf("%q limit %d: hit %d is %s:%d, want %s:%d", words, limit, i, h.Title, h.Line, all[i].Qualified, all[i].Line)
+				}
+			}
+		}
+	}
+	// "io" is 2 names equal to it (io, Io), 4 starting with it and 4
+	// more holding it: a limit of 5 reads the 6 nodes of the first two
+	// ranks, not the 10.
+	g.reads = 0
+	namesHolding(ix, []string{"io"}, 5)
+	if g.reads != 6 {
+		t.Errorf("a search for 5 hits of \"io\" read %d nodes, want 6 (ranks exact and prefix)", g.reads)
 	}
 }
