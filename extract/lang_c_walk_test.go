@@ -47,6 +47,16 @@ func cMatchLines(cq *compiledQuery, ms []*sitter.QueryMatch) []string {
 	return out
 }
 
+// treeNodeOf finds n's node in tree through the binding: the descendant
+// of the root with n's range and type.
+func treeNodeOf(tree *sitter.Tree, n *sitter.Node) *sitter.Node {
+	d := tree.RootNode().NamedDescendantForPointRange(n.StartPoint(), n.EndPoint())
+	for d != nil && (d.Type() != n.Type() || d.StartByte() != n.StartByte() || d.EndByte() != n.EndByte()) {
+		d = d.Parent()
+	}
+	return d
+}
+
 func nodeLines(ns []*sitter.Node) []string {
 	out := make([]string, 0, len(ns))
 	for _, n := range ns {
@@ -97,8 +107,8 @@ func checkCWalk(t *testing.T, name string, src []byte) {
 	}
 	for _, m := range gotM {
 		for _, c := range m.Captures {
-			if c.Node != treeNode(tree, nodeOf(c.Node)) {
-				t.Fatalf("%s: a captured node is not the tree's cached node", name)
+			if treeOf(c.Node) != tree || !c.Node.Equal(treeNodeOf(tree, c.Node)) {
+				t.Fatalf("%s: a captured node is not of the tree", name)
 			}
 		}
 	}
