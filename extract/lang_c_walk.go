@@ -10,7 +10,12 @@ package extract
 // one of C's patterns finds the same matches for a fraction of that
 // (BenchmarkCWalk). TestCWalkEqualsQuery and FuzzCWalk hold it to the
 // query's matches: queries/c.scm and cRepairQuery are the specification,
-// and a change to either must be made here too.
+// and a change to either must be made here too. Where the cursor's rules
+// are subtle the walk keeps them: (_) is a named node that is not an
+// ERROR; the anchor `.` passes over anonymous siblings only; a child that
+// no later step captures is taken at its first fit, not once for each
+// (a declaration matches a repair pattern once however many declarators
+// fit); patterns start no deeper than maxStartDepth below the root.
 
 /*
 #include <stdbool.h>
