@@ -97,7 +97,12 @@ func checkCWalk(t *testing.T, name string, src []byte) {
 	slices.Sort(want)
 	slices.Sort(got)
 	if !slices.Equal(want, got) {
+		if len(want) > 50 || len(got) > 50 {
+			t.Errorf("%s: matches differ: %d by the query, %d by the walk", name, len(want), len(got))
+			return
+		}
 		t.Errorf("%s: matches differ\nquery: %q\nwalk:  %q", name, want, got)
+		return
 	}
 	wr, gr := nodeLines(wantR), nodeLines(gotR)
 	slices.Sort(wr)
@@ -122,6 +127,9 @@ func TestCWalkEqualsQuery(t *testing.T) {
 	for i, s := range cWalkSeeds {
 		checkCWalk(t, fmt.Sprintf("seed%d.c", i), []byte(s))
 	}
+	// Deeper than maxStartDepth: the cursor starts no pattern past it
+	// (254 calls of 100,000), nor does the walk.
+	checkCWalk(t, "deep.c", []byte("void f(void) {\n x = "+strings.Repeat("g(\n", 100000)+"a"+strings.Repeat(")\n", 100000)+"; }\n"))
 	golden, _ := filepath.Glob(filepath.Join("testdata", "golden", "c", "*.[ch]"))
 	more, _ := filepath.Glob(filepath.Join("testdata", "golden", "cpp", "*.h"))
 	for _, g := range append(golden, more...) {
