@@ -112,6 +112,16 @@ type rawBinding struct {
 // the nodes captured as @repair, in query order. Like run, it gives up
 // past f's budget, setting f.overBudget.
 func walkQuery(root *sitter.Node, qc *sitter.QueryCursor, cq *compiledQuery, f *fileInfo) (matches []*sitter.QueryMatch, repair []*sitter.Node) {
+	if f.lang.walk != nil {
+		if matches, repair, ok := f.lang.walk(root, cq); ok {
+			return matches, repair
+		}
+	}
+	return cursorMatches(root, qc, cq, f)
+}
+
+// cursorMatches is walkQuery by the query cursor.
+func cursorMatches(root *sitter.Node, qc *sitter.QueryCursor, cq *compiledQuery, f *fileInfo) (matches []*sitter.QueryMatch, repair []*sitter.Node) {
 	qc.Exec(cq.q, root)
 	for n := 0; ; n++ {
 		if n%256 == 255 && f.budget.over() {
@@ -148,6 +158,11 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	)
 	if f.overBudget {
 		return nil // the repair rounds' walk gave up
+	}
+	if walked == nil && f.lang.walk != nil {
+		if m, _, ok := f.lang.walk(root, cq); ok {
+			walked = m
+		}
 	}
 	next := qc.NextMatch
 	if walked != nil {

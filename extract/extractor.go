@@ -194,6 +194,12 @@ func (e *Extractor) putWorker(w *worker) {
 // relative to the root. It fails for paths outside the root, including
 // through symlinks.
 func (e *Extractor) Rel(p string) (string, error) {
+	return e.rel(p, nil)
+}
+
+// rel is Rel, with the real paths of directories taken from dirs when it
+// is not nil (see realDirs).
+func (e *Extractor) rel(p string, dirs *realDirs) (string, error) {
 	abs := p
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(e.root, filepath.FromSlash(p))
@@ -208,7 +214,7 @@ func (e *Extractor) Rel(p string) (string, error) {
 			return "", &SkipError{Path: p, Reason: "outside the workspace " + e.root}
 		}
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && !insideRoot(e.root, real) {
+	if real, err := dirs.evalSymlinks(abs); err == nil && !insideRoot(e.root, real) {
 		return "", &SkipError{Path: p, Reason: "symlink escapes the workspace"}
 	}
 	rel, err := filepath.Rel(e.root, abs)
@@ -403,7 +409,14 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 // returned in skipped with the reason; err is only for ctx cancellation.
 // Both lists keep the order of paths.
 func (e *Extractor) Files(ctx context.Context, paths []string) (files []File, skipped []Skipped, err error) {
-	return e.files(ctx, paths, e.File)
+	dirs := &realDirs{}
+	return e.files(ctx, paths, func(ctx context.Context, p string) (*File, error) {
+		rel, err := e.rel(p, dirs)
+		if err != nil {
+			return nil, err
+		}
+		return e.file(ctx, rel)
+	})
 }
 
 // files extracts paths with extract in parallel; see Files.

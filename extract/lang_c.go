@@ -69,6 +69,7 @@ func init() {
 		exported:    cExported,
 		repair:      cRepair,
 		repairQuery: cRepairQuery,
+		walk:        cWalk,
 		plain:       cDefinesOnly,
 	})
 }

@@ -100,6 +100,10 @@ type Language struct {
 	// reads. They join the language's query, so that one walk over a tree
 	// finds both what repair reads and what run reads (see repairTree).
 	repairQuery string
+	// walk, when set, finds the matches of the language's query and its
+	// @repair captures without the query cursor (C: cWalk); ok false
+	// leaves them to the query.
+	walk func(root *sitter.Node, cq *compiledQuery) (matches []*sitter.QueryMatch, repair []*sitter.Node, ok bool)
 	// plain reports, from the text alone, a file whose tree would have no
 	// error and nothing the query captures: it is extracted without a
 	// parse, as plainFile (C headers of object-like macros only). For a
