@@ -91,7 +91,7 @@ type Graph struct {
 	ix        *index
 	results   map[string]*fileResult     // by file
 	tokens    map[string][]string        // identifiers each file's resolution reads, by file
-	byToken   map[string]map[string]bool // files by identifier they read
+	byToken   map[string][]string        // files by identifier they read, each once (see addTokens)
 	hasTokens bool                       // tokens and byToken are built (see indexTokens)
 	bindings  map[gscopeKey][]gbinding   // declarations (Go, Java, C#, Kotlin) of every file, by scope and name
 	importers map[string]map[string]bool // Go files by the import paths they import
