@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/fileinfo/fileinfo/artifacts"
@@ -126,10 +127,22 @@ func (w *workspace) prepareUpdate() {
 	// (callgraph.Graph.PrepareUpdates), and the update re-resolves what
 	// it affects. On the Linux kernel building the graph whole here took
 	// 3.9 GB (docs/bigrepos.md).
+	// The saved graph's edges are read without restoring it over the
+	// slim files (see graphstore.Snapshot.SavedGraph); a saved state that
+	// cannot be read is restored, or built, by get as before.
+	var saved callgraph.Saved
+	err := errors.New("no saved graph")
 	if pending != nil {
-		held = pending.get()
+		saved, err = pending.saved()
 	}
-	full, err := callgraph.Restore(files, held.Save())
+	if err != nil {
+		if pending != nil {
+			held = pending.get()
+		}
+		saved = held.Save()
+	}
+	full, err := callgraph.Restore(files, saved)
+	saved = callgraph.Saved{}
 	if err != nil {
 		w.log.Warn("the saved call graph does not fit the files: building it", "root", w.root, "error", err)
 		if full, err = callgraph.BuildContext(w.docsCtx, files); err != nil {
