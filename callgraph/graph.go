@@ -110,6 +110,10 @@ type Graph struct {
 	// fetch, set while BuildToSave resolves with a source of calls, puts
 	// a file's calls in it; false means it could not (the build ends).
 	fetch func(*extract.File) bool
+	// fetchCalls, set by LetGoOfCalls, puts back the calls of the files
+	// in callsOut, which it let go of, before they are resolved again.
+	fetchCalls func([]*extract.File)
+	callsOut   map[string]bool
 }
 
 // Len returns the number of nodes.

@@ -319,6 +319,7 @@ func (g *Graph) dropTokens(path string) {
 // the token index, once built, current.
 func (g *Graph) setFile(path string, f *extract.File) {
 	delete(g.failed, path)
+	delete(g.callsOut, path) // a file set comes with its calls
 	if old := g.files[path]; old != nil {
 		removeBindings(g.bindings, old)
 		g.dropTokens(path)

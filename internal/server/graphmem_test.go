@@ -11,12 +11,17 @@ import (
 // extractions, reading its edges from the saved state: the pending graph
 // is never restored over the slim files beside it. The edited graph
 // answers every lookup as a workspace that built the edited tree, and
-// the lookups read the graph's own maps (lookup.NewGraph).
+// the lookups read the graph's own maps (lookup.NewGraph). The graph
+// holds the calls of the files it does not resolve no longer
+// (callgraph.Graph.LetGoOfCalls).
 func TestFirstEditLeavesSlimGraphUnrestored(t *testing.T) {
 	s2, ws, p := restartPending(t, slimTree())
 	edits := []struct{ path, src string }{
 		{"drivers/d007.c", "#include \"util.h\"\nstatic int local7(int v) { return helper(v) + twice(v); }\nint probe7(void) { return local7(7); }\n"},
 		{"drivers/d200.c", "#include \"util.h\"\nint added200(void) { return probe7() + helper(2); }\n"},
+		// A second definition of a name every driver reads: they are
+		// re-resolved, their calls read again from graph.bin.
+		{"lib/twice2.c", "int twice(int x) { return x + x; }\n"},
 	}
 	edited := slimTree()
 	for i, e := range edits {
@@ -31,6 +36,11 @@ func TestFirstEditLeavesSlimGraphUnrestored(t *testing.T) {
 		ws.mu.RUnlock()
 		if g.Restored() {
 			t.Fatalf("after edit %d the graph is not ready for updates", i+1)
+		}
+		// The C files' calls are read again from graph.bin when
+		// resolved; the Python files' (flow-tracked) are held.
+		if held := g.CallsHeld(); held > 3 {
+			t.Errorf("after edit %d, %d files hold their calls; want the Python files' at most (3)", i+1, held)
 		}
 		expectFreshGraph(t, ws)
 		want := connect(t, edited, Options{NoDocs: true, NoWatch: true})

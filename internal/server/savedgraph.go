@@ -150,6 +150,13 @@ func (w *workspace) prepareUpdate() {
 		}
 	}
 	full.PrepareUpdates() // before anyone reads it
+	// The calls, most of the extractions, are read again from graph.bin
+	// for the files an update re-resolves (fetchCalls): the workspace's
+	// sources stay slim.
+	letGo := len(slim) > 0 && again == nil && w.saved != nil
+	if letGo {
+		full.LetGoOfCalls(w.fetchCalls)
+	}
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -157,7 +164,7 @@ func (w *workspace) prepareUpdate() {
 		return
 	}
 	w.setGraph(full)
-	if len(slim) > 0 {
+	if len(slim) > 0 && !letGo {
 		w.unslim(files, again)
 	}
 	w.log.Info("graph ready for updates", "root", w.root, "elapsed", time.Since(start).Round(time.Millisecond), "resolved", full.Resolved())
@@ -219,6 +226,54 @@ func (w *workspace) fullFiles(files []extract.File, paths []string) ([]extract.F
 		again[p] = artifacts.SourceDigest(src)
 	}
 	return files, again, nil
+}
+
+// fetchCalls puts back the calls of files, which the graph for updates
+// let go of (callgraph.Graph.LetGoOfCalls): a slim source's from its
+// saved extraction, read from graph.bin a segment at a time; another's
+// (changed since the load) from the source. A file whose saved
+// extraction cannot be read is extracted again if its content is still
+// the one it was made from; else it is left without calls, with a log
+// line, until the change that made it differ updates it. It runs under
+// an update, which holds mu.
+func (w *workspace) fetchCalls(files []*extract.File) {
+	want := map[string]*extract.File{}
+	var paths []string
+	for _, f := range files {
+		s := w.files[f.Path]
+		switch {
+		case s == nil:
+		case !s.slim:
+			f.Calls = s.file.Calls
+		default:
+			want[f.Path] = f
+			paths = append(paths, f.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	err := w.saved.Files(paths, func(full *extract.File) {
+		if f := want[full.Path]; f != nil {
+			f.Calls = full.Calls
+			delete(want, full.Path)
+		}
+	})
+	if err != nil {
+		w.log.Warn("reading saved extractions failed: extracting the files again", "files", len(want), "error", err)
+	}
+	for p, f := range want {
+		src, err := w.readRaw(p)
+		var x *extract.File
+		if err == nil && artifacts.SourceDigest(src) == w.files[p].digest {
+			x, err = w.ex.Source(w.docsCtx, p, src)
+		}
+		if x == nil {
+			w.log.Warn("no calls of a file to resolve", "path", p, "error", err)
+			continue
+		}
+		f.Calls = x.Calls
+	}
 }
 
 // unslim puts in the place of each slim file its full extraction among
