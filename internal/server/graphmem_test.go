@@ -70,3 +70,17 @@ func TestFirstEditLeavesSlimGraphUnrestored(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstUpdateGivesPagesBack: making the graph for updates asks the
+// update that follows to give the heap's free pages back, once.
+func TestFirstUpdateGivesPagesBack(t *testing.T) {
+	_, ws, _ := restartPending(t, slimTree())
+	ws.prepareUpdate()
+	if !ws.giveBack.Load() {
+		t.Fatal("the graph for updates was made and nothing is to give pages back")
+	}
+	ws.updated()
+	if ws.giveBack.Load() {
+		t.Fatal("the pages are to be given back again after the first update")
+	}
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"time"
 
 	"github.com/fileinfo/fileinfo/artifacts"
@@ -167,7 +168,21 @@ func (w *workspace) prepareUpdate() {
 	if len(slim) > 0 && !letGo {
 		w.unslim(files, again)
 	}
+	w.giveBack.Store(true)
 	w.log.Info("graph ready for updates", "root", w.root, "elapsed", time.Since(start).Round(time.Millisecond), "resolved", full.Resolved())
+}
+
+// updated runs after an update, mu released: the first after the graph
+// for updates was made gives the heap's free pages back to the system,
+// on a goroutine of its own. Making it leaves most of a peak free (the
+// full extractions' calls, a restore's node table, the old graph's): on
+// the Linux kernel the live heap after the first edit was 1.3 GB and the
+// resident set 4.0 GB twenty seconds later, as the runtime gives free
+// pages back slowly (docs/bigrepos.md).
+func (w *workspace) updated() {
+	if w.giveBack.Swap(false) {
+		go debug.FreeOSMemory()
+	}
 }
 
 // background runs f on a goroutine of its own, which close cancels
