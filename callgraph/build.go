@@ -220,6 +220,7 @@ func (g *Graph) resolve(paths []string) bool {
 	for _, p := range paths {
 		delete(g.failed, p) // a file re-resolved gets a new verdict
 	}
+	g.refetch(paths)             // the calls LetGoOfCalls let go of
 	fetched := map[string]bool{} // by g.fetch, before flow tracking
 	for _, p := range paths {
 		if languageTraits[g.files[p].Language].flow {
@@ -264,6 +265,8 @@ func (g *Graph) resolve(paths []string) bool {
 		g.resolvedAll++
 		if g.toSave {
 			g.settle(g.files[p], g.results[p])
+		} else {
+			g.letGo(p)
 		}
 	}
 	return true

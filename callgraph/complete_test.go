@@ -52,7 +52,14 @@ func TestCompleteResolvesNothing(t *testing.T) {
 // corpus; the C and Python cases: headers, prototypes, includes, flow),
 // restoring anew now and then so that first Updates of a restored graph
 // and later ones both run, and checks every step against a fresh Build.
-func TestRestoredUpdatesEqualBuild(t *testing.T) {
+func TestRestoredUpdatesEqualBuild(t *testing.T) { restoredUpdatesEqualBuild(t, false) }
+
+// TestUpdatesLettingGoOfCallsEqualBuild is TestRestoredUpdatesEqualBuild
+// on graphs that let go of their files' calls once ready for updates
+// (LetGoOfCalls), given them back by a source of the current files'.
+func TestUpdatesLettingGoOfCallsEqualBuild(t *testing.T) { restoredUpdatesEqualBuild(t, true) }
+
+func restoredUpdatesEqualBuild(t *testing.T, letGo bool) {
 	corpora := map[string]string{"update": updateCorpus}
 	for _, glob := range []string{"testdata/c/*.txtar", "testdata/python/*.txtar"} {
 		paths, _ := filepath.Glob(glob)
@@ -74,7 +81,7 @@ func TestRestoredUpdatesEqualBuild(t *testing.T) {
 		if v, err := strconv.ParseUint(os.Getenv("FILEINFO_UPDATE_SEED"), 10, 64); err == nil {
 			seed += v
 		}
-		t.Run(name, func(t *testing.T) { randomRestoredUpdates(t, corpora[name], steps, seed) })
+		t.Run(name, func(t *testing.T) { randomRestoredUpdates(t, corpora[name], steps, seed, letGo) })
 	}
 }
 
@@ -82,8 +89,10 @@ func TestRestoredUpdatesEqualBuild(t *testing.T) {
 // on a graph restored from Build's save, checking each Update against a
 // Build of the files it was given (the extractions of the other files
 // are kept as they were: removing an __init__.py changes the module of
-// its siblings' fresh extractions, which no Update was told of).
-func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64) {
+// its siblings' fresh extractions, which no Update was told of). With
+// letGo, each graph restored lets go of its calls (LetGoOfCalls): only
+// the files of flow-tracked languages hold theirs after every step.
+func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64, letGo bool) {
 	root := writeArchive(t, corpus)
 	ex := newExtractor(t, root)
 	idents := identRE.FindAllString(corpus, -1)
@@ -99,7 +108,27 @@ func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64) 
 		if err != nil {
 			t.Fatal(err)
 		}
+		if letGo {
+			r.PrepareUpdates()
+			r.LetGoOfCalls(func(out []*extract.File) {
+				for _, f := range out {
+					if len(f.Calls) > 0 {
+						t.Fatalf("%s given to fetch with its calls", f.Path)
+					}
+					f.Calls = slices.Clone(current[f.Path].Calls)
+				}
+			})
+		}
 		return r
+	}
+	flowFiles := func() int {
+		n := 0
+		for _, f := range current {
+			if languageTraits[f.Language].flow && len(f.Calls) > 0 {
+				n++
+			}
+		}
+		return n
 	}
 	g := restore()
 	for step := range steps {
@@ -121,6 +150,9 @@ func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64) 
 		g.Update(changed, removed)
 		if diff := graphDiff(g, Build(files())); diff != "" {
 			t.Fatalf("step %d (%s): Update of a restored graph differs from Build:\n%s", step, what, diff)
+		}
+		if held := g.CallsHeld(); letGo && held > flowFiles() {
+			t.Fatalf("step %d (%s): %d files hold their calls, %d flow-tracked", step, what, held, flowFiles())
 		}
 	}
 }

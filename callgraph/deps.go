@@ -17,13 +17,13 @@ func (g *Graph) affected(touched map[string]bool, d *defs) map[string]bool {
 		}
 	}
 	for name := range d.names {
-		for p := range g.byToken[name] {
+		for _, p := range g.byToken[name] {
 			affected[p] = true
 		}
 	}
 	for mod, set := range d.pkg {
 		for name := range set {
-			for p := range g.byToken[name] {
+			for _, p := range g.byToken[name] {
 				// Go's rules of visibility bind Go files only.
 				if f := g.files[p]; f != nil && (f.Language != "go" || moduleName(f) == mod || isUpper(name) && g.importers[mod][p]) {
 					affected[p] = true
@@ -37,7 +37,7 @@ func (g *Graph) affected(touched map[string]bool, d *defs) map[string]bool {
 		closure := g.importClosure(mod)
 		for name := range set {
 			iface := g.goInterfaceMethod(name)
-			for p := range g.byToken[name] {
+			for _, p := range g.byToken[name] {
 				if f := g.files[p]; f != nil && (f.Language != "go" || closure[moduleName(f)] || iface) {
 					affected[p] = true
 				}
@@ -353,7 +353,7 @@ func (g *Graph) goInterfaceMethod(name string) bool {
 // which the fallback ignores.
 func (g *Graph) unknownLookups(d *defs, affected map[string]bool) {
 	add := func(name string) {
-		for p := range g.byToken[name] {
+		for _, p := range g.byToken[name] {
 			if res := g.results[p]; res != nil && res.unique == nil && g.files[p] != nil {
 				affected[p] = true
 			}

@@ -91,7 +91,7 @@ type Graph struct {
 	ix        *index
 	results   map[string]*fileResult     // by file
 	tokens    map[string][]string        // identifiers each file's resolution reads, by file
-	byToken   map[string]map[string]bool // files by identifier they read
+	byToken   map[string][]string        // files by identifier they read, each once (see addTokens)
 	hasTokens bool                       // tokens and byToken are built (see indexTokens)
 	bindings  map[gscopeKey][]gbinding   // declarations (Go, Java, C#, Kotlin) of every file, by scope and name
 	importers map[string]map[string]bool // Go files by the import paths they import
@@ -110,6 +110,10 @@ type Graph struct {
 	// fetch, set while BuildToSave resolves with a source of calls, puts
 	// a file's calls in it; false means it could not (the build ends).
 	fetch func(*extract.File) bool
+	// fetchCalls, set by LetGoOfCalls, puts back the calls of the files
+	// in callsOut, which it let go of, before they are resolved again.
+	fetchCalls func([]*extract.File)
+	callsOut   map[string]bool
 }
 
 // Len returns the number of nodes.

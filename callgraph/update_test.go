@@ -180,6 +180,9 @@ func graphDiff(got, want *Graph) string {
 	if !reflect.DeepEqual(got.nodes, want.nodes) {
 		fmt.Fprintf(&b, "nodes: %d vs %d\n", len(got.nodes), len(want.nodes))
 	}
+	if d := tokensDiff(got); d != "" {
+		fmt.Fprintf(&b, "token index: %s\n", d)
+	}
 	render := func(g *Graph) []string {
 		var out []string
 		for _, e := range g.edges {
@@ -342,4 +345,29 @@ func TestUpdateXToolsEdits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tokensDiff describes how g's token index, kept by its updates, differs
+// from one built anew over its files, or returns "".
+func tokensDiff(g *Graph) string {
+	if !g.hasTokens || g.fetchCalls != nil {
+		return "" // the files' calls, which the tokens are of, are let go of
+	}
+	fresh := &Graph{files: g.files}
+	fresh.indexTokens()
+	if !reflect.DeepEqual(g.tokens, fresh.tokens) {
+		return "files' tokens differ"
+	}
+	if len(g.byToken) != len(fresh.byToken) {
+		return fmt.Sprintf("%d tokens, want %d", len(g.byToken), len(fresh.byToken))
+	}
+	for tok, want := range fresh.byToken {
+		got := slices.Clone(g.byToken[tok])
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			return fmt.Sprintf("token %q: files %v, want %v", tok, got, want)
+		}
+	}
+	return ""
 }

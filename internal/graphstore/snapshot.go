@@ -3,6 +3,7 @@ package graphstore
 // The Snapshot Sync returns, and how it restores the saved graph.
 
 import (
+	"errors"
 	"log/slog"
 	"sync"
 
@@ -128,6 +129,30 @@ func (s *Snapshot) RestoreGraph() (*callgraph.Graph, error) {
 	}
 	s.built = g
 	return g, nil
+}
+
+// SavedGraph returns the saved graph as callgraph.Restore takes it over
+// the files' full extractions, without restoring it over Files: its
+// edges and unresolved calls, read from graph.bin if the load left them
+// there. A server's first update restores the graph over the full
+// extractions; restoring it over the slim files first, only for Save to
+// hand the edges on, held a second node table and its indexes beside
+// the full one (on the Linux kernel 15 s and most of a gigabyte at the
+// update's peak, docs/bigrepos.md). Refs are left out: full extractions
+// hold theirs. Once the graph is restored, its Save is returned.
+func (s *Snapshot) SavedGraph() (callgraph.Saved, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.built != nil {
+		return s.built.Save(), nil
+	}
+	if s.discarded {
+		return callgraph.Saved{}, errors.New("graphstore: the saved graph was let go of (Options.Discard)")
+	}
+	if err := s.loadDeferred(); err != nil {
+		return callgraph.Saved{}, err
+	}
+	return callgraph.Saved{Edges: s.saved.Edges, Unresolved: s.saved.Unresolved, Skipped: s.saved.Skipped}, nil
 }
 
 // GraphCounts returns the number of the graph's edges and unresolved

@@ -39,6 +39,9 @@ type pendingGraph struct {
 // savedGraph is the saved graph of a snapshot (*graphstore.Snapshot).
 type savedGraph interface {
 	RestoreGraph() (*callgraph.Graph, error)
+	// SavedGraph reads what RestoreGraph restores, for a restore over
+	// the files' full extractions (see prepareUpdate).
+	SavedGraph() (callgraph.Saved, error)
 	GraphCounts() (edges, unresolved int)
 	GraphSkipped() []extract.Skipped
 	// UnresolvedIn reads one file's unresolved calls without restoring
@@ -64,6 +67,17 @@ func (p *pendingGraph) get() *callgraph.Graph {
 		p.mu.Unlock()
 	})
 	return p.g
+}
+
+// saved returns what callgraph.Restore needs to give the graph back
+// over the files' full extractions: the restored graph's Save if get has
+// made it, else the saved state's, read without restoring the graph
+// over the slim files.
+func (p *pendingGraph) saved() (callgraph.Saved, error) {
+	if g := p.restored(); g != nil {
+		return g.Save(), nil
+	}
+	return p.snap.SavedGraph()
 }
 
 // restored returns the graph if get has made it, else nil.

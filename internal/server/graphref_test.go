@@ -156,6 +156,10 @@ func (brokenGraph) RestoreGraph() (*callgraph.Graph, error) {
 	return nil, errors.New("graph.bin changed since it was loaded")
 }
 
+func (brokenGraph) SavedGraph() (callgraph.Saved, error) {
+	return callgraph.Saved{}, errors.New("graph.bin changed since it was loaded")
+}
+
 func (brokenGraph) UnresolvedIn(string) ([]callgraph.Unresolved, error) {
 	return nil, errors.New("graph.bin changed since it was loaded")
 }

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"errors"
+	"runtime/debug"
 	"time"
 
 	"github.com/fileinfo/fileinfo/artifacts"
@@ -126,10 +128,22 @@ func (w *workspace) prepareUpdate() {
 	// (callgraph.Graph.PrepareUpdates), and the update re-resolves what
 	// it affects. On the Linux kernel building the graph whole here took
 	// 3.9 GB (docs/bigrepos.md).
+	// The saved graph's edges are read without restoring it over the
+	// slim files (see graphstore.Snapshot.SavedGraph); a saved state that
+	// cannot be read is restored, or built, by get as before.
+	var saved callgraph.Saved
+	err := errors.New("no saved graph")
 	if pending != nil {
-		held = pending.get()
+		saved, err = pending.saved()
 	}
-	full, err := callgraph.Restore(files, held.Save())
+	if err != nil {
+		if pending != nil {
+			held = pending.get()
+		}
+		saved = held.Save()
+	}
+	full, err := callgraph.Restore(files, saved)
+	saved = callgraph.Saved{}
 	if err != nil {
 		w.log.Warn("the saved call graph does not fit the files: building it", "root", w.root, "error", err)
 		if full, err = callgraph.BuildContext(w.docsCtx, files); err != nil {
@@ -137,6 +151,13 @@ func (w *workspace) prepareUpdate() {
 		}
 	}
 	full.PrepareUpdates() // before anyone reads it
+	// The calls, most of the extractions, are read again from graph.bin
+	// for the files an update re-resolves (fetchCalls): the workspace's
+	// sources stay slim.
+	letGo := len(slim) > 0 && again == nil && w.saved != nil
+	if letGo {
+		full.LetGoOfCalls(w.fetchCalls)
+	}
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -144,10 +165,24 @@ func (w *workspace) prepareUpdate() {
 		return
 	}
 	w.setGraph(full)
-	if len(slim) > 0 {
+	if len(slim) > 0 && !letGo {
 		w.unslim(files, again)
 	}
+	w.giveBack.Store(true)
 	w.log.Info("graph ready for updates", "root", w.root, "elapsed", time.Since(start).Round(time.Millisecond), "resolved", full.Resolved())
+}
+
+// updated runs after an update, mu released: the first after the graph
+// for updates was made gives the heap's free pages back to the system,
+// on a goroutine of its own. Making it leaves most of a peak free (the
+// full extractions' calls, a restore's node table, the old graph's): on
+// the Linux kernel the live heap after the first edit was 1.3 GB and the
+// resident set 4.0 GB twenty seconds later, as the runtime gives free
+// pages back slowly (docs/bigrepos.md).
+func (w *workspace) updated() {
+	if w.giveBack.Swap(false) {
+		go debug.FreeOSMemory()
+	}
 }
 
 // background runs f on a goroutine of its own, which close cancels
@@ -206,6 +241,54 @@ func (w *workspace) fullFiles(files []extract.File, paths []string) ([]extract.F
 		again[p] = artifacts.SourceDigest(src)
 	}
 	return files, again, nil
+}
+
+// fetchCalls puts back the calls of files, which the graph for updates
+// let go of (callgraph.Graph.LetGoOfCalls): a slim source's from its
+// saved extraction, read from graph.bin a segment at a time; another's
+// (changed since the load) from the source. A file whose saved
+// extraction cannot be read is extracted again if its content is still
+// the one it was made from; else it is left without calls, with a log
+// line, until the change that made it differ updates it. It runs under
+// an update, which holds mu.
+func (w *workspace) fetchCalls(files []*extract.File) {
+	want := map[string]*extract.File{}
+	var paths []string
+	for _, f := range files {
+		s := w.files[f.Path]
+		switch {
+		case s == nil:
+		case !s.slim:
+			f.Calls = s.file.Calls
+		default:
+			want[f.Path] = f
+			paths = append(paths, f.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	err := w.saved.Files(paths, func(full *extract.File) {
+		if f := want[full.Path]; f != nil {
+			f.Calls = full.Calls
+			delete(want, full.Path)
+		}
+	})
+	if err != nil {
+		w.log.Warn("reading saved extractions failed: extracting the files again", "files", len(want), "error", err)
+	}
+	for p, f := range want {
+		src, err := w.readRaw(p)
+		var x *extract.File
+		if err == nil && artifacts.SourceDigest(src) == w.files[p].digest {
+			x, err = w.ex.Source(w.docsCtx, p, src)
+		}
+		if x == nil {
+			w.log.Warn("no calls of a file to resolve", "path", p, "error", err)
+			continue
+		}
+		f.Calls = x.Calls
+	}
 }
 
 // unslim puts in the place of each slim file its full extraction among

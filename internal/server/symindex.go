@@ -118,8 +118,8 @@ func (w *workspace) symIdxCurrent() bool {
 // symbols index, read in place, while it describes the graph (no update
 // since it was opened: on the Linux kernel an index of the graph's 1.5
 // million names takes a second and a half to build); else an index of
-// the graph, built once per update. saved says which. The caller holds
-// mu for reading.
+// the graph, built once per update over the graph's own lookups. saved
+// says which. The caller holds mu for reading.
 func (w *workspace) lookupIndex() (ix *lookup.Index, saved bool) {
 	if w.symIdxCurrent() {
 		return lookup.NewSaved(w.symIdx, w.symIdx), true
@@ -132,16 +132,9 @@ func (w *workspace) lookupIndex() (ix *lookup.Index, saved bool) {
 	if w.hooks != nil && w.hooks.lookupBuilt != nil {
 		w.hooks.lookupBuilt()
 	}
-	g := w.callGraph()
-	w.lookupIx = lookup.New(g, func(p string) *extract.File {
-		if s := w.files[p]; s != nil {
-			if s.slim {
-				return g.File(p) // with the symbols a slim source lets go of
-			}
-			return s.file
-		}
-		return nil
-	})
+	// The graph's own lookups and files answer (lookup.NewGraph): only
+	// the lower-case names are indexed anew.
+	w.lookupIx = lookup.NewGraph(w.callGraph())
 	w.lookupGraph, w.lookupEdits = w.callGraph(), w.edits
 	return w.lookupIx, false
 }

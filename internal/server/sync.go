@@ -161,6 +161,7 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 func (w *workspace) commit(updated []extract.File, digests map[string]string, removed []string, skips skipChange) {
 	if len(updated) > 0 || len(removed) > 0 {
 		w.prepareUpdate()
+		defer w.updated()
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -114,10 +114,14 @@ type workspace struct {
 	// number when symIdx was taken.
 	// saved reads the saved extractions of the slim files (see full);
 	// nil when none is slim. Set by the first load.
-	saved       *graphstore.Extractions
-	symIdx      *graphstore.Symbols
-	symEdits    uint64
-	edits       uint64
+	saved    *graphstore.Extractions
+	symIdx   *graphstore.Symbols
+	symEdits uint64
+	edits    uint64
+	// giveBack says that the graph for updates was made (prepareUpdate):
+	// the update that follows gives the heap's free pages back (see
+	// updated).
+	giveBack    atomic.Bool
 	lookupMu    sync.Mutex // guards the index of the graph lookupIndex built last
 	lookupIx    *lookup.Index
 	lookupGraph *callgraph.Graph
@@ -482,6 +486,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 		return nil, nil, err
 	}
 	w.prepareUpdate()
+	defer w.updated()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if cur := w.files[rel]; cur == nil || cur.digest != d || cur.suspect {
@@ -515,6 +520,7 @@ func (w *workspace) forget(rel string) {
 	w.mu.RUnlock()
 	if known {
 		w.prepareUpdate()
+		defer w.updated()
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -1,0 +1,80 @@
+package lookup
+
+import (
+	"strings"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// NewGraph returns the index of a call graph that holds its own name and
+// file lookups (callgraph.Graph's Lookup and InFile): it answers as New
+// does, but indexes only the lower-case names, reading the rest from g,
+// and finds a node's symbol in its file when asked, not for every node
+// up front. On the Linux kernel New's copies of the graph's lookups and
+// its symbol table were a quarter of a gigabyte of heap, built again
+// after every update of a server's graph (docs/bigrepos.md). g must not
+// change while the index is read.
+func NewGraph(g *callgraph.Graph) *Index {
+	n := &graphNames{g: g, byName: map[string][]callgraph.SymbolID{}}
+	for i := range g.Len() {
+		id := callgraph.SymbolID(i)
+		lower := strings.ToLower(g.Node(id).Name)
+		n.byName[lower] = append(n.byName[lower], id)
+	}
+	return &Index{g: g, names: n}
+}
+
+// graphNames is the Names of NewGraph.
+type graphNames struct {
+	g      *callgraph.Graph
+	byName map[string][]callgraph.SymbolID // by lower-case name
+}
+
+func (n *graphNames) Qualified(q string) []callgraph.SymbolID { return n.g.Lookup(q) }
+func (n *graphNames) Named(lower string) []callgraph.SymbolID { return n.byName[lower] }
+
+// InFile returns the file's nodes as New indexes them, by the file each
+// names: a module node the file shares with an earlier file of its
+// package (first in the graph's list) is that file's.
+func (n *graphNames) InFile(path string) []callgraph.SymbolID {
+	ids := n.g.InFile(path)
+	if len(ids) > 0 && n.g.Node(ids[0]).File != path {
+		ids = ids[1:]
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return ids
+}
+
+// Detail finds the node's symbol in its file's extraction as New does:
+// the last symbol with its qualified name and line.
+func (n *graphNames) Detail(id callgraph.SymbolID) (string, string, []string) {
+	node := n.g.Node(id)
+	if node.Kind == callgraph.KindModule {
+		return "", "", nil
+	}
+	f := n.g.File(node.File)
+	if f == nil {
+		return "", "", nil
+	}
+	var s *extract.Symbol
+	for i := range f.Symbols {
+		if f.Symbols[i].Qualified == node.Qualified && f.Symbols[i].StartLine == node.Line {
+			s = &f.Symbols[i]
+		}
+	}
+	if s == nil {
+		return "", "", nil
+	}
+	return s.Signature, s.Doc, s.Bases
+}
+
+func (n *graphNames) EachName(f func(string) bool) {
+	for name := range n.byName {
+		if !f(name) {
+			return
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+// TestFirstEditLeavesSlimGraphUnrestored: the first edit of a workspace
+// whose graph is pending restores the saved graph once, over the full
+// extractions, reading its edges from the saved state: the pending graph
+// is never restored over the slim files beside it. The edited graph
+// answers every lookup as a workspace that built the edited tree, and
+// the lookups read the graph's own maps (lookup.NewGraph). The graph
+// holds the calls of the files it does not resolve no longer
+// (callgraph.Graph.LetGoOfCalls).
+func TestFirstEditLeavesSlimGraphUnrestored(t *testing.T) {
+	s2, ws, p := restartPending(t, slimTree())
+	edits := []struct{ path, src string }{
+		{"drivers/d007.c", "#include \"util.h\"\nstatic int local7(int v) { return helper(v) + twice(v); }\nint probe7(void) { return local7(7); }\n"},
+		{"drivers/d200.c", "#include \"util.h\"\nint added200(void) { return probe7() + helper(2); }\n"},
+		// A second definition of a name every driver reads: they are
+		// re-resolved, their calls read again from graph.bin.
+		{"lib/twice2.c", "int twice(int x) { return x + x; }\n"},
+	}
+	edited := slimTree()
+	for i, e := range edits {
+		writeTree(t, s2.root, map[string]string{e.path: e.src})
+		edited[e.path] = e.src
+		s2.ok("file_info", map[string]any{"path": e.path}, &map[string]any{}) // takes the change in
+		if i == 0 && p.restored() != nil {
+			t.Fatal("the first edit restored the pending graph over the slim files")
+		}
+		ws.mu.RLock()
+		g := ws.callGraph()
+		ws.mu.RUnlock()
+		if g.Restored() {
+			t.Fatalf("after edit %d the graph is not ready for updates", i+1)
+		}
+		// The C files' calls are read again from graph.bin when
+		// resolved; the Python files' (flow-tracked) are held.
+		if held := g.CallsHeld(); held > 3 {
+			t.Errorf("after edit %d, %d files hold their calls; want the Python files' at most (3)", i+1, held)
+		}
+		expectFreshGraph(t, ws)
+		want := connect(t, edited, Options{NoDocs: true, NoWatch: true})
+		if _, err := want.srv.ready(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"callers", map[string]any{"symbol": "helper"}},
+			{"callers", map[string]any{"symbol": "probe7"}},
+			{"callers", map[string]any{"symbol": "twice", "depth": 2}},
+			{"callees", map[string]any{"symbol": "added200"}},
+			{"callees", map[string]any{"symbol": "App.step"}},
+			{"find_symbol", map[string]any{"query": "added200"}},
+			{"find_symbol", map[string]any{"query": "probe"}},
+			{"find_symbol", map[string]any{"query": "py/app.py:App"}},
+			{"find_symbol", map[string]any{"query": "Base.run"}},
+		} {
+			got, exp := s2.call(q.tool, q.args), want.call(q.tool, q.args)
+			gj, _ := json.Marshal(got.StructuredContent)
+			ej, _ := json.Marshal(exp.StructuredContent)
+			if got.IsError != exp.IsError || text(got) != text(exp) || string(gj) != string(ej) {
+				t.Errorf("after edit %d, %s %v:\n got %s %s\nwant %s %s", i+1, q.tool, q.args, text(got), gj, text(exp), ej)
+			}
+		}
+	}
+}
+
+// TestFirstUpdateGivesPagesBack: making the graph for updates asks the
+// update that follows to give the heap's free pages back, once.
+func TestFirstUpdateGivesPagesBack(t *testing.T) {
+	_, ws, _ := restartPending(t, slimTree())
+	ws.prepareUpdate()
+	if !ws.giveBack.Load() {
+		t.Fatal("the graph for updates was made and nothing is to give pages back")
+	}
+	ws.updated()
+	if ws.giveBack.Load() {
+		t.Fatal("the pages are to be given back again after the first update")
+	}
+}
