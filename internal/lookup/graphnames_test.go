@@ -5,11 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
+	"golang.org/x/tools/txtar"
 )
 
 // goPackage is a Go package of two files (which share its module node)
@@ -40,31 +40,17 @@ func Main() { a.Run(); (&a.T{}).Do() }
 
 // extractArchive writes a txtar archive's files under a temporary
 // directory and extracts them.
-func extractArchive(t *testing.T, archive string) []extract.File {
+func extractArchive(t testing.TB, archive string) []extract.File {
 	t.Helper()
 	dir := t.TempDir()
-	var cur *os.File
-	for _, line := range strings.SplitAfter(archive, "\n") {
-		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "-- "); ok && strings.HasSuffix(p, " --") {
-			if cur != nil {
-				cur.Close()
-			}
-			full := filepath.Join(dir, strings.TrimSuffix(p, " --"))
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			var err error
-			if cur, err = os.Create(full); err != nil {
-				t.Fatal(err)
-			}
-			continue
+	for _, f := range txtar.Parse([]byte(archive)).Files {
+		full := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		if cur != nil {
-			cur.WriteString(line)
+		if err := os.WriteFile(full, f.Data, 0o644); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if cur != nil {
-		cur.Close()
 	}
 	ex, err := extract.New(dir, extract.Options{})
 	if err != nil {

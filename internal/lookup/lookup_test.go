@@ -1,7 +1,6 @@
 package lookup
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -22,34 +21,7 @@ func load(t testing.TB, name string) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	var cur *os.File
-	for _, line := range strings.SplitAfter(string(data), "\n") {
-		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "-- "); ok && strings.HasSuffix(p, " --") {
-			full := filepath.Join(dir, strings.TrimSuffix(p, " --"))
-			os.MkdirAll(filepath.Dir(full), 0o755)
-			if cur != nil {
-				cur.Close()
-			}
-			if cur, err = os.Create(full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if cur != nil {
-			cur.WriteString(line)
-		}
-	}
-	cur.Close()
-	ex, err := extract.New(dir, extract.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	files, _, err := ex.All(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := extractArchive(t, string(data))
 	g := callgraph.Build(files)
 	nodes := make([]callgraph.Node, g.Len())
 	for i := range nodes {
