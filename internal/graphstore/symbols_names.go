@@ -311,12 +311,7 @@ func (l *nameLayout) section(i int, b *secBuffer) {
 		b.u32s(l.byName)
 		l.byName = nil
 	case secNames:
-		for t := l.text; len(t) > 0; {
-			k := min(len(t), secBufferSize)
-			b.buf = append(b.buf, t[:k]...)
-			b.spill()
-			t = t[k:]
-		}
+		b.bytes(l.text)
 		l.text = nil
 	case secNameStarts:
 		b.u32s(l.starts)
@@ -325,12 +320,7 @@ func (l *nameLayout) section(i int, b *secBuffer) {
 		b.u32s(l.grams)
 		l.grams = nil
 	case secGramPosts:
-		for t := l.posts; len(t) > 0; {
-			k := min(len(t), secBufferSize)
-			b.buf = append(b.buf, t[:k]...)
-			b.spill()
-			t = t[k:]
-		}
+		b.bytes(l.posts)
 		l.posts = nil
 	}
 }

@@ -274,6 +274,17 @@ func (b *secBuffer) u32s(v []uint32) {
 	}
 }
 
+// bytes hands on p a buffer's worth at a time, so the buffer never
+// grows past one buffer however long p is.
+func (b *secBuffer) bytes(p []byte) {
+	for len(p) > 0 {
+		k := min(len(p), secBufferSize)
+		b.buf = append(b.buf, p[:k]...)
+		b.spill()
+		p = p[k:]
+	}
+}
+
 // section makes section i and writes it to b.
 func (l *symLayout) section(i int, b *secBuffer) {
 	switch i {
