@@ -2,7 +2,7 @@ package server
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -68,10 +68,7 @@ func TestRestoredGraphEditResolvesEdited(t *testing.T) {
 		if _, err := want.srv.ready(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []struct {
-			tool string
-			args map[string]any
-		}{
+		sameAnswers(t, fmt.Sprintf("after edit %d", i+1), s2, want, []toolQuery{
 			{"callers", map[string]any{"symbol": "helper"}},
 			{"callers", map[string]any{"symbol": "run_a"}},
 			{"callers", map[string]any{"symbol": "twice"}},
@@ -79,13 +76,6 @@ func TestRestoredGraphEditResolvesEdited(t *testing.T) {
 			{"callees", map[string]any{"symbol": "run_b"}},
 			{"find_symbol", map[string]any{"query": "extra"}},
 			{"find_symbol", map[string]any{"query": "run"}},
-		} {
-			got, exp := s2.call(q.tool, q.args), want.call(q.tool, q.args)
-			gj, _ := json.Marshal(got.StructuredContent)
-			ej, _ := json.Marshal(exp.StructuredContent)
-			if got.IsError != exp.IsError || text(got) != text(exp) || string(gj) != string(ej) {
-				t.Errorf("after edit %d, %s %v:\n got %s %s\nwant %s %s", i+1, q.tool, q.args, text(got), gj, text(exp), ej)
-			}
-		}
+		})
 	}
 }

@@ -89,6 +89,26 @@ func (s *session) call(tool string, args any) *mcp.CallToolResult {
 	return res
 }
 
+// toolQuery is one tool call of sameAnswers.
+type toolQuery struct {
+	tool string
+	args map[string]any
+}
+
+// sameAnswers fails the test where got answers a query otherwise than
+// want: its error flag, text or structured content.
+func sameAnswers(t *testing.T, label string, got, want *session, qs []toolQuery) {
+	t.Helper()
+	for _, q := range qs {
+		g, w := got.call(q.tool, q.args), want.call(q.tool, q.args)
+		gj, _ := json.Marshal(g.StructuredContent)
+		wj, _ := json.Marshal(w.StructuredContent)
+		if g.IsError != w.IsError || text(g) != text(w) || string(gj) != string(wj) {
+			t.Errorf("%s, %s %v:\n got %s %s\nwant %s %s", label, q.tool, q.args, text(g), gj, text(w), wj)
+		}
+	}
+}
+
 // text returns a result's text content.
 func text(res *mcp.CallToolResult) string {
 	var b strings.Builder
