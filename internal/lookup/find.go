@@ -50,29 +50,41 @@ type Names interface {
 	Detail(id callgraph.SymbolID) (signature, doc string, bases []string)
 }
 
+// byName is an in-memory index of nodes by lower-case name: the Named
+// and EachName of New's and NewGraph's Names.
+type byName map[string][]callgraph.SymbolID
+
+// add indexes id under its name, lower-cased.
+func (b byName) add(name string, id callgraph.SymbolID) {
+	lower := strings.ToLower(name)
+	b[lower] = append(b[lower], id)
+}
+
+func (b byName) Named(lower string) []callgraph.SymbolID { return b[lower] }
+
+func (b byName) EachName(f func(string) bool) {
+	for name := range b {
+		if !f(name) {
+			return
+		}
+	}
+}
+
 // memNames is the Names that New builds.
 type memNames struct {
+	byName
 	syms        []*extract.Symbol // by node; nil for modules and unknown
 	byQualified map[string][]callgraph.SymbolID
-	byName      map[string][]callgraph.SymbolID // by lower-case name
 	byFile      map[string][]callgraph.SymbolID
 }
 
 func (m *memNames) Qualified(q string) []callgraph.SymbolID { return m.byQualified[q] }
-func (m *memNames) Named(lower string) []callgraph.SymbolID { return m.byName[lower] }
 func (m *memNames) InFile(path string) []callgraph.SymbolID { return m.byFile[path] }
 func (m *memNames) Detail(id callgraph.SymbolID) (string, string, []string) {
 	if s := m.syms[id]; s != nil {
 		return s.Signature, s.Doc, s.Bases
 	}
 	return "", "", nil
-}
-func (m *memNames) EachName(f func(string) bool) {
-	for name := range m.byName {
-		if !f(name) {
-			return
-		}
-	}
 }
 
 // NewSaved returns the index of a graph whose names are indexed already,
@@ -83,7 +95,7 @@ func NewSaved(g Graph, names Names) *Index { return &Index{g: g, names: names} }
 // signatures, docs and base classes.
 func New(g Graph, file func(path string) *extract.File) *Index {
 	ix := &memNames{syms: make([]*extract.Symbol, g.Len()),
-		byQualified: map[string][]callgraph.SymbolID{}, byName: map[string][]callgraph.SymbolID{}, byFile: map[string][]callgraph.SymbolID{}}
+		byQualified: map[string][]callgraph.SymbolID{}, byName: byName{}, byFile: map[string][]callgraph.SymbolID{}}
 	type key struct {
 		q    string
 		line int
@@ -94,7 +106,7 @@ func New(g Graph, file func(path string) *extract.File) *Index {
 		id := callgraph.SymbolID(i)
 		n := g.Node(id)
 		ix.byQualified[n.Qualified] = append(ix.byQualified[n.Qualified], id)
-		ix.byName[strings.ToLower(n.Name)] = append(ix.byName[strings.ToLower(n.Name)], id)
+		ix.add(n.Name, id)
 		ix.byFile[n.File] = append(ix.byFile[n.File], id)
 		if n.Kind == callgraph.KindModule {
 			continue

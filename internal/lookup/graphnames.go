@@ -1,8 +1,6 @@
 package lookup
 
 import (
-	"strings"
-
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -16,23 +14,21 @@ import (
 // after every update of a server's graph (docs/bigrepos.md). g must not
 // change while the index is read.
 func NewGraph(g *callgraph.Graph) *Index {
-	n := &graphNames{g: g, byName: map[string][]callgraph.SymbolID{}}
+	n := &graphNames{g: g, byName: byName{}}
 	for i := range g.Len() {
 		id := callgraph.SymbolID(i)
-		lower := strings.ToLower(g.Node(id).Name)
-		n.byName[lower] = append(n.byName[lower], id)
+		n.add(g.Node(id).Name, id)
 	}
 	return &Index{g: g, names: n}
 }
 
 // graphNames is the Names of NewGraph.
 type graphNames struct {
-	g      *callgraph.Graph
-	byName map[string][]callgraph.SymbolID // by lower-case name
+	byName
+	g *callgraph.Graph
 }
 
 func (n *graphNames) Qualified(q string) []callgraph.SymbolID { return n.g.Lookup(q) }
-func (n *graphNames) Named(lower string) []callgraph.SymbolID { return n.byName[lower] }
 
 // InFile returns the file's nodes as New indexes them, by the file each
 // names: a module node the file shares with an earlier file of its
@@ -69,12 +65,4 @@ func (n *graphNames) Detail(id callgraph.SymbolID) (string, string, []string) {
 		return "", "", nil
 	}
 	return s.Signature, s.Doc, s.Bases
-}
-
-func (n *graphNames) EachName(f func(string) bool) {
-	for name := range n.byName {
-		if !f(name) {
-			return
-		}
-	}
 }
