@@ -30,6 +30,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -87,12 +88,7 @@ func layoutNames(nodes []callgraph.Node) *nameLayout {
 		k++
 	}
 	l.starts = append(l.starts, uint32(len(l.text)), uint32(len(ids)))
-	keysOf := make([]uint32, 0, len(lists))
-	for g := range lists {
-		keysOf = append(keysOf, g)
-	}
-	slices.Sort(keysOf)
-	for _, g := range keysOf {
+	for _, g := range slices.Sorted(maps.Keys(lists)) {
 		l.grams = append(l.grams, g, uint32(len(l.posts)))
 		l.posts = append(l.posts, lists[g].buf...)
 	}
