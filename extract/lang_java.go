@@ -48,18 +48,19 @@ import (
 
 func init() {
 	register(&Language{
-		Name:          "java",
-		Extensions:    []string{".java"},
-		grammar:       java.GetLanguage,
-		lineComments:  []string{"//"},
-		blockComments: [][2]string{{"/*", "*/"}},
-		attributes:    []string{"@"},
-		module:        declaredModule,
-		imports:       javaImports,
-		refine:        javaRefine,
-		signature:     javaSignature,
-		exported:      javaExported,
-		bases:         javaBases,
+		Name:           "java",
+		Extensions:     []string{".java"},
+		grammar:        java.GetLanguage,
+		lineComments:   []string{"//"},
+		blockComments:  [][2]string{{"/*", "*/"}},
+		attributes:     []string{"@"},
+		docAcrossBlank: isDocBlockAcrossBlank,
+		module:         declaredModule,
+		imports:        javaImports,
+		refine:         javaRefine,
+		signature:      javaSignature,
+		exported:       javaExported,
+		bases:          javaBases,
 	})
 }
 

@@ -161,7 +161,7 @@ public class A {
 		{"p.A.line", "Line comment,\ntwo lines."},
 		{"p.A.block", "Block comment."},
 		{"p.A.toString", "Annotated."},
-		{"p.A.detached", ""},
+		{"p.A.detached", "Detached."}, // javac binds a /** */ block across blank lines
 		{"p.A.trailing", ""},
 	} {
 		if got := symbol(t, f, c.q).Doc; got != c.doc {

@@ -154,7 +154,7 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 		grammar:        grammar,
 		lineComments:   []string{"//"},
 		blockComments:  [][2]string{{"/*", "*/"}},
-		docAcrossBlank: isJSDocAcrossBlank,
+		docAcrossBlank: isDocBlockAcrossBlank,
 		wrappers: map[string]bool{
 			"export_statement": true, "lexical_declaration": true, "variable_declaration": true,
 			"ambient_declaration": true, "expression_statement": true,

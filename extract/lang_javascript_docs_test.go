@@ -361,7 +361,7 @@ export type T = { a: number };
 	}
 }
 
-func TestIsJSDocAcrossBlank(t *testing.T) {
+func TestIsDocBlockAcrossBlank(t *testing.T) {
 	for _, tc := range []struct {
 		block []string
 		want  bool
@@ -378,8 +378,8 @@ func TestIsJSDocAcrossBlank(t *testing.T) {
 		{[]string{"/** @callback Cb */"}, false},
 		{nil, false},
 	} {
-		if got := isJSDocAcrossBlank(tc.block); got != tc.want {
-			t.Errorf("isJSDocAcrossBlank(%q) = %v, want %v", tc.block, got, tc.want)
+		if got := isDocBlockAcrossBlank(tc.block); got != tc.want {
+			t.Errorf("isDocBlockAcrossBlank(%q) = %v, want %v", tc.block, got, tc.want)
 		}
 	}
 }

@@ -59,19 +59,20 @@ import (
 
 func init() {
 	register(&Language{
-		Name:          "kotlin",
-		Extensions:    []string{".kt", ".kts"},
-		Interpreters:  []string{"kotlin", "kotlinc"},
-		grammar:       kotlin.GetLanguage,
-		lineComments:  []string{"//"},
-		blockComments: [][2]string{{"/*", "*/"}},
-		attributes:    []string{"@"},
-		module:        declaredModule,
-		imports:       kotlinImports,
-		refine:        kotlinRefine,
-		signature:     kotlinSignature,
-		exported:      kotlinExported,
-		bases:         kotlinBases,
+		Name:           "kotlin",
+		Extensions:     []string{".kt", ".kts"},
+		Interpreters:   []string{"kotlin", "kotlinc"},
+		grammar:        kotlin.GetLanguage,
+		lineComments:   []string{"//"},
+		blockComments:  [][2]string{{"/*", "*/"}},
+		attributes:     []string{"@"},
+		docAcrossBlank: isDocBlockAcrossBlank,
+		module:         declaredModule,
+		imports:        kotlinImports,
+		refine:         kotlinRefine,
+		signature:      kotlinSignature,
+		exported:       kotlinExported,
+		bases:          kotlinBases,
 	})
 }
 

@@ -137,7 +137,7 @@ class A(val x: Int) {
 		{"p.A.one", "One line."},
 		{"p.A.line", "Line comment,\ntwo lines."},
 		{"p.A.annotated", "Annotated."},
-		{"p.A.detached", ""},
+		{"p.A.detached", "Detached."}, // Kotlin binds a KDoc block across blank lines
 	} {
 		if got := symbol(t, f, c.q).Doc; got != c.doc {
 			t.Errorf("doc of %s = %q, want %q", c.q, got, c.doc)

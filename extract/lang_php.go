@@ -51,18 +51,19 @@ import (
 
 func init() {
 	register(&Language{
-		Name:          "php",
-		Extensions:    []string{".php", ".phtml"},
-		Interpreters:  []string{"php"},
-		grammar:       php.GetLanguage,
-		lineComments:  []string{"//", "#"},
-		blockComments: [][2]string{{"/*", "*/"}},
-		module:        phpModule,
-		imports:       phpImports,
-		refine:        phpRefine,
-		signature:     phpSignature,
-		exported:      phpExported,
-		bases:         phpBases,
+		Name:           "php",
+		Extensions:     []string{".php", ".phtml"},
+		Interpreters:   []string{"php"},
+		grammar:        php.GetLanguage,
+		lineComments:   []string{"//", "#"},
+		blockComments:  [][2]string{{"/*", "*/"}},
+		docAcrossBlank: isDocBlockAcrossBlank,
+		module:         phpModule,
+		imports:        phpImports,
+		refine:         phpRefine,
+		signature:      phpSignature,
+		exported:       phpExported,
+		bases:          phpBases,
 	})
 }
 
