@@ -23,6 +23,12 @@ type Snapshot struct {
 	// Extracted counts the files extracted this time; Reused those
 	// taken from the saved state.
 	Extracted, Reused int
+	// How says how Sync came by the graph: the saved one, the saved one
+	// updated with the Updated files changed, added or removed since it
+	// was saved, or built whole, for the reason Why gives.
+	How     How
+	Updated int
+	Why     string
 
 	built     *callgraph.Graph // the graph Sync built, or nil when it was saved
 	saved     callgraph.Saved  // the saved graph, when nothing changed
