@@ -121,7 +121,11 @@ type workspace struct {
 	// giveBack says that the graph for updates was made (prepareUpdate):
 	// the update that follows gives the heap's free pages back (see
 	// updated).
-	giveBack    atomic.Bool
+	giveBack atomic.Bool
+	// graphLoad says how the first load came by the graph (see
+	// noteGraphLoad); firstBuilt, that the first pass built it.
+	graphLoad   atomic.Pointer[string]
+	firstBuilt  bool
 	lookupMu    sync.Mutex // guards the index of the graph lookupIndex built last
 	lookupIx    *lookup.Index
 	lookupGraph *callgraph.Graph
