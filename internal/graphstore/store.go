@@ -252,6 +252,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 		kept.f.Close()
 		kept = nil
+		log.Debug("graphstore: read the saved files whole", "elapsed", time.Since(start))
 	}
 	// The files to go through: those to extract (todo) and, in walk
 	// order among them, those only Each wants.
@@ -353,7 +354,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		var g *callgraph.Graph
 		if upd {
 			var n int
-			if g, n, err = updateSaved(old, st.Files); err != nil {
+			if g, n, err = updateSaved(log, old, st.Files); err != nil {
 				log.Warn("graphstore: building the graph: the saved one does not fit", "file", file, "reason", err)
 				why = "the saved graph does not fit: " + err.Error()
 			} else {
@@ -417,6 +418,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 			}
 			ok = save(log, root, dir, file, st, from)
 			savedState = ok
+			log.Debug("graphstore: saved", "file", file, "elapsed", time.Since(start))
 		} else {
 			ok = writable(log, root, dir)
 		}
@@ -448,6 +450,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 				if id, err = writeSymbols(dir, st, nodes, edges, files, sites); err == nil {
 					symID = &id
 				}
+				log.Debug("graphstore: saved the symbols index", "elapsed", time.Since(start))
 			} else {
 				os.Remove(filepath.Join(dir, SymbolsFile)) // it no longer matches graph.bin
 			}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
@@ -99,7 +100,8 @@ func changedSince(old []Entry, es []Entry, same []bool) int {
 // are changed or added, old files with no extraction in es removed.
 // It returns the graph, which equals a Build over es's files (see
 // callgraph.Graph.Update), and how many files it changed or removed.
-func updateSaved(old *State, es []Entry) (*callgraph.Graph, int, error) {
+func updateSaved(log *slog.Logger, old *State, es []Entry) (*callgraph.Graph, int, error) {
+	start := time.Now()
 	files := make([]extract.File, 0, len(old.Files))
 	was := make(map[string]*extract.File, len(old.Files))
 	for i := range old.Files {
@@ -112,6 +114,7 @@ func updateSaved(old *State, es []Entry) (*callgraph.Graph, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	log.Debug("graphstore: restored the saved graph to update it", "elapsed", time.Since(start))
 	var changed []extract.File
 	now := make(map[string]bool, len(es))
 	for i := range es {
@@ -131,6 +134,7 @@ func updateSaved(old *State, es []Entry) (*callgraph.Graph, int, error) {
 		}
 	}
 	g.Update(changed, removed)
+	log.Debug("graphstore: updated the graph", "changed", len(changed), "removed", len(removed), "resolved", g.Resolved(), "elapsed", time.Since(start))
 	return g, len(changed) + len(removed), nil
 }
 
