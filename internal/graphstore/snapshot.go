@@ -5,6 +5,7 @@ package graphstore
 import (
 	"errors"
 	"log/slog"
+	"path/filepath"
 	"sync"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -74,6 +75,25 @@ func (s *Snapshot) loadDeferred() error {
 	s.saved.Edges, s.saved.Unresolved = st.Edges, st.Unresolved
 	s.deferred = nil
 	return nil
+}
+
+// SavedSymbols opens the symbols index Sync saved with the state it
+// read back after an update (see How), or found current with nothing
+// changed and Options.Lazy; nil, nil when it knows of none. It reads the
+// index's header: Sync checked its stamps.
+func (s *Snapshot) SavedSymbols() (*Symbols, error) {
+	if s.symbols == nil {
+		return nil, nil
+	}
+	sy, err := ReadSymbols(filepath.Join(s.symbols.dir, SymbolsFile))
+	if err != nil {
+		return nil, err
+	}
+	if sy.identity() != s.symbols.id {
+		sy.Close()
+		return nil, errors.New("graphstore: the symbols index changed since Sync saved it")
+	}
+	return sy, nil
 }
 
 // Extractions returns the reader of the files' full extractions when

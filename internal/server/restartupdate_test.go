@@ -14,7 +14,9 @@ import (
 // saved graph as an update (index_status says so) instead of building
 // the graph whole; it starts slim, as a restart with nothing changed
 // does, and answers every lookup and search as a server that built the
-// edited tree whole, before an edit while serving and after one. The
+// edited tree whole, before an edit while serving and after one; until
+// that edit its lookups read the symbols index saved with the update,
+// not the graph restored. The
 // state it saved is current: the next start opens it.
 func TestRestartUpdatesSavedGraph(t *testing.T) {
 	opt := Options{NoWatch: true}
@@ -38,7 +40,15 @@ func TestRestartUpdatesSavedGraph(t *testing.T) {
 	if err := os.Remove(filepath.Join(s.root, "drivers/d010.c")); err != nil {
 		t.Fatal(err)
 	}
+	defer func(n int) { pendingMinEdges = n }(pendingMinEdges)
+	pendingMinEdges = 0 // the graph pending, however small
 	s2, ws := restart(t, s, opt)
+	ws.mu.RLock()
+	current := ws.symIdxCurrent()
+	ws.mu.RUnlock()
+	if !current {
+		t.Error("the load that updated the saved graph did not adopt the symbols index it saved")
+	}
 	ws.docsLoops.Wait()
 	var st indexStatusOut
 	s2.ok("index_status", nil, &st)
@@ -81,6 +91,12 @@ func TestRestartUpdatesSavedGraph(t *testing.T) {
 		{"search_docs", map[string]any{"query": "twice"}},
 	}
 	sameAnswers(t, "after the restart", s2, want, queries)
+	ws.mu.RLock()
+	restored := ws.unrestored() == nil
+	ws.mu.RUnlock()
+	if restored {
+		t.Error("lookups after the restart restored the graph: they read the symbols index saved with the update")
+	}
 
 	// An edit while serving, on the graph read back.
 	src := "#include \"util.h\"\nint added201(void) { return added200() + twice(1); }\n"

@@ -44,6 +44,17 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 	w.digestMu.Unlock()
 	w.log.Info("saved graph", "root", w.root, "extracted", snap.Extracted, "reused", snap.Reused, "graph", snap.How, "updated", snap.Updated)
 	w.noteGraphLoad(snap)
+	if snap.How == graphstore.GraphUpdated && w.saved != nil {
+		// The symbols index saved with the update describes the graph:
+		// lookups read it from the start, as after a start that found
+		// nothing changed, rather than restoring the graph until a walk
+		// has checked it (reopenSymbols).
+		if s, err := snap.SavedSymbols(); err != nil {
+			w.log.Debug("lookups read the graph", "root", w.root, "reason", err)
+		} else {
+			w.updatedSyms = s
+		}
+	}
 	if w.saved != nil {
 		if edges, _ := snap.GraphCounts(); edges < pendingMinEdges {
 			if g, err := snap.RestoreGraph(); err == nil {

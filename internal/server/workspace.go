@@ -124,8 +124,11 @@ type workspace struct {
 	giveBack atomic.Bool
 	// graphLoad says how the first load came by the graph (see
 	// noteGraphLoad); firstBuilt, that the first pass built it.
-	graphLoad   atomic.Pointer[string]
-	firstBuilt  bool
+	graphLoad  atomic.Pointer[string]
+	firstBuilt bool
+	// updatedSyms is the symbols index saved by a load that updated the
+	// saved graph, adopted once the load ends (see load).
+	updatedSyms *graphstore.Symbols
 	lookupMu    sync.Mutex // guards the index of the graph lookupIndex built last
 	lookupIx    *lookup.Index
 	lookupGraph *callgraph.Graph
@@ -370,6 +373,14 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		w.pending = pending
 	}
 	reopen = w.endEarly(extracted)
+	if s := w.updatedSyms; s != nil {
+		w.updatedSyms = nil
+		if reopen && w.symIdx == nil {
+			w.symIdx, w.symEdits, reopen = s, w.edits, false
+		} else {
+			s.Close()
+		}
+	}
 	for _, sk := range skipped {
 		w.skipped[sk.Path] = sk.Reason
 	}
