@@ -142,9 +142,11 @@ func TestLazyEqualsFull(t *testing.T) {
 }
 
 // TestLazyOnlyUnchanged checks that Extractions comes only with an
-// unchanged tree: a Sync that extracts holds the full files it built
-// its graph from.
+// unchanged tree: a Sync that extracts and builds the graph whole holds
+// the full files it built its graph from. (One that updates the saved
+// graph reads its state back slim: TestUpdateReadsBackLazy.)
 func TestLazyOnlyUnchanged(t *testing.T) {
+	buildWhole(t)
 	root := lazyTree(t, 3)
 	ctx := context.Background()
 	snap, err := Sync(ctx, Options{Root: root, Lazy: true})

@@ -11,7 +11,9 @@ package graphstore
 import (
 	"cmp"
 	"fmt"
+	"log/slog"
 	"reflect"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -253,4 +255,47 @@ func (sf *openState) fullEntries(entries []Entry) error {
 		}
 	}
 	return nil
+}
+
+// wholeFiles puts in es, the entries of an unchanged Sync, the full
+// extractions of their slim files, read from kept, the file loaded,
+// whose entries are loaded. It reports whether it could.
+func wholeFiles(log *slog.Logger, kept *openState, loaded, es []Entry) bool {
+	full := slices.Clone(loaded)
+	if err := kept.fullEntries(full); err != nil {
+		log.Warn("graphstore: not saving the graph", "reason", err)
+		return false
+	}
+	byp := byPath(full)
+	for i := range es {
+		if o := byp[es[i].Path]; es[i].File != nil && o != nil {
+			es[i].File = o.File
+		}
+	}
+	return true
+}
+
+// Bare returns what a server holds of each file until its graph is
+// restored (see Options.Lazy): f's path, language, module and test
+// flag.
+func Bare(f *extract.File) extract.File {
+	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Test: f.Test}
+}
+
+// Slim returns what of f a graph restored over it reads (callgraph.Restore
+// and the graph's answers: the nodes, signatures) and what a server
+// reads of every file (its language, its symbols for names and lookups):
+// f without its imports, calls, errors, bindings, exports and refs.
+func Slim(f *extract.File) extract.File {
+	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Symbols: f.Symbols, Test: f.Test}
+}
+
+// symbolsOnly returns the paths and symbols of files, what
+// writeSymbols reads of them.
+func symbolsOnly(files []extract.File) []extract.File {
+	out := make([]extract.File, len(files))
+	for i := range files {
+		out[i] = extract.File{Path: files[i].Path, Symbols: files[i].Symbols}
+	}
+	return out
 }

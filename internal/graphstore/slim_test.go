@@ -171,8 +171,11 @@ func TestLazyStatChangedSavesWhole(t *testing.T) {
 }
 
 // TestLazyChangedBuildsFromWhole checks a Lazy Sync that extracts a file
-// builds its graph and saves its state from the other files whole.
+// and builds the graph whole builds it and saves its state from the
+// other files whole. (One that updates the saved graph:
+// TestUpdateEqualsBuild.)
 func TestLazyChangedBuildsFromWhole(t *testing.T) {
+	buildWhole(t)
 	root := lazyTree(t, 300)
 	ctx := context.Background()
 	if _, err := Sync(ctx, Options{Root: root}); err != nil {

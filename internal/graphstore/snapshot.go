@@ -5,6 +5,7 @@ package graphstore
 import (
 	"errors"
 	"log/slog"
+	"path/filepath"
 	"sync"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -23,6 +24,12 @@ type Snapshot struct {
 	// Extracted counts the files extracted this time; Reused those
 	// taken from the saved state.
 	Extracted, Reused int
+	// How says how Sync came by the graph: the saved one, the saved one
+	// updated with the Updated files changed, added or removed since it
+	// was saved, or built whole, for the reason Why gives.
+	How     How
+	Updated int
+	Why     string
 
 	built     *callgraph.Graph // the graph Sync built, or nil when it was saved
 	saved     callgraph.Saved  // the saved graph, when nothing changed
@@ -68,6 +75,25 @@ func (s *Snapshot) loadDeferred() error {
 	s.saved.Edges, s.saved.Unresolved = st.Edges, st.Unresolved
 	s.deferred = nil
 	return nil
+}
+
+// SavedSymbols opens the symbols index Sync saved with the state it
+// read back after an update (see How), or found current with nothing
+// changed and Options.Lazy; nil, nil when it knows of none. It reads the
+// index's header: Sync checked its stamps.
+func (s *Snapshot) SavedSymbols() (*Symbols, error) {
+	if s.symbols == nil {
+		return nil, nil
+	}
+	sy, err := ReadSymbols(filepath.Join(s.symbols.dir, SymbolsFile))
+	if err != nil {
+		return nil, err
+	}
+	if sy.identity() != s.symbols.id {
+		sy.Close()
+		return nil, errors.New("graphstore: the symbols index changed since Sync saved it")
+	}
+	return sy, nil
 }
 
 // Extractions returns the reader of the files' full extractions when

@@ -159,15 +159,16 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	loaded := time.Since(start)
 	wk := <-walkDone
 	log.Debug("graphstore: loaded and walked", "load", loaded, "walk", time.Since(start))
+	lost := "" // why no saved state can be updated
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		old = &State{}
+		old, lost = &State{}, "no saved graph"
 	case err != nil:
 		log.Warn("graphstore: rebuilding the saved graph", "file", file, "reason", reason(err, file))
-		old = &State{}
+		old, lost = &State{}, "the saved graph cannot be read: "+reason(err, file)
 	case old.Key != key:
 		log.Info("graphstore: rebuilding the saved graph", "file", file, "reason", "saved for "+old.Key+", now "+key)
-		old = &State{}
+		old, lost = &State{}, "saved by another build or options"
 	}
 	if kept != nil && old.Key != key {
 		kept.f.Close()
@@ -227,6 +228,19 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		st.Files[i], same[i] = tree.check(sources[i], saved[sources[i]])
 	})
 	log.Debug("graphstore: checked", "files", len(sources), "elapsed", time.Since(start))
+	// Something changed: a few files are applied to the saved graph as
+	// an update (see update.go), its edges read from the file now,
+	// before it is closed below. why says why not.
+	why, upd := "", false
+	if n := changedSince(old.Files, st.Files, same); n > 0 || configChanged || len(st.Files) != len(old.Files) || old.Key == "" {
+		why = whyWhole(opt, lost, configChanged, n, len(sources))
+		upd = why == ""
+		if upd && kept != nil {
+			if err := kept.loadGraph(old); err != nil {
+				why, upd = "the saved graph cannot be read: "+err.Error(), false
+			}
+		}
+	}
 	// A state loaded slim (kept, see Lazy) gives the files it reuses
 	// whole to a Sync that extracts: the graph is built from them, and
 	// saved with them.
@@ -234,9 +248,11 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		if err := kept.fullEntries(old.Files); err != nil {
 			log.Warn("graphstore: extracting every file again", "file", file, "reason", err)
 			configChanged = true
+			why, upd = "the saved extractions cannot be read", false
 		}
 		kept.f.Close()
 		kept = nil
+		log.Debug("graphstore: read the saved files whole", "elapsed", time.Since(start))
 	}
 	// The files to go through: those to extract (todo) and, in walk
 	// order among them, those only Each wants.
@@ -254,8 +270,9 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	changed := len(todo) > 0 || len(st.Files) != len(old.Files) || old.Key == ""
 	ps.entries, ps.saved = st.Files, saved
 	// A graph to build and save: the entries wait in a run file, not on
-	// the heap, until the pass is over.
-	if changed && !opt.ReadOnly && !opt.Hold && writable(slog.New(slog.DiscardHandler), root, dir) { // save says why not
+	// the heap, until the pass is over. An update restores the saved
+	// graph over the files' full extractions, held: none is spilled.
+	if changed && !upd && !opt.ReadOnly && !opt.Hold && writable(slog.New(slog.DiscardHandler), root, dir) { // save says why not
 		if ps.spill, err = newRunFile(dir); err != nil {
 			log.Warn("graphstore: holding every extraction in memory", "error", err)
 		} else {
@@ -334,20 +351,38 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 	}
 	if changed {
-		if buildHook != nil {
+		var g *callgraph.Graph
+		if upd {
+			var n int
+			if g, n, err = updateSaved(log, old, st.Files); err != nil {
+				log.Warn("graphstore: building the graph: the saved one does not fit", "file", file, "reason", err)
+				why = "the saved graph does not fit: " + err.Error()
+			} else {
+				snap.How, snap.Updated = GraphUpdated, n
+				log.Info("graphstore: updated the saved graph", "file", file, "files", n, "elapsed", time.Since(start))
+			}
+			// The saved graph is the graph's now.
+			old.Files, old.Edges, old.Unresolved = nil, nil, nil
+		}
+		if g == nil && buildHook != nil {
 			buildHook(snap.Files)
 		}
-		var g *callgraph.Graph
-		if toSave {
+		switch {
+		case g != nil:
+		case toSave:
 			if g, err = callgraph.BuildToSave(ctx, snap.Files, calls); err != nil {
 				return nil, err
 			}
-		} else {
+		default:
 			g = callgraph.Build(snap.Files)
+		}
+		if snap.How == "" {
+			snap.How, snap.Why = GraphBuilt, why
 		}
 		snap.built = g
 		st.GraphSkipped, st.Edges = g.Skipped(), g.Edges()
 	} else {
+		snap.How = GraphSaved
 		st.GraphSkipped, st.Edges, st.Unresolved = old.GraphSkipped, old.Edges, old.Unresolved
 		snap.saved = callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
 		// Loaded slim, the edges and unresolved calls are still in the
@@ -359,6 +394,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	forgetRacy(st.Files, start)
 	forgetRacy(st.Config, start)
 	var symID *[16]byte // of the symbols index known to describe st
+	savedState := false // st was saved to file
 	checkSymbols := func() bool {
 		id, ok := symbolsCurrentID(dir, st)
 		if ok {
@@ -381,6 +417,8 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 				from.graph = snap.built
 			}
 			ok = save(log, root, dir, file, st, from)
+			savedState = ok
+			log.Debug("graphstore: saved", "file", file, "elapsed", time.Since(start))
 		} else {
 			ok = writable(log, root, dir)
 		}
@@ -412,6 +450,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 				if id, err = writeSymbols(dir, st, nodes, edges, files, sites); err == nil {
 					symID = &id
 				}
+				log.Debug("graphstore: saved the symbols index", "elapsed", time.Since(start))
 			} else {
 				os.Remove(filepath.Join(dir, SymbolsFile)) // it no longer matches graph.bin
 			}
@@ -422,6 +461,15 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	if snap.discarded {
 		snap.deferred, snap.bare = nil, nil
+	}
+	if snap.How == GraphUpdated && opt.Lazy && savedState {
+		// The update's full extractions and graph go: the state is read
+		// back slim, as a start that finds nothing changed reads it.
+		s, err := reopen(log, root, dir, file, st, snap, symID)
+		if err == nil {
+			return s, nil
+		}
+		log.Warn("graphstore: holding the updated graph: the state saved cannot be read back", "reason", err)
 	}
 	if toSave && !snap.discarded {
 		// Not saved: the files the build took over are cleared and its
@@ -448,49 +496,6 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		}
 	}
 	return snap, nil
-}
-
-// wholeFiles puts in es, the entries of an unchanged Sync, the full
-// extractions of their slim files, read from kept, the file loaded,
-// whose entries are loaded. It reports whether it could.
-func wholeFiles(log *slog.Logger, kept *openState, loaded, es []Entry) bool {
-	full := slices.Clone(loaded)
-	if err := kept.fullEntries(full); err != nil {
-		log.Warn("graphstore: not saving the graph", "reason", err)
-		return false
-	}
-	byp := byPath(full)
-	for i := range es {
-		if o := byp[es[i].Path]; es[i].File != nil && o != nil {
-			es[i].File = o.File
-		}
-	}
-	return true
-}
-
-// Bare returns what a server holds of each file until its graph is
-// restored (see Options.Lazy): f's path, language, module and test
-// flag.
-func Bare(f *extract.File) extract.File {
-	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Test: f.Test}
-}
-
-// Slim returns what of f a graph restored over it reads (callgraph.Restore
-// and the graph's answers: the nodes, signatures) and what a server
-// reads of every file (its language, its symbols for names and lookups):
-// f without its imports, calls, errors, bindings, exports and refs.
-func Slim(f *extract.File) extract.File {
-	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Symbols: f.Symbols, Test: f.Test}
-}
-
-// symbolsOnly returns the paths and symbols of files, what
-// writeSymbols reads of them.
-func symbolsOnly(files []extract.File) []extract.File {
-	out := make([]extract.File, len(files))
-	for i := range files {
-		out[i] = extract.File{Path: files[i].Path, Symbols: files[i].Symbols}
-	}
-	return out
 }
 
 // stateKey is the key of the state Sync saves with opt (see State.Key).

@@ -108,6 +108,7 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 		w.log.Warn("the first pass failed: loading as without it", "root", w.root, "err", err)
 		return nil
 	}
+	w.firstBuilt = true
 	if !published { // no code at all: the index is as opened
 		w.firstIndexed(ctx, opt, nil)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"time"
 
@@ -41,7 +42,19 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 		}
 	}
 	w.digestMu.Unlock()
-	w.log.Info("saved graph", "root", w.root, "extracted", snap.Extracted, "reused", snap.Reused)
+	w.log.Info("saved graph", "root", w.root, "extracted", snap.Extracted, "reused", snap.Reused, "graph", snap.How, "updated", snap.Updated)
+	w.noteGraphLoad(snap)
+	if snap.How == graphstore.GraphUpdated && w.saved != nil {
+		// The symbols index saved with the update describes the graph:
+		// lookups read it from the start, as after a start that found
+		// nothing changed, rather than restoring the graph until a walk
+		// has checked it (reopenSymbols).
+		if s, err := snap.SavedSymbols(); err != nil {
+			w.log.Debug("lookups read the graph", "root", w.root, "reason", err)
+		} else {
+			w.updatedSyms = s
+		}
+	}
 	if w.saved != nil {
 		if edges, _ := snap.GraphCounts(); edges < pendingMinEdges {
 			if g, err := snap.RestoreGraph(); err == nil {
@@ -51,6 +64,27 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 		return snap.Files, snap.Skipped, nil, &pendingGraph{snap: snap}, snap.Extracted, nil
 	}
 	return snap.Files, snap.Skipped, snap.Graph(), nil, snap.Extracted, nil
+}
+
+// noteGraphLoad records how the load came by the graph, for
+// index_status. An update of the saved graph (the files changed since it
+// was saved, see graphstore.Sync) leaves most of a build's heap free
+// once the state is read back slim: it is given back to the system on a
+// goroutine of its own, as after the first edit (see updated).
+func (w *workspace) noteGraphLoad(snap *graphstore.Snapshot) {
+	how := string(snap.How)
+	switch {
+	case snap.How == graphstore.GraphUpdated:
+		how = fmt.Sprintf("updated: %d files changed since it was saved", snap.Updated)
+		if snap.Extractions() != nil {
+			go debug.FreeOSMemory()
+		}
+	case snap.How == graphstore.GraphBuilt && snap.Why != "":
+		how += ": " + snap.Why
+	case snap.How == graphstore.GraphSaved && w.firstBuilt:
+		how = "built: no saved graph (the first pass built and saved it)"
+	}
+	w.graphLoad.Store(&how)
 }
 
 // pendingMinEdges is the fewest saved edges for which a start leaves the

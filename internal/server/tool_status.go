@@ -46,6 +46,8 @@ type indexStatusOut struct {
 	// of another, and vendored files that did not extract.
 	CodeLeft      int                 `json:"code_left,omitempty"`
 	CodeLeftPaths []docsearch.Skipped `json:"code_left_paths,omitempty" jsonschema:"the first 50 source files code search leaves out, each with the reason"`
+	// Graph is how the first load came by the call graph.
+	Graph string `json:"graph,omitempty" jsonschema:"how the load came by the call graph: saved (read from graph.bin), updated (the files changed since graph.bin applied to it), or built whole, with why"`
 	// Load is how far the first load has got, while it runs.
 	Load *loadStatus `json:"load,omitempty" jsonschema:"while loading: files tried of those to extract, MB read, ETA and RSS"`
 }
@@ -85,6 +87,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	out.Symbols, out.Edges, out.Unresolved = ws.graphCounts()
 	out.LastUpdate = ws.loaded
 	ws.mu.RUnlock()
+	if how := ws.graphLoad.Load(); how != nil {
+		out.Graph = *how
+	}
 	out.Embedder = "none"
 	select {
 	case <-ws.docsReady:
@@ -118,6 +123,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 			break
 		}
 		fmt.Fprintf(&b, "Not resolved or not extracted because of a bug in fileinfo: %s: %s\n", sk.Path, sk.Reason)
+	}
+	if out.Graph != "" {
+		fmt.Fprintf(&b, "Call graph at load: %s.\n", out.Graph)
 	}
 	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale, %d partial.\n",
 		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)], out.Artifacts[string(artifacts.Partial)])

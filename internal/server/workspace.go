@@ -121,7 +121,14 @@ type workspace struct {
 	// giveBack says that the graph for updates was made (prepareUpdate):
 	// the update that follows gives the heap's free pages back (see
 	// updated).
-	giveBack    atomic.Bool
+	giveBack atomic.Bool
+	// graphLoad says how the first load came by the graph (see
+	// noteGraphLoad); firstBuilt, that the first pass built it.
+	graphLoad  atomic.Pointer[string]
+	firstBuilt bool
+	// updatedSyms is the symbols index saved by a load that updated the
+	// saved graph, adopted once the load ends (see load).
+	updatedSyms *graphstore.Symbols
 	lookupMu    sync.Mutex // guards the index of the graph lookupIndex built last
 	lookupIx    *lookup.Index
 	lookupGraph *callgraph.Graph
@@ -366,6 +373,14 @@ func (w *workspace) load(ctx context.Context, opt Options) (err error) {
 		w.pending = pending
 	}
 	reopen = w.endEarly(extracted)
+	if s := w.updatedSyms; s != nil {
+		w.updatedSyms = nil
+		if reopen && w.symIdx == nil {
+			w.symIdx, w.symEdits, reopen = s, w.edits, false
+		} else {
+			s.Close()
+		}
+	}
 	for _, sk := range skipped {
 		w.skipped[sk.Path] = sk.Reason
 	}

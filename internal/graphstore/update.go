@@ -1,0 +1,180 @@
+package graphstore
+
+// A Sync that finds a few files changed since graph.bin applies them to
+// the saved graph as an update (callgraph.Graph.Update, the path an edit
+// takes while serving) instead of building the graph whole; see
+// updateLimit for when it does not.
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
+)
+
+// How says how a Sync came by its graph.
+type How string
+
+const (
+	// GraphSaved: nothing changed; the saved graph is the graph.
+	GraphSaved How = "saved"
+	// GraphUpdated: the files changed since the save were applied to
+	// the saved graph as an update (Snapshot.Updated of them).
+	GraphUpdated How = "updated"
+	// GraphBuilt: the graph was built whole (Snapshot.Why says why).
+	GraphBuilt How = "built"
+)
+
+// updateMin and updateShare set how many files changed, added or
+// removed since graph.bin a Sync applies as an update: at most
+// updateMin, or updateShare of the files when that is more. Past it
+// the graph is built whole. An update costs a restore of the saved
+// graph over every file's saved extraction and the rebuild of its
+// resolution state (callgraph.Graph.Update's first call), which is
+// most of a build's work less its resolving of every call, plus the
+// resolving of the files the change affects: the changed ones and
+// their readers. A few changed files affect few; a tenth of a tree
+// (a branch switch) reads as much as a build, see docs/bigrepos.md
+// (eleventh session) for the measure. Variables for the tests.
+var (
+	updateMin   = 64
+	updateShare = 0.1
+)
+
+// updateLimit is the most changed files Sync applies as an update to a
+// saved graph over n files.
+func updateLimit(n int) int {
+	return max(updateMin, int(updateShare*float64(n)))
+}
+
+// whyWhole says why a Sync that found something changed builds the
+// graph whole instead of updating the saved one, or "" when it may
+// update: lost, why no saved state of this build and options could be
+// read ("" when one was: with none, or one of another format or key,
+// there is nothing to update); no go.mod changed (every Go file's import
+// path may have); not Options.Discard or Options.Each (`fileinfo
+// index`, whose build lets go of each file's calls as it resolves them:
+// callgraph.BuildToSave); and few enough files changed (updateLimit).
+func whyWhole(opt Options, lost string, configChanged bool, changed, files int) string {
+	switch {
+	case lost != "":
+		return lost
+	case configChanged:
+		return "a go.mod changed"
+	case opt.Discard || opt.Each != nil:
+		return "built to save (fileinfo index)"
+	case changed > updateLimit(files):
+		return fmt.Sprintf("%d files changed, more than %d", changed, updateLimit(files))
+	}
+	return ""
+}
+
+// changedSince counts the files of es that differ from the saved state
+// (same is false: changed or added) and the saved files with an
+// extraction that are no longer among es (removed).
+func changedSince(old []Entry, es []Entry, same []bool) int {
+	n := 0
+	for _, s := range same {
+		if !s {
+			n++
+		}
+	}
+	now := make(map[string]bool, len(es))
+	for i := range es {
+		now[es[i].Path] = true
+	}
+	for i := range old {
+		if old[i].File != nil && !now[old[i].Path] {
+			n++
+		}
+	}
+	return n
+}
+
+// updateSaved restores the graph saved in old over old's files, which
+// hold their full extractions, and updates it to es, the state's
+// entries now: files whose extraction is not old's (made in this pass)
+// are changed or added, old files with no extraction in es removed.
+// It returns the graph, which equals a Build over es's files (see
+// callgraph.Graph.Update), and how many files it changed or removed.
+func updateSaved(log *slog.Logger, old *State, es []Entry) (*callgraph.Graph, int, error) {
+	start := time.Now()
+	files := make([]extract.File, 0, len(old.Files))
+	was := make(map[string]*extract.File, len(old.Files))
+	for i := range old.Files {
+		if f := old.Files[i].File; f != nil {
+			files = append(files, *f)
+			was[f.Path] = f
+		}
+	}
+	g, err := callgraph.Restore(files, callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped})
+	if err != nil {
+		return nil, 0, err
+	}
+	log.Debug("graphstore: restored the saved graph to update it", "elapsed", time.Since(start))
+	var changed []extract.File
+	now := make(map[string]bool, len(es))
+	for i := range es {
+		f := es[i].File
+		if f == nil {
+			continue
+		}
+		now[f.Path] = true
+		if was[f.Path] != f {
+			changed = append(changed, *f)
+		}
+	}
+	var removed []string
+	for p := range was {
+		if !now[p] {
+			removed = append(removed, p)
+		}
+	}
+	g.Update(changed, removed)
+	log.Debug("graphstore: updated the graph", "changed", len(changed), "removed", len(removed), "resolved", g.Resolved(), "elapsed", time.Since(start))
+	return g, len(changed) + len(removed), nil
+}
+
+// reopen reads back the state just saved to file, st, as a Sync that
+// found nothing changed returns it with Options.Lazy: the files bare,
+// the graph's edges left in the file until the graph is read, the
+// extractions read on demand. The Snapshot of the update, made holds
+// every full extraction and the updated graph, a build's worth of heap
+// (on the Linux kernel, gigabytes for as long as a server runs), which
+// goes once reopen returns. symID names the symbols index saved with st,
+// if any.
+func reopen(log *slog.Logger, root, dir, file string, st *State, made *Snapshot, symID *[16]byte) (*Snapshot, error) {
+	old, kept, err := loadInside(root, dir, file, true)
+	if err != nil {
+		return nil, err
+	}
+	if kept == nil {
+		return nil, errors.New("graphstore: the state saved was not kept open")
+	}
+	bad := old.Key != st.Key || len(old.Files) != len(st.Files)
+	for i := 0; !bad && i < len(old.Files); i++ {
+		bad = old.Files[i].Path != st.Files[i].Path || (old.Files[i].File == nil) != (st.Files[i].File == nil)
+	}
+	if bad {
+		kept.f.Close()
+		return nil, fmt.Errorf("graphstore: %s read back is not the state saved", file)
+	}
+	s := &Snapshot{Digests: made.Digests, Skipped: made.Skipped, Extracted: made.Extracted, Reused: made.Reused,
+		How: GraphUpdated, Updated: made.Updated, log: log}
+	s.Files = make([]extract.File, 0, len(made.Files))
+	for i := range old.Files {
+		if f := old.Files[i].File; f != nil {
+			s.Files = append(s.Files, *f)
+		}
+	}
+	s.saved = callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped}
+	s.deferred, s.bare = kept, kept
+	s.lazy = newExtractions(kept, old.Files)
+	if symID != nil {
+		s.symbols = &savedSymbols{dir, *symID}
+	}
+	return s, nil
+}
