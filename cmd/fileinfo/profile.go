@@ -6,22 +6,28 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
-// profiles holds the --cpuprofile and --memprofile flags of extract and
-// callgraph, which measure a run on a big repository (docs/bigrepos.md).
+// profiles holds the --cpuprofile, --memprofile and --trace flags of
+// extract, callgraph, index and search, which measure a run on a big
+// repository (docs/bigrepos.md).
 type profiles struct {
-	cpu, mem *string
+	cpu, mem, trace *string
 }
 
 func profileFlags(fs *flag.FlagSet) profiles {
 	return profiles{
 		cpu: fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE`"),
 		mem: fs.String("memprofile", "", "write a heap profile, taken at the heap's largest point, to `FILE`"),
+		// An execution trace shows how many goroutines run at once over
+		// the run, which a CPU profile cannot: a stretch where one core
+		// works and the other waits (`go tool trace`).
+		trace: fs.String("trace", "", "write an execution trace of the run to `FILE`"),
 	}
 }
 
-// start starts the CPU profile; the returned stop ends it. heap writes
+// start starts the CPU profile and the trace; the returned stop ends them. heap writes
 // the heap profile if one was asked for: callers call it where the heap
 // is largest (after a GC, so it shows what is live then).
 func (p profiles) start() (stop func(), err error) {
@@ -31,7 +37,33 @@ func (p profiles) start() (stop func(), err error) {
 			return nil, fmt.Errorf("cpuprofile %s: %w", *p.cpu, err)
 		}
 	}
+	if p.trace != nil && *p.trace != "" {
+		stopTrace, err := startTrace(*p.trace)
+		if err != nil {
+			stop()
+			return nil, fmt.Errorf("trace %s: %w", *p.trace, err)
+		}
+		stopCPU := stop
+		stop = func() { stopTrace(); stopCPU() }
+	}
 	return stop, nil
+}
+
+// startTrace starts writing an execution trace to path; the returned
+// function stops it and closes the file.
+func startTrace(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		trace.Stop()
+		f.Close()
+	}, nil
 }
 
 // heap writes the heap profile, if --memprofile was given.

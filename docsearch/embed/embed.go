@@ -76,8 +76,14 @@ type Model struct {
 	isStop []bool           // row → whether its token is a whole word in stop
 	logp   []float32        // KindPieces: row → log probability
 	maxLen int              // KindPieces: longest token in bytes
-	pool   sync.Pool        // of *embedder
-	counts bool             // Options.Counts
+	// idle holds the embedders not in use, at most maxIdle, under
+	// poolMu. Not a sync.Pool: that lets go of its items at every
+	// collection, and with them the segmentation caches (segs) that
+	// make a word's pieces one lookup; building a big index collects
+	// every second or so, so the caches kept emptying.
+	poolMu sync.Mutex
+	idle   []*embedder
+	counts bool // Options.Counts
 }
 
 // New returns the Model of table t with options o.
@@ -259,9 +265,15 @@ type embedder struct {
 // getEmbedder returns an embedder from m's pool; putEmbedder returns it.
 // Reusing them keeps Embed to a few allocations a call.
 func (m *Model) getEmbedder() *embedder {
-	if e, ok := m.pool.Get().(*embedder); ok {
+	m.poolMu.Lock()
+	if n := len(m.idle); n > 0 {
+		e := m.idle[n-1]
+		m.idle[n-1] = nil
+		m.idle = m.idle[:n-1]
+		m.poolMu.Unlock()
 		return e
 	}
+	m.poolMu.Unlock()
 	return &embedder{
 		m:     m,
 		acc:   make([]float32, m.dim),
@@ -274,8 +286,18 @@ func (m *Model) getEmbedder() *embedder {
 
 func (m *Model) putEmbedder(e *embedder) {
 	e.visit = nil
-	m.pool.Put(e)
+	m.poolMu.Lock()
+	if len(m.idle) < maxIdle {
+		m.idle = append(m.idle, e)
+	}
+	m.poolMu.Unlock()
 }
+
+// maxIdle bounds the embedders a Model keeps for reuse: an index embeds
+// on a worker a core, a server's searches on a few more. Each holds its
+// count table (4 bytes a row) and up to maxSegs cached segmentations, a
+// few MB.
+const maxIdle = 8
 
 // Words returns the words of text that Embed looks up, lowercased, in
 // order: its words less Keywords. It is for the generator, which picks

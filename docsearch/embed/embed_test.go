@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -316,5 +317,32 @@ func TestBagMatchesEmbed(t *testing.T) {
 				t.Fatalf("%q: component %d: bag gives %g, Embed %g", text, j, x/math.Sqrt(n), want[j])
 			}
 		}
+	}
+}
+
+// TestEmbedderKeptAcrossCollections: an embedder given back is handed
+// out again after collections, with the segmentations it cached; a
+// sync.Pool dropped it at the second.
+func TestEmbedderKeptAcrossCollections(t *testing.T) {
+	m := Default()
+	e := m.getEmbedder()
+	e.embed("kmem_cache_alloc_node walrusfold", make([]float32, m.Dim()))
+	m.putEmbedder(e)
+	runtime.GC()
+	runtime.GC()
+	if got := m.getEmbedder(); got != e {
+		t.Error("a new embedder after two collections; want the one given back")
+	} else if m.pieces && len(got.segs) == 0 {
+		t.Error("the embedder's segmentations are gone")
+	}
+	var es []*embedder
+	for range maxIdle + 3 {
+		es = append(es, m.getEmbedder())
+	}
+	for _, e := range es {
+		m.putEmbedder(e)
+	}
+	if n := len(m.idle); n != maxIdle {
+		t.Errorf("%d embedders kept; want at most %d", n, maxIdle)
 	}
 }
