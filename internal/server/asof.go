@@ -80,16 +80,15 @@ func (w *workspace) unlockUpdated() {
 }
 
 // updateGraph applies changed and removed to the graph and counts the
-// edit. An update that renumbers a large graph gives the heap's free
-// pages back after (see giveBackNodes). The caller holds mu through
-// lockToUpdate.
+// edit. An update of a large graph gives the heap's free pages back
+// after (see giveBackNodes). The caller holds mu through lockToUpdate.
 func (w *workspace) updateGraph(changed []extract.File, removed []string) {
 	if w.hooks != nil && w.hooks.updating != nil {
 		w.hooks.updating()
 	}
 	g := w.callGraph()
 	g.Update(changed, removed)
-	if g.Renumbered() && g.Len() >= giveBackNodes {
+	if g.Len() >= giveBackNodes {
 		w.giveBack.Store(true)
 	}
 	w.edits++

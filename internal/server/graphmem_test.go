@@ -77,26 +77,28 @@ func TestFirstUpdateGivesPagesBack(t *testing.T) {
 	}
 }
 
-// TestRenumberingUpdateGivesPagesBack: an update that renumbers a graph
-// of giveBackNodes or more gives the heap's free pages back; one made in
-// place (a body edit) does not.
-func TestRenumberingUpdateGivesPagesBack(t *testing.T) {
+// TestUpdatesOfLargeGraphGivePagesBack: every update of a graph of
+// giveBackNodes or more (renumbering or in place) gives the heap's free
+// pages back once; of a smaller graph, none does.
+func TestUpdatesOfLargeGraphGivePagesBack(t *testing.T) {
 	defer func(n int, f func()) { giveBackNodes, giveBackPages = n, f }(giveBackNodes, giveBackPages)
-	giveBackNodes = 0
 	var given atomic.Int32
 	giveBackPages = func() { given.Add(1) }
 	s := connect(t, slimTree(), Options{NoDocs: true, NoWatch: true})
 	if _, err := s.srv.ready(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range []struct {
-		src  string
-		want int32
+	for i, e := range []struct {
+		src   string
+		nodes int // giveBackNodes
+		want  int32
 	}{
-		{"#include \"util.h\"\nint added200(void) { return helper(2); }\n", 1}, // a file added
-		{"#include \"util.h\"\nint added200(void) { return twice(2); }\n", 0},  // its body edited
-		{"#include \"util.h\"\nint added201(void) { return twice(2); }\n", 1},  // its function renamed
+		{"#include \"util.h\"\nint added200(void) { return helper(2); }\n", 0, 1}, // a file added
+		{"#include \"util.h\"\nint added200(void) { return twice(2); }\n", 0, 1},  // its body edited
+		{"#include \"util.h\"\nint added201(void) { return twice(2); }\n", 1 << 30, 0},
+		{"#include \"util.h\"\nint added201(void) { return helper(2); }\n", 1 << 30, 0},
 	} {
+		giveBackNodes = e.nodes
 		writeTree(t, s.root, map[string]string{"drivers/d200.c": e.src})
 		given.Store(0)
 		s.ok("file_info", map[string]any{"path": "drivers/d200.c"}, &map[string]any{})
@@ -106,7 +108,7 @@ func TestRenumberingUpdateGivesPagesBack(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 		if got := given.Load(); got != e.want {
-			t.Errorf("after %q: pages given back %d times, want %d", e.src, got, e.want)
+			t.Errorf("edit %d (giveBackNodes %d): pages given back %d times, want %d", i+1, e.nodes, got, e.want)
 		}
 	}
 }

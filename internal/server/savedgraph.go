@@ -197,8 +197,8 @@ func (w *workspace) prepareUpdate() {
 }
 
 // updated runs after an update, mu released: the first after the graph
-// for updates was made, and one that renumbered a large graph (see
-// giveBackNodes), gives the heap's free pages back to the system, on a
+// for updates was made, and any of a large graph (see giveBackNodes),
+// gives the heap's free pages back to the system, on a
 // goroutine of its own. Making it leaves most of a peak free (the
 // full extractions' calls, a restore's node table, the old graph's): on
 // the Linux kernel the live heap after the first edit was 1.3 GB and the
