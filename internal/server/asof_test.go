@@ -31,7 +31,7 @@ func TestLookupsAnswerDuringUpdate(t *testing.T) {
 	}
 	hooked := opt
 	hooked.hooks = hooks
-	s2, _ := restartUnchanged(t, s, hooked)
+	s2, ws := restartUnchanged(t, s, hooked)
 	queries := []toolQuery{
 		{"callers", map[string]any{"symbol": "helper"}},
 		{"callers", map[string]any{"symbol": "twice", "depth": 2}},
@@ -93,6 +93,16 @@ func TestLookupsAnswerDuringUpdate(t *testing.T) {
 		}
 		release <- struct{}{}
 		<-done
+		// The update left the edited graph's lookup index built: the
+		// next lookup does not build it.
+		ws.mu.RLock()
+		ws.lookupMu.Lock()
+		current := ws.lookupIx != nil && ws.lookupGraph == ws.callGraph() && ws.lookupEdits == ws.edits
+		ws.lookupMu.Unlock()
+		ws.mu.RUnlock()
+		if !current {
+			t.Errorf("%s: the update left no lookup index of the edited graph", e.what)
+		}
 		after := connect(t, maps.Clone(tree), opt)
 		if _, err := after.srv.ready(context.Background(), nil); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 	"github.com/fileinfo/fileinfo/internal/lookup"
@@ -129,14 +130,20 @@ func (w *workspace) lookupIndex() (ix *lookup.Index, saved bool) {
 	if w.lookupIx != nil && w.lookupGraph == w.callGraph() && w.lookupEdits == w.edits {
 		return w.lookupIx, false
 	}
+	w.buildLookup(w.callGraph())
+	return w.lookupIx, false
+}
+
+// buildLookup builds the lookup index of g, the workspace's graph. The
+// caller holds mu and lookupMu.
+func (w *workspace) buildLookup(g *callgraph.Graph) {
 	if w.hooks != nil && w.hooks.lookupBuilt != nil {
 		w.hooks.lookupBuilt()
 	}
 	// The graph's own lookups and files answer (lookup.NewGraph): only
 	// the lower-case names are indexed anew.
-	w.lookupIx = lookup.NewGraph(w.callGraph())
-	w.lookupGraph, w.lookupEdits = w.callGraph(), w.edits
-	return w.lookupIx, false
+	w.lookupIx = lookup.NewGraph(g)
+	w.lookupGraph, w.lookupEdits = g, w.edits
 }
 
 // withLookup runs f over lookupIndex under mu for reading, with the
