@@ -198,6 +198,7 @@ func (g *Graph) reindex() {
 		n += 1 + len(g.files[p].Symbols)
 	}
 	g.nodes = make([]Node, 0, n)
+	g.viewed.Store(false) // a View keeps the old table
 	g.byQualified = make(map[string][]SymbolID, len(g.byQualified))
 	g.byFile = make(map[string][]SymbolID, len(paths))
 	g.ix = newIndex(g)

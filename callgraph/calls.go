@@ -80,3 +80,60 @@ func (g *Graph) letGo(p string) {
 	g.settle(f, g.results[p])
 	g.callsOut[p] = true
 }
+
+// CallTokens returns what the token index holds of f (the identifiers
+// resolving its calls can look up), for a file whose calls are dropped
+// before it is given to Restore (see PrepareUpdatesWithoutCalls).
+func CallTokens(f *extract.File) []string { return fileTokens(f) }
+
+// HoldsCalls reports whether a graph that lets go of its files' calls
+// keeps those of a file of language: a flow-tracked one, every file of
+// which is read when one is re-resolved.
+func HoldsCalls(language string) bool { return languageTraits[language].flow }
+
+// PrepareUpdatesWithoutCalls is PrepareUpdates then LetGoOfCalls(fetch)
+// for a graph restored over files given without their calls (but those
+// of the files whose language HoldsCalls), so that no caller holds every
+// file's calls at once: on the Linux kernel decoding every extraction
+// whole before letting go of the calls was most of 0.8 GB of the first
+// edit's peak (docs/bigrepos.md). tokens holds CallTokens of each such
+// file's full extraction, by path; a file it does not name is indexed
+// from what it holds, and lets go of its calls as LetGoOfCalls does.
+// The files named in tokens are given to fetch when re-resolved.
+func (g *Graph) PrepareUpdatesWithoutCalls(tokens map[string][]string, fetch func([]*extract.File)) {
+	if g.toSave {
+		return
+	}
+	if g.Restored() {
+		g.complete()
+	}
+	if !g.hasTokens {
+		g.tokens, g.byToken = map[string][]string{}, map[string][]string{}
+		for p, f := range g.files {
+			toks, ok := tokens[p]
+			if !ok {
+				toks = fileTokens(f)
+			}
+			g.tokens[p] = toks
+			for _, t := range toks {
+				g.byToken[t] = append(g.byToken[t], p)
+			}
+		}
+		g.hasTokens = true
+	}
+	if g.callsOut == nil {
+		g.callsOut = map[string]bool{}
+	}
+	for p, f := range g.files {
+		_, dropped := tokens[p]
+		if languageTraits[f.Language].flow || !dropped && len(f.Calls) == 0 {
+			continue
+		}
+		if res := g.results[p]; res != nil && len(f.Calls) > 0 {
+			g.settle(f, res)
+		}
+		f.Calls = nil
+		g.callsOut[p] = true
+	}
+	g.fetchCalls = fetch
+}

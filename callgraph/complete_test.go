@@ -52,14 +52,30 @@ func TestCompleteResolvesNothing(t *testing.T) {
 // corpus; the C and Python cases: headers, prototypes, includes, flow),
 // restoring anew now and then so that first Updates of a restored graph
 // and later ones both run, and checks every step against a fresh Build.
-func TestRestoredUpdatesEqualBuild(t *testing.T) { restoredUpdatesEqualBuild(t, false) }
+func TestRestoredUpdatesEqualBuild(t *testing.T) { restoredUpdatesEqualBuild(t, keepCalls) }
 
 // TestUpdatesLettingGoOfCallsEqualBuild is TestRestoredUpdatesEqualBuild
 // on graphs that let go of their files' calls once ready for updates
 // (LetGoOfCalls), given them back by a source of the current files'.
-func TestUpdatesLettingGoOfCallsEqualBuild(t *testing.T) { restoredUpdatesEqualBuild(t, true) }
+func TestUpdatesLettingGoOfCallsEqualBuild(t *testing.T) { restoredUpdatesEqualBuild(t, letGoOfCalls) }
 
-func restoredUpdatesEqualBuild(t *testing.T, letGo bool) {
+// TestUpdatesRestoredWithoutCallsEqualBuild is TestRestoredUpdatesEqualBuild
+// on graphs restored over files given without their calls (but the
+// flow-tracked ones'), with their CallTokens, and prepared by
+// PrepareUpdatesWithoutCalls, as a server's first edit streams the saved
+// extractions.
+func TestUpdatesRestoredWithoutCallsEqualBuild(t *testing.T) {
+	restoredUpdatesEqualBuild(t, restoredWithoutCalls)
+}
+
+// How randomRestoredUpdates restores its graphs.
+const (
+	keepCalls            = iota // Restore over the full files
+	letGoOfCalls                // then PrepareUpdates and LetGoOfCalls
+	restoredWithoutCalls        // Restore over files without calls, PrepareUpdatesWithoutCalls
+)
+
+func restoredUpdatesEqualBuild(t *testing.T, letGo int) {
 	corpora := map[string]string{"update": updateCorpus}
 	for _, glob := range []string{"testdata/c/*.txtar", "testdata/python/*.txtar"} {
 		paths, _ := filepath.Glob(glob)
@@ -92,7 +108,7 @@ func restoredUpdatesEqualBuild(t *testing.T, letGo bool) {
 // its siblings' fresh extractions, which no Update was told of). With
 // letGo, each graph restored lets go of its calls (LetGoOfCalls): only
 // the files of flow-tracked languages hold theirs after every step.
-func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64, letGo bool) {
+func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64, letGo int) {
 	root := writeArchive(t, corpus)
 	ex := newExtractor(t, root)
 	idents := identRE.FindAllString(corpus, -1)
@@ -104,20 +120,34 @@ func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64, 
 	files := func() []extract.File { return slices.Collect(maps.Values(current)) }
 	restore := func() *Graph {
 		fs := files()
-		r, err := Restore(fs, Build(fs).Save())
+		saved := Build(fs).Save()
+		tokens := map[string][]string{}
+		if letGo == restoredWithoutCalls {
+			for i := range fs {
+				if !HoldsCalls(fs[i].Language) {
+					tokens[fs[i].Path] = CallTokens(&fs[i])
+					fs[i].Calls = nil
+				}
+			}
+		}
+		r, err := Restore(fs, saved)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if letGo {
-			r.PrepareUpdates()
-			r.LetGoOfCalls(func(out []*extract.File) {
-				for _, f := range out {
-					if len(f.Calls) > 0 {
-						t.Fatalf("%s given to fetch with its calls", f.Path)
-					}
-					f.Calls = slices.Clone(current[f.Path].Calls)
+		fetch := func(out []*extract.File) {
+			for _, f := range out {
+				if len(f.Calls) > 0 {
+					t.Fatalf("%s given to fetch with its calls", f.Path)
 				}
-			})
+				f.Calls = slices.Clone(current[f.Path].Calls)
+			}
+		}
+		switch letGo {
+		case letGoOfCalls:
+			r.PrepareUpdates()
+			r.LetGoOfCalls(fetch)
+		case restoredWithoutCalls:
+			r.PrepareUpdatesWithoutCalls(tokens, fetch)
 		}
 		return r
 	}
@@ -151,7 +181,7 @@ func randomRestoredUpdates(t *testing.T, corpus string, steps int, seed uint64, 
 		if diff := graphDiff(g, Build(files())); diff != "" {
 			t.Fatalf("step %d (%s): Update of a restored graph differs from Build:\n%s", step, what, diff)
 		}
-		if held := g.CallsHeld(); letGo && held > flowFiles() {
+		if held := g.CallsHeld(); letGo != keepCalls && held > flowFiles() {
 			t.Fatalf("step %d (%s): %d files hold their calls, %d flow-tracked", step, what, held, flowFiles())
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -101,8 +102,9 @@ type Graph struct {
 
 	failed map[string]string // files whose resolution panicked, with the reason (see Skipped)
 
-	lastResolved int // files the last Update re-resolved, for tests and benchmarks
-	resolvedAll  int // files resolved since the graph was made, for tests
+	lastResolved int  // files the last Update re-resolved, for tests and benchmarks
+	renumbered   bool // the last Update made the tables anew (see Renumbered)
+	resolvedAll  int  // files resolved since the graph was made, for tests
 
 	stop     func() bool // set while BuildContext resolves: true gives up
 	restored bool        // see Restored
@@ -114,6 +116,10 @@ type Graph struct {
 	// in callsOut, which it let go of, before they are resolved again.
 	fetchCalls func([]*extract.File)
 	callsOut   map[string]bool
+
+	// viewed says that a View shares nodes: an update in place copies
+	// them before writing (see ownNodes).
+	viewed atomic.Bool
 }
 
 // Len returns the number of nodes.
@@ -164,10 +170,13 @@ type csr struct {
 
 func (c csr) of(v SymbolID) []int32 { return c.idx[c.off[v]:c.off[v+1]:c.off[v+1]] }
 
-func (g *Graph) collect(idx []int32) []Edge {
+func (g *Graph) collect(idx []int32) []Edge { return collectEdges(g.edges, idx) }
+
+// collectEdges returns the edges at the indexes idx.
+func collectEdges(edges []Edge, idx []int32) []Edge {
 	out := make([]Edge, len(idx))
 	for i, e := range idx {
-		out[i] = g.edges[e]
+		out[i] = edges[e]
 	}
 	return out
 }

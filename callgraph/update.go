@@ -62,9 +62,11 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		}
 	}
 	if len(removed) == 0 && len(same) == len(changed) {
+		g.renumbered = false
 		g.updateInPlace(changed)
 		return
 	}
+	g.renumbered = true
 	includesAll, includesNear := g.includesChanged(changed, defining)
 	d := &defs{names: map[string]bool{}, pkg: map[string]map[string]bool{}, members: map[string]map[string]bool{}}
 	names := d.names
@@ -167,6 +169,11 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	g.assembleKept(kept)
 }
 
+// Renumbered reports whether the last Update that changed anything made
+// the graph's tables anew (nodes, lookups, edges: IDs reassigned), which
+// leaves the old ones to the collector, rather than updating in place.
+func (g *Graph) Renumbered() bool { return g.renumbered }
+
 // updateInPlace applies changes that keep every changed file's surface:
 // IDs and lookups stay, the files' nodes take their new lines, and only
 // the changed files are re-resolved (with Python's global flow, every
@@ -175,6 +182,7 @@ func (g *Graph) updateInPlace(changed []extract.File) {
 	var paths []string
 	redo := map[string]bool{}
 	flow := false
+	g.ownNodes()
 	for i := range changed {
 		f := changed[i]
 		g.setFile(f.Path, &f)

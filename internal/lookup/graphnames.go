@@ -11,21 +11,27 @@ import (
 // and finds a node's symbol in its file when asked, not for every node
 // up front. On the Linux kernel New's copies of the graph's lookups and
 // its symbol table were a quarter of a gigabyte of heap, built again
-// after every update of a server's graph (docs/bigrepos.md). g must not
-// change while the index is read.
-func NewGraph(g *callgraph.Graph) *Index {
-	n := &graphNames{g: g, byName: byName{}}
-	for i := range g.Len() {
+// after every update of a server's graph (docs/bigrepos.md). The index
+// answers as g was when NewGraph was called: it reads g's View, which
+// later updates of g leave as it is. NewGraph must not run beside an
+// update of g.
+func NewGraph(g *callgraph.Graph) *Index { return NewView(g.View()) }
+
+// NewView returns NewGraph's index of a graph's View: it may be read
+// while the graph is updated.
+func NewView(v *callgraph.View) *Index {
+	n := &graphNames{g: v, byName: byName{}}
+	for i := range v.Len() {
 		id := callgraph.SymbolID(i)
-		n.add(g.Node(id).Name, id)
+		n.add(v.Node(id).Name, id)
 	}
-	return &Index{g: g, names: n}
+	return &Index{g: v, names: n}
 }
 
-// graphNames is the Names of NewGraph.
+// graphNames is the Names of NewView.
 type graphNames struct {
 	byName
-	g *callgraph.Graph
+	g *callgraph.View
 }
 
 func (n *graphNames) Qualified(q string) []callgraph.SymbolID { return n.g.Lookup(q) }

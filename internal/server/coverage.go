@@ -385,6 +385,8 @@ func (w *workspace) graphCoverage() string {
 func writeCoverage(b *strings.Builder, c string) {
 	if rest, ok := strings.CutPrefix(c, earlyPrefix); ok {
 		fmt.Fprintf(b, "(Answered while the workspace loads: %s.)\n", rest)
+	} else if rest, ok := strings.CutPrefix(c, updatingPrefix); ok {
+		fmt.Fprintf(b, "(Answered from the call graph as it was before an update in progress; that graph's coverage: %s.)\n", rest)
 	} else if c != "complete" {
 		fmt.Fprintf(b, "(The call graph is not complete: %s.)\n", c)
 	}

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestFirstEditLeavesSlimGraphUnrestored: the first edit of a workspace
@@ -72,5 +74,41 @@ func TestFirstUpdateGivesPagesBack(t *testing.T) {
 	ws.updated()
 	if ws.giveBack.Load() {
 		t.Fatal("the pages are to be given back again after the first update")
+	}
+}
+
+// TestUpdatesOfLargeGraphGivePagesBack: every update of a graph of
+// giveBackNodes or more (renumbering or in place) gives the heap's free
+// pages back once; of a smaller graph, none does.
+func TestUpdatesOfLargeGraphGivePagesBack(t *testing.T) {
+	defer func(n int, f func()) { giveBackNodes, giveBackPages = n, f }(giveBackNodes, giveBackPages)
+	var given atomic.Int32
+	giveBackPages = func() { given.Add(1) }
+	s := connect(t, slimTree(), Options{NoDocs: true, NoWatch: true})
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range []struct {
+		src   string
+		nodes int // giveBackNodes
+		want  int32
+	}{
+		{"#include \"util.h\"\nint added200(void) { return helper(2); }\n", 0, 1}, // a file added
+		{"#include \"util.h\"\nint added200(void) { return twice(2); }\n", 0, 1},  // its body edited
+		{"#include \"util.h\"\nint added201(void) { return twice(2); }\n", 1 << 30, 0},
+		{"#include \"util.h\"\nint added201(void) { return helper(2); }\n", 1 << 30, 0},
+	} {
+		giveBackNodes = e.nodes
+		writeTree(t, s.root, map[string]string{"drivers/d200.c": e.src})
+		given.Store(0)
+		s.ok("file_info", map[string]any{"path": "drivers/d200.c"}, &map[string]any{})
+		deadline := time.Now().Add(5 * time.Second)
+		for given.Load() < e.want && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond) // giveBackPages runs on a goroutine
+		}
+		time.Sleep(10 * time.Millisecond)
+		if got := given.Load(); got != e.want {
+			t.Errorf("edit %d (giveBackNodes %d): pages given back %d times, want %d", i+1, e.nodes, got, e.want)
+		}
 	}
 }

@@ -146,10 +146,21 @@ func (w *workspace) prepareUpdate() {
 		files = append(files, *s.file)
 	}
 	w.mu.RUnlock()
+	own := files                // the files that are not slim
 	var again map[string]string // the digests of files extracted again
-	if len(slim) > 0 {
+	// tokens: the slim files were read a segment at a time, their calls
+	// dropped as read (see fullFilesWithoutCalls).
+	var tokens map[string][]string
+	if len(slim) > 0 && w.saved != nil {
 		var err error
-		if files, again, err = w.fullFiles(files, slim); err != nil {
+		if files, tokens, err = w.fullFilesWithoutCalls(own, slim); err != nil {
+			w.log.Warn("the saved extractions could not be read a segment at a time", "root", w.root, "error", err)
+			files, tokens = own, nil
+		}
+	}
+	if len(slim) > 0 && tokens == nil {
+		var err error
+		if files, again, err = w.fullFiles(own, slim); err != nil {
 			return // closed
 		}
 	}
@@ -180,17 +191,29 @@ func (w *workspace) prepareUpdate() {
 	saved = callgraph.Saved{}
 	if err != nil {
 		w.log.Warn("the saved call graph does not fit the files: building it", "root", w.root, "error", err)
+		if tokens != nil {
+			// A build resolves every call: read them whole.
+			tokens = nil
+			if files, again, err = w.fullFiles(own, slim); err != nil {
+				return // closed
+			}
+		}
 		if full, err = callgraph.BuildContext(w.docsCtx, files); err != nil {
 			return // closed
 		}
 	}
-	full.PrepareUpdates() // before anyone reads it
 	// The calls, most of the extractions, are read again from graph.bin
 	// for the files an update re-resolves (fetchCalls): the workspace's
 	// sources stay slim.
 	letGo := len(slim) > 0 && again == nil && w.saved != nil
-	if letGo {
+	switch {
+	case tokens != nil:
+		full.PrepareUpdatesWithoutCalls(tokens, w.fetchCalls) // before anyone reads it
+	case letGo:
+		full.PrepareUpdates()
 		full.LetGoOfCalls(w.fetchCalls)
+	default:
+		full.PrepareUpdates()
 	}
 
 	w.mu.Lock()
@@ -207,17 +230,22 @@ func (w *workspace) prepareUpdate() {
 }
 
 // updated runs after an update, mu released: the first after the graph
-// for updates was made gives the heap's free pages back to the system,
-// on a goroutine of its own. Making it leaves most of a peak free (the
+// for updates was made, and any of a large graph (see giveBackNodes),
+// gives the heap's free pages back to the system, on a
+// goroutine of its own. Making it leaves most of a peak free (the
 // full extractions' calls, a restore's node table, the old graph's): on
 // the Linux kernel the live heap after the first edit was 1.3 GB and the
 // resident set 4.0 GB twenty seconds later, as the runtime gives free
 // pages back slowly (docs/bigrepos.md).
 func (w *workspace) updated() {
 	if w.giveBack.Swap(false) {
-		go debug.FreeOSMemory()
+		go giveBackPages()
 	}
 }
+
+// giveBackPages gives the heap's free pages back; a variable for the
+// tests.
+var giveBackPages = debug.FreeOSMemory
 
 // background runs f on a goroutine of its own, which close cancels
 // (through docsCtx) and waits for, unless the workspace is closed; it
@@ -275,6 +303,34 @@ func (w *workspace) fullFiles(files []extract.File, paths []string) ([]extract.F
 		again[p] = artifacts.SourceDigest(src)
 	}
 	return files, again, nil
+}
+
+// fullFilesWithoutCalls appends to files the full extractions of the
+// slim files at paths, read from graph.bin a segment at a time, without
+// their calls (but those of the files whose language the graph holds
+// calls of, see callgraph.HoldsCalls); tokens holds what the graph's
+// token index needs of the calls dropped (callgraph.CallTokens). Reading
+// every extraction whole first (fullFiles) held every call at once: most
+// of 0.8 GB of the first edit's peak on the Linux kernel
+// (docs/bigrepos.md). A file with no saved extraction, or an error,
+// makes it fail: the caller reads them as fullFiles does.
+func (w *workspace) fullFilesWithoutCalls(files []extract.File, paths []string) ([]extract.File, map[string][]string, error) {
+	tokens := make(map[string][]string, len(paths))
+	n := len(files)
+	err := w.saved.Files(paths, func(f *extract.File) {
+		if !callgraph.HoldsCalls(f.Language) {
+			tokens[f.Path] = callgraph.CallTokens(f)
+			f.Calls = nil
+		}
+		files = append(files, *f)
+	})
+	if err == nil && len(files)-n != len(paths) {
+		err = fmt.Errorf("%d of %d saved extractions read", len(files)-n, len(paths))
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, tokens, nil // tokens is not nil, though empty
 }
 
 // fetchCalls puts back the calls of files, which the graph for updates

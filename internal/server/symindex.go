@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 	"github.com/fileinfo/fileinfo/internal/lookup"
@@ -129,24 +130,39 @@ func (w *workspace) lookupIndex() (ix *lookup.Index, saved bool) {
 	if w.lookupIx != nil && w.lookupGraph == w.callGraph() && w.lookupEdits == w.edits {
 		return w.lookupIx, false
 	}
+	w.buildLookup(w.callGraph())
+	return w.lookupIx, false
+}
+
+// buildLookup builds the lookup index of g, the workspace's graph. The
+// caller holds mu and lookupMu.
+func (w *workspace) buildLookup(g *callgraph.Graph) {
 	if w.hooks != nil && w.hooks.lookupBuilt != nil {
 		w.hooks.lookupBuilt()
 	}
 	// The graph's own lookups and files answer (lookup.NewGraph): only
 	// the lower-case names are indexed anew.
-	w.lookupIx = lookup.NewGraph(w.callGraph())
-	w.lookupGraph, w.lookupEdits = w.callGraph(), w.edits
-	return w.lookupIx, false
+	w.lookupIx = lookup.NewGraph(g)
+	w.lookupGraph, w.lookupEdits = g, w.edits
 }
 
-// withLookup runs f over lookupIndex under mu for reading. A saved index
-// found damaged (a block failing its checksum) is dropped and removed,
-// so that the next load saves it anew, and f runs again over the graph:
-// the damage is never an answer.
-func (w *workspace) withLookup(f func(ix *lookup.Index)) {
-	w.mu.RLock()
+// withLookup runs f over lookupIndex under mu for reading, with the
+// graph's state and coverage. While an update holds mu it runs f over
+// the index of the graph before the update instead (see answerAsOf): a
+// lookup does not wait for an update. A saved index found damaged (a
+// block failing its checksum) is dropped and removed, so that the next
+// load saves it anew, and f runs again over the graph: the damage is
+// never an answer.
+func (w *workspace) withLookup(f func(ix *lookup.Index, at lookupAt)) {
+	if !w.mu.TryRLock() {
+		if w.answerAsOf(f) {
+			return
+		}
+		w.mu.RLock()
+	}
 	ix, saved := w.lookupIndex()
-	err := graphstore.Guard(func() { f(ix) })
+	at := lookupAt{state: w.stateOf(), coverage: w.graphCoverage()}
+	err := graphstore.Guard(func() { f(ix, at) })
 	w.mu.RUnlock()
 	if err == nil || !saved {
 		return
@@ -154,7 +170,7 @@ func (w *workspace) withLookup(f func(ix *lookup.Index)) {
 	w.log.Warn("the saved symbols index is damaged; answering from the graph", "root", w.root, "err", err)
 	w.mu.Lock()
 	if w.symIdx != nil {
-		w.symIdx.Close()
+		w.closingSymbols(func() { w.symIdx.Close() })
 		w.symIdx = nil
 		os.Remove(filepath.Join(w.root, ".artifacts", ".index", graphstore.SymbolsFile))
 	}
@@ -162,7 +178,7 @@ func (w *workspace) withLookup(f func(ix *lookup.Index)) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	ix, _ = w.lookupIndex()
-	f(ix)
+	f(ix, lookupAt{state: w.stateOf(), coverage: w.graphCoverage()})
 }
 
 // closeSymbols releases the symbols indexes, early and saved.
@@ -176,7 +192,7 @@ func (w *workspace) closeSymbols() {
 	}
 	w.mu.Lock()
 	if w.symIdx != nil {
-		w.symIdx.Close()
+		w.closingSymbols(func() { w.symIdx.Close() })
 		w.symIdx = nil
 	}
 	w.mu.Unlock()

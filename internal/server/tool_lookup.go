@@ -241,7 +241,8 @@ func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, quer
 	if err != nil {
 		return nil, false, "", err
 	}
-	ws.withLookup(func(ix *lookup.Index) {
+	ws.withLookup(func(ix *lookup.Index, at lookupAt) {
+		coverage = at.coverage
 		var ms []lookup.Match
 		ms, err = ix.Find(query, kind)
 		syms = make([]lookup.Symbol, len(ms))
@@ -250,9 +251,6 @@ func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, quer
 		}
 		fuzzy = len(ms) > 0 && ms[0].How == lookup.Fuzzy
 	})
-	ws.mu.RLock()
-	coverage = ws.graphCoverage()
-	ws.mu.RUnlock()
 	return syms, fuzzy, coverage, err
 }
 
@@ -271,21 +269,19 @@ func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec 
 		return treeAnswer{}, err
 	}
 	var a treeAnswer
-	ws.withLookup(func(ix *lookup.Index) {
-		state := ws.stateOf() // withLookup holds mu
+	ws.withLookup(func(ix *lookup.Index, at lookupAt) {
+		state := at.state
 		if kept, ok := s.pages.get(key, state); ok && next {
 			a = kept
+			a.coverage = at.coverage
 			return
 		}
-		a = treeAnswer{state: state}
+		a = treeAnswer{state: state, coverage: at.coverage}
 		var ids []callgraph.SymbolID
 		if ids, a.err = ix.Resolve(spec); a.err == nil {
 			a.sym = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact})
 			a.rows, a.truncated = ix.Tree(ids, callers, depth)
 		}
 	})
-	ws.mu.RLock()
-	a.coverage = ws.graphCoverage()
-	ws.mu.RUnlock()
 	return a, nil
 }

@@ -180,7 +180,7 @@ func codeHits(ws *workspace, query string, limit int) []view.Hit {
 		return nil
 	}
 	var hits []view.Hit
-	ws.withLookup(func(ix *lookup.Index) { hits = namesHolding(ix, words, limit) })
+	ws.withLookup(func(ix *lookup.Index, _ lookupAt) { hits = namesHolding(ix, words, limit) })
 	return hits
 }
 

@@ -133,6 +133,11 @@ type workspace struct {
 	lookupIx    *lookup.Index
 	lookupGraph *callgraph.Graph
 	lookupEdits uint64
+	// asOf is the lookup index of the graph before the update that holds
+	// mu, if any (see asof.go); asOfMu is held while a lookup reads it,
+	// and for writing to close what it reads.
+	asOf   atomic.Pointer[lookupAsOf]
+	asOfMu sync.RWMutex
 
 	watchMu   sync.Mutex
 	closed    bool
@@ -168,6 +173,7 @@ type testHooks struct {
 	openDocs     func()                                    // before the doc index is opened
 	scanRead     func(path string) error                   // before a scan reads a file while loading; an error stands for the read's
 	scanGraph    func(held bool)                           // before a cold callers/callees answer builds its call graph; held: the load's extraction is held
+	updating     func()                                    // while an update holds mu, before it changes the graph
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
@@ -502,12 +508,11 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 	}
 	w.prepareUpdate()
 	defer w.updated()
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lockToUpdate()
+	defer w.unlockUpdated()
 	if cur := w.files[rel]; cur == nil || cur.digest != d || cur.suspect {
 		start := time.Now()
-		w.callGraph().Update([]extract.File{*f}, nil)
-		w.edits++
+		w.updateGraph([]extract.File{*f}, nil)
 		w.files[rel] = &source{file: f, digest: d}
 		delete(w.skipped, rel)
 		w.noteSkips()
@@ -537,12 +542,11 @@ func (w *workspace) forget(rel string) {
 		w.prepareUpdate()
 		defer w.updated()
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lockToUpdate()
+	defer w.unlockUpdated()
 	delete(w.skipped, rel)
 	if w.files[rel] != nil {
-		w.callGraph().Update(nil, []string{rel})
-		w.edits++
+		w.updateGraph(nil, []string{rel})
 		delete(w.files, rel)
 		w.noteSkips()
 	}
