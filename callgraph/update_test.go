@@ -316,7 +316,9 @@ export function e() { return d(); }
 // TestUpdateXToolsEdits saves hub files of golang.org/x/tools@v0.39.0 the
 // ways BenchmarkUpdateXTools does and checks the graph against a fresh
 // Build: a body edit and a new exported function each re-resolve only the
-// edited file, though hundreds of files read the hub's names.
+// edited file, though hundreds of files read the hub's names; removing or
+// renaming a function, or adding a file beside it, re-resolve what reads
+// their names.
 func TestUpdateXToolsEdits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("extracts golang.org/x/tools")
@@ -330,15 +332,23 @@ func TestUpdateXToolsEdits(t *testing.T) {
 			t.Fatalf("no %s in x/tools", path)
 		}
 		orig := files[i]
-		for _, edit := range []string{"body", "api"} {
+		for _, edit := range editKinds {
 			edited := editedFile(t, dir, &orig, edit)
-			for _, f := range []extract.File{*edited, orig} {
-				g.Update([]extract.File{f}, nil)
-				if g.lastResolved != 1 {
+			for k, f := range []extract.File{*edited, orig} {
+				want := slices.Clone(files)
+				switch {
+				case edited.Path == orig.Path:
+					g.Update([]extract.File{f}, nil)
+					want[i] = f
+				case k == 0:
+					g.Update([]extract.File{f}, nil)
+					want = append(want, f)
+				default:
+					g.Update(nil, []string{edited.Path})
+				}
+				if (edit == "body" || edit == "api") && g.lastResolved != 1 {
 					t.Errorf("%s edit of %s re-resolved %d files, want 1", edit, path, g.lastResolved)
 				}
-				want := slices.Clone(files)
-				want[i] = f
 				if diff := graphDiff(g, Build(want)); diff != "" {
 					t.Fatalf("%s edit of %s: Update differs from Build:\n%s", edit, path, diff)
 				}
