@@ -15,7 +15,8 @@ import (
 // place. Otherwise the files re-resolved are the changed ones and every
 // file that reads a name whose definition changed (see diffDefs and
 // defNames), or that had an edge into such a definition. IDs are
-// reassigned in path order, so after any sequence of updates the graph
+// reassigned in path order (reindexShift moves the runs of the files
+// that keep their nodes), so after any sequence of updates the graph
 // equals a fresh Build of the same files. Python's flow tracking is
 // global: a change to a Python file re-resolves every Python file.
 func (g *Graph) Update(changed []extract.File, removed []string) {
@@ -74,7 +75,8 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	if g.ix != nil {
 		oldModules = g.ix.module
 	}
-	oldNodes, oldByFile := g.nodes, g.byFile
+	shift := g.shiftable(touched, changed)
+	oldNodes := g.nodes
 	flowTouched := false
 	for p := range touched {
 		if f := g.files[p]; f != nil && languageTraits[f.Language].flow {
@@ -89,7 +91,18 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		g.setFile(f.Path, &f)
 		flowTouched = flowTouched || languageTraits[f.Language].flow
 	}
-	g.reindex()
+	// The other files keep their results, renumbered.
+	var oldToNew []int32
+	oldIDs := g.byFile // by file: every file's, or only the touched ones'
+	if shift {
+		oldToNew, oldIDs = g.reindexShift(touched)
+	} else {
+		g.reindex()
+		oldToNew = make([]int32, len(oldNodes))
+		for i := range oldToNew {
+			oldToNew[i] = -1
+		}
+	}
 	g.defNames(defining, d)
 	// A module that comes or goes changes what its importers resolve.
 	for mod := range g.modulesOf(touched) {
@@ -127,12 +140,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		}
 	}
 
-	// The other files keep their results, renumbered.
-	oldToNew := make([]int32, len(oldNodes))
-	for i := range oldToNew {
-		oldToNew[i] = -1
-	}
-	for p, ids := range oldByFile {
+	for p, ids := range oldIDs {
 		now := g.byFile[p]
 		if len(now) == 0 {
 			continue

@@ -183,6 +183,9 @@ func graphDiff(got, want *Graph) string {
 	if d := tokensDiff(got); d != "" {
 		fmt.Fprintf(&b, "token index: %s\n", d)
 	}
+	if d := lookupsDiff(got, want); d != "" {
+		fmt.Fprintf(&b, "lookups: %s\n", d)
+	}
 	render := func(g *Graph) []string {
 		var out []string
 		for _, e := range g.edges {
@@ -377,6 +380,45 @@ func tokensDiff(g *Graph) string {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			return fmt.Sprintf("token %q: files %v, want %v", tok, got, want)
+		}
+	}
+	return ""
+}
+
+// lookupsDiff describes how the lookups resolution reads (by qualified
+// name, by file, the index's) differ between two graphs of the same
+// files, or returns "". An update renumbers them in place (reindexShift):
+// they must be what reindex makes.
+func lookupsDiff(got, want *Graph) string {
+	if got.ix == nil || want.ix == nil {
+		return ""
+	}
+	for _, c := range []struct {
+		what      string
+		got, want any
+	}{
+		{"byQualified", got.byQualified, want.byQualified},
+		{"byFile", got.byFile, want.byFile},
+		{"byName", got.ix.byName, want.ix.byName},
+		{"module", got.ix.module, want.ix.module},
+		{"bases", got.ix.bases, want.ix.bases},
+		{"params", got.ix.params, want.ix.params},
+		{"test", got.ix.test, want.ix.test},
+		{"python", got.ix.python, want.ix.python},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			return c.what + " differs"
+		}
+	}
+	for id := range want.nodes {
+		if g, w := got.ix.c.flag(SymbolID(id)), want.ix.c.flag(SymbolID(id)); g != w {
+			return fmt.Sprintf("C flags of %s: %v, want %v", want.nodes[id].Qualified, g, w)
+		}
+	}
+	if got.prefixes != nil {
+		fresh := &resolver{g: &Graph{byQualified: want.byQualified}}
+		if !reflect.DeepEqual(got.prefixes, fresh.qualifiedPrefixes()) {
+			return "qualified prefixes differ"
 		}
 	}
 	return ""
