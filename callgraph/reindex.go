@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/fileinfo/fileinfo/extract"
 )
@@ -71,11 +72,6 @@ func (g *Graph) reindexShift(touched map[string]bool) (oldToNew []int32, oldIDs 
 		ix.c = &cIndex{}
 	}
 	g.ix = ix
-	type addedSym struct {
-		id SymbolID
-		f  *extract.File
-		s  *extract.Symbol
-	}
 	var addedMods []SymbolID // module nodes no old node becomes
 	var added []addedSym     // symbols no old node becomes, in ID order
 	for _, p := range paths {
@@ -141,7 +137,7 @@ func (g *Graph) reindexShift(touched map[string]bool) (oldToNew []int32, oldIDs 
 	}
 	// The lookups hold the old nodes that keep a run under their new IDs
 	// (the order of IDs is kept: lists stay sorted), then the new nodes.
-	renumberLists(g.byQualified, oldToNew)
+	dropped := renumberLists(g.byQualified, oldToNew)
 	renumberLists(ix.byName, oldToNew)
 	for id, b := range old.bases {
 		if n := oldToNew[id]; n >= 0 {
@@ -181,14 +177,63 @@ func (g *Graph) reindexShift(touched map[string]bool) (oldToNew []int32, oldIDs 
 			}
 		}
 	}
-	g.prefixes = nil
+	g.keepPrefixes(dropped, addedMods, added)
 	return oldToNew, oldIDs
 }
 
+// keepPrefixes keeps the prefixes of the qualified names (see
+// qualifiedPrefixes) current after reindexShift, which dropped the
+// names in dropped (some maybe back) and added the nodes in mods and
+// syms. A prefix of a name that is gone may be gone too: unless it is a
+// prefix of a name added, which is cheap to tell, the set is made again
+// on its next use, as after reindex. Making it again was half the CPU of
+// resolving the file an API edit of x/tools' go/packages/packages.go
+// re-resolves (BenchmarkUpdateXTools).
+func (g *Graph) keepPrefixes(dropped []string, mods []SymbolID, syms []addedSym) {
+	if g.prefixes == nil {
+		return
+	}
+	names := make([]string, 0, len(mods)+len(syms))
+	for _, id := range mods {
+		names = append(names, g.nodes[id].Qualified)
+	}
+	for _, a := range syms {
+		names = append(names, a.s.Qualified)
+	}
+	added := map[string]bool{}
+	for _, q := range names {
+		for i := strings.LastIndexByte(q, '.'); i > 0 && !added[q[:i]]; i = strings.LastIndexByte(q[:i], '.') {
+			added[q[:i]] = true
+		}
+	}
+	for _, q := range dropped {
+		if len(g.byQualified[q]) > 0 {
+			continue // dropped, then added again
+		}
+		for i := strings.LastIndexByte(q, '.'); i > 0; i = strings.LastIndexByte(q[:i], '.') {
+			if !added[q[:i]] {
+				g.prefixes = nil
+				return
+			}
+		}
+	}
+	for p := range added {
+		g.prefixes[p] = true
+	}
+}
+
+// addedSym is a symbol node reindexShift made that no old node becomes.
+type addedSym struct {
+	id SymbolID
+	f  *extract.File
+	s  *extract.Symbol
+}
+
 // renumberLists maps every ID in m's lists by oldToNew, in place,
-// dropping those that map to -1 and the lists left empty. oldToNew
-// keeps the order of the IDs it keeps, so sorted lists stay sorted.
-func renumberLists(m map[string][]SymbolID, oldToNew []int32) {
+// dropping those that map to -1 and the lists left empty, whose keys it
+// returns. oldToNew keeps the order of the IDs it keeps, so sorted lists
+// stay sorted.
+func renumberLists(m map[string][]SymbolID, oldToNew []int32) (dropped []string) {
 	for k, ids := range m {
 		j := 0
 		for _, id := range ids {
@@ -200,10 +245,12 @@ func renumberLists(m map[string][]SymbolID, oldToNew []int32) {
 		switch {
 		case j == 0:
 			delete(m, k)
+			dropped = append(dropped, k)
 		case j < len(ids):
 			m[k] = ids[:j]
 		}
 	}
+	return dropped
 }
 
 // insertID adds id to the sorted list ids, in order.
