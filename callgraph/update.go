@@ -164,7 +164,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 			delete(g.results, p)
 		}
 	}
-	kept := g.renumber(oldToNew, affected)
+	g.markBroken(oldToNew, affected)
 	paths := make([]string, 0, len(affected))
 	for p := range affected {
 		paths = append(paths, p)
@@ -172,7 +172,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	sort.Strings(paths)
 	g.resolve(paths)
 	g.lastResolved = len(paths)
-	g.assembleKept(kept)
+	g.assembleRenumbered(oldToNew, affected, paths)
 }
 
 // updateInPlace applies changes that keep every changed file's surface:
@@ -238,28 +238,6 @@ func (g *Graph) matchNodes(oldNodes []Node, ids, now []SymbolID, oldToNew []int3
 			byKey[k] = list[1:]
 		}
 	}
-}
-
-// renumber returns the edges of g.edges that files still in the graph
-// and not affected keep, mapped to the new numbering. A file with an edge
-// whose end is gone becomes affected: it is re-resolved.
-func (g *Graph) renumber(oldToNew []int32, affected map[string]bool) []Edge {
-	for _, e := range g.edges {
-		if oldToNew[e.Caller] < 0 || oldToNew[e.Callee] < 0 {
-			if g.files[e.File] != nil {
-				affected[e.File] = true
-			}
-		}
-	}
-	kept := make([]Edge, 0, len(g.edges))
-	for _, e := range g.edges {
-		if affected[e.File] || g.files[e.File] == nil {
-			continue
-		}
-		e.Caller, e.Callee = SymbolID(oldToNew[e.Caller]), SymbolID(oldToNew[e.Callee])
-		kept = append(kept, e)
-	}
-	return kept
 }
 
 // PrepareUpdates builds now what the first Update would build first

@@ -423,3 +423,59 @@ func lookupsDiff(got, want *Graph) string {
 	}
 	return ""
 }
+
+// TestUpdateEdgeOrder makes updates after which the edges other files
+// keep are out of order under their new IDs, which assembleRenumbered
+// must sort (it merges the new edges into a list it finds sorted):
+// declarations of a file swap places (a caller's two calls on one line
+// change order by callee), and a package's first file goes (its
+// module's node moves past another package's files).
+func TestUpdateEdgeOrder(t *testing.T) {
+	root := writeArchive(t, `
+-- go.mod --
+module m
+-- p/a.go --
+package p
+
+func A() {}
+
+func B() {}
+-- p/a/z.go --
+package a
+
+import "m/p"
+
+func Z() { p.A(); p.B() }
+-- p/a/w.go --
+package a
+
+import "m/p"
+
+func W() { p.D() }
+-- p/b.go --
+package p
+
+var x = A()
+
+func D() int { return 1 }
+-- p/c.go --
+package p
+
+var y, z = B(), A()
+-- p/d.go --
+package p
+
+var w = D()
+`)
+	ex := newExtractor(t, root)
+	g := Build(extractAll(t, ex))
+	for _, s := range []struct{ what, path, src string }{
+		{"swap A and B, add C", "p/a.go", "package p\n\nfunc B() {}\n\nfunc A() {}\n\nfunc C() {}\n"},
+		{"remove p/a.go", "p/a.go", ""},
+	} {
+		writeAndUpdate(t, g, ex, root, s.path, s.src)
+		if diff := graphDiff(g, Build(extractAll(t, ex))); diff != "" {
+			t.Fatalf("%s: Update differs from Build:\n%s", s.what, diff)
+		}
+	}
+}
