@@ -106,11 +106,15 @@ func BenchmarkBuildToSaveXTools(b *testing.B) {
 // BenchmarkUpdateXTools re-resolves after one file of
 // golang.org/x/tools@v0.39.0 changes; the bar is 20 ms. The
 // files are a leaf (a small analyzer), a typical library file and the
-// SSA builder, whose names half the module reads. Each is saved two
-// ways, alternating with its original so that every Update changes
-// something: "body" adds a statement to a function in the middle of the
-// file, shifting the lines below it (what most saves do); "api" adds an
-// exported function, which every file reading the file's names must see.
+// SSA builder, whose names half the module reads. Each is saved in the
+// ways editedFile makes, alternating with its original so that every
+// Update changes something ("new" adds a file beside it, then removes
+// it): "body" adds a statement to a function in the middle of the file,
+// shifting the lines below it (what most saves do); the others change
+// the file's API, which every file reading the file's names must see.
+// It reports the process's CPU time per update (cpu-ms/op: every
+// thread's, the collector's too), steadier than the time on a loaded
+// machine.
 func BenchmarkUpdateXTools(b *testing.B) {
 	files := xtoolsFiles(b)
 	dir := downloadModule(b, "golang.org/x/tools@v0.39.0")
@@ -130,27 +134,60 @@ func BenchmarkUpdateXTools(b *testing.B) {
 		if orig == nil {
 			b.Fatalf("no %s in x/tools", path)
 		}
-		for _, edit := range []string{"body", "api"} {
+		for _, edit := range editKinds {
 			edited := editedFile(b, dir, orig, edit)
 			b.Run(path+"/"+edit, func(b *testing.B) {
-				b.ReportAllocs()
-				resolved := 0
-				versions := []extract.File{*edited, *orig}
-				for i := 0; b.Loop(); i++ {
-					g.Update(versions[i%2:i%2+1], nil)
-					resolved += g.lastResolved
-				}
-				b.ReportMetric(float64(resolved)/float64(b.N), "files/op")
+				benchEdits(b, g, orig, edited)
 			})
+		}
+	}
+}
+
+// editKinds are the edits editedFile makes.
+var editKinds = []string{"body", "api", "remove", "rename", "new"}
+
+// benchEdits updates g with edited and back with orig, in turn (a new
+// file comes and goes), reporting the files re-resolved and the CPU time
+// of each update. g is as it was when it returns.
+func benchEdits(b *testing.B, g *Graph, orig, edited *extract.File) {
+	b.ReportAllocs()
+	update := func(i int) {
+		switch {
+		case edited.Path != orig.Path && i%2 == 0:
+			g.Update([]extract.File{*edited}, nil)
+		case edited.Path != orig.Path:
+			g.Update(nil, []string{edited.Path})
+		case i%2 == 0:
+			g.Update([]extract.File{*edited}, nil)
+		default:
 			g.Update([]extract.File{*orig}, nil)
 		}
+	}
+	resolved, n := 0, 0
+	cpu0, cpuOK := processCPU()
+	for b.Loop() {
+		update(n)
+		resolved += g.lastResolved
+		n++
+	}
+	cpu1, ok := processCPU()
+	b.StopTimer()
+	b.ReportMetric(float64(resolved)/float64(n), "files/op")
+	if ok && cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(n), "cpu-ms/op")
+	}
+	if n%2 == 1 {
+		update(n)
 	}
 }
 
 // editedFile extracts orig as saved after an edit: "body" inserts a
 // call before the closing brace of the function in the middle of the
-// file, "api" appends an exported function. It extracts from a copy of
-// the module's go.mod and the edited file, so the module path holds.
+// file, "api" appends an exported function, "remove" deletes the last
+// function, "rename" renames the function in the middle of the file
+// where it is declared, "new" is a new file of the same package beside
+// it, declaring a function. It extracts from a copy of the module's
+// go.mod and the edited file, so the module path holds.
 func editedFile(tb testing.TB, moduleDir string, orig *extract.File, edit string) *extract.File {
 	tb.Helper()
 	src, err := os.ReadFile(filepath.Join(moduleDir, orig.Path))
@@ -158,25 +195,48 @@ func editedFile(tb testing.TB, moduleDir string, orig *extract.File, edit string
 		tb.Fatal(err)
 	}
 	lines := strings.Split(string(src), "\n")
+	var funcs []extract.Symbol
+	for _, s := range orig.Symbols {
+		if s.Kind == extract.KindFunction || s.Kind == extract.KindMethod {
+			funcs = append(funcs, s)
+		}
+	}
+	path := orig.Path
 	switch edit {
 	case "body":
-		var funcs []extract.Symbol
-		for _, s := range orig.Symbols {
-			if s.Kind == extract.KindFunction || s.Kind == extract.KindMethod {
-				funcs = append(funcs, s)
-			}
-		}
 		end := funcs[len(funcs)/2].EndLine - 1 // the closing brace, 0-based
 		lines = append(lines[:end], append([]string{"\tprintln()"}, lines[end:]...)...)
 	case "api":
 		lines = append(lines, "", "// EditedHelper is new.", "func EditedHelper() {}")
+	case "remove":
+		last := funcs[len(funcs)-1]
+		lines = append(lines[:last.StartLine-1], lines[last.EndLine:]...)
+	case "rename":
+		f := funcs[len(funcs)/2]
+		decl := lines[f.StartLine-1]
+		if !strings.Contains(decl, " "+f.Name+"(") {
+			tb.Fatalf("rename edit of %s: no %s( on line %d: %q", orig.Path, f.Name, f.StartLine, decl)
+		}
+		lines[f.StartLine-1] = strings.Replace(decl, " "+f.Name+"(", " "+f.Name+"Renamed(", 1)
+	case "new":
+		var pkg string
+		for _, l := range lines {
+			if rest, ok := strings.CutPrefix(l, "package "); ok {
+				pkg = strings.TrimSpace(rest)
+				break
+			}
+		}
+		path = strings.TrimSuffix(orig.Path, ".go") + "_edited.go"
+		lines = []string{"package " + pkg, "", "// EditedNew is new.", "func EditedNew() { println() }"}
+	default:
+		tb.Fatalf("no edit %q", edit)
 	}
 	tmp := tb.TempDir()
 	gomod, err := os.ReadFile(filepath.Join(moduleDir, "go.mod"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	full := filepath.Join(tmp, filepath.FromSlash(orig.Path))
+	full := filepath.Join(tmp, filepath.FromSlash(path))
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		tb.Fatal(err)
 	}
@@ -191,7 +251,7 @@ func editedFile(tb testing.TB, moduleDir string, orig *extract.File, edit string
 		tb.Fatal(err)
 	}
 	defer ex.Close()
-	f, err := ex.File(context.Background(), orig.Path)
+	f, err := ex.File(context.Background(), path)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -85,13 +85,17 @@ func (ix *index) addC(id SymbolID, s *extract.Symbol) {
 	if ix.c == nil {
 		ix.c = &cIndex{}
 	}
-	if fl == 0 {
-		return
+	if fl != 0 {
+		ix.c.setFlag(id, fl)
 	}
-	for len(ix.c.flags) <= int(id) {
-		ix.c.flags = append(ix.c.flags, 0)
+}
+
+// setFlag sets the flags of node id.
+func (c *cIndex) setFlag(id SymbolID, fl cFlag) {
+	for len(c.flags) <= int(id) {
+		c.flags = append(c.flags, 0)
 	}
-	ix.c.flags[id] = fl
+	c.flags[id] = fl
 }
 
 func (c *cIndex) flag(id SymbolID) cFlag {

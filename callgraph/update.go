@@ -15,7 +15,8 @@ import (
 // place. Otherwise the files re-resolved are the changed ones and every
 // file that reads a name whose definition changed (see diffDefs and
 // defNames), or that had an edge into such a definition. IDs are
-// reassigned in path order, so after any sequence of updates the graph
+// reassigned in path order (reindexShift moves the runs of the files
+// that keep their nodes), so after any sequence of updates the graph
 // equals a fresh Build of the same files. Python's flow tracking is
 // global: a change to a Python file re-resolves every Python file.
 func (g *Graph) Update(changed []extract.File, removed []string) {
@@ -76,7 +77,8 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	if g.ix != nil {
 		oldModules = g.ix.module
 	}
-	oldNodes, oldByFile := g.nodes, g.byFile
+	shift := g.shiftable(touched, changed)
+	oldNodes := g.nodes
 	flowTouched := false
 	for p := range touched {
 		if f := g.files[p]; f != nil && languageTraits[f.Language].flow {
@@ -91,7 +93,18 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		g.setFile(f.Path, &f)
 		flowTouched = flowTouched || languageTraits[f.Language].flow
 	}
-	g.reindex()
+	// The other files keep their results, renumbered.
+	var oldToNew []int32
+	oldIDs := g.byFile // by file: every file's, or only the touched ones'
+	if shift {
+		oldToNew, oldIDs = g.reindexShift(touched)
+	} else {
+		g.reindex()
+		oldToNew = make([]int32, len(oldNodes))
+		for i := range oldToNew {
+			oldToNew[i] = -1
+		}
+	}
 	g.defNames(defining, d)
 	// A module that comes or goes changes what its importers resolve.
 	for mod := range g.modulesOf(touched) {
@@ -129,12 +142,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 		}
 	}
 
-	// The other files keep their results, renumbered.
-	oldToNew := make([]int32, len(oldNodes))
-	for i := range oldToNew {
-		oldToNew[i] = -1
-	}
-	for p, ids := range oldByFile {
+	for p, ids := range oldIDs {
 		now := g.byFile[p]
 		if len(now) == 0 {
 			continue
@@ -158,7 +166,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 			delete(g.results, p)
 		}
 	}
-	kept := g.renumber(oldToNew, affected)
+	g.markBroken(oldToNew, affected)
 	paths := make([]string, 0, len(affected))
 	for p := range affected {
 		paths = append(paths, p)
@@ -166,7 +174,7 @@ func (g *Graph) Update(changed []extract.File, removed []string) {
 	sort.Strings(paths)
 	g.resolve(paths)
 	g.lastResolved = len(paths)
-	g.assembleKept(kept)
+	g.assembleRenumbered(oldToNew, affected, paths)
 }
 
 // Renumbered reports whether the last Update that changed anything made
@@ -238,28 +246,6 @@ func (g *Graph) matchNodes(oldNodes []Node, ids, now []SymbolID, oldToNew []int3
 			byKey[k] = list[1:]
 		}
 	}
-}
-
-// renumber returns the edges of g.edges that files still in the graph
-// and not affected keep, mapped to the new numbering. A file with an edge
-// whose end is gone becomes affected: it is re-resolved.
-func (g *Graph) renumber(oldToNew []int32, affected map[string]bool) []Edge {
-	for _, e := range g.edges {
-		if oldToNew[e.Caller] < 0 || oldToNew[e.Callee] < 0 {
-			if g.files[e.File] != nil {
-				affected[e.File] = true
-			}
-		}
-	}
-	kept := make([]Edge, 0, len(g.edges))
-	for _, e := range g.edges {
-		if affected[e.File] || g.files[e.File] == nil {
-			continue
-		}
-		e.Caller, e.Callee = SymbolID(oldToNew[e.Caller]), SymbolID(oldToNew[e.Callee])
-		kept = append(kept, e)
-	}
-	return kept
 }
 
 // PrepareUpdates builds now what the first Update would build first

@@ -183,6 +183,9 @@ func graphDiff(got, want *Graph) string {
 	if d := tokensDiff(got); d != "" {
 		fmt.Fprintf(&b, "token index: %s\n", d)
 	}
+	if d := lookupsDiff(got, want); d != "" {
+		fmt.Fprintf(&b, "lookups: %s\n", d)
+	}
 	render := func(g *Graph) []string {
 		var out []string
 		for _, e := range g.edges {
@@ -316,7 +319,9 @@ export function e() { return d(); }
 // TestUpdateXToolsEdits saves hub files of golang.org/x/tools@v0.39.0 the
 // ways BenchmarkUpdateXTools does and checks the graph against a fresh
 // Build: a body edit and a new exported function each re-resolve only the
-// edited file, though hundreds of files read the hub's names.
+// edited file, though hundreds of files read the hub's names; removing or
+// renaming a function, or adding a file beside it, re-resolve what reads
+// their names.
 func TestUpdateXToolsEdits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("extracts golang.org/x/tools")
@@ -330,15 +335,27 @@ func TestUpdateXToolsEdits(t *testing.T) {
 			t.Fatalf("no %s in x/tools", path)
 		}
 		orig := files[i]
-		for _, edit := range []string{"body", "api"} {
+		kinds := editKinds
+		if path != "go/packages/packages.go" {
+			kinds = []string{"body", "api"} // a Build per check: the others once
+		}
+		for _, edit := range kinds {
 			edited := editedFile(t, dir, &orig, edit)
-			for _, f := range []extract.File{*edited, orig} {
-				g.Update([]extract.File{f}, nil)
-				if g.lastResolved != 1 {
+			for k, f := range []extract.File{*edited, orig} {
+				want := slices.Clone(files)
+				switch {
+				case edited.Path == orig.Path:
+					g.Update([]extract.File{f}, nil)
+					want[i] = f
+				case k == 0:
+					g.Update([]extract.File{f}, nil)
+					want = append(want, f)
+				default:
+					g.Update(nil, []string{edited.Path})
+				}
+				if (edit == "body" || edit == "api") && g.lastResolved != 1 {
 					t.Errorf("%s edit of %s re-resolved %d files, want 1", edit, path, g.lastResolved)
 				}
-				want := slices.Clone(files)
-				want[i] = f
 				if diff := graphDiff(g, Build(want)); diff != "" {
 					t.Fatalf("%s edit of %s: Update differs from Build:\n%s", edit, path, diff)
 				}
@@ -370,4 +387,99 @@ func tokensDiff(g *Graph) string {
 		}
 	}
 	return ""
+}
+
+// lookupsDiff describes how the lookups resolution reads (by qualified
+// name, by file, the index's) differ between two graphs of the same
+// files, or returns "". An update renumbers them in place (reindexShift):
+// they must be what reindex makes.
+func lookupsDiff(got, want *Graph) string {
+	if got.ix == nil || want.ix == nil {
+		return ""
+	}
+	for _, c := range []struct {
+		what      string
+		got, want any
+	}{
+		{"byQualified", got.byQualified, want.byQualified},
+		{"byFile", got.byFile, want.byFile},
+		{"byName", got.ix.byName, want.ix.byName},
+		{"module", got.ix.module, want.ix.module},
+		{"bases", got.ix.bases, want.ix.bases},
+		{"params", got.ix.params, want.ix.params},
+		{"test", got.ix.test, want.ix.test},
+		{"python", got.ix.python, want.ix.python},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			return c.what + " differs"
+		}
+	}
+	for id := range want.nodes {
+		if g, w := got.ix.c.flag(SymbolID(id)), want.ix.c.flag(SymbolID(id)); g != w {
+			return fmt.Sprintf("C flags of %s: %v, want %v", want.nodes[id].Qualified, g, w)
+		}
+	}
+	if got.prefixes != nil {
+		fresh := &resolver{g: &Graph{byQualified: want.byQualified}}
+		if !reflect.DeepEqual(got.prefixes, fresh.qualifiedPrefixes()) {
+			return "qualified prefixes differ"
+		}
+	}
+	return ""
+}
+
+// TestUpdateEdgeOrder makes updates after which the edges other files
+// keep are out of order under their new IDs, which assembleRenumbered
+// must sort (it merges the new edges into a list it finds sorted):
+// declarations of a file swap places (a caller's two calls on one line
+// change order by callee), and a package's first file goes (its
+// module's node moves past another package's files).
+func TestUpdateEdgeOrder(t *testing.T) {
+	root := writeArchive(t, `
+-- go.mod --
+module m
+-- p/a.go --
+package p
+
+func A() {}
+
+func B() {}
+-- p/a/z.go --
+package a
+
+import "m/p"
+
+func Z() { p.A(); p.B() }
+-- p/a/w.go --
+package a
+
+import "m/p"
+
+func W() { p.D() }
+-- p/b.go --
+package p
+
+var x = A()
+
+func D() int { return 1 }
+-- p/c.go --
+package p
+
+var y, z = B(), A()
+-- p/d.go --
+package p
+
+var w = D()
+`)
+	ex := newExtractor(t, root)
+	g := Build(extractAll(t, ex))
+	for _, s := range []struct{ what, path, src string }{
+		{"swap A and B, add C", "p/a.go", "package p\n\nfunc B() {}\n\nfunc A() {}\n\nfunc C() {}\n"},
+		{"remove p/a.go", "p/a.go", ""},
+	} {
+		writeAndUpdate(t, g, ex, root, s.path, s.src)
+		if diff := graphDiff(g, Build(extractAll(t, ex))); diff != "" {
+			t.Fatalf("%s: Update differs from Build:\n%s", s.what, diff)
+		}
+	}
 }

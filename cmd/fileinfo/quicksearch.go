@@ -17,7 +17,8 @@ import (
 // when a quick check shows the index still describes it: every
 // directory and ignore file the last full check stamped is as it was
 // (codeindex.CheckDirs: a file added, removed or renamed changes its
-// directory), and no file the search returns changed since that check
+// directory; one changed just before that check is listed again and
+// compared with its listing then), and no file the search returns changed since that check
 // began (codeindex.Freshness.Changed: an edit in place). Its cost is an
 // lstat per directory and per result, not per file: on the Linux kernel
 // 5,403 (directories and ignore files) against the full check's walk and
@@ -97,8 +98,13 @@ func resultsChanged(res docsearch.Results, fresh codeindex.Freshness) string {
 // freshnessNote says how fresh a quickly checked answer is.
 func freshnessNote(f codeindex.Freshness, now time.Time) string {
 	ago := now.Sub(f.Since).Round(time.Second)
-	return fmt.Sprintf("index: quick check: %d directories and ignore files unchanged since the last full check (%s, %s ago), "+
+	relisted := ""
+	if f.Relisted > 0 {
+		// Changed just before that check: their listings were compared.
+		relisted = fmt.Sprintf(" (%d of them listed again)", f.Relisted)
+	}
+	return fmt.Sprintf("index: quick check: %d directories and ignore files%s unchanged since the last full check (%s, %s ago), "+
 		"and no result's file changed since; a file edited in place that no result names is not checked: "+
 		"--full or `fileinfo index` checks every file",
-		f.Checked, f.Since.UTC().Format(time.RFC3339), ago)
+		f.Checked, relisted, f.Since.UTC().Format(time.RFC3339), ago)
 }

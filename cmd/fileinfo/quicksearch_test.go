@@ -93,6 +93,21 @@ func TestQuickSearch(t *testing.T) {
 			t.Errorf("quick %v: %q, want b/gamma.go", quick, out)
 		}
 	})
+	t.Run("added just before the search", func(t *testing.T) {
+		// The full check stamps b unsure (changed within dirstamp.Slack
+		// of its walk) and vouches for it by its listing: the next search
+		// lists b again, not every file, and finds the file all the same.
+		root := indexedTree(t, quickFiles)
+		writeFiles(t, root, map[string]string{"b/gamma.go": "package b\n\n// Zanzibar spices the stew.\nfunc Zanzibar() {}\n"})
+		out, quick := search(t, root, "Zanzibar")
+		if quick || !strings.Contains(out, "b/gamma.go") {
+			t.Fatalf("quick %v: %q, want b/gamma.go from the full check", quick, out)
+		}
+		code, next, stderr := runCLI(t, "search", "--root", root, "Zanzibar")
+		if code != 0 || !strings.Contains(stderr, quickNote) || !strings.Contains(stderr, "(1 of them listed again)") || next != out {
+			t.Errorf("the next search: exit %d, %q, %s; want the quick check, b listed again, and %q", code, next, stderr, out)
+		}
+	})
 	t.Run("removed", func(t *testing.T) {
 		root := indexedTree(t, quickFiles)
 		if err := os.Remove(filepath.Join(root, "b/beta.go")); err != nil {

@@ -28,6 +28,15 @@ import (
 // edited in place: the quick check looks at the files a search returns
 // (Freshness.Changed), and says that it did so.
 //
+// A directory changed within dirstamp.Slack of the walk cannot be
+// vouched for by its time. When its entries, lstat'd as the stamps are
+// written, are the ones the walk listed, each file as the walk found it
+// (or older than the walk: a file it did not stat), its record is
+// Listed: it holds the hash of that listing (dirstamp.Hash), and the
+// quick check lists it again instead of failing. A file added just
+// before a search then costs the next search one directory's listing,
+// not the full check.
+//
 //	magic    8 bytes  "fidirs" 0x00 0x01
 //	since    int64    little-endian: Unix ns when the full check's walk began
 //	count    uint32   little-endian: the records that follow
@@ -36,8 +45,11 @@ import (
 //	         uvarint  length of the path
 //	         bytes    the path: "." or a slash path inside the workspace (fs.ValidPath)
 //	         varint   size in bytes; -1: there was none (dirstamp.Absent),
-//	                  -2: it changed while the walk ran (dirstamp.Unsure)
-//	         varint   modification time, Unix ns
+//	                  -2: it changed while the walk ran (dirstamp.Unsure),
+//	                  -3: so did this directory, vouched for by its
+//	                  listing (dirstamp.Listed)
+//	         varint   modification time, Unix ns; of a Listed record, the
+//	                  hash of the directory's listing (dirstamp.Hash)
 //
 // Nothing follows the last record. On the Linux kernel it holds 5,403
 // records in 212,838 bytes, and checking it is an lstat per record.
@@ -98,7 +110,7 @@ func decodeDirStamps(b []byte) (int64, []dirStamp, error) {
 			off += n
 			v[j] = x
 		}
-		if v[0] < dirstamp.Unsure {
+		if v[0] < dirstamp.Listed {
 			return 0, nil, fmt.Errorf("directory stamps of %s: size %d", p, v[0])
 		}
 		out = append(out, dirStamp{Path: p, Size: v[0], MTime: v[1]})
@@ -133,7 +145,11 @@ func WriteDirStamps(dir, root string, l *docsearch.Listing, since time.Time) err
 		if inside(d) {
 			continue
 		}
-		stamps = append(stamps, dirstamp.Of(root, d, ns))
+		s := dirstamp.Of(root, d, ns)
+		if s.Size == dirstamp.Unsure {
+			s = listedStamp(root, d, l, ns, s)
+		}
+		stamps = append(stamps, s)
 		if entries, _ := l.Dir(d); hasEntry(entries, ".gitignore") {
 			stamps = append(stamps, dirstamp.Of(root, path.Join(d, ".gitignore"), ns))
 		}
@@ -144,6 +160,38 @@ func WriteDirStamps(dir, root string, l *docsearch.Listing, since time.Time) err
 	// "a/.gitignore" sorts after "a/.b": sort them all.
 	stamps = dirstamp.Sort(stamps)
 	return writeFile(dir, DirStampsFile, "directory stamps", encodeDirStamps(ns, stamps))
+}
+
+// listedStamp returns the Listed stamp of directory d, whose stamp s by
+// time is unsure, when its entries now are those the walk listed (l),
+// each of its files as the walk found it or, for a file the walk did not
+// stat (a document), older than the walk (which began at since, Unix
+// ns): the index then holds what the directory holds. Else it returns s.
+func listedStamp(root, d string, l *docsearch.Listing, since int64, s dirStamp) dirStamp {
+	walked, ok := l.Dir(d)
+	if !ok {
+		return s
+	}
+	now, err := dirstamp.List(root, d)
+	if err != nil || len(now) != len(walked) {
+		return s
+	}
+	for i, e := range now {
+		if e.Name != walked[i].Name() || e.Type != walked[i].Type() {
+			return s
+		}
+		if e.Type != 0 {
+			continue // not a regular file: a directory has its own stamp
+		}
+		if st, ok := l.Stat(path.Join(d, e.Name)); ok {
+			if st.Size != e.Size || st.MTime != e.MTime {
+				return s
+			}
+		} else if e.MTime >= since-int64(dirstamp.Slack) {
+			return s
+		}
+	}
+	return dirStamp{Path: d, Size: dirstamp.Listed, MTime: dirstamp.Hash(now)}
 }
 
 func hasEntry(entries []fs.DirEntry, name string) bool {
@@ -158,9 +206,11 @@ func hasEntry(entries []fs.DirEntry, name string) bool {
 // Freshness is what a quick check found: the time the last full check
 // began, and how many paths it looked at.
 type Freshness struct {
-	Since   time.Time // when the last full check's walk began
-	Checked int       // directories and ignore files stat'd
-	root    string
+	Since    time.Time // when the last full check's walk began
+	Checked  int       // directories and ignore files stat'd
+	Relisted int       // of them, directories listed again (dirstamp.Listed)
+	root     string
+	listed   map[string]dirstamp.Entry // the files of the directories listed again, by slash path
 }
 
 // ErrStale wraps the error of a quick check that found a change, or
@@ -182,14 +232,32 @@ func CheckDirs(root, dir string) (Freshness, error) {
 		return Freshness{}, fmt.Errorf("%w: %v", ErrStale, err)
 	}
 	f := Freshness{Since: time.Unix(0, since), Checked: len(stamps), root: root}
+	byTime := stamps[:0:0]
 	for _, s := range stamps {
-		if s.Size == dirstamp.Unsure {
+		switch s.Size {
+		case dirstamp.Unsure:
 			return f, fmt.Errorf("%w: %s changed as the last full check ran", ErrStale, s.Path)
+		case dirstamp.Listed:
+			es, ok := dirstamp.Relist(root, s)
+			if !ok {
+				return f, fmt.Errorf("%w: %s changed since it was listed by the last full check", ErrStale, s.Path)
+			}
+			if f.listed == nil {
+				f.listed = map[string]dirstamp.Entry{}
+			}
+			for _, e := range es {
+				if e.Type == 0 {
+					f.listed[path.Join(s.Path, e.Name)] = e
+				}
+			}
+			f.Relisted++
+		default:
+			byTime = append(byTime, s)
 		}
 	}
 	// The first change in path order is the one reported.
-	if i := dirstamp.FirstChanged(root, stamps, since, statWorkers); i < len(stamps) {
-		return f, fmt.Errorf("%w: %s changed since %s", ErrStale, stamps[i].Path, f.Since.UTC().Format(time.RFC3339))
+	if i := dirstamp.FirstChanged(root, byTime, since, statWorkers); i < len(byTime) {
+		return f, fmt.Errorf("%w: %s changed since %s", ErrStale, byTime[i].Path, f.Since.UTC().Format(time.RFC3339))
 	}
 	return f, nil
 }
@@ -197,9 +265,19 @@ func CheckDirs(root, dir string) (Freshness, error) {
 // Changed reports whether the file at slash path p, under the root
 // CheckDirs checked, may have changed since the last full check began:
 // it is gone, no longer a regular file, or modified after (or within
-// dirstamp.Slack before) that time. An edit in place sets the modification
-// time to the present; one that sets it back (touch -d) is not seen.
+// dirstamp.Slack before) that time, unless it lies in a directory
+// CheckDirs listed again and is as that listing, the full check's, found
+// it (size, time and inode). An edit in place sets the modification time
+// to the present; one that sets it back (touch -d) is not seen.
 func (f Freshness) Changed(p string) bool {
 	info, err := os.Lstat(filepath.Join(f.root, filepath.FromSlash(p)))
-	return err != nil || !info.Mode().IsRegular() || info.ModTime().UnixNano() >= f.Since.UnixNano()-int64(dirstamp.Slack)
+	if err != nil || !info.Mode().IsRegular() {
+		return true
+	}
+	mtime := info.ModTime().UnixNano()
+	if mtime < f.Since.UnixNano()-int64(dirstamp.Slack) {
+		return false
+	}
+	e, ok := f.listed[p]
+	return !ok || e.Size != info.Size() || e.MTime != mtime || e.Ino != dirstamp.Inode(info)
 }

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/dirstamp"
 )
 
@@ -106,19 +108,112 @@ func TestCheckDirs(t *testing.T) {
 }
 
 // TestCheckDirsUnsure: a directory changed as the full check walked, or
-// just before, cannot be vouched for: the next check fails, and the
-// full check after it, on a tree left alone, stamps it for good.
+// just before, cannot be vouched for by its time, but by its listing:
+// the next check lists it again (Relisted) and holds while nothing was
+// added, removed, replaced or written there, a file the full check read
+// counting as unchanged (Changed). On a tree left alone the full check
+// stamps every directory by time.
 func TestCheckDirsUnsure(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(root string) error
+		stale  string // "": the check holds
+	}{
+		{"nothing", func(string) error { return nil }, ""},
+		{"added", func(r string) error {
+			return os.WriteFile(filepath.Join(r, "a/new.go"), []byte("package a\n"), 0o644)
+		}, "a changed since it was listed"},
+		{"removed", func(r string) error { return os.Remove(filepath.Join(r, "a/beta.go")) }, "a changed since it was listed"},
+		{"replaced", func(r string) error { // same name, size and time: another inode
+			p := filepath.Join(r, "a/alpha.go")
+			info, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(p+".tmp", []byte("package b\n"), 0o644); err != nil {
+				return err
+			}
+			if err := os.Chtimes(p+".tmp", info.ModTime(), info.ModTime()); err != nil {
+				return err
+			}
+			return os.Rename(p+".tmp", p)
+		}, "a changed since it was listed"},
+		{"written", func(r string) error {
+			return os.WriteFile(filepath.Join(r, "a/alpha.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
+		}, "a changed since it was listed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeFiles(t, root, map[string]string{"a/alpha.go": "package a\n", "a/beta.go": "package a\n"})
+			if err := os.MkdirAll(filepath.Join(root, ".artifacts", ".index"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			dir := stampTree(t, root) // a was made just now
+			if err := tc.change(root); err != nil {
+				t.Fatal(err)
+			}
+			f, err := CheckDirs(root, dir)
+			switch {
+			case tc.stale == "" && err != nil:
+				t.Fatalf("CheckDirs after a walk of a tree just made: %v, want it to hold", err)
+			case tc.stale != "" && (!errors.Is(err, ErrStale) || !strings.Contains(err.Error(), tc.stale)):
+				t.Fatalf("CheckDirs: %v, want %q", err, tc.stale)
+			case err != nil:
+				return
+			}
+			if f.Relisted < 2 { // . and a
+				t.Errorf("%d directories listed again, want . and a", f.Relisted)
+			}
+			if f.Changed("a/alpha.go") {
+				t.Error("a file the full check read, untouched since, is reported changed")
+			}
+		})
+	}
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{"a/alpha.go": "package a\n"})
-	dir := stampTree(t, root) // a was made just now
-	if _, err := CheckDirs(root, dir); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "as the last full check ran") {
-		t.Fatalf("CheckDirs after a walk of a tree just made: %v", err)
-	}
 	backdate(t, root)
-	dir = stampTree(t, root)
-	if _, err := CheckDirs(root, dir); err != nil {
-		t.Fatalf("CheckDirs of a tree left alone: %v", err)
+	f, err := CheckDirs(root, stampTree(t, root))
+	if err != nil || f.Relisted != 0 {
+		t.Fatalf("CheckDirs of a tree left alone: %v, %d listed again", err, f.Relisted)
+	}
+}
+
+// TestListedStampWalkDiffers: a directory whose listing now is not the
+// one the walk read, or whose file is not as the walk found it, keeps
+// its unsure stamp.
+func TestListedStampWalkDiffers(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"a/alpha.go": "package a\n"})
+	ns := time.Now().UnixNano()
+	unsure := dirstamp.Of(root, "a", ns)
+	if unsure.Size != dirstamp.Unsure {
+		t.Fatalf("a directory made just now: %+v", unsure)
+	}
+	des, err := os.ReadDir(filepath.Join(root, "a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Lstat(filepath.Join(root, "a/alpha.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listing := func(size int64) *docsearch.Listing {
+		l := docsearch.NewListing()
+		l.AddDir("a", slices.Clone(des))
+		l.SetStats(func(p string) (docsearch.FileStat, bool) {
+			return docsearch.FileStat{Mode: info.Mode(), Size: size, MTime: info.ModTime().UnixNano()}, p == "a/alpha.go"
+		})
+		return l
+	}
+	if s := listedStamp(root, "a", listing(info.Size()), ns, unsure); s.Size != dirstamp.Listed {
+		t.Errorf("the walk's listing: %+v, want Listed", s)
+	}
+	if s := listedStamp(root, "a", listing(info.Size()+1), ns, unsure); s != unsure {
+		t.Errorf("a file the walk found another size: %+v, want it unsure", s)
+	}
+	writeFiles(t, root, map[string]string{"a/beta.go": "package a\n"})
+	if s := listedStamp(root, "a", listing(info.Size()), ns, unsure); s != unsure {
+		t.Errorf("a file the walk did not list: %+v, want it unsure", s)
 	}
 }
 
@@ -177,7 +272,7 @@ func TestWriteDirStampsLeavesIndexOut(t *testing.T) {
 }
 
 func TestDirStampsRoundTrip(t *testing.T) {
-	in := []dirStamp{{Path: ".", Size: 4096, MTime: 1}, {Path: ".git/info/exclude", Size: dirstamp.Absent, MTime: 0}, {Path: "a", Size: 4096, MTime: -5}, {Path: "a/.gitignore", Size: 3, MTime: 1 << 60}, {Path: "b", Size: dirstamp.Unsure, MTime: 7}}
+	in := []dirStamp{{Path: ".", Size: 4096, MTime: 1}, {Path: ".git/info/exclude", Size: dirstamp.Absent, MTime: 0}, {Path: "a", Size: 4096, MTime: -5}, {Path: "a/.gitignore", Size: 3, MTime: 1 << 60}, {Path: "b", Size: dirstamp.Unsure, MTime: 7}, {Path: "c", Size: dirstamp.Listed, MTime: -1 << 62}}
 	since, out, err := decodeDirStamps(encodeDirStamps(42, in))
 	if err != nil || since != 42 || !reflect.DeepEqual(out, in) {
 		t.Errorf("round trip: %d %v %v", since, out, err)
@@ -189,7 +284,7 @@ func TestDirStampsRoundTrip(t *testing.T) {
 		{"short", []byte("fidirs")},
 		{"unsorted", encodeDirStamps(1, []dirStamp{{Path: "b", Size: 1, MTime: 1}, {Path: "a", Size: 1, MTime: 1}})},
 		{"outside", encodeDirStamps(1, []dirStamp{{Path: "../a", Size: 1, MTime: 1}})},
-		{"size", encodeDirStamps(1, []dirStamp{{Path: "a", Size: -3, MTime: 1}})},
+		{"size", encodeDirStamps(1, []dirStamp{{Path: "a", Size: -4, MTime: 1}})},
 	} {
 		if _, _, err := decodeDirStamps(bad.b); err == nil {
 			t.Errorf("%s: decoded", bad.name)
@@ -205,6 +300,7 @@ func TestDirStampsRoundTrip(t *testing.T) {
 func FuzzDirStamps(f *testing.F) {
 	f.Add(encodeDirStamps(3, []dirStamp{{Path: ".", Size: 4096, MTime: 1}, {Path: "a", Size: dirstamp.Absent, MTime: 0}}))
 	f.Add(encodeDirStamps(0, nil))
+	f.Add(encodeDirStamps(5, []dirStamp{{Path: "a", Size: dirstamp.Unsure, MTime: 2}, {Path: "b", Size: dirstamp.Listed, MTime: -7}}))
 	f.Add([]byte(dirStampsMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		since, stamps, err := decodeDirStamps(b)

@@ -49,3 +49,55 @@ func TestFirstChanged(t *testing.T) {
 		t.Errorf("a directory changed within Slack of the walk: %+v", s)
 	}
 }
+
+// TestRelist: a Listed stamp holds while the directory's entries are
+// the same ones, as they were, and fails on each change to them.
+func TestRelist(t *testing.T) {
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(d string)
+	}{
+		{"added", func(d string) { write(filepath.Join(d, "c"), "") }},
+		{"removed", func(d string) { os.Remove(filepath.Join(d, "a")) }},
+		{"renamed", func(d string) { os.Rename(filepath.Join(d, "a"), filepath.Join(d, "z")) }},
+		{"written", func(d string) { write(filepath.Join(d, "a"), "alpha, longer") }},
+		{"directory made", func(d string) { os.Mkdir(filepath.Join(d, "sub"), 0o755) }},
+		{"replaced by one alike", func(d string) {
+			info, _ := os.Stat(filepath.Join(d, "a"))
+			write(filepath.Join(d, "a.tmp"), "alpha")
+			os.Chtimes(filepath.Join(d, "a.tmp"), info.ModTime(), info.ModTime())
+			os.Rename(filepath.Join(d, "a.tmp"), filepath.Join(d, "a"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			d := filepath.Join(root, "d")
+			if err := os.Mkdir(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(filepath.Join(d, "a"), "alpha")
+			write(filepath.Join(d, "b"), "beta")
+			es, err := List(root, "d")
+			if err != nil || len(es) != 2 || es[0].Name != "a" || es[1].Size != 4 {
+				t.Fatalf("List: %+v %v", es, err)
+			}
+			s := Stamp{Path: "d", Size: Listed, MTime: Hash(es)}
+			if _, ok := Relist(root, s); !ok {
+				t.Fatal("an unchanged directory does not hold")
+			}
+			tc.change(d)
+			if _, ok := Relist(root, s); ok {
+				t.Errorf("%s: the stamp still holds", tc.name)
+			}
+		})
+	}
+	if _, ok := Relist(t.TempDir(), Stamp{Path: "gone", Size: Listed}); ok {
+		t.Error("a directory that is gone holds")
+	}
+}
