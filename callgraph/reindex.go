@@ -47,6 +47,13 @@ func (g *Graph) shiftable(touched map[string]bool, changed []extract.File) bool 
 // others, and the old IDs of the touched files (their byFile lists).
 func (g *Graph) reindexShift(touched map[string]bool) (oldToNew []int32, oldIDs map[string][]SymbolID) {
 	old, oldNodes := g.ix, g.nodes
+	if g.viewed.Swap(false) {
+		// A View shares the lookup lists this renumbers in place; it
+		// keeps them, the graph goes on with copies. (The node table
+		// and the edges are made anew below, so it keeps those too.)
+		g.byFile = cloneLists(g.byFile)
+		g.byQualified = cloneLists(g.byQualified)
+	}
 	oldToNew = make([]int32, len(oldNodes))
 	for i := range oldToNew {
 		oldToNew[i] = -1
@@ -252,6 +259,15 @@ func renumberLists(m map[string][]SymbolID, oldToNew []int32) (dropped []string)
 		}
 	}
 	return dropped
+}
+
+// cloneLists returns a copy of m whose lists are copies too.
+func cloneLists(m map[string][]SymbolID) map[string][]SymbolID {
+	c := make(map[string][]SymbolID, len(m))
+	for k, ids := range m {
+		c[k] = slices.Clone(ids)
+	}
+	return c
 }
 
 // insertID adds id to the sorted list ids, in order.

@@ -25,8 +25,9 @@ type View struct {
 
 // View returns the graph's lookups as they are now. It shares g's tables,
 // which an Update replaces rather than changes, but for the nodes' lines
-// that an update in place writes: the nodes are copied before that
-// update writes them (see updateInPlace). The files' map is copied (on
+// that an update in place writes and the lookup lists that an update
+// moving the files' node runs renumbers: those are copied before the
+// update writes them (updateInPlace, reindexShift). The files' map is copied (on
 // the Linux kernel 55,000 entries, a few milliseconds). The caller must
 // not run View beside an Update.
 func (g *Graph) View() *View {
