@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"runtime/pprof"
 	"slices"
 	"syscall"
 	"time"
@@ -140,23 +139,6 @@ func benchIndexOnce(ctx context.Context, ws, dir string, stderr io.Writer) (r in
 	r.wall, r.cpu = time.Since(start), cpuTime()-cpu0
 	r.st = ix.Stats()
 	return r, nil
-}
-
-// startCPUProfile starts writing a CPU profile to path; the returned
-// function stops it and closes the file.
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}, nil
 }
 
 // cpuTime is the user and system CPU time the process has used.

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -52,16 +53,29 @@ func (p profiles) start() (stop func(), err error) {
 // startTrace starts writing an execution trace to path; the returned
 // function stops it and closes the file.
 func startTrace(path string) (stop func(), err error) {
+	return startRecording(path, trace.Start, trace.Stop)
+}
+
+// startCPUProfile starts writing a CPU profile to path; the returned
+// function stops it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	return startRecording(path, pprof.StartCPUProfile, pprof.StopCPUProfile)
+}
+
+// startRecording creates path and has start write a recording (a trace,
+// a profile) into it; the returned function calls end and closes the
+// file.
+func startRecording(path string, start func(io.Writer) error, end func()) (stop func(), err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := trace.Start(f); err != nil {
+	if err := start(f); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return func() {
-		trace.Stop()
+		end()
 		f.Close()
 	}, nil
 }
