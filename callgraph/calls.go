@@ -25,14 +25,23 @@ func (g *Graph) LetGoOfCalls(fetch func([]*extract.File)) {
 		return
 	}
 	g.indexTokens()
+	g.dropCalls(nil, fetch)
+}
+
+// dropCalls lets go of the calls of g's files (but those of a
+// flow-tracked language), settling the resolved ones' unresolved calls
+// first (see settle), and has fetch put them back when re-resolved. A
+// file named in dropped lost its calls before g was given it.
+func (g *Graph) dropCalls(dropped map[string][]string, fetch func([]*extract.File)) {
 	if g.callsOut == nil {
 		g.callsOut = map[string]bool{}
 	}
 	for p, f := range g.files {
-		if languageTraits[f.Language].flow || len(f.Calls) == 0 {
+		_, out := dropped[p]
+		if languageTraits[f.Language].flow || !out && len(f.Calls) == 0 {
 			continue
 		}
-		if res := g.results[p]; res != nil {
+		if res := g.results[p]; res != nil && len(f.Calls) > 0 {
 			g.settle(f, res)
 		}
 		f.Calls = nil
@@ -107,33 +116,6 @@ func (g *Graph) PrepareUpdatesWithoutCalls(tokens map[string][]string, fetch fun
 	if g.Restored() {
 		g.complete()
 	}
-	if !g.hasTokens {
-		g.tokens, g.byToken = map[string][]string{}, map[string][]string{}
-		for p, f := range g.files {
-			toks, ok := tokens[p]
-			if !ok {
-				toks = fileTokens(f)
-			}
-			g.tokens[p] = toks
-			for _, t := range toks {
-				g.byToken[t] = append(g.byToken[t], p)
-			}
-		}
-		g.hasTokens = true
-	}
-	if g.callsOut == nil {
-		g.callsOut = map[string]bool{}
-	}
-	for p, f := range g.files {
-		_, dropped := tokens[p]
-		if languageTraits[f.Language].flow || !dropped && len(f.Calls) == 0 {
-			continue
-		}
-		if res := g.results[p]; res != nil && len(f.Calls) > 0 {
-			g.settle(f, res)
-		}
-		f.Calls = nil
-		g.callsOut[p] = true
-	}
-	g.fetchCalls = fetch
+	g.indexTokensGiven(tokens)
+	g.dropCalls(tokens, fetch)
 }

@@ -269,13 +269,22 @@ func (g *Graph) PrepareUpdates() {
 // indexTokens builds the token index (files by the identifiers they
 // read) on the first Update: only Update reads it, and a graph built for
 // one answer never needs it (on Linux 6.1 it held 208 MB).
-func (g *Graph) indexTokens() {
+func (g *Graph) indexTokens() { g.indexTokensGiven(nil) }
+
+// indexTokensGiven indexes every file's tokens once, taking those of the
+// files given names from it (see PrepareUpdatesWithoutCalls) and reading
+// the others' from the file.
+func (g *Graph) indexTokensGiven(given map[string][]string) {
 	if g.hasTokens {
 		return
 	}
 	g.tokens, g.byToken = map[string][]string{}, map[string][]string{}
 	for p, f := range g.files {
-		g.addTokens(p, f)
+		if toks, ok := given[p]; ok {
+			g.listTokens(p, toks)
+		} else {
+			g.addTokens(p, f)
+		}
 	}
 	g.hasTokens = true
 }
@@ -284,8 +293,11 @@ func (g *Graph) indexTokens() {
 // not a set: on Linux 6.1 the index held 2 million files by token, 215
 // MB as maps of sets and a sixth of that as lists (docs/bigrepos.md). A
 // file's tokens are distinct (fileTokens), so it is listed once.
-func (g *Graph) addTokens(path string, f *extract.File) {
-	toks := fileTokens(f)
+func (g *Graph) addTokens(path string, f *extract.File) { g.listTokens(path, fileTokens(f)) }
+
+// listTokens indexes toks, distinct, as the identifiers the file at path
+// reads.
+func (g *Graph) listTokens(path string, toks []string) {
 	g.tokens[path] = toks
 	for _, t := range toks {
 		g.byToken[t] = append(g.byToken[t], path)
