@@ -273,21 +273,16 @@ func (g *Graph) resolve(paths []string) bool {
 	return true
 }
 
-// assemble makes the edge list and the adjacency from the results of
-// every file, which it moves there.
-func (g *Graph) assemble() { g.assembleKept(nil) }
-
-// assembleKept makes the edge list from kept (edges of files not
-// re-resolved, renumbered) and the new results of every file, which it
+// assemble makes the edge list from the results of every file, which it
 // moves there, and the forward and reverse adjacency. The sort is stable
-// and its ties lie within one file, whose edges keep their order in
-// either source: the list equals a fresh Build's.
-func (g *Graph) assembleKept(kept []Edge) {
-	n := len(kept)
+// and its ties lie within one file, whose edges keep their order: the
+// list equals a fresh Build's whatever the order of resolution.
+func (g *Graph) assemble() {
+	n := 0
 	for _, res := range g.results {
 		n += len(res.edges)
 	}
-	edges := append(make([]Edge, 0, n), kept...)
+	edges := make([]Edge, 0, n)
 	for _, p := range g.Files() {
 		res := g.results[p]
 		for _, fe := range res.edges {
@@ -300,18 +295,26 @@ func (g *Graph) assembleKept(kept []Edge) {
 	g.adjacency()
 }
 
+// freshEdges moves the new results of the files at paths (sorted) out of
+// their results, as edges in edgeLess order.
+func (g *Graph) freshEdges(paths []string) []Edge {
+	var fresh []Edge
+	for _, p := range paths {
+		res := g.results[p]
+		for _, fe := range res.edges {
+			fresh = append(fresh, g.edge(p, fe))
+		}
+		res.edges = nil
+	}
+	sort.SliceStable(fresh, func(i, j int) bool { return edgeLess(fresh[i], fresh[j]) })
+	return fresh
+}
+
 // splice replaces the edges of the files at paths (sorted) with their new
 // results, keeping the order assemble gives, when the graph's IDs did not
 // change.
 func (g *Graph) splice(paths []string) {
-	var fresh []Edge
-	for _, p := range paths {
-		for _, fe := range g.results[p].edges {
-			fresh = append(fresh, g.edge(p, fe))
-		}
-		g.results[p].edges = nil
-	}
-	sort.SliceStable(fresh, func(i, j int) bool { return edgeLess(fresh[i], fresh[j]) })
+	fresh := g.freshEdges(paths)
 	redone := func(file string) bool {
 		_, ok := slices.BinarySearch(paths, file)
 		return ok
