@@ -77,7 +77,7 @@ func (w *workspace) noteGraphLoad(snap *graphstore.Snapshot) {
 	case snap.How == graphstore.GraphUpdated:
 		how = fmt.Sprintf("updated: %d files changed since it was saved", snap.Updated)
 		if snap.Extractions() != nil {
-			go debug.FreeOSMemory()
+			go giveBackPages()
 		}
 	case snap.How == graphstore.GraphBuilt && snap.Why != "":
 		how += ": " + snap.Why
