@@ -32,6 +32,12 @@ type lookupAt struct {
 	coverage string
 }
 
+// lookupAtNow is what a lookup of the graph as it is says about it. The
+// caller holds mu.
+func (w *workspace) lookupAtNow() lookupAt {
+	return lookupAt{state: w.stateOf(), coverage: w.graphCoverage()}
+}
+
 // updatingPrefix starts the coverage of an answer read from the graph as
 // it was before an update in progress.
 const updatingPrefix = "as of the graph before an update in progress: "
@@ -43,7 +49,9 @@ const updatingPrefix = "as of the graph before an update in progress: "
 // indexed by the first lookup that needs it. The caller holds mu for
 // reading, and runs the update before anything else changes the graph.
 func (w *workspace) publishAsOf() {
-	a := &lookupAsOf{at: lookupAt{state: w.stateOf(), coverage: updatingPrefix + w.graphCoverage()}}
+	at := w.lookupAtNow()
+	at.coverage = updatingPrefix + at.coverage
+	a := &lookupAsOf{at: at}
 	switch {
 	case w.symIdxCurrent():
 		s := w.symIdx

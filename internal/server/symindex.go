@@ -161,7 +161,7 @@ func (w *workspace) withLookup(f func(ix *lookup.Index, at lookupAt)) {
 		w.mu.RLock()
 	}
 	ix, saved := w.lookupIndex()
-	at := lookupAt{state: w.stateOf(), coverage: w.graphCoverage()}
+	at := w.lookupAtNow()
 	err := graphstore.Guard(func() { f(ix, at) })
 	w.mu.RUnlock()
 	if err == nil || !saved {
@@ -178,7 +178,7 @@ func (w *workspace) withLookup(f func(ix *lookup.Index, at lookupAt)) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	ix, _ = w.lookupIndex()
-	f(ix, lookupAt{state: w.stateOf(), coverage: w.graphCoverage()})
+	f(ix, w.lookupAtNow())
 }
 
 // closeSymbols releases the symbols indexes, early and saved.

@@ -159,12 +159,10 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 // commit puts a batch's extractions, removals and skips into the files,
 // the graph and the skipped list, under the write lock.
 func (w *workspace) commit(updated []extract.File, digests map[string]string, removed []string, skips skipChange) {
-	if len(updated) > 0 || len(removed) > 0 {
-		w.prepareUpdate()
-		defer w.updated()
-	}
 	update := len(updated) > 0 || len(removed) > 0
 	if update {
+		w.prepareUpdate()
+		defer w.updated() // after unlockUpdated: mu released
 		w.lockToUpdate()
 		defer w.unlockUpdated()
 	} else {
