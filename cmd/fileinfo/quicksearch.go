@@ -18,13 +18,14 @@ import (
 // directory and ignore file the last full check stamped is as it was
 // (codeindex.CheckDirs: a file added, removed or renamed changes its
 // directory; one changed just before that check is listed again and
-// compared with its listing then), and no file the search returns changed since that check
-// began (codeindex.Freshness.Changed: an edit in place). Its cost is an
-// lstat per directory and per result, not per file: on the Linux kernel
-// 5,403 (directories and ignore files) against the full check's walk and
-// its 62,396 source files. A file edited in place that the search does not return is not
-// seen; the note written to stderr says so, and how to check everything
-// (--full, or `fileinfo index`).
+// compared with its listing then), and no file the search returns
+// changed since that check began (codeindex.Freshness.Changed: an edit
+// in place). Its cost is an lstat per directory and per result, not per
+// file: on the Linux kernel 5,403 (directories and ignore files) against
+// the full check's walk and its 62,396 source files. A file edited in
+// place that the search does not return is not seen; the note written
+// to stderr says so, and how to check everything (--full, or `fileinfo
+// index`).
 //
 // It returns ok false, having written nothing, when full asks for the
 // full check, or the quick check cannot vouch for the index (no stamps
