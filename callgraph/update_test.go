@@ -119,19 +119,26 @@ func randomEdit(t *testing.T, rng *rand.Rand, root string, paths, idents []strin
 	return p, what, nil
 }
 
-// TestUpdateEqualsBuild edits, adds and removes real files at random and
-// checks after every Update that the graph equals a fresh Build.
-func TestUpdateEqualsBuild(t *testing.T) {
-	root := writeArchive(t, updateCorpus)
-	ex := newExtractor(t, root)
-	ctx := context.Background()
+// updateCorpusGraph writes updateCorpus, extracts it and builds its
+// graph; it returns the root, the extractor, the graph and the
+// identifiers of the sources, which randomEdit draws from.
+func updateCorpusGraph(t *testing.T) (root string, ex *extract.Extractor, g *Graph, idents []string) {
+	t.Helper()
+	root = writeArchive(t, updateCorpus)
+	ex = newExtractor(t, root)
 	files := extractAll(t, ex)
-	g := Build(files)
-	var idents []string
 	for _, f := range files {
 		src, _ := os.ReadFile(filepath.Join(root, f.Path))
 		idents = append(idents, identRE.FindAllString(string(src), -1)...)
 	}
+	return root, ex, Build(files), idents
+}
+
+// TestUpdateEqualsBuild edits, adds and removes real files at random and
+// checks after every Update that the graph equals a fresh Build.
+func TestUpdateEqualsBuild(t *testing.T) {
+	root, ex, g, idents := updateCorpusGraph(t)
+	ctx := context.Background()
 	steps, seed := 200, uint64(1)
 	if testing.Short() {
 		steps = 30

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,16 +35,8 @@ func renderView(v *View) string {
 // in place (whose node lines the view must not see change). The graph
 // still equals a fresh Build.
 func TestViewKeepsGraphBeforeUpdate(t *testing.T) {
-	root := writeArchive(t, updateCorpus)
-	ex := newExtractor(t, root)
+	root, ex, g, idents := updateCorpusGraph(t)
 	ctx := context.Background()
-	files := extractAll(t, ex)
-	g := Build(files)
-	var idents []string
-	for _, f := range files {
-		src, _ := os.ReadFile(filepath.Join(root, f.Path))
-		idents = append(idents, identRE.FindAllString(string(src), -1)...)
-	}
 	steps := 60
 	if testing.Short() {
 		steps = 20
