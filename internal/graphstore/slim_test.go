@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/fileinfo/fileinfo/extract"
 )
 
 // TestSlimDecodeEqualsSlim checks the load for Extractions decodes each
@@ -190,16 +188,7 @@ func TestLazyChangedBuildsFromWhole(t *testing.T) {
 	if !reflect.DeepEqual(snap.Files, files) {
 		t.Fatal("the files of a Lazy Sync that extracted differ from a fresh extraction")
 	}
-	st, err := Load(filepath.Join(root, ".artifacts", ".index", FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var saved []extract.File
-	for _, e := range st.Files {
-		if e.File != nil {
-			saved = append(saved, *e.File)
-		}
-	}
+	_, saved := loadSaved(t, root)
 	if !reflect.DeepEqual(saved, files) {
 		t.Error("the state saved differs from a fresh extraction")
 	}

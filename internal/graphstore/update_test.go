@@ -65,6 +65,22 @@ func expectSavedFresh(t *testing.T, root, label string) {
 	t.Helper()
 	files, _, _ := fresh(t, root)
 	want := callgraph.Build(files)
+	st, saved := loadSaved(t, root)
+	if !reflect.DeepEqual(saved, files) {
+		t.Errorf("%s: the files saved differ from a fresh extraction", label)
+	}
+	ws := want.Save()
+	if !reflect.DeepEqual(st.Edges, ws.Edges) || !reflect.DeepEqual(st.Unresolved, ws.Unresolved) ||
+		!reflect.DeepEqual(st.GraphSkipped, ws.Skipped) {
+		t.Errorf("%s: the graph saved differs from a build: %d/%d edges, %d/%d unresolved, %d/%d skipped", label,
+			len(st.Edges), len(ws.Edges), len(st.Unresolved), len(ws.Unresolved), len(st.GraphSkipped), len(ws.Skipped))
+	}
+}
+
+// loadSaved loads the state saved under root, and returns it with the
+// extractions it holds.
+func loadSaved(t *testing.T, root string) (*State, []extract.File) {
+	t.Helper()
 	st, err := Load(filepath.Join(root, ".artifacts", ".index", FileName))
 	if err != nil {
 		t.Fatal(err)
@@ -75,15 +91,7 @@ func expectSavedFresh(t *testing.T, root, label string) {
 			saved = append(saved, *e.File)
 		}
 	}
-	if !reflect.DeepEqual(saved, files) {
-		t.Errorf("%s: the files saved differ from a fresh extraction", label)
-	}
-	ws := want.Save()
-	if !reflect.DeepEqual(st.Edges, ws.Edges) || !reflect.DeepEqual(st.Unresolved, ws.Unresolved) ||
-		!reflect.DeepEqual(st.GraphSkipped, ws.Skipped) {
-		t.Errorf("%s: the graph saved differs from a build: %d/%d edges, %d/%d unresolved, %d/%d skipped", label,
-			len(st.Edges), len(ws.Edges), len(st.Unresolved), len(ws.Unresolved), len(st.GraphSkipped), len(ws.Skipped))
-	}
+	return st, saved
 }
 
 // expectGraphFresh checks that g answers as a Build of a fresh
