@@ -184,7 +184,25 @@ func codeHits(ws *workspace, query string, limit int) []view.Hit {
 	return hits
 }
 
-// namesHolding ranks the names holding a word (see codeHits). Hits are
+// nameRank ranks a lower-case name for the lower-case words of a name
+// search: 3 when it is one of them, 2 when it starts with one, 1 when it
+// holds one, else 0.
+func nameRank(name string, words []string) int {
+	rank := 0
+	for _, w := range words {
+		switch {
+		case name == w:
+			rank = max(rank, 3)
+		case strings.HasPrefix(name, w):
+			rank = max(rank, 2)
+		case strings.Contains(name, w):
+			rank = max(rank, 1)
+		}
+	}
+	return rank
+}
+
+// namesHolding ranks the names holding a word (nameRank). Hits are
 // sorted by rank first, so a rank whose hits, with those of the ranks
 // above, fill the limit leaves the ranks below out: their nodes are not
 // read (on the Linux kernel 79,672 nodes' names hold "io", and 5,249
@@ -201,18 +219,7 @@ func namesHolding(ix *lookup.Index, words []string, limit int) []view.Hit {
 	}
 	var names []named
 	ix.EachNameHolding(words, func(name string, ids []callgraph.SymbolID) bool {
-		rank := 0
-		for _, w := range words {
-			switch {
-			case name == w:
-				rank = max(rank, 3)
-			case strings.HasPrefix(name, w):
-				rank = max(rank, 2)
-			case strings.Contains(name, w):
-				rank = max(rank, 1)
-			}
-		}
-		if rank > 0 {
+		if rank := nameRank(name, words); rank > 0 {
 			names = append(names, named{ids, rank})
 		}
 		return true

@@ -128,17 +128,7 @@ func TestNamesHoldingLimit(t *testing.T) {
 		var cs []cand
 		for i := range g.Len() {
 			n := g.Graph.Node(callgraph.SymbolID(i))
-			name, rank := strings.ToLower(n.Name), 0
-			for _, w := range words {
-				switch {
-				case name == w:
-					rank = max(rank, 3)
-				case strings.HasPrefix(name, w):
-					rank = max(rank, 2)
-				case strings.Contains(name, w):
-					rank = max(rank, 1)
-				}
-			}
+			rank := nameRank(strings.ToLower(n.Name), words)
 			if rank > 0 && n.Kind != callgraph.KindModule {
 				cs = append(cs, cand{n, callgraph.SymbolID(i), rank})
 			}
@@ -174,5 +164,26 @@ func TestNamesHoldingLimit(t *testing.T) {
 	namesHolding(ix, []string{"io"}, 5)
 	if g.reads != 6 {
 		t.Errorf("a search for 5 hits of \"io\" read %d nodes, want 6 (ranks exact and prefix)", g.reads)
+	}
+}
+
+// TestNameRank pins the name search's ranks, which namesHolding and
+// TestNamesHoldingLimit's ranking of every hit share.
+func TestNameRank(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		words []string
+		want  int
+	}{
+		{"io", []string{"io"}, 3},
+		{"io_write", []string{"io"}, 2},
+		{"radio", []string{"io"}, 1},
+		{"kmalloc", []string{"io"}, 0},
+		{"radio", []string{"io", "radio"}, 3},
+		{"ioctl", []string{"ctl", "io"}, 2},
+	} {
+		if got := nameRank(tc.name, tc.words); got != tc.want {
+			t.Errorf("nameRank(%q, %q) = %d, want %d", tc.name, tc.words, got, tc.want)
+		}
 	}
 }
