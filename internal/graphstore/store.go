@@ -233,7 +233,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	// before it is closed below. why says why not.
 	why, upd := "", false
 	if n := changedSince(old.Files, st.Files, same); n > 0 || configChanged || len(st.Files) != len(old.Files) || old.Key == "" {
-		why = whyWhole(opt, lost, configChanged, n, len(sources))
+		why = whyWhole(lost, configChanged, n, len(sources))
 		upd = why == ""
 		if upd && kept != nil {
 			if err := kept.loadGraph(old); err != nil {

@@ -55,17 +55,16 @@ func updateLimit(n int) int {
 // update: lost, why no saved state of this build and options could be
 // read ("" when one was: with none, or one of another format or key,
 // there is nothing to update); no go.mod changed (every Go file's import
-// path may have); not Options.Discard or Options.Each (`fileinfo
-// index`, whose build lets go of each file's calls as it resolves them:
-// callgraph.BuildToSave); and few enough files changed (updateLimit).
-func whyWhole(opt Options, lost string, configChanged bool, changed, files int) string {
+// path may have); and few enough files changed (updateLimit). The
+// same holds with Options.Discard or Options.Each (`fileinfo index`,
+// codeindex.SyncGraph): the pass gives Each the files it extracts
+// either way, and a graph updated is saved as one built to save is.
+func whyWhole(lost string, configChanged bool, changed, files int) string {
 	switch {
 	case lost != "":
 		return lost
 	case configChanged:
 		return "a go.mod changed"
-	case opt.Discard || opt.Each != nil:
-		return "built to save (fileinfo index)"
 	case changed > updateLimit(files):
 		return fmt.Sprintf("%d files changed, more than %d", changed, updateLimit(files))
 	}
