@@ -232,7 +232,8 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	// an update (see update.go), its edges read from the file now,
 	// before it is closed below. why says why not.
 	why, upd := "", false
-	if n := changedSince(old.Files, st.Files, same); n > 0 || configChanged || len(st.Files) != len(old.Files) || old.Key == "" {
+	chg := changeSince(old.Files, st.Files, same)
+	if n := chg.size(); n > 0 || configChanged || len(st.Files) != len(old.Files) || old.Key == "" {
 		why = whyWhole(lost, configChanged, n, len(sources))
 		upd = why == ""
 		if upd && kept != nil {
@@ -354,7 +355,7 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 		var g *callgraph.Graph
 		if upd {
 			var n int
-			if g, n, err = updateSaved(log, old, st.Files); err != nil {
+			if g, n, err = updateSaved(log, old, st.Files, chg); err != nil {
 				log.Warn("graphstore: building the graph: the saved one does not fit", "file", file, "reason", err)
 				why = "the saved graph does not fit: " + err.Error()
 			} else {

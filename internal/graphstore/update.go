@@ -71,14 +71,22 @@ func whyWhole(lost string, configChanged bool, changed, files int) string {
 	return ""
 }
 
-// changedSince counts the files of es that differ from the saved state
-// (same is false: changed or added) and the saved files with an
-// extraction that are no longer among es (removed).
-func changedSince(old []Entry, es []Entry, same []bool) int {
-	n := 0
-	for _, s := range same {
+// change is what changed since the saved state, as the check finds
+// it before anything is extracted: the entries now whose file is not
+// as saved (changed or added), by index, and the saved files with an
+// extraction that are no longer there (removed).
+type change struct {
+	touched []int
+	removed []string
+}
+
+// changeSince finds the change from old, the saved entries, to es, the
+// entries now, of which same says which are as saved.
+func changeSince(old []Entry, es []Entry, same []bool) change {
+	var c change
+	for i, s := range same {
 		if !s {
-			n++
+			c.touched = append(c.touched, i)
 		}
 	}
 	now := make(map[string]bool, len(es))
@@ -87,26 +95,30 @@ func changedSince(old []Entry, es []Entry, same []bool) int {
 	}
 	for i := range old {
 		if old[i].File != nil && !now[old[i].Path] {
-			n++
+			c.removed = append(c.removed, old[i].Path)
 		}
 	}
-	return n
+	return c
 }
 
+// size is how many files the change counts against updateLimit.
+func (c change) size() int { return len(c.touched) + len(c.removed) }
+
 // updateSaved restores the graph saved in old over old's files, which
-// hold their full extractions, and updates it to es, the state's
-// entries now: files whose extraction is not old's (made in this pass)
-// are changed or added, old files with no extraction in es removed.
-// It returns the graph, which equals a Build over es's files (see
+// hold their full extractions, and applies c to it, es being the
+// state's entries once this pass settled them: a touched entry with an
+// extraction is changed or added, one without (no longer extractable)
+// removed if the graph had it, as are c's removed files. It returns the
+// graph, which equals a Build over es's files (see
 // callgraph.Graph.Update), and how many files it changed or removed.
-func updateSaved(log *slog.Logger, old *State, es []Entry) (*callgraph.Graph, int, error) {
+func updateSaved(log *slog.Logger, old *State, es []Entry, c change) (*callgraph.Graph, int, error) {
 	start := time.Now()
 	files := make([]extract.File, 0, len(old.Files))
-	was := make(map[string]*extract.File, len(old.Files))
+	had := make(map[string]bool, len(old.Files))
 	for i := range old.Files {
 		if f := old.Files[i].File; f != nil {
 			files = append(files, *f)
-			was[f.Path] = f
+			had[f.Path] = true
 		}
 	}
 	g, err := callgraph.Restore(files, callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped})
@@ -115,21 +127,13 @@ func updateSaved(log *slog.Logger, old *State, es []Entry) (*callgraph.Graph, in
 	}
 	log.Debug("graphstore: restored the saved graph to update it", "elapsed", time.Since(start))
 	var changed []extract.File
-	now := make(map[string]bool, len(es))
-	for i := range es {
-		f := es[i].File
-		if f == nil {
-			continue
-		}
-		now[f.Path] = true
-		if was[f.Path] != f {
-			changed = append(changed, *f)
-		}
-	}
-	var removed []string
-	for p := range was {
-		if !now[p] {
-			removed = append(removed, p)
+	removed := c.removed
+	for _, i := range c.touched {
+		switch e := &es[i]; {
+		case e.File != nil:
+			changed = append(changed, *e.File)
+		case had[e.Path]:
+			removed = append(removed, e.Path)
 		}
 	}
 	g.Update(changed, removed)
