@@ -286,7 +286,11 @@ func (r *syncRun) check(tree sourceTree, configPaths, sources []string) {
 	// before it is closed below. why says why not.
 	r.chg = changeSince(old.Files, st.Files, r.same)
 	if n := r.chg.size(); n > 0 || r.configChanged || len(st.Files) != len(old.Files) || old.Key == "" {
-		r.why = whyWhole(r.lost, r.configChanged, n, len(sources))
+		var saved int64
+		if info, err := os.Stat(r.file); err == nil {
+			saved = info.Size()
+		}
+		r.why = whyWhole(r.lost, r.configChanged, n, len(sources), overBudget(r.opt, saved))
 		r.upd = r.why == ""
 		if r.upd && r.kept != nil {
 			if err := r.kept.loadGraph(old); err != nil {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -44,6 +45,36 @@ var (
 	updateShare = 0.1
 )
 
+// updateHeapFactor is how many times the size of graph.bin the Go
+// heap's limit (debug.SetMemoryLimit) must be for a Sync with
+// Options.Discard (`fileinfo index`) to update the saved graph; under a
+// tighter limit it builds whole. An update holds every saved extraction
+// whole beside the restored graph and its resolution state, where the
+// build to save streams them from its run file. On the kernel subset S
+// (graph.bin 46 MB; docs/bigrepos.md, twelfth session) with no limit
+// the update took 7.3-7.8 CPU-s against the build's 8.5-8.7, its peak
+// 150 MB higher; under a limit of 9.8 times graph.bin 8.8 against
+// 7.6-8.0, and of 6.5 times 15.6 against 13.1, the collector running
+// all along. 16 lies between the loss at 9.8 and the gain at 33 (the
+// default 2 GB budget's). A variable for the tests, as is memoryLimit.
+var updateHeapFactor int64 = 16
+
+// memoryLimit returns the Go heap's limit now (math.MaxInt64: none).
+var memoryLimit = func() int64 { return debug.SetMemoryLimit(-1) }
+
+// overBudget says why an update by a Sync with opt would not fit the
+// Go heap's limit, saved being the size of graph.bin, or "" when it
+// fits; see updateHeapFactor. Only Options.Discard (`fileinfo index`,
+// a server's first pass) builds under a budget; a restart's Sync holds
+// the graph it builds whole, so the update is the lighter of the two.
+func overBudget(opt Options, saved int64) string {
+	limit := memoryLimit()
+	if !opt.Discard || saved <= 0 || saved <= limit/updateHeapFactor {
+		return ""
+	}
+	return fmt.Sprintf("an update would hold the saved state whole (graph.bin %d MB), too much for the memory limit of %d MB", saved>>20, limit>>20)
+}
+
 // updateLimit is the most changed files Sync applies as an update to a
 // saved graph over n files.
 func updateLimit(n int) int {
@@ -55,11 +86,12 @@ func updateLimit(n int) int {
 // update: lost, why no saved state of this build and options could be
 // read ("" when one was: with none, or one of another format or key,
 // there is nothing to update); no go.mod changed (every Go file's import
-// path may have); and few enough files changed (updateLimit). The
-// same holds with Options.Discard or Options.Each (`fileinfo index`,
+// path may have); few enough files changed (updateLimit); and the
+// update fits the memory limit (budget, see overBudget). The same holds
+// with Options.Discard or Options.Each (`fileinfo index`,
 // codeindex.SyncGraph): the pass gives Each the files it extracts
 // either way, and a graph updated is saved as one built to save is.
-func whyWhole(lost string, configChanged bool, changed, files int) string {
+func whyWhole(lost string, configChanged bool, changed, files int, budget string) string {
 	switch {
 	case lost != "":
 		return lost
@@ -67,6 +99,8 @@ func whyWhole(lost string, configChanged bool, changed, files int) string {
 		return "a go.mod changed"
 	case changed > updateLimit(files):
 		return fmt.Sprintf("%d files changed, more than %d", changed, updateLimit(files))
+	case budget != "":
+		return budget
 	}
 	return ""
 }

@@ -367,3 +367,39 @@ func TestIndexUpdateSavesBuildBytes(t *testing.T) {
 		t.Errorf("symbols.idx updated (%d bytes) differs from a build's (%d bytes)", len(symbols), len(wantSymbols))
 	}
 }
+
+// TestUpdateOverBudgetBuildsWhole: `fileinfo index` (Discard) under a
+// memory limit too small for an update of the saved state builds the
+// graph whole, saying why; a Sync without Discard updates all the same.
+func TestUpdateOverBudgetBuildsWhole(t *testing.T) {
+	root := updateTree(t)
+	ctx := context.Background()
+	if _, err := Sync(ctx, Options{Root: root, Discard: true}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(root, ".artifacts", ".index", FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := memoryLimit
+	memoryLimit = func() int64 { return info.Size() * updateHeapFactor / 2 }
+	t.Cleanup(func() { memoryLimit = limit })
+	builds := countBuilds(t)
+	write(t, root, "drivers/d007.c", "#include \"util.h\"\nint probe7(void) { return helper(70); }\n")
+	snap, err := Sync(ctx, Options{Root: root, Discard: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.How != GraphBuilt || !strings.Contains(snap.Why, "memory limit") || *builds != 1 {
+		t.Errorf("index under a tight limit: graph %s (%s), %d builds; want built for the memory limit", snap.How, snap.Why, *builds)
+	}
+	expectSavedFresh(t, root, "over budget")
+	write(t, root, "drivers/d008.c", "#include \"util.h\"\nint probe8(void) { return helper(80); }\n")
+	if snap, err = Sync(ctx, Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if snap.How != GraphUpdated || *builds != 1 {
+		t.Errorf("a Sync without Discard under the same limit: graph %s (%s), %d builds; want updated", snap.How, snap.Why, *builds)
+	}
+	expectSavedFresh(t, root, "without Discard")
+}
