@@ -48,15 +48,17 @@ var (
 // updateHeapFactor is how many times the size of graph.bin the Go
 // heap's limit (debug.SetMemoryLimit) must be for a Sync with
 // Options.Discard (`fileinfo index`) to update the saved graph; under a
-// tighter limit it builds whole. An update holds every saved extraction
-// whole beside the restored graph and its resolution state, where the
-// build to save streams them from its run file. On the kernel subset S
-// (graph.bin 46 MB; docs/bigrepos.md, twelfth session) with no limit
-// the update took 7.3-7.8 CPU-s against the build's 8.5-8.7, its peak
-// 150 MB higher; under a limit of 9.8 times graph.bin 8.8 against
-// 7.6-8.0, and of 6.5 times 15.6 against 13.1, the collector running
-// all along. 16 lies between the loss at 9.8 and the gain at 33 (the
-// default 2 GB budget's). A variable for the tests, as is memoryLimit.
+// tighter limit it builds whole, keeping to the budget. An update holds
+// every saved extraction whole beside the restored graph and its
+// resolution state, where the build to save streams them from its run
+// file (docs/bigrepos.md, twelfth session). On the Linux kernel at the
+// default 2 GB budget (limit 5.1 times graph.bin) the update peaked at
+// 3.42 GB against the build's 2.62-2.66 GB (161 against 178 CPU-s); on
+// the kernel subset S it took more CPU than the build under limits of
+// 6.5 and 9.8 times graph.bin (15.6 against 13.1, 8.8 against 7.6-8.0)
+// and less at 33 times. 16 keeps the kernel's index within its budget
+// and lets trees a sixteenth of the budget update. A variable for the
+// tests, as is memoryLimit.
 var updateHeapFactor int64 = 16
 
 // memoryLimit returns the Go heap's limit now (math.MaxInt64: none).
