@@ -102,11 +102,11 @@ func TestRelist(t *testing.T) {
 	}
 }
 
-// TestVouch: a directory unsure by its time is vouched for by its
+// TestVouchListed: a directory unsure by its time is vouched for by its
 // listing while it holds what the walk read, each file as its caller
 // saw it or, one it did not look at, older than the walk; anything else
 // leaves it unsure.
-func TestVouch(t *testing.T) {
+func TestVouchListed(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	for _, tc := range []struct {
 		name   string
@@ -146,7 +146,7 @@ func TestVouch(t *testing.T) {
 			}
 			since := time.Now().UnixNano()
 			tc.change(d)
-			s := Vouch(root, "d", walked, stat, since, Stamp{Path: "d", Size: Unsure, MTime: 1})
+			s := VouchListed(root, "d", walked, stat, since, Stamp{Path: "d", Size: Unsure, MTime: 1})
 			if s.Size != tc.want {
 				t.Fatalf("stamp size %d, want %d", s.Size, tc.want)
 			}
@@ -158,7 +158,7 @@ func TestVouch(t *testing.T) {
 		})
 	}
 	sure := Stamp{Path: "d", Size: 4096, MTime: 7}
-	if s := Vouch(t.TempDir(), "d", nil, nil, 0, sure); s != sure {
+	if s := VouchListed(t.TempDir(), "d", nil, nil, 0, sure); s != sure {
 		t.Errorf("a stamp sure by its time became %+v", s)
 	}
 }

@@ -86,7 +86,7 @@ func Relist(root string, s Stamp) ([]Entry, bool) {
 	return es, true
 }
 
-// Vouch returns the Listed stamp of directory d (a slash path under
+// VouchListed returns the Listed stamp of directory d (a slash path under
 // root), whose stamp s by time is Unsure, when its entries now are
 // walked, those a walk that began at since (Unix ns) read: the same
 // names and types, and each regular file as the walk's caller saw it
@@ -95,7 +95,7 @@ func Relist(root string, s Stamp) ([]Entry, bool) {
 // any order). The
 // directory then holds what the walk found, and a later check lists it
 // again (Relist) instead of trusting its time. Else it returns s.
-func Vouch(root, d string, walked []fs.DirEntry, stat func(p string) (size, mtime int64, ok bool), since int64, s Stamp) Stamp {
+func VouchListed(root, d string, walked []fs.DirEntry, stat func(p string) (size, mtime int64, ok bool), since int64, s Stamp) Stamp {
 	if s.Size != Unsure {
 		return s
 	}

@@ -28,7 +28,7 @@ import (
 // directory changed within dirstamp.Slack of the walk cannot be vouched
 // for by its time: when it holds what the walk read, each source file
 // as the index has it and any other file older than the walk, its
-// listing vouches for it (dirstamp.Vouch) and the quick check lists it
+// listing vouches for it (dirstamp.VouchListed) and the quick check lists it
 // again (dirstamp.Relist), as the CLI search's stamps do
 // (internal/codeindex).
 //
@@ -142,7 +142,7 @@ func decodeDirs(b []byte) (since int64, id [16]byte, recs []dirRec, err error) {
 // files and of .git/info/exclude, as they are now, naming s as the
 // index they vouch for. walked holds the entries the walk read of the
 // directories it found unsure by their time: each is vouched for by
-// its listing when it still holds them (dirstamp.Vouch), its source
+// its listing when it still holds them (dirstamp.VouchListed), its source
 // files as s has them.
 func writeDirs(dir, root string, s *Symbols, dirs []string, walked map[string][]fs.DirEntry, since time.Time) error {
 	ns := since.UnixNano()
@@ -155,7 +155,7 @@ func writeDirs(dir, root string, s *Symbols, dirs []string, walked map[string][]
 		for _, d := range dirs {
 			r := dirstamp.Of(root, d, ns)
 			if es, ok := walked[d]; ok {
-				r = dirstamp.Vouch(root, d, es, stat, ns, r)
+				r = dirstamp.VouchListed(root, d, es, stat, ns, r)
 			}
 			recs = append(recs, r, dirstamp.Of(root, path.Join(d, ".gitignore"), ns))
 		}
