@@ -138,3 +138,31 @@ func TestQuickSearch(t *testing.T) {
 		}
 	})
 }
+
+// TestQuickSearchAfterFirstIndex: the first index of a tree makes
+// .artifacts itself; the search after it is a quick check all the same
+// (it was a full check, and on the kernel 5.6 s instead of 0.5).
+func TestQuickSearchAfterFirstIndex(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, quickFiles)
+	old := time.Now().Add(-time.Hour)
+	err := filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: exit %d, %q %s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".gitignore")); err != nil {
+		t.Fatalf("the first index made no .artifacts/.gitignore: %v", err)
+	}
+	out, quick := search(t, root, "Frobnicate")
+	if !quick || !strings.Contains(out, "a/alpha.go") {
+		t.Errorf("the search after a first index: quick %v, %q; want the quick check", quick, out)
+	}
+}
