@@ -24,6 +24,17 @@ func indexedTree(t *testing.T, files map[string]string) string {
 	if err := os.MkdirAll(filepath.Join(root, ".artifacts", ".index"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	ageTree(t, root)
+	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: exit %d, %q %s", code, stdout, stderr)
+	}
+	return root
+}
+
+// ageTree sets every time under root an hour back: a tree not touched as
+// it is indexed (see dirstamp.Slack).
+func ageTree(t *testing.T, root string) {
+	t.Helper()
 	old := time.Now().Add(-time.Hour)
 	err := filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
 		if err != nil {
@@ -34,10 +45,6 @@ func indexedTree(t *testing.T, files map[string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 {
-		t.Fatalf("index: exit %d, %q %s", code, stdout, stderr)
-	}
-	return root
 }
 
 var quickFiles = map[string]string{
@@ -145,16 +152,7 @@ func TestQuickSearch(t *testing.T) {
 func TestQuickSearchAfterFirstIndex(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, quickFiles)
-	old := time.Now().Add(-time.Hour)
-	err := filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Chtimes(p, old, old)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ageTree(t, root)
 	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 {
 		t.Fatalf("index: exit %d, %q %s", code, stdout, stderr)
 	}
