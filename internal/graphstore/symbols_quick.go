@@ -201,7 +201,7 @@ func OpenSymbolsQuick(ctx context.Context, opt Options) (*Symbols, Quick, error)
 			return stale(r.Path + " changed as the full check ran")
 		}
 	}
-	if k := dirstamp.FirstChanged(root, recs, since, 8); k < len(recs) { // lstats wait on the kernel more than on a core
+	if k := dirstamp.FirstChanged(root, recs, 8); k < len(recs) { // lstats wait on the kernel more than on a core
 		p := recs[k].Path
 		if p == "" {
 			p = "."
