@@ -24,12 +24,6 @@ var inFlightHook func(files int)
 // documents start to be rendered, on the goroutine rendering them.
 var renderHook func(path string)
 
-// putHook and waitHook, set by tests, hear the pass's batches by number
-// (from 0, counting those with documents to index): putHook as the index
-// starts to put one, from the indexing goroutine; waitHook as the pass
-// waits for one to be indexed.
-var putHook, waitHook func(batch int)
-
 // GraphOptions configure SyncGraph.
 type GraphOptions struct {
 	// Dir holds the code stamps ("": none kept, every file is indexed).
@@ -65,9 +59,8 @@ type GraphOptions struct {
 //
 // The pass streams: files are extracted opt.Graph.Batch at a time, each
 // batch rendered into code documents and indexed (by a goroutine in
-// docsearch.PutCodeBatches) while the next is extracted, and indexed
-// before the next is rendered, so the documents held are one batch's
-// and the sources two batches' whatever the size of the tree. The
+// docsearch.PutCodeBatches) before the next is extracted, so the sources
+// and documents held are one batch's whatever the size of the tree. The
 // code index is saved before the graph is built, so their peaks do not
 // add up.
 func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphOptions) (SyncStats, *graphstore.Snapshot, error) {
@@ -160,9 +153,6 @@ type codePass struct {
 	done    chan error                // PutCodeBatches' result
 	once    sync.Once
 	err     error
-	// pending is the files of the batch handed to the index whose ack
-	// is not yet received (0: none); batches counts those handed.
-	pending, batches int
 
 	mu             sync.Mutex
 	inFlight, peak int // files rendered and not yet indexed
@@ -231,30 +221,17 @@ func (p *codePass) start(ctx context.Context) {
 	if p.progress != nil {
 		p.progress(0, len(p.need)+len(p.vendorNow))
 	}
-	// A batch is indexed while the next is extracted: extraction is
-	// most of a cold pass, and while a batch was indexed before the next
-	// was extracted one of two cores idled (a kernel's 1,024-file batch
-	// puts on one goroutine but for its analysis). The parse's wall-clock
-	// bound (extract's parseTimeout) is seconds over what a file takes;
-	// the queries' is CPU time. A batch is rendered once the one before
-	// it is indexed, so the documents held are still one batch's.
-	// Reverted once (6a6c437) for not being shown on a loaded machine;
-	// on a fifth of Linux at load 12-18 it took less CPU and wall than
-	// without in two of three alternated pairs, and left no file out
-	// that extracting alone kept (the same index bytes; docs/bigrepos.md,
-	// twelfth session).
+	// A batch is indexed before the next is extracted, not beside it:
+	// the parsers' time limits are wall-clock, and on a loaded machine
+	// indexing beside them made big files miss them (fs/ext4/inode.c on
+	// two shared cores), which extracting alone does not.
 	p.queue = make(chan []docsearch.CodeFile)
 	p.ack = make(chan bool, 1)
 	p.done = make(chan error, 1)
 	ix := p.ix
 	go func() {
 		batches := func(yield func([]docsearch.CodeFile) bool) {
-			n := 0
 			for cfs := range p.queue {
-				if putHook != nil {
-					putHook(n)
-				}
-				n++
 				ok := yield(cfs)
 				p.mu.Lock()
 				p.inFlight -= len(cfs)
@@ -269,16 +246,12 @@ func (p *codePass) start(ctx context.Context) {
 	}()
 }
 
-// each waits for the batch before to be indexed, renders the code
-// documents of the files of this batch that need them and hands them to
-// the index, and returns as it starts on them. What is counted and
-// recorded of each file is done in the batch's order; the rendering, on
-// every core (renderAll), gives the documents in that order too.
+// each renders the code documents of the files of a batch that need
+// them and returns once they are indexed. What is counted and recorded
+// of each file is done in the batch's order; the rendering, on every
+// core (renderAll), gives the documents in that order too.
 func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error {
 	p.start(ctx)
-	if err := p.wait(ctx); err != nil {
-		return err
-	}
 	renders := make([]func() docsearch.CodeFile, 0, len(batch))
 	for i := range batch {
 		x := &batch[i]
@@ -319,27 +292,16 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	p.mu.Unlock()
 	select {
 	case p.queue <- cfs:
-		p.pending = len(cfs)
-		p.batches++
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// wait waits for the batch handed to the index last, if it was not
-// seen indexed yet, and says how far indexing is.
-func (p *codePass) wait(ctx context.Context) error {
-	if p.pending == 0 {
-		return nil
-	}
-	if waitHook != nil {
-		waitHook(p.batches - 1)
-	}
 	select {
 	case ok := <-p.ack:
-		p.indexed1(ok)
 		if ok {
+			if p.progress != nil {
+				p.indexedN += len(cfs)
+				p.progress(p.indexedN, len(p.need)+len(p.vendorNow))
+			}
 			return nil
 		}
 	case <-ctx.Done():
@@ -349,16 +311,6 @@ func (p *codePass) wait(ctx context.Context) error {
 		return err
 	}
 	return errors.New("code index: indexing stopped")
-}
-
-// indexed1 records that the pending batch was indexed (ok) or not.
-func (p *codePass) indexed1(ok bool) {
-	n := p.pending
-	p.pending = 0
-	if ok && p.progress != nil {
-		p.indexedN += n
-		p.progress(p.indexedN, len(p.need)+len(p.vendorNow))
-	}
 }
 
 // vendorDocs records that the pass indexes x in the vendor scope and
@@ -400,18 +352,7 @@ func (p *codePass) finish(ctx context.Context) error {
 	}
 	p.once.Do(func() {
 		close(p.queue)
-		p.err = <-p.done
-		if p.pending > 0 {
-			// The last batch's ack: sent before done, or never when
-			// indexing stopped before it.
-			select {
-			case ok := <-p.ack:
-				p.indexed1(ok && p.err == nil)
-			default:
-				p.pending = 0
-			}
-		}
-		if p.err == nil {
+		if p.err = <-p.done; p.err == nil {
 			p.st.Vendor, p.err = syncVendor(ctx, p.ix, p.root, p.sel, p.vendorDone, p.st.Vendor.Left)
 		}
 	})
