@@ -261,12 +261,13 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 	}
 	var jobs []job
 	keep := map[string]bool{}
-	for _, f := range files {
+	texts := codeTexts(files, ix.opts.Workers)
+	for fi, f := range files {
 		keys := CodeKeys(f)
 		for i, s := range f.Symbols {
 			key := keys[i]
 			keep[key] = true
-			text := CodeText(f.Path, s)
+			text := texts[fi][i]
 			if o, ok := have[key]; ok && o.hash == codeDocHash(text) && o.stamp == f.Stamp && o.scope == codeScope(f) {
 				continue
 			}
