@@ -16,6 +16,22 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 
 	var put []putText // Put documents' texts, as they were before the spill took them
 
+	// The lists are made at their size: grown by append, they made
+	// 2-3 times it in garbage at each part of a batch of code documents.
+	nchunks, nput := 0, 0
+	for _, p := range ps {
+		nchunks += len(p.chunks)
+		if p.doc.put {
+			nput++
+		}
+	}
+	if emb != nil && nchunks > 0 {
+		texts, textChunks = make([]string, 0, nchunks), make([]uint32, 0, nchunks)
+	}
+	if nput > 0 {
+		put = make([]putText, 0, nput)
+	}
+
 	ix.mu.Lock()
 	if ix.tab != nil && ix.changes(ps, removed) {
 		if ix.embedderChanged() {

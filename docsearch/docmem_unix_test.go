@@ -12,12 +12,12 @@ import (
 )
 
 // BenchmarkCollectCodeDocs measures a collection of the heap while it
-// holds an index of 40,000 code documents, as a cold index's code pass
+// holds an index of 200,000 code documents, as a cold index's code pass
 // does at each of its collections (docs/bigrepos.md): what the collector
 // marks of the index. It reports the CPU of a collection and the heap's
 // objects and bytes a document.
 func BenchmarkCollectCodeDocs(b *testing.B) {
-	batches := spillCode(16, 125, 20)
+	batches := spillCode(40, 250, 20)
 	ix, err := Open(context.Background(), mapFS(nil), Options{Workers: 2})
 	if err != nil {
 		b.Fatal(err)
