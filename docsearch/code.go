@@ -125,6 +125,12 @@ type codeKeys struct {
 	batches int                 // batches put so far
 	byFile  map[string][]string // nil: not made (the first batch walks)
 	gen     uint64              // ix.codeGen it is up to date with
+	// put holds the files put since byFile was made, whose keys byFile
+	// does not keep: a pass puts each file once, and on the kernel their
+	// 1.1 M keys were a string each held to the end of the pass, marked
+	// by every collection. A batch that touches one of them walks every
+	// document, as the first batch does.
+	put map[string]bool
 	// workers analyse the batches' symbols, made at the first batch with
 	// symbols and kept for the next: each analyzer's caches of words and
 	// stems fill once, not once a batch. A new pair a batch missed its
@@ -133,6 +139,20 @@ type codeKeys struct {
 	// misses and the caches' growth were 2.2 of 58 CPU-s).
 	workers []*worker
 }
+
+// touchesPut reports whether want holds a file put since byFile was made.
+func (k *codeKeys) touchesPut(want map[string]bool) bool {
+	for f := range want {
+		if k.put[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// keysKept is visited by tests, after each batch that keeps byFile, with
+// the number of keys it holds.
+var keysKept func(n int)
 
 // workerMade is called by tests' hook each time putCode makes a worker.
 var workerMade func()
@@ -163,13 +183,13 @@ func (ix *Index) codeDocs(known *codeKeys, want map[string]bool, fn func(key str
 	if known.byFile == nil && known.batches > 0 || known.byFile != nil && known.gen != ix.codeGen {
 		// A second batch, or code documents put by another writer since
 		// the last: know them all, once.
-		known.byFile, known.gen = map[string][]string{}, ix.codeGen
+		known.byFile, known.gen, known.put = map[string][]string{}, ix.codeGen, map[string]bool{}
 		ix.eachCodeDoc(func(key string, _ uint32) {
 			f := codeFileOf(key)
 			known.byFile[f] = append(known.byFile[f], strings.Clone(key)) // a loaded key aliases the mapping
 		})
 	}
-	if known.byFile == nil {
+	if known.byFile == nil || known.touchesPut(want) {
 		ix.eachCodeDoc(func(key string, id uint32) {
 			if want[codeFileOf(key)] {
 				fn(key, id)
@@ -229,12 +249,18 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 		known.gen = ix.codeGen
 		for _, p := range removed {
 			delete(known.byFile, p)
+			delete(known.put, p)
 		}
-		for _, f := range files { // a file's documents are now its keys
-			known.byFile[f.Path] = nil
+		for _, f := range files { // a file's documents are now what it put
+			delete(known.byFile, f.Path)
+			known.put[f.Path] = true
 		}
-		for _, f := range files {
-			known.byFile[f.Path] = append(known.byFile[f.Path], CodeKeys(f)...)
+		if keysKept != nil {
+			n := 0
+			for _, keys := range known.byFile {
+				n += len(keys)
+			}
+			keysKept(n)
 		}
 	}()
 	// The code documents there are now, by file.
@@ -261,12 +287,13 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 	}
 	var jobs []job
 	keep := map[string]bool{}
-	for _, f := range files {
+	texts := codeTexts(files, ix.opts.Workers)
+	for fi, f := range files {
 		keys := CodeKeys(f)
 		for i, s := range f.Symbols {
 			key := keys[i]
 			keep[key] = true
-			text := CodeText(f.Path, s)
+			text := texts[fi][i]
 			if o, ok := have[key]; ok && o.hash == codeDocHash(text) && o.stamp == f.Stamp && o.scope == codeScope(f) {
 				continue
 			}

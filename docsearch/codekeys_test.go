@@ -56,9 +56,10 @@ func putBatches(t *testing.T, ix *Index, removed []string, between func(i int), 
 // the number of batches.
 func TestPutCodeBatchesWalkOnce(t *testing.T) {
 	ix := openTest(t, os.DirFS(t.TempDir()), Options{})
-	walked := 0
+	walked, kept := 0, 0
 	scanned = func(n int) { walked += n }
-	t.Cleanup(func() { scanned = nil })
+	keysKept = func(n int) { kept = max(kept, n) }
+	t.Cleanup(func() { scanned, keysKept = nil, nil })
 	var batches [][]CodeFile
 	for b := range 40 {
 		var files []CodeFile
@@ -74,6 +75,11 @@ func TestPutCodeBatchesWalkOnce(t *testing.T) {
 	// The first batch walks an empty index, the second the first's 10.
 	if walked > 10 {
 		t.Errorf("walked %d documents for 40 batches; want at most 10", walked)
+	}
+	// The keys of the files it put are not held to the end of the pass:
+	// at most the first batch's, which the walk found.
+	if kept > 10 {
+		t.Errorf("%d keys held for 40 batches; want at most the first batch's 10", kept)
 	}
 
 	// Again, every file changed: each batch replaces its files' documents.
@@ -94,7 +100,8 @@ func TestPutCodeBatchesWalkOnce(t *testing.T) {
 }
 
 // TestPutCodeBatchesKnowsItsOwn: a file that comes again in a later batch
-// of the same call, or that another writer put code documents of between
+// of the same call (put by its first batch, or by a later one, whose keys
+// are not kept), or that another writer put code documents of between
 // two batches, has those documents replaced, not kept beside the new.
 func TestPutCodeBatchesKnowsItsOwn(t *testing.T) {
 	ix := openTest(t, os.DirFS(t.TempDir()), Options{})
@@ -109,10 +116,10 @@ func TestPutCodeBatchesKnowsItsOwn(t *testing.T) {
 	putBatches(t, ix, []string{"old.go"}, other,
 		[]CodeFile{symFile("a.go", "A1")},
 		[]CodeFile{symFile("c.go", "C")},
-		[]CodeFile{symFile("b.go", "B")},
-		[]CodeFile{symFile("a.go", "A2")},
+		[]CodeFile{symFile("b.go", "B"), symFile("d.go", "D1")},
+		[]CodeFile{symFile("a.go", "A2"), symFile("d.go", "D2")},
 	)
-	want := []string{"a.go#A2", "b.go#B", "c.go#C"}
+	want := []string{"a.go#A2", "b.go#B", "c.go#C", "d.go#D2"}
 	if got := codeDocKeys(ix); !slices.Equal(got, want) {
 		t.Errorf("code documents %q; want %q", got, want)
 	}

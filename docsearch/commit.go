@@ -16,6 +16,22 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 
 	var put []putText // Put documents' texts, as they were before the spill took them
 
+	// The lists are made at their size: grown by append, they made
+	// 2-3 times it in garbage at each part of a batch of code documents.
+	nchunks, nput := 0, 0
+	for _, p := range ps {
+		nchunks += len(p.chunks)
+		if p.doc.put {
+			nput++
+		}
+	}
+	if emb != nil && nchunks > 0 {
+		texts, textChunks = make([]string, 0, nchunks), make([]uint32, 0, nchunks)
+	}
+	if nput > 0 {
+		put = make([]putText, 0, nput)
+	}
+
 	ix.mu.Lock()
 	if ix.tab != nil && ix.changes(ps, removed) {
 		if ix.embedderChanged() {
@@ -104,7 +120,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		}
 		changed = true
 		drop(p.doc.path)
-		d := p.doc
+		d := ix.mem.keep(p.doc)
 		if d.put {
 			put = append(put, putText{d, d.text})
 			d.text = ix.spillFor(len(d.text)).later(d.text)
@@ -115,7 +131,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 		ix.byPath[d.path] = id
 		for i, c := range p.chunks {
 			text := embedText(c)
-			rec := chunkRec{doc: id, title: c.title, line: uint32(c.line), end: uint32(c.end), ctype: c.ctype, hash: textHash(text), template: c.template}
+			rec := chunkRec{doc: id, title: ix.mem.title(d, c.title), line: uint32(c.line), end: uint32(c.end), ctype: c.ctype, hash: textHash(text), template: c.template}
 			cid := uint32(ix.nchunks())
 			ix.chunks = append(ix.chunks, rec)
 			ix.lex.add(p.terms[i])
@@ -248,6 +264,11 @@ func (ix *Index) forgetVector(c uint32) {
 // mergeSkipped updates the skipped list after an Update: paths updated or
 // removed leave it, newly skipped ones join it.
 func mergeSkipped(old, add []Skipped, removed []string, ps []processed) []Skipped {
+	if len(old) == 0 && len(add) == 0 {
+		// Nothing to merge: a part of a batch of code documents made a
+		// set of its paths here, 21 MB of S's code pass (docs/bigrepos.md).
+		return nil
+	}
 	gone := map[string]bool{}
 	for _, p := range removed {
 		gone[p] = true

@@ -20,6 +20,7 @@ func (ix *Index) compact() {
 	}
 	var chunks []chunkRec
 	var docs []*doc
+	var mem docMem // what the removed documents left in ix.mem goes with it
 	nv := vectors{dim: ix.vec.dim, more: ix.spillBlock}
 	lex := newLexicon()
 	lex.ids, lex.sortedBase, lex.terms = ix.lex.ids, ix.lex.sortedBase, ix.lex.terms
@@ -31,10 +32,12 @@ func (ix *Index) compact() {
 		}
 		id := uint32(len(docs))
 		first := uint32(len(chunks))
+		nd := mem.keep(d)
 		for c := d.first; c < d.first+d.count; c++ {
 			remap[c] = uint32(len(chunks))
 			rec := ix.chunks[c]
 			rec.doc = id
+			rec.title = mem.title(nd, rec.title)
 			chunks = append(chunks, rec)
 			lex.lens = append(lex.lens, ix.lex.lens[c])
 			lex.total += uint64(ix.lex.lens[c])
@@ -44,9 +47,9 @@ func (ix *Index) compact() {
 				pages.read(ix.vec.dim)
 			}
 		}
-		d.first = first
-		docs = append(docs, d)
-		ix.byPath[d.path] = id
+		nd.first = first
+		docs = append(docs, nd)
+		ix.byPath[nd.path] = id
 	}
 	lex.post = make([][]posting, ix.lex.nterms())
 	keep := func(t uint32, ps []posting) {
@@ -70,7 +73,7 @@ func (ix *Index) compact() {
 		}
 	}
 	lex.live = len(chunks)
-	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes = docs, chunks, lex, 0, 0
+	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes, ix.mem = docs, chunks, lex, 0, 0, mem
 	if ix.vec.dim > 0 {
 		nv.growTo(len(chunks))
 		ix.vec.blocks, ix.vec.scales, ix.vec.n = nv.blocks, nv.scales, nv.n

@@ -105,6 +105,7 @@ type Index struct {
 
 	mu      sync.RWMutex
 	docs    []*doc // by doc ID; nil once removed
+	mem     docMem // the records and strings of docs that commit added
 	byPath  map[string]uint32
 	chunks  []chunkRec
 	lex     *lexicon
@@ -280,6 +281,7 @@ func (ix *Index) HasScope(scope string) bool {
 // reset empties the index.
 func (ix *Index) reset() {
 	ix.docs, ix.chunks, ix.dead, ix.holes, ix.tab, ix.restat = nil, nil, 0, 0, nil, nil
+	ix.mem = docMem{}
 	ix.gone, ix.goneDocs, ix.copies, ix.ovKeys = nil, 0, nil, nil
 	ix.byPath = map[string]uint32{}
 	ix.lex = newLexicon()

@@ -65,7 +65,7 @@ func (ix *Index) load() error {
 	ix.mapped, ix.fileMapped = data, mapped
 	runtime.AddCleanup(ix, func(unmap func()) { unmap() }, ix.unmap)
 	ix.tab, ix.lex, ix.vec, ix.embName = st.tab, st.lex, st.vec, st.embName
-	ix.docs, ix.chunks, ix.byPath = nil, nil, map[string]uint32{}
+	ix.docs, ix.chunks, ix.byPath, ix.mem = nil, nil, map[string]uint32{}, docMem{}
 	ix.gone, ix.goneDocs, ix.copies, ix.ovKeys = nil, 0, nil, nil
 	ix.names, ix.underived = st.names, false
 	if ix.vec.sk.words == 0 {

@@ -71,11 +71,6 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	if err != nil {
 		return nil, cs, err
 	}
-	if store, err := artifacts.Open(root); err == nil && progress {
-		// index, not search, which writes nothing to commit: the index
-		// directory ignores itself (see docsearch and graphstore).
-		store.WriteGitignore() // best effort
-	}
 	var scopes []docsearch.Scope
 	for _, spec := range f.extra {
 		s, err := parseScope(root, spec)
@@ -106,6 +101,13 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	}
 	// One walk: the code's, begun first, runs while the doc index
 	// loads, and the doc walk takes the directories it read.
+	var gitignore func() error
+	if store, err := artifacts.Open(root); err == nil && progress {
+		// index, not search, which writes nothing to commit: the index
+		// directory ignores itself (see docsearch and graphstore).
+		gitignore = store.WriteGitignore
+	}
+	made := makeIndexDir(r, root, opts.Dir, gitignore)
 	var scan *codeindex.Scan
 	began := time.Now()
 	if code {
@@ -121,7 +123,7 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 			return
 		}
 		if l := scan.Listing(); l != nil {
-			if err := codeindex.WriteDirStamps(opts.Dir, root, l, began); err != nil {
+			if err := codeindex.WriteDirStamps(opts.Dir, root, l, began, made...); err != nil {
 				opts.Logger.Warn("code index: the next search will check every file", "reason", err)
 			}
 		}

@@ -132,8 +132,12 @@ var ignoreFiles = []string{".git/info/exclude"}
 // they are now. since is when the walk that filled l began: a path
 // changed after it, or just before it (dirstamp.Slack), is stamped as
 // unsure, and fails the next check. The index's own directory, dir, is
-// left out when it lies under root: saving the index changes it.
-func WriteDirStamps(dir, root string, l *docsearch.Listing, since time.Time) error {
+// left out when it lies under root: saving the index changes it. made
+// holds the paths the caller made itself just before the walk began, as
+// they were once made (see dirstamp.Vouch): a first index makes
+// .artifacts, which would else be unsure and send the next search to a
+// full check.
+func WriteDirStamps(dir, root string, l *docsearch.Listing, since time.Time, made ...dirStamp) error {
 	skip := ""
 	if rel, err := filepath.Rel(root, dir); err == nil && filepath.IsLocal(rel) {
 		skip = filepath.ToSlash(rel)
@@ -145,13 +149,13 @@ func WriteDirStamps(dir, root string, l *docsearch.Listing, since time.Time) err
 		if inside(d) {
 			continue
 		}
-		s := dirstamp.Of(root, d, ns)
+		s := dirstamp.Vouch(root, dirstamp.Of(root, d, ns), made)
 		if s.Size == dirstamp.Unsure {
 			s = listedStamp(root, d, l, ns, s)
 		}
 		stamps = append(stamps, s)
 		if entries, _ := l.Dir(d); hasEntry(entries, ".gitignore") {
-			stamps = append(stamps, dirstamp.Of(root, path.Join(d, ".gitignore"), ns))
+			stamps = append(stamps, dirstamp.Vouch(root, dirstamp.Of(root, path.Join(d, ".gitignore"), ns), made))
 		}
 	}
 	for _, p := range ignoreFiles {
@@ -256,7 +260,7 @@ func CheckDirs(root, dir string) (Freshness, error) {
 		}
 	}
 	// The first change in path order is the one reported.
-	if i := dirstamp.FirstChanged(root, byTime, since, statWorkers); i < len(byTime) {
+	if i := dirstamp.FirstChanged(root, byTime, statWorkers); i < len(byTime) {
 		return f, fmt.Errorf("%w: %s changed since %s", ErrStale, byTime[i].Path, f.Since.UTC().Format(time.RFC3339))
 	}
 	return f, nil

@@ -20,6 +20,10 @@ import (
 // extracted and not yet indexed at once.
 var inFlightHook func(files int)
 
+// renderHook, set by tests, is called with a file's path as its code
+// documents start to be rendered, on the goroutine rendering them.
+var renderHook func(path string)
+
 // GraphOptions configure SyncGraph.
 type GraphOptions struct {
 	// Dir holds the code stamps ("": none kept, every file is indexed).
@@ -243,14 +247,16 @@ func (p *codePass) start(ctx context.Context) {
 }
 
 // each renders the code documents of the files of a batch that need
-// them and returns once they are indexed.
+// them and returns once they are indexed. What is counted and recorded
+// of each file is done in the batch's order; the rendering, on every
+// core (renderAll), gives the documents in that order too.
 func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error {
 	p.start(ctx)
-	cfs := make([]docsearch.CodeFile, 0, len(batch))
+	renders := make([]func() docsearch.CodeFile, 0, len(batch))
 	for i := range batch {
 		x := &batch[i]
 		if stamp, ok := p.vendorNow[x.Path]; ok {
-			cfs = append(cfs, p.vendorDocs(x, stamp))
+			renders = append(renders, p.vendorDocs(x, stamp))
 			continue
 		}
 		if !p.need[x.Path] {
@@ -259,16 +265,24 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 		p.st.Read++
 		if x.File == nil {
 			p.st.Left = skippedLeft(p.st.Left, x)
-			cfs = append(cfs, docsearch.CodeFile{Path: x.Path}) // no symbols: its documents leave
+			renders = append(renders, func() docsearch.CodeFile {
+				return docsearch.CodeFile{Path: x.Path} // no symbols: its documents leave
+			})
 			continue
 		}
 		p.st.Extracted++
-		cf := File(x.File, x.Src, ReadProse(p.store, x.File, x.Digest))
-		if x.Src != nil {
-			cf.Stamp = Stamp(p.store, x.Path, x.Digest) // as serve stamps it: serve takes these
-		}
-		cfs = append(cfs, cf)
+		renders = append(renders, func() docsearch.CodeFile {
+			if renderHook != nil {
+				renderHook(x.Path)
+			}
+			cf := File(x.File, x.Src, ReadProse(p.store, x.File, x.Digest))
+			if x.Src != nil {
+				cf.Stamp = Stamp(p.store, x.Path, x.Digest) // as serve stamps it: serve takes these
+			}
+			return cf
+		})
 	}
+	cfs := renderAll(len(renders), func(i int) docsearch.CodeFile { return renders[i]() })
 	if len(cfs) == 0 {
 		return nil
 	}
@@ -299,18 +313,20 @@ func (p *codePass) each(ctx context.Context, batch []graphstore.Extracted) error
 	return errors.New("code index: indexing stopped")
 }
 
-// vendorDocs is the vendor scope's documents of x (vendorFile), and
-// records that the pass indexed them.
-func (p *codePass) vendorDocs(x *graphstore.Extracted, stamp uint64) docsearch.CodeFile {
+// vendorDocs records that the pass indexes x in the vendor scope and
+// returns what renders its documents there (vendorFile).
+func (p *codePass) vendorDocs(x *graphstore.Extracted, stamp uint64) func() docsearch.CodeFile {
 	if p.vendorDone == nil {
 		p.vendorDone = map[string]bool{}
 	}
 	p.vendorDone[x.Path] = true
 	if x.File == nil {
 		p.st.Vendor.Left = skippedLeft(p.st.Vendor.Left, x)
-		return docsearch.CodeFile{Path: x.Path, Vendor: true} // no symbols: its documents leave
+		return func() docsearch.CodeFile {
+			return docsearch.CodeFile{Path: x.Path, Vendor: true} // no symbols: its documents leave
+		}
 	}
-	return vendorFile(x.File, x.Src, stamp)
+	return func() docsearch.CodeFile { return vendorFile(x.File, x.Src, stamp) }
 }
 
 // skippedLeft appends x to left when its extraction was skipped, but

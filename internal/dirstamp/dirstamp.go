@@ -61,9 +61,12 @@ func Sort(stamps []Stamp) []Stamp {
 
 // FirstChanged lstats every stamp's path under root in up to workers
 // goroutines (an lstat waits on the kernel more than on a core) and
-// returns the index of the first stamp, in order, that no longer holds;
-// len(stamps) when all hold. since is the walk's start, as given to Of.
-func FirstChanged(root string, stamps []Stamp, since int64, workers int) int {
+// returns the index of the first stamp, in order, that no longer holds
+// (Lstat finds another size or time); len(stamps) when all hold. An
+// Unsure stamp never holds. A stamp Of took holds only while its time
+// stays older than its walk; one Vouch took may hold a time within Slack
+// of it.
+func FirstChanged(root string, stamps []Stamp, workers int) int {
 	first := atomic.Int64{}
 	first.Store(int64(len(stamps)))
 	var next atomic.Int64
@@ -75,7 +78,7 @@ func FirstChanged(root string, stamps []Stamp, since int64, workers int) int {
 				if i >= int64(len(stamps)) || i > first.Load() {
 					return
 				}
-				if Of(root, stamps[i].Path, since) != stamps[i] {
+				if Lstat(root, stamps[i].Path) != stamps[i] {
 					for {
 						f := first.Load()
 						if i >= f || first.CompareAndSwap(f, i) {

@@ -28,9 +28,8 @@ func TestFirstChanged(t *testing.T) {
 	if len(stamps) != 7 || stamps[6].Size != Absent {
 		t.Fatalf("stamps: %+v", stamps)
 	}
-	since := time.Now().UnixNano()
 	for _, w := range []int{0, 1, 8} {
-		if got := FirstChanged(root, stamps, since, w); got != len(stamps) {
+		if got := FirstChanged(root, stamps, w); got != len(stamps) {
 			t.Errorf("%d workers, nothing changed: first changed %d", w, got)
 		}
 	}
@@ -40,7 +39,7 @@ func TestFirstChanged(t *testing.T) {
 		}
 	}
 	for _, w := range []int{1, 3, 8} {
-		if got := FirstChanged(root, stamps, since, w); got != 1 {
+		if got := FirstChanged(root, stamps, w); got != 1 {
 			t.Errorf("%d workers, b and e changed: first changed %d, want 1 (b)", w, got)
 		}
 	}

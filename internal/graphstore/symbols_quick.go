@@ -238,7 +238,7 @@ func OpenSymbolsQuick(ctx context.Context, opt Options) (*Symbols, Quick, error)
 			byTime = append(byTime, r)
 		}
 	}
-	if k := dirstamp.FirstChanged(root, byTime, since, 8); k < len(byTime) { // lstats wait on the kernel more than on a core
+	if k := dirstamp.FirstChanged(root, byTime, 8); k < len(byTime) { // lstats wait on the kernel more than on a core
 		p := byTime[k].Path
 		if p == "" {
 			p = "."

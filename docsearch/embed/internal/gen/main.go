@@ -170,8 +170,13 @@ func run(args []string) error {
 	fs.IntVar(&o.dim, "dim", 256, "use: reduce the vectors to this many dimensions by PCA (0 = keep all)")
 	base := fs.String("base", "", "start from this table, built by the same flags, instead of building it again (to iterate on tuning)")
 	extraPy := fs.Bool("extra-python", false, "tuning: also tune on the 48 Python libraries of debExtraCorpora (deb.go)")
+	howto := fs.Bool("howto", false, "tuning: also tune on the task-like sections of the Python documentation packages of debDocCorpora (howto.go)")
+	howtoAll := fs.Bool("howto-all", false, "tuning: with -howto, tune on every documentation section with code whose heading has two words or more, not only the task-like ones")
+	howtoIntro := fs.Bool("howto-intro", false, "tuning: with -howto, also tune on each documentation code block with the sentence before it")
+	howtoTimes := fs.Int("howto-times", 1, "tuning: with -howto, tune on each documentation pair this many times (they are few beside the doc comment pairs)")
 	pairCache := fs.String("pair-cache", "", "tuning: keep each corpus's extracted pairs in this directory and read them from there on later runs (to iterate on tuning; extraction takes most of a run)")
 	tuneDir := fs.String("tune-dir", "", "a directory holding the tuning corpora's tarballs and .deb files as `npm pack` and `apt-get download` name them; empty or missing ones are fetched")
+	howtoSet := fs.String("howto-knownitem", "", "instead of a table, write two known-item sets of how-to questions to DIR/task and DIR/all from the held-out documentation packages (howtoset.go); an argument names a BEIR set whose documents are added as distractors")
 	knownItem := fs.String("knownitem", "", "instead of a table, write a known-item search set in BEIR format to this directory, from the source and markdown files under the arguments (knownitem.go)")
 	var ko knownItemOptions
 	fs.IntVar(&ko.docs, "knownitem-docs", 6000, "known-item set: documents at most")
@@ -190,6 +195,14 @@ func run(args []string) error {
 	fs.Uint64Var(&o.tune.seed, "seed", 1, "tuning: seed of the shuffles (another seed measures how much a result owes to the order of the pairs)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *howtoSet != "" {
+		// The verbs that find task-like headings are those of the tuning pairs.
+		pairs, _, err := gatherPairs(*tuneDir, "", *pairCache, false, false, false, false, 1)
+		if err != nil {
+			return err
+		}
+		return writeHowtoSet(*howtoSet, *tuneDir, fs.Arg(0), pairs)
 	}
 	if *knownItem != "" {
 		if fs.NArg() == 0 {
@@ -222,7 +235,7 @@ func run(args []string) error {
 		t.Header.PCs = len(t.PCs)
 	}
 	if o.tune.epochs > 0 {
-		pairs, used, err := gatherPairs(*tuneDir, *use, *pairCache, *extraPy)
+		pairs, used, err := gatherPairs(*tuneDir, *use, *pairCache, *extraPy, *howto, *howtoAll, *howtoIntro, *howtoTimes)
 		if err != nil {
 			return err
 		}
@@ -275,6 +288,18 @@ func run(args []string) error {
 		}
 		if *extraPy {
 			t.Generator += " -extra-python"
+		}
+		if *howto {
+			t.Generator += " -howto"
+			if *howtoAll {
+				t.Generator += " -howto-all"
+			}
+			if *howtoIntro {
+				t.Generator += " -howto-intro"
+			}
+			if *howtoTimes > 1 {
+				t.Generator += fmt.Sprintf(" -howto-times %d", *howtoTimes)
+			}
 		}
 		if *use != "" {
 			t.Generator += " -corpora " + *use

@@ -34,6 +34,9 @@ type corpus struct {
 	keep func(name string) bool
 	zip  string
 	deb  bool // pkg is a Debian package, name=version (deb.go)
+	// howto says the package is documentation whose task-like sections
+	// give the pairs, not functions (howto.go).
+	howto bool
 }
 
 // corpora are the packages the vectors are tuned on: Python's standard
@@ -127,20 +130,30 @@ var corpora = []corpus{
 // integrity: a convenience for iterating on tuning, since extracting the
 // pairs takes most of a run; the pairs depend on package extract too, so
 // a cache outlives no change to it.
-func gatherPairs(dir, only, cache string, extra bool) ([]pair, []string, error) {
-	var pairs []pair
+func gatherPairs(dir, only, cache string, extra, howto, howtoAll, howtoIntro bool, howtoTimes int) ([]pair, []string, error) {
+	var pairs, sections []pair
 	var used []string
 	all := slices.Concat(corpora, debCorpora)
 	if extra {
 		all = append(all, debExtraCorpora...)
+	}
+	if howto {
+		all = append(all, debDocCorpora...)
+	}
+	add := func(c corpus, ps []pair) {
+		if c.howto {
+			sections = append(sections, ps...)
+		} else {
+			pairs = append(pairs, ps...)
+		}
+		used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
 	}
 	for _, c := range all {
 		if only != "" && !slices.Contains(strings.Split(only, ","), c.name()) {
 			continue
 		}
 		if ps, ok := readPairCache(cache, c); ok {
-			pairs = append(pairs, ps...)
-			used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
+			add(c, ps)
 			continue
 		}
 		var files map[string][]byte
@@ -165,8 +178,18 @@ func gatherPairs(dir, only, cache string, extra bool) ([]pair, []string, error) 
 		if err := writePairCache(cache, c, ps); err != nil {
 			return nil, nil, err
 		}
-		pairs = append(pairs, ps...)
-		used = append(used, fmt.Sprintf("%s (%s; %s)", c.pkg, c.integrity, c.license))
+		add(c, ps)
+	}
+	if len(sections) > 0 {
+		verbs := docVerbs(pairs, minVerbPairs)
+		if howtoAll {
+			verbs = nil
+		}
+		hs := howtoPairs(sections, verbs, howtoIntro)
+		fmt.Fprintf(os.Stderr, "tune: %d of %d documentation sections with code have task-like headings\n", len(hs), len(sections))
+		for range max(howtoTimes, 1) {
+			pairs = append(pairs, hs...)
+		}
 	}
 	return pairs, used, nil
 }
@@ -231,6 +254,9 @@ func (c corpus) name() string {
 // declaration files, a body of at least minLines lines. Files are read in
 // path order.
 func corpusPairs(c corpus, files map[string][]byte) ([]pair, error) {
+	if c.howto {
+		return docSections(c, files), nil
+	}
 	srcs := map[string][]byte{}
 	if c.zip != "" {
 		raw, ok := files[c.zip]
