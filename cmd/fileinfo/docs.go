@@ -40,6 +40,9 @@ func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 type docsFlags struct {
 	root  *string
 	extra scopeFlags
+	// graph says how openIndex's pass came by the saved graph (see
+	// graphLine), when it made the graph's pass.
+	graph string
 }
 
 func addDocsFlags(fs *flag.FlagSet) *docsFlags {
@@ -148,9 +151,11 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 		saved := func(ix *docsearch.Index) { unsaved = ix.Unsaved(); indexed(ix) }
 		copt := codeindex.GraphOptions{Dir: opts.Dir, Log: opts.Logger, Indexed: saved, Scan: scan,
 			Graph: graphstore.Options{Dir: opts.Dir, Log: opts.Logger, Discard: true}} // the saved files are the result
-		if cs, _, err = codeindex.SyncGraph(ctx, ix, root, copt); err != nil {
+		var snap *graphstore.Snapshot
+		if cs, snap, err = codeindex.SyncGraph(ctx, ix, root, copt); err != nil {
 			return nil, cs, fmt.Errorf("index code and graph: %w", err)
 		}
+		f.graph = graphLine(snap)
 		stampDirs(unsaved)
 		return nil, cs, nil
 	}
@@ -159,6 +164,21 @@ func (f *docsFlags) openIndex(ctx context.Context, stderr io.Writer, progress, c
 	}
 	stampDirs(ix.Unsaved())
 	return ix, cs, nil
+}
+
+// graphLine says how `fileinfo index` came by the saved graph: as
+// saved (nothing changed), updated (a few files changed: see
+// graphstore.Sync), or built whole, and why.
+func graphLine(snap *graphstore.Snapshot) string {
+	switch {
+	case snap == nil:
+		return ""
+	case snap.How == graphstore.GraphUpdated:
+		return fmt.Sprintf("graph: updated, %d files changed since it was saved", snap.Updated)
+	case snap.How == graphstore.GraphBuilt:
+		return "graph: built whole: " + snap.Why
+	}
+	return "graph: as saved, nothing changed"
 }
 
 // indexSpillBytes is how many bytes of texts, vectors and postings
@@ -233,6 +253,9 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "code: %d source files, %d read again, %d removed since the last index\n", cs.Files, cs.Read, cs.Removed)
+	if df.graph != "" {
+		fmt.Fprintln(stdout, df.graph)
+	}
 	for _, r := range cs.Vendor.Roots {
 		fmt.Fprintf(stdout, "vendor: %s, %d source files (%s)\n", r.Dir, r.Files, r.Why)
 	}

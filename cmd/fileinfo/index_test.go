@@ -115,3 +115,32 @@ func upgradedTree(t *testing.T) string {
 	}
 	return root
 }
+
+// TestIndexUpdatesGraph: `fileinfo index` after a file is edited updates
+// the saved graph instead of building it whole, says so, and the
+// callers after it see the edit from symbols.idx as saved.
+func TestIndexUpdatesGraph(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"lib.py":  "def tax(amount):\n    return amount * 1.2\n",
+		"shop.py": "from lib import tax\n\ndef basket(items):\n    return sum(tax(i) for i in items)\n",
+		"util.py": "def helper():\n    return 1\n",
+	})
+	old := time.Now().Add(-time.Hour)
+	for _, p := range []string{"lib.py", "shop.py", "util.py"} {
+		os.Chtimes(filepath.Join(root, p), old, old)
+	}
+	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 || !strings.Contains(stdout, "graph: built whole: no saved graph") {
+		t.Fatalf("index: exit %d: %s%s", code, stdout, stderr)
+	}
+	writeFiles(t, root, map[string]string{"util.py": "from lib import tax\n\ndef helper():\n    return tax(1)\n"})
+	os.Chtimes(filepath.Join(root, "util.py"), old, old)
+	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 || !strings.Contains(stdout, "graph: updated, 1 files changed") {
+		t.Fatalf("index after an edit: exit %d: %s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "callers", "--root", root, "lib.tax"); code != 0 || !strings.Contains(stdout, "util.helper") || !strings.Contains(stdout, "shop.basket") {
+		t.Fatalf("callers: exit %d: %s%s", code, stdout, stderr)
+	}
+	if code, stdout, _ := runCLI(t, "index", "--root", root); code != 0 || !strings.Contains(stdout, "graph: as saved") {
+		t.Errorf("index again: exit %d: %s", code, stdout)
+	}
+}

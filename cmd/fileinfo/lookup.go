@@ -98,10 +98,14 @@ const fullLookupUsage = "check every file for changes first (by default a lookup
 
 // lookupNote says how fresh a quickly checked answer is.
 func lookupNote(q graphstore.Quick, files int, now time.Time) string {
-	return fmt.Sprintf("index: quick check: %d directories and ignore files unchanged since the last full check (%s, %s ago), "+
+	relisted := ""
+	if q.Relisted > 0 {
+		relisted = fmt.Sprintf(" (%d of them listed again)", q.Relisted)
+	}
+	return fmt.Sprintf("index: quick check: %d directories and ignore files unchanged since the last full check%s (%s, %s ago), "+
 		"and the %d files this answer names unchanged since the index was saved; a file edited in place that the answer does not name is not checked: "+
 		"--full checks every file",
-		q.Dirs, q.Since.UTC().Format(time.RFC3339), now.Sub(q.Since).Round(time.Second), files)
+		q.Dirs, relisted, q.Since.UTC().Format(time.RFC3339), now.Sub(q.Since).Round(time.Second), files)
 }
 
 // loadLookupGraph is loadLookup through the saved graph.

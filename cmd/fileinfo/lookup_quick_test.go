@@ -107,3 +107,56 @@ func TestLookupQuickCheck(t *testing.T) {
 		t.Errorf("callers of a name only an edit in place made: quick %v, answer:\n%s", quick, out)
 	}
 }
+
+// TestLookupQuickCheckUnsureDir: a directory changed just before the
+// full check (within dirstamp.Slack, so its time cannot vouch for it)
+// is vouched for by its listing: the next callers answers from the
+// quick check, listing it again, and a file added to it afterwards
+// fails the check, so the callers after that sees the file.
+func TestLookupQuickCheckUnsureDir(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"lib/lib.py":  "def f():\n    pass\n",
+		"app/main.py": "from lib.lib import f\n\ndef g():\n    f()\n",
+	})
+	base := time.Now().Add(-time.Hour).Truncate(time.Second)
+	age := func() {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Name() == ".artifacts" {
+				return filepath.SkipDir
+			}
+			if err == nil {
+				os.Chtimes(p, base, base)
+			}
+			return nil
+		})
+	}
+	callers := func() (stdout, stderr string) {
+		t.Helper()
+		code, stdout, stderr := runCLI(t, "callers", "--root", root, "lib.lib.f")
+		if code != 0 {
+			t.Fatalf("callers: exit %d: %s", code, stderr)
+		}
+		return stdout, stderr
+	}
+	age()
+	callers() // builds the state
+	age()
+	// lib changes now (a note beside the sources, dated as they are):
+	// the full check that follows finds it unsure by its time.
+	writeFiles(t, root, map[string]string{"lib/notes.txt": "notes\n"})
+	os.Chtimes(filepath.Join(root, "lib/notes.txt"), base, base)
+	if _, stderr := callers(); strings.Contains(stderr, "index: quick check:") {
+		t.Fatal("no directory stamps yet, and a quick check answered")
+	}
+	out, stderr := callers()
+	if !strings.Contains(stderr, "index: quick check:") || !strings.Contains(stderr, "1 of them listed again") || !strings.Contains(out, "app.main.g") {
+		t.Fatalf("after the full check stamped lib unsure: answer:\n%s\nstderr:\n%s", out, stderr)
+	}
+	writeFiles(t, root, map[string]string{"lib/user.py": "from lib.lib import f\n\ndef u():\n    f()\n"})
+	os.Chtimes(filepath.Join(root, "lib/user.py"), base, base)
+	os.Chtimes(filepath.Join(root, "lib"), base, base) // only its listing tells
+	if out, stderr = callers(); strings.Contains(stderr, "index: quick check:") || !strings.Contains(out, "lib.user.u") {
+		t.Errorf("after lib/user.py was added: answer:\n%s\nstderr:\n%s", out, stderr)
+	}
+}

@@ -100,3 +100,64 @@ func TestRelist(t *testing.T) {
 		t.Error("a directory that is gone holds")
 	}
 }
+
+// TestVouchListed: a directory unsure by its time is vouched for by its
+// listing while it holds what the walk read, each file as its caller
+// saw it or, one it did not look at, older than the walk; anything else
+// leaves it unsure.
+func TestVouchListed(t *testing.T) {
+	old := time.Now().Add(-time.Hour)
+	for _, tc := range []struct {
+		name   string
+		change func(d string)
+		seen   bool // the caller saw file a as it is
+		want   int64
+	}{
+		{"as walked", func(string) {}, true, Listed},
+		{"a not looked at, old", func(string) {}, false, Listed},
+		{"a not looked at, new", func(d string) { os.Chtimes(filepath.Join(d, "a"), time.Now(), time.Now()) }, false, Unsure},
+		{"a changed since seen", func(d string) { os.WriteFile(filepath.Join(d, "a"), []byte("alpha, longer"), 0o644) }, true, Unsure},
+		{"added since the walk", func(d string) { os.WriteFile(filepath.Join(d, "c"), nil, 0o644) }, true, Unsure},
+		{"removed since the walk", func(d string) { os.Remove(filepath.Join(d, "b")) }, true, Unsure},
+		{"directory made since the walk", func(d string) { os.Mkdir(filepath.Join(d, "sub"), 0o755) }, true, Unsure},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			d := filepath.Join(root, "d")
+			os.Mkdir(d, 0o755)
+			for _, n := range []string{"b", "a"} {
+				if err := os.WriteFile(filepath.Join(d, n), []byte(n), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				os.Chtimes(filepath.Join(d, n), old, old)
+			}
+			walked, err := os.ReadDir(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			walked[0], walked[1] = walked[1], walked[0] // a walk's order
+			info, _ := os.Stat(filepath.Join(d, "a"))
+			stat := func(p string) (int64, int64, bool) {
+				if p == "d/a" && tc.seen {
+					return info.Size(), info.ModTime().UnixNano(), true
+				}
+				return 0, 0, false
+			}
+			since := time.Now().UnixNano()
+			tc.change(d)
+			s := VouchListed(root, "d", walked, stat, since, Stamp{Path: "d", Size: Unsure, MTime: 1})
+			if s.Size != tc.want {
+				t.Fatalf("stamp size %d, want %d", s.Size, tc.want)
+			}
+			if s.Size == Listed {
+				if _, ok := Relist(root, s); !ok {
+					t.Error("the stamp vouched for does not hold")
+				}
+			}
+		})
+	}
+	sure := Stamp{Path: "d", Size: 4096, MTime: 7}
+	if s := VouchListed(t.TempDir(), "d", nil, nil, 0, sure); s != sure {
+		t.Errorf("a stamp sure by its time became %+v", s)
+	}
+}

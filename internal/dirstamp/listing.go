@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,4 +84,40 @@ func Relist(root string, s Stamp) ([]Entry, bool) {
 		return nil, false
 	}
 	return es, true
+}
+
+// VouchListed returns the Listed stamp of directory d (a slash path under
+// root), whose stamp s by time is Unsure, when its entries now are
+// walked, those a walk that began at since (Unix ns) read: the same
+// names and types, and each regular file as the walk's caller saw it
+// (stat: size and modification time, ok false for a file it did not
+// look at) or, one it did not look at, older than the walk (walked in
+// any order). The
+// directory then holds what the walk found, and a later check lists it
+// again (Relist) instead of trusting its time. Else it returns s.
+func VouchListed(root, d string, walked []fs.DirEntry, stat func(p string) (size, mtime int64, ok bool), since int64, s Stamp) Stamp {
+	if s.Size != Unsure {
+		return s
+	}
+	now, err := List(root, d)
+	if err != nil || len(now) != len(walked) {
+		return s
+	}
+	walked = slices.SortedFunc(slices.Values(walked), func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for i, e := range now {
+		if e.Name != walked[i].Name() || e.Type != walked[i].Type() {
+			return s
+		}
+		if e.Type != 0 {
+			continue // not a regular file: a directory has its own stamp
+		}
+		if size, mtime, ok := stat(path.Join(d, e.Name)); ok {
+			if size != e.Size || mtime != e.MTime {
+				return s
+			}
+		} else if e.MTime >= since-int64(Slack) {
+			return s
+		}
+	}
+	return Stamp{Path: d, Size: Listed, MTime: Hash(now)}
 }

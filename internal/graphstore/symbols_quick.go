@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -23,7 +24,13 @@ import (
 // renamed changes its directory's modification time, and an ignore
 // rule edited its file's; so while every stamp holds, the walk would
 // find the files the index was made from. A file edited in place
-// changes no directory: that is what Symbols.Changed is for.
+// changes no directory: that is what Symbols.Changed is for. A
+// directory changed within dirstamp.Slack of the walk cannot be vouched
+// for by its time: when it holds what the walk read, each source file
+// as the index has it and any other file older than the walk, its
+// listing vouches for it (dirstamp.VouchListed) and the quick check lists it
+// again (dirstamp.Relist), as the CLI search's stamps do
+// (internal/codeindex).
 //
 // All integers little-endian.
 //
@@ -37,8 +44,10 @@ import (
 //	records  count of, sorted by path, each strictly after the last:
 //	         uvarint length, then the slash path ("" the root)
 //	         varint  size; -1 none there (dirstamp.Absent), -2 changed as the
-//	                 walk ran (dirstamp.Unsure)
-//	         varint  modification time, Unix ns
+//	                 walk ran (dirstamp.Unsure), -3 so did this directory,
+//	                 vouched for by its listing (dirstamp.Listed)
+//	         varint  modification time, Unix ns; of a Listed record, the
+//	                 hash of the directory's listing (dirstamp.Hash)
 //
 // Nothing follows the last record.
 const SymbolsDirsFile = "symbols-dirs.bin"
@@ -117,7 +126,7 @@ func decodeDirs(b []byte) (since int64, id [16]byte, recs []dirRec, err error) {
 			}
 			v[j], body = x, body[k:]
 		}
-		if v[0] < dirstamp.Unsure {
+		if v[0] < dirstamp.Listed {
 			return 0, id, nil, fmt.Errorf("directory stamps of %q: size %d", p, v[0])
 		}
 		recs = append(recs, dirRec{Path: p, Size: v[0], MTime: v[1]})
@@ -131,12 +140,28 @@ func decodeDirs(b []byte) (since int64, id [16]byte, recs []dirRec, err error) {
 // writeDirs saves, in dir, the stamps of dirs (slash paths under root
 // that a walk begun at since entered, "" the root), of their .gitignore
 // files and of .git/info/exclude, as they are now, naming s as the
-// index they vouch for.
-func writeDirs(dir, root string, s *Symbols, dirs []string, since time.Time) error {
+// index they vouch for. walked holds the entries the walk read of the
+// directories it found unsure by their time: each is vouched for by
+// its listing when it still holds them (dirstamp.VouchListed), its source
+// files as s has them.
+func writeDirs(dir, root string, s *Symbols, dirs []string, walked map[string][]fs.DirEntry, since time.Time) error {
 	ns := since.UnixNano()
 	recs := make([]dirRec, 0, 2*len(dirs)+1)
-	for _, d := range dirs {
-		recs = append(recs, dirstamp.Of(root, d, ns), dirstamp.Of(root, path.Join(d, ".gitignore"), ns))
+	stat := func(p string) (size, mtime int64, ok bool) {
+		st, ok := s.stampOf(p)
+		return st.size, st.mtime, ok
+	}
+	err := Guard(func() {
+		for _, d := range dirs {
+			r := dirstamp.Of(root, d, ns)
+			if es, ok := walked[d]; ok {
+				r = dirstamp.VouchListed(root, d, es, stat, ns, r)
+			}
+			recs = append(recs, r, dirstamp.Of(root, path.Join(d, ".gitignore"), ns))
+		}
+	})
+	if err != nil {
+		return err
 	}
 	recs = append(recs, dirstamp.Of(root, ".git/info/exclude", ns))
 	recs = dirstamp.Sort(recs)
@@ -150,7 +175,10 @@ func writeDirs(dir, root string, s *Symbols, dirs []string, since time.Time) err
 type Quick struct {
 	Since time.Time // when the walk of the full check that stamped the directories began
 	Dirs  int       // directories and ignore files lstat'd
-	Root  string    // the root, absolute and without symlinks: for Changed
+	// Relisted counts the directories of them listed again: changed
+	// within dirstamp.Slack of that walk, vouched for by their listing.
+	Relisted int
+	Root     string // the root, absolute and without symlinks: for Changed
 }
 
 // OpenSymbolsQuick opens the symbols index of opt.Root without walking
@@ -196,13 +224,22 @@ func OpenSymbolsQuick(ctx context.Context, opt Options) (*Symbols, Quick, error)
 	if s.identity() != id {
 		return stale("written for another symbols index")
 	}
+	byTime, relisted := recs[:0:0], 0
 	for _, r := range recs {
-		if r.Size == dirstamp.Unsure {
+		switch r.Size {
+		case dirstamp.Unsure:
 			return stale(r.Path + " changed as the full check ran")
+		case dirstamp.Listed:
+			if _, ok := dirstamp.Relist(root, r); !ok {
+				return stale(r.Path + " changed since the full check listed it")
+			}
+			relisted++
+		default:
+			byTime = append(byTime, r)
 		}
 	}
-	if k := dirstamp.FirstChanged(root, recs, 8); k < len(recs) { // lstats wait on the kernel more than on a core
-		p := recs[k].Path
+	if k := dirstamp.FirstChanged(root, byTime, 8); k < len(byTime) { // lstats wait on the kernel more than on a core
+		p := byTime[k].Path
 		if p == "" {
 			p = "."
 		}
@@ -212,7 +249,7 @@ func OpenSymbolsQuick(ctx context.Context, opt Options) (*Symbols, Quick, error)
 		s.Close()
 		return nil, Quick{}, err
 	}
-	return s, Quick{Since: time.Unix(0, since), Dirs: len(recs), Root: root}, nil
+	return s, Quick{Since: time.Unix(0, since), Dirs: len(recs), Relisted: relisted, Root: root}, nil
 }
 
 // Changed returns the first of paths (slash paths of source files or

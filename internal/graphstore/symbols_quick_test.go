@@ -145,8 +145,11 @@ func TestSymbolsQuick(t *testing.T) {
 }
 
 // TestSymbolsQuickUnsure checks a directory changed within dirstamp.Slack
-// of the full check is not trusted, and is once a later full check
-// stamps it.
+// of the full check is vouched for by its listing (the root, where Sync
+// made .artifacts just before): the quick check lists it again and
+// holds while it holds what the walk read, fails once a file is added
+// to it whatever its time says, and trusts its time again once a later
+// full check stamps it.
 func TestSymbolsQuickUnsure(t *testing.T) {
 	ctx := context.Background()
 	root := symbolsTree(t)
@@ -160,16 +163,24 @@ func TestSymbolsQuickUnsure(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := openQuick(t, root); !errors.Is(err, ErrStale) {
-		t.Fatalf("directories changed as the check ran: %v, want ErrStale", err)
+	q, err := openQuick(t, root)
+	if err != nil || q.Relisted != 1 {
+		t.Fatalf("the root changed as the check ran: %d relisted, %v; want 1, nil", q.Relisted, err)
 	}
+	write(t, root, "added.py", "def added():\n    pass\n")
+	os.Chtimes(filepath.Join(root, "added.py"), aged, aged)
+	os.Chtimes(root, aged, aged) // only the listing tells
+	if _, err := openQuick(t, root); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "listed") {
+		t.Fatalf("a file added to a directory vouched for by its listing: %v, want ErrStale", err)
+	}
+	os.Remove(filepath.Join(root, "added.py"))
 	ageTree(t, root)
 	if s, err = OpenSymbols(ctx, Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := openQuick(t, root); err != nil {
-		t.Fatalf("after a later full check: %v", err)
+	if q, err := openQuick(t, root); err != nil || q.Relisted != 0 {
+		t.Fatalf("after a later full check: %d relisted, %v", q.Relisted, err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -44,6 +45,38 @@ var (
 	updateShare = 0.1
 )
 
+// updateHeapFactor is how many times the size of graph.bin the Go
+// heap's limit (debug.SetMemoryLimit) must be for a Sync with
+// Options.Discard (`fileinfo index`) to update the saved graph; under a
+// tighter limit it builds whole, keeping to the budget. An update holds
+// every saved extraction whole beside the restored graph and its
+// resolution state, where the build to save streams them from its run
+// file (docs/bigrepos.md, twelfth session). On the Linux kernel at the
+// default 2 GB budget (limit 5.1 times graph.bin) the update peaked at
+// 3.42 GB against the build's 2.62-2.66 GB (161 against 178 CPU-s); on
+// the kernel subset S it took more CPU than the build under limits of
+// 6.5 and 9.8 times graph.bin (15.6 against 13.1, 8.8 against 7.6-8.0)
+// and less at 33 times. 16 keeps the kernel's index within its budget
+// and lets trees a sixteenth of the budget update. A variable for the
+// tests, as is memoryLimit.
+var updateHeapFactor int64 = 16
+
+// memoryLimit returns the Go heap's limit now (math.MaxInt64: none).
+var memoryLimit = func() int64 { return debug.SetMemoryLimit(-1) }
+
+// overBudget says why an update by a Sync with opt would not fit the
+// Go heap's limit, saved being the size of graph.bin, or "" when it
+// fits; see updateHeapFactor. Only Options.Discard (`fileinfo index`,
+// a server's first pass) builds under a budget; a restart's Sync holds
+// the graph it builds whole, so the update is the lighter of the two.
+func overBudget(opt Options, saved int64) string {
+	limit := memoryLimit()
+	if !opt.Discard || saved <= 0 || saved <= limit/updateHeapFactor {
+		return ""
+	}
+	return fmt.Sprintf("an update would hold the saved state whole (graph.bin %d MB), too much for the memory limit of %d MB", saved>>20, limit>>20)
+}
+
 // updateLimit is the most changed files Sync applies as an update to a
 // saved graph over n files.
 func updateLimit(n int) int {
@@ -55,31 +88,41 @@ func updateLimit(n int) int {
 // update: lost, why no saved state of this build and options could be
 // read ("" when one was: with none, or one of another format or key,
 // there is nothing to update); no go.mod changed (every Go file's import
-// path may have); not Options.Discard or Options.Each (`fileinfo
-// index`, whose build lets go of each file's calls as it resolves them:
-// callgraph.BuildToSave); and few enough files changed (updateLimit).
-func whyWhole(opt Options, lost string, configChanged bool, changed, files int) string {
+// path may have); few enough files changed (updateLimit); and the
+// update fits the memory limit (budget, see overBudget). The same holds
+// with Options.Discard or Options.Each (`fileinfo index`,
+// codeindex.SyncGraph): the pass gives Each the files it extracts
+// either way, and a graph updated is saved as one built to save is.
+func whyWhole(lost string, configChanged bool, changed, files int, budget string) string {
 	switch {
 	case lost != "":
 		return lost
 	case configChanged:
 		return "a go.mod changed"
-	case opt.Discard || opt.Each != nil:
-		return "built to save (fileinfo index)"
 	case changed > updateLimit(files):
 		return fmt.Sprintf("%d files changed, more than %d", changed, updateLimit(files))
+	case budget != "":
+		return budget
 	}
 	return ""
 }
 
-// changedSince counts the files of es that differ from the saved state
-// (same is false: changed or added) and the saved files with an
-// extraction that are no longer among es (removed).
-func changedSince(old []Entry, es []Entry, same []bool) int {
-	n := 0
-	for _, s := range same {
+// change is what changed since the saved state, as the check finds
+// it before anything is extracted: the entries now whose file is not
+// as saved (changed or added), by index, and the saved files with an
+// extraction that are no longer there (removed).
+type change struct {
+	touched []int
+	removed []string
+}
+
+// changeSince finds the change from old, the saved entries, to es, the
+// entries now, of which same says which are as saved.
+func changeSince(old []Entry, es []Entry, same []bool) change {
+	var c change
+	for i, s := range same {
 		if !s {
-			n++
+			c.touched = append(c.touched, i)
 		}
 	}
 	now := make(map[string]bool, len(es))
@@ -88,26 +131,30 @@ func changedSince(old []Entry, es []Entry, same []bool) int {
 	}
 	for i := range old {
 		if old[i].File != nil && !now[old[i].Path] {
-			n++
+			c.removed = append(c.removed, old[i].Path)
 		}
 	}
-	return n
+	return c
 }
 
+// size is how many files the change counts against updateLimit.
+func (c change) size() int { return len(c.touched) + len(c.removed) }
+
 // updateSaved restores the graph saved in old over old's files, which
-// hold their full extractions, and updates it to es, the state's
-// entries now: files whose extraction is not old's (made in this pass)
-// are changed or added, old files with no extraction in es removed.
-// It returns the graph, which equals a Build over es's files (see
+// hold their full extractions, and applies c to it, es being the
+// state's entries once this pass settled them: a touched entry with an
+// extraction is changed or added, one without (no longer extractable)
+// removed if the graph had it, as are c's removed files. It returns the
+// graph, which equals a Build over es's files (see
 // callgraph.Graph.Update), and how many files it changed or removed.
-func updateSaved(log *slog.Logger, old *State, es []Entry) (*callgraph.Graph, int, error) {
+func updateSaved(log *slog.Logger, old *State, es []Entry, c change) (*callgraph.Graph, int, error) {
 	start := time.Now()
 	files := make([]extract.File, 0, len(old.Files))
-	was := make(map[string]*extract.File, len(old.Files))
+	had := make(map[string]bool, len(old.Files))
 	for i := range old.Files {
 		if f := old.Files[i].File; f != nil {
 			files = append(files, *f)
-			was[f.Path] = f
+			had[f.Path] = true
 		}
 	}
 	g, err := callgraph.Restore(files, callgraph.Saved{Edges: old.Edges, Unresolved: old.Unresolved, Skipped: old.GraphSkipped})
@@ -116,21 +163,13 @@ func updateSaved(log *slog.Logger, old *State, es []Entry) (*callgraph.Graph, in
 	}
 	log.Debug("graphstore: restored the saved graph to update it", "elapsed", time.Since(start))
 	var changed []extract.File
-	now := make(map[string]bool, len(es))
-	for i := range es {
-		f := es[i].File
-		if f == nil {
-			continue
-		}
-		now[f.Path] = true
-		if was[f.Path] != f {
-			changed = append(changed, *f)
-		}
-	}
-	var removed []string
-	for p := range was {
-		if !now[p] {
-			removed = append(removed, p)
+	removed := c.removed
+	for _, i := range c.touched {
+		switch e := &es[i]; {
+		case e.File != nil:
+			changed = append(changed, *e.File)
+		case had[e.Path]:
+			removed = append(removed, e.Path)
 		}
 	}
 	g.Update(changed, removed)

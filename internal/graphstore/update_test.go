@@ -1,11 +1,14 @@
 package graphstore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,13 +114,16 @@ func expectGraphFresh(t *testing.T, g *callgraph.Graph, root, label string) {
 // update, builds nothing whole, and saves what a build would save: the
 // next Sync finds nothing changed. A body edit, a new definition that
 // every driver reads, an added file, a removed one, a Python edit (its
-// flow is global) and a Go one, Lazy or not.
+// flow is global) and a Go one: Lazy (serve), held, and as `fileinfo
+// index` syncs (Discard, with Each seeing the pass as
+// codeindex.SyncGraph's does: the changed files, no others).
 func TestUpdateEqualsBuild(t *testing.T) {
-	for _, lazy := range []bool{true, false} {
-		t.Run(fmt.Sprintf("lazy=%v", lazy), func(t *testing.T) {
+	for _, mode := range []string{"lazy", "held", "index"} {
+		t.Run(mode, func(t *testing.T) {
+			lazy, index := mode == "lazy", mode == "index"
 			root := updateTree(t)
 			ctx := context.Background()
-			if _, err := Sync(ctx, Options{Root: root}); err != nil {
+			if _, err := Sync(ctx, Options{Root: root, Discard: index}); err != nil {
 				t.Fatal(err)
 			}
 			builds := countBuilds(t)
@@ -144,7 +150,19 @@ func TestUpdateEqualsBuild(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				snap, err := Sync(ctx, Options{Root: root, Lazy: lazy})
+				opt := Options{Root: root, Lazy: lazy}
+				var passed []string
+				if index {
+					opt.Discard = true
+					opt.Want = func(string, int64, int64) bool { return false }
+					opt.Each = func(_ context.Context, xs []Extracted) error {
+						for _, x := range xs {
+							passed = append(passed, x.Path)
+						}
+						return nil
+					}
+				}
+				snap, err := Sync(ctx, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -155,7 +173,16 @@ func TestUpdateEqualsBuild(t *testing.T) {
 					t.Errorf("%s: Extractions %v with Lazy %v", step.name, snap.Extractions() != nil, lazy)
 				}
 				expectSavedFresh(t, root, step.name)
-				expectGraphFresh(t, snap.Graph(), root, step.name)
+				if index {
+					if want := slices.Sorted(maps.Keys(step.write)); !reflect.DeepEqual(passed, want) {
+						t.Errorf("%s: Each saw %v, want the changed files %v", step.name, passed, want)
+					}
+					if snap.Files != nil {
+						t.Errorf("%s: Discard left %d files in the Snapshot", step.name, len(snap.Files))
+					}
+				} else {
+					expectGraphFresh(t, snap.Graph(), root, step.name)
+				}
 				if x := snap.Extractions(); x != nil {
 					x.Close()
 				}
@@ -285,4 +312,94 @@ func TestUpdateCorruptStateBuildsWhole(t *testing.T) {
 	}
 	expectSavedFresh(t, root, "corrupt")
 	expectGraphFresh(t, snap.Graph(), root, "corrupt")
+}
+
+// TestIndexUpdateSavesBuildBytes: `fileinfo index` (Discard) after an
+// edit, an added file and a removed one updates the saved graph, and
+// saves graph.bin and symbols.idx byte for byte as a whole build of the
+// same tree does.
+func TestIndexUpdateSavesBuildBytes(t *testing.T) {
+	root := updateTree(t)
+	ctx := context.Background()
+	if _, err := Sync(ctx, Options{Root: root, Discard: true}); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour) // not racy: both save the times
+	write(t, root, "drivers/d007.c", "#include \"util.h\"\nint probe7(void) { return helper(70) + added(); }\n")
+	write(t, root, "lib/added.c", "int added(void) { return twice(3); }\n")
+	for _, p := range []string{"drivers/d007.c", "lib/added.c"} {
+		os.Chtimes(filepath.Join(root, p), old, old)
+	}
+	if err := os.Remove(filepath.Join(root, "drivers/d003.c")); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Sync(ctx, Options{Root: root, Discard: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.How != GraphUpdated || snap.Updated != 3 {
+		t.Fatalf("graph %s (%s), %d files updated; want updated, 3", snap.How, snap.Why, snap.Updated)
+	}
+	dir := filepath.Join(root, ".artifacts", ".index")
+	read := func() (graph, symbols []byte) {
+		t.Helper()
+		var err error
+		if graph, err = os.ReadFile(filepath.Join(dir, FileName)); err != nil {
+			t.Fatal(err)
+		}
+		if symbols, err = os.ReadFile(filepath.Join(dir, SymbolsFile)); err != nil {
+			t.Fatal(err)
+		}
+		return graph, symbols
+	}
+	graph, symbols := read()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err = Sync(ctx, Options{Root: root, Discard: true}); err != nil || snap.How != GraphBuilt {
+		t.Fatalf("graph %v, %v; want built", snap.How, err)
+	}
+	wantGraph, wantSymbols := read()
+	if !bytes.Equal(graph, wantGraph) {
+		t.Errorf("graph.bin updated (%d bytes) differs from a build's (%d bytes)", len(graph), len(wantGraph))
+	}
+	if !bytes.Equal(symbols, wantSymbols) {
+		t.Errorf("symbols.idx updated (%d bytes) differs from a build's (%d bytes)", len(symbols), len(wantSymbols))
+	}
+}
+
+// TestUpdateOverBudgetBuildsWhole: `fileinfo index` (Discard) under a
+// memory limit too small for an update of the saved state builds the
+// graph whole, saying why; a Sync without Discard updates all the same.
+func TestUpdateOverBudgetBuildsWhole(t *testing.T) {
+	root := updateTree(t)
+	ctx := context.Background()
+	if _, err := Sync(ctx, Options{Root: root, Discard: true}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(root, ".artifacts", ".index", FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := memoryLimit
+	memoryLimit = func() int64 { return info.Size() * updateHeapFactor / 2 }
+	t.Cleanup(func() { memoryLimit = limit })
+	builds := countBuilds(t)
+	write(t, root, "drivers/d007.c", "#include \"util.h\"\nint probe7(void) { return helper(70); }\n")
+	snap, err := Sync(ctx, Options{Root: root, Discard: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.How != GraphBuilt || !strings.Contains(snap.Why, "memory limit") || *builds != 1 {
+		t.Errorf("index under a tight limit: graph %s (%s), %d builds; want built for the memory limit", snap.How, snap.Why, *builds)
+	}
+	expectSavedFresh(t, root, "over budget")
+	write(t, root, "drivers/d008.c", "#include \"util.h\"\nint probe8(void) { return helper(80); }\n")
+	if snap, err = Sync(ctx, Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if snap.How != GraphUpdated || *builds != 1 {
+		t.Errorf("a Sync without Discard under the same limit: graph %s (%s), %d builds; want updated", snap.How, snap.Why, *builds)
+	}
+	expectSavedFresh(t, root, "without Discard")
 }

@@ -87,6 +87,24 @@ func (w *workspace) unlockUpdated() {
 	w.mu.Unlock()
 }
 
+// beginUpdate starts an update of the graph: with prepare, the graph
+// for updates is made first (prepareUpdate), then mu is taken through
+// lockToUpdate. The func it returns ends the update: unlockUpdated, then,
+// with prepare and mu released, updated. Callers defer it:
+// `defer w.beginUpdate(true)()`.
+func (w *workspace) beginUpdate(prepare bool) (end func()) {
+	if prepare {
+		w.prepareUpdate()
+	}
+	w.lockToUpdate()
+	return func() {
+		w.unlockUpdated()
+		if prepare {
+			w.updated()
+		}
+	}
+}
+
 // updateGraph applies changed and removed to the graph and counts the
 // edit. An update of a large graph gives the heap's free pages back
 // after (see giveBackNodes). The caller holds mu through lockToUpdate.

@@ -161,10 +161,7 @@ func (w *workspace) apply(ctx context.Context, b watch.Batch) (changes, error) {
 func (w *workspace) commit(updated []extract.File, digests map[string]string, removed []string, skips skipChange) {
 	update := len(updated) > 0 || len(removed) > 0
 	if update {
-		w.prepareUpdate()
-		defer w.updated() // after unlockUpdated: mu released
-		w.lockToUpdate()
-		defer w.unlockUpdated()
+		defer w.beginUpdate(true)()
 	} else {
 		w.mu.Lock()
 		defer w.mu.Unlock()

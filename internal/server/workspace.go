@@ -506,10 +506,7 @@ func (w *workspace) current(ctx context.Context, rel string) (*source, []byte, e
 		}
 		return nil, nil, err
 	}
-	w.prepareUpdate()
-	defer w.updated()
-	w.lockToUpdate()
-	defer w.unlockUpdated()
+	defer w.beginUpdate(true)()
 	if cur := w.files[rel]; cur == nil || cur.digest != d || cur.suspect {
 		start := time.Now()
 		w.updateGraph([]extract.File{*f}, nil)
@@ -538,12 +535,7 @@ func (w *workspace) forget(rel string) {
 	w.mu.RLock()
 	known := w.files[rel] != nil
 	w.mu.RUnlock()
-	if known {
-		w.prepareUpdate()
-		defer w.updated()
-	}
-	w.lockToUpdate()
-	defer w.unlockUpdated()
+	defer w.beginUpdate(known)()
 	delete(w.skipped, rel)
 	if w.files[rel] != nil {
 		w.updateGraph(nil, []string{rel})
