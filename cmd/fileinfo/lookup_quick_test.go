@@ -160,3 +160,26 @@ func TestLookupQuickCheckUnsureDir(t *testing.T) {
 		t.Errorf("after lib/user.py was added: answer:\n%s\nstderr:\n%s", out, stderr)
 	}
 }
+
+// TestLookupQuickAfterIndex: the first callers after `fileinfo index`
+// answers from the quick check: index stamps the directories its walk
+// entered beside the symbols index it writes (it left that to the first
+// lookup, which walked the tree and stat'd every file again).
+func TestLookupQuickAfterIndex(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"lib/lib.py":  "def f():\n    pass\n",
+		"app/main.py": "from lib.lib import f\n\ndef g():\n    f()\n",
+	})
+	ageTree(t, root)
+	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: exit %d, %q %s", code, stdout, stderr)
+	}
+	code, stdout, stderr := runCLI(t, "callers", "--root", root, "lib.lib.f")
+	if code != 0 || !strings.Contains(stdout, "app.main.g") {
+		t.Fatalf("callers: exit %d, %q %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "index: quick check:") {
+		t.Errorf("the first callers after index made the full check: %s", stderr)
+	}
+}

@@ -206,6 +206,7 @@ type syncRun struct {
 	chg            change
 	why            string // why the graph is built whole
 	upd            bool   // the saved graph is to be updated
+	stamps         walkStamps
 }
 
 // walkResult is the walk Sync runs beside the load.
@@ -223,9 +224,13 @@ func (r *syncRun) load(ctx context.Context) walkResult {
 	// The walk and the load are independent: on a big tree each takes
 	// seconds, so they run side by side.
 	walkDone := make(chan walkResult, 1)
+	wo := r.opt.Extract.Walk
+	if !r.opt.ReadOnly {
+		wo = r.stamps.watch(r.opt, wo)
+	}
 	go func() {
 		var w walkResult
-		w.paths, w.skipped, w.err = extract.Walk(ctx, r.opt.Root, r.opt.Extract.Walk)
+		w.paths, w.skipped, w.err = extract.Walk(ctx, r.opt.Root, wo)
 		walkDone <- w
 	}()
 	old, kept, err := loadInside(r.opt.Root, r.dir, r.file, r.opt.Lazy && !r.opt.Discard && r.opt.Each == nil)
@@ -362,6 +367,11 @@ func (r *syncRun) graph(ctx context.Context, snap *Snapshot, toSave bool, calls 
 // whether r.st was saved.
 func (r *syncRun) save(root string, snap *Snapshot, spill *runFile, changed bool) (symID *[16]byte, savedState bool) {
 	opt, log, dir, file, st, old, kept := r.opt, r.log, r.dir, r.file, r.st, r.old, r.kept
+	defer func() {
+		if symID != nil && !opt.ReadOnly {
+			r.stamps.write(log, dir, *symID)
+		}
+	}()
 	checkSymbols := func() bool {
 		id, ok := symbolsCurrentID(dir, st)
 		if ok {
