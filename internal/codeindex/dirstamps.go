@@ -170,32 +170,18 @@ func WriteDirStamps(dir, root string, l *docsearch.Listing, since time.Time, mad
 // time is unsure, when its entries now are those the walk listed (l),
 // each of its files as the walk found it or, for a file the walk did not
 // stat (a document), older than the walk (which began at since, Unix
-// ns): the index then holds what the directory holds. Else it returns s.
+// ns): the index then holds what the directory holds (see
+// dirstamp.VouchListed). Else it returns s.
 func listedStamp(root, d string, l *docsearch.Listing, since int64, s dirStamp) dirStamp {
 	walked, ok := l.Dir(d)
 	if !ok {
 		return s
 	}
-	now, err := dirstamp.List(root, d)
-	if err != nil || len(now) != len(walked) {
-		return s
+	stat := func(p string) (size, mtime int64, ok bool) {
+		st, ok := l.Stat(p)
+		return st.Size, st.MTime, ok
 	}
-	for i, e := range now {
-		if e.Name != walked[i].Name() || e.Type != walked[i].Type() {
-			return s
-		}
-		if e.Type != 0 {
-			continue // not a regular file: a directory has its own stamp
-		}
-		if st, ok := l.Stat(path.Join(d, e.Name)); ok {
-			if st.Size != e.Size || st.MTime != e.MTime {
-				return s
-			}
-		} else if e.MTime >= since-int64(dirstamp.Slack) {
-			return s
-		}
-	}
-	return dirStamp{Path: d, Size: dirstamp.Listed, MTime: dirstamp.Hash(now)}
+	return dirstamp.VouchListed(root, d, walked, stat, since, s)
 }
 
 func hasEntry(entries []fs.DirEntry, name string) bool {

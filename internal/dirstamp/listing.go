@@ -92,9 +92,9 @@ func Relist(root string, s Stamp) ([]Entry, bool) {
 // names and types, and each regular file as the walk's caller saw it
 // (stat: size and modification time, ok false for a file it did not
 // look at) or, one it did not look at, older than the walk (walked in
-// any order). The
-// directory then holds what the walk found, and a later check lists it
-// again (Relist) instead of trusting its time. Else it returns s.
+// any order). The directory then holds what the walk found, and a later
+// check lists it again (Relist) instead of trusting its time. Else it
+// returns s.
 func VouchListed(root, d string, walked []fs.DirEntry, stat func(p string) (size, mtime int64, ok bool), since int64, s Stamp) Stamp {
 	if s.Size != Unsure {
 		return s
