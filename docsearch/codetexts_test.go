@@ -3,9 +3,10 @@ package docsearch
 import (
 	"context"
 	"slices"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/fileinfo/fileinfo/internal/fixture"
 )
 
 // TestCodeTextsAsSerial: the texts codeTexts renders on several
@@ -35,29 +36,14 @@ func TestCodeTextsAsSerial(t *testing.T) {
 // more than one goroutine at once (putCode rendered them all on its own
 // before its workers started).
 func TestPutCodeTextsOnEveryWorker(t *testing.T) {
-	var mu sync.Mutex
-	cond := sync.NewCond(&mu)
-	now, most := 0, 0
-	textsMade = func(string) {
-		mu.Lock()
-		defer mu.Unlock()
-		now++
-		most = max(most, now)
-		cond.Broadcast()
-		// Wait, a little, for another file to start beside this one.
-		deadline := time.Now().Add(200 * time.Millisecond)
-		go func() { time.Sleep(time.Until(deadline)); cond.Broadcast() }()
-		for most < 2 && time.Now().Before(deadline) {
-			cond.Wait()
-		}
-		now--
-	}
+	over := fixture.NewOverlap(200 * time.Millisecond)
+	textsMade = over.Enter
 	t.Cleanup(func() { textsMade = nil })
 	ix := openTest(t, mapFS(nil), Options{Workers: 2})
 	if err := ix.PutCode(context.Background(), spillCode(1, 6, 3)[0], nil); err != nil {
 		t.Fatal(err)
 	}
-	if most < 2 {
+	if most := over.Most(); most < 2 {
 		t.Errorf("at most %d files' texts rendered at once; want 2", most)
 	}
 }

@@ -3,12 +3,12 @@ package codeindex
 import (
 	"context"
 	"strconv"
-	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/fixture"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
@@ -44,23 +44,8 @@ func TestSyncGraphRendersOnEveryCore(t *testing.T) {
 	root := t.TempDir()
 	const files = 8
 	writeTree(t, root, files)
-	var mu sync.Mutex
-	cond := sync.NewCond(&mu)
-	now, most := 0, 0
-	renderHook = func(string) {
-		mu.Lock()
-		defer mu.Unlock()
-		now++
-		most = max(most, now)
-		cond.Broadcast()
-		// Wait, a little, for another render to start beside this one.
-		deadline := time.Now().Add(200 * time.Millisecond)
-		go func() { time.Sleep(time.Until(deadline)); cond.Broadcast() }()
-		for most < 2 && time.Now().Before(deadline) {
-			cond.Wait()
-		}
-		now--
-	}
+	over := fixture.NewOverlap(200 * time.Millisecond)
+	renderHook = over.Enter
 	defer func() { renderHook = nil }()
 	ctx := context.Background()
 	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
@@ -74,7 +59,7 @@ func TestSyncGraphRendersOnEveryCore(t *testing.T) {
 	if st.Extracted != files || len(ix.CodeFiles()) != files {
 		t.Fatalf("%+v, %d files indexed; want %d", st, len(ix.CodeFiles()), files)
 	}
-	if most < 2 {
+	if most := over.Most(); most < 2 {
 		t.Errorf("at most %d files rendered at once; want 2", most)
 	}
 }
