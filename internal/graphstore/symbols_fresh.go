@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"time"
 
 	"github.com/fileinfo/fileinfo/extract"
-	"github.com/fileinfo/fileinfo/internal/dirstamp"
 )
 
 // Whether a saved symbols.idx still describes the tree, and opening it
@@ -87,26 +84,9 @@ func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
 	if s.key != stateKey(opt) {
 		return stale("saved by another build or with other options")
 	}
-	since := time.Now()
-	var dirs []string
-	// The entries of the directories unsure by their time, for writeDirs
-	// to vouch for by their listing.
-	walked := map[string][]fs.DirEntry{}
-	wo := opt.Extract.Walk
-	wo.Dir = func(rel string) {
-		dirs = append(dirs, rel)
-		if opt.Extract.Walk.Dir != nil {
-			opt.Extract.Walk.Dir(rel)
-		}
-	}
-	wo.Listed = func(rel string, entries []fs.DirEntry) {
-		if dirstamp.Of(root, rel, since.UnixNano()).Size == dirstamp.Unsure {
-			walked[rel] = entries
-		}
-		if opt.Extract.Walk.Listed != nil {
-			opt.Extract.Walk.Listed(rel, entries)
-		}
-	}
+	// The directories the walk enters, for the stamps saved below.
+	var ws walkStamps
+	wo := ws.watch(root, opt.Extract.Walk)
 	paths, _, err := extract.Walk(ctx, opt.Root, wo)
 	if err != nil {
 		s.Close()
@@ -144,9 +124,7 @@ func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
 	if !opt.ReadOnly {
 		// For the next lookup's OpenSymbolsQuick; without them it makes
 		// this check again.
-		if err := writeDirs(dir, root, s, dirs, walked, since); err != nil && opt.Log != nil {
-			opt.Log.Debug("directory stamps not saved", "err", err)
-		}
+		ws.writeFor(opt.Log, dir, s)
 	}
 	return s, nil
 }

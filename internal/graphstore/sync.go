@@ -225,8 +225,8 @@ func (r *syncRun) load(ctx context.Context) walkResult {
 	// seconds, so they run side by side.
 	walkDone := make(chan walkResult, 1)
 	wo := r.opt.Extract.Walk
-	if !r.opt.ReadOnly {
-		wo = r.stamps.watch(r.opt, wo)
+	if _, root, err := symbolsPaths(r.opt); err == nil && !r.opt.ReadOnly {
+		wo = r.stamps.watch(root, wo)
 	}
 	go func() {
 		var w walkResult

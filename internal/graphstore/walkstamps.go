@@ -10,8 +10,9 @@ import (
 	"github.com/fileinfo/fileinfo/internal/dirstamp"
 )
 
-// walkStamps is what Sync's walk entered, for the directory stamps a
-// lookup's quick check reads (symbols-dirs.bin, see writeDirs). Without
+// walkStamps is what a walk of Sync's or OpenSymbols' entered, for the
+// directory stamps a lookup's quick check reads (symbols-dirs.bin, see
+// writeDirs). Without
 // them, the first CLI lookup after `fileinfo index` walked the tree and
 // stat'd every file again before it answered (0.75 s on a quiet Linux
 // kernel, 3.0 s at load 11, where the next took 0.12 s).
@@ -23,13 +24,9 @@ type walkStamps struct {
 }
 
 // watch returns wo with hooks that record, into w, the directories the
-// walk enters and the entries of those unsure by their time, as
-// OpenSymbolsFresh's walk records them.
-func (w *walkStamps) watch(opt Options, wo extract.WalkOptions) extract.WalkOptions {
-	_, root, err := symbolsPaths(opt)
-	if err != nil {
-		return wo
-	}
+// walk enters and the entries of those unsure by their time; root is the
+// walk's root, absolute with its links resolved (symbolsPaths).
+func (w *walkStamps) watch(root string, wo extract.WalkOptions) extract.WalkOptions {
 	w.root, w.since, w.listed = root, time.Now(), map[string][]fs.DirEntry{}
 	dir, listed := wo.Dir, wo.Listed
 	wo.Dir = func(rel string) {
@@ -60,10 +57,15 @@ func (w *walkStamps) write(log *slog.Logger, dir string, id [16]byte) {
 		return
 	}
 	defer s.Close()
-	if s.identity() != id {
-		return
+	if s.identity() == id {
+		w.writeFor(log, dir, s)
 	}
-	if err := writeDirs(dir, w.root, s, w.dirs, w.listed, w.since); err != nil {
+}
+
+// writeFor saves the stamps beside s, the symbols index the walk found
+// current or its files made (writeDirs).
+func (w *walkStamps) writeFor(log *slog.Logger, dir string, s *Symbols) {
+	if err := writeDirs(dir, w.root, s, w.dirs, w.listed, w.since); err != nil && log != nil {
 		log.Debug("directory stamps not saved", "err", err)
 	}
 }
