@@ -2,10 +2,9 @@ package codeindex
 
 import (
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // renderWorkers bounds the goroutines that render a batch's code
@@ -23,28 +22,6 @@ var renderWorkers = runtime.GOMAXPROCS(0)
 // batch being indexed.
 func renderAll(n int, render func(i int) docsearch.CodeFile) []docsearch.CodeFile {
 	out := make([]docsearch.CodeFile, n)
-	workers := min(renderWorkers, n)
-	if workers <= 1 {
-		for i := range out {
-			out[i] = render(i)
-		}
-		return out
-	}
-	var next atomic.Int64 // the next item to take: files differ in size, so take one at a time
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				out[i] = render(i)
-			}
-		}()
-	}
-	wg.Wait()
+	par.For(renderWorkers, n, func(i int) { out[i] = render(i) })
 	return out
 }

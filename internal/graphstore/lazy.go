@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // openState is a graph.bin kept open after its load, with where each
@@ -202,7 +203,7 @@ func (x *Extractions) All() ([]extract.File, error) {
 	spans := x.saved.spans
 	per := make([][]extract.File, len(spans))
 	errs := make([]error, len(spans))
-	parallel(len(spans), func(j int) {
+	par.For(0, len(spans), func(j int) {
 		errs[j] = x.decode(j, spans[j].hi-1, func(_ int, e *Entry) {
 			if e.File != nil {
 				per[j] = append(per[j], *e.File)
@@ -280,7 +281,7 @@ func (sf *openState) filesKeeping(p *plan) ([]extract.File, error) {
 	n := sf.spans[len(sf.spans)-1].hi
 	entries := make([]Entry, n)
 	errs := make([]error, len(sf.spans))
-	parallel(len(sf.spans), func(j int) {
+	par.For(0, len(sf.spans), func(j int) {
 		errs[j] = faults(func() error {
 			sp := sf.spans[j]
 			buf := data[sf.base+int64(sp.start) : sf.base+int64(sp.end)]

@@ -13,6 +13,7 @@ import (
 	"runtime"
 
 	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // Saving streams: the payload goes to the file as it is encoded, a few
@@ -114,7 +115,7 @@ func writeSegments(w io.Writer, s reflect.Value, per int) error {
 	errs := make([]error, step)
 	for lo := 0; lo < k; lo += step {
 		m := min(step, k-lo)
-		parallel(m, func(j int) {
+		par.For(0, m, func(j int) {
 			seg := lo + j
 			e := &encoder{buf: parts[j][:0], strs: map[string]int{}}
 			errs[j] = nil

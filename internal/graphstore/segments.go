@@ -1,12 +1,12 @@
 package graphstore
 
 import (
+	"github.com/fileinfo/fileinfo/internal/par"
+
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime"
-	"sync"
 	"unsafe"
 )
 
@@ -59,7 +59,7 @@ func encodeSegments(buf []byte, s reflect.Value, per int) ([]byte, error) {
 	k := (n + per - 1) / per
 	parts := make([][]byte, k)
 	errs := make([]error, k)
-	parallel(k, func(j int) {
+	par.For(0, k, func(j int) {
 		lo, hi := j*per, min((j+1)*per, n)
 		e := &encoder{strs: map[string]int{}}
 		for i := lo; i < hi && errs[j] == nil; i++ {
@@ -271,7 +271,7 @@ func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span
 	out := reflect.MakeSlice(s.Type(), int(n), int(n))
 	base, size := out.UnsafePointer(), ep.typ.Size()
 	errs := make([]error, k)
-	parallel(int(k), func(j int) {
+	par.For(0, int(k), func(j int) {
 		errs[j] = faults(func() error {
 			sg := segs[j]
 			sd := &decoder{buf: payload[:sg.end], off: sg.start}
@@ -291,38 +291,4 @@ func decodeSegments(payload []byte, off int, s reflect.Value, slim bool) ([]span
 	}
 	s.Set(out)
 	return segs, end, nil
-}
-
-// parallel runs f(0..k-1) on up to GOMAXPROCS goroutines.
-func parallel(k int, f func(j int)) { parallelOn(runtime.GOMAXPROCS(0), k, f) }
-
-// parallelOn runs f(0..k-1) on up to n goroutines, each taking the next
-// j when done with one: more than the cores for work that waits on the
-// file system (a stat per file).
-func parallelOn(n, k int, f func(j int)) {
-	workers := min(k, n)
-	if workers <= 1 {
-		for j := range k {
-			f(j)
-		}
-		return
-	}
-	var next sync.Mutex
-	j := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				next.Lock()
-				mine := j
-				j++
-				next.Unlock()
-				if mine >= k {
-					return
-				}
-				f(mine)
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // slimFields are the fields of extract.File a slim decode keeps: those
@@ -237,7 +238,7 @@ func (d *decoder) skipString() error {
 func (sf *openState) fullEntries(entries []Entry) error {
 	x := &Extractions{saved: sf}
 	errs := make([]error, len(sf.spans))
-	parallel(len(sf.spans), func(j int) {
+	par.For(0, len(sf.spans), func(j int) {
 		var bad error
 		err := x.decode(j, sf.spans[j].hi-1, func(i int, e *Entry) {
 			switch {

@@ -30,6 +30,7 @@ import (
 	"unsafe"
 
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // spillPer is how many entries a run file's segment holds: as in
@@ -86,7 +87,7 @@ func (r *runFile) write(es []Entry) error {
 	k := (len(es) + spillPer - 1) / spillPer
 	parts := make([][]byte, k)
 	errs := make([]error, k)
-	parallel(k, func(j int) {
+	par.For(0, k, func(j int) {
 		part := es[j*spillPer : min((j+1)*spillPer, len(es))]
 		e := &encoder{strs: map[string]int{}}
 		for i := range part {
@@ -200,7 +201,7 @@ func (r *runFile) entriesAs(ep *plan) ([]Entry, error) {
 		at[j] = at[j-1] + r.segs[j-1].n
 	}
 	errs := make([]error, len(r.segs))
-	parallel(len(r.segs), func(j int) {
+	par.For(0, len(r.segs), func(j int) {
 		buf, err := r.segment(j, nil)
 		if err == nil {
 			if err = decodeRunSegment(buf, out[at[j]:at[j]+r.segs[j].n], ep); err != nil {

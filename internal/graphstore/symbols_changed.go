@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // OpenSymbolsChanged is OpenSymbols for a server that answers from the
@@ -69,7 +70,7 @@ func OpenSymbolsChanged(ctx context.Context, opt Options) (*Symbols, []string, e
 	}
 	var mu sync.Mutex
 	var changed []string
-	parallelOn(8, len(sources), func(k int) {
+	par.For(8, len(sources), func(k int) {
 		if differs(sources[k]) {
 			mu.Lock()
 			changed = append(changed, sources[k])

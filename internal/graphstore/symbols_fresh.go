@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // Whether a saved symbols.idx still describes the tree, and opening it
@@ -103,7 +104,7 @@ func OpenSymbols(ctx context.Context, opt Options) (*Symbols, error) {
 		for k := range all {
 			want[k] = s.stamp(k)
 		}
-		parallelOn(8, len(all), func(k int) {
+		par.For(8, len(all), func(k int) {
 			if changed.Load() {
 				return
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/extract"
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // Sync's steps: load the saved state (beside the walk), check which
@@ -281,7 +282,7 @@ func (r *syncRun) check(tree sourceTree, configPaths, sources []string) {
 	// big tree, done a few at a time.
 	st.Files = make([]Entry, len(sources))
 	r.same = make([]bool, len(sources))
-	parallelOn(8, len(sources), func(i int) {
+	par.For(8, len(sources), func(i int) {
 		st.Files[i], r.same[i] = tree.check(sources[i], saved[sources[i]])
 	})
 	r.st = st
