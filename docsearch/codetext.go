@@ -3,11 +3,12 @@ package docsearch
 // This file renders a code symbol as the text its document holds.
 
 import (
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/fileinfo/fileinfo/internal/par"
+	"sync"
+	"sync/atomic"
 )
 
 // declMark ends the first line of a declaration's text.
@@ -242,6 +243,27 @@ func codeTexts(files []CodeFile, workers int) [][]string {
 		}
 		out[i] = ts
 	}
-	par.For(workers, len(files), render)
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(files))
+	if workers <= 1 {
+		for i := range files {
+			render(i)
+		}
+		return out
+	}
+	var next atomic.Int64 // files differ in size: take one at a time
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				render(i)
+			}
+		}()
+	}
+	wg.Wait()
 	return out
 }
