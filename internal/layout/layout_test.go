@@ -27,6 +27,7 @@ var forbidden = map[string][]string{
 	"internal/view":       {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/modelcontextprotocol/go-sdk", "!github.com/smacker/go-tree-sitter"},
 	"internal/fixture":    {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/"},
 	"internal/bounded":    {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/", "!golang.org/"},
+	"internal/par":        {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/", "cmd/", "!github.com/", "!golang.org/"},
 	"internal/secret":     {"extract", "callgraph", "enrich", "docsearch", "artifacts", "internal/server", "internal/llm", "internal/watch", "cmd/", "!github.com/", "!golang.org/"},
 }
 
