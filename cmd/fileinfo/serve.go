@@ -40,6 +40,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	memory := byteSize(defaultIndexMemory)
 	fs.Var(&memory, "memory", "keep the process within this `size` while a first start (no saved graph of this build) extracts and indexes every file, as index does: the Go heap's limit is it less a quarter, at most 512MB (2GB, 512MB; 0 for no limit; GOMEMLIMIT, when set, rules)")
 	memProfile := fs.String("memprofile", "", "when the session ends, write a heap profile of what the server holds then (after a GC) to `FILE`")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole session, start to end, to `FILE`")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -83,6 +84,13 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 			return err
 		}
 		scopes = append(scopes, sc)
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("cpuprofile %s: %w", *cpuProfile, err)
+		}
+		defer stop()
 	}
 	s, err := server.New(ctx, server.Options{
 		Root: *root, AllowRoots: allowRoots, MaxTokens: *maxTokens, Version: version(), Logger: log, NoWatch: *noWatch,

@@ -17,7 +17,8 @@ import (
 // TestServeStdioSurvivesBadLines drives `fileinfo serve` over stdio with
 // lines a hostile or broken client sends, each of which used to end the
 // process: each must get its JSON-RPC error, and a ping after it its
-// answer. Closing stdin then ends the server cleanly.
+// answer. Closing stdin then ends the server cleanly, and the session's
+// CPU profile (--cpuprofile) is written.
 func TestServeStdioSurvivesBadLines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -27,7 +28,8 @@ func TestServeStdioSurvivesBadLines(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc F() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "serve", "--root", root, "--no-watch", "--no-docs")
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	cmd := exec.Command(bin, "serve", "--root", root, "--no-watch", "--no-docs", "--cpuprofile", prof)
 	cmd.Env = raceEnv()
 	var stderr logBuffer
 	cmd.Stderr = &stderr
@@ -127,7 +129,11 @@ func TestServeStdioSurvivesBadLines(t *testing.T) {
 			t.Errorf("fileinfo serve exited with %v after stdin closed\n%s", waitErr, stderr.String())
 		}
 	case <-time.After(time.Minute):
-		t.Errorf("fileinfo serve still running a minute after stdin closed")
+		t.Fatalf("fileinfo serve still running a minute after stdin closed")
+	}
+	// A profile is gzipped protocol buffers.
+	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("--cpuprofile: %d bytes, %v; want a gzipped profile", len(b), err)
 	}
 }
 
