@@ -93,6 +93,37 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchAfterRemoval is BenchmarkSearch over an index some of
+// whose documents were replaced: the searches of a server after edits.
+func BenchmarkSearchAfterRemoval(b *testing.B) {
+	ix, err := Open(ctx, syntheticDocs(2000), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for round := range 2 {
+		var docs []Document
+		for i := range 100 {
+			docs = append(docs, Document{Path: fmt.Sprintf("put/%d", i), Scope: ScopeDocs,
+				Text: fmt.Sprintf("# Note %d\n\nconfig12 render notes, round %d.\n", i, round)})
+		}
+		if err := ix.Put(ctx, docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if ix.dead == 0 {
+		b.Fatal("no chunk removed")
+	}
+	queries := []string{"config12 render", "how to parse read_file options", "mapBy", "sever valeu", "what is an index"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)]}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
 // BenchmarkLoad decodes the saved index of 2,000 synthetic pages.
 func BenchmarkLoad(b *testing.B) {
 	ix, err := Open(ctx, syntheticDocs(2000), Options{})

@@ -89,7 +89,7 @@ func (ix *Index) commit(ctx context.Context, ps []processed, removed []string, s
 				ix.ovKey(scope, rec.template)
 			}
 		}
-		ix.dead += int(count)
+		ix.killChunks(first, count)
 		ix.holes++
 		return true
 	}
@@ -217,6 +217,13 @@ func (ix *Index) changes(ps []processed, removed []string) bool {
 func (ix *Index) embedderChanged() bool {
 	emb := ix.opts.Embedder
 	return emb != nil && ix.embName != vectorsBy(emb) || emb == nil && ix.embName != ""
+}
+
+// killChunks counts the count chunks from first as dead: their
+// document was removed. Callers hold ix.mu for writing.
+func (ix *Index) killChunks(first, count uint32) {
+	ix.dead += int(count)
+	ix.deadChunks.addRange(first, first+count)
 }
 
 // goneDoc marks the table's document id removed. Callers hold ix.mu for

@@ -74,6 +74,7 @@ func (ix *Index) compact() {
 	}
 	lex.live = len(chunks)
 	ix.docs, ix.chunks, ix.lex, ix.dead, ix.holes, ix.mem = docs, chunks, lex, 0, 0, mem
+	ix.deadChunks = nil
 	if ix.vec.dim > 0 {
 		nv.growTo(len(chunks))
 		ix.vec.blocks, ix.vec.scales, ix.vec.n = nv.blocks, nv.scales, nv.n

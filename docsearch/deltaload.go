@@ -38,7 +38,7 @@ func (ix *Index) applyDelta(b, data []byte) error {
 		for c := f.first; c < f.first+f.count && int(c) < len(t.chunks); c++ {
 			lex.remove(c)
 		}
-		ix.dead += int(f.count)
+		ix.killChunks(f.first, f.count)
 		ix.holes++
 	}
 	ix.docs, ix.chunks = dr.docs, dr.chunks

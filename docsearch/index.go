@@ -112,6 +112,10 @@ type Index struct {
 	vec     vectors
 	embName string // the embedder the vectors were made by
 	dead    int    // chunks of removed documents
+	// deadChunks holds those chunks, a bit each, so that a search leaves
+	// them out by a bit test rather than by a look at each one's
+	// document; nil when none.
+	deadChunks bitSet
 	holes   int    // removed documents (nil in docs)
 	skipped []Skipped
 	unsaved string          // why the last save failed; "" if it did not
@@ -282,7 +286,7 @@ func (ix *Index) HasScope(scope string) bool {
 func (ix *Index) reset() {
 	ix.docs, ix.chunks, ix.dead, ix.holes, ix.tab, ix.restat = nil, nil, 0, 0, nil, nil
 	ix.mem = docMem{}
-	ix.gone, ix.goneDocs, ix.copies, ix.ovKeys = nil, 0, nil, nil
+	ix.gone, ix.goneDocs, ix.copies, ix.ovKeys, ix.deadChunks = nil, 0, nil, nil, nil
 	ix.byPath = map[string]uint32{}
 	ix.lex = newLexicon()
 	ix.vec = vectors{}

@@ -105,6 +105,6 @@ func TestBridgeLeavesHelpers(t *testing.T) {
 func (ix *Index) lexicalOrder(q string) []hit {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	lex, cov := ix.lexicalSearch(q, nil)
+	lex, cov := ix.lexicalSearch(q, nil, nil)
 	return ix.fuse(lex, cov, nil, PlanFor(classify(q)), true)
 }

@@ -66,7 +66,7 @@ func (ix *Index) load() error {
 	runtime.AddCleanup(ix, func(unmap func()) { unmap() }, ix.unmap)
 	ix.tab, ix.lex, ix.vec, ix.embName = st.tab, st.lex, st.vec, st.embName
 	ix.docs, ix.chunks, ix.byPath, ix.mem = nil, nil, map[string]uint32{}, docMem{}
-	ix.gone, ix.goneDocs, ix.copies, ix.ovKeys = nil, 0, nil, nil
+	ix.gone, ix.goneDocs, ix.copies, ix.ovKeys, ix.deadChunks = nil, 0, nil, nil, nil
 	ix.names, ix.underived = st.names, false
 	if ix.vec.sk.words == 0 {
 		ix.vec.resketch()
