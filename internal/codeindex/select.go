@@ -124,6 +124,11 @@ type SelectOptions struct {
 	Digest func(p string) (string, bool)
 	// Log hears about a digests file that cannot be read (nil: nothing).
 	Log *slog.Logger
+	// Yield, when set, is called before each file read to compare
+	// copies: the server holds the reads there while a question of the
+	// first load reads the tree (on the Linux kernel they took half of
+	// the 2 cores from the first find_symbol).
+	Yield func()
 }
 
 // Select walks the source files under root, as extract.Walk does but
@@ -303,6 +308,9 @@ func (sel *Selection) dropCopies(ctx context.Context, root string, opt SelectOpt
 						return fmt.Errorf("compare copies in %s: %w", root, err)
 					}
 					defer rootDir.Close()
+				}
+				if opt.Yield != nil {
+					opt.Yield()
 				}
 				src, err := bounded.ReadFileIn(rootDir, f.p, copyLimit)
 				if err != nil {

@@ -89,6 +89,28 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+// TestSelectYieldsBeforeReads: Select calls Yield before each file it
+// reads to compare copies (the two of bucketGo's size), and the
+// selection is the same as without it.
+func TestSelectYieldsBeforeReads(t *testing.T) {
+	root := vendoredRepo(t)
+	want, err := Select(context.Background(), root, SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	yields := 0
+	got, err := Select(context.Background(), root, SelectOptions{Yield: func() { yields++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if yields != 2 {
+		t.Errorf("Yield called %d times; want 2, once before each read", yields)
+	}
+	if !slices.Equal(got.Code, want.Code) || !slices.Equal(got.Vendor, want.Vendor) || !slices.Equal(got.Left, want.Left) {
+		t.Errorf("with Yield: %+v; without: %+v", got, want)
+	}
+}
+
 // TestVendorRoots checks what makes a directory vendored.
 func TestVendorRoots(t *testing.T) {
 	for _, tc := range []struct {

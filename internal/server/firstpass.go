@@ -57,7 +57,7 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	}
 	start := time.Now()
 	dir := filepath.Join(w.root, ".artifacts", ".index")
-	scan := codeindex.StartScan(ctx, w.root, codeindex.SelectOptions{Dir: dir, Log: w.log})
+	scan := codeindex.StartScan(ctx, w.root, codeindex.SelectOptions{Dir: dir, Log: w.log, Yield: w.yieldToScans})
 	if sel, err := scan.Selection(); err != nil || len(sel.Code)+len(sel.Vendor) < firstPassFiles {
 		return nil // a small tree: loaded as ever
 	}
