@@ -111,11 +111,7 @@ type Index struct {
 	lex     *lexicon
 	vec     vectors
 	embName string // the embedder the vectors were made by
-	dead    int    // chunks of removed documents
-	// deadChunks holds those chunks, a bit each, so that a search leaves
-	// them out by a bit test rather than by a look at each one's
-	// document; nil when none.
-	deadChunks bitSet
+	dead    int    // chunks of removed documents (deadChunks)
 	holes   int    // removed documents (nil in docs)
 	skipped []Skipped
 	unsaved string          // why the last save failed; "" if it did not
@@ -159,6 +155,10 @@ type Index struct {
 	// ovKeys are the scope and template of the chunks the overlay added
 	// or removed: those whose copies derive counts again.
 	ovKeys map[copyKey]bool
+	// deadChunks holds the chunks of removed documents, a bit each, so
+	// that a search leaves them out by a bit test rather than by a look
+	// at each one's document; nil when none.
+	deadChunks bitSet
 }
 
 // chunkRec is what the index keeps of a chunk.
