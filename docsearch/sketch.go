@@ -145,6 +145,9 @@ func signBits(x, mean []float32, out []uint64) {
 	}
 }
 
+// distPool holds searchSketched's arrays of distances.
+var distPool sync.Pool
+
 // searchSketched is search over a sketched vectors: the rows nearest q by
 // sketch, shortlistPer*k of them, are scored exactly if keep takes them,
 // and so are the rows added since the sketches were made. When keep
@@ -155,7 +158,17 @@ func (v *vectors) searchSketched(q []float32, k int, keep func(uint32) bool) []s
 	qb := make([]uint64, sk.words)
 	signBits(q, sk.mean, qb)
 	m := sk.rows()
-	dist := make([]uint8, m) // differing bits, at most 255 counted
+	// Differing bits, at most 255 counted: a byte a row, a megabyte on
+	// the Linux kernel, kept for the next search.
+	dp, _ := distPool.Get().(*[]uint8)
+	if dp == nil {
+		dp = new([]uint8)
+	}
+	defer distPool.Put(dp)
+	if cap(*dp) < m {
+		*dp = make([]uint8, m)
+	}
+	dist := (*dp)[:m]
 	var hist [256]int
 	if sk.words == 4 { // 256 dimensions, the embedded model's
 		sketchDist4(sk.bits, (*[4]uint64)(qb), dist)
