@@ -174,7 +174,7 @@ func (p *pass) settle(upto int) error {
 			e.File, e.Skip = o.File, o.Skip
 		}
 	}
-	forgetRacy(es, p.start)
+	forgetRacy(es, p.start, p.tree.asRead)
 	if p.spill == nil {
 		return nil
 	}

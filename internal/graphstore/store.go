@@ -173,10 +173,11 @@ func buildKey() string {
 // forgetRacy clears the saved time of the entries modified within
 // racyWindow of start: such a file may change again with the same size
 // and time stamp (file systems stamp at clock-tick granularity), so next
-// time its content is hashed, as git does for racily clean files.
-func forgetRacy(es []Entry, start time.Time) {
+// time its content is hashed, as git does for racily clean files. An
+// entry asRead vouches for keeps its time.
+func forgetRacy(es []Entry, start time.Time, asRead func(*Entry) bool) {
 	for i := range es {
-		if es[i].ModTime > start.Add(-racyWindow).UnixNano() {
+		if es[i].ModTime > start.Add(-racyWindow).UnixNano() && !asRead(&es[i]) {
 			es[i].ModTime = 0
 		}
 	}

@@ -186,8 +186,8 @@ func Sync(ctx context.Context, opt Options) (*Snapshot, error) {
 	}
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	snap.Skipped = skipped
-	forgetRacy(st.Files, start)
-	forgetRacy(st.Config, start)
+	forgetRacy(st.Files, start, tree.asRead)
+	forgetRacy(st.Config, start, tree.asRead)
 	symID, savedState := r.save(root, snap, ps.spill, changed)
 	return r.finish(root, snap, symID, savedState, toSave, changed)
 }
