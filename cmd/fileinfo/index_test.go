@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +144,39 @@ func TestIndexUpdatesGraph(t *testing.T) {
 	}
 	if code, stdout, _ := runCLI(t, "index", "--root", root); code != 0 || !strings.Contains(stdout, "graph: as saved") {
 		t.Errorf("index again: exit %d: %s", code, stdout)
+	}
+}
+
+// TestIndexSavesSmallChangeAsDelta: index after one file changed saves
+// the change beside the doc index file (docsearch.delta), leaving the
+// file as it was, rather than decoding the whole index to rewrite it;
+// a search then finds the change.
+func TestIndexSavesSmallChangeAsDelta(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("pkg/m%02d.py", i)] = fmt.Sprintf("def handler_%02d(request):\n    \"\"\"Answer request %d.\"\"\"\n    return request\n", i, i)
+	}
+	root := writeTree(t, files)
+	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: exit %d: %s%s", code, stdout, stderr)
+	}
+	dir := filepath.Join(root, ".artifacts", ".index")
+	before, err := os.ReadFile(filepath.Join(dir, "docsearch.idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, root, map[string]string{"pkg/m07.py": "def quokka_census(herd):\n    \"\"\"Count the quokkas of a herd.\"\"\"\n    return len(herd)\n"})
+	if code, stdout, stderr := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index after an edit: exit %d: %s%s", code, stdout, stderr)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "docsearch.idx"))
+	if !bytes.Equal(after, before) {
+		t.Error("index rewrote the doc index file for one changed file; want a delta beside it")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "docsearch.delta")); err != nil {
+		t.Errorf("no delta after one changed file: %v", err)
+	}
+	if code, stdout, stderr := runCLI(t, "search", "--root", root, "quokka census"); code != 0 || !strings.Contains(stdout, "quokka_census") {
+		t.Errorf("search after the delta: exit %d: %s%s", code, stdout, stderr)
 	}
 }
