@@ -82,6 +82,11 @@ func BenchmarkSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	searchSynthetic(b, ix)
+}
+
+// searchSynthetic times searches of syntheticDocs' words over ix.
+func searchSynthetic(b *testing.B, ix *Index) {
 	queries := []string{"config12 render", "how to parse read_file options", "mapBy", "sever valeu", "what is an index"}
 	b.ReportAllocs()
 	i := 0
@@ -113,15 +118,7 @@ func BenchmarkSearchAfterRemoval(b *testing.B) {
 	if ix.dead == 0 {
 		b.Fatal("no chunk removed")
 	}
-	queries := []string{"config12 render", "how to parse read_file options", "mapBy", "sever valeu", "what is an index"}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)]}); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	searchSynthetic(b, ix)
 }
 
 // BenchmarkLoad decodes the saved index of 2,000 synthetic pages.
