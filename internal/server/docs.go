@@ -116,13 +116,6 @@ func (w *workspace) afterLoad(opt Options) {
 			w.held.PrepareUpdates()
 		}
 		w.mu.RUnlock()
-		if w.firstBuilt {
-			// The first pass held the heap at its budget, and the runtime
-			// gives free pages back slowly: on the Linux kernel the
-			// resident set stayed at 2.0 GB after the load, where a later
-			// start settles at 0.6 GB.
-			giveBackPages()
-		}
 	})
 	if !started {
 		w.docsOpened(nil)

@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -231,35 +230,5 @@ func waitCodeComplete(t *testing.T, w *workspace) {
 	deadline := time.Now().Add(time.Minute)
 	for !w.code.complete() && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// TestFirstPassGivesPagesBack: once the first pass's load and the work
-// after it are done, the heap's free pages are given back once; a first
-// start that takes no pass gives none back.
-func TestFirstPassGivesPagesBack(t *testing.T) {
-	defer func(f func()) { giveBackPages = f }(giveBackPages)
-	var given atomic.Int32
-	giveBackPages = func() { given.Add(1) }
-	for _, c := range []struct {
-		pass int
-		want int32
-	}{{1, 1}, {math.MaxInt, 0}} {
-		given.Store(0)
-		_, ws, _ := firstStartOn(t, slimTree(), c.pass, Options{NoWatch: true})
-		if _, err := ws.waitDocs(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(time.Minute)
-		for !ws.code.complete() && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		for given.Load() < c.want && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
-		time.Sleep(50 * time.Millisecond)
-		if got := given.Load(); got != c.want {
-			t.Errorf("first pass from %d files: pages given back %d times, want %d", c.pass, got, c.want)
-		}
 	}
 }
