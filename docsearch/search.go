@@ -160,15 +160,21 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 
 	ix.mu.RLock()
 	keep, dead := ix.keeper(q)
-	// The two retrievers read the index and nothing else: the vector
-	// scan runs beside the lexical one, on another core when there is
-	// one (on the Linux kernel each is about half of a search's CPU).
+	// The two retrievers read the index and nothing else: on a large
+	// index the vector scan runs beside the lexical one, on another core
+	// when there is one (on the Linux kernel each is about half of a
+	// search's CPU); on a small one, handing it over costs more than it
+	// saves.
 	var vecHits []scored
 	var vecDone sync.WaitGroup
 	vectors := qvec != nil && ix.vec.dim == len(qvec)
 	if vectors {
 		all := func(c uint32) bool { return !dead.has(c) && (keep == nil || keep(c)) }
-		vecDone.Go(func() { vecHits = ix.vec.search(qvec, candidates, all) })
+		if ix.vec.chunks() >= sketchMin {
+			vecDone.Go(func() { vecHits = ix.vec.search(qvec, candidates, all) })
+		} else {
+			vecHits = ix.vec.search(qvec, candidates, all)
+		}
 	}
 	var lexHits []scored
 	var cov map[uint32]float64
