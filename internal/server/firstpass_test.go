@@ -232,3 +232,31 @@ func waitCodeComplete(t *testing.T, w *workspace) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestFirstPassAdoptsSymbols: once the first pass saved the graph and
+// the load found it current, lookups and file_info read the symbols
+// index the pass saved from the load's end, instead of restoring the
+// graph (which a server then held for as long as it ran) until a walk
+// had checked the index.
+func TestFirstPassAdoptsSymbols(t *testing.T) {
+	defer func(n int) { pendingMinEdges = n }(pendingMinEdges)
+	pendingMinEdges = 0 // the graph pending, however small
+	s, ws, logs := firstStartOn(t, slimTree(), 1, Options{NoWatch: true})
+	if !strings.Contains(logs.String(), "first pass: code indexed, graph saved") {
+		t.Fatalf("no first pass:\n%s", logs.String())
+	}
+	ws.mu.RLock()
+	current, pending := ws.symIdxCurrent(), ws.unrestored() != nil
+	ws.mu.RUnlock()
+	if !current || !pending {
+		t.Fatalf("at the load's end: symbols index current %v, graph pending %v; want both", current, pending)
+	}
+	s.ok("file_info", map[string]any{"path": "drivers/d007.c"}, &map[string]any{})
+	s.ok("callers", map[string]any{"symbol": "helper"}, &map[string]any{})
+	ws.mu.RLock()
+	restored := ws.unrestored() == nil
+	ws.mu.RUnlock()
+	if restored {
+		t.Error("file_info and callers after the first pass restored the graph")
+	}
+}
