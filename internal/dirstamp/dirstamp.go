@@ -9,8 +9,6 @@
 package dirstamp
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -42,12 +40,8 @@ type Stamp struct {
 // Absent when nothing is there, Unsure when it changed within Slack of
 // since (Unix ns, when the walk began) or after.
 func Of(root, p string, since int64) Stamp {
-	info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-	if err != nil {
-		return Stamp{p, Absent, 0}
-	}
-	s := Stamp{p, info.Size(), info.ModTime().UnixNano()}
-	if s.MTime >= since-int64(Slack) {
+	s := Lstat(root, p)
+	if s.Size != Absent && s.MTime >= since-int64(Slack) {
 		s.Size = Unsure
 	}
 	return s
