@@ -1,13 +1,13 @@
 package graphstore
 
 import (
-	"github.com/fileinfo/fileinfo/internal/par"
-
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/fileinfo/fileinfo/internal/par"
 )
 
 // A payload is State's fields in order, each encoded on its own; a
