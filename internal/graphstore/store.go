@@ -107,10 +107,12 @@ type Options struct {
 }
 
 // extractedHook, set by tests, hears that Sync closed its extractor;
-// buildHook, the files it builds the graph over.
+// buildHook, the files it builds the graph over; checkedHook, the saved
+// state as the check leaves it.
 var (
 	extractedHook func()
 	buildHook     func([]extract.File)
+	checkedHook   func(*State)
 )
 
 // stateKey is the key of the state Sync saves with opt (see State.Key).

@@ -403,3 +403,43 @@ func TestUpdateOverBudgetBuildsWhole(t *testing.T) {
 	}
 	expectSavedFresh(t, root, "without Discard")
 }
+
+// TestWholeBuildLetsGoOfSavedGraph: a Sync that builds the graph whole
+// drops the saved state's edges once it has decided so, not after the
+// build (the kernel's are 269 MB); one that updates, or finds nothing
+// changed, keeps them, as it reads them.
+func TestWholeBuildLetsGoOfSavedGraph(t *testing.T) {
+	root := updateTree(t)
+	ctx := context.Background()
+	if _, err := Sync(ctx, Options{Root: root, Discard: true}); err != nil {
+		t.Fatal(err)
+	}
+	var edges, unresolved []int
+	checkedHook = func(old *State) {
+		edges, unresolved = append(edges, len(old.Edges)), append(unresolved, len(old.Unresolved))
+	}
+	t.Cleanup(func() { checkedHook = nil })
+	sync := func(what string, want How) {
+		t.Helper()
+		edges, unresolved = nil, nil
+		snap, err := Sync(ctx, Options{Root: root, Discard: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.How != want {
+			t.Fatalf("%s: graph %s (%s), want %s", what, snap.How, snap.Why, want)
+		}
+		kept := len(edges) == 1 && edges[0] > 0 && unresolved[0] > 0
+		dropped := len(edges) == 1 && edges[0] == 0 && unresolved[0] == 0
+		if want == GraphBuilt && !dropped || want != GraphBuilt && !kept {
+			t.Errorf("%s (%s): the check left the saved state with %v edges, %v unresolved calls", what, want, edges, unresolved)
+		}
+	}
+	sync("nothing changed", GraphSaved)
+	write(t, root, "drivers/d007.c", "#include \"util.h\"\nint probe7(void) { return helper(70) + missing7(); }\n")
+	sync("one file changed", GraphUpdated)
+	buildWhole(t)
+	write(t, root, "drivers/d008.c", "#include \"util.h\"\nint probe8(void) { return helper(80) + missing8(); }\n")
+	sync("built whole", GraphBuilt)
+	expectSavedFresh(t, root, "after a whole build")
+}
