@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Code. The code scope holds one document per symbol of source code:
@@ -95,6 +96,15 @@ func (ix *Index) PutCode(ctx context.Context, files []CodeFile, removed []string
 // is saved once, at the end. Searches between batches see the batches
 // done. The paths in removed are dropped with the first batch.
 func (ix *Index) PutCodeBatches(ctx context.Context, batches iter.Seq[[]CodeFile], removed []string) error {
+	return ix.PutCodeBatchesThen(ctx, batches, removed, nil)
+}
+
+// PutCodeBatchesThen is PutCodeBatches calling put, when set, once every
+// batch is in the index and searchable, and before the index is saved:
+// on the Linux kernel the save takes 8-10 s, which a caller that
+// publishes the index for search need not wait for. put is not called
+// when a batch failed.
+func (ix *Index) PutCodeBatchesThen(ctx context.Context, batches iter.Seq[[]CodeFile], removed []string, put func()) error {
 	changed := false
 	var err error
 	var known codeKeys
@@ -107,10 +117,15 @@ func (ix *Index) PutCodeBatches(ctx context.Context, batches iter.Seq[[]CodeFile
 	if err == nil && len(removed) > 0 { // no batch at all
 		changed, err = ix.putCode(ctx, nil, removed, &known)
 	}
+	if err == nil && put != nil {
+		put()
+	}
 	if changed && ix.opts.Dir != "" {
+		start := time.Now()
 		ix.update.Lock()
 		ix.saved(ix.save())
 		ix.update.Unlock()
+		ix.opts.Logger.Debug("docsearch: code put, index saved", "dir", ix.opts.Dir, "save", time.Since(start))
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -329,5 +330,41 @@ func TestCodeStubsRankUnder(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != "werkzeug/datastructures.py" {
 		t.Errorf("results %v, want werkzeug/datastructures.py, then the stub", got)
+	}
+}
+
+// TestPutCodeBatchesThen: put is called once every batch is searchable
+// and before the index is saved; the index saved after it holds the
+// same code.
+func TestPutCodeBatchesThen(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
+	files := flaskCode()
+	puts := 0
+	put := func() {
+		puts++
+		if _, err := os.Stat(filepath.Join(dir, storeFile)); err == nil {
+			t.Error("saved before put")
+		}
+		expectFirst(t, ix, "url_for", []string{ScopeCode}, "Flask.url_for")
+		expectFirst(t, ix, "test register blueprint", []string{ScopeCode}, "test_register_blueprint")
+	}
+	if err := ix.PutCodeBatchesThen(context.Background(), slices.Values([][]CodeFile{files[:2], files[2:]}), nil, put); err != nil {
+		t.Fatal(err)
+	}
+	if puts != 1 {
+		t.Fatalf("put called %d times; want once", puts)
+	}
+	again := openTest(t, os.DirFS(root), Options{Dir: dir})
+	expectFirst(t, again, "url_for", []string{ScopeCode}, "Flask.url_for")
+
+	// A batch that fails (the context is done) is not followed by put.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	puts = 0
+	changed := []CodeFile{{Path: "flask/extra.py", Symbols: []CodeSymbol{{Name: "flask.extra.helper", Kind: "function", Body: "def helper(): pass", Line: 1, End: 1}}}}
+	if err := ix.PutCodeBatchesThen(ctx, slices.Values([][]CodeFile{changed}), nil, put); err == nil || puts != 0 {
+		t.Fatalf("cancelled: err %v, put called %d times; want an error and no put", err, puts)
 	}
 }

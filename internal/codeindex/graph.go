@@ -41,6 +41,12 @@ type GraphOptions struct {
 	// more after that, so a caller that lets go of it too leaves its
 	// memory to the graph's build.
 	Indexed func(*docsearch.Index)
+	// Searchable, if set, is called with the index once every code
+	// document of the pass is in it and searchable, before it is saved
+	// (on the Linux kernel 8-10 s) and Indexed is called: a server can
+	// search it meanwhile. Only in a tree with no vendored code, whose
+	// scope is brought up to date after the save (syncVendor).
+	Searchable func(*docsearch.Index)
 	// Progress, if set, hears how far the code documents are: once
 	// with (0, total) when the files that need them are known, then
 	// after each batch is indexed, with the files indexed so far (a
@@ -78,7 +84,7 @@ func SyncGraph(ctx context.Context, ix *docsearch.Index, root string, opt GraphO
 	if err != nil {
 		return SyncStats{}, nil, err
 	}
-	p := &codePass{ix: ix, root: root, indexed: opt.Indexed, progress: opt.Progress, log: log, sel: sel, code: make(map[string]bool, len(sel.Code)),
+	p := &codePass{ix: ix, root: root, indexed: opt.Indexed, searchable: opt.Searchable, progress: opt.Progress, log: log, sel: sel, code: make(map[string]bool, len(sel.Code)),
 		now: map[string][3]int64{}, need: map[string]bool{}, old: map[string][3]int64{},
 		vendor: make(map[string]bool, len(sel.Vendor)), vendorHave: ix.VendorStamps(), vendorNow: map[string]uint64{}}
 	for _, c := range sel.Code {
@@ -126,6 +132,8 @@ type codePass struct {
 	ix      *docsearch.Index // nil once saved and handed to indexed
 	root    string
 	indexed func(*docsearch.Index)
+	// searchable is GraphOptions.Searchable.
+	searchable func(*docsearch.Index)
 	// progress is GraphOptions.Progress; indexedN counts the files indexed.
 	progress func(done, total int)
 	indexedN int
@@ -242,7 +250,11 @@ func (p *codePass) start(ctx context.Context) {
 				}
 			}
 		}
-		p.done <- ix.PutCodeBatches(ctx, batches, removed)
+		var put func()
+		if p.searchable != nil && len(p.sel.Vendor) == 0 {
+			put = func() { p.searchable(ix) }
+		}
+		p.done <- ix.PutCodeBatchesThen(ctx, batches, removed, put)
 	}()
 }
 

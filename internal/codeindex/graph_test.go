@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -367,5 +368,57 @@ func TestSyncGraphVendorExtractsOnce(t *testing.T) {
 	}
 	if got, want := reads.take(), map[string]int{"third_party/zlib/inflate.c": 1}; !reflect.DeepEqual(got, want) {
 		t.Errorf("after an edit, extracted %v; want %v", got, want)
+	}
+}
+
+// TestSyncGraphSearchableBeforeSaved: Searchable hears of the index once
+// every code document is in it, before it is saved and Indexed is called,
+// and a search then finds the code; in a tree with vendored code, whose
+// scope is brought up to date after the save, it is not called.
+func TestSyncGraphSearchableBeforeSaved(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".artifacts", ".index")
+	writeTree(t, root, 20)
+	ctx := context.Background()
+	ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	opt := GraphOptions{Dir: dir,
+		Searchable: func(got *docsearch.Index) {
+			order = append(order, "searchable")
+			if got != ix || len(got.CodeFiles()) != 20 {
+				t.Errorf("Searchable with %p of %d code files; want %p with all 20", got, len(got.CodeFiles()), ix)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "docsearch.idx")); err == nil {
+				t.Error("Searchable called after the index was saved")
+			}
+			res, err := got.Search(ctx, docsearch.Query{Text: "F17", Scopes: []string{docsearch.ScopeCode}})
+			if err != nil || len(res.Results) == 0 || !strings.Contains(res.Results[0].Title, "F17") {
+				t.Errorf("search for F17 when searchable: %+v, %v; want F17 first", res.Results, err)
+			}
+		},
+		Indexed: func(*docsearch.Index) { order = append(order, "indexed") },
+	}
+	if _, _, err := SyncGraph(ctx, ix, root, opt); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(order, []string{"searchable", "indexed"}) {
+		t.Errorf("calls %v; want searchable, then indexed", order)
+	}
+
+	vroot := vendoredRepo(t)
+	vix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	vopt := GraphOptions{Dir: filepath.Join(vroot, ".artifacts", ".index"), Searchable: func(*docsearch.Index) { called = true }}
+	if _, _, err := SyncGraph(ctx, vix, vroot, vopt); err != nil {
+		t.Fatal(err)
+	}
+	if called {
+		t.Error("Searchable called in a tree with vendored code")
 	}
 }

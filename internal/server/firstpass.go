@@ -58,9 +58,11 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	start := time.Now()
 	dir := filepath.Join(w.root, ".artifacts", ".index")
 	scan := codeindex.StartScan(ctx, w.root, codeindex.SelectOptions{Dir: dir, Log: w.log, Yield: w.yieldToScans})
-	if sel, err := scan.Selection(); err != nil || len(sel.Code)+len(sel.Vendor) < firstPassFiles {
+	sel, err := scan.Selection()
+	if err != nil || len(sel.Code)+len(sel.Vendor) < firstPassFiles {
 		return nil // a small tree: loaded as ever
 	}
+	w.log.Debug("first pass: code files selected", "code", len(sel.Code), "vendor", len(sel.Vendor), "elapsed", time.Since(start))
 	defer holdMemory(opt.FirstMemory)()
 	// After an upgrade every saved code document is put again: the saved
 	// doc index is left unread and built anew (see docsearch.Options.Fresh).
@@ -72,6 +74,7 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 		w.log.Warn("no doc search in this workspace", "err", err)
 		return nil // afterLoad tries again
 	}
+	w.log.Debug("first pass: doc index opened", "elapsed", time.Since(start))
 	if why := ix.Unsaved(); why != "" {
 		// Nothing saved can be read in place, nor the graph: the load
 		// builds it as ever, and the code goes to this index after it.
@@ -90,6 +93,7 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 			w.code.add(done - last)
 			last = done
 		},
+		Searchable: w.firstSearchable,
 		Indexed: func(built *docsearch.Index) {
 			w.firstIndexed(ctx, opt, built)
 			published = true
@@ -216,7 +220,22 @@ func (w *workspace) firstIndexed(ctx context.Context, opt Options, built *docsea
 		built = nil
 		runtime.GC()
 	}
-	w.log.Info("code searchable", "root", w.root, "reopened", time.Since(start).Round(time.Millisecond))
+	w.log.Info("code searchable", "root", w.root, "saved", true, "reopened", time.Since(start).Round(time.Millisecond))
+}
+
+// firstSearchable publishes the index the first pass built, every code
+// document in it, for search while it is saved (on the Linux kernel
+// 8-10 s): code queries read the code scope from then on. It is not
+// open to changes (docsOpen): a change noted meanwhile waits for the
+// saved index, which firstIndexed publishes in its place.
+func (w *workspace) firstSearchable(built *docsearch.Index) {
+	w.docs.Store(built)
+	w.names.drop()
+	w.code.finish()
+	w.log.Info("code searchable", "root", w.root, "saved", false)
+	if w.hooks != nil && w.hooks.searchable != nil {
+		w.hooks.searchable()
+	}
 }
 
 // firstSearch searches the doc index the first pass published while the

@@ -169,6 +169,49 @@ func TestFirstPassSearchable(t *testing.T) {
 	}
 }
 
+// TestFirstPassSearchableWhileSaved: the code scope is searched,
+// complete, once every code document is in the index the first pass
+// built, before that index is saved (on the Linux kernel 8-10 s); the
+// saved one takes its place after.
+func TestFirstPassSearchableWhileSaved(t *testing.T) {
+	release, reached := make(chan struct{}), make(chan struct{})
+	opt := Options{NoWatch: true, hooks: &testHooks{
+		searchable: func() { close(reached); <-release },
+	}}
+	defer func(n int) { firstPassFiles = n }(firstPassFiles)
+	firstPassFiles = 1
+	root := t.TempDir()
+	writeTree(t, root, slimTree())
+	opt.Root = root
+	s := connect(t, nil, opt)
+	select {
+	case <-reached:
+	case <-time.After(time.Minute):
+		t.Fatal("the first pass never made its index searchable")
+	}
+	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", "docsearch.idx")); err == nil {
+		t.Error("the index was saved before it was searchable")
+	}
+	res := text(s.ok("search_docs", map[string]any{"query": "twice"}, &searchDocsOut{}))
+	if strings.Contains(res, "Not complete yet") || !strings.Contains(res, "lib/util.c") {
+		t.Errorf("search while the index is saved:\n%s", res)
+	}
+	close(release)
+	w, err := s.srv.ready(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", "docsearch.idx")); err != nil {
+		t.Errorf("not saved after: %v", err)
+	}
+	if ix := w.docIndex(); ix == nil || ix.Unsaved() != "" {
+		t.Errorf("after the pass, the doc index is %v; want the saved one", ix)
+	}
+	if got := text(s.ok("search_docs", map[string]any{"query": "twice"}, &searchDocsOut{})); !strings.Contains(got, "lib/util.c") {
+		t.Errorf("search after the save:\n%s", got)
+	}
+}
+
 // TestFirstPassAfterUpgradeBuildsDocsAnew: after an upgrade (saved code
 // stamps of another build) the first pass puts every code document
 // again, so it leaves the saved doc index unread and builds it anew,

@@ -174,6 +174,7 @@ type testHooks struct {
 	scanRead     func(path string) error                   // before a scan reads a file while loading; an error stands for the read's
 	scanGraph    func(held bool)                           // before a cold callers/callees answer builds its call graph; held: the load's extraction is held
 	updating     func()                                    // while an update holds mu, before it changes the graph
+	searchable   func()                                    // when the first pass published its index, before the index is saved
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
