@@ -69,11 +69,13 @@ func statAll(root string, lists ...[]string) map[string]fs.FileInfo {
 type Scan struct {
 	root    string
 	dir     string
-	walked  chan struct{} // closed once sel and err are set
-	done    chan struct{} // closed once the stamps are read too
+	walked  chan struct{} // closed once the walk's listing, files and err are set
+	done    chan struct{} // closed once sel is, the copies left out, and the stamps read
 	listing *docsearch.Listing
+	files   int   // code and vendor files the walk found, copies still in
+	walkErr error // the walk's
 	sel     Selection
-	err     error
+	err     error // the walk's, or the copies' comparison's
 	// The stamps saved in dir, read beside the walk (see oldStamps).
 	stamps    []fileStamp
 	stampsErr error
@@ -87,9 +89,21 @@ func StartScan(ctx context.Context, root string, opt SelectOptions) *Scan {
 	s := &Scan{root: root, dir: opt.Dir, walked: make(chan struct{}), done: make(chan struct{}), listing: docsearch.NewListing()}
 	go func() {
 		defer close(s.done)
-		s.sel, s.err = selectListed(ctx, root, opt, s.listing)
-		close(s.walked) // the doc walk need not wait for the stamps
-		if s.err == nil && s.dir != "" {
+		sel, err := walkSelect(ctx, root, s.listing)
+		s.files, s.walkErr = len(sel.Code)+len(sel.Vendor), err
+		// The doc walk needs the listing only: it reads the docs while
+		// the copies are compared (on the Linux kernel 2.4 s of reads)
+		// and the stamps read.
+		close(s.walked)
+		if err == nil {
+			err = sel.dropCopies(ctx, root, opt)
+		}
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.sel = sel
+		if s.dir != "" {
 			s.stamps, s.stampsErr = readStamps(s.dir)
 			s.legacy = s.stampsErr == nil && !exists(filepath.Join(s.dir, stampsFile))
 		}
@@ -102,10 +116,18 @@ func StartScan(ctx context.Context, root string, opt SelectOptions) *Scan {
 // reads everything itself, and Sync reports the error).
 func (s *Scan) Listing() *docsearch.Listing {
 	<-s.walked
-	if s.err != nil {
+	if s.walkErr != nil {
 		return nil
 	}
 	return s.listing
+}
+
+// Files waits for the walk and returns how many code and vendor files it
+// found, before the copies among them are left out (Selection); 0 when
+// the walk failed.
+func (s *Scan) Files() int {
+	<-s.walked
+	return s.files
 }
 
 // Selection waits for the walk and returns the selection it made.

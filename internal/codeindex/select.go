@@ -141,6 +141,19 @@ func Select(ctx context.Context, root string, opt SelectOptions) (Selection, err
 // selectListed is Select, recording in l (nil: nowhere) every directory
 // the walk read and the lstat of every file selected (see Scan).
 func selectListed(ctx context.Context, root string, opt SelectOptions, l *docsearch.Listing) (Selection, error) {
+	sel, err := walkSelect(ctx, root, l)
+	if err != nil {
+		return Selection{}, err
+	}
+	if err := sel.dropCopies(ctx, root, opt); err != nil {
+		return Selection{}, err
+	}
+	return sel, nil
+}
+
+// walkSelect is selectListed up to the copies: the walk, the scopes and
+// l complete, no copy left out yet.
+func walkSelect(ctx context.Context, root string, l *docsearch.Listing) (Selection, error) {
 	wopt := extract.WalkOptions{Enter: []string{"vendor"}, Dir: dirHook}
 	if l != nil {
 		wopt.Listed = func(rel string, entries []fs.DirEntry) {
@@ -192,9 +205,6 @@ func selectListed(ctx context.Context, root string, opt SelectOptions, l *docsea
 			}
 			return docsearch.FileStat{Mode: fi.Mode(), Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, true
 		})
-	}
-	if err := sel.dropCopies(ctx, root, opt); err != nil {
-		return Selection{}, err
 	}
 	return sel, nil
 }

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/fixture"
@@ -220,5 +222,41 @@ func testSyncVendor(t *testing.T, sync func(context.Context, *docsearch.Index, s
 	}
 	if got := ix.CodeFiles(); !slices.Contains(got, "third_party/zlib/inflate.c") || slices.ContainsFunc(got, underVendorDir) {
 		t.Errorf("code files without the marks %q", got)
+	}
+}
+
+// TestScanListsBeforeCopies: a Scan's listing, and the count of files it
+// walked, are there before the copies among the files are compared (on
+// the Linux kernel 2.4 s of reads), so that the doc walk runs beside
+// that; the selection waits for it and leaves the copies out.
+func TestScanListsBeforeCopies(t *testing.T) {
+	root := vendoredRepo(t)
+	want, err := Select(context.Background(), root, SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	yield := sync.OnceFunc(func() { <-release })
+	scan := StartScan(context.Background(), root, SelectOptions{Yield: yield})
+	listed := make(chan int)
+	go func() {
+		scan.Listing()
+		listed <- scan.Files()
+	}()
+	select {
+	case n := <-listed:
+		if n != len(want.Code)+len(want.Vendor)+len(want.Left) {
+			t.Errorf("walked %d files; want %d, the copies in", n, len(want.Code)+len(want.Vendor)+len(want.Left))
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the listing waited for the copies to be compared")
+	}
+	close(release)
+	got, err := scan.Selection()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Code, want.Code) || !slices.Equal(got.Vendor, want.Vendor) || !slices.Equal(got.Left, want.Left) {
+		t.Errorf("scanned: %+v; selected: %+v", got, want)
 	}
 }

@@ -17,8 +17,9 @@ import (
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
-// firstPassFiles is the fewest source files (code and vendor scopes) for
-// which the first load takes the one pass (see firstPass). On smaller
+// firstPassFiles is the fewest source files (code and vendor scopes, as
+// walked: copies counted) for which the first load takes the one pass
+// (see firstPass). On smaller
 // trees the code index never reaches the spill, and the pass's doc index,
 // open while the files are extracted, raised the peak: golang.org/x/tools
 // (1,281 files) 201-208 MB before, 228-240 MB in the pass; 715 files of
@@ -58,11 +59,13 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	start := time.Now()
 	dir := filepath.Join(w.root, ".artifacts", ".index")
 	scan := codeindex.StartScan(ctx, w.root, codeindex.SelectOptions{Dir: dir, Log: w.log, Yield: w.yieldToScans})
-	sel, err := scan.Selection()
-	if err != nil || len(sel.Code)+len(sel.Vendor) < firstPassFiles {
-		return nil // a small tree: loaded as ever
+	// Counted as walked, copies still in: the doc index is opened while
+	// they are compared.
+	n := scan.Files()
+	if n < firstPassFiles {
+		return nil // a small tree (or no walk): loaded as ever
 	}
-	w.log.Debug("first pass: code files selected", "code", len(sel.Code), "vendor", len(sel.Vendor), "elapsed", time.Since(start))
+	w.log.Debug("first pass: source files walked", "files", n, "elapsed", time.Since(start))
 	defer holdMemory(opt.FirstMemory)()
 	// After an upgrade every saved code document is put again: the saved
 	// doc index is left unread and built anew (see docsearch.Options.Fresh).
