@@ -140,21 +140,8 @@ func TestFirstPassSearchable(t *testing.T) {
 		},
 		sync: func() { close(reached); <-release },
 	}}
-	defer func(n int) { firstPassFiles = n }(firstPassFiles)
-	firstPassFiles = 1
-	root := t.TempDir()
-	writeTree(t, root, slimTree())
-	opt.Root = root
-	s := connect(t, nil, opt)
-	select {
-	case <-reached:
-	case <-time.After(time.Minute):
-		t.Fatal("the load never read the graph back")
-	}
-	res := text(s.ok("search_docs", map[string]any{"query": "twice"}, &searchDocsOut{}))
-	if strings.Contains(res, "Not complete yet") || !strings.Contains(res, "lib/util.c") {
-		t.Errorf("search while the graph is read back:\n%s", res)
-	}
+	s, _ := heldFirstPass(t, opt, reached, "read the graph back")
+	expectCodeSearched(t, s, "while the graph is read back")
 	close(release)
 	if _, err := s.srv.ready(context.Background(), nil); err != nil {
 		t.Fatal(err)
@@ -178,24 +165,11 @@ func TestFirstPassSearchableWhileSaved(t *testing.T) {
 	opt := Options{NoWatch: true, hooks: &testHooks{
 		searchable: func() { close(reached); <-release },
 	}}
-	defer func(n int) { firstPassFiles = n }(firstPassFiles)
-	firstPassFiles = 1
-	root := t.TempDir()
-	writeTree(t, root, slimTree())
-	opt.Root = root
-	s := connect(t, nil, opt)
-	select {
-	case <-reached:
-	case <-time.After(time.Minute):
-		t.Fatal("the first pass never made its index searchable")
-	}
+	s, root := heldFirstPass(t, opt, reached, "made its index searchable")
 	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", "docsearch.idx")); err == nil {
 		t.Error("the index was saved before it was searchable")
 	}
-	res := text(s.ok("search_docs", map[string]any{"query": "twice"}, &searchDocsOut{}))
-	if strings.Contains(res, "Not complete yet") || !strings.Contains(res, "lib/util.c") {
-		t.Errorf("search while the index is saved:\n%s", res)
-	}
+	expectCodeSearched(t, s, "while the index is saved")
 	close(release)
 	w, err := s.srv.ready(context.Background(), nil)
 	if err != nil {
@@ -209,6 +183,36 @@ func TestFirstPassSearchableWhileSaved(t *testing.T) {
 	}
 	if got := text(s.ok("search_docs", map[string]any{"query": "twice"}, &searchDocsOut{})); !strings.Contains(got, "lib/util.c") {
 		t.Errorf("search after the save:\n%s", got)
+	}
+}
+
+// heldFirstPass starts a server whose first pass (over slimTree, with
+// firstPassFiles lowered so that it takes one) opt's hooks hold, and
+// waits until they close reached; root is the tree's.
+func heldFirstPass(t *testing.T, opt Options, reached <-chan struct{}, held string) (s *session, root string) {
+	t.Helper()
+	old := firstPassFiles
+	firstPassFiles = 1
+	t.Cleanup(func() { firstPassFiles = old })
+	root = t.TempDir()
+	writeTree(t, root, slimTree())
+	opt.Root = root
+	s = connect(t, nil, opt)
+	select {
+	case <-reached:
+	case <-time.After(time.Minute):
+		t.Fatalf("the first pass never %s", held)
+	}
+	return s, root
+}
+
+// expectCodeSearched checks that search_docs finds slimTree's code,
+// and says the code scope is complete.
+func expectCodeSearched(t *testing.T, s *session, when string) {
+	t.Helper()
+	res := text(s.ok("search_docs", map[string]any{"query": "twice"}, &searchDocsOut{}))
+	if strings.Contains(res, "Not complete yet") || !strings.Contains(res, "lib/util.c") {
+		t.Errorf("search %s:\n%s", when, res)
 	}
 }
 
