@@ -19,12 +19,11 @@ import (
 
 // firstPassFiles is the fewest source files (code and vendor scopes, as
 // walked: copies counted) for which the first load takes the one pass
-// (see firstPass). On smaller
-// trees the code index never reaches the spill, and the pass's doc index,
-// open while the files are extracted, raised the peak: golang.org/x/tools
-// (1,281 files) 201-208 MB before, 228-240 MB in the pass; 715 files of
-// Linux's kernel/ and mm/ 294-301 MB, 418-460 MB (docs/bigrepos.md). A
-// variable for the tests.
+// (see firstPass). On smaller trees the code index never reaches the
+// spill, and the pass's doc index, open while the files are extracted,
+// raised the peak: golang.org/x/tools (1,281 files) 201-208 MB before,
+// 228-240 MB in the pass; 715 files of Linux's kernel/ and mm/ 294-301
+// MB, 418-460 MB (docs/bigrepos.md). A variable for the tests.
 var firstPassFiles = 4096
 
 // firstPass is the first load of a workspace that has no saved graph
