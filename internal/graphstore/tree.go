@@ -23,7 +23,7 @@ type sourceTree struct {
 // The entry returned carries the new stat (and hash, when it was read).
 func (t sourceTree) check(p string, old *Entry) (e Entry, same bool) {
 	e = Entry{Path: p}
-	st, err := os.Stat(filepath.Join(t.root, filepath.FromSlash(p)))
+	st, err := t.stat(p)
 	if err != nil {
 		return e, false
 	}
@@ -42,6 +42,11 @@ func (t sourceTree) check(p string, old *Entry) (e Entry, same bool) {
 	return e, e.Hash != "" && e.Hash == old.Hash
 }
 
+// stat stats root/p, as check compares it.
+func (t sourceTree) stat(p string) (os.FileInfo, error) {
+	return os.Stat(filepath.Join(t.root, filepath.FromSlash(p)))
+}
+
 // asRead reports whether the file of e, modified within racyWindow of
 // the pass's start, may keep its time all the same: the window has
 // passed since that time, and the file still has e's size and time and
@@ -57,7 +62,7 @@ func (t sourceTree) asRead(e *Entry) bool {
 		return false
 	}
 	same := func() bool {
-		st, err := os.Stat(filepath.Join(t.root, filepath.FromSlash(e.Path)))
+		st, err := t.stat(e.Path)
 		return err == nil && st.Size() == e.Size && st.ModTime().UnixNano() == e.ModTime
 	}
 	return same() && t.hash(e.Path) == e.Hash && same()
