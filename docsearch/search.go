@@ -167,8 +167,8 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	// saves.
 	var vecHits []scored
 	var vecDone sync.WaitGroup
-	vectors := qvec != nil && ix.vec.dim == len(qvec)
-	if vectors {
+	byVector := qvec != nil && ix.vec.dim == len(qvec)
+	if byVector {
 		all := func(c uint32) bool { return !dead.has(c) && (keep == nil || keep(c)) }
 		if ix.vec.chunks() >= sketchMin {
 			vecDone.Go(func() { vecHits = ix.vec.search(qvec, candidates, all) })
@@ -183,7 +183,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		lexHits = ix.dedupe(lexHits)
 	}
 	vecDone.Wait()
-	if vectors {
+	if byVector {
 		if mode == Hybrid {
 			vecHits = ix.feedback(qvec, lexHits, vecHits)
 		}

@@ -69,7 +69,7 @@ func statAll(root string, lists ...[]string) map[string]fs.FileInfo {
 type Scan struct {
 	root    string
 	dir     string
-	walked  chan struct{} // closed once the walk's listing, files and err are set
+	walked  chan struct{} // closed once listing, files and walkErr are set
 	done    chan struct{} // closed once sel is, the copies left out, and the stamps read
 	listing *docsearch.Listing
 	files   int   // code and vendor files the walk found, copies still in
