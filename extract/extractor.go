@@ -334,6 +334,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	if lang.plain != nil && !e.parseAll && lang.plain(src) {
 		start := time.Now()
 		f := plainFile(rel, lang)
+		f.Generated = generatedMark(src, lang)
 		e.stats.add(lang.Name, len(src), time.Since(start))
 		return f, nil
 	}
@@ -401,6 +402,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	if fi.overBudget {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v of CPU time", queryTimeout(len(src)))}
 	}
+	f.Generated = generatedMark(src, lang)
 	e.stats.add(lang.Name, len(src), time.Since(start))
 	return f, nil
 }
