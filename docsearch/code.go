@@ -68,6 +68,9 @@ type CodeFile struct {
 	// Vendor puts the file's documents in the vendor scope (ScopeVendor)
 	// rather than the code scope.
 	Vendor bool
+	// Generated says a tool wrote the file (extract.File.Generated): its
+	// symbols rank under hand-written code, as vendored code does.
+	Generated bool
 }
 
 // Limits of a symbol's text.
@@ -174,16 +177,17 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 	}()
 	// The code documents there are now, by file.
 	type old struct {
-		hash  [16]byte
-		stamp uint64
-		scope string
+		hash      [16]byte
+		stamp     uint64
+		scope     string
+		generated bool
 	}
 	have := map[string]old{}
 	var drop []string
 	ix.mu.RLock()
 	ix.codeDocs(known, want, func(_ string, id uint32) {
 		d := ix.doc(id)
-		have[d.path] = old{d.hash, d.stamp, d.scope}
+		have[d.path] = old{d.hash, d.stamp, d.scope, d.generated}
 		drop = append(drop, d.path)
 	})
 	ix.mu.RUnlock()
@@ -193,6 +197,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 		scope                              string
 		line, end                          int
 		stamp                              uint64
+		generated                          bool
 	}
 	var jobs []job
 	keep := map[string]bool{}
@@ -203,11 +208,11 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 			key := keys[i]
 			keep[key] = true
 			text := texts[fi][i]
-			if o, ok := have[key]; ok && o.hash == codeDocHash(text) && o.stamp == f.Stamp && o.scope == codeScope(f) {
+			if o, ok := have[key]; ok && o.hash == codeDocHash(text) && o.stamp == f.Stamp && o.scope == codeScope(f) && o.generated == f.Generated {
 				continue
 			}
 			jobs = append(jobs, job{key: key, text: text, title: s.Name, lead: codeLead(s), name: localName(s.Name),
-				path: f.Path, scope: codeScope(f), line: s.Line, end: max(s.End, s.Line), stamp: f.Stamp})
+				path: f.Path, scope: codeScope(f), line: s.Line, end: max(s.End, s.Line), stamp: f.Stamp, generated: f.Generated})
 		}
 	}
 	var removedKeys []string
@@ -236,7 +241,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 				}
 				jb := jobs[j]
 				d := &doc{path: jb.key, scope: jb.scope, title: jb.title, summary: truncate(jb.lead, maxSummary), prose: noProse,
-					text: jb.text, put: true, size: int64(len(jb.text)), hash: codeDocHash(jb.text), format: formatText, stamp: jb.stamp}
+					text: jb.text, put: true, size: int64(len(jb.text)), hash: codeDocHash(jb.text), format: formatText, stamp: jb.stamp, generated: jb.generated}
 				c := chunk{title: jb.title, embedTitle: embedName(jb.title), text: jb.text, lead: jb.lead, line: jb.line, end: jb.end, ctype: Code}
 				terms := w.analyzeCode(jb.name, jb.title, jb.path, jb.lead, jb.text)
 				if ix.opts.Embedder == nil {

@@ -207,7 +207,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		rec := ix.chunk(ranked[c.i].chunk)
 		lines := int(rec.end) - int(rec.line) + 1
 		kind, signature := codeMeta(c.d.text)
-		aux := c.d.scope == ScopeVendor || auxiliaryCode(c.file) // vendorDemote is auxDemote
+		aux := c.d.scope == ScopeVendor || c.d.generated || auxiliaryCode(c.file) // vendorDemote is auxDemote
 		c.f[featAux] = b2f(aux)
 		c.f[featTest] = b2f(!aux && !tests && testCode(c.file))
 		c.f[featModule] = b2f(kind == "module")

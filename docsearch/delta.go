@@ -120,15 +120,9 @@ func (ix *Index) encodeDelta() []byte {
 	for _, d := range live {
 		str(d.path)
 		str(d.scope)
-		var flags byte
+		flags := docFlags(d)
 		if d.put {
 			flags |= flagPut
-		}
-		if d.note != "" {
-			flags |= flagNote
-		}
-		if d.stamp != 0 {
-			flags |= flagStamp
 		}
 		b = append(b, flags, byte(d.format))
 		uv(uint64(max(d.size, 0)))

@@ -117,7 +117,7 @@ func (ix *Index) readDelta(b, data []byte) (*deltaRead, error) {
 		if r.err != nil {
 			break
 		}
-		if flags&^(flagPut|flagNote|flagStamp) != 0 || f > uint8(formatRST) || (stamp != 0) != (flags&flagStamp != 0) ||
+		if flags&^knownFlags != 0 || f > uint8(formatRST) || (stamp != 0) != (flags&flagStamp != 0) ||
 			size > math.MaxInt64 || mtime > math.MaxInt64 || !ix.scopes.has(d.scope) || seen[d.path] {
 			r.fail("document")
 			break
@@ -127,6 +127,7 @@ func (ix *Index) readDelta(b, data []byte) (*deltaRead, error) {
 			return nil, err
 		}
 		d.size, d.mtime, d.stamp, d.format = int64(size), int64(mtime), stamp, format(f)
+		d.generated = flags&flagGenerated != 0
 		if d.put = flags&flagPut != 0; d.put {
 			d.text = strings.Clone(r.str("text"))
 		}

@@ -42,6 +42,9 @@ type doc struct {
 	count  uint32
 	format format
 	put    bool
+	// generated says a code document is of a file a tool wrote
+	// (CodeFile.Generated).
+	generated bool
 }
 
 // prose is what a document read as prose (or Put with a date) has and

@@ -58,8 +58,9 @@ package docsearch
 //	             ns), stamp uint64 (CodeFile.Stamp, 0 for none), first
 //	             chunk, chunk count, record length, path length uint32,
 //	             scope uint16, flags byte (1 Put: it has a text; 2 it has
-//	             a note; 4 it has a stamp), format byte (0 markdown, 1
-//	             text, 2 rst), 4 zero bytes
+//	             a note; 4 it has a stamp; 8 a generated file's, since
+//	             11), format byte (0 markdown, 1 text, 2 rst), 4 zero
+//	             bytes
 //	chunk tab  chunks entries of 48 bytes (chunkFixed): template uint64
 //	             (dup.go), hash 8 bytes, title offset uint64, document,
 //	             line, end, copies (documents of its scope with its
@@ -126,9 +127,10 @@ const (
 	// are in the arrays part, used in place, and the chunks' copies and
 	// the scope names are saved rather than derived at each open; since
 	// 10, documents, chunks and terms are fixed-size tables in the arrays
-	// part, read in place (storetable.go). An index of another version is
+	// part, read in place (storetable.go); since 11, a code document may
+	// be marked generated (flagGenerated). An index of another version is
 	// rebuilt.
-	storeVersion = 10
+	storeVersion = 11
 	storeFile    = "docsearch.idx"
 )
 
@@ -138,13 +140,6 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // parallel at load. A variable for tests, which make an index of many
 // segments out of a few documents.
 var sumSegment = 16 << 20
-
-// A document's flags.
-const (
-	flagPut   = 1 // its text follows
-	flagNote  = 2 // its note follows
-	flagStamp = 4 // its stamp follows (a code document's, see CodeFile.Stamp)
-)
 
 var ctypeCodes = []ContentType{Prose, Code, APIReference}
 
@@ -483,16 +478,11 @@ func (ix *Index) encodeTo(w io.Writer) error {
 		f := docFixed{path: pathOff[i], rec: rec, size: d.size, mtime: max(d.mtime, 0), stamp: d.stamp,
 			first: d.first, count: d.count, recLen: recLen[i], pathLen: uint32(len(d.path)),
 			scope: scopeID[d.scope], format: uint8(d.format)}
+		f.flags = docFlags(d)
 		if d.put {
 			f.flags |= flagPut
 			f.text, f.textLen = text, uint64(len(d.text))
 			text += f.textLen
-		}
-		if d.note != "" {
-			f.flags |= flagNote
-		}
-		if d.stamp != 0 {
-			f.flags |= flagStamp
 		}
 		rec += uint64(recLen[i])
 		b = appendDocFixed(b, f)

@@ -11,6 +11,35 @@ import (
 	"unsafe"
 )
 
+// A document's flags.
+const (
+	flagPut   = 1 // its text follows
+	flagNote  = 2 // its note follows
+	flagStamp = 4 // its stamp follows (a code document's, see CodeFile.Stamp)
+	// flagGenerated marks a code document of a generated file
+	// (CodeFile.Generated); nothing follows.
+	flagGenerated = 8
+	// knownFlags are the flags there are; a document with another is
+	// corrupt.
+	knownFlags = flagPut | flagNote | flagStamp | flagGenerated
+)
+
+// docFlags returns d's flags but flagPut, which the table and the delta
+// each set where they write its text.
+func docFlags(d *doc) uint8 {
+	var f uint8
+	if d.note != "" {
+		f |= flagNote
+	}
+	if d.stamp != 0 {
+		f |= flagStamp
+	}
+	if d.generated {
+		f |= flagGenerated
+	}
+	return f
+}
+
 // The document, chunk and term tables of a loaded index (format 10, see
 // store.go), used in place from the mapped file: opening an index reads
 // none of them, and a search decodes only the records of what it ranks.
@@ -244,7 +273,7 @@ func (t *table) decodeDoc(id uint32, an *analyzer, own bool) (*doc, error) {
 		p, rec = b[:len(p)], b[len(p):]
 	}
 	d := &doc{path: alias(p), scope: t.scopeName(f.scope), size: f.size, mtime: f.mtime, stamp: f.stamp,
-		first: f.first, count: f.count, format: format(f.format), put: f.flags&flagPut != 0, prose: &prose{}}
+		first: f.first, count: f.count, format: format(f.format), put: f.flags&flagPut != 0, generated: f.flags&flagGenerated != 0, prose: &prose{}}
 	if d.put {
 		d.text = alias(areaSpan(t.texts, f.text, f.textLen))
 	}
@@ -331,7 +360,7 @@ func (t *table) check(all []posting, lens []uint32) error {
 			return bad("document", i)
 		}
 		rec += uint64(f.recLen)
-		if f.flags&^(flagPut|flagNote|flagStamp) != 0 || f.format > uint8(formatRST) || int(f.scope) >= len(t.scopes) ||
+		if f.flags&^knownFlags != 0 || f.format > uint8(formatRST) || int(f.scope) >= len(t.scopes) ||
 			f.pad != 0 || f.size < 0 || f.mtime < 0 || (f.stamp != 0) != (f.flags&flagStamp != 0) ||
 			uint64(f.first) != chunk || uint64(f.count) > nc-chunk || f.pathLen == 0 {
 			return bad("document", i)

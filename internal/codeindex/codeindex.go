@@ -56,7 +56,7 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 			}
 		}
 	}
-	out := docsearch.CodeFile{Path: f.Path}
+	out := docsearch.CodeFile{Path: f.Path, Generated: f.Generated != ""}
 	if len(lines) > 0 {
 		name := f.Module
 		if name == "" {
