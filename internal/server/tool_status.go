@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,6 +47,11 @@ type indexStatusOut struct {
 	// of another, and vendored files that did not extract.
 	CodeLeft      int                 `json:"code_left,omitempty"`
 	CodeLeftPaths []docsearch.Skipped `json:"code_left_paths,omitempty" jsonschema:"the first 50 source files code search leaves out, each with the reason"`
+	// Generated counts the source files a tool wrote (see
+	// extract.File.Generated); GeneratedPaths lists the first
+	// maxDocsSkipped by path.
+	Generated      int             `json:"generated,omitempty" jsonschema:"source files a tool wrote, told by the mark in their opening comments: search ranks their code under hand-written code"`
+	GeneratedPaths []generatedFile `json:"generated_paths,omitempty" jsonschema:"the first 50 of them by path, each with its mark"`
 	// Graph is how the first load came by the call graph.
 	Graph string `json:"graph,omitempty" jsonschema:"how the load came by the call graph: saved (read from graph.bin), updated (the files changed since graph.bin applied to it), or built whole, with why"`
 	// Load is how far the first load has got, while it runs.
@@ -54,6 +60,25 @@ type indexStatusOut struct {
 
 // maxDocsSkipped caps the skipped docs index_status lists.
 const maxDocsSkipped = 50
+
+// generatedFile is a source file a tool wrote, and the mark that says so.
+type generatedFile struct {
+	Path string `json:"path"`
+	Mark string `json:"mark"`
+}
+
+// generatedFiles returns the workspace's files that a tool wrote, by
+// path; w.mu is held.
+func (w *workspace) generatedFiles() []generatedFile {
+	var out []generatedFile
+	for p, s := range w.files {
+		if s.file != nil && s.file.Generated != "" {
+			out = append(out, generatedFile{Path: p, Mark: s.file.Generated})
+		}
+	}
+	slices.SortFunc(out, func(a, b generatedFile) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
 
 func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ indexStatusIn) (*mcp.CallToolResult, indexStatusOut, error) {
 	ws := s.workspace()
@@ -86,7 +111,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	out.SkippedPaths = skipped[:min(len(skipped), maxSkipped)]
 	out.Symbols, out.Edges, out.Unresolved = ws.graphCounts()
 	out.LastUpdate = ws.loaded
+	generated := ws.generatedFiles()
 	ws.mu.RUnlock()
+	out.Generated, out.GeneratedPaths = len(generated), generated[:min(len(generated), maxDocsSkipped)]
 	if how := ws.graphLoad.Load(); how != nil {
 		out.Graph = *how
 	}
@@ -137,6 +164,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		fmt.Fprintf(&b, "The doc index is not saved (%s); it is kept in memory.\n", out.DocsUnsaved)
 	}
 	writeVendorStatus(&b, out.Vendor, out.CodeLeft)
+	if out.Generated > 0 {
+		fmt.Fprintf(&b, "Generated code (ranked under hand-written code in search): %d files, told by the mark in their opening comments (generated_paths).\n", out.Generated)
+	}
 	fmt.Fprintf(&b, "Dependencies: %d resolved, %d indexed (scope deps), %d missing", out.Deps.Resolved, out.Deps.Indexed, out.Deps.Missing)
 	if out.Deps.Refused > 0 {
 		fmt.Fprintf(&b, ", %d refused", out.Deps.Refused)
