@@ -402,6 +402,9 @@ func (p *plan) frame(w where) frame {
 	add("## Structural Info:")
 	add("")
 	add("Language: %s. Lines: %d. Module: %s.", f.Language, len(p.lines), codeSpan(oneLine(f.Module)))
+	if f.Generated != "" {
+		add("Generated: a tool wrote this file; its opening comment says %s. Say so in the summary: a change belongs in what it is generated from, not here.", codeSpan(oneLine(f.Generated)))
+	}
 	add("")
 	add("### Imports")
 	if len(f.Imports) == 0 {
