@@ -16,7 +16,9 @@ type fileInfo struct {
 	proj   *project
 	module string
 	test   bool // File.Test
-	root   *sitter.Node
+	// generated is File.Generated, read before the parse.
+	generated string
+	root      *sitter.Node
 	// state is a language's per-file scratch space for hooks that need a
 	// whole-file view (JS export lists); one goroutine uses a fileInfo.
 	state any
@@ -283,20 +285,21 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	} else {
 		f.module = pathModule(f.path)
 	}
-	f.test = IsTestPath(f.path)
+	f.test = testFile(f.path, f.generated)
 	// Symbols and Calls are sized to what the query found, so that no
 	// append copies them as they grow; shrink trims them if much is
 	// dropped. With CallValues below, this took what callgraph allocates
 	// on Linux's fs/, include/, mm/ and kernel/ from 1.50 to 1.37 GB.
 	out := &File{
-		Path:     f.path,
-		Language: f.lang.Name,
-		Test:     f.test,
-		Module:   f.module,
-		Imports:  []Import{},
-		Symbols:  make([]Symbol, 0, len(decls)),
-		Calls:    make([]Call, 0, len(calls)+len(f.macroCalls)),
-		Errors:   syntaxErrors(root),
+		Path:      f.path,
+		Language:  f.lang.Name,
+		Test:      f.test,
+		Generated: f.generated,
+		Module:    f.module,
+		Imports:   []Import{},
+		Symbols:   make([]Symbol, 0, len(decls)),
+		Calls:     make([]Call, 0, len(calls)+len(f.macroCalls)),
+		Errors:    syntaxErrors(root),
 	}
 	var importAt []uint32 // start byte of each of out.Imports, for its scope
 	for _, n := range dedupeNodes(imports) {

@@ -331,10 +331,10 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 			return nil, &SkipError{Path: rel, Reason: why}
 		}
 	}
+	generated := generatedMark(src, lang)
 	if lang.plain != nil && !e.parseAll && lang.plain(src) {
 		start := time.Now()
-		f := plainFile(rel, lang)
-		f.Generated = generatedMark(src, lang)
+		f := plainFile(rel, lang, generated)
 		e.stats.add(lang.Name, len(src), time.Since(start))
 		return f, nil
 	}
@@ -388,7 +388,7 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	}
 	budget, done := startBudget(queryTimeout(len(src)))
 	defer done()
-	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, budget: budget, ctoks: &w.ctoks}
+	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, generated: generated, budget: budget, ctoks: &w.ctoks}
 	var walked []*sitter.QueryMatch
 	if lang.repair != nil {
 		var ok bool
@@ -402,7 +402,6 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 	if fi.overBudget {
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("its structure is too deep to extract within %v of CPU time", queryTimeout(len(src)))}
 	}
-	f.Generated = generatedMark(src, lang)
 	e.stats.add(lang.Name, len(src), time.Since(start))
 	return f, nil
 }

@@ -147,3 +147,27 @@ func hasWordAt(s, word string) bool {
 		at = end
 	}
 }
+
+// testFile reports whether the file at slash path rel, whose generator
+// mark is generated, is test-only code: by its path (IsTestPath), or
+// because a tool that writes test doubles wrote it. A mock generator's
+// output sits beside the code it stands in for (store/mock_store.go,
+// mocks/), and implements its interfaces: taken for production code, its
+// methods would be callees of every production call through them.
+func testFile(rel, generated string) bool {
+	return IsTestPath(rel) || generated != "" && byMockGenerator(generated)
+}
+
+// byMockGenerator reports whether a generator mark names a tool that
+// writes test doubles: a word with "mock" in it (MockGen, gomock,
+// mockery, minimock, pegomock), counterfeiter or moq.
+func byMockGenerator(mark string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(mark), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	}) {
+		if strings.Contains(w, "mock") || w == "counterfeiter" || w == "moq" {
+			return true
+		}
+	}
+	return false
+}

@@ -17,16 +17,17 @@ import "bytes"
 
 // plainFile is the File of a file of lang that its plain hook accepts:
 // what run makes of a tree without errors or matches.
-func plainFile(rel string, lang *Language) *File {
+func plainFile(rel string, lang *Language, generated string) *File {
 	return &File{
-		Path:     rel,
-		Language: lang.Name,
-		Test:     IsTestPath(rel),
-		Module:   pathModule(rel),
-		Imports:  []Import{},
-		Symbols:  []Symbol{},
-		Calls:    []Call{},
-		Errors:   []SyntaxError{},
+		Path:      rel,
+		Language:  lang.Name,
+		Generated: generated,
+		Test:      testFile(rel, generated),
+		Module:    pathModule(rel),
+		Imports:   []Import{},
+		Symbols:   []Symbol{},
+		Calls:     []Call{},
+		Errors:    []SyntaxError{},
 	}
 }
 
