@@ -484,6 +484,20 @@ func (ix *Index) CodeFiles() []string { return ix.files(ScopeCode) }
 // VendorFiles is CodeFiles of the vendor scope.
 func (ix *Index) VendorFiles() []string { return ix.files(ScopeVendor) }
 
+// HoldsVendor reports whether the index holds a document of the vendor
+// scope. It reads the documents' scopes up to the first such one: all of
+// them, in an index without.
+func (ix *Index) HoldsVendor() bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for id := range uint32(ix.ndocs()) {
+		if ix.docScope(id) == ScopeVendor {
+			return true
+		}
+	}
+	return false
+}
+
 // files is CodeFiles of scope.
 func (ix *Index) files(scope string) []string {
 	ix.mu.RLock()

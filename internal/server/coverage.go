@@ -310,7 +310,8 @@ func (w *workspace) searchCoverage(ctx context.Context, scopes []string, docsWai
 		}
 	}
 	if want(docsearch.ScopeVendor) {
-		if c := w.sel.vendorCoverage(); c != "" {
+		held := func() bool { ix := w.docIndex(); return ix != nil && ix.HoldsVendor() }
+		if c := w.sel.vendorCoverage(held, slices.Contains(scopes, docsearch.ScopeVendor)); c != "" {
 			cov[docsearch.ScopeVendor] = c
 		}
 	}

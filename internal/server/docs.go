@@ -98,6 +98,9 @@ func (w *workspace) afterLoad(opt Options) {
 			return
 		}
 		w.calls.yield(w.docsCtx)
+		if w.hooks != nil && w.hooks.selecting != nil {
+			w.hooks.selecting()
+		}
 		w.selectCode(w.docsCtx)
 		w.indexAllCode()
 		if w.docsCtx.Err() != nil {

@@ -161,13 +161,27 @@ func (c *codeSelection) status() (*vendorStatus, []docsearch.Skipped) {
 }
 
 // vendorCoverage says how far the vendor scope is, for a search; "" when
-// the workspace vendors no code.
-func (c *codeSelection) vendorCoverage() string {
+// the workspace vendors no code. Until selectCode has run (seconds after
+// a load) held says whether the doc index holds vendored code, asked
+// only then: an index that holds none had none when it was saved, and a
+// search of every scope is not told of a scope it would not search; asked
+// says the search named the scope.
+func (c *codeSelection) vendorCoverage(held func() bool, asked bool) string {
+	c.mu.Lock()
+	decided := c.decided
+	c.mu.Unlock()
+	switch {
+	case decided:
+	case held(): // c.mu is not held: held takes the index's lock
+		return "as last indexed; checking for changes"
+	case asked:
+		return "not looked for yet (the code scope comes first)"
+	default:
+		return ""
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
-	case !c.decided:
-		return "not started yet (the code scope comes first)"
 	case c.stats.Files == 0:
 		return ""
 	case c.state == "indexing":

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -40,17 +41,30 @@ func Allow(key string) bool {
 }
 `
 
+// waitVendored waits for s to choose the code scope's files and index
+// the vendored ones. It polls no tool: the background work waits for the
+// calls in flight.
+func waitVendored(t *testing.T, s *session) {
+	t.Helper()
+	sel := &s.srv.workspace().sel
+	waitFor(t, "the vendor scope indexed", func() bool {
+		sel.mu.Lock()
+		defer sel.mu.Unlock()
+		return sel.decided && (sel.stats.Files == 0 || sel.state == "complete")
+	})
+}
+
 // TestVendorScope checks that serve indexes vendored code in the vendor
 // scope, which search_docs searches on its own and index_status
 // accounts for, with the copy left out and the reason why.
 func TestVendorScope(t *testing.T) {
 	s := connect(t, vendoring, Options{NoWatch: true})
+	waitVendored(t, s)
 	var st indexStatusOut
-	var status string
-	waitFor(t, "the vendor scope", func() bool {
-		status = text(s.ok("index_status", map[string]any{}, &st))
-		return st.Vendor != nil && st.Vendor.State == "complete"
-	})
+	status := text(s.ok("index_status", map[string]any{}, &st))
+	if st.Vendor == nil || st.Vendor.State != "complete" {
+		t.Fatalf("vendor status %+v", st.Vendor)
+	}
 	if st.Vendor.Files != 2 || len(st.Vendor.Roots) != 2 || st.Vendor.Roots[0].Dir != "third_party" || st.Vendor.Roots[1].Why != "Go's vendor/modules.txt" {
 		t.Errorf("vendor status %+v", *st.Vendor)
 	}
@@ -172,5 +186,50 @@ func TestFirstPassLeavesLinks(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), "msg=\"code indexed\"") {
 		t.Errorf("afterLoad indexed code after the first pass (the link, the empty py/__init__.py):\n%s", logs.String())
+	}
+}
+
+// TestVendorCoverageBeforeSelection checks what a search says of the
+// vendor scope after a warm load, before the code scope's files are
+// chosen: nothing in a tree whose saved index has no vendored code, and
+// that the scope is as last indexed in one whose index has.
+func TestVendorCoverageBeforeSelection(t *testing.T) {
+	plain := map[string]string{"go.mod": "module example.com/shop\n\ngo 1.22\n", "internal/limit/bucket.go": bucketGo}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string // in the text, "" for no word of the vendor scope
+	}{
+		{"no vendored code", plain, ""},
+		{"vendored code", vendoring, "vendor as last indexed; checking for changes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first := connect(t, tc.files, Options{NoWatch: true})
+			waitVendored(t, first)
+			first.srv.Close()
+			release := make(chan struct{})
+			hooks := &testHooks{selecting: func() { <-release }}
+			again := connect(t, nil, Options{Root: first.root, NoWatch: true, hooks: hooks})
+			defer close(release)
+			if _, err := again.srv.ready(context.Background(), nil); err != nil {
+				t.Fatal(err)
+			}
+			<-again.srv.workspace().docsReady
+			var out searchDocsOut
+			res := text(again.ok("search_docs", map[string]any{"query": "token bucket allow", "min_score": 0}, &out))
+			if len(out.Results) == 0 {
+				t.Fatalf("no results: %s", res)
+			}
+			switch {
+			case tc.want == "" && strings.Contains(res, "vendor"):
+				t.Errorf("a tree without vendored code:\n%s", res)
+			case tc.want != "" && !strings.Contains(res, tc.want):
+				t.Errorf("want %q in:\n%s", tc.want, res)
+			}
+			res = text(again.ok("search_docs", map[string]any{"query": "token bucket allow", "scopes": []string{"vendor"}, "min_score": 0}, &out))
+			if tc.want == "" && !strings.Contains(res, "vendor not looked for yet") {
+				t.Errorf("the vendor scope asked for by name:\n%s", res)
+			}
+		})
 	}
 }

@@ -175,6 +175,7 @@ type testHooks struct {
 	scanGraph    func(held bool)                           // before a cold callers/callees answer builds its call graph; held: the load's extraction is held
 	updating     func()                                    // while an update holds mu, before it changes the graph
 	searchable   func()                                    // when the first pass published its index, before the index is saved
+	selecting    func()                                    // after the load, before the code scope's files are chosen (selectCode)
 }
 
 // partsSeen is the most parts file_info split a file into, for the source
