@@ -107,3 +107,26 @@ func expectPathFirst(t *testing.T, ix *Index, query string, scopes []string, wan
 	}
 	return res.Results[0]
 }
+
+// TestHoldsVendor checks HoldsVendor on an index built, on the saved
+// table with and without vendored code, and on a vendored file put over
+// a table that had none.
+func TestHoldsVendor(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	ix := openTest(t, os.DirFS(root), Options{Dir: dir})
+	putCode(t, ix, limiterCode()[1:]) // the project's file alone
+	if ix.HoldsVendor() {
+		t.Error("an index of the project's code holds vendored code")
+	}
+	again := openTest(t, os.DirFS(root), Options{Dir: dir})
+	if again.HoldsVendor() {
+		t.Error("the saved table holds vendored code")
+	}
+	putCode(t, again, limiterCode()[:1])
+	if !again.HoldsVendor() {
+		t.Error("a vendored file put over the table is not held")
+	}
+	if third := openTest(t, os.DirFS(root), Options{Dir: dir}); !third.HoldsVendor() {
+		t.Error("the table saved with vendored code does not hold it")
+	}
+}
