@@ -449,6 +449,7 @@ func codeResult(r *Result, d *doc) {
 	// The text may lie in the mapped index file, which a result outlives.
 	r.Kind, r.Signature = strings.Clone(kind), strings.Clone(sig)
 	r.Heading = ""
+	r.Generated = d.generated
 }
 
 // CodeStamps returns the Stamp of every file with code documents, by

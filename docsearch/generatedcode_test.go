@@ -1,6 +1,7 @@
 package docsearch
 
 import (
+	"context"
 	"os"
 	"testing"
 )
@@ -29,6 +30,11 @@ func TestGeneratedCodeRanksUnder(t *testing.T) {
 	expectPathFirst(t, ix, "token bucket allow", nil, "internal/throttle/throttle.go")
 	again := openTest(t, os.DirFS(root), Options{Dir: dir})
 	expectPathFirst(t, again, "token bucket allow", nil, "internal/throttle/throttle.go")
+	zero := 0.0
+	res, err := again.Search(context.Background(), Query{Text: "token bucket allow", MinScore: &zero})
+	if err != nil || len(res.Results) != 2 || res.Results[0].Generated || !res.Results[1].Generated {
+		t.Errorf("results (%v): %+v", err, res.Results)
+	}
 
 	putCode(t, again, generatedLimiterCode(false)[:1]) // the same symbols, now hand-written
 	expectPathFirst(t, again, "token bucket allow", nil, "internal/ratelimit/bucket.go")

@@ -75,6 +75,9 @@ type Result struct {
 	Kind      string `json:"kind,omitempty"`
 	Signature string `json:"signature,omitempty"`
 	DocPath   string `json:"doc_path,omitempty"`
+	// Generated says the code result's file was written by a tool
+	// (CodeFile.Generated): a change belongs in what it is made from.
+	Generated bool `json:"generated,omitempty"`
 }
 
 // Results is the answer to a Query.

@@ -330,7 +330,11 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	for _, r := range res.Results {
 		if r.Scope == docsearch.ScopeCode || r.Scope == docsearch.ScopeVendor {
-			fmt.Fprintf(stdout, "%.3f  %s:%d-%d  %s %s\n", r.Score, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol)
+			mark := ""
+			if r.Generated {
+				mark = "  (generated)"
+			}
+			fmt.Fprintf(stdout, "%.3f  %s:%d-%d  %s %s%s\n", r.Score, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol, mark)
 			if r.Signature != "" {
 				fmt.Fprintf(stdout, "       %s\n", r.Signature)
 			}

@@ -158,7 +158,11 @@ func (w *workspace) indexAllCode() {
 // can act on: where it is (path:start-end, for inspect_source), what it
 // is, its signature and what it does; fetch_doc opens its doc_path.
 func writeCodeResult(b *strings.Builder, n int, r docsearch.Result) {
-	fmt.Fprintf(b, "%d. %s:%d-%d %s %s (%s, score %.2f)", n, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol, r.Scope, r.Score)
+	scope := r.Scope
+	if r.Generated {
+		scope += ", generated"
+	}
+	fmt.Fprintf(b, "%d. %s:%d-%d %s %s (%s, score %.2f)", n, r.Path, r.Lines[0], r.Lines[1], r.Kind, r.Symbol, scope, r.Score)
 	if r.Signature != "" {
 		fmt.Fprintf(b, "\n   %s", r.Signature)
 	}

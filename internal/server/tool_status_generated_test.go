@@ -28,6 +28,17 @@ func TestIndexStatusGenerated(t *testing.T) {
 		}
 	}
 	check(first, "cold")
+	waitFor(t, "the code index", first.srv.workspace().code.complete) // early answers come from names, which say nothing of marks
+	var out searchDocsOut
+	res := text(first.ok("search_docs", map[string]any{"query": "Hello", "scopes": []string{"code"}, "min_score": 0}, &out))
+	for _, r := range out.Results {
+		if r.Generated != (r.Path == "api/api_gen.go") {
+			t.Errorf("search_docs: %s generated %v", r.Path, r.Generated)
+		}
+	}
+	if !strings.Contains(res, "api/api_gen.go:5-5 function api.Hello (code, generated, score") {
+		t.Errorf("search_docs:\n%s", res)
+	}
 	again := connect(t, nil, Options{Root: first.root, NoWatch: true})
 	if _, err := again.srv.ready(context.Background(), nil); err != nil {
 		t.Fatal(err)
