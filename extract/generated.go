@@ -50,7 +50,7 @@ func generatedMark(src []byte, lang *Language) string {
 		// name no markers; they all write C's.
 		lang = cComments
 	}
-	head := src[:min(len(src), generatedHeadBytes)]
+	head := bytes.TrimPrefix(src[:min(len(src), generatedHeadBytes)], []byte("\ufeff")) // a byte order mark, as C# files often start
 	var (
 		lines    []string // the opening comments' lines, trimmed
 		blockEnd string   // the end of the block comment open, or ""
