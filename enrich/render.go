@@ -53,6 +53,10 @@ func render(fs *facts, r *Report, docs map[string]doc) *bytes.Buffer {
 	}
 	p("# %s", fs.f.Path)
 	p("")
+	if fs.f.Generated != "" {
+		p("*Generated: its opening comment says %s. Changes belong in what it is generated from.*", codeSpan(oneLine(fs.f.Generated)))
+		p("")
+	}
 	p("## Overview")
 	p("")
 	switch {
