@@ -1,7 +1,6 @@
 package docsearch
 
 import (
-	"context"
 	"os"
 	"testing"
 )
@@ -30,8 +29,7 @@ func TestGeneratedCodeRanksUnder(t *testing.T) {
 	expectPathFirst(t, ix, "token bucket allow", nil, "internal/throttle/throttle.go")
 	again := openTest(t, os.DirFS(root), Options{Dir: dir})
 	expectPathFirst(t, again, "token bucket allow", nil, "internal/throttle/throttle.go")
-	zero := 0.0
-	res, err := again.Search(context.Background(), Query{Text: "token bucket allow", MinScore: &zero})
+	res, err := again.Search(ctx, Query{Text: "token bucket allow", MinScore: zero()})
 	if err != nil || len(res.Results) != 2 || res.Results[0].Generated || !res.Results[1].Generated {
 		t.Errorf("results (%v): %+v", err, res.Results)
 	}
