@@ -21,7 +21,12 @@
 // constructors are methods. Anonymous functions are not symbols: calls in
 // closures and lambdas belong to the enclosing named symbol, while a
 // function bound to a name by a declaration (JS `const f = () => {}`, Lua
-// `local f = function`) is a function named f.
+// `local f = function`) is a function named f. JavaScript and TypeScript
+// make their other function expressions symbols too, named by where they
+// are (`<callback of app.get('/users')>`). In Go, PHP, Ruby, Lua and C#
+// an anonymous function outside every named function is a Place
+// (File.Places), named the same way: no symbol, its calls still its
+// owner's, but a function of its own for code search.
 //
 // StartLine is the line of the declaration's name, not of a decorator or
 // comment above it; EndLine the last line of its body. Parent is the

@@ -155,6 +155,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		declared []*sitter.Node // @binding nodes
 		scopes   []*sitter.Node // @binding.scope nodes
 		imports  []*sitter.Node
+		places   []*sitter.Node // @place nodes
 		pkgName  string
 		seen     = map[[2]uint32]bool{}
 	)
@@ -255,6 +256,8 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 				declared = append(declared, n)
 			case roleBindingScope:
 				scopes = append(scopes, n)
+			case rolePlace:
+				places = append(places, n)
 			case rolePackage:
 				if pkgName == "" {
 					pkgName = f.text(n)
@@ -415,6 +418,7 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 	})
 	out.Calls = dedupeCalls(out.Calls)
 	out.Refs = f.refs(root, decls, qc)
+	out.Places = f.places(places, decls)
 	if f.exprs != nil {
 		// The slice grew by doubling: keep what is used.
 		f.exprs.x.nodes = slices.Clone(f.exprs.x.nodes)

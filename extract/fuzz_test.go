@@ -43,6 +43,12 @@ var brokenSeeds = []string{
 	"function action(a, b?) { if (a) { run(b?.c ? d : e); } }\nfunction g(x?: Map<A, (b) => C>, y?) {}\nf(a?,\n",
 	// Function expressions named by where they are.
 	"app.get('/u', (req, res) => { res.send(f(function g() { h(); })); });\n(function () { x(); })();\nregister({ setup() {}, k: () => 1 });\n<A on={() => p()} />;\n",
+	// Places: anonymous functions outside named functions (Go, PHP, Ruby, Lua, C#).
+	"var c = &X{Run: func() { f() }, \"k\": func() {}}\nvar _ = func() int { return 1 }()\n",
+	"<?php\nRoute::get('/u', function () { return f(); });\nreturn fn($x) => $x;\n",
+	"get '/u' do\n  f(1)\nend\nclass A\n  scope :a, -> { where(x) }\nend\n",
+	"app:get('/u', function(r) return f(r) end)\nlocal s = (function() return function() end end)()\nreturn function() end\n",
+	"app.MapGet(\"/u\", () => F());\nclass A { Func<int> f = () => 1; }\n",
 	// JSDoc blocks separated from their declarations by blank lines.
 	"/**\n * doc\n */\n\n\nres.f = function () {};\n/** @file x */\n\n */\n\nfunction g() {}\nx /**\n*/\n\nclass K { /** m */\n\n m() {} }\n",
 }
@@ -106,6 +112,17 @@ func checkInvariants(t *testing.T, f *File, src []byte) {
 		}
 		if !validKinds[s.Kind] {
 			t.Errorf("symbol %s: kind %q", s.Qualified, s.Kind)
+		}
+	}
+	if len(f.Places) > maxPlaces {
+		t.Errorf("%d places, more than %d", len(f.Places), maxPlaces)
+	}
+	for _, p := range f.Places {
+		if p.Name == "" || !strings.HasSuffix(p.Qualified, p.Name) || !utf8.ValidString(p.Qualified+p.Signature) {
+			t.Errorf("place without a name, or not named under it: %+v", p)
+		}
+		if p.StartLine < 1 || p.EndLine < p.StartLine || p.EndLine > lines {
+			t.Errorf("place %s: lines %d-%d outside 1-%d", p.Qualified, p.StartLine, p.EndLine, lines)
 		}
 	}
 	for _, c := range f.Calls {

@@ -31,6 +31,10 @@ package extract
 // with names [*]; `using X = A.B;` is path "A.B", alias "X"; "global
 // using" is the same.
 //
+// Lambdas and anonymous methods are not symbols; outside every method
+// (top-level statements' `app.MapGet("/x", () => …)`, a field's
+// initialiser) they are Places.
+//
 // Calls: F(), F<T>(), x.F(), a?.F(), this.F(), base.F(); `new A.B.Foo()`
 // is name "Foo", receiver "A.B"; a constructor initializer ": base(x)" or
 // ": this(x)" is name "base" or "this".
@@ -64,6 +68,7 @@ func init() {
 		doc:           csharpDoc,
 		exported:      csharpExported,
 		bases:         csharpBases,
+		places:        csharpPlaces,
 	})
 }
 

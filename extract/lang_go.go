@@ -24,6 +24,7 @@ func init() {
 		exported:      func(d *decl, _ *fileInfo) bool { return isUpperName(d.name) },
 		bases:         goEmbedded,
 		bindings:      goBindings,
+		places:        goPlaces,
 	})
 }
 

@@ -17,7 +17,9 @@ package extract
 // `local f = function` and global `function f` / `f = function` are
 // functions; nested in a function their parent is that function.
 // Anonymous functions (callbacks, fields of other tables) are not symbols:
-// their calls belong to the enclosing named function.
+// their calls belong to the enclosing named function. Outside every named
+// function they are Places (`app:get("/x", function() … end)`, a
+// module's `return function(…) … end`).
 //
 // Exported: everything but `local function f` and `local f = function`
 // (globals and table fields are reachable from other modules).
@@ -54,6 +56,7 @@ func init() {
 		imports:  luaImports,
 		refine:   luaRefine,
 		exported: luaExported,
+		places:   luaPlaces,
 	})
 }
 

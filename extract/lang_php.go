@@ -14,7 +14,9 @@ package extract
 // type kinds are methods (constructors included). Methods of anonymous
 // classes (`new class {...}`) and closures (`function () use ($x) {}`,
 // `fn($x) => ...`, also when assigned to a variable) are not symbols;
-// their calls belong to the enclosing named symbol.
+// their calls belong to the enclosing named symbol. A closure outside
+// every function (a routes file's `Route::get('/x', function () {…})`,
+// a config file's returned closure) is a Place.
 //
 // Exported: everything except private and protected methods (a method with
 // no visibility modifier is public).
@@ -64,6 +66,7 @@ func init() {
 		signature:      phpSignature,
 		exported:       phpExported,
 		bases:          phpBases,
+		places:         phpPlaces,
 	})
 }
 

@@ -37,7 +37,9 @@ package extract
 // "super". `X.new` is the call `new` with receiver X, as written. A bare
 // identifier (`helper`) is not a call: without scope analysis it cannot be
 // told from a local variable. Calls in blocks and lambdas belong to the
-// enclosing def.
+// enclosing def. A block or lambda outside every def (Sinatra's `get
+// '/x' do … end`, a class body's `before_save do … end` or `scope :a,
+// -> { … }`) is a Place.
 
 import (
 	"bytes"
@@ -66,6 +68,7 @@ func init() {
 		docOnly:       true,
 		exported:      rubyExported,
 		bases:         rubyBases,
+		places:        rubyPlaces,
 	})
 }
 

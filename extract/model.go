@@ -30,6 +30,33 @@ type File struct {
 	// without its comment markers; "" for a file written by hand (see
 	// generatedMark).
 	Generated string `json:"generated,omitempty"`
+	// Places are the anonymous functions no named function holds, in
+	// the languages that name them so (see Place); omitted when none.
+	Places []Place `json:"places,omitempty"`
+}
+
+// Place is an anonymous function written outside every named function:
+// a callback, block or function value at module level or in a type's
+// body (PHP's `Route::get('/users', function () {…})`, Ruby's `get
+// '/users' do … end`, Go's `var rootCmd = &cobra.Command{Run: func(…)
+// {…}}`, C#'s top-level `app.MapGet("/users", () => …)`). It is named
+// by where it is: "<callback of Route::get('/users')>", "rootCmd.Run",
+// "$handler", "<key>" for a value under a key, "<function>" otherwise.
+//
+// A place is no Symbol: its calls stay the module's (or the type's), as
+// the call graph has them, and nothing resolves a call to it. It is
+// there for what reads code whole: code search indexes it as a function
+// of its own, where the module's document would hold only its head.
+// JavaScript and TypeScript make such functions symbols instead.
+type Place struct {
+	Name string `json:"name"`
+	// Qualified is the name under the innermost type, place or module
+	// holding it: "routes.web.<callback of Route::get('/users')>".
+	Qualified string `json:"qualified"`
+	// Signature is the line it starts on, spaces collapsed.
+	Signature string `json:"signature"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
 }
 
 // Export is one name a JavaScript or TypeScript module exports:

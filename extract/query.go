@@ -35,6 +35,8 @@ import (
 //	                    bindings declared inside it (Binding.EndLine)
 //	@import             an import statement, decoded by Language.imports
 //	@package            the declared package or namespace of the file
+//	@place              an anonymous function: a Place when no named
+//	                    function encloses it (Language.places names it)
 //
 // Captures starting with "_" are free for predicates. Any other name is an
 // error, so a typo in a query fails the tests instead of matching nothing.
@@ -64,6 +66,7 @@ const (
 	roleBindingScope
 	roleBindType
 	roleRepair // read by the language's repair hook, not by run
+	rolePlace
 )
 
 type compiledQuery struct {
@@ -112,7 +115,7 @@ func compileQuery(src []byte, g *sitter.Language) (*compiledQuery, error) {
 				"bind": roleBind, "bind.target": roleBindTarget, "bind.value": roleBindValue, "bind.iter": roleBindIter,
 				"bind.decorator": roleBindDecorator, "call.callee": roleCallCallee,
 				"binding": roleBinding, "binding.scope": roleBindingScope, "bind.type": roleBindType,
-				"repair": roleRepair,
+				"repair": roleRepair, "place": rolePlace,
 			}[name]
 			if !ok {
 				q.Close()

@@ -122,3 +122,7 @@
 (catch_declaration
   type: [(identifier) (qualified_name) (generic_name)] @bind.type
   name: (identifier) @bind.target @bind)
+
+; Anonymous functions: places (File.Places) outside named functions.
+(lambda_expression) @place
+(anonymous_method_expression) @place

@@ -104,3 +104,6 @@
 [(block) (func_literal) (for_statement) (if_statement)
  (expression_switch_statement) (type_switch_statement) (select_statement)
  (expression_case) (type_case) (default_case) (communication_case)] @binding.scope
+
+; Anonymous functions: places (File.Places) outside named functions.
+(func_literal) @place

@@ -74,3 +74,6 @@
   [(number) (string) (right_paren)]
   . (self_call_colon)
   . (identifier) @call.name) @call
+
+; Anonymous functions: places (File.Places) outside named functions.
+(function) @place

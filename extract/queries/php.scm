@@ -59,3 +59,7 @@
   (qualified_name
     (namespace_name_as_prefix (namespace_name)? @call.receiver)
     (name) @call.name)) @call
+
+; Anonymous functions: places (File.Places) outside named functions.
+(anonymous_function_creation_expression) @place
+(arrow_function) @place

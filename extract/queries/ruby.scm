@@ -76,3 +76,8 @@
   method: [(identifier) (constant)] @call.name) @call
 
 (super) @call @call.name
+
+; Anonymous functions: places (File.Places) outside named functions.
+(do_block) @place
+(block) @place
+(lambda) @place

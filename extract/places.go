@@ -1,0 +1,309 @@
+package extract
+
+// Places: anonymous functions written outside every named function, named
+// by where they are (see Place).
+
+import (
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// placeRules name a language's places. The node types are the grammar's;
+// what is not listed is looked through only when wrapping (wraps).
+type placeRules struct {
+	// calls are call node types, each with the field that holds its
+	// arguments; a function in those arguments, or in the call's block
+	// field (Ruby), is its callback.
+	calls map[string]string
+	// block is the field of a call that holds a block passed to it (Ruby).
+	block string
+	// args are argument list node types, wraps the nodes between a
+	// function and what it is in that say nothing of its place (an
+	// argument, a list of values, parentheses, `&`).
+	args, wraps map[string]bool
+	// keys are node types that give a value a key (Go's keyed_element,
+	// PHP's `'k' => v`, Ruby's `k: v`, Lua's `k = v`), each with the field
+	// of the key ("" for the first named child).
+	keys map[string]string
+	// binds are node types that bind a value to a name (`var x = …`,
+	// `$x = …`), each with the field of the name.
+	binds map[string]string
+	// returns are return statement node types: a function returned at
+	// module level is the module's value (Lua's `return function(…)`,
+	// PHP's config closures), named "<returned>".
+	returns map[string]bool
+}
+
+// maxPlaces bounds the places of one file: a generated table of
+// callbacks (a parser's actions) is not worth a search document each.
+const maxPlaces = 500
+
+// places returns the places of the file: the nodes captured as @place
+// (anonymous functions) that no function or method encloses, named by
+// where they are and qualified under the type (Ruby's class body) or
+// the place that encloses them, or the module.
+func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
+	r := f.lang.places
+	if r == nil || len(nodes) == 0 {
+		return nil
+	}
+	nodes = dedupeNodes(nodes)
+	sort.SliceStable(nodes, func(i, j int) bool {
+		if nodes[i].StartByte() != nodes[j].StartByte() {
+			return nodes[i].StartByte() < nodes[j].StartByte()
+		}
+		return nodes[i].EndByte() > nodes[j].EndByte()
+	})
+	var out []Place
+	type open struct {
+		end       uint32
+		qualified string
+	}
+	var stack []open // the places enclosing the current one
+	type span struct {
+		start, end uint32
+		typ        string
+	}
+	captured := make(map[span]bool, len(nodes))
+	for _, n := range nodes {
+		captured[span{n.StartByte(), n.EndByte(), n.Type()}] = true
+	}
+	for _, n := range nodes {
+		if p := n.Parent(); p != nil && captured[span{p.StartByte(), p.EndByte(), p.Type()}] {
+			continue // the body of a place (Ruby's `-> { … }` holds a block)
+		}
+		start, end := n.StartByte(), n.EndByte()
+		for len(stack) > 0 && stack[len(stack)-1].end <= start {
+			stack = stack[:len(stack)-1]
+		}
+		d := enclosingDecl(decls, start)
+		if d != nil && (d.kind == KindFunction || d.kind == KindMethod || d.end == end) {
+			// A named function's code, or the body of a declaration
+			// written as a call with a block (Ruby's `Item =
+			// Struct.new(:sku) do … end`): its own document holds it.
+			continue
+		}
+		if len(out) >= maxPlaces {
+			break
+		}
+		if n.HasError() {
+			continue // its extent is the parser's guess (Lua's error recovery took 250 lines for one)
+		}
+		name := placeName(n, f, r)
+		if name == "" {
+			continue // called where it is written: the scope of the code around it
+		}
+		prefix := f.module
+		if d != nil {
+			prefix = d.qualified
+		}
+		if len(stack) > 0 {
+			prefix = stack[len(stack)-1].qualified
+		}
+		p := Place{
+			Name:      name,
+			Qualified: joinQualified(prefix, name),
+			Signature: collapseSpace(f.lineAt(start), 200),
+			StartLine: int(n.StartPoint().Row) + 1,
+			EndLine:   int(n.EndPoint().Row) + 1,
+		}
+		if n.EndPoint().Column == 0 && p.EndLine > p.StartLine {
+			p.EndLine--
+		}
+		out = append(out, p)
+		stack = append(stack, open{end, p.Qualified})
+	}
+	return out
+}
+
+// enclosingDecl returns the innermost symbol's declaration that holds
+// byte at, or nil.
+func enclosingDecl(decls []*decl, at uint32) *decl {
+	i := sort.Search(len(decls), func(i int) bool { return decls[i].start > at }) - 1
+	if i < 0 {
+		return nil
+	}
+	for d := decls[i]; d != nil; d = d.parent {
+		if d.start <= at && at < d.end && !d.dropped && !d.container && d.qualified != "" {
+			return d
+		}
+	}
+	return nil
+}
+
+// lineAt returns the text of the line that holds byte at.
+func (f *fileInfo) lineAt(at uint32) string {
+	src := f.src
+	if int(at) > len(src) {
+		return ""
+	}
+	from := strings.LastIndexByte(string(src[:at]), '\n') + 1
+	to := int(at)
+	for to < len(src) && src[to] != '\n' && to-from < 400 {
+		to++
+	}
+	return validUTF8(string(src[from:to]))
+}
+
+// placeName names the anonymous function n by where it is:
+//
+//	Route::get('/users', function () {…})        <callback of Route::get('/users')>
+//	get '/users' do … end                        <callback of get('/users')>
+//	var rootCmd = &cobra.Command{Run: func…}      rootCmd.Run
+//	setup({callback = function() … end})         <callback>
+//	$handler = function () {…}                   $handler
+//
+// "<returned>" for a function a module returns, and "<function>"
+// anywhere else; "" for one called where it is written (`(function()
+// … end)()`), which is no place: it is the scope of the code around it,
+// as in JavaScript.
+func placeName(n *sitter.Node, f *fileInfo, r *placeRules) string {
+	key := ""
+	for p := n.Parent(); p != nil; n, p = p, p.Parent() {
+		t := p.Type()
+		if r.wraps[t] {
+			continue
+		}
+		if key == "" {
+			if r.returns[t] {
+				return "<returned>"
+			}
+			if _, call := r.calls[t]; call && !nodeIs(argsOf(p, r), n) && (r.block == "" || !nodeIs(p.ChildByFieldName(r.block), n)) {
+				return "" // the callee: invoked where it is written
+			}
+			if r.args[t] {
+				if call := p.Parent(); call != nil {
+					if a := argsOf(call, r); a != nil && a.Equal(p) {
+						return "<callback of " + callLabel(call, n, p, f) + ">"
+					}
+				}
+				continue
+			}
+			if _, ok := r.calls[t]; ok && r.block != "" {
+				if b := p.ChildByFieldName(r.block); b != nil && b.Equal(n) {
+					return "<callback of " + callLabel(p, n, argsOf(p, r), f) + ">"
+				}
+			}
+			if field, ok := r.keys[t]; ok {
+				k := p.ChildByFieldName(field)
+				if field == "" && p.NamedChildCount() > 0 {
+					k = p.NamedChild(0)
+				}
+				if k == nil || k.Equal(n) {
+					break
+				}
+				if key = placeKey(f.text(k)); key == "" {
+					break
+				}
+				continue // a name bound above makes it name.key
+			}
+		}
+		if field, ok := r.binds[t]; ok {
+			if name := p.ChildByFieldName(field); name != nil && !name.Equal(n) && f.text(name) != "_" {
+				v := collapseSpace(f.text(name), 80)
+				if key != "" {
+					return v + "." + key
+				}
+				return v
+			}
+			break
+		}
+		if key != "" && !placeContainer(t) || key == "" && !r.args[t] {
+			break
+		}
+	}
+	if key != "" {
+		return "<" + key + ">"
+	}
+	return "<function>"
+}
+
+// nodeIs reports whether a, which may be nil, is b.
+func nodeIs(a, b *sitter.Node) bool { return a != nil && a.Equal(b) }
+
+// argsOf returns the argument list of a call node, or nil when the node
+// is no call or has none.
+func argsOf(call *sitter.Node, r *placeRules) *sitter.Node {
+	field, ok := r.calls[call.Type()]
+	if !ok {
+		return nil
+	}
+	return call.ChildByFieldName(field)
+}
+
+// placeContainer reports whether a node of type t can stand between a
+// keyed value and the name its literal is bound to: the literal itself.
+func placeContainer(t string) bool {
+	return strings.Contains(t, "literal") || strings.Contains(t, "table") || strings.Contains(t, "array") ||
+		strings.Contains(t, "hash") || strings.Contains(t, "list") || strings.Contains(t, "field") ||
+		strings.Contains(t, "initializer") || strings.Contains(t, "unary") || strings.Contains(t, "element")
+}
+
+// placeKey is a key's text as a name: quotes and a leading colon (Ruby's
+// symbols) off; "" for a key that is no short name.
+func placeKey(k string) string {
+	k = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(k), ":"), ":")
+	k = strings.Trim(k, `"'`+"`")
+	if k == "" || len(k) > 60 || strings.ContainsAny(k, " \t\n(){}[]") {
+		return ""
+	}
+	return k
+}
+
+// callLabel names the call a function fn is passed to (in its arguments
+// args, or as its block): the text of its callee (what stands before the
+// arguments) when it is a path of names, else the method's name after a
+// dot; then the call's first argument when it is a short string or
+// symbol before fn.
+func callLabel(call, fn, args *sitter.Node, f *fileInfo) string {
+	end := fn.StartByte()
+	if args != nil && args.StartByte() < end {
+		end = args.StartByte()
+	}
+	callee := strings.TrimRight(strings.TrimSpace(validUTF8(string(f.src[call.StartByte():end]))), "(")
+	callee = strings.Join(strings.Fields(callee), "")
+	label := callee
+	if !namePath(callee) {
+		label = "(…)"
+		if i := strings.LastIndexAny(callee, ".:>"); i >= 0 && namePath(callee[i+1:]) {
+			label = "." + callee[i+1:]
+		}
+	}
+	if args == nil || args.NamedChildCount() == 0 {
+		return label
+	}
+	first := args.NamedChild(0)
+	for first.NamedChildCount() == 1 && first.Type() == "argument" {
+		first = first.NamedChild(0)
+	}
+	if first.StartByte() < fn.StartByte() && placeLiteral(first.Type()) && first.EndByte()-first.StartByte() <= 40 {
+		if t := f.text(first); !strings.ContainsAny(t, "\n$#{") {
+			label += "(" + t + ")"
+		}
+	}
+	return label
+}
+
+// placeLiteral reports whether a node type is a string or a symbol.
+func placeLiteral(t string) bool {
+	return strings.Contains(t, "string") && !strings.Contains(t, "template") || t == "simple_symbol"
+}
+
+// namePath reports whether s is a name or a path of names joined by
+// ".", "::", "->" or ":" (`Route::get`, `$app->post`, `app:get`).
+func namePath(s string) bool {
+	if s == "" || len(s) > 60 {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '$' || r == '.' || r == ':' || r == '-' || r == '>' || r == '\\':
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r >= 0x80:
+		default:
+			return false
+		}
+	}
+	return true
+}

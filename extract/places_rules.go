@@ -1,0 +1,66 @@
+package extract
+
+// The languages' place rules (placeRules): node types of their grammars.
+
+func set(types ...string) map[string]bool {
+	m := make(map[string]bool, len(types))
+	for _, t := range types {
+		m[t] = true
+	}
+	return m
+}
+
+// goPlaces: func literals in package-level var initialisers.
+var goPlaces = &placeRules{
+	calls: map[string]string{"call_expression": "arguments"},
+	args:  set("argument_list"),
+	wraps: set("literal_element", "expression_list", "parenthesized_expression", "unary_expression"),
+	keys:  map[string]string{"keyed_element": ""},
+	binds: map[string]string{"var_spec": "name", "const_spec": "name"},
+}
+
+// phpPlaces: closures and arrow functions in a file's statements
+// (routes files) and in constant or property initialisers.
+var phpPlaces = &placeRules{
+	calls: map[string]string{
+		"function_call_expression": "arguments", "member_call_expression": "arguments",
+		"nullsafe_member_call_expression": "arguments", "scoped_call_expression": "arguments",
+	},
+	args:    set("arguments"),
+	wraps:   set("argument", "parenthesized_expression"),
+	keys:    map[string]string{"array_element_initializer": ""},
+	binds:   map[string]string{"assignment_expression": "left"},
+	returns: set("return_statement"),
+}
+
+// rubyPlaces: blocks and lambdas at top level or in a class or module
+// body (Sinatra's routes, RSpec's examples, Rails' callbacks and scopes).
+var rubyPlaces = &placeRules{
+	calls: map[string]string{"call": "arguments"},
+	block: "block",
+	args:  set("argument_list"),
+	wraps: set("parenthesized_statements"),
+	keys:  map[string]string{"pair": "key"},
+	binds: map[string]string{"assignment": "left"},
+}
+
+// luaPlaces: functions passed to calls or held by tables that no name
+// binds (callbacks of a module's top-level code, busted's examples).
+var luaPlaces = &placeRules{
+	calls:   map[string]string{"function_call": "args"},
+	args:    set("function_arguments"),
+	wraps:   set("parenthesized_expression"),
+	keys:    map[string]string{"field": "name"},
+	binds:   map[string]string{"variable_declaration": "name"},
+	returns: set("return_statement", "module_return_statement"),
+}
+
+// csharpPlaces: lambdas and anonymous methods in top-level statements
+// (minimal APIs) and in field initialisers.
+var csharpPlaces = &placeRules{
+	calls: map[string]string{"invocation_expression": "arguments"},
+	args:  set("argument_list"),
+	wraps: set("argument", "parenthesized_expression"),
+	keys:  map[string]string{},
+	binds: map[string]string{"variable_declarator": "name", "assignment_expression": "left"},
+}

@@ -1,0 +1,153 @@
+package extract
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestPlaces checks, per language, which anonymous functions are places
+// and how they are named: callbacks by their call, values by their
+// name or key, returned functions; none inside a named function, none
+// invoked where written.
+func TestPlaces(t *testing.T) {
+	cases := []struct {
+		path, src string
+		want      []string // "qualified line-end"
+		calls     string   // a call made in a place, and its caller
+	}{
+		{"cmd/root.go", `package cmd
+
+var rootCmd = &cobra.Command{
+	Use: "app",
+	Run: func(cmd *cobra.Command, args []string) {
+		serve(args)
+	},
+}
+
+var handlers = map[string]func(){
+	"stop": func() { stop() },
+}
+
+var Usage = func() { printUsage() }
+
+var _ = func() {}
+
+var answer = func() int { return 42 }()
+
+func init() {
+	register(func() { inside() })
+}
+`, []string{"cmd.rootCmd.Run 5-7", "cmd.handlers.stop 11-11", "cmd.Usage 14-14", "cmd.<function> 16-16"}, "serve cmd"},
+		{"routes/web.php", `<?php
+Route::get('/users', function () {
+    return User::all();
+});
+$app->post('/x', fn($r) => save($r));
+$handler = function () { work(); };
+class C {
+    public function m() { array_map(function ($x) { return $x; }, []); }
+}
+`, []string{"routes.web.<callback of Route::get('/users')> 2-4", "routes.web.<callback of $app->post('/x')> 5-5", "routes.web.$handler 6-6"}, "all routes.web"},
+		{"config/app.php", `<?php
+return function ($env) {
+    return load($env);
+};
+`, []string{"config.app.<returned> 2-4"}, "load config.app"},
+		{"app.rb", `get '/users' do
+  list_users
+end
+
+class User < Base
+  scope :active, -> { where(active: true) }
+  before_save do
+    normalize(self)
+  end
+  def name
+    parts.map { |p| p.strip }
+  end
+end
+
+Item = Struct.new(:sku) do
+  def price; 1; end
+end
+`, []string{"app.<callback of get('/users')> 1-3", "app.User.<callback of scope(:active)> 6-6", "app.User.<callback of before_save> 7-9"}, "normalize app.User"},
+		{"spec.lua", `app:get("/users", function(req)
+  return list_users(req)
+end)
+setup({ callback = function() work() end })
+local signs = (function()
+  local defined = false
+  return function() defined = true end
+end)()
+local M = {}
+function M.f()
+  each(t, function(x) use(x) end)
+end
+return function(busted)
+  run(busted)
+end
+`, []string{`spec.<callback of app:get("/users")> 1-3`, "spec.<callback> 4-4", "spec.<returned> 7-7", "spec.<returned> 13-15"}, "list_users spec"},
+		{"Program.cs", `var app = builder.Build();
+app.MapGet("/users", (Db db) => {
+    return db.Users.ToList();
+});
+class A {
+    Func<int, int> twice = x => x * 2;
+    void M() { items.ForEach(x => Handle(x)); }
+}
+`, []string{`Program.<callback of app.MapGet("/users")> 2-4`, "Program.A.twice 6-6"}, "ToList Program"},
+	}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			f := extractString(t, c.path, c.src)
+			var got []string
+			for _, p := range f.Places {
+				got = append(got, fmt.Sprintf("%s %d-%d", p.Qualified, p.StartLine, p.EndLine))
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("places:\n got %q\nwant %q", got, c.want)
+			}
+			// A place's calls stay its owner's: the call graph is as before.
+			var name, caller string
+			fmt.Sscan(c.calls, &name, &caller)
+			found := false
+			for _, call := range f.Calls {
+				if call.Name == name {
+					found = true
+					if call.Caller != caller {
+						t.Errorf("call of %s: caller %q, want %q", name, call.Caller, caller)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no call of %s", name)
+			}
+		})
+	}
+}
+
+// TestPlacesBounded checks that a file of many callbacks keeps at most
+// maxPlaces of them.
+func TestPlacesBounded(t *testing.T) {
+	src := []byte("<?php\n")
+	for i := range maxPlaces + 10 {
+		src = fmt.Appendf(src, "on('e%d', function () { f(); });\n", i)
+	}
+	f := extractString(t, "events.php", string(src))
+	if len(f.Places) != maxPlaces {
+		t.Fatalf("%d places, want %d", len(f.Places), maxPlaces)
+	}
+}
+
+// TestPlacesOnlyWhereNamed checks that the languages without place
+// rules have none (JavaScript's anonymous functions are symbols).
+func TestPlacesOnlyWhereNamed(t *testing.T) {
+	f := extractString(t, "app.js", "app.get('/users', function (req, res) { res.send(list()); });\n")
+	if len(f.Places) != 0 {
+		t.Fatalf("places %+v in JavaScript", f.Places)
+	}
+	if len(f.Symbols) != 1 || f.Symbols[0].Name != "<callback of app.get('/users')>" {
+		t.Fatalf("symbols %+v", f.Symbols)
+	}
+}
