@@ -63,7 +63,7 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 			name = f.Path
 		}
 		out.Symbols = append(out.Symbols, docsearch.CodeSymbol{
-			Name: name, Kind: "module", Signature: f.Path, Body: topLevel(lines, f.Symbols), Calls: calls[f.Module],
+			Name: name, Kind: "module", Signature: f.Path, Body: topLevel(lines, f.Symbols, f.Places), Calls: calls[f.Module],
 			Line: 1, End: len(lines),
 		})
 	}
@@ -89,7 +89,31 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 		}
 		out.Symbols = append(out.Symbols, cs)
 	}
+	for _, p := range f.Places {
+		out.Symbols = append(out.Symbols, docsearch.CodeSymbol{
+			Name: p.Qualified, Kind: string(extract.KindFunction), Signature: p.Signature,
+			Calls: placeCalls(f, p, kinds), Line: p.StartLine, End: max(p.EndLine, p.StartLine),
+			Body: body(lines, p.StartLine, max(p.EndLine, p.StartLine), 0, 0),
+		})
+	}
 	return out
+}
+
+// placeCalls returns the names called in place p's lines by the module
+// or a type: a place's calls are its owner's (extract.Place), not those
+// of a function declared inside it.
+func placeCalls(f *extract.File, p extract.Place, kinds map[string]extract.Kind) []string {
+	var names []string
+	for _, c := range f.Calls {
+		if c.Line < p.StartLine || c.Line > p.EndLine || c.Name == "" || c.Name == "()" {
+			continue
+		}
+		if k := kinds[c.Caller]; k == extract.KindFunction || k == extract.KindMethod {
+			continue
+		}
+		names = append(names, c.Name)
+	}
+	return names
 }
 
 // maxBody bounds a symbol's body in bytes: more than docsearch keeps
@@ -142,15 +166,21 @@ func bodySize(lines [][]byte, start, end, skipFrom, skipTo int) int {
 	return n
 }
 
-// topLevel returns the lines of a file outside its symbols (imports,
-// package doc, globals, top-level statements), at most moduleHead bytes:
-// a file's own code, which no symbol's document holds.
-func topLevel(lines [][]byte, syms []extract.Symbol) string {
+// topLevel returns the lines of a file outside its symbols and places
+// (imports, package doc, globals, top-level statements), at most
+// moduleHead bytes: a file's own code, which no other document holds.
+func topLevel(lines [][]byte, syms []extract.Symbol, places []extract.Place) string {
 	covered := make([]bool, len(lines)+2)
-	for _, s := range syms {
-		for l := max(s.StartLine, 1); l <= min(s.EndLine, len(lines)); l++ {
+	cover := func(from, to int) {
+		for l := max(from, 1); l <= min(to, len(lines)); l++ {
 			covered[l] = true
 		}
+	}
+	for _, s := range syms {
+		cover(s.StartLine, s.EndLine)
+	}
+	for _, p := range places {
+		cover(p.StartLine, p.EndLine)
 	}
 	var b strings.Builder
 	for i, l := range lines {

@@ -163,3 +163,30 @@ func TestSyncReadsAllAfterAnotherBuild(t *testing.T) {
 		t.Fatalf("sync of stamps with no build recorded: %+v, %v, want every file read", st, err)
 	}
 }
+
+// TestFilePlaces checks that an anonymous function no named function
+// holds (extract.Place) is a code document of its own, with its calls,
+// and that the module's document leaves its lines out: a routes file's
+// later routes were past the module document's head.
+func TestFilePlaces(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("<?php\nuse App\\Models\\User;\n")
+	for i := range 40 {
+		src.WriteString("Route::get('/filler" + strings.Repeat("x", i) + "', function () { return view('filler'); });\n")
+	}
+	src.WriteString("Route::get('/users', function () {\n    return User::where('active', 1)->paginate(25);\n});\n")
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "web.php"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := extractOne(t, root, "web.php")
+	cf := File(f, []byte(src.String()), nil)
+	users := symbol(t, cf, "<callback of Route::get('/users')>")
+	if users.Kind != "function" || users.Line != 43 || users.End != 45 || !strings.Contains(users.Body, "paginate(25)") ||
+		!strings.Contains(strings.Join(users.Calls, " "), "paginate") || !strings.HasPrefix(users.Signature, "Route::get('/users'") {
+		t.Errorf("place document %+v", users)
+	}
+	if mod := cf.Symbols[0]; mod.Kind != "module" || strings.Contains(mod.Body, "Route::get") || !strings.Contains(mod.Body, "use App") {
+		t.Errorf("module document holds the places' lines, or not its own:\n%s", mod.Body)
+	}
+}
