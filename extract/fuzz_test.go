@@ -49,6 +49,7 @@ var brokenSeeds = []string{
 	"get '/u' do\n  f(1)\nend\nclass A\n  scope :a, -> { where(x) }\nend\n",
 	"app:get('/u', function(r) return f(r) end)\nlocal s = (function() return function() end end)()\nreturn function() end\n",
 	"app.MapGet(\"/u\", () => F());\nclass A { Func<int> f = () => 1; }\n",
+	"val a = routing { get(\"/u\") { c -> f(c) } }\nstatic RE: L = L::new(|| r());\nauto c = [](int a) { return a; };\n",
 	// JSDoc blocks separated from their declarations by blank lines.
 	"/**\n * doc\n */\n\n\nres.f = function () {};\n/** @file x */\n\n */\n\nfunction g() {}\nx /**\n*/\n\nclass K { /** m */\n\n m() {} }\n",
 }

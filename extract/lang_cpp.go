@@ -68,6 +68,7 @@ func init() {
 		exported:   cppExported,
 		bases:      cppBases,
 		detect:     looksLikeCpp,
+		places:     cppPlaces,
 	})
 }
 

@@ -61,6 +61,7 @@ func init() {
 		signature:      javaSignature,
 		exported:       javaExported,
 		bases:          javaBases,
+		places:         javaPlaces,
 	})
 }
 

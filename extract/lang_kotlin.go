@@ -73,6 +73,7 @@ func init() {
 		signature:      kotlinSignature,
 		exported:       kotlinExported,
 		bases:          kotlinBases,
+		places:         kotlinPlaces,
 	})
 }
 

@@ -86,6 +86,7 @@ func init() {
 		testOnly:  rustTestOnly,
 		bases:     rustBases,
 		bindings:  rustBindings,
+		places:    rustPlaces,
 	})
 }
 

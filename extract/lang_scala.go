@@ -67,6 +67,7 @@ func init() {
 		signature:     func(_ *decl, sig string) string { return stripAnnotations(sig) },
 		exported:      scalaExported,
 		bases:         scalaBases,
+		places:        scalaPlaces,
 	})
 }
 

@@ -67,6 +67,7 @@ func init() {
 		doc:       swiftDoc,
 		exported:  swiftExported,
 		bases:     swiftBases,
+		places:    swiftPlaces,
 	})
 }
 

@@ -14,8 +14,9 @@ import (
 // what is not listed is looked through only when wrapping (wraps).
 type placeRules struct {
 	// calls are call node types, each with the field that holds its
-	// arguments; a function in those arguments, or in the call's block
-	// field (Ruby), is its callback.
+	// arguments ("": the child whose type is in args, for grammars
+	// without the field); a function in those arguments, or in the
+	// call's block field (Ruby), is its callback.
 	calls map[string]string
 	// block is the field of a call that holds a block passed to it (Ruby).
 	block string
@@ -28,7 +29,8 @@ type placeRules struct {
 	// of the key ("" for the first named child).
 	keys map[string]string
 	// binds are node types that bind a value to a name (`var x = …`,
-	// `$x = …`), each with the field of the name.
+	// `$x = …`), each with the field of the name, or for grammars
+	// without the field the type of the child that holds it.
 	binds map[string]string
 	// returns are return statement node types: a function returned at
 	// module level is the module's value (Lua's `return function(…)`,
@@ -176,14 +178,14 @@ func placeName(n *sitter.Node, f *fileInfo, r *placeRules) string {
 			if r.args[t] {
 				if call := p.Parent(); call != nil {
 					if a := argsOf(call, r); a != nil && a.Equal(p) {
-						return "<callback of " + callLabel(call, n, p, f) + ">"
+						return "<callback of " + callLabel(call, n, p, f, r) + ">"
 					}
 				}
 				continue
 			}
 			if _, ok := r.calls[t]; ok && r.block != "" {
 				if b := p.ChildByFieldName(r.block); b != nil && b.Equal(n) {
-					return "<callback of " + callLabel(p, n, argsOf(p, r), f) + ">"
+					return "<callback of " + callLabel(p, n, argsOf(p, r), f, r) + ">"
 				}
 			}
 			if field, ok := r.keys[t]; ok {
@@ -201,8 +203,11 @@ func placeName(n *sitter.Node, f *fileInfo, r *placeRules) string {
 			}
 		}
 		if field, ok := r.binds[t]; ok {
-			if name := p.ChildByFieldName(field); name != nil && !name.Equal(n) && f.text(name) != "_" {
+			if name := childNamed(p, field); name != nil && !name.Equal(n) && f.text(name) != "_" {
 				v := collapseSpace(f.text(name), 80)
+				if !namePath(v) && name.NamedChildCount() > 0 {
+					v = collapseSpace(f.text(name.NamedChild(0)), 80) // Kotlin's `cb: () -> Unit`
+				}
 				if key != "" {
 					return v + "." + key
 				}
@@ -230,7 +235,29 @@ func argsOf(call *sitter.Node, r *placeRules) *sitter.Node {
 	if !ok {
 		return nil
 	}
-	return call.ChildByFieldName(field)
+	if field != "" {
+		return call.ChildByFieldName(field)
+	}
+	for i := range int(call.NamedChildCount()) {
+		if c := call.NamedChild(i); r.args[c.Type()] {
+			return c
+		}
+	}
+	return nil
+}
+
+// childNamed returns p's child in the field name, or else its first
+// named child of that type.
+func childNamed(p *sitter.Node, name string) *sitter.Node {
+	if c := p.ChildByFieldName(name); c != nil {
+		return c
+	}
+	for i := range int(p.NamedChildCount()) {
+		if c := p.NamedChild(i); c.Type() == name {
+			return c
+		}
+	}
+	return nil
 }
 
 // placeContainer reports whether a node of type t can stand between a
@@ -256,8 +283,9 @@ func placeKey(k string) string {
 // args, or as its block): the text of its callee (what stands before the
 // arguments) when it is a path of names, else the method's name after a
 // dot; then the call's first argument when it is a short string or
-// symbol before fn.
-func callLabel(call, fn, args *sitter.Node, f *fileInfo) string {
+// symbol before fn. A call whose callee is a call, as a trailing
+// lambda's is (Kotlin's `get("/x") { … }`), is named by that one.
+func callLabel(call, fn, args *sitter.Node, f *fileInfo, r *placeRules) string {
 	end := fn.StartByte()
 	if args != nil && args.StartByte() < end {
 		end = args.StartByte()
@@ -265,6 +293,13 @@ func callLabel(call, fn, args *sitter.Node, f *fileInfo) string {
 	callee := strings.TrimRight(strings.TrimSpace(validUTF8(string(f.src[call.StartByte():end]))), "(")
 	callee = strings.Join(strings.Fields(callee), "")
 	label := callee
+	if inner := call.NamedChild(0); !namePath(callee) && inner != nil && inner.EndByte() <= end {
+		if _, ok := r.calls[inner.Type()]; ok {
+			if a := argsOf(inner, r); a != nil {
+				return callLabel(inner, fn, a, f, r)
+			}
+		}
+	}
 	if !namePath(callee) {
 		label = "(…)"
 		if i := strings.LastIndexAny(callee, ".:>"); i >= 0 && namePath(callee[i+1:]) {
@@ -275,8 +310,8 @@ func callLabel(call, fn, args *sitter.Node, f *fileInfo) string {
 		return label
 	}
 	first := args.NamedChild(0)
-	for first.NamedChildCount() == 1 && first.Type() == "argument" {
-		first = first.NamedChild(0)
+	for first.NamedChildCount() > 0 && strings.Contains(first.Type(), "argument") {
+		first = first.NamedChild(0) // PHP's and C#'s argument, Kotlin's value_arguments
 	}
 	if first.StartByte() < fn.StartByte() && placeLiteral(first.Type()) && first.EndByte()-first.StartByte() <= 40 {
 		if t := f.text(first); !strings.ContainsAny(t, "\n$#{") {

@@ -64,3 +64,54 @@ var csharpPlaces = &placeRules{
 	keys:  map[string]string{},
 	binds: map[string]string{"variable_declarator": "name", "assignment_expression": "left"},
 }
+
+// kotlinPlaces: lambdas in top-level and class-level property
+// initialisers and calls (Ktor's routing { get("/x") { … } }).
+var kotlinPlaces = &placeRules{
+	calls: map[string]string{"call_expression": ""},
+	args:  set("call_suffix"),
+	wraps: set("annotated_lambda", "value_argument", "value_arguments", "parenthesized_expression"),
+	binds: map[string]string{"property_declaration": "variable_declaration"},
+}
+
+// swiftPlaces: closures in top-level code (main.swift, Vapor's
+// app.get("x") { req in … }) and in property initialisers.
+var swiftPlaces = &placeRules{
+	calls: map[string]string{"call_expression": ""},
+	args:  set("call_suffix"),
+	wraps: set("value_argument", "value_arguments", "tuple_expression"),
+	binds: map[string]string{"property_declaration": "name"},
+}
+
+// rustPlaces: closures in statics and consts (`static RE: Lazy<Regex> =
+// Lazy::new(|| …)`).
+var rustPlaces = &placeRules{
+	calls: map[string]string{"call_expression": "arguments"},
+	args:  set("arguments"),
+	wraps: set("parenthesized_expression"),
+	binds: map[string]string{"static_item": "name", "const_item": "name"},
+}
+
+// javaPlaces: lambdas in field initialisers and static blocks.
+var javaPlaces = &placeRules{
+	calls: map[string]string{"method_invocation": "arguments", "object_creation_expression": "arguments"},
+	args:  set("argument_list"),
+	wraps: set("parenthesized_expression"),
+	binds: map[string]string{"variable_declarator": "name"},
+}
+
+// cppPlaces: lambdas at namespace scope and in member initialisers.
+var cppPlaces = &placeRules{
+	calls: map[string]string{"call_expression": "arguments"},
+	args:  set("argument_list"),
+	wraps: set("parenthesized_expression"),
+	binds: map[string]string{"init_declarator": "declarator"},
+}
+
+// scalaPlaces: lambdas in objects' and classes' vals and calls.
+var scalaPlaces = &placeRules{
+	calls: map[string]string{"call_expression": "arguments"},
+	args:  set("arguments", "block"),
+	wraps: set("parenthesized_expression"),
+	binds: map[string]string{"val_definition": "pattern", "var_definition": "pattern"},
+}

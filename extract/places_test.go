@@ -97,6 +97,38 @@ class A {
     void M() { items.ForEach(x => Handle(x)); }
 }
 `, []string{`Program.<callback of app.MapGet("/users")> 2-4`, "Program.A.twice 6-6"}, "ToList Program"},
+		{"Routes.kt", `val app = routing {
+    get("/users") { call -> list(call) }
+}
+class A {
+    val cb: () -> Unit = { go() }
+    fun m() { items.forEach { handle(it) } }
+}
+`, []string{"Routes.<callback of routing> 1-3", `Routes.<callback of routing>.<callback of get("/users")> 2-2`, "Routes.A.cb 5-5"}, "list Routes"},
+		{"main.swift", `app.get("users") { req in
+    return list(req)
+}
+func m() { items.forEach { handle($0) } }
+`, []string{`main.<callback of app.get("users")> 1-3`}, "list main"},
+		{"src/re.rs", `static RE: Lazy<Regex> = Lazy::new(|| Regex::new("x").unwrap());
+const F: fn(i32) -> i32 = |x| x + 1;
+fn m() { v.iter().map(|x| f(x)); }
+`, []string{"crate.re.<callback of Lazy::new> 1-1", "crate.re.F 2-2"}, "unwrap crate.re"},
+		{"J.java", `class J {
+  private final Runnable r = () -> { work(); };
+  static { register("x", e -> handle(e)); }
+  void m() { items.forEach(x -> use(x)); }
+}
+`, []string{"J.J.r 2-2", `J.J.<callback of register("x")> 3-3`}, "work J.J"},
+		{"cmp.cpp", `auto cmp = [](int a, int b) { return less(a, b); };
+void m() { std::sort(v.begin(), v.end(), [](int a, int b) { return a < b; }); }
+`, []string{"cmp.cmp 1-1"}, "less cmp"},
+		{"O.scala", `object O {
+  val f = (x: Int) => g(x)
+  route("/users") { req => list(req) }
+  def m() = items.map(x => x + 1)
+}
+`, []string{"O.O.f 2-2", `O.O.<callback of route("/users")> 3-3`}, "list O.O"},
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {

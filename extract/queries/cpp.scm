@@ -145,3 +145,6 @@
     scope: (_) @call.receiver
     name: (template_type
       name: (type_identifier) @call.name))) @call
+
+; Anonymous functions: places (File.Places) outside named functions.
+(lambda_expression) @place

@@ -140,3 +140,6 @@
 (instanceof_expression
   right: [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type
   name: (identifier) @bind.target @bind)
+
+; Anonymous functions: places (File.Places) outside named functions.
+(lambda_expression) @place

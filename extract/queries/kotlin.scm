@@ -129,3 +129,7 @@
   (simple_identifier) @bind.target @bind
   .
   (user_type) @bind.type)
+
+; Anonymous functions: places (File.Places) outside named functions.
+(lambda_literal) @place
+(anonymous_function) @place

@@ -161,3 +161,6 @@
 (block) @binding.scope
 
 (match_arm) @binding.scope
+
+; Anonymous functions: places (File.Places) outside named functions.
+(closure_expression) @place

@@ -90,3 +90,6 @@
          (generic_type type: (type_identifier) @call.name)]
   .
   arguments: (arguments)) @call
+
+; Anonymous functions: places (File.Places) outside named functions.
+(lambda_expression) @place

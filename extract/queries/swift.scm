@@ -124,3 +124,6 @@
   constructed_type: (user_type
     .
     (type_identifier) @call.name)) @call
+
+; Anonymous functions: places (File.Places) outside named functions.
+(lambda_literal) @place
