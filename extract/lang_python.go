@@ -38,6 +38,7 @@ func init() {
 		params:       pythonParams,
 
 		scopedImports: true,
+		places:        pythonPlaces,
 	})
 }
 

@@ -115,3 +115,13 @@ var scalaPlaces = &placeRules{
 	wraps: set("parenthesized_expression"),
 	binds: map[string]string{"val_definition": "pattern", "var_definition": "pattern"},
 }
+
+// pythonPlaces: lambdas at module and class level (`key = lambda …`,
+// `path("x", lambda request: …)`).
+var pythonPlaces = &placeRules{
+	calls: map[string]string{"call": "arguments"},
+	args:  set("argument_list"),
+	wraps: set("keyword_argument", "parenthesized_expression"),
+	keys:  map[string]string{"pair": "key"},
+	binds: map[string]string{"assignment": "left"},
+}

@@ -129,6 +129,13 @@ void m() { std::sort(v.begin(), v.end(), [](int a, int b) { return a < b; }); }
   def m() = items.map(x => x + 1)
 }
 `, []string{"O.O.f 2-2", `O.O.<callback of route("/users")> 3-3`}, "list O.O"},
+		{"urls.py", `urlpatterns = [path("health", lambda request: ok(request))]
+square = lambda x: x * x
+class V:
+    key = staticmethod(lambda v: v.name)
+    def m(self):
+        return sorted(self.items, key=lambda i: i.rank)
+`, []string{`urls.<callback of path("health")> 1-1`, "urls.V.<callback of staticmethod> 4-4"}, "ok urls"},
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {

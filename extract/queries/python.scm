@@ -83,3 +83,6 @@
 (assignment
   left: (identifier) @name
   right: (lambda) @definition.function)
+
+; Anonymous functions: places (File.Places) outside named functions.
+(lambda) @place
