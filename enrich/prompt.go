@@ -423,6 +423,7 @@ func (p *plan) frame(w where) frame {
 	for _, l := range connectionLines(in, outs) {
 		add("%s", l)
 	}
+	out = append(out, placeLines(f, w)...)
 	add("")
 	add("### Symbols")
 	if len(p.fs.syms) == 0 || w.none {
@@ -436,6 +437,34 @@ func (p *plan) frame(w where) frame {
 		close: []string{"```\n"},
 		tail:  append([]string{"\n"}, p.task(w.k, w.n)...),
 	}
+}
+
+// maxPromptPlaces bounds the places a prompt lists.
+const maxPromptPlaces = 30
+
+// placeLines lists the file's places (extract.Place) in the part's
+// lines, if any: the functions of a routes file or a module's callbacks,
+// which are no symbols but are where its code is.
+func placeLines(f *extract.File, w where) []string {
+	var out []string
+	n := 0
+	for _, pl := range f.Places {
+		if w.n > 0 && (pl.EndLine < w.lo || pl.StartLine > w.hi) {
+			continue
+		}
+		if n++; n <= maxPromptPlaces {
+			out = append(out, fmt.Sprintf("- %s (%s)\n", codeSpan(oneLine(pl.Name)), lineRange(pl.StartLine, pl.EndLine)))
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if n > maxPromptPlaces {
+		out = append(out, fmt.Sprintf("- … and %d more\n", n-maxPromptPlaces))
+	}
+	head := []string{"\n", "### Anonymous functions outside named functions\n",
+		"Not symbols (no entry below): mention the ones that matter in the summary.\n"}
+	return append(head, out...)
 }
 
 // chunkNote explains a part holding a piece of an oversized unit, shown

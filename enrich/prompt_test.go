@@ -116,3 +116,25 @@ func TestPromptSaysGenerated(t *testing.T) {
 		t.Errorf("a hand-written file's prompt (%v):\n%s", err, p.Text)
 	}
 }
+
+// TestPromptListsPlaces checks that a file's anonymous functions outside
+// named functions (extract.Place) are listed, with their lines, and
+// that a file without them has no such section.
+func TestPromptListsPlaces(t *testing.T) {
+	src := "<?php\nRoute::get('/users', function () {\n    return User::all();\n});\n$handler = function () { work(); };\n"
+	f, g := extractOne(t, "web.php", src)
+	p, err := sharedBuilder().Prompt(f, g, []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### Anonymous functions outside named functions", "- `<callback of Route::get('/users')>` (lines 2–4)", "- `$handler` (line 5)"} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("no %q in\n%s", want, p.Text)
+		}
+	}
+	src = "<?php\nfunction f() { return array_map(function ($x) { return $x; }, []); }\n"
+	f, g = extractOne(t, "lib.php", src)
+	if p, err = sharedBuilder().Prompt(f, g, []byte(src), Options{}); err != nil || strings.Contains(p.Text, "Anonymous functions") {
+		t.Errorf("a file without places (%v):\n%s", err, p.Text)
+	}
+}
