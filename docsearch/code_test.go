@@ -368,3 +368,28 @@ func TestPutCodeBatchesThen(t *testing.T) {
 		t.Fatalf("cancelled: err %v, put called %d times; want an error and no put", err, puts)
 	}
 }
+
+// TestExampleCodeRanksUnder checks that a program of a project's
+// examples ranks under the API it uses, unless the query asks for an
+// example.
+func TestExampleCodeRanksUnder(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	sym := CodeSymbol{Kind: "function", Signature: "func mountRouter(r Router, prefix string)",
+		Doc: "mountRouter mounts a router under a path prefix.", Body: "r.Mount(prefix, sub())", Line: 10, End: 20}
+	example, lib := sym, sym
+	example.Name, lib.Name = "main.mountRouter", "router.mountRouter"
+	example.Doc = "Mount a router under a path prefix: mount the router at the prefix." // the better match, but for its path
+	putCode(t, ix, []CodeFile{
+		{Path: "_examples/rest/main.go", Symbols: []CodeSymbol{example}},
+		{Path: "router/mount.go", Symbols: []CodeSymbol{lib}},
+	})
+	// The same code ranks first in the project, in its examples once the
+	// query asks for one.
+	expectFirst(t, ix, "mount a router under a path prefix", []string{ScopeCode}, "router.mountRouter")
+	expectFirst(t, ix, "example: mount a router under a path prefix", []string{ScopeCode}, "main.mountRouter")
+	for p, want := range map[string]bool{"_examples/rest/main.go": true, "example/basic.go": true, "lib/exampleutil.go": false, "samples/a.js": true} {
+		if got := exampleCode(p); got != want {
+			t.Errorf("exampleCode(%s) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -205,6 +205,32 @@ func asksForTests(q string) bool {
 	return false
 }
 
+// asksForExamples reports whether a query asks for code that uses an
+// API rather than the API: "an example of mounting a router".
+func asksForExamples(q string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !isLetter(r) }) {
+		switch w {
+		case "example", "examples", "sample", "samples", "demo", "demos", "usage":
+			return true
+		}
+	}
+	return false
+}
+
+// exampleCode reports whether file is in a directory of examples, samples
+// or demos: programs that use the project's API, as tests do, which a
+// question about the API is not asking for (chi's _examples/, logrus's
+// example/).
+func exampleCode(file string) bool {
+	for _, dir := range strings.Split(strings.ToLower(path.Dir(file)), "/") {
+		switch dir {
+		case "example", "examples", "_example", "_examples", "sample", "samples", "demo", "demos":
+			return true
+		}
+	}
+	return false
+}
+
 // testCode reports whether file is test code by its name or directory, in
 // the conventions of the languages fileinfo reads.
 func testCode(file string) bool {
