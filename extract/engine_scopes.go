@@ -38,16 +38,26 @@ func callSiteOf(decls []*decl, at uint32, module string) string {
 }
 
 func enclosingOf(decls []*decl, at uint32, module string, calls bool) string {
+	if d := innermostDecl(decls, at, calls); d != nil {
+		return d.qualified
+	}
+	return module
+}
+
+// innermostDecl returns the declaration of the innermost symbol holding
+// byte at, or nil; for a call (calls), not one whose values are the code
+// around it's.
+func innermostDecl(decls []*decl, at uint32, calls bool) *decl {
 	i := sort.Search(len(decls), func(i int) bool { return decls[i].start > at }) - 1
 	if i < 0 {
-		return module
+		return nil
 	}
 	for d := decls[i]; d != nil; d = d.parent {
 		if d.start <= at && at < d.end && !d.dropped && !d.container && !(calls && d.valuesOutside) && d.qualified != "" {
-			return d.qualified
+			return d
 		}
 	}
-	return module
+	return nil
 }
 
 // scopeEnds returns, for each declaration node, the last line of the

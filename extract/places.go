@@ -4,6 +4,7 @@ package extract
 // by where they are (see Place).
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -60,8 +61,8 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 	})
 	var out []Place
 	type open struct {
-		end       uint32
-		qualified string
+		start, end uint32
+		qualified  string
 	}
 	var stack []open // the places enclosing the current one
 	type span struct {
@@ -80,7 +81,7 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 		for len(stack) > 0 && stack[len(stack)-1].end <= start {
 			stack = stack[:len(stack)-1]
 		}
-		d := enclosingDecl(decls, start)
+		d := innermostDecl(decls, start, false)
 		if d != nil && (d.kind == KindFunction || d.kind == KindMethod || d.end == end) {
 			// A named function's code, or the body of a declaration
 			// written as a call with a block (Ruby's `Item =
@@ -97,12 +98,14 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 		if name == "" {
 			continue // called where it is written: the scope of the code around it
 		}
+		// Qualified under the innermost of the type and the place
+		// around it: a class in an RSpec block, a block in that class.
 		prefix := f.module
 		if d != nil {
 			prefix = d.qualified
 		}
-		if len(stack) > 0 {
-			prefix = stack[len(stack)-1].qualified
+		if top := len(stack) - 1; top >= 0 && (d == nil || stack[top].start > d.start) {
+			prefix = stack[top].qualified
 		}
 		p := Place{
 			Name:      name,
@@ -115,24 +118,9 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 			p.EndLine--
 		}
 		out = append(out, p)
-		stack = append(stack, open{end, p.Qualified})
+		stack = append(stack, open{start, end, p.Qualified})
 	}
 	return out
-}
-
-// enclosingDecl returns the innermost symbol's declaration that holds
-// byte at, or nil.
-func enclosingDecl(decls []*decl, at uint32) *decl {
-	i := sort.Search(len(decls), func(i int) bool { return decls[i].start > at }) - 1
-	if i < 0 {
-		return nil
-	}
-	for d := decls[i]; d != nil; d = d.parent {
-		if d.start <= at && at < d.end && !d.dropped && !d.container && d.qualified != "" {
-			return d
-		}
-	}
-	return nil
 }
 
 // lineAt returns the text of the line that holds byte at.
@@ -141,7 +129,7 @@ func (f *fileInfo) lineAt(at uint32) string {
 	if int(at) > len(src) {
 		return ""
 	}
-	from := strings.LastIndexByte(string(src[:at]), '\n') + 1
+	from := bytes.LastIndexByte(src[:at], '\n') + 1
 	to := int(at)
 	for to < len(src) && src[to] != '\n' && to-from < 400 {
 		to++

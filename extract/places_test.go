@@ -71,7 +71,16 @@ end
 Item = Struct.new(:sku) do
   def price; 1; end
 end
-`, []string{"app.<callback of get('/users')> 1-3", "app.User.<callback of scope(:active)> 6-6", "app.User.<callback of before_save> 7-9"}, "normalize app.User"},
+
+describe "orders" do
+  class Fake
+    before_save do
+      stub(self)
+    end
+  end
+end
+`, []string{"app.<callback of get('/users')> 1-3", "app.User.<callback of scope(:active)> 6-6", "app.User.<callback of before_save> 7-9",
+			`app.<callback of describe("orders")> 19-25`, "app.Fake.<callback of before_save> 21-23"}, "normalize app.User"},
 		{"spec.lua", `app:get("/users", function(req)
   return list_users(req)
 end)
