@@ -19,13 +19,19 @@ var skipDirs = map[string]string{
 }
 
 // buildDirs are the names build tools give their output, and projects
-// their sources too (SQLAlchemy's Sphinx sources are in doc/build). Such
+// their sources too (SQLAlchemy's Sphinx sources are in doc/build);
+// Jekyll's _site among them, whose HTML repeats the Markdown it is built
+// from (not MkDocs' site nor Hugo's public: cobra's Hugo sources are in
+// site/content, and web apps serve public/). Such
 // a directory is entered when it holds a document source (isSource)
 // directly inside it, and passed over, as build output, when it holds
 // none there: generated HTML, the .txt copies of Sphinx's _sources, the
 // package directories docs are copied into all sit deeper. Like any
 // directory, it is passed over when git-ignored.
-var buildDirs = map[string]bool{"build": true, "dist": true, "target": true, "out": true, "_build": true}
+var buildDirs = map[string]bool{
+	"build": true, "dist": true, "target": true, "out": true, "_build": true,
+	"_site": true,
+}
 
 // isSource reports whether a file is a document written by hand:
 // markdown, reStructuredText or AsciiDoc. HTML is often generated, and

@@ -38,6 +38,8 @@ var sphinxWorkspace = map[string]string{
 	"target/package/crate-0.1.0/README.md":   "# crate\n\npackaged echidna readme\n",
 	"node_modules/x/README.md":               "# Dependency\n\nnot indexed\n",
 	"tools/build/README.md":                  "# Build scripts\n\nHow the release platypus is built.\n",
+	"_site/about/index.html":                 "<html><body><main><h1>About</h1><p>jekyll built koala page</p></main></body></html>",
+	"site/content/guide.md":                  "# Guide\n\nThe bilby guide, a Hugo site's source.\n",
 	"src/main.py":                            "print('hi')\n",
 }
 
@@ -67,7 +69,7 @@ func TestBuildDirsIndexedWhenDocs(t *testing.T) {
 				"doc/build/changelog/changelog_20.rst", "doc/build/core/connections.rst",
 				"doc/build/glossary.rst", "doc/build/index.rst",
 				"doc/build/orm/index.rst", "doc/build/orm/session_basics.rst",
-				"docs/source/index.rst", "tools/build/README.md",
+				"docs/source/index.rst", "site/content/guide.md", "tools/build/README.md",
 			}
 			if got := paths(docs); !slices.Equal(got, want) {
 				t.Errorf("docs = %v\nwant %v", got, want)
@@ -78,6 +80,7 @@ func TestBuildDirsIndexedWhenDocs(t *testing.T) {
 				"dist/":             "git-ignored",
 				"docs/build/":       "build output",
 				"target/":           "build output",
+				"_site/":            "build output",
 				"node_modules/":     "dependencies",
 			}
 			for p, want := range reasons {
