@@ -453,7 +453,7 @@ func placeLines(f *extract.File, w where) []string {
 			continue
 		}
 		if n++; n <= maxPromptPlaces {
-			out = append(out, fmt.Sprintf("- %s (%s)\n", codeSpan(oneLine(pl.Name)), lineRange(pl.StartLine, pl.EndLine)))
+			out = append(out, fmt.Sprintf("- %s (%s)\n", codeSpan(oneLine(localName(f, pl.Qualified))), lineRange(pl.StartLine, pl.EndLine)))
 		}
 	}
 	if n == 0 {

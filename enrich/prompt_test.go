@@ -121,13 +121,13 @@ func TestPromptSaysGenerated(t *testing.T) {
 // named functions (extract.Place) are listed, with their lines, and
 // that a file without them has no such section.
 func TestPromptListsPlaces(t *testing.T) {
-	src := "<?php\nRoute::get('/users', function () {\n    return User::all();\n});\n$handler = function () { work(); };\n"
+	src := "<?php\nRoute::get('/users', function () {\n    return User::all();\n});\n$handler = function () { work(); };\nRoute::group([], function () {\n    Route::get('/a', fn() => a());\n});\n"
 	f, g := extractOne(t, "web.php", src)
 	p, err := sharedBuilder().Prompt(f, g, []byte(src), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"### Anonymous functions outside named functions", "- `<callback of Route::get('/users')>` (lines 2–4)", "- `$handler` (line 5)"} {
+	for _, want := range []string{"### Anonymous functions outside named functions", "- `<callback of Route::get('/users')>` (lines 2–4)", "- `$handler` (line 5)", "- `<callback of Route::group>.<callback of Route::get('/a')>` (line 7)"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("no %q in\n%s", want, p.Text)
 		}
