@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -196,21 +197,31 @@ func codeBody(text string) string {
 
 // asksForTests reports whether a query is about tests.
 func asksForTests(q string) bool {
+	return queryNames(q, "test", "tests", "testing", "unittest", "spec", "specs", "fixture", "fixtures", "mock", "mocks", "benchmark", "benchmarks")
+}
+
+// asksForExamples reports whether a query asks for code that uses an
+// API rather than the API: "an example of mounting a router".
+func asksForExamples(q string) bool {
+	return queryNames(q, "example", "examples", "sample", "samples", "demo", "demos", "usage")
+}
+
+// queryNames reports whether one of q's words, lower-cased, is one of
+// words.
+func queryNames(q string, words ...string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !isLetter(r) }) {
-		switch w {
-		case "test", "tests", "testing", "unittest", "spec", "specs", "fixture", "fixtures", "mock", "mocks", "benchmark", "benchmarks":
+		if slices.Contains(words, w) {
 			return true
 		}
 	}
 	return false
 }
 
-// asksForExamples reports whether a query asks for code that uses an
-// API rather than the API: "an example of mounting a router".
-func asksForExamples(q string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !isLetter(r) }) {
-		switch w {
-		case "example", "examples", "sample", "samples", "demo", "demos", "usage":
+// inDir reports whether one of the directories on file's path,
+// lower-cased, is one of dirs.
+func inDir(file string, dirs ...string) bool {
+	for _, dir := range strings.Split(strings.ToLower(path.Dir(file)), "/") {
+		if slices.Contains(dirs, dir) {
 			return true
 		}
 	}
@@ -222,13 +233,7 @@ func asksForExamples(q string) bool {
 // question about the API is not asking for (chi's _examples/, logrus's
 // example/).
 func exampleCode(file string) bool {
-	for _, dir := range strings.Split(strings.ToLower(path.Dir(file)), "/") {
-		switch dir {
-		case "example", "examples", "_example", "_examples", "sample", "samples", "demo", "demos":
-			return true
-		}
-	}
-	return false
+	return inDir(file, "example", "examples", "_example", "_examples", "sample", "samples", "demo", "demos")
 }
 
 // testCode reports whether file is test code by its name or directory, in
@@ -243,13 +248,7 @@ func testCode(file string) bool {
 		strings.HasSuffix(stem, "_spec"):
 		return true
 	}
-	for _, dir := range strings.Split(strings.ToLower(path.Dir(file)), "/") {
-		switch dir {
-		case "test", "tests", "testing", "__tests__", "spec", "testdata", "fixtures", "e2e":
-			return true
-		}
-	}
-	return false
+	return inDir(file, "test", "tests", "testing", "__tests__", "spec", "testdata", "fixtures", "e2e")
 }
 
 // auxiliaryCode reports whether file is vendored or generated code, or
@@ -265,13 +264,7 @@ func auxiliaryCode(file string) bool {
 		strings.Contains(base, ".generated."), strings.HasSuffix(base, ".min.js"), strings.HasSuffix(base, "_string.go"):
 		return true
 	}
-	for _, dir := range strings.Split(strings.ToLower(path.Dir(file)), "/") {
-		switch dir {
-		case "vendor", "third_party", "third-party", "node_modules", "_vendor", "vendored", "dist", "build":
-			return true
-		}
-	}
-	return false
+	return inDir(file, "vendor", "third_party", "third-party", "node_modules", "_vendor", "vendored", "dist", "build")
 }
 
 // descendingScores makes the scores of results, which are in rank order,
