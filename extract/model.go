@@ -7,11 +7,12 @@ type File struct {
 	Language string `json:"language"`
 	// Module is the qualified name of the file's module: the prefix of every
 	// top-level qualified name in the file and the caller of module-level code.
-	Module  string        `json:"module"`
-	Imports []Import      `json:"imports"`
-	Symbols []Symbol      `json:"symbols"`
-	Calls   []Call        `json:"calls"`
-	Errors  []SyntaxError `json:"errors"`
+	Module  string   `json:"module"`
+	Imports []Import `json:"imports"`
+	Symbols []Symbol `json:"symbols"`
+	// Calls are in line and column order.
+	Calls  []Call        `json:"calls"`
+	Errors []SyntaxError `json:"errors"`
 	// Bindings are the assignments and typed declarations a call graph
 	// can follow (Python assignments; Java, C# and Kotlin declarations);
 	// omitted when empty.

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -101,11 +102,17 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 
 // placeCalls returns the names called in place p's lines by the module
 // or a type: a place's calls are its owner's (extract.Place), not those
-// of a function declared inside it.
+// of a function declared inside it. The calls are in line order (as
+// extraction sorts them), so each place reads only its own lines' calls
+// rather than the file's: a routes file holds hundreds of places.
 func placeCalls(f *extract.File, p extract.Place, kinds map[string]extract.Kind) []string {
 	var names []string
-	for _, c := range f.Calls {
-		if c.Line < p.StartLine || c.Line > p.EndLine || c.Name == "" || c.Name == "()" {
+	from := sort.Search(len(f.Calls), func(i int) bool { return f.Calls[i].Line >= p.StartLine })
+	for _, c := range f.Calls[from:] {
+		if c.Line > p.EndLine {
+			break
+		}
+		if c.Name == "" || c.Name == "()" {
 			continue
 		}
 		if k := kinds[c.Caller]; k == extract.KindFunction || k == extract.KindMethod {
