@@ -23,10 +23,10 @@ import (
 
 // slimFields are the fields of extract.File a slim decode keeps: those
 // Slim keeps (TestSlimDecodeEqualsSlim holds the two together).
-var slimFields = map[string]bool{"Path": true, "Language": true, "Module": true, "Symbols": true, "Test": true, "Generated": true}
+var slimFields = map[string]bool{"Path": true, "Language": true, "Module": true, "Symbols": true, "Places": true, "Test": true, "Generated": true}
 
 // bareFields are those Bare keeps: slimFields but the symbols.
-var bareFields = map[string]bool{"Path": true, "Language": true, "Module": true, "Test": true, "Generated": true}
+var bareFields = map[string]bool{"Path": true, "Language": true, "Module": true, "Places": true, "Test": true, "Generated": true}
 
 var (
 	slimOnce, bareOnce sync.Once
@@ -277,10 +277,12 @@ func wholeFiles(log *slog.Logger, kept *openState, loaded, es []Entry) bool {
 }
 
 // Bare returns what a server holds of each file until its graph is
-// restored (see Options.Lazy): f's path, language, module, test flag
-// and generator mark.
+// restored (see Options.Lazy): f's path, language, module, places, test
+// flag and generator mark. The places (few: none in C) name the
+// anonymous function a call of the module's is in, for file_info's
+// callers.
 func Bare(f *extract.File) extract.File {
-	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Test: f.Test, Generated: f.Generated}
+	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Places: f.Places, Test: f.Test, Generated: f.Generated}
 }
 
 // Slim returns what of f a graph restored over it reads (callgraph.Restore
@@ -288,7 +290,7 @@ func Bare(f *extract.File) extract.File {
 // reads of every file (its language, its symbols for names and lookups):
 // f without its imports, calls, errors, bindings, exports and refs.
 func Slim(f *extract.File) extract.File {
-	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Symbols: f.Symbols, Test: f.Test, Generated: f.Generated}
+	return extract.File{Path: f.Path, Language: f.Language, Module: f.Module, Symbols: f.Symbols, Places: f.Places, Test: f.Test, Generated: f.Generated}
 }
 
 // symbolsOnly returns the paths and symbols of files, what

@@ -37,7 +37,11 @@ func TestSlimDecodeEqualsSlim(t *testing.T) {
 	if len(slim.Files) != len(full.Files) {
 		t.Fatalf("%d files slim, %d full", len(slim.Files), len(full.Files))
 	}
+	places := 0
 	for i := range full.Files {
+		if f := slim.Files[i].File; f != nil {
+			places += len(f.Places)
+		}
 		a, b := slim.Files[i], full.Files[i]
 		if a.File == nil || b.File == nil {
 			if a.File != b.File {
@@ -55,6 +59,9 @@ func TestSlimDecodeEqualsSlim(t *testing.T) {
 		if s := slim.Files[i].File; strings.Clone(s.Path+s.Language+s.Module) != s.Path+s.Language+s.Module {
 			t.Fatal("a string changed")
 		}
+	}
+	if places == 0 {
+		t.Fatal("no file decoded slim kept its places (lib/places.go has one)")
 	}
 	// The files read slim when the graph is restored: Slim of each, with
 	// strings of their own too.
