@@ -201,26 +201,72 @@ func display(n callgraph.Node) string {
 	return n.Name
 }
 
-// callers returns who calls s: one ref per calling symbol, at its first
-// call site, sorted by file, line and name; a guess when every call from
-// that symbol was resolved by name only.
+// callers returns who calls s: one ref per calling symbol, or per place
+// of a module's or type's calls (callerName), at its first call site,
+// sorted by file, line and name; a guess when every call from there was
+// resolved by name only.
 func (fs *facts) callers(s *symbol) []ref {
 	if !s.hasNode {
 		return nil
 	}
 	var out []ref
-	at := map[callgraph.SymbolID]int{}
+	at := map[string]int{}
 	for _, e := range fs.g.Callers(s.node) {
 		guess := e.Resolution == callgraph.Name
-		if i, ok := at[e.Caller]; ok {
+		name := fs.callerName(e)
+		key := e.File + "\x00" + name
+		if i, ok := at[key]; ok {
 			out[i].guess = out[i].guess && guess
 			continue
 		}
-		at[e.Caller] = len(out)
-		out = append(out, ref{name: display(fs.g.Node(e.Caller)), file: e.File, line: e.Line, guess: guess})
+		at[key] = len(out)
+		out = append(out, ref{name: name, file: e.File, line: e.Line, guess: guess})
 	}
 	sortRefs(out)
 	return out
+}
+
+// callerName names the caller of e for a reader (display): a module's or
+// type's call made in a place of its file (an anonymous function outside
+// named functions) by the place, under the type ("rootCmd.Run",
+// "Post.<callback of before_save>"), as the place it is in.
+func (fs *facts) callerName(e callgraph.Edge) string {
+	n := fs.g.Node(e.Caller)
+	name := display(n)
+	pg, ok := fs.g.(PlaceGraph)
+	if !ok || n.Kind == extract.KindFunction || n.Kind == extract.KindMethod {
+		return name
+	}
+	pl, ok := innermostPlace(pg.PlacesIn(e.File), e.Line)
+	if !ok {
+		return name
+	}
+	rest, ok := strings.CutPrefix(pl.Qualified, n.Qualified+".")
+	switch {
+	case !ok:
+		return name + " in " + pl.Name
+	case n.Kind == callgraph.KindModule:
+		return rest
+	}
+	return name + "." + rest
+}
+
+// innermostPlace returns the place of places that holds line and no
+// other place holding it does.
+func innermostPlace(places []extract.Place, line int) (extract.Place, bool) {
+	best := -1
+	for i, p := range places {
+		if p.StartLine > line || line > p.EndLine {
+			continue
+		}
+		if best < 0 || p.EndLine-p.StartLine < places[best].EndLine-places[best].StartLine {
+			best = i
+		}
+	}
+	if best < 0 {
+		return extract.Place{}, false
+	}
+	return places[best], true
 }
 
 // callees returns what s calls: one ref per callee, at its declaration,
@@ -352,7 +398,7 @@ func (fs *facts) connections() (in, out []link) {
 		if !module {
 			for _, e := range fs.g.Callers(id) {
 				if e.File != fs.f.Path {
-					add(ins, e.File, display(fs.g.Node(e.Caller)), e.Resolution)
+					add(ins, e.File, fs.callerName(e), e.Resolution)
 				}
 			}
 		}

@@ -1,6 +1,9 @@
 package enrich
 
-import "github.com/fileinfo/fileinfo/callgraph"
+import (
+	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
+)
 
 // Graph is what enrich reads of a call graph: the nodes of a file, their
 // callers and callees, the calls a file left unresolved, names used as
@@ -18,6 +21,17 @@ type Graph interface {
 }
 
 var _ Graph = (*callgraph.Graph)(nil)
+
+// PlaceGraph is a Graph that also lists the places of its files
+// (extract.File.Places): a call made in one is its module's or type's in
+// the graph, and is shown as made in the place (`rootCmd.Run`, `<callback
+// of get('/users')>`). *callgraph.Graph is one.
+type PlaceGraph interface {
+	Graph
+	PlacesIn(file string) []extract.Place
+}
+
+var _ PlaceGraph = (*callgraph.Graph)(nil)
 
 // graphOf returns g, or nil for no graph: a nil *callgraph.Graph passed
 // as a Graph is no graph too.

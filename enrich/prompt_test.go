@@ -138,3 +138,35 @@ func TestPromptListsPlaces(t *testing.T) {
 		t.Errorf("a file without places (%v):\n%s", err, p.Text)
 	}
 }
+
+// TestCallersNamedByPlace checks that a call the graph gives to a package
+// (a module) because it is made in an anonymous function outside named
+// functions is listed under the place it is in, once a place, and that a
+// call of the package's own code outside any place stays the top level.
+func TestCallersNamedByPlace(t *testing.T) {
+	r := loadArchive(t, "places.txtar")
+	f, src := r.file(t, "run.go")
+	p, err := sharedBuilder().Prompt(f, r.graph, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "  - called by: `rootCmd.Run` (cmd.go:7), `handlers.a` (cmd.go:12), `handlers.b` (cmd.go:14), `(top level)` (cmd.go:19), `Main` (run.go:5)\n"
+	if !strings.Contains(p.Text, want) {
+		t.Errorf("no %q in\n%s", want, p.Text)
+	}
+	// The connections name the places too.
+	if !strings.Contains(p.Text, "- Called from `cmd.go`: `(top level)`, `handlers.a`, `handlers.b`, `rootCmd.Run`\n") {
+		t.Errorf("connections:\n%s", p.Text)
+	}
+	// A graph that cannot list places keeps the module's name.
+	p, err = sharedBuilder().Prompt(f, noPlaces{r.graph}, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "  - called by: `(top level)` (cmd.go:7), `Main` (run.go:5)\n"; !strings.Contains(p.Text, want) {
+		t.Errorf("no %q in\n%s", want, p.Text)
+	}
+}
+
+// noPlaces is a Graph that is no PlaceGraph.
+type noPlaces struct{ Graph }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fileinfo/fileinfo/callgraph"
 	"github.com/fileinfo/fileinfo/enrich"
+	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
@@ -52,7 +53,7 @@ type savedView struct {
 	nodes map[callgraph.SymbolID]callgraph.Node
 }
 
-var _ enrich.Graph = (*savedView)(nil)
+var _ enrich.PlaceGraph = (*savedView)(nil)
 
 // errModule is the damage of a saved index that does not name a file's
 // module node once.
@@ -186,4 +187,13 @@ func (v *savedView) ReferencesCapped(id callgraph.SymbolID, limit int) (refs []c
 		return g.ReferencesCapped(id, limit)
 	}
 	return refs, total
+}
+
+// PlacesIn returns the places of file: the workspace's file holds them,
+// bare or whole (graphstore.Bare keeps them).
+func (v *savedView) PlacesIn(file string) []extract.Place {
+	if src := v.files[file]; src != nil && src.file != nil {
+		return src.file.Places
+	}
+	return nil
 }
