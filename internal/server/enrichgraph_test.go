@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fileinfo/fileinfo/enrich"
@@ -15,12 +16,14 @@ import (
 
 // enrichTree is slimTree with files of more languages: a Go package of
 // two files (sharing a module node), functions used as values, and
-// calls left unresolved, some for ambiguity.
+// calls left unresolved, some for ambiguity, and calls made in
+// anonymous functions outside named functions (places).
 func enrichTree() map[string]string {
 	t := slimTree()
 	t["go.mod"] = "module example.com/x\n"
 	t["pkg/a.go"] = "package pkg\n\nfunc Helper(x int) int { return x + Twice(x) }\n\nvar hook = Helper\n\nfunc Use() int { return run(Helper) + missing() }\n"
 	t["pkg/b.go"] = "package pkg\n\nfunc Twice(x int) int { return x * 2 }\n\nfunc run(f func(int) int) int { return f(1) + Helper(2) }\n"
+	t["pkg/c.go"] = "package pkg\n\nvar cmds = map[string]func() int{\n\t\"a\": func() int { return Twice(1) },\n}\n"
 	t["py/tasks.py"] = "class A:\n    def go(self):\n        return 1\n\nclass B:\n    def go(self):\n        return 2\n\ndef by_name(x):\n    return x\n\ndef each(items, thing):\n    thing.go()\n    thing.go()\n    thing.go()\n    unknown()\n    return sorted(items, key=by_name)\n"
 	t["web/app.js"] = "function handler(req) { return req; }\nfunction start(app) { app.use(handler); return helperJs(); }\nmodule.exports = { start };\n"
 	return t
@@ -120,6 +123,9 @@ func TestFileInfoLeavesGraphPending(t *testing.T) {
 	}
 	if connected == 0 {
 		t.Fatal("no file is called from another: nothing compared")
+	}
+	if want := "`cmds.a` (pkg/c.go:4)"; !strings.Contains(saved["pkg/b.go"].prompt, want) {
+		t.Errorf("pkg/b.go's prompt over the saved view does not name the place of a call (%s):\n%s", want, saved["pkg/b.go"].prompt)
 	}
 }
 
