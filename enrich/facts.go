@@ -237,7 +237,7 @@ func (fs *facts) callerName(e callgraph.Edge) string {
 	if !ok || n.Kind == extract.KindFunction || n.Kind == extract.KindMethod {
 		return name
 	}
-	pl, ok := innermostPlace(pg.PlacesIn(e.File), e.Line)
+	pl, ok := extract.PlaceAt(pg.PlacesIn(e.File), e.Line)
 	if !ok {
 		return name
 	}
@@ -249,24 +249,6 @@ func (fs *facts) callerName(e callgraph.Edge) string {
 		return rest
 	}
 	return name + "." + rest
-}
-
-// innermostPlace returns the place of places that holds line and no
-// other place holding it does.
-func innermostPlace(places []extract.Place, line int) (extract.Place, bool) {
-	best := -1
-	for i, p := range places {
-		if p.StartLine > line || line > p.EndLine {
-			continue
-		}
-		if best < 0 || p.EndLine-p.StartLine < places[best].EndLine-places[best].StartLine {
-			best = i
-		}
-	}
-	if best < 0 {
-		return extract.Place{}, false
-	}
-	return places[best], true
 }
 
 // callees returns what s calls: one ref per callee, at its declaration,

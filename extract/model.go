@@ -60,6 +60,25 @@ type Place struct {
 	EndLine   int    `json:"end_line"`
 }
 
+// PlaceAt returns the innermost of places holding line: the one that
+// no shorter place holding it is inside. A call made there is its
+// module's or type's, and the place says where.
+func PlaceAt(places []Place, line int) (Place, bool) {
+	best := -1
+	for i, p := range places {
+		if p.StartLine > line || line > p.EndLine {
+			continue
+		}
+		if best < 0 || p.EndLine-p.StartLine < places[best].EndLine-places[best].StartLine {
+			best = i
+		}
+	}
+	if best < 0 {
+		return Place{}, false
+	}
+	return places[best], true
+}
+
 // Export is one name a JavaScript or TypeScript module exports:
 // `export function f`, `export {a as b}`, `export default x`,
 // `module.exports = x`, `exports.f = g`, `export {f} from "./m"`,

@@ -199,3 +199,19 @@ func TestPlacesOnlyWhereNamed(t *testing.T) {
 		t.Fatalf("symbols %+v", f.Symbols)
 	}
 }
+
+// TestPlaceAt checks that a line is placed in the innermost place that
+// holds it, and in none outside every place.
+func TestPlaceAt(t *testing.T) {
+	places := []Place{
+		{Name: "<callback of group>", StartLine: 2, EndLine: 10},
+		{Name: "<callback of get('/a')>", StartLine: 4, EndLine: 6},
+		{Name: "$handler", StartLine: 12, EndLine: 12},
+	}
+	for line, want := range map[int]string{1: "", 2: "<callback of group>", 5: "<callback of get('/a')>", 7: "<callback of group>", 11: "", 12: "$handler", 13: ""} {
+		p, ok := PlaceAt(places, line)
+		if ok != (want != "") || p.Name != want {
+			t.Errorf("line %d: %q %v, want %q", line, p.Name, ok, want)
+		}
+	}
+}
