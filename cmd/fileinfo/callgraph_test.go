@@ -111,6 +111,28 @@ func TestCallersCommand(t *testing.T) {
 	}
 }
 
+// TestCallersNamePlaces: `fileinfo callers` says which place (an
+// anonymous function outside named functions) a module's call is in, in
+// its text and its JSON.
+func TestCallersNamePlaces(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":  "module example.com/p\n",
+		"cmd.go":  "package p\n\ntype Command struct{ Run func() }\n\nvar rootCmd = &Command{\n\tRun: func() {\n\t\twork()\n\t},\n}\n\nvar started = work()\n",
+		"work.go": "package p\n\nfunc work() bool { return true }\n\nfunc Main() { work() }\n",
+	})
+	code, stdout, stderr := runCLI(t, "callers", "--root", root, "work")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "<- example.com/p, in rootCmd.Run (cmd.go:7) [local]") || strings.Count(stdout, ", in ") != 1 {
+		t.Errorf("callers output does not name the one place:\n%s", stdout)
+	}
+	_, stdout, _ = runCLI(t, "callers", "--root", root, "--json", "work")
+	if strings.Count(stdout, `"in": "rootCmd.Run"`) != 1 {
+		t.Errorf("JSON lacks the place:\n%s", stdout)
+	}
+}
+
 var (
 	dotNodeRE = regexp.MustCompile(`(?m)^\t"(\d+)" \[ .*label="([^"\\]*)\\n`)
 	dotEdgeRE = regexp.MustCompile(`(?m)^\t"(\d+)" -> "(\d+)" \[ label="([^"]*)"`)

@@ -250,6 +250,9 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	if err != nil {
 		return err
 	}
+	if callers {
+		namePlaces(ctx, *root, rows)
+	}
 	if *asJSON {
 		out := struct {
 			Symbol    lookup.Symbol `json:"symbol"`
@@ -277,4 +280,32 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	}
 	printGuesses(w, rows)
 	return w.Flush()
+}
+
+// namePlaces names the place each caller row's call is made in
+// (lookup.NamePlaces). The saved symbols index holds no places, so the
+// files of the rows a place may hold (a module's or a type's calls) are
+// extracted again, each once; one that fails is left without.
+func namePlaces(ctx context.Context, root string, rows []lookup.Row) {
+	var ex *extract.Extractor
+	places := map[string][]extract.Place{}
+	lookup.NamePlaces(rows, func(file string) []extract.Place {
+		if ps, ok := places[file]; ok {
+			return ps
+		}
+		places[file] = nil
+		if ex == nil {
+			var err error
+			if ex, err = extract.New(root, extract.Options{}); err != nil {
+				return nil
+			}
+		}
+		if f, err := ex.File(ctx, file); err == nil {
+			places[file] = f.Places
+		}
+		return places[file]
+	})
+	if ex != nil {
+		ex.Close()
+	}
 }

@@ -280,3 +280,33 @@ func TestEachNameHolding(t *testing.T) {
 		}
 	}
 }
+
+// TestNamePlaces checks that a caller row of a module's or type's call
+// made in a place gets the place's name under the caller, and that a
+// function's row, a call outside places and a site without a line get
+// none.
+func TestNamePlaces(t *testing.T) {
+	places := map[string][]extract.Place{
+		"web.php": {{Name: "<callback of Route::get('/u')>", Qualified: "web.<callback of Route::get('/u')>", StartLine: 2, EndLine: 4}},
+		"post.rb": {{Name: "<callback of before_save>", Qualified: "Post.<callback of before_save>", StartLine: 2, EndLine: 4}},
+	}
+	rows := []Row{
+		{Symbol: "web", Kind: "module", Site: "web.php:3"},
+		{Symbol: "Post", Kind: "class", Site: "post.rb:3"},
+		{Symbol: "web", Kind: "module", Site: "web.php:6"},
+		{Symbol: "web.helper", Kind: "function", Site: "web.php:3"},
+		{Symbol: "web", Kind: "module", Site: "web.php"},
+		{Symbol: "other", Kind: "module", Site: "web.php:2"},
+	}
+	NamePlaces(rows, func(file string) []extract.Place { return places[file] })
+	want := []string{"<callback of Route::get('/u')>", "<callback of before_save>", "", "", "", "<callback of Route::get('/u')>"}
+	for i, r := range rows {
+		if r.In != want[i] {
+			t.Errorf("row %d (%s at %s): in %q, want %q", i, r.Symbol, r.Site, r.In, want[i])
+		}
+	}
+	rows[0].Depth = 1
+	if got := rows[0].Text(true); got != "  <- web, in <callback of Route::get('/u')> (web.php:3) []" {
+		t.Errorf("text %q", got)
+	}
+}

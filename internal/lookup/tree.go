@@ -3,8 +3,11 @@ package lookup
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // Static is a Graph over saved nodes and edges.
@@ -57,6 +60,11 @@ type Row struct {
 	// Site is the call's file:line, Resolution how the graph resolved it.
 	Site       string `json:"site"`
 	Resolution string `json:"resolution"`
+	// In names the anonymous function outside named functions (a place:
+	// extract.Place) that a caller's call is made in: the caller is the
+	// module's or a type's code, and this says where ("rootCmd.Run",
+	// "<callback of get('/users')>"). Set by NamePlaces.
+	In string `json:"in,omitempty"`
 	// Repeat is set when the symbol's own calls are not expanded here:
 	// "recursive" (it is on the path already) or "above" (listed earlier).
 	Repeat string `json:"repeat,omitempty"`
@@ -149,7 +157,8 @@ func (ix *Index) Tree(root []callgraph.SymbolID, callers bool, depth int) (rows 
 }
 
 // Text renders r as one line of an indented tree: "<- caller (site)
-// [resolution]" for a caller, "-> callee (site) [resolution] def
+// [resolution]" for a caller ("<- caller, in place (site) ..." for a call
+// made in a place), "-> callee (site) [resolution] def
 // path:line" for a callee (a caller's definition is in the site's file).
 // A guess reads "<? possible caller (site) [name: by name only,
 // unverified]" ("?> possible callee ..."), the last one listed "(and N
@@ -161,7 +170,11 @@ func (r Row) Text(callers bool) string {
 		// may be the one called.
 		how, arrowIn, arrowOut, what = how+": by name only, unverified", "<?", "?>", "possible "
 	}
-	s := fmt.Sprintf("%*s%s %s%s (%s) [%s]", 2*r.Depth, "", arrowIn, what, r.Symbol, r.Site, how)
+	sym := r.Symbol
+	if r.In != "" {
+		sym += ", in " + r.In
+	}
+	s := fmt.Sprintf("%*s%s %s%s (%s) [%s]", 2*r.Depth, "", arrowIn, what, sym, r.Site, how)
 	if !callers {
 		s = fmt.Sprintf("%*s%s %s%s (%s) [%s] def %s:%d", 2*r.Depth, "", arrowOut, what, r.Symbol, r.Site, how, r.Path, r.Line)
 	}
@@ -190,4 +203,34 @@ func (s Symbol) Text() string {
 		out += "\n    " + s.Doc
 	}
 	return out
+}
+
+// NamePlaces sets In of each caller row whose call is made in a place of
+// its file, by places (the places of a file; nil for one it does not
+// know): a row of a caller that is not a function or method, since a
+// call in a place is its module's or type's. The place is named under
+// the caller ("rootCmd.Run" under package example.com/cmd).
+func NamePlaces(rows []Row, places func(file string) []extract.Place) {
+	for i := range rows {
+		r := &rows[i]
+		if r.Kind == string(extract.KindFunction) || r.Kind == string(extract.KindMethod) {
+			continue
+		}
+		at := strings.LastIndexByte(r.Site, ':')
+		if at < 0 {
+			continue
+		}
+		line, err := strconv.Atoi(r.Site[at+1:])
+		if err != nil {
+			continue
+		}
+		pl, ok := extract.PlaceAt(places(r.Site[:at]), line)
+		if !ok {
+			continue
+		}
+		r.In = pl.Name
+		if rest, ok := strings.CutPrefix(pl.Qualified, r.Symbol+"."); ok {
+			r.In = rest
+		}
+	}
 }

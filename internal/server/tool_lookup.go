@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
 	"github.com/fileinfo/fileinfo/internal/lookup"
 )
 
@@ -261,6 +262,9 @@ func (s *Server) findSymbols(ctx context.Context, req *mcp.CallToolRequest, quer
 func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec string, callers bool, depth int, key string, next bool) (treeAnswer, error) {
 	if ws, e := s.earlyLookup(ctx); e != nil {
 		if a, ok := ws.earlyTree(ctx, e, spec, callers, depth); ok {
+			if callers {
+				ws.namePlaces(a.rows)
+			}
 			return a, nil
 		}
 	}
@@ -269,6 +273,12 @@ func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec 
 		return treeAnswer{}, err
 	}
 	var a treeAnswer
+	fresh := false // not a kept page's, which other calls may read
+	defer func() {
+		if callers && fresh {
+			ws.namePlaces(a.rows)
+		}
+	}()
 	ws.withLookup(func(ix *lookup.Index, at lookupAt) {
 		state := at.state
 		if kept, ok := s.pages.get(key, state); ok && next {
@@ -281,7 +291,25 @@ func (s *Server) lookupTree(ctx context.Context, req *mcp.CallToolRequest, spec 
 		if ids, a.err = ix.Resolve(spec); a.err == nil {
 			a.sym = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact})
 			a.rows, a.truncated = ix.Tree(ids, callers, depth)
+			fresh = true
 		}
 	})
 	return a, nil
+}
+
+// namePlaces names the place each caller row's call is made in
+// (lookup.NamePlaces), from the workspace's files, which hold their
+// places whole or bare. While an update holds the workspace the rows go
+// without: a lookup does not wait for an update (see withLookup).
+func (w *workspace) namePlaces(rows []lookup.Row) {
+	if len(rows) == 0 || !w.mu.TryRLock() {
+		return
+	}
+	defer w.mu.RUnlock()
+	lookup.NamePlaces(rows, func(file string) []extract.Place {
+		if src := w.files[file]; src != nil && src.file != nil {
+			return src.file.Places
+		}
+		return nil
+	})
 }
