@@ -123,19 +123,12 @@ func TestPromptSaysGenerated(t *testing.T) {
 func TestPromptListsPlaces(t *testing.T) {
 	src := "<?php\nRoute::get('/users', function () {\n    return User::all();\n});\n$handler = function () { work(); };\nRoute::group([], function () {\n    Route::get('/a', fn() => a());\n});\n"
 	f, g := extractOne(t, "web.php", src)
-	p, err := sharedBuilder().Prompt(f, g, []byte(src), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"### Anonymous functions outside named functions", "- `<callback of Route::get('/users')>` (lines 2–4)", "- `$handler` (line 5)", "- `<callback of Route::group>.<callback of Route::get('/a')>` (line 7)"} {
-		if !strings.Contains(p.Text, want) {
-			t.Errorf("no %q in\n%s", want, p.Text)
-		}
-	}
+	wantInPrompt(t, promptOf(t, f, g, []byte(src)), "### Anonymous functions outside named functions", "- `<callback of Route::get('/users')>` (lines 2–4)",
+		"- `$handler` (line 5)", "- `<callback of Route::group>.<callback of Route::get('/a')>` (line 7)")
 	src = "<?php\nfunction f() { return array_map(function ($x) { return $x; }, []); }\n"
 	f, g = extractOne(t, "lib.php", src)
-	if p, err = sharedBuilder().Prompt(f, g, []byte(src), Options{}); err != nil || strings.Contains(p.Text, "Anonymous functions") {
-		t.Errorf("a file without places (%v):\n%s", err, p.Text)
+	if text := promptOf(t, f, g, []byte(src)); strings.Contains(text, "Anonymous functions") {
+		t.Errorf("a file without places:\n%s", text)
 	}
 }
 
@@ -146,25 +139,31 @@ func TestPromptListsPlaces(t *testing.T) {
 func TestCallersNamedByPlace(t *testing.T) {
 	r := loadArchive(t, "places.txtar")
 	f, src := r.file(t, "run.go")
-	p, err := sharedBuilder().Prompt(f, r.graph, src, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "  - called by: `rootCmd.Run` (cmd.go:7), `handlers.a` (cmd.go:12), `handlers.b` (cmd.go:14), `(top level)` (cmd.go:19), `Main` (run.go:5)\n"
-	if !strings.Contains(p.Text, want) {
-		t.Errorf("no %q in\n%s", want, p.Text)
-	}
-	// The connections name the places too.
-	if !strings.Contains(p.Text, "- Called from `cmd.go`: `(top level)`, `handlers.a`, `handlers.b`, `rootCmd.Run`\n") {
-		t.Errorf("connections:\n%s", p.Text)
-	}
+	wantInPrompt(t, promptOf(t, f, r.graph, src),
+		"  - called by: `rootCmd.Run` (cmd.go:7), `handlers.a` (cmd.go:12), `handlers.b` (cmd.go:14), `(top level)` (cmd.go:19), `Main` (run.go:5)\n",
+		// The connections name the places too.
+		"- Called from `cmd.go`: `(top level)`, `handlers.a`, `handlers.b`, `rootCmd.Run`\n")
 	// A graph that cannot list places keeps the module's name.
-	p, err = sharedBuilder().Prompt(f, noPlaces{r.graph}, src, Options{})
+	wantInPrompt(t, promptOf(t, f, noPlaces{r.graph}, src), "  - called by: `(top level)` (cmd.go:7), `Main` (run.go:5)\n")
+}
+
+// promptOf builds the first part of f's prompt over g.
+func promptOf(t *testing.T, f *extract.File, g Graph, src []byte) string {
+	t.Helper()
+	p, err := sharedBuilder().Prompt(f, g, src, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "  - called by: `(top level)` (cmd.go:7), `Main` (run.go:5)\n"; !strings.Contains(p.Text, want) {
-		t.Errorf("no %q in\n%s", want, p.Text)
+	return p.Text
+}
+
+// wantInPrompt checks that text holds each of wants.
+func wantInPrompt(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
 	}
 }
 
