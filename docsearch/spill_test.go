@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -363,5 +364,65 @@ func BenchmarkSpillTexts(b *testing.B) {
 				sp.close()
 			}
 		})
+	}
+}
+
+// TestSearchWhileCodeBatchesPut searches a spilling index while its code
+// batches are put, as a server's first pass publishes its index for
+// search before the code is all in: every search answers (the race
+// detector checks the locking), one made after a batch is in finds that
+// batch's symbols, and the last batch is found once all are in.
+func TestSearchWhileCodeBatchesPut(t *testing.T) {
+	old := spillRelease
+	spillRelease = 1
+	defer func() { spillRelease = old }()
+	batches := spillCode(6, 10, 10)
+	ix := openTest(t, mapFS(nil), Options{Dir: t.TempDir(), Embedder: &trigramEmbedder{}, SpillBytes: 4096})
+	done := make(chan struct{})
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := ix.Search(context.Background(), Query{Text: "fold the ledger into a checksum", MinScore: zero()}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	// One call over every batch, as the first pass makes: each batch is
+	// searched for once it is in, before the next is put.
+	found := 0
+	put := func(yield func([]CodeFile) bool) {
+		for b, batch := range batches {
+			if !yield(batch) {
+				return
+			}
+			want := fmt.Sprintf("Walrus%dTapir3Ibis4", b)
+			res, err := ix.Search(context.Background(), Query{Text: want, Scopes: []string{ScopeCode}})
+			if err != nil || len(res.Results) == 0 || !strings.HasSuffix(res.Results[0].Symbol, want) {
+				t.Errorf("after batch %d, %s: %+v %v", b, want, res.Results, err)
+				continue
+			}
+			found++
+		}
+	}
+	if err := ix.PutCodeBatches(context.Background(), put, nil); err != nil {
+		t.Fatal(err)
+	}
+	if found != len(batches) {
+		t.Errorf("%d of %d batches found as they were put", found, len(batches))
+	}
+	close(done)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
