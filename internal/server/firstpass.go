@@ -83,6 +83,9 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 		w.docsOpened(ix)
 		return nil
 	}
+	// Searched from now on (firstSearch): the docs whole, the code as
+	// far as its batches are in; not open to changes until it is saved.
+	w.docs.Store(ix)
 	published := false
 	last := 0
 	copt := codeindex.GraphOptions{
@@ -94,6 +97,9 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 			}
 			w.code.add(done - last)
 			last = done
+			if done > 0 && w.hooks != nil && w.hooks.batchPut != nil {
+				w.hooks.batchPut(done, total)
+			}
 		},
 		Searchable: w.firstSearchable,
 		Indexed: func(built *docsearch.Index) {
@@ -107,6 +113,11 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	// The graph was built and saved, and let go: it goes before the
 	// saved one is read back (extractSaved).
 	runtime.GC()
+	if err != nil && !published && !w.code.complete() {
+		// The half-built index searched meanwhile is not the workspace's:
+		// the load opens the doc index as without the pass (afterLoad).
+		w.docs.CompareAndSwap(opened, nil)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -242,8 +253,10 @@ func (w *workspace) firstSearchable(built *docsearch.Index) {
 
 // firstSearch searches the doc index the first pass published while the
 // load still builds the graph, and reports whether it did: not once the
-// load is over, nor before the code scope is complete, nor for a
-// dependency's scope.
+// load is over, nor for a dependency's scope. The pass publishes its
+// index once the docs are in it, before the code (on the Linux kernel
+// 10 s after the start, the code complete at about 150 s): the code and
+// vendor scopes cover the files whose batches are in so far, and say so.
 func (s *Server) firstSearch(ctx context.Context, q docsearch.Query) (docsearch.Results, coverage, bool) {
 	ws := s.workspace()
 	select {
@@ -252,14 +265,20 @@ func (s *Server) firstSearch(ctx context.Context, q docsearch.Query) (docsearch.
 	default:
 	}
 	ix := ws.docIndex()
-	if ix == nil || !ws.code.complete() || slices.ContainsFunc(q.Scopes, depindex.IsScope) {
+	if ix == nil || slices.ContainsFunc(q.Scopes, depindex.IsScope) {
 		return docsearch.Results{}, nil, false
 	}
 	res, err := ix.Search(ctx, q)
 	if err != nil {
 		return docsearch.Results{}, nil, false
 	}
-	return res, loadingCoverage(q.Scopes, "complete"), true
+	cov := loadingCoverage(q.Scopes, "complete")
+	for _, sc := range []string{docsearch.ScopeCode, docsearch.ScopeVendor} {
+		if _, ok := cov[sc]; ok {
+			cov[sc] = ws.code.String()
+		}
+	}
+	return res, cov, true
 }
 
 // openDocsSpill is openDocs for the first pass, whose index spills as

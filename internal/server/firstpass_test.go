@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/fileinfo/fileinfo/docsearch"
 	"github.com/fileinfo/fileinfo/internal/graphstore"
 )
 
@@ -186,16 +188,71 @@ func TestFirstPassSearchableWhileSaved(t *testing.T) {
 	}
 }
 
+// TestFirstPassSearchesDocsFirst: the first pass publishes its index
+// once the docs are in it, before the code: a search while the code is
+// extracted finds the docs, finds code by symbol name, and says how far
+// the code scope has got; after the pass the code is ranked and
+// complete.
+func TestFirstPassSearchesDocsFirst(t *testing.T) {
+	release, reached := make(chan struct{}), make(chan struct{})
+	releasePut, put := make(chan struct{}), make(chan struct{})
+	var once, oncePut sync.Once
+	opt := Options{NoWatch: true, loadWait: 100 * time.Millisecond, hooks: &testHooks{
+		streamed: func(string) { once.Do(func() { close(reached); <-release }) },
+		batchPut: func(int, int) { oncePut.Do(func() { close(put); <-releasePut }) },
+	}}
+	tree := slimTree()
+	tree["docs/guide.md"] = "# Guide\n\nHow to configure the renderer.\n"
+	s, _ := heldFirstPassOn(t, tree, opt, reached, "extracted a file")
+	var out searchDocsOut
+	res := text(s.ok("search_docs", map[string]any{"query": "configure the renderer"}, &out))
+	if len(out.Results) == 0 || out.Results[0].Path != "docs/guide.md" || out.Coverage[docsearch.ScopeDocs] != "complete" {
+		t.Errorf("docs while the code is extracted:\n%s", res)
+	}
+	if c := out.Coverage[docsearch.ScopeCode]; c == "complete" || !strings.Contains(res, "code "+c) {
+		t.Errorf("code coverage %q while it is extracted:\n%s", c, res)
+	}
+	out = searchDocsOut{}
+	res = text(s.ok("search_docs", map[string]any{"query": "twice", "scopes": []string{docsearch.ScopeCode}}, &out))
+	if !slices.ContainsFunc(out.Results, func(r docsearch.Result) bool { return r.Path == "lib/util.c" }) || !strings.Contains(res, "symbol name") || strings.Contains(res, "lib.util.helper") {
+		t.Errorf("code by name while it is extracted:\n%s", res)
+	}
+	close(release)
+	// A batch in: its code is ranked, the rest still found by name.
+	<-put
+	out = searchDocsOut{}
+	res = text(s.ok("search_docs", map[string]any{"query": "twice", "scopes": []string{docsearch.ScopeCode}}, &out))
+	if c := out.Coverage[docsearch.ScopeCode]; !strings.HasPrefix(c, "indexing: ") || !strings.Contains(res, "ranked in the files indexed so far") ||
+		!slices.ContainsFunc(out.Results, func(r docsearch.Result) bool { return r.Path == "lib/util.c" }) {
+		t.Errorf("code while its batches are put (%q):\n%s", c, res)
+	}
+	// helper calls twice: ranked code finds it, a lookup by name does not.
+	if !strings.Contains(res, "lib.util.helper") {
+		t.Errorf("no ranked code while its batches are put:\n%s", res)
+	}
+	close(releasePut)
+	if _, err := s.srv.ready(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	expectCodeSearched(t, s, "after the pass")
+}
+
 // heldFirstPass starts a server whose first pass (over slimTree, with
 // firstPassFiles lowered so that it takes one) opt's hooks hold, and
 // waits until they close reached; root is the tree's.
 func heldFirstPass(t *testing.T, opt Options, reached <-chan struct{}, held string) (s *session, root string) {
 	t.Helper()
+	return heldFirstPassOn(t, slimTree(), opt, reached, held)
+}
+
+// heldFirstPassOn is heldFirstPass over tree.
+func heldFirstPassOn(t *testing.T, tree map[string]string, opt Options, reached <-chan struct{}, held string) (s *session, root string) {
+	t.Helper()
 	old := firstPassFiles
 	firstPassFiles = 1
 	t.Cleanup(func() { firstPassFiles = old })
 	root = t.TempDir()
-	writeTree(t, root, slimTree())
+	writeTree(t, root, tree)
 	opt.Root = root
 	s = connect(t, nil, opt)
 	select {

@@ -75,9 +75,18 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 	q := docsearch.Query{Text: in.Query, Scopes: in.Scopes, Limit: limit, MinScore: in.MinScore, ContentType: docsearch.ContentType(in.ContentType)}
 	code := (len(q.Scopes) == 0 || slices.Contains(q.Scopes, docsearch.ScopeCode)) && (q.ContentType == "" || q.ContentType == docsearch.Code)
 	if res, cov, ok := s.firstSearch(ctx, q); ok {
-		// The first pass's code index is complete; the graph is still
-		// being built.
-		res, out := searchAnswer(res, cov, false)
+		// The first pass's index: the graph is still being built, and
+		// the code may be in part. The rest of it is looked up by symbol
+		// name, as before the index was published.
+		byName := false
+		if _, ok := cov[docsearch.ScopeCode]; ok && !s.workspace().code.complete() && (q.ContentType == "" || q.ContentType == docsearch.Code) {
+			if ws, e := s.earlySearch(ctx); e != nil {
+				if names, _, err := ws.earlyNames(ctx, e, in.Query, limit); err == nil {
+					res, byName = mergeNames(res, names, len(q.Scopes) > 0), true
+				}
+			}
+		}
+		res, out := searchAnswer(res, cov, byName)
 		return res, out, nil
 	}
 	if code {
@@ -128,8 +137,12 @@ func searchAnswer(res docsearch.Results, cov coverage, byName bool) (*mcp.CallTo
 	var b strings.Builder
 	if line := cov.line(); line != "" {
 		b.WriteString(line)
-		if _, ok := cov[docsearch.ScopeCode]; ok && byName {
-			b.WriteString(" Code results come from symbol names until the code index is complete; search again for ranked code.")
+		if c, ok := cov[docsearch.ScopeCode]; ok && byName {
+			if strings.HasPrefix(c, "indexing") {
+				b.WriteString(" Until the code index is complete, code is ranked in the files indexed so far and found by symbol name in the rest; search again for code ranked in all of it.")
+			} else {
+				b.WriteString(" Code results come from symbol names until the code index is complete; search again for ranked code.")
+			}
 		}
 		b.WriteString("\n\n")
 	}

@@ -83,7 +83,7 @@ type workspace struct {
 	done     atomic.Int64      // files the first load has extracted so far
 	tried    loadProgress      // how far the first load's extraction has got
 
-	docs        atomic.Pointer[docsearch.Index] // nil until opened, or when it could not be (see docIndex)
+	docs        atomic.Pointer[docsearch.Index] // nil until opened (a first pass's: once its docs are in), or when it could not be (see docIndex)
 	docsReady   chan struct{}                   // closed when the attempt to open it ends
 	docsCtx     context.Context                 // cancelled by close
 	stopDocs    context.CancelFunc
@@ -175,6 +175,7 @@ type testHooks struct {
 	scanGraph    func(held bool)                           // before a cold callers/callees answer builds its call graph; held: the load's extraction is held
 	updating     func()                                    // while an update holds mu, before it changes the graph
 	searchable   func()                                    // when the first pass published its index, before the index is saved
+	batchPut     func(done, total int)                     // after a batch of the first pass is in its index, before the next
 	selecting    func()                                    // after the load, before the code scope's files are chosen (selectCode)
 }
 
