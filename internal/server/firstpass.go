@@ -116,7 +116,10 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 	if err != nil && !published && !w.code.complete() {
 		// The half-built index searched meanwhile is not the workspace's:
 		// the load opens the doc index as without the pass (afterLoad).
-		w.docs.CompareAndSwap(opened, nil)
+		// No other is published before the pass ends. (Not compared with
+		// opened: naming it here would keep the index built, a GB on the
+		// Linux kernel, alive through the graph's build and save.)
+		w.docs.Store(nil)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
