@@ -134,3 +134,40 @@ func randomUnit(r *rand.Rand, n, dim int) []float32 {
 	}
 	return data
 }
+
+// searchBeside starts n goroutines that search ix for q, and call also
+// when it is set, over and over until the stop it returns is called;
+// stop fails t with the first error a search returned.
+func searchBeside(t *testing.T, n int, ix *Index, q Query, also func()) (stop func()) {
+	t.Helper()
+	done := make(chan struct{})
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := ix.Search(context.Background(), q); err != nil {
+					errs <- err
+					return
+				}
+				if also != nil {
+					also()
+				}
+			}
+		}()
+	}
+	return func() {
+		t.Helper()
+		close(done)
+		for range n {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

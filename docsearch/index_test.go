@@ -297,26 +297,10 @@ func TestConcurrentSearchAndUpdate(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, workspace)
 	ix := openTest(t, os.DirFS(root), Options{Embedder: &trigramEmbedder{}})
-	done := make(chan struct{})
-	errs := make(chan error, 4)
-	for range 3 {
-		go func() {
-			for {
-				select {
-				case <-done:
-					errs <- nil
-					return
-				default:
-				}
-				if _, err := ix.Search(ctx, Query{Text: "confgure widgt charts", MinScore: zero()}); err != nil {
-					errs <- err
-					return
-				}
-				ix.List("")
-				ix.Fetch("README.md", "Usage")
-			}
-		}()
-	}
+	stop := searchBeside(t, 3, ix, Query{Text: "confgure widgt charts", MinScore: zero()}, func() {
+		ix.List("")
+		ix.Fetch("README.md", "Usage")
+	})
 	for i := range 20 {
 		name := ".artifacts/gen.md"
 		writeTree(t, root, map[string]string{name: strings.Repeat("word ", i) + "generated artifact number " + string(rune('a'+i))})
@@ -324,12 +308,7 @@ func TestConcurrentSearchAndUpdate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	close(done)
-	for range 3 {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
+	stop()
 	expectTop(t, ix, "generated artifact", ".artifacts/gen.md")
 }
 

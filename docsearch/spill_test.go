@@ -378,24 +378,7 @@ func TestSearchWhileCodeBatchesPut(t *testing.T) {
 	defer func() { spillRelease = old }()
 	batches := spillCode(6, 10, 10)
 	ix := openTest(t, mapFS(nil), Options{Dir: t.TempDir(), Embedder: &trigramEmbedder{}, SpillBytes: 4096})
-	done := make(chan struct{})
-	errs := make(chan error, 2)
-	for range 2 {
-		go func() {
-			for {
-				select {
-				case <-done:
-					errs <- nil
-					return
-				default:
-				}
-				if _, err := ix.Search(context.Background(), Query{Text: "fold the ledger into a checksum", MinScore: zero()}); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
+	stop := searchBeside(t, 2, ix, Query{Text: "fold the ledger into a checksum", MinScore: zero()}, nil)
 	// One call over every batch, as the first pass makes: each batch is
 	// searched for once it is in, before the next is put.
 	found := 0
@@ -419,10 +402,5 @@ func TestSearchWhileCodeBatchesPut(t *testing.T) {
 	if found != len(batches) {
 		t.Errorf("%d of %d batches found as they were put", found, len(batches))
 	}
-	close(done)
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
+	stop()
 }
