@@ -60,9 +60,9 @@ type Place struct {
 	EndLine   int    `json:"end_line"`
 }
 
-// PlaceAt returns the innermost of places holding line: the one that
-// no shorter place holding it is inside. A call made there is its
-// module's or type's, and the place says where.
+// PlaceAt returns the innermost of the places holding line: the
+// shortest, as a place inside another is shorter than it. A call made
+// there is its module's or type's, and the place says where.
 func PlaceAt(places []Place, line int) (Place, bool) {
 	best := -1
 	for i, p := range places {

@@ -79,7 +79,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		// the code may be in part. The rest of it is looked up by symbol
 		// name, as before the index was published.
 		byName := false
-		if _, ok := cov[docsearch.ScopeCode]; ok && !s.workspace().code.complete() && (q.ContentType == "" || q.ContentType == docsearch.Code) {
+		if code && !s.workspace().code.complete() {
 			if ws, e := s.earlySearch(ctx); e != nil {
 				if names, _, err := ws.earlyNames(ctx, e, in.Query, limit); err == nil {
 					res, byName = mergeNames(res, names, len(q.Scopes) > 0), true
