@@ -4,7 +4,6 @@ package extract
 // by where they are (see Place).
 
 import (
-	"bytes"
 	"sort"
 	"strings"
 
@@ -123,18 +122,21 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 	return out
 }
 
-// lineAt returns the text of the line that holds byte at.
+// lineAt returns the text of the line that holds byte at, up to at or
+// its first 400 bytes, whichever is further. The line is found in the
+// file's line table, not by a scan back: a minified file's one line
+// would be crossed again for each place on it.
 func (f *fileInfo) lineAt(at uint32) string {
-	src := f.src
-	if int(at) > len(src) {
+	if int(at) > len(f.src) {
 		return ""
 	}
-	from := bytes.LastIndexByte(src[:at], '\n') + 1
-	to := int(at)
-	for to < len(src) && src[to] != '\n' && to-from < 400 {
-		to++
+	t := f.lines()
+	r := t.row(at)
+	line := t.text(f.src, r)
+	if n := max(int(at)-int(t[r]), 400); len(line) > n {
+		line = line[:n]
 	}
-	return validUTF8(string(src[from:to]))
+	return validUTF8(string(line))
 }
 
 // placeName names the anonymous function n by where it is:
@@ -240,12 +242,7 @@ func childNamed(p *sitter.Node, name string) *sitter.Node {
 	if c := p.ChildByFieldName(name); c != nil {
 		return c
 	}
-	for i := range int(p.NamedChildCount()) {
-		if c := p.NamedChild(i); c.Type() == name {
-			return c
-		}
-	}
-	return nil
+	return childOfType(p, name)
 }
 
 // placeContainer reports whether a node of type t can stand between a
