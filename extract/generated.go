@@ -106,14 +106,10 @@ var transpiledMarks = []string{
 func transpiledMark(line string, rest []byte) string {
 	for range 3 {
 		if line != "" && !strings.HasPrefix(line, `"use strict"`) && !strings.HasPrefix(line, `'use strict'`) {
-			for _, m := range transpiledMarks {
-				if strings.HasPrefix(line, m) {
-					return collapseSpace(validUTF8(line), maxGeneratedMark)
-				}
-			}
-			if strings.HasPrefix(line, "var __") && strings.Contains(line, "= (this && this.__") {
-				// TypeScript's helpers, written before the mark:
-				// var __importDefault = (this && this.__importDefault) || …
+			// TypeScript's helpers are written before the mark:
+			// var __importDefault = (this && this.__importDefault) || …
+			helper := strings.HasPrefix(line, "var __") && strings.Contains(line, "= (this && this.__")
+			if helper || hasAnyPrefix(line, transpiledMarks) {
 				return collapseSpace(validUTF8(line), maxGeneratedMark)
 			}
 			return ""
