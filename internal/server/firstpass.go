@@ -261,13 +261,7 @@ func (w *workspace) firstSearchable(built *docsearch.Index) {
 // 10 s after the start, the code complete at about 150 s): the code and
 // vendor scopes cover the files whose batches are in so far, and say so.
 func (s *Server) firstSearch(ctx context.Context, q docsearch.Query) (docsearch.Results, coverage, bool) {
-	ws := s.workspace()
-	select {
-	case <-ws.ready:
-		return docsearch.Results{}, nil, false
-	default:
-	}
-	ix := ws.docIndex()
+	ws, ix := s.passIndex()
 	if ix == nil || slices.ContainsFunc(q.Scopes, depindex.IsScope) {
 		return docsearch.Results{}, nil, false
 	}
@@ -282,6 +276,20 @@ func (s *Server) firstSearch(ctx context.Context, q docsearch.Query) (docsearch.
 		}
 	}
 	return res, cov, true
+}
+
+// passIndex returns the current workspace and the index its first pass
+// published, while the load still runs; nil before the pass publishes
+// it, without a pass, and once the load is over (the workspace's doc
+// index is then whole and open to changes: see docsIndex).
+func (s *Server) passIndex() (*workspace, *docsearch.Index) {
+	ws := s.workspace()
+	select {
+	case <-ws.ready:
+		return ws, nil
+	default:
+	}
+	return ws, ws.docIndex()
 }
 
 // openDocsSpill is openDocs for the first pass, whose index spills as

@@ -178,13 +178,20 @@ type fetchDocIn struct {
 }
 
 func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetchDocIn) (*mcp.CallToolResult, docsearch.Doc, error) {
-	ix, err := s.docsIndexFor(ctx, req, in.Path)
-	if err != nil {
-		return nil, docsearch.Doc{}, err
-	}
-	doc, err := ix.Fetch(in.Path, in.Heading)
-	if err != nil && s.docsSettled(ctx, req) {
+	var doc docsearch.Doc
+	err := s.duringPass(in.Path, func(ix *docsearch.Index) (err error) {
 		doc, err = ix.Fetch(in.Path, in.Heading)
+		return err
+	})
+	if err == errNotDuringPass {
+		var ix *docsearch.Index
+		if ix, err = s.docsIndexFor(ctx, req, in.Path); err != nil {
+			return nil, docsearch.Doc{}, err
+		}
+		doc, err = ix.Fetch(in.Path, in.Heading)
+		if err != nil && s.docsSettled(ctx, req) {
+			doc, err = ix.Fetch(in.Path, in.Heading)
+		}
 	}
 	if err != nil {
 		return nil, doc, err // a wrong path's error names similar ones
@@ -203,15 +210,26 @@ type listDocsOut struct {
 	Docs []docsearch.DocInfo `json:"docs"`
 	// Deps lists the indexed dependency versions, for scope deps.
 	Deps []depindex.Count `json:"deps,omitempty"`
+	// Coverage says how far the code scope's index has got while the
+	// first load builds it, for scope code or vendor; empty when whole.
+	Coverage string `json:"coverage,omitempty" jsonschema:"for scope code or vendor while the first load indexes it: how far it has got"`
 }
 
 func (s *Server) listDocs(ctx context.Context, req *mcp.CallToolRequest, in listDocsIn) (*mcp.CallToolResult, listDocsOut, error) {
 	if depindex.IsScope(in.Scope) {
 		return s.listDeps(ctx, req, in.Scope)
 	}
-	ix, err := s.docsIndex(ctx, req)
-	if err != nil {
-		return nil, listDocsOut{}, err
+	var docs []docsearch.DocInfo
+	var cov string
+	ws, ix := s.passIndex()
+	if ix != nil && (in.Scope == docsearch.ScopeCode || in.Scope == docsearch.ScopeVendor) {
+		cov = ws.code.String() // read before the list: it may only understate it
+	}
+	if ix == nil {
+		var err error
+		if ix, err = s.docsIndex(ctx, req); err != nil {
+			return nil, listDocsOut{}, err
+		}
 	}
 	docs, err := ix.List(in.Scope)
 	if err != nil {
@@ -220,12 +238,18 @@ func (s *Server) listDocs(ctx context.Context, req *mcp.CallToolRequest, in list
 	if docs == nil {
 		docs = []docsearch.DocInfo{}
 	}
+	if cov == "complete" {
+		cov = ""
+	}
 	var b strings.Builder
+	if cov != "" {
+		fmt.Fprintf(&b, "Not complete yet: code %s; list again for the rest.\n", cov)
+	}
 	fmt.Fprintf(&b, "%d documents:\n", len(docs))
 	for _, d := range docs {
 		fmt.Fprintf(&b, "- %s (%s): %s\n", d.Path, d.Scope, d.Title)
 	}
-	return textResult(b.String()), listDocsOut{Docs: docs}, nil
+	return textResult(b.String()), listDocsOut{Docs: docs, Coverage: cov}, nil
 }
 
 type docOutlineIn struct {
@@ -238,13 +262,20 @@ type docOutlineOut struct {
 }
 
 func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in docOutlineIn) (*mcp.CallToolResult, docOutlineOut, error) {
-	ix, err := s.docsIndexFor(ctx, req, in.Path)
-	if err != nil {
-		return nil, docOutlineOut{}, err
-	}
-	hs, err := ix.Outline(in.Path)
-	if err != nil && s.docsSettled(ctx, req) {
+	var hs []docsearch.Heading
+	err := s.duringPass(in.Path, func(ix *docsearch.Index) (err error) {
 		hs, err = ix.Outline(in.Path)
+		return err
+	})
+	if err == errNotDuringPass {
+		var ix *docsearch.Index
+		if ix, err = s.docsIndexFor(ctx, req, in.Path); err != nil {
+			return nil, docOutlineOut{}, err
+		}
+		hs, err = ix.Outline(in.Path)
+		if err != nil && s.docsSettled(ctx, req) {
+			hs, err = ix.Outline(in.Path)
+		}
 	}
 	if err != nil {
 		return nil, docOutlineOut{}, err
@@ -257,6 +288,32 @@ func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in do
 		fmt.Fprintf(&b, "%s%s (line %d)\n", strings.Repeat("  ", max(0, h.Level-1)), h.Text, h.Line)
 	}
 	return textResult(b.String()), docOutlineOut{Path: in.Path, Headings: hs}, nil
+}
+
+// errNotDuringPass is duringPass's answer when the lookup waits for the
+// load.
+var errNotDuringPass = errors.New("not answered during the first pass")
+
+// duringPass answers a lookup of the document at p from the index the
+// first pass published while the load runs (see passIndex): its docs
+// and artifacts are whole, its code as far as its batches are in. It
+// returns look's error, or errNotDuringPass when the lookup is to wait
+// for the load as before: no pass running, a dependency's document, or
+// a document not found (a code file may be in a batch still to come, a
+// doc written meanwhile in the changes noted for after it).
+func (s *Server) duringPass(p string, look func(*docsearch.Index) error) error {
+	if strings.HasPrefix(p, depindex.Prefix) {
+		return errNotDuringPass
+	}
+	_, ix := s.passIndex()
+	if ix == nil {
+		return errNotDuringPass
+	}
+	err := look(ix)
+	if nf := (*docsearch.NotFoundError)(nil); errors.As(err, &nf) {
+		return errNotDuringPass
+	}
+	return err
 }
 
 // docsSettled waits for the workspace's pending doc changes (see
