@@ -294,19 +294,48 @@ func (lex *lexicon) order() termOrder {
 }
 
 // sortedTerms returns the term ids in term order; the vocabulary is not
-// loaded in place.
+// loaded in place. Terms are only ever appended to a vocabulary, so an
+// order built before some were added holds every ID below its length:
+// the terms added since are sorted alone and merged into it (see
+// mergeTerms), which a search during a long build (the first pass's, its
+// vocabulary growing between two searches) would otherwise pay for by
+// sorting millions of terms again each time.
 func (lex *lexicon) sortedTerms() []uint32 {
 	lex.sortMu.Lock()
 	defer lex.sortMu.Unlock()
-	if lex.sorted == nil || len(lex.sorted) != len(lex.terms) {
-		s := make([]uint32, len(lex.terms))
-		for i := range s {
-			s[i] = uint32(i)
-		}
-		sortTerms(s, lex.terms)
-		lex.sorted = s
+	old, n := lex.sorted, len(lex.terms)
+	if old != nil && len(old) == n {
+		return old
 	}
+	if old == nil || len(old) > n {
+		old = nil
+	}
+	added := make([]uint32, n-len(old))
+	for i := range added {
+		added[i] = uint32(len(old) + i)
+	}
+	sortTerms(added, lex.terms)
+	lex.sorted = mergeTerms(old, added, lex.terms)
 	return lex.sorted
+}
+
+// mergeTerms returns a new slice of the term IDs of a and b, each in term
+// order, in term order: each run of a between two of b's terms is found
+// by a binary search and copied whole, so the cost is b's terms' searches
+// and one copy of a.
+func mergeTerms(a, b []uint32, terms []string) []uint32 {
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]uint32, 0, len(a)+len(b))
+	for _, id := range b {
+		t := terms[id]
+		i, _ := slices.BinarySearchFunc(a, t, func(x uint32, t string) int { return strings.Compare(terms[x], t) })
+		out = append(out, a[:i]...)
+		out = append(out, id)
+		a = a[i:]
+	}
+	return append(out, a...)
 }
 
 // maxPrefixTerms bounds the expansions of one prefix: a short prefix of

@@ -74,3 +74,78 @@ func TestFuzzyMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestSortedTermsAfterAdds: the term order built incrementally, the
+// terms added between two calls merged into the order before, is the
+// order of a sort of the whole vocabulary, whatever the batches; and the
+// order a caller holds is not changed by a later merge.
+func TestSortedTermsAfterAdds(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for round := range 30 {
+		lex := newLexicon()
+		var held, copies [][]uint32
+		var want []string
+		for batch := range 1 + r.IntN(6) {
+			var terms []termFreq
+			for range r.IntN(200) {
+				b := make([]byte, 1+r.IntN(10))
+				for i := range b {
+					b[i] = "abz\x00é"[r.IntN(5)]
+				}
+				terms = append(terms, termFreq{term: string(b), tf: 1})
+			}
+			slices.SortFunc(terms, func(a, b termFreq) int { return strings.Compare(a.term, b.term) })
+			terms = slices.CompactFunc(terms, func(a, b termFreq) bool { return a.term == b.term })
+			lex.add(terms)
+			if r.IntN(3) == 0 && batch > 0 {
+				continue // not looked at after every batch
+			}
+			got := lex.sortedTerms()
+			held, copies = append(held, got), append(copies, slices.Clone(got))
+			want = slices.Sorted(slices.Values(lex.terms))
+			if len(got) != len(want) {
+				t.Fatalf("round %d: %d terms in order, %d in the vocabulary", round, len(got), len(want))
+			}
+			for i, id := range got {
+				if lex.terms[id] != want[i] {
+					t.Fatalf("round %d, batch %d: term %d of the order is %q, want %q", round, batch, i, lex.terms[id], want[i])
+				}
+			}
+		}
+		for i := range held {
+			if !slices.Equal(held[i], copies[i]) {
+				t.Fatalf("round %d: the order returned by call %d changed after it", round, i)
+			}
+		}
+	}
+}
+
+// BenchmarkSortedTermsGrowing: the term order asked for after each of
+// many small additions to a large vocabulary, as searches during the
+// first pass's build ask for it.
+func BenchmarkSortedTermsGrowing(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	word := func() string {
+		w := make([]byte, 4+r.IntN(10))
+		for i := range w {
+			w[i] = byte('a' + r.IntN(26))
+		}
+		return string(w)
+	}
+	lex := newLexicon()
+	add := func(n int) {
+		terms := make([]termFreq, n)
+		for i := range terms {
+			terms[i] = termFreq{term: word(), tf: 1}
+		}
+		slices.SortFunc(terms, func(a, b termFreq) int { return strings.Compare(a.term, b.term) })
+		lex.add(slices.CompactFunc(terms, func(a, b termFreq) bool { return a.term == b.term }))
+	}
+	add(1_000_000)
+	lex.sortedTerms()
+	b.ResetTimer()
+	for range b.N {
+		add(5_000)
+		lex.sortedTerms()
+	}
+}
