@@ -48,6 +48,7 @@ type lexicon struct {
 	// the spill a run goes to (Index.spillFor, nil while there is none).
 	runs    []postRun
 	log     postLog
+	logDF   []uint32    // each term's postings in log, by term ID (see count)
 	touch   func(n int) // counts n bytes of runs read (Index.spill's touch); nil: none
 	inmem   int
 	runAt   int
@@ -210,7 +211,7 @@ func (lex *lexicon) add(terms []termFreq) {
 			}
 		}
 		if lex.spillTo != nil {
-			lex.log.add(logged{tid, id, t.tf})
+			lex.logPosting(logged{tid, id, t.tf})
 		} else {
 			if int(tid) >= len(lex.post) { // the log was flushed or settled: post is short
 				lex.post = append(lex.post, make([][]posting, int(tid)+1-len(lex.post))...)

@@ -38,7 +38,10 @@ type lexOverlay struct {
 // change.
 func (lex *lexicon) df(id uint32) int {
 	o := lex.ov
-	if lex.tab == nil || o == nil {
+	if lex.tab == nil {
+		return lex.count(id)
+	}
+	if o == nil {
 		return len(lex.postings(id))
 	}
 	lex.sortMu.Lock()

@@ -91,12 +91,27 @@ func (l *postLog) reset() { l.n = 0 }
 // find returns term id's postings in the run, terms being the lexicon's
 // list: a binary search by the term's bytes.
 func (r *postRun) find(terms []string, id uint32) []posting {
-	s := terms[id]
-	i, ok := slices.BinarySearchFunc(r.tids, s, func(t uint32, s string) int { return strings.Compare(terms[t], s) })
+	i, ok := r.index(terms, id)
 	if !ok {
 		return nil
 	}
 	return r.data[r.at[i]:r.at[i+1]]
+}
+
+// count returns the number of term id's postings in the run, without
+// reading them.
+func (r *postRun) count(terms []string, id uint32) int {
+	i, ok := r.index(terms, id)
+	if !ok {
+		return 0
+	}
+	return int(r.at[i+1] - r.at[i])
+}
+
+// index returns term id's place among the run's terms, if it has one.
+func (r *postRun) index(terms []string, id uint32) (int, bool) {
+	s := terms[id]
+	return slices.BinarySearchFunc(r.tids, s, func(t uint32, s string) int { return strings.Compare(terms[t], s) })
 }
 
 // runPostings is how many postings in memory make the lexicon write a
@@ -129,12 +144,13 @@ func (lex *lexicon) maybeRun() {
 // and writing it out through a buffer, took 10.7 of the kernel's CPU-s.
 func (lex *lexicon) run() bool {
 	nt := lex.nterms()
-	next := make([]uint32, nt) // each term's postings in the log, then its next place in the run
-	lex.log.parts(func(es []logged) {
-		for _, e := range es {
-			next[e.term]++
-		}
-	})
+	// Each term's postings in the log (logDF's counts), then its next
+	// place in the run; given back to logDF, cleared, once the log is.
+	next := lex.logDF
+	if len(next) < nt {
+		next = append(next, make([]uint32, nt-len(next))...)
+	}
+	lex.logDF = nil
 	n, terms := lex.log.len(), 0
 	for t := range uint32(nt) {
 		if m := len(lex.mem(t)); m > 0 || next[t] > 0 {
@@ -142,6 +158,7 @@ func (lex *lexicon) run() bool {
 		}
 	}
 	if n == 0 {
+		lex.logDF = next // all 0: the log is empty
 		return true
 	}
 	var sp *spill
@@ -194,6 +211,8 @@ func (lex *lexicon) run() bool {
 	lex.runs = append(lex.runs, r)
 	lex.post = nil
 	lex.log.reset()
+	clear(next)
+	lex.logDF = next
 	lex.inmem = 0
 	return true
 }
@@ -240,7 +259,7 @@ func (lex *lexicon) settle() {
 			lex.post[e.term] = append(lex.post[e.term], posting{e.chunk, e.tf})
 		}
 	})
-	lex.log = postLog{}
+	lex.log, lex.logDF = postLog{}, nil
 }
 
 // flush writes the postings in memory to a run, if the lexicon has a
@@ -250,6 +269,36 @@ func (lex *lexicon) flush() {
 	if len(lex.runs) > 0 || lex.log.len() > 0 {
 		lex.run()
 	}
+}
+
+// count returns the number of term id's postings without reading them:
+// post's, each run's and the log's (logDF). A search during a build asks
+// it of every term it weighs, where counting the postings read would read
+// the log whole for each, up to a run's worth of postings (millions on
+// the Linux kernel), and every run's postings of a frequent term.
+func (lex *lexicon) count(id uint32) int {
+	n := len(lex.mem(id))
+	for i := range lex.runs {
+		n += lex.runs[i].count(lex.terms, id)
+	}
+	return n + lex.logCount(id)
+}
+
+// logCount returns the number of term id's postings in the log.
+func (lex *lexicon) logCount(id uint32) int {
+	if int(id) < len(lex.logDF) {
+		return int(lex.logDF[id])
+	}
+	return 0
+}
+
+// logPosting adds a posting to the log and counts it in logDF.
+func (lex *lexicon) logPosting(e logged) {
+	lex.log.add(e)
+	if int(e.term) >= len(lex.logDF) {
+		lex.logDF = append(lex.logDF, make([]uint32, int(e.term)+1-len(lex.logDF))...)
+	}
+	lex.logDF[e.term]++
 }
 
 // mem returns term id's postings in post.
@@ -290,7 +339,11 @@ func (lex *lexicon) eachMem(id uint32, f func([]posting)) {
 	if ps := lex.mem(id); len(ps) > 0 {
 		f(ps)
 	}
-	var ps []posting
+	n := lex.logCount(id)
+	if n == 0 {
+		return // nothing to find in the log: not read
+	}
+	ps := make([]posting, 0, n)
 	lex.log.parts(func(es []logged) {
 		for _, e := range es {
 			if e.term == id {
@@ -298,9 +351,7 @@ func (lex *lexicon) eachMem(id uint32, f func([]posting)) {
 			}
 		}
 	})
-	if len(ps) > 0 {
-		f(ps)
-	}
+	f(ps)
 }
 
 // runCursor reads the postings of terms visited in increasing byte
@@ -345,12 +396,5 @@ func (c *runCursor) count(id uint32) int {
 			n += int(r.at[k+1] - r.at[k])
 		}
 	}
-	lex.log.parts(func(es []logged) {
-		for _, e := range es {
-			if e.term == id {
-				n++
-			}
-		}
-	})
-	return n
+	return n + lex.logCount(id)
 }

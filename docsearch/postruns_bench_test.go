@@ -144,3 +144,32 @@ func BenchmarkLexiconLog(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDFDuringSpilledBuild: a search's document frequencies while a
+// build holds a large log and several runs.
+func BenchmarkDFDuringSpilledBuild(b *testing.B) {
+	if !canSpill {
+		b.Skip("no spill on this platform")
+	}
+	f, err := os.CreateTemp(b.TempDir(), "spill")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp := &spill{f: f}
+	defer sp.close()
+	lex := newLexicon()
+	lex.spillTo, lex.runAt = func(int) *spill { return sp }, 1_000_000
+	for _, c := range zipfChunks(60_000, 40, 50_000) {
+		lex.add(c)
+	}
+	ids := make([]uint32, 200)
+	for i := range ids {
+		ids[i] = uint32(i * 97 % len(lex.terms))
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, id := range ids {
+			lex.df(id)
+		}
+	}
+}

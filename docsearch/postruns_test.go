@@ -129,3 +129,47 @@ func TestLogGrowsWithoutCopies(t *testing.T) {
 		t.Errorf("parts gave %d postings; want %d", i, chunks*len(terms))
 	}
 }
+
+// TestDFDuringSpilledBuild: while a spilling build has postings in runs,
+// in post and in its log, a term's document frequency (counted without
+// reading postings: the runs' offsets and the log's counts) is the number
+// of postings a lexicon on the heap holds for it, after every chunk
+// added; also after a run is written and after the log is settled.
+func TestDFDuringSpilledBuild(t *testing.T) {
+	if !canSpill {
+		t.Skip("no spill on this platform")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "spill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &spill{f: f}
+	defer sp.close()
+	chunks := zipfChunks(1500, 15, 800)
+	heap, runs := newLexicon(), newLexicon()
+	runs.spillTo, runs.runAt = func(int) *spill { return sp }, 3000
+	check := func(when string) {
+		t.Helper()
+		for id := range uint32(len(runs.terms)) {
+			want := len(heap.postings(heap.mustID(t, runs.terms[id])))
+			if got := runs.df(id); got != want {
+				t.Fatalf("%s: df(%q) = %d; want %d (%d runs, %d logged)", when, runs.terms[id], got, want, len(runs.runs), runs.log.len())
+			}
+		}
+	}
+	for i, c := range chunks {
+		heap.add(c)
+		runs.add(c)
+		if i%97 == 0 {
+			check(fmt.Sprintf("after chunk %d", i))
+		}
+	}
+	if len(runs.runs) < 3 || runs.log.len() == 0 {
+		t.Fatalf("%d runs and %d postings logged; want runs and a log", len(runs.runs), runs.log.len())
+	}
+	check("at the end")
+	runs.settle()
+	check("settled")
+	runs.flush()
+	check("flushed")
+}
