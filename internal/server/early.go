@@ -446,6 +446,27 @@ func (s *Server) earlySearch(ctx context.Context) (*workspace, *earlySymbols) {
 	return s.earlyFor(ctx, false)
 }
 
+// earlyNow returns the current workspace and its early symbols as they
+// are, while its first load runs and they are open; nil otherwise. It
+// waits for nothing: a search answered from the first pass's index (see
+// firstSearch) merges the names of the files not indexed yet, and the
+// load it would wait for lasts minutes (earlySearch's wait for a small
+// tree's load to end cost each such search on the Linux kernel 0.3 s).
+func (s *Server) earlyNow() (*workspace, *earlySymbols) {
+	ws := s.workspace()
+	select {
+	case <-ws.ready:
+		return ws, nil
+	default:
+	}
+	select {
+	case <-ws.earlyDone:
+		return ws, ws.early.Load()
+	default:
+		return ws, nil
+	}
+}
+
 // earlyLookup is earlySearch for find_symbol, callers and callees, which
 // a scan answers completely at once (see coldScan).
 func (s *Server) earlyLookup(ctx context.Context) (*workspace, *earlySymbols) {

@@ -89,3 +89,24 @@ func heldOK(t *testing.T, s *session, tool string, args, out any) string {
 	}
 	return text(res)
 }
+
+// TestFirstPassSearchWaitsForNothing: a search answered from the first
+// pass's index while its code batches go in merges the names of the
+// files not indexed yet as they are, without waiting for the load to
+// end (which takes minutes on a tree that has a first pass), however
+// long a small tree's load would be waited for.
+func TestFirstPassSearchWaitsForNothing(t *testing.T) {
+	releasePut, put := make(chan struct{}), make(chan struct{})
+	var oncePut, closed sync.Once
+	opt := Options{NoWatch: true, loadWait: time.Hour, coldWait: time.Hour, hooks: &testHooks{
+		batchPut: func(int, int) { oncePut.Do(func() { close(put); <-releasePut }) },
+	}}
+	s, _ := heldFirstPass(t, opt, put, "put a batch")
+	defer closed.Do(func() { close(releasePut) })
+	start := time.Now()
+	var out searchDocsOut
+	res := heldOK(t, s, "search_docs", map[string]any{"query": "twice", "scopes": []string{docsearch.ScopeCode}}, &out)
+	if took := time.Since(start); took > 20*time.Second || !strings.Contains(res, "lib.util.helper") {
+		t.Errorf("search while a batch is put, after %v:\n%s", took, res)
+	}
+}

@@ -80,7 +80,7 @@ func (s *Server) searchDocs(ctx context.Context, req *mcp.CallToolRequest, in se
 		// name, as before the index was published.
 		byName := false
 		if code && !s.workspace().code.complete() {
-			if ws, e := s.earlySearch(ctx); e != nil {
+			if ws, e := s.earlyNow(); e != nil {
 				if names, _, err := ws.earlyNames(ctx, e, in.Query, limit); err == nil {
 					res, byName = mergeNames(res, names, len(q.Scopes) > 0), true
 				}
