@@ -14,7 +14,8 @@ import (
 )
 
 // TestFirstPassDocToolsAnswer: while the first pass extracts the code
-// (held there), list_docs, doc_outline and fetch_doc answer from the
+// (held there), index_status says what is searchable meanwhile, and
+// list_docs, doc_outline and fetch_doc answer from the
 // index the pass published, whose docs are whole, rather than waiting
 // for the load; list_docs of the code scope says it is not complete. A
 // path the pass's index does not hold waits for the load, as before, and
@@ -30,8 +31,13 @@ func TestFirstPassDocToolsAnswer(t *testing.T) {
 	s, _ := heldFirstPassOn(t, tree, opt, reached, "extracted a file")
 	defer closed.Do(func() { close(release) })
 
+	var status indexStatusOut
+	res := heldOK(t, s, "index_status", map[string]any{}, &status)
+	if !status.Loading || status.Docs == 0 || status.Code == "complete" || !strings.Contains(res, "Searchable meanwhile") || !strings.Contains(res, "code "+status.Code) {
+		t.Errorf("index_status while the code is extracted: %+v\n%s", status, res)
+	}
 	var list listDocsOut
-	res := heldOK(t, s, "list_docs", map[string]any{}, &list)
+	res = heldOK(t, s, "list_docs", map[string]any{}, &list)
 	if !strings.Contains(res, "docs/guide.md") || list.Coverage != "" || strings.Contains(res, "Not complete") {
 		t.Errorf("list_docs while the code is extracted: %+v\n%s", list, res)
 	}
@@ -61,6 +67,11 @@ func TestFirstPassDocToolsAnswer(t *testing.T) {
 	closed.Do(func() { close(release) })
 	if r := <-got; !r.IsError || !strings.Contains(text(r), "docs/missing.md") {
 		t.Errorf("fetch_doc of a missing path after the load: %s", text(r))
+	}
+	waitCodeComplete(t, s.srv.workspace())
+	res = text(s.ok("index_status", map[string]any{}, &status))
+	if status.Loading || status.Code != "complete" || strings.Contains(res, "Code search:") {
+		t.Errorf("index_status after the load: %+v\n%s", status, res)
 	}
 	res = text(s.ok("list_docs", map[string]any{"scope": docsearch.ScopeCode}, &list))
 	if list.Coverage != "" || strings.Contains(res, "Not complete") {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -54,6 +55,8 @@ type indexStatusOut struct {
 	GeneratedPaths []generatedFile `json:"generated_paths,omitempty" jsonschema:"the first 50 of them by path, each with its mark"`
 	// Graph is how the first load came by the call graph.
 	Graph string `json:"graph,omitempty" jsonschema:"how the load came by the call graph: saved (read from graph.bin), updated (the files changed since graph.bin applied to it), or built whole, with why"`
+	// Code is how far the code scope's index has got.
+	Code string `json:"code" jsonschema:"the code scope's index: complete, or how far it has got"`
 	// Load is how far the first load has got, while it runs.
 	Load *loadStatus `json:"load,omitempty" jsonschema:"while loading: files tried of those to extract, MB read, ETA and RSS"`
 }
@@ -82,7 +85,7 @@ func (w *workspace) generatedFiles() []generatedFile {
 
 func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ indexStatusIn) (*mcp.CallToolResult, indexStatusOut, error) {
 	ws := s.workspace()
-	out := indexStatusOut{Root: ws.root, Commit: gitHead(ws.root), Watch: ws.watchState(), Artifacts: map[string]int{}}
+	out := indexStatusOut{Root: ws.root, Commit: gitHead(ws.root), Watch: ws.watchState(), Artifacts: map[string]int{}, Code: ws.code.String()}
 	select {
 	case <-ws.ready:
 	default:
@@ -92,6 +95,12 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		text := fmt.Sprintf("Loading %s: %d files extracted so far.", ws.root, out.Files)
 		if out.Load != nil {
 			text = fmt.Sprintf("Loading %s: %d files extracted so far; %d of %d tried, %s.", ws.root, out.Files, out.Load.Done, out.Load.Total, out.Load.Line)
+		}
+		if _, ix := s.passIndex(); ix != nil {
+			// The first pass's index, searched meanwhile (firstSearch).
+			st := ix.Stats()
+			out.Docs, out.Chunks, out.Embedder = st.Docs, st.Chunks, cmp.Or(st.Embedder, "none")
+			text += fmt.Sprintf(" Searchable meanwhile: docs and artifacts whole (%d documents and code chunks so far); code %s.", out.Docs, out.Code)
 		}
 		return textResult(text), out, nil
 	}
@@ -157,6 +166,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	fmt.Fprintf(&b, "Artifacts: %d enriched, %d basic, %d stale, %d partial.\n",
 		out.Artifacts[string(artifacts.Enriched)], out.Artifacts[string(artifacts.Basic)], out.Artifacts[string(artifacts.Stale)], out.Artifacts[string(artifacts.Partial)])
 	fmt.Fprintf(&b, "Docs: %d documents, %d chunks; embedder %s; %d paths skipped (docs_skipped_paths).\n", out.Docs, out.Chunks, out.Embedder, out.DocsSkipped)
+	if out.Code != "complete" {
+		fmt.Fprintf(&b, "Code search: %s.\n", out.Code)
+	}
 	if out.DocsLoading {
 		b.WriteString("The doc index is still being opened; search_docs waits for it.\n")
 	}
