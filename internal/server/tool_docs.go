@@ -179,20 +179,10 @@ type fetchDocIn struct {
 
 func (s *Server) fetchDoc(ctx context.Context, req *mcp.CallToolRequest, in fetchDocIn) (*mcp.CallToolResult, docsearch.Doc, error) {
 	var doc docsearch.Doc
-	err := s.duringPass(in.Path, func(ix *docsearch.Index) (err error) {
+	err := s.lookDoc(ctx, req, in.Path, func(ix *docsearch.Index) (err error) {
 		doc, err = ix.Fetch(in.Path, in.Heading)
 		return err
 	})
-	if err == errNotDuringPass {
-		var ix *docsearch.Index
-		if ix, err = s.docsIndexFor(ctx, req, in.Path); err != nil {
-			return nil, docsearch.Doc{}, err
-		}
-		doc, err = ix.Fetch(in.Path, in.Heading)
-		if err != nil && s.docsSettled(ctx, req) {
-			doc, err = ix.Fetch(in.Path, in.Heading)
-		}
-	}
 	if err != nil {
 		return nil, doc, err // a wrong path's error names similar ones
 	}
@@ -219,7 +209,6 @@ func (s *Server) listDocs(ctx context.Context, req *mcp.CallToolRequest, in list
 	if depindex.IsScope(in.Scope) {
 		return s.listDeps(ctx, req, in.Scope)
 	}
-	var docs []docsearch.DocInfo
 	var cov string
 	ws, ix := s.passIndex()
 	if ix != nil && (in.Scope == docsearch.ScopeCode || in.Scope == docsearch.ScopeVendor) {
@@ -263,20 +252,10 @@ type docOutlineOut struct {
 
 func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in docOutlineIn) (*mcp.CallToolResult, docOutlineOut, error) {
 	var hs []docsearch.Heading
-	err := s.duringPass(in.Path, func(ix *docsearch.Index) (err error) {
+	err := s.lookDoc(ctx, req, in.Path, func(ix *docsearch.Index) (err error) {
 		hs, err = ix.Outline(in.Path)
 		return err
 	})
-	if err == errNotDuringPass {
-		var ix *docsearch.Index
-		if ix, err = s.docsIndexFor(ctx, req, in.Path); err != nil {
-			return nil, docOutlineOut{}, err
-		}
-		hs, err = ix.Outline(in.Path)
-		if err != nil && s.docsSettled(ctx, req) {
-			hs, err = ix.Outline(in.Path)
-		}
-	}
 	if err != nil {
 		return nil, docOutlineOut{}, err
 	}
@@ -288,6 +267,24 @@ func (s *Server) docOutline(ctx context.Context, req *mcp.CallToolRequest, in do
 		fmt.Fprintf(&b, "%s%s (line %d)\n", strings.Repeat("  ", max(0, h.Level-1)), h.Text, h.Line)
 	}
 	return textResult(b.String()), docOutlineOut{Path: in.Path, Headings: hs}, nil
+}
+
+// lookDoc runs look, a lookup of the document at p, on the index that
+// answers it: the first pass's while the pass runs (duringPass), else
+// the workspace's once it is loaded, again after its pending doc changes
+// if it missed (docsSettled).
+func (s *Server) lookDoc(ctx context.Context, req *mcp.CallToolRequest, p string, look func(*docsearch.Index) error) error {
+	if err := s.duringPass(p, look); err != errNotDuringPass {
+		return err
+	}
+	ix, err := s.docsIndexFor(ctx, req, p)
+	if err != nil {
+		return err
+	}
+	if err = look(ix); err != nil && s.docsSettled(ctx, req) {
+		err = look(ix)
+	}
+	return err
 }
 
 // errNotDuringPass is duringPass's answer when the lookup waits for the
