@@ -27,7 +27,7 @@ type lexicon struct {
 	total      uint64   // sum of the lengths of live chunks
 	live       int      // live chunks
 
-	sortMu sync.Mutex // guards sorted, which searches holding only a read lock build
+	sortMu sync.Mutex // guards sorted and logCounts, which searches holding only a read lock build
 	sorted []uint32   // term ids in term order, for prefix and fuzzy lookups; nil when stale
 
 	// tab, when set, holds a loaded vocabulary in place (terms, ids and
@@ -46,13 +46,21 @@ type lexicon struct {
 	// shorter than terms then). inmem counts the postings added since the
 	// last run, runAt the count that makes the next; spillTo, when set, is
 	// the spill a run goes to (Index.spillFor, nil while there is none).
-	runs    []postRun
-	log     postLog
-	logDF   []uint32    // each term's postings in log, by term ID (see count)
-	touch   func(n int) // counts n bytes of runs read (Index.spill's touch); nil: none
-	inmem   int
-	runAt   int
-	spillTo func(n int) *spill
+	runs []postRun
+	log  postLog
+	// logCounts are logCount's, guarded by sortMu.
+	logCounts logCounts
+	touch     func(n int) // counts n bytes of runs read (Index.spill's touch); nil: none
+	inmem     int
+	runAt     int
+	spillTo   func(n int) *spill
+}
+
+// logCounts counts each term's postings in the first n of the log, by
+// term ID (see logCount).
+type logCounts struct {
+	n   int
+	ids []uint32
 }
 
 // nterms returns the number of terms.
@@ -211,7 +219,7 @@ func (lex *lexicon) add(terms []termFreq) {
 			}
 		}
 		if lex.spillTo != nil {
-			lex.logPosting(logged{tid, id, t.tf})
+			lex.log.add(logged{tid, id, t.tf})
 		} else {
 			if int(tid) >= len(lex.post) { // the log was flushed or settled: post is short
 				lex.post = append(lex.post, make([][]posting, int(tid)+1-len(lex.post))...)

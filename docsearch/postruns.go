@@ -77,6 +77,15 @@ func (l *postLog) add(e logged) {
 	l.n++
 }
 
+// from calls f with the log's postings from the i-th on, a block at a
+// time, in order.
+func (l *postLog) from(i int, f func([]logged)) {
+	for b := i / logBlock; b*logBlock < l.n; b++ {
+		lo := max(i-b*logBlock, 0)
+		f(l.blocks[b][lo:min(logBlock, l.n-b*logBlock)])
+	}
+}
+
 // parts calls f with the log's postings a block at a time, in order;
 // f may change them.
 func (l *postLog) parts(f func([]logged)) {
@@ -144,13 +153,12 @@ func (lex *lexicon) maybeRun() {
 // and writing it out through a buffer, took 10.7 of the kernel's CPU-s.
 func (lex *lexicon) run() bool {
 	nt := lex.nterms()
-	// Each term's postings in the log (logDF's counts), then its next
-	// place in the run; given back to logDF, cleared, once the log is.
-	next := lex.logDF
-	if len(next) < nt {
-		next = append(next, make([]uint32, nt-len(next))...)
-	}
-	lex.logDF = nil
+	next := make([]uint32, nt) // each term's postings in the log, then its next place in the run
+	lex.log.parts(func(es []logged) {
+		for _, e := range es {
+			next[e.term]++
+		}
+	})
 	n, terms := lex.log.len(), 0
 	for t := range uint32(nt) {
 		if m := len(lex.mem(t)); m > 0 || next[t] > 0 {
@@ -158,7 +166,6 @@ func (lex *lexicon) run() bool {
 		}
 	}
 	if n == 0 {
-		lex.logDF = next // all 0: the log is empty
 		return true
 	}
 	var sp *spill
@@ -211,8 +218,7 @@ func (lex *lexicon) run() bool {
 	lex.runs = append(lex.runs, r)
 	lex.post = nil
 	lex.log.reset()
-	clear(next)
-	lex.logDF = next
+	lex.dropLogCounts()
 	lex.inmem = 0
 	return true
 }
@@ -259,7 +265,8 @@ func (lex *lexicon) settle() {
 			lex.post[e.term] = append(lex.post[e.term], posting{e.chunk, e.tf})
 		}
 	})
-	lex.log, lex.logDF = postLog{}, nil
+	lex.log = postLog{}
+	lex.dropLogCounts()
 }
 
 // flush writes the postings in memory to a run, if the lexicon has a
@@ -272,10 +279,11 @@ func (lex *lexicon) flush() {
 }
 
 // count returns the number of term id's postings without reading them:
-// post's, each run's and the log's (logDF). A search during a build asks
-// it of every term it weighs, where counting the postings read would read
-// the log whole for each, up to a run's worth of postings (millions on
-// the Linux kernel), and every run's postings of a frequent term.
+// post's, each run's and the log's (logCount). A search during a build
+// asks it of every term it weighs, where counting the postings read
+// would read the log whole for each, up to a run's worth of postings
+// (millions on the Linux kernel), and every run's postings of a
+// frequent term.
 func (lex *lexicon) count(id uint32) int {
 	n := len(lex.mem(id))
 	for i := range lex.runs {
@@ -284,21 +292,43 @@ func (lex *lexicon) count(id uint32) int {
 	return n + lex.logCount(id)
 }
 
-// logCount returns the number of term id's postings in the log.
+// logCount returns the number of term id's postings in the log. The
+// counts are kept for the readers that ask (searches during a build,
+// under the index's read lock): the first ask after postings were added
+// counts those added since (the log only grows between two runs), and a
+// run or a settle, which empty the log, drop them. A build that nobody
+// searches never holds them.
 func (lex *lexicon) logCount(id uint32) int {
-	if int(id) < len(lex.logDF) {
-		return int(lex.logDF[id])
+	n := lex.log.len()
+	if n == 0 {
+		return 0
+	}
+	lex.sortMu.Lock()
+	defer lex.sortMu.Unlock()
+	c := &lex.logCounts
+	if c.n < n {
+		if nt := lex.nterms(); len(c.ids) < nt {
+			c.ids = append(c.ids, make([]uint32, nt-len(c.ids))...)
+		}
+		lex.log.from(c.n, func(es []logged) {
+			for _, e := range es {
+				c.ids[e.term]++
+			}
+		})
+		c.n = n
+	}
+	if int(id) < len(c.ids) {
+		return int(c.ids[id])
 	}
 	return 0
 }
 
-// logPosting adds a posting to the log and counts it in logDF.
-func (lex *lexicon) logPosting(e logged) {
-	lex.log.add(e)
-	if int(e.term) >= len(lex.logDF) {
-		lex.logDF = append(lex.logDF, make([]uint32, int(e.term)+1-len(lex.logDF))...)
-	}
-	lex.logDF[e.term]++
+// dropLogCounts lets go of logCount's counts, once the log is emptied;
+// the caller holds the index's write lock.
+func (lex *lexicon) dropLogCounts() {
+	lex.sortMu.Lock()
+	lex.logCounts = logCounts{}
+	lex.sortMu.Unlock()
 }
 
 // mem returns term id's postings in post.
