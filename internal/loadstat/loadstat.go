@@ -12,19 +12,22 @@ import (
 )
 
 // Line is the text "2.5/5.0 MB ETA 0:10 RSS 300 MB": the megabytes of
-// the files read of size, the time left if the bytes still to go go as
+// the files read of size (left out when size is 0: no bytes counted),
+// the time left if the bytes still to go go as
 // fast as those read (left out before the first byte and after the
 // last), and rss when it is known (more than 0).
 func Line(read, size int64, elapsed time.Duration, rss int64) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%.1f/%.1f MB", float64(read)/1e6, float64(size)/1e6)
+	var parts []string
+	if size > 0 {
+		parts = append(parts, fmt.Sprintf("%.1f/%.1f MB", float64(read)/1e6, float64(size)/1e6))
+	}
 	if left, ok := ETA(read, size, elapsed); ok {
-		fmt.Fprintf(&b, " ETA %d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+		parts = append(parts, fmt.Sprintf("ETA %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
 	}
 	if rss > 0 {
-		fmt.Fprintf(&b, " RSS %d MB", rss>>20)
+		parts = append(parts, fmt.Sprintf("RSS %d MB", rss>>20))
 	}
-	return b.String()
+	return strings.Join(parts, " ")
 }
 
 // ETA is the time left, to the second, if the size-read bytes still to

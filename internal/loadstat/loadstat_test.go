@@ -17,6 +17,8 @@ func TestLine(t *testing.T) {
 		{2_500_000, 5_000_000, 10 * time.Second, 300 << 20, "2.5/5.0 MB ETA 0:10 RSS 300 MB"},
 		{1_000_000, 61_000_000, 2 * time.Second, 0, "1.0/61.0 MB ETA 2:00"},
 		{5_000_000, 5_000_000, 20 * time.Second, 1 << 30, "5.0/5.0 MB RSS 1024 MB"},
+		{0, 0, 20 * time.Second, 1 << 30, "RSS 1024 MB"}, // no bytes counted: files only
+		{0, 0, 0, 0, ""},
 	}
 	for _, tt := range tests {
 		if got := Line(tt.read, tt.size, tt.elapsed, tt.rss); got != tt.want {

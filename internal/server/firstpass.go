@@ -95,6 +95,7 @@ func (w *workspace) firstPass(ctx context.Context, opt Options) error {
 			if done == 0 {
 				w.code.start(total)
 			}
+			w.tried.saw(extract.Progress{Done: done, Total: total})
 			w.code.add(done - last)
 			last = done
 			if done > 0 && w.hooks != nil && w.hooks.batchPut != nil {
@@ -171,10 +172,15 @@ func firstStreamCap(budget int64) int {
 
 // firstExtractOptions are the first pass's extraction options: the
 // load's (extractOptions), with at most firstStreamCap(budget) symbols
-// handed to the early answers, in the order the files are extracted.
+// handed to the early answers, in the order the files are extracted,
+// and no progress of its own.
 func (w *workspace) firstExtractOptions(budget int64) extract.Options {
 	xo := w.extractOptions()
 	xo.Extracted = capStream(xo.Extracted, firstStreamCap(budget))
+	// The pass extracts a batch at a time, each reporting its own files
+	// and bytes (index_status said "1024 of 1024 tried, 6.0/6.0 MB" for
+	// the whole pass): its progress is its batches', in files (above).
+	xo.Progress = nil
 	return xo
 }
 

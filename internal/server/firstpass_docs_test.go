@@ -105,7 +105,8 @@ func heldOK(t *testing.T, s *session, tool string, args, out any) string {
 // pass's index while its code batches go in merges the names of the
 // files not indexed yet as they are, without waiting for the load to
 // end (which takes minutes on a tree that has a first pass), however
-// long a small tree's load would be waited for.
+// long a small tree's load would be waited for. index_status meanwhile
+// gives the pass's progress in files.
 func TestFirstPassSearchWaitsForNothing(t *testing.T) {
 	releasePut, put := make(chan struct{}), make(chan struct{})
 	var oncePut, closed sync.Once
@@ -119,5 +120,12 @@ func TestFirstPassSearchWaitsForNothing(t *testing.T) {
 	res := heldOK(t, s, "search_docs", map[string]any{"query": "twice", "scopes": []string{docsearch.ScopeCode}}, &out)
 	if took := time.Since(start); took > 20*time.Second || !strings.Contains(res, "lib.util.helper") {
 		t.Errorf("search while a batch is put, after %v:\n%s", took, res)
+	}
+	// The load's progress is the pass's, in files: not the bytes of the
+	// batch its extractor was last given.
+	var status indexStatusOut
+	res = heldOK(t, s, "index_status", map[string]any{}, &status)
+	if l := status.Load; l == nil || l.Total < len(slimTree())-1 || l.TotalMB != 0 || strings.Contains(res, " MB RSS") {
+		t.Errorf("index_status's load while a batch is put: %+v\n%s", l, res)
 	}
 }

@@ -94,7 +94,11 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		out.Load = ws.tried.status()
 		text := fmt.Sprintf("Loading %s: %d files extracted so far.", ws.root, out.Files)
 		if out.Load != nil {
-			text = fmt.Sprintf("Loading %s: %d files extracted so far; %d of %d tried, %s.", ws.root, out.Files, out.Load.Done, out.Load.Total, out.Load.Line)
+			text = fmt.Sprintf("Loading %s: %d files extracted so far; %d of %d tried", ws.root, out.Files, out.Load.Done, out.Load.Total)
+			if out.Load.Line != "" {
+				text += ", " + out.Load.Line
+			}
+			text += "."
 		}
 		if _, ix := s.passIndex(); ix != nil {
 			// The first pass's index, searched meanwhile (firstSearch).
