@@ -148,15 +148,7 @@ func BenchmarkLexiconLog(b *testing.B) {
 // BenchmarkDFDuringSpilledBuild: a search's document frequencies while a
 // build holds a large log and several runs.
 func BenchmarkDFDuringSpilledBuild(b *testing.B) {
-	if !canSpill {
-		b.Skip("no spill on this platform")
-	}
-	f, err := os.CreateTemp(b.TempDir(), "spill")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp := &spill{f: f}
-	defer sp.close()
+	sp := scratchSpill(b)
 	lex := newLexicon()
 	lex.spillTo, lex.runAt = func(int) *spill { return sp }, 1_000_000
 	for _, c := range zipfChunks(60_000, 40, 50_000) {

@@ -17,15 +17,7 @@ import (
 // as a search does) give every term the postings a lexicon on the heap
 // gives it, in chunk order.
 func TestRunsInTermOrder(t *testing.T) {
-	if !canSpill {
-		t.Skip("no spill on this platform")
-	}
-	f, err := os.CreateTemp(t.TempDir(), "spill")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := &spill{f: f}
-	defer sp.close()
+	sp := scratchSpill(t)
 	chunks := zipfChunks(3000, 20, 5000)
 	// Terms added after larger ones in byte order.
 	for i := range chunks {
@@ -136,15 +128,7 @@ func TestLogGrowsWithoutCopies(t *testing.T) {
 // of postings a lexicon on the heap holds for it, after every chunk
 // added; also after a run is written and after the log is settled.
 func TestDFDuringSpilledBuild(t *testing.T) {
-	if !canSpill {
-		t.Skip("no spill on this platform")
-	}
-	f, err := os.CreateTemp(t.TempDir(), "spill")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := &spill{f: f}
-	defer sp.close()
+	sp := scratchSpill(t)
 	chunks := zipfChunks(1500, 15, 800)
 	heap, runs := newLexicon(), newLexicon()
 	runs.spillTo, runs.runAt = func(int) *spill { return sp }, 3000
@@ -172,4 +156,20 @@ func TestDFDuringSpilledBuild(t *testing.T) {
 	check("settled")
 	runs.flush()
 	check("flushed")
+}
+
+// scratchSpill returns a spill on a file in a scratch directory, closed
+// when the test ends; the test is skipped where nothing can spill.
+func scratchSpill(tb testing.TB) *spill {
+	tb.Helper()
+	if !canSpill {
+		tb.Skip("no spill on this platform")
+	}
+	f, err := os.CreateTemp(tb.TempDir(), "spill")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sp := &spill{f: f}
+	tb.Cleanup(sp.close)
+	return sp
 }

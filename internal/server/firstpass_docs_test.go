@@ -1,8 +1,6 @@
 package server
 
 import (
-	"encoding/json"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -87,17 +85,7 @@ func heldOK(t *testing.T, s *session, tool string, args, out any) string {
 	if err != nil {
 		t.Fatalf("%s(%v) while the load is held: %v", tool, args, err)
 	}
-	if res.IsError {
-		t.Fatalf("%s(%v) failed: %s", tool, args, text(res))
-	}
-	data, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reflect.ValueOf(out).Elem().SetZero()
-	if err := json.Unmarshal(data, out); err != nil {
-		t.Fatalf("%s: structured content %s: %v", tool, data, err)
-	}
+	decodeOK(t, tool, args, res, out)
 	return text(res)
 }
 

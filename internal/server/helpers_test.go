@@ -125,18 +125,25 @@ func text(res *mcp.CallToolResult) string {
 func (s *session) ok(tool string, args any, out any) *mcp.CallToolResult {
 	s.t.Helper()
 	res := s.call(tool, args)
+	decodeOK(s.t, tool, args, res, out)
+	return res
+}
+
+// decodeOK fails the test if res, the result of a call of tool, is an
+// error, and decodes its structured content into out.
+func decodeOK(t testing.TB, tool string, args any, res *mcp.CallToolResult, out any) {
+	t.Helper()
 	if res.IsError {
-		s.t.Fatalf("%s(%v) failed: %s", tool, args, text(res))
+		t.Fatalf("%s(%v) failed: %s", tool, args, text(res))
 	}
 	data, err := json.Marshal(res.StructuredContent)
 	if err != nil {
-		s.t.Fatal(err)
+		t.Fatal(err)
 	}
 	reflect.ValueOf(out).Elem().SetZero()
 	if err := json.Unmarshal(data, out); err != nil {
-		s.t.Fatalf("%s: structured content %s: %v", tool, data, err)
+		t.Fatalf("%s: structured content %s: %v", tool, data, err)
 	}
-	return res
 }
 
 // fails calls a tool that must fail with a tool error containing each of
