@@ -13,9 +13,9 @@ import (
 
 // Line is the text "2.5/5.0 MB ETA 0:10 RSS 300 MB": the megabytes of
 // the files read of size (left out when size is 0: no bytes counted),
-// the time left if the bytes still to go go as
-// fast as those read (left out before the first byte and after the
-// last), and rss when it is known (more than 0).
+// the time left if the bytes still to go go as fast as those read (left
+// out before the first byte and after the last), and rss when it is
+// known (more than 0).
 func Line(read, size int64, elapsed time.Duration, rss int64) string {
 	var parts []string
 	if size > 0 {
