@@ -316,7 +316,7 @@ func (lex *lexicon) sortedTerms() []uint32 {
 	if old != nil && len(old) == n {
 		return old
 	}
-	if old == nil || len(old) > n {
+	if len(old) > n {
 		old = nil
 	}
 	added := make([]uint32, n-len(old))
@@ -326,6 +326,12 @@ func (lex *lexicon) sortedTerms() []uint32 {
 	sortTerms(added, lex.terms)
 	lex.sorted = mergeTerms(old, added, lex.terms)
 	return lex.sorted
+}
+
+// findTerm returns the place of term t among ids, term IDs in term
+// order, or where it would go, and whether it is there.
+func findTerm(ids []uint32, terms []string, t string) (int, bool) {
+	return slices.BinarySearchFunc(ids, t, func(id uint32, t string) int { return strings.Compare(terms[id], t) })
 }
 
 // mergeTerms returns a new slice of the term IDs of a and b, each in term
@@ -338,8 +344,7 @@ func mergeTerms(a, b []uint32, terms []string) []uint32 {
 	}
 	out := make([]uint32, 0, len(a)+len(b))
 	for _, id := range b {
-		t := terms[id]
-		i, _ := slices.BinarySearchFunc(a, t, func(x uint32, t string) int { return strings.Compare(terms[x], t) })
+		i, _ := findTerm(a, terms, terms[id])
 		out = append(out, a[:i]...)
 		out = append(out, id)
 		a = a[i:]

@@ -119,8 +119,7 @@ func (r *postRun) count(terms []string, id uint32) int {
 
 // index returns term id's place among the run's terms, if it has one.
 func (r *postRun) index(terms []string, id uint32) (int, bool) {
-	s := terms[id]
-	return slices.BinarySearchFunc(r.tids, s, func(t uint32, s string) int { return strings.Compare(terms[t], s) })
+	return findTerm(r.tids, terms, terms[id])
 }
 
 // runPostings is how many postings in memory make the lexicon write a
