@@ -15,12 +15,13 @@ import (
 // repository (docs/bigrepos.md).
 type profiles struct {
 	cpu, mem, trace *string
+	peak            *heapPeak // --memprofile's, from start
 }
 
-func profileFlags(fs *flag.FlagSet) profiles {
-	return profiles{
+func profileFlags(fs *flag.FlagSet) *profiles {
+	return &profiles{
 		cpu: fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE`"),
-		mem: fs.String("memprofile", "", "write a heap profile, taken at the heap's largest point, to `FILE`"),
+		mem: fs.String("memprofile", "", "write to `FILE` a heap profile of the largest live heap of the run (watched every 0.1 s)"),
 		// An execution trace shows how many goroutines run at once over
 		// the run, which a CPU profile cannot: a stretch where one core
 		// works and the other waits (`go tool trace`).
@@ -28,15 +29,28 @@ func profileFlags(fs *flag.FlagSet) profiles {
 	}
 }
 
-// start starts the CPU profile and the trace; the returned stop ends them. heap writes
-// the heap profile if one was asked for: callers call it where the heap
-// is largest (after a GC, so it shows what is live then).
-func (p profiles) start() (stop func(), err error) {
+// start starts the CPU profile, the trace and the heap's watch (the heap
+// profile is kept of the largest live heap: heapPeak); the returned stop
+// ends them. heap marks a point the caller knows to matter.
+func (p *profiles) start() (stop func(), err error) {
 	stop = func() {}
+	if p.mem != nil && *p.mem != "" {
+		// Written once now, so that a path that cannot be written fails
+		// the command before its work.
+		if err := writeHeapProfile(*p.mem); err != nil {
+			return nil, err
+		}
+		p.peak = watchHeap(*p.mem)
+		stop = p.peak.close
+	}
 	if *p.cpu != "" {
-		if stop, err = startCPUProfile(*p.cpu); err != nil {
+		stopCPU, err := startCPUProfile(*p.cpu)
+		if err != nil {
+			stop()
 			return nil, fmt.Errorf("cpuprofile %s: %w", *p.cpu, err)
 		}
+		stopHeap := stop
+		stop = func() { stopCPU(); stopHeap() }
 	}
 	if p.trace != nil && *p.trace != "" {
 		stopTrace, err := startTrace(*p.trace)
@@ -80,19 +94,19 @@ func startRecording(path string, start func(io.Writer) error, end func()) (stop 
 	}, nil
 }
 
-// heap writes the heap profile, if --memprofile was given.
-func (p profiles) heap() error {
-	if p.mem == nil || *p.mem == "" {
+// heap marks a point where the heap may be at its largest (the work
+// done, its result still held), if --memprofile was given: the profile
+// is written again if the heap, after a collection, is the largest yet.
+// It returns the first write of the profile that failed.
+func (p *profiles) heap() error {
+	if p.peak == nil {
 		return nil
 	}
-	f, err := os.Create(*p.mem)
-	if err != nil {
-		return fmt.Errorf("memprofile %s: %w", *p.mem, err)
-	}
+	return p.peak.mark()
+}
+
+// heapNow writes the heap profile of what is live now to path.
+func heapNow(path string) error {
 	runtime.GC()
-	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
-		f.Close()
-		return fmt.Errorf("memprofile %s: %w", *p.mem, err)
-	}
-	return f.Close()
+	return writeHeapProfile(path)
 }

@@ -104,7 +104,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if *memProfile != "" {
 		// Deferred after Close, so it runs first: the workspace is still held.
 		defer func() {
-			if err := (profiles{mem: memProfile}).heap(); err != nil {
+			if err := heapNow(*memProfile); err != nil {
 				log.Warn("no heap profile", "err", err)
 			}
 		}()
