@@ -27,8 +27,14 @@ type serveRun struct {
 	settled     time.Duration // process start to the server's CPU going idle
 	rssLoaded   int64         // resident KB when loaded
 	rssSettled  int64         // resident KB when settled
-	peak        int64         // the process's peak resident KB (VmHWM)
+	peak        int64         // the process's peak resident KB (VmHWM) when settled
 	saved       bool          // a saved graph was there at the start
+
+	// After the calls: resident KB, of it anonymous (the heap, the
+	// parsers') and file-backed (the mapped indexes' pages read, which
+	// the kernel may take back), and the peak (VmHWM) then.
+	rssCalls, anonCalls, fileCalls, peakCalls int64
+
 	// Once settled, the round trips of calls over stdio, sorted: of
 	// search_docs, through queries in turn, and of file_info on the file.
 	search, fileInfo []time.Duration
@@ -114,6 +120,9 @@ func runBenchServe(ctx context.Context, args []string, stdout, stderr io.Writer)
 			fmt.Fprintf(stdout, "run %d  settled, %d calls each  search_docs p50 %6.2f ms  p90 %6.2f ms  CPU %6.2f ms a call  (%d queries)  file_info p50 %6.2f ms  p90 %6.2f ms  CPU %6.2f ms a call\n",
 				i+1, *calls, ms(quantile(r.search, 0.5)), ms(quantile(r.search, 0.9)), ms(r.searchCPU), r.queries,
 				ms(quantile(r.fileInfo, 0.5)), ms(quantile(r.fileInfo, 0.9)), ms(r.fileInfoCPU))
+			// What the calls brought in: the settled RSS is taken before them.
+			fmt.Fprintf(stdout, "run %d  after the calls  RSS %6.0f MB  (anonymous %6.0f MB, file-backed %6.0f MB)  peak %6.0f MB\n",
+				i+1, float64(r.rssCalls)/1024, float64(r.anonCalls)/1024, float64(r.fileCalls)/1024, float64(r.peakCalls)/1024)
 		}
 	}
 	return nil
@@ -221,6 +230,10 @@ func benchServeOnce(ctx context.Context, self, root, file, symbol string, extra 
 			return r, err
 		}
 		r.fileInfoCPU = (procCPU(pid) - cpu) / time.Duration(calls)
+		r.rssCalls, _ = procStatusKB(pid, "VmRSS")
+		r.anonCalls, _ = procStatusKB(pid, "RssAnon")
+		r.fileCalls, _ = procStatusKB(pid, "RssFile")
+		r.peakCalls, _ = procStatusKB(pid, "VmHWM")
 	}
 	cs.Close()
 	cmd.Wait()

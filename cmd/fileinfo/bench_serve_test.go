@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,11 +50,20 @@ func TestBenchServe(t *testing.T) {
 	calls := regexp.MustCompile(`^run \d  settled, 5 calls each  search_docs p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call  \(2 queries\)  file_info p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call$`)
 	first := regexp.MustCompile(`^run \d  first find_symbol +\d+\.\d{3} s  first search_docs with the symbol +\d+\.\d{3} s  first callers +\d+\.\d{3} s  \(covered: .+\)$`)
 	warm := regexp.MustCompile(`^run \d  settled, 5 calls  callers p50 +\d+\.\d\d ms  p90 +\d+\.\d\d ms  CPU +\d+\.\d\d ms a call$`)
-	if len(lines) != 9 || !line.MatchString(lines[1]) || !first.MatchString(lines[2]) || !warm.MatchString(lines[3]) || !calls.MatchString(lines[4]) ||
-		!line.MatchString(lines[5]) || !first.MatchString(lines[6]) || !warm.MatchString(lines[7]) || !calls.MatchString(lines[8]) {
+	mem := regexp.MustCompile(`^run \d  after the calls  RSS +(\d+) MB  \(anonymous +(\d+) MB, file-backed +(\d+) MB\)  peak +(\d+) MB$`)
+	if len(lines) != 11 || !line.MatchString(lines[1]) || !first.MatchString(lines[2]) || !warm.MatchString(lines[3]) || !calls.MatchString(lines[4]) || !mem.MatchString(lines[5]) ||
+		!line.MatchString(lines[6]) || !first.MatchString(lines[7]) || !warm.MatchString(lines[8]) || !calls.MatchString(lines[9]) || !mem.MatchString(lines[10]) {
 		t.Fatalf("output:\n%s", out.String())
 	}
-	if !strings.Contains(lines[1], "saved graph no ") || !strings.Contains(lines[5], "saved graph yes") {
+	// The parts are of the whole (MB rounded each), and the peak is past it.
+	for _, l := range []string{lines[5], lines[10]} {
+		m := mem.FindStringSubmatch(l)
+		rss, anon, file, peak := atoi(t, m[1]), atoi(t, m[2]), atoi(t, m[3]), atoi(t, m[4])
+		if rss == 0 || anon+file < rss-2 || anon+file > rss+2 || peak < rss {
+			t.Errorf("memory after the calls does not add up: %s", l)
+		}
+	}
+	if !strings.Contains(lines[1], "saved graph no ") || !strings.Contains(lines[6], "saved graph yes") {
 		t.Errorf("the first run should start without the saved graph, the second from it:\n%s", out.String())
 	}
 	if _, err := os.Stat(filepath.Join(root, ".artifacts", ".index", "graph.bin")); err != nil {
@@ -73,4 +83,13 @@ func TestSplitWords(t *testing.T) {
 			t.Errorf("splitWords(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
