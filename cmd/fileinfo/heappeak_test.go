@@ -19,18 +19,7 @@ func TestHeapPeakKeepsLargest(t *testing.T) {
 	h := watchHeap(path)
 	defer h.close()
 
-	big := make([]byte, 64<<20)
-	for i := range big {
-		big[i] = byte(i)
-	}
-	if err := h.mark(); err != nil {
-		t.Fatal(err)
-	}
-	runtime.KeepAlive(big)
-	h.mu.Lock()
-	peak := h.largest
-	h.mu.Unlock()
-	if peak < 64<<20 {
+	if peak := markHolding(t, h, 64<<20); peak < 64<<20 {
 		t.Fatalf("largest live heap written %d bytes, want at least the 64 MiB held", peak)
 	}
 	atPeak, err := os.ReadFile(path)
@@ -38,8 +27,7 @@ func TestHeapPeakKeepsLargest(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	big = nil
-	if err := h.mark(); err != nil {
+	if err := h.mark(); err != nil { // the 64 MiB let go of
 		t.Fatal(err)
 	}
 	now, err := os.ReadFile(path)
@@ -50,22 +38,29 @@ func TestHeapPeakKeepsLargest(t *testing.T) {
 		t.Error("the profile was written again for a smaller heap")
 	}
 
-	bigger := make([]byte, 128<<20)
-	for i := range bigger {
-		bigger[i] = byte(i)
+	if peak := markHolding(t, h, 128<<20); peak < 128<<20 {
+		t.Errorf("largest live heap written %d bytes after 128 MiB was held", peak)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("%d files beside the profile, want none (temporary files left)", len(entries)-1)
+	}
+}
+
+// markHolding marks h while n bytes are held and returns the live heap
+// of the profile written last.
+func markHolding(t *testing.T, h *heapPeak, n int) uint64 {
+	t.Helper()
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i)
 	}
 	if err := h.mark(); err != nil {
 		t.Fatal(err)
 	}
-	runtime.KeepAlive(bigger)
+	runtime.KeepAlive(b)
 	h.mu.Lock()
-	if h.largest < 128<<20 {
-		t.Errorf("largest live heap written %d bytes after 128 MiB was held", h.largest)
-	}
-	h.mu.Unlock()
-	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
-		t.Errorf("%d files beside the profile, want none (temporary files left)", len(entries)-1)
-	}
+	defer h.mu.Unlock()
+	return h.largest
 }
 
 // TestIndexMemprofile: `index --memprofile F` leaves a heap profile in F
