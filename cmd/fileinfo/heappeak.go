@@ -27,7 +27,7 @@ type heapPeak struct {
 	done chan struct{}
 
 	mu      sync.Mutex
-	largest uint64 // live bytes of the profile written, 0 before the first
+	largest uint64 // live bytes of the profile written, 0 before the first collection
 	err     error  // the first write that failed
 }
 
@@ -73,8 +73,8 @@ func (h *heapPeak) check() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	live := liveHeap()
-	if h.largest > 0 && float64(live) < float64(h.largest)*heapGrowth {
-		return
+	if live == 0 || float64(live) < float64(h.largest)*heapGrowth {
+		return // no collection yet, or not past the one written
 	}
 	if err := writeHeapProfile(h.path); err != nil {
 		if h.err == nil {
