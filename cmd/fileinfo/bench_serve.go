@@ -189,7 +189,7 @@ func benchServeOnce(ctx context.Context, self, root, file, symbol string, extra 
 		time.Sleep(100 * time.Millisecond)
 	}
 	r.loaded = time.Since(start)
-	r.rssLoaded, _ = procStatusKB(pid, "VmRSS")
+	r.rssLoaded = procStatusKB(pid, "VmRSS")[0]
 	// Settled: the CPU the server used stays under 5% for idle.
 	last, quiet := procCPU(pid), time.Duration(0)
 	const tick = 250 * time.Millisecond
@@ -204,8 +204,8 @@ func benchServeOnce(ctx context.Context, self, root, file, symbol string, extra 
 		last = now
 	}
 	r.settled = time.Since(start) - idle
-	r.rssSettled, _ = procStatusKB(pid, "VmRSS")
-	r.peak, _ = procStatusKB(pid, "VmHWM")
+	kb := procStatusKB(pid, "VmRSS", "VmHWM")
+	r.rssSettled, r.peak = kb[0], kb[1]
 	if calls > 0 && r.sym != nil {
 		cpu := procCPU(pid)
 		if r.sym.callers, err = timeCalls(ctx, cs, calls, func(int) map[string]any {
@@ -230,10 +230,8 @@ func benchServeOnce(ctx context.Context, self, root, file, symbol string, extra 
 			return r, err
 		}
 		r.fileInfoCPU = (procCPU(pid) - cpu) / time.Duration(calls)
-		r.rssCalls, _ = procStatusKB(pid, "VmRSS")
-		r.anonCalls, _ = procStatusKB(pid, "RssAnon")
-		r.fileCalls, _ = procStatusKB(pid, "RssFile")
-		r.peakCalls, _ = procStatusKB(pid, "VmHWM")
+		kb := procStatusKB(pid, "VmRSS", "RssAnon", "RssFile", "VmHWM")
+		r.rssCalls, r.anonCalls, r.fileCalls, r.peakCalls = kb[0], kb[1], kb[2], kb[3]
 	}
 	cs.Close()
 	cmd.Wait()
@@ -324,18 +322,23 @@ func toolText(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// procStatusKB reads a "Name: N kB" line of /proc/PID/status (Linux).
-func procStatusKB(pid int, name string) (int64, error) {
+// procStatusKB reads the "Name: N kB" lines of names from
+// /proc/PID/status (Linux) in one read, so that they are of one moment;
+// a line that cannot be read or is not there gives 0.
+func procStatusKB(pid int, names ...string) []int64 {
+	out := make([]int64, len(names))
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, err
+		return out
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, name+":"); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		for i, name := range names {
+			if v, ok := strings.CutPrefix(line, name+":"); ok {
+				out[i], _ = strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			}
 		}
 	}
-	return 0, fmt.Errorf("no %s in /proc/%d/status", name, pid)
+	return out
 }
 
 // procCPU is the user and system CPU time process pid has used, from
