@@ -99,11 +99,7 @@ func (h *heapPeak) mark() error {
 
 // close stops the watcher.
 func (h *heapPeak) close() {
-	select {
-	case <-h.stop:
-	default:
-		close(h.stop)
-	}
+	close(h.stop)
 	<-h.done
 }
 

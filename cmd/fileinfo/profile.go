@@ -33,33 +33,34 @@ func profileFlags(fs *flag.FlagSet) *profiles {
 // profile is kept of the largest live heap: heapPeak); the returned stop
 // ends them. heap marks a point the caller knows to matter.
 func (p *profiles) start() (stop func(), err error) {
-	stop = func() {}
-	if p.mem != nil && *p.mem != "" {
+	var stops []func() // of what started, in order; stopped in reverse
+	stop = func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	if *p.mem != "" {
 		// Written once now, so that a path that cannot be written fails
 		// the command before its work.
 		if err := writeHeapProfile(*p.mem); err != nil {
 			return nil, err
 		}
 		p.peak = watchHeap(*p.mem)
-		stop = p.peak.close
+		stops = append(stops, p.peak.close)
 	}
-	if *p.cpu != "" {
-		stopCPU, err := startCPUProfile(*p.cpu)
+	for _, r := range []struct {
+		flag, path string
+		start      func(string) (func(), error)
+	}{{"cpuprofile", *p.cpu, startCPUProfile}, {"trace", *p.trace, startTrace}} {
+		if r.path == "" {
+			continue
+		}
+		end, err := r.start(r.path)
 		if err != nil {
 			stop()
-			return nil, fmt.Errorf("cpuprofile %s: %w", *p.cpu, err)
+			return nil, fmt.Errorf("%s %s: %w", r.flag, r.path, err)
 		}
-		stopHeap := stop
-		stop = func() { stopCPU(); stopHeap() }
-	}
-	if p.trace != nil && *p.trace != "" {
-		stopTrace, err := startTrace(*p.trace)
-		if err != nil {
-			stop()
-			return nil, fmt.Errorf("trace %s: %w", *p.trace, err)
-		}
-		stopCPU := stop
-		stop = func() { stopTrace(); stopCPU() }
+		stops = append(stops, end)
 	}
 	return stop, nil
 }
