@@ -255,11 +255,14 @@ type embedder struct {
 	from []int32   // KindPieces: Viterbi back-pointers (row << 8 | length)
 	// Rows are counted first and their vectors added once per text: long
 	// texts repeat their words, and adding a vector costs Dim operations.
-	count   []float32         // row → occurrences in the current text
-	touched []int32           // rows with a count, in first-seen order
-	segs    map[string]uint64 // KindPieces: word → its pieces in arena, start<<32 | length
-	arena   []int32
-	visit   func(row int32) // when set, called with every row added
+	count     []float32         // row → occurrences in the current text
+	touched   []int32           // rows with a count, in first-seen order
+	segs      map[string]uint64 // KindPieces: word → its pieces in arena, start<<32 | length
+	arena     []int32
+	slots     *[slotCount]compoundSlot // the compounds met last and their rows
+	rec       []int32                  // the rows of the compound being split
+	recording bool                     // add appends to rec
+	visit     func(row int32)          // when set, called with every row added
 }
 
 // getEmbedder returns an embedder from m's pool; putEmbedder returns it.
@@ -281,6 +284,7 @@ func (m *Model) getEmbedder() *embedder {
 		key:   make([]byte, 0, 4*maxWord+3),
 		count: make([]float32, len(m.coef)),
 		segs:  map[string]uint64{},
+		slots: new([slotCount]compoundSlot),
 	}
 }
 
@@ -341,7 +345,7 @@ func (m *Model) damp(n float32) float32 {
 // e.touched in first-seen order.
 func (e *embedder) tally(text string) {
 	e.touched = e.touched[:0]
-	splitWords(text, e.buf, e.word)
+	e.tallyCompounds(text)
 }
 
 // embed writes text's vector into dst.
@@ -491,6 +495,9 @@ const maxSegs = 1 << 15
 
 // add counts one occurrence of row.
 func (e *embedder) add(row int32) {
+	if e.recording {
+		e.rec = append(e.rec, row)
+	}
 	if e.visit != nil {
 		e.visit(row)
 	}
