@@ -2,6 +2,9 @@ package docsearch
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unsafe"
@@ -105,5 +108,36 @@ func BenchmarkAnalyzeCold(b *testing.B) {
 	for b.Loop() {
 		a := newAnalyzer()
 		a.analyze(text, func(string, bool) {})
+	}
+}
+
+// BenchmarkAnalyzeSource analyses this module's Go sources (or the C
+// and Go sources under FILEINFO_ANALYZE_BENCH_DIR) with one analyzer, as
+// an index's worker does symbol after symbol: compounds repeat, so most
+// are hits of its caches.
+func BenchmarkAnalyzeSource(b *testing.B) {
+	dir := os.Getenv("FILEINFO_ANALYZE_BENCH_DIR")
+	if dir == "" {
+		dir = ".."
+	}
+	var texts []string
+	size := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".c") || strings.HasSuffix(p, ".h")) {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		texts, size = append(texts, string(src)), size+len(src)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := newAnalyzer()
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, text := range texts {
+			a.analyze(text, func(string, bool) {})
+		}
 	}
 }
