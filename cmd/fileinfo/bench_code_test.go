@@ -2,7 +2,10 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,6 +76,43 @@ func TestCodeDataSet(t *testing.T) {
 	}
 	if len(repos) < 5 {
 		t.Errorf("%d repositories, want at least 5", len(repos))
+	}
+}
+
+// TestCodeTestsDataSet checks the set over repositories that ship their
+// tests: every query has judgements, in a repository of repos.tsv with a
+// split, that fetch.sh fetches.
+func TestCodeTestsDataSet(t *testing.T) {
+	const dir = "../../docs/bench/codetests"
+	queries, qrels, err := readCodeSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repos, err := readGenRepos(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetch, err := os.ReadFile(filepath.Join(dir, "fetch.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, r := range repos {
+		listed[r.Name] = true
+		if !strings.Contains(string(fetch), "npmpkg "+r.Name+" "+r.Source+" "+r.Version+"\n") {
+			t.Errorf("fetch.sh does not fetch %s %s@%s", r.Name, r.Source, r.Version)
+		}
+	}
+	for _, q := range queries {
+		if !listed[q.Repo] {
+			t.Errorf("query %s: repository %q not in repos.tsv", q.ID, q.Repo)
+		}
+		if len(qrels[q.ID]) == 0 {
+			t.Errorf("query %s has no relevant function", q.ID)
+		}
+	}
+	if len(queries) < 20 || len(heldRepos(dir)) == 0 {
+		t.Errorf("%d queries, %d held-out repositories; want at least 20 and 1", len(queries), len(heldRepos(dir)))
 	}
 }
 
