@@ -2,6 +2,7 @@ package embed
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -24,14 +25,21 @@ func rowsOf(e *embedder, text string, cached bool) []int32 {
 	return rows
 }
 
+// coldEmbedder returns an embedder of m whose compound cache is empty;
+// the caller gives it back with m.putEmbedder.
+func coldEmbedder(m *Model) *embedder {
+	e := m.getEmbedder()
+	e.slots = new([slotCount]compoundSlot)
+	return e
+}
+
 // checkCompoundRows: a text adds the same rows in the same order word by
 // word, through a cold compound cache and through a warm one.
 func checkCompoundRows(t *testing.T, text string) {
 	m := Default()
-	ref := m.getEmbedder()
-	defer m.putEmbedder(ref)
-	want := rowsOf(ref, text, false)
-	e := &embedder{m: m, acc: make([]float32, m.dim), count: make([]float32, len(m.coef)), segs: map[string]uint64{}, slots: new([slotCount]compoundSlot)}
+	e := coldEmbedder(m)
+	defer m.putEmbedder(e)
+	want := rowsOf(e, text, false)
 	for _, pass := range []string{"cold", "warm"} {
 		if got := rowsOf(e, text, true); !slices.Equal(got, want) {
 			t.Fatalf("%s cache: %q adds rows %v, word by word %v", pass, text, got, want)
@@ -52,26 +60,42 @@ func TestCompoundRows(t *testing.T) {
 	} {
 		checkCompoundRows(t, text)
 	}
-	// Compounds that share a slot evict each other; each must still add
-	// its own rows.
+}
+
+// TestCompoundSlotShared: two compounds that hash to one slot evict each
+// other, and each still adds its own rows.
+func TestCompoundSlotShared(t *testing.T) {
 	m := Default()
-	e := &embedder{m: m, acc: make([]float32, m.dim), count: make([]float32, len(m.coef)), segs: map[string]uint64{}, slots: new([slotCount]compoundSlot)}
-	seen := map[uint32]string{}
-	var a, b string
-	for i := 0; a == ""; i++ {
-		w := "name" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676%26))
-		h := uint32(2166136261)
-		for k := 0; k < len(w); k++ {
-			h = (h ^ uint32(w[k])) * 16777619
+	e := coldEmbedder(m)
+	defer m.putEmbedder(e)
+	slotOf := func(c string) int {
+		for i := range e.slots {
+			if s := &e.slots[i]; string(s.key[:s.klen]) == c {
+				return i
+			}
 		}
-		slot := (h ^ h>>16) & (slotCount - 1)
-		if o, ok := seen[slot]; ok && o != w {
-			a, b = o, w
+		return -1
+	}
+	const a = "read_buffer"
+	rowsOf(e, a, true)
+	at := slotOf(a)
+	if at < 0 {
+		t.Fatalf("%q not cached", a)
+	}
+	b := ""
+	for i := 0; b == "" && i < 1<<20; i++ {
+		c := "write_page" + strconv.Itoa(i)
+		if rowsOf(e, c, true); slotOf(c) == at {
+			b = c
 		}
-		seen[slot] = w
+	}
+	if b == "" {
+		t.Fatal("no compound shares a slot with " + a)
 	}
 	text := a + " " + b + " " + a + " " + b
-	want := rowsOf(m.getEmbedder(), text, false)
+	ref := m.getEmbedder()
+	defer m.putEmbedder(ref)
+	want := rowsOf(ref, text, false)
 	if got := rowsOf(e, text, true); !slices.Equal(got, want) {
 		t.Errorf("%q and %q share a slot: rows %v, word by word %v", a, b, got, want)
 	}
