@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fileinfo/fileinfo/docsearch"
+	"github.com/fileinfo/fileinfo/internal/ftspeer"
 )
 
 func TestScoreCode(t *testing.T) {
@@ -122,5 +125,34 @@ func TestSummarizeCodeDepth(t *testing.T) {
 	m := summarizeCode([]codeOutcome{{Rank: 12}, {Rank: 2}}, nil, 0)
 	if m.FuncMRR10 != 0.25 {
 		t.Errorf("MRR@10 %.3f, want 0.25", m.FuncMRR10)
+	}
+}
+
+// TestPeerCodeDocs: the FTS5 peer ranks the symbols of the library's own
+// files and leaves out tests and examples, unless told to keep them; the
+// chunks counted are every file's.
+func TestPeerCodeDocs(t *testing.T) {
+	sym := func(name string, line int) docsearch.CodeSymbol {
+		return docsearch.CodeSymbol{Name: name, Kind: "function", Line: line, End: line + 2}
+	}
+	files := []docsearch.CodeFile{
+		{Path: "lib/reply.js", Symbols: []docsearch.CodeSymbol{sym("send", 1), sym("redirect", 10)}},
+		{Path: "test/reply.test.js", Symbols: []docsearch.CodeSymbol{sym("<callback of test('redirect')>", 1)}},
+		{Path: "examples/hooks.js", Symbols: []docsearch.CodeSymbol{sym("<callback of fastify.addHook('onRequest')>", 3)}},
+		{Path: "server_test.go", Symbols: []docsearch.CodeSymbol{sym("TestListen", 5)}},
+	}
+	paths := func(docs []ftspeer.Doc) (out []string) {
+		for _, d := range docs {
+			out = append(out, d.Path)
+		}
+		return out
+	}
+	docs, where, chunks := peerCodeDocs(files, false)
+	if got := paths(docs); !slices.Equal(got, []string{"lib/reply.js", "lib/reply.js"}) || len(where) != 2 || chunks != 5 {
+		t.Errorf("without tests: docs of %v, %d places, %d chunks; want lib/reply.js twice, 2, 5", got, len(where), chunks)
+	}
+	docs, where, chunks = peerCodeDocs(files, true)
+	if len(docs) != 5 || len(where) != 5 || chunks != 5 {
+		t.Errorf("with tests: %d docs, %d places, %d chunks; want 5 each", len(docs), len(where), chunks)
 	}
 }
