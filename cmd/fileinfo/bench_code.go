@@ -501,13 +501,14 @@ func writeCodeOutcomes(name string, os_ []codeOutcome) error {
 	return os.WriteFile(name, []byte(b.String()), 0o644)
 }
 
-// peerCodeDocs returns the chunks the FTS5 peer ranks, one per symbol
-// keyed as ours, and where each is; and the symbols of files, ours. The
-// peer leaves out tests and examples unless withTests is set: they are
-// what the code ranking demotes for a question that does not ask for
-// them, and FTS5 has no such rule, so their callbacks, which repeat
-// every name of the library, crowded its results (on docs/bench/codetests
-// function-level nDCG@10 0.175 with them, 0.396 without).
+// peerCodeDocs returns the chunks the FTS5 peer ranks (one per symbol,
+// keyed as ours), where each is, and how many symbols files hold in all
+// (the chunks fileinfo ranks). The peer leaves out tests and examples
+// unless withTests is set: they are what the code ranking demotes for a
+// question that does not ask for them, and FTS5 has no such rule, so
+// their callbacks, which repeat every name of the library, crowded its
+// results (on docs/bench/codetests function-level nDCG@10 0.175 with
+// them, 0.393 without).
 func peerCodeDocs(files []docsearch.CodeFile, withTests bool) (docs []ftspeer.Doc, where map[string]span, chunks int) {
 	where = map[string]span{}
 	for _, f := range files {
