@@ -61,7 +61,7 @@ func TestScoreCodeFiles(t *testing.T) {
 }
 
 // TestCodeDataSet checks the committed data set: every query has
-// judgements, in a repository fetch.sh fetches.
+// judgements, in a repository repos.tsv gives a language.
 func TestCodeDataSet(t *testing.T) {
 	queries, qrels, err := readCodeSet("../../docs/bench/code")
 	if err != nil {
@@ -70,11 +70,22 @@ func TestCodeDataSet(t *testing.T) {
 	if len(queries) < 60 {
 		t.Errorf("%d queries, want at least 60", len(queries))
 	}
+	listed, err := readGenRepos("../../docs/bench/code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	langs := map[string]string{}
+	for _, r := range listed {
+		langs[r.Name] = r.Lang
+	}
 	repos := map[string]bool{}
 	for _, q := range queries {
 		repos[q.Repo] = true
 		if len(qrels[q.ID]) == 0 {
 			t.Errorf("query %s has no relevant function", q.ID)
+		}
+		if langs[q.Repo] == "" {
+			t.Errorf("query %s: repository %q has no language in repos.tsv", q.ID, q.Repo)
 		}
 	}
 	if len(repos) < 5 {
