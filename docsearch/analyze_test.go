@@ -2,12 +2,11 @@ package docsearch
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/fileinfo/fileinfo/internal/fixture"
 )
 
 func terms(text string) string {
@@ -116,23 +115,7 @@ func BenchmarkAnalyzeCold(b *testing.B) {
 // an index's worker does symbol after symbol: compounds repeat, so most
 // are hits of its caches.
 func BenchmarkAnalyzeSource(b *testing.B) {
-	dir := os.Getenv("FILEINFO_ANALYZE_BENCH_DIR")
-	if dir == "" {
-		dir = ".."
-	}
-	var texts []string
-	size := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".c") || strings.HasSuffix(p, ".h")) {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		texts, size = append(texts, string(src)), size+len(src)
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	texts, size := fixture.Sources(b, "FILEINFO_ANALYZE_BENCH_DIR", "..")
 	a := newAnalyzer()
 	b.SetBytes(int64(size))
 	for b.Loop() {

@@ -2,42 +2,24 @@ package embed
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fileinfo/fileinfo/internal/fixture"
 )
 
-// codeChunks returns the Go and C sources under dir cut into chunks of
-// about 40 lines, the size of a function an index embeds, and their bytes.
-func codeChunks(tb testing.TB, dir string) ([]string, int) {
-	tb.Helper()
+// codeChunks cuts texts into chunks of about 40 lines, the size of a
+// function an index embeds.
+func codeChunks(texts []string) []string {
 	var chunks []string
-	size := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".c") || strings.HasSuffix(p, ".h")) {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		lines := strings.SplitAfter(string(b), "\n")
+	for _, text := range texts {
+		lines := strings.SplitAfter(text, "\n")
 		for i := 0; i < len(lines); i += 40 {
-			c := strings.Join(lines[i:min(i+40, len(lines))], "")
-			chunks = append(chunks, c)
-			size += len(c)
+			chunks = append(chunks, strings.Join(lines[i:min(i+40, len(lines))], ""))
 		}
-		return nil
-	})
-	if err != nil {
-		tb.Fatal(err)
 	}
-	return chunks, size
+	return chunks
 }
 
 // BenchmarkEmbedCode embeds this module's sources (or those under
@@ -45,15 +27,11 @@ func codeChunks(tb testing.TB, dir string) ([]string, int) {
 // documents: words repeat across chunks, so the embedder's caches are
 // warm after the first pass.
 func BenchmarkEmbedCode(b *testing.B) {
-	dir := os.Getenv("FILEINFO_EMBED_BENCH_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..")
-	}
-	chunks, size := codeChunks(b, dir)
+	texts, size := fixture.Sources(b, "FILEINFO_EMBED_BENCH_DIR", filepath.Join("..", ".."))
+	chunks := codeChunks(texts)
 	m := Default()
 	dst := make([]float32, len(chunks)*m.Dim())
 	b.SetBytes(int64(size))
-	b.ResetTimer()
 	for b.Loop() {
 		if err := m.EmbedInto(context.Background(), chunks, dst); err != nil {
 			b.Fatal(err)
