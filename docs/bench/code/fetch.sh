@@ -39,3 +39,22 @@ npmpkg commander commander 12.1.0
 debpkg flask python3-flask 2.2.2-3 flask
 debpkg click python3-click 8.1.3-2 click
 debpkg requests python3-requests 2.28.1+dfsg-1 requests
+
+# The held-out split (repos.tsv): written by other hands than the
+# ranking's, never tuned on.
+gomod gin github.com/gin-gonic/gin v1.10.0
+gomod echo github.com/labstack/echo/v4 v4.12.0
+gomod viper github.com/spf13/viper v1.19.0
+gomod zap go.uber.org/zap v1.27.0
+debpkg markdown python3-markdown 3.4.1-2+deb12u1 markdown
+debpkg yaml python3-yaml 6.0-3+b2 yaml
+debpkg attrs python3-attr 22.2.0-1 attr
+debpkg dateutil python3-dateutil 2.8.2-2 dateutil
+debpkg rich python3-rich 13.3.1-1 rich
+debpkg httpx python3-httpx 0.23.3-1 httpx
+npmpkg axios axios 1.7.9
+npmpkg koa koa 2.15.3
+npmpkg ws ws 8.18.0
+npmpkg nodemailer nodemailer 6.9.16
+npmpkg rxjs rxjs 7.8.1
+npmpkg immer immer 10.1.1
