@@ -40,6 +40,24 @@ debpkg flask python3-flask 2.2.2-3 flask
 debpkg click python3-click 8.1.3-2 click
 debpkg requests python3-requests 2.28.1+dfsg-1 requests
 
+# More of the tuning split, written the same way on 2026-12-07.
+gomod fiber github.com/gofiber/fiber/v2 v2.52.5
+gomod sqlx github.com/jmoiron/sqlx v1.4.0
+gomod resty github.com/go-resty/resty/v2 v2.15.3
+gomod cron github.com/robfig/cron/v3 v3.0.1
+gomod pflag github.com/spf13/pflag v1.0.6
+debpkg paramiko python3-paramiko 2.12.0-2 paramiko
+debpkg jsonschema python3-jsonschema 4.10.3-1 jsonschema
+debpkg tqdm python3-tqdm 4.64.1-1 tqdm
+debpkg werkzeug python3-werkzeug 2.2.2-3+deb12u1 werkzeug
+npmpkg joi joi 17.13.3
+npmpkg moment moment 2.30.1
+npmpkg socketio socket.io 4.8.1
+npmpkg yargs yargs 17.7.2
+npmpkg semver semver 7.6.3
+npmpkg mobx mobx 6.13.5
+npmpkg trpc @trpc/server 10.45.2
+
 # The held-out split (repos.tsv): written by other hands than the
 # ranking's, never tuned on.
 gomod gin github.com/gin-gonic/gin v1.10.0
