@@ -62,10 +62,10 @@ func asksForTask(q string, qt QueryType) bool {
 }
 
 // copyDemote multiplies the fused score of a code result whose text,
-// past the lines naming its symbol and place, is that of a result ranked
-// before it: an exact copy of the source (a bundled or vendored copy, a
-// second checkout) ranks after the other results, where it is still
-// found.
+// past the lines naming its symbol and place and whitespace aside, is
+// that of another result: a copy of the source (a bundled, built or
+// vendored copy, a second checkout) ranks after the other results, where
+// it is still found.
 const copyDemote = 0.05
 
 // copyWindow is how many of the first candidates are compared.
@@ -75,29 +75,101 @@ const copyWindow = 50
 // bodies (a getter, `return x`) are alike without being copied.
 const minCopyBytes = 80
 
-// demoteCopies lowers the later of two code candidates with the same
-// text (copyDemote) among the first copyWindow of ranked, which is in
-// fused order, and reports whether it lowered any.
+// minCutCopyBytes is the least text, whitespace aside, that two symbols
+// share when one's text goes on past the other's and they are still
+// copies: a code document keeps at most maxCodeBody bytes of body,
+// whitespace counted, so the copy indented deeper is cut sooner.
+const minCutCopyBytes = 512
+
+// demoteCopies lowers all but one of the code candidates with the same
+// text, whitespace aside (copyDemote), among the first copyWindow of
+// ranked, which is in fused order, and reports whether it lowered any.
+//
+// The copy kept is the one that starts nearest the top of its file, the
+// first ranked of those that start on the same line. A bundle or a
+// wrapped build (UMD, a rollup of ES modules) concatenates modules and
+// indents them, so its copy of a function lies further down its file
+// than the module's own, and the two differ only in whitespace and the
+// module's `export`: moment 2.30.1's moment.js holds
+// src/lib/units/month.js's getSetMonth at line 1277, the module at line
+// 248, and the bundle's copy ranked first for "get the beginning of the
+// current month". Copies of a whole file (a vendored copy, a second
+// checkout) start on the same line and keep the fused order. Measured in
+// docs/code-search.md (2026-12-07).
 func (ix *Index) demoteCopies(ranked []hit) bool {
-	seen := map[string]bool{}
+	type copy struct {
+		i    int    // in ranked
+		text string // without whitespace
+	}
+	var kept []copy
 	changed := false
 	for i := range ranked[:min(len(ranked), copyWindow)] {
 		d := ix.doc(ix.chunkDoc(ranked[i].chunk))
 		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
-		body := codeBody(d.text)
-		if len(body) < minCopyBytes {
+		text := bareText(withoutCalls(codeBody(d.text)))
+		if len(text) < minCopyBytes {
 			continue
 		}
-		if seen[body] {
-			ranked[i].fused *= copyDemote
-			changed = true
+		k := slices.IndexFunc(kept, func(c copy) bool { return sameCode(c.text, text) })
+		if k < 0 {
+			kept = append(kept, copy{i, text})
 			continue
 		}
-		seen[body] = true
+		changed = true
+		if ix.chunk(ranked[i].chunk).line < ix.chunk(ranked[kept[k].i].chunk).line {
+			ranked[kept[k].i].fused *= copyDemote
+			kept[k].i = i
+			continue
+		}
+		ranked[i].fused *= copyDemote
 	}
 	return changed
+}
+
+// sameCode reports whether two code texts without whitespace (bareText)
+// are copies: the same, or one cut where the other goes on after at
+// least minCutCopyBytes in common.
+func sameCode(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == b || len(a) >= minCutCopyBytes && strings.HasPrefix(b, a)
+}
+
+// withoutCalls returns a code document's text without its last line
+// when that lists the names it calls ("calls: ..."): a copy cut sooner
+// than the other goes on to the same line, which would end its text
+// where the other's body goes on.
+func withoutCalls(text string) string {
+	t := strings.TrimSuffix(text, "\n")
+	if i := strings.LastIndexByte(t, '\n'); strings.HasPrefix(t[i+1:], "calls: ") {
+		return t[:i+1]
+	}
+	return text
+}
+
+// bareText returns text without its ASCII whitespace, and without an
+// `export` or `export default` that begins a line: a bundler drops it
+// from the module's declarations it concatenates.
+func bareText(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for line := range strings.Lines(text) {
+		line = strings.TrimLeft(line, " \t")
+		if rest, ok := strings.CutPrefix(line, "export "); ok {
+			line = strings.TrimPrefix(strings.TrimLeft(rest, " \t"), "default ")
+		}
+		for i := 0; i < len(line); i++ {
+			switch c := line[i]; c {
+			case ' ', '\t', '\n', '\r', '\v', '\f':
+			default:
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
 }
 
 // nestedDemote multiplies the fused score of a function named by its

@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -56,6 +57,27 @@ func FuzzSearch(f *testing.F) {
 				t.Errorf("%d results in scope %s for a limit of %d", len(rs), s, q.Limit)
 			}
 			check(rs)
+		}
+	})
+}
+
+// FuzzBareText: a code text without whitespace has none left, and a copy
+// of it indented deeper, line by line, is the same without it.
+func FuzzBareText(f *testing.F) {
+	f.Add("export function f(a) {\n  return a + 1\n}\n")
+	f.Add("def f(self):\n\treturn None\n")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, text string) {
+		bare := bareText(text)
+		if strings.ContainsAny(bare, " \t\n\r\v\f") {
+			t.Fatalf("bareText(%q) = %q holds whitespace", text, bare)
+		}
+		indented := "    " + strings.ReplaceAll(text, "\n", "\n    ")
+		if got := bareText(indented); got != bare {
+			t.Fatalf("indented: %q, want %q", got, bare)
+		}
+		if !sameCode(bare, bare) {
+			t.Fatalf("sameCode(%q, itself) = false", bare)
 		}
 	})
 }

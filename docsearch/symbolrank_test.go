@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -103,6 +104,72 @@ func TestCopiesRankLast(t *testing.T) {
 	}
 	if len(got) != 3 || got[2] != "pkg/copy/session.py" && got[2] != "pkg/session.py" || got[1] != "pkg/jar.py" {
 		t.Errorf("results %v, want a session.py, pkg/jar.py, the other session.py", got)
+	}
+}
+
+// TestBundleCopyRanksLast: a bundle's copy of a module's function,
+// indented deeper, without the module's `export` and cut sooner for it,
+// ranks after the module's own even where it ranks first by fusion; the
+// copy kept is the one nearer the top of its file.
+func TestBundleCopyRanksLast(t *testing.T) {
+	var body strings.Builder
+	body.WriteString("export function getSetMonth(value) {\n")
+	for i := range 60 {
+		fmt.Fprintf(&body, "    if (value === %d) {\n        setMonth(this, value, 'month %d');\n    }\n", i, i)
+	}
+	body.WriteString("    return get(this, 'Month');\n}")
+	module := body.String()
+	bundle := "    " + strings.ReplaceAll(strings.TrimPrefix(module, "export "), "\n", "\n    ")
+	sym := func(name, body string, line int) CodeSymbol {
+		return CodeSymbol{Name: name, Kind: "function", Signature: "function getSetMonth(value)", Body: body, Line: line, End: line + 182}
+	}
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		// The bundle's path and name hold the query's words: it ranks
+		// first by fusion.
+		{Path: "moment.js", Symbols: []CodeSymbol{sym("moment.<callback of (…)>.getSetMonth", bundle, 1277)}},
+		{Path: "src/lib/units/month.js", Symbols: []CodeSymbol{sym("src.lib.units.month.getSetMonth", module, 248)}},
+	})
+	bare := func(s string) int { return len(strings.Join(strings.Fields(s), "")) }
+	if n := bare(CodeText("moment.js", sym("x", bundle, 1))); n >= bare(CodeText("m.js", sym("x", module, 1))) {
+		t.Fatalf("the bundle's text, %d bytes bare, is not cut sooner than the module's", n)
+	}
+	res, err := ix.Search(ctx, Query{Text: "get or set the month of a moment", Scopes: []string{ScopeCode}, MinScore: zero()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Results {
+		got = append(got, r.Path)
+	}
+	if want := "[src/lib/units/month.js moment.js]"; fmt.Sprint(got) != want {
+		t.Errorf("results %v, want %s", got, want)
+	}
+}
+
+// TestSameCode: texts are copies when equal without whitespace, or when
+// one is cut where the other goes on after enough in common; a shared
+// doc comment over different bodies is no copy.
+func TestSameCode(t *testing.T) {
+	long := strings.Repeat("x", minCutCopyBytes)
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"return a + b;", "return a + b;", true},
+		{long + "y", long + "yz", true},
+		{long[:minCutCopyBytes-1], long, false},
+		{long + "return 1", long + "return 2", false},
+	} {
+		if got := sameCode(c.a, c.b); got != c.want {
+			t.Errorf("sameCode(%.20q…, %.20q…) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	if got := bareText("export default function f() {\n\treturn 1\n}\nexports.x = 1\n"); got != "functionf(){return1}exports.x=1" {
+		t.Errorf("bareText: %q", got)
+	}
+	if got := withoutCalls("body\ncalls: a b\n"); got != "body\n" {
+		t.Errorf("withoutCalls: %q", got)
 	}
 }
 
