@@ -85,21 +85,21 @@ const minCutCopyBytes = 512
 // text, whitespace aside (copyDemote), among the first copyWindow of
 // ranked, which is in fused order, and reports whether it lowered any.
 //
-// The copy kept is the one that starts nearest the top of its file, the
-// first ranked of those that start on the same line. A bundle or a
-// wrapped build (UMD, a rollup of ES modules) concatenates modules and
-// indents them, so its copy of a function lies further down its file
-// than the module's own, and the two differ only in whitespace and the
-// module's `export`: moment 2.30.1's moment.js holds
-// src/lib/units/month.js's getSetMonth at line 1277, the module at line
-// 248, and the bundle's copy ranked first for "get the beginning of the
-// current month". Copies of a whole file (a vendored copy, a second
-// checkout) start on the same line and keep the fused order. Measured in
+// Of two copies with the same text, whitespace and all (a vendored copy,
+// a second checkout, a function copied from one module to another), the
+// first ranked is kept. Of two that differ in layout, the one kept is the
+// one that starts nearer the top of its file: a bundle or a wrapped build
+// (UMD, a rollup of ES modules) concatenates modules and indents them, so
+// its copy of a function lies further down its file than the module's
+// own, and the two differ only in whitespace and the module's `export`:
+// moment 2.30.1's moment.js holds src/lib/units/month.js's getSetMonth at
+// line 1277, the module at line 248, and the bundle's copy ranked first
+// for "get the beginning of the current month". Measured in
 // docs/code-search.md (2026-12-07).
 func (ix *Index) demoteCopies(ranked []hit) bool {
 	type copy struct {
-		i    int    // in ranked
-		text string // without whitespace
+		i         int    // in ranked
+		text, raw string // without whitespace; as indexed
 	}
 	var kept []copy
 	changed := false
@@ -108,19 +108,20 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
-		text := bareText(withoutCalls(codeBody(d.text)))
+		raw := withoutCalls(codeBody(d.text))
+		text := bareText(raw)
 		if len(text) < minCopyBytes {
 			continue
 		}
 		k := slices.IndexFunc(kept, func(c copy) bool { return sameCode(c.text, text) })
 		if k < 0 {
-			kept = append(kept, copy{i, text})
+			kept = append(kept, copy{i, text, raw})
 			continue
 		}
 		changed = true
-		if ix.chunk(ranked[i].chunk).line < ix.chunk(ranked[kept[k].i].chunk).line {
+		if raw != kept[k].raw && ix.chunk(ranked[i].chunk).line < ix.chunk(ranked[kept[k].i].chunk).line {
 			ranked[kept[k].i].fused *= copyDemote
-			kept[k].i = i
+			kept[k] = copy{i, text, raw}
 			continue
 		}
 		ranked[i].fused *= copyDemote

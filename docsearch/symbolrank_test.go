@@ -147,6 +147,33 @@ func TestBundleCopyRanksLast(t *testing.T) {
 	}
 }
 
+// TestCopiedFunctionKeepsFirst: of two copies with the same text,
+// whitespace and all, the first ranked is kept wherever it lies in its
+// file; nearness to the top decides only between copies that differ in
+// layout (a bundle's).
+func TestCopiedFunctionKeepsFirst(t *testing.T) {
+	body := strings.Repeat("x = normalize(x)\nif not x:\n    return None\n", 6)
+	sym := func(name string, line int) CodeSymbol {
+		return CodeSymbol{Name: name, Kind: "function", Signature: "def quote(x)", Body: body, Line: line, End: line + 18}
+	}
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "oauthlib/common.py", Symbols: []CodeSymbol{sym("oauthlib.common.quote", 300)}},
+		{Path: "oauthlib/oauth1/utils.py", Symbols: []CodeSymbol{sym("oauthlib.oauth1.utils.quote", 20)}},
+	})
+	res, err := ix.Search(ctx, Query{Text: "quote a value for oauthlib common", Scopes: []string{ScopeCode}, MinScore: zero()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Results {
+		got = append(got, r.Path)
+	}
+	if want := "[oauthlib/common.py oauthlib/oauth1/utils.py]"; fmt.Sprint(got) != want {
+		t.Errorf("results %v, want %s", got, want)
+	}
+}
+
 // TestSameCode: texts are copies when equal without whitespace, or when
 // one is cut where the other goes on after enough in common; a shared
 // doc comment over different bodies is no copy.
