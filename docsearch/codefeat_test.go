@@ -58,7 +58,7 @@ func TestExportedRanksFirst(t *testing.T) {
 
 // TestCodeCandidatesSeeEveryFeature: Query.CodeCandidates is given the
 // code candidates with every feature computed, also those the weights
-// leave at 0 (text, cover, sibling), and the results are in the order of
+// leave at 0 (text), and the results are in the order of
 // Fused × exp(w·Features).
 func TestCodeCandidatesSeeEveryFeature(t *testing.T) {
 	ix := openTest(t, mapFS(map[string]string{}), Options{})
@@ -77,7 +77,7 @@ func TestCodeCandidatesSeeEveryFeature(t *testing.T) {
 		t.Fatalf("%d candidates, want 3", len(cands))
 	}
 	w := CodeWeights()
-	for _, k := range []int{featText, featCover, featSibling} {
+	for _, k := range []int{featText} {
 		if w[k] != 0 {
 			t.Fatalf("%s is weighed: the test needs a feature the weights leave out", CodeFeatureNames[k])
 		}
