@@ -320,14 +320,7 @@ func TestCodeStubsRankUnder(t *testing.T) {
 			Body: "def setlist(self, key, new_list):\n    if not isinstance(new_list, (tuple, frozenset)):\n        new_list = tuple(new_list)\n" +
 				"    self._check_frozen()\n    self._invalidate_cached_items()\n    dict.__setitem__(self, key, [*new_list])", Line: 421, End: 437}}},
 	})
-	res, err := ix.Search(ctx, Query{Text: "set the list of values of a key", Scopes: []string{ScopeCode}, MinScore: zero()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range res.Results {
-		got = append(got, r.Path)
-	}
+	got := codePaths(t, ix, "set the list of values of a key")
 	if len(got) != 2 || got[0] != "werkzeug/datastructures.py" {
 		t.Errorf("results %v, want werkzeug/datastructures.py, then the stub", got)
 	}

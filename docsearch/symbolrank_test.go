@@ -94,14 +94,7 @@ func TestCopiesRankLast(t *testing.T) {
 		{Path: "pkg/copy/session.py", Symbols: []CodeSymbol{{Name: "Session.clear_all", Kind: "method", Signature: "def clear_all(self)", Body: body, Line: 10, End: 20}}},
 		{Path: "pkg/jar.py", Symbols: []CodeSymbol{{Name: "Jar.drop", Kind: "method", Signature: "def drop(self, name)", Body: "self.cookies.pop(name)\nself.log('dropped a cookie')\nreturn True", Line: 1, End: 5}}},
 	})
-	res, err := ix.Search(ctx, Query{Text: "clear every cookie", Scopes: []string{ScopeCode}, MinScore: zero()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range res.Results {
-		got = append(got, r.Path)
-	}
+	got := codePaths(t, ix, "clear every cookie")
 	if len(got) != 3 || got[2] != "pkg/copy/session.py" && got[2] != "pkg/session.py" || got[1] != "pkg/jar.py" {
 		t.Errorf("results %v, want a session.py, pkg/jar.py, the other session.py", got)
 	}
@@ -134,14 +127,7 @@ func TestBundleCopyRanksLast(t *testing.T) {
 	if n := bare(CodeText("moment.js", sym("x", bundle, 1))); n >= bare(CodeText("m.js", sym("x", module, 1))) {
 		t.Fatalf("the bundle's text, %d bytes bare, is not cut sooner than the module's", n)
 	}
-	res, err := ix.Search(ctx, Query{Text: "get or set the month of a moment", Scopes: []string{ScopeCode}, MinScore: zero()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range res.Results {
-		got = append(got, r.Path)
-	}
+	got := codePaths(t, ix, "get or set the month of a moment")
 	if want := "[src/lib/units/month.js moment.js]"; fmt.Sprint(got) != want {
 		t.Errorf("results %v, want %s", got, want)
 	}
@@ -161,14 +147,7 @@ func TestCopiedFunctionKeepsFirst(t *testing.T) {
 		{Path: "oauthlib/common.py", Symbols: []CodeSymbol{sym("oauthlib.common.quote", 300)}},
 		{Path: "oauthlib/oauth1/utils.py", Symbols: []CodeSymbol{sym("oauthlib.oauth1.utils.quote", 20)}},
 	})
-	res, err := ix.Search(ctx, Query{Text: "quote a value for oauthlib common", Scopes: []string{ScopeCode}, MinScore: zero()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range res.Results {
-		got = append(got, r.Path)
-	}
+	got := codePaths(t, ix, "quote a value for oauthlib common")
 	if want := "[oauthlib/common.py oauthlib/oauth1/utils.py]"; fmt.Sprint(got) != want {
 		t.Errorf("results %v, want %s", got, want)
 	}
@@ -235,4 +214,18 @@ func TestNestedPlaceRanksUnder(t *testing.T) {
 			t.Errorf("named %v: results %v, want %s", named, got, want)
 		}
 	}
+}
+
+// codePaths returns the paths of the code results of query, in order.
+func codePaths(t *testing.T, ix *Index, query string) []string {
+	t.Helper()
+	res, err := ix.Search(ctx, Query{Text: query, Scopes: []string{ScopeCode}, MinScore: zero()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Results {
+		got = append(got, r.Path)
+	}
+	return got
 }
