@@ -97,11 +97,11 @@ const minCutCopyBytes = 512
 // for "get the beginning of the current month". Measured in
 // docs/code-search.md (2026-12-07).
 func (ix *Index) demoteCopies(ranked []hit) bool {
-	type copy struct {
+	type candidate struct {
 		i         int    // in ranked
 		text, raw string // without whitespace; as indexed
 	}
-	var kept []copy
+	var kept []candidate
 	changed := false
 	for i := range ranked[:min(len(ranked), copyWindow)] {
 		d := ix.doc(ix.chunkDoc(ranked[i].chunk))
@@ -113,15 +113,15 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 		if len(text) < minCopyBytes {
 			continue
 		}
-		k := slices.IndexFunc(kept, func(c copy) bool { return sameCode(c.text, text) })
+		k := slices.IndexFunc(kept, func(c candidate) bool { return sameCode(c.text, text) })
 		if k < 0 {
-			kept = append(kept, copy{i, text, raw})
+			kept = append(kept, candidate{i, text, raw})
 			continue
 		}
 		changed = true
 		if raw != kept[k].raw && ix.chunk(ranked[i].chunk).line < ix.chunk(ranked[kept[k].i].chunk).line {
 			ranked[kept[k].i].fused *= copyDemote
-			kept[k] = copy{i, text, raw}
+			kept[k] = candidate{i, text, raw}
 			continue
 		}
 		ranked[i].fused *= copyDemote
