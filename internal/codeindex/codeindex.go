@@ -79,7 +79,13 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 		}
 		cs.Body = body(lines, s.StartLine, cs.End, skipFrom, skipTo)
 		parent := strings.TrimSuffix(s.Qualified, "."+s.Name)
-		cs.Decl = declFile || parent != s.Qualified && (kinds[parent] == extract.KindInterface || kinds[parent] == extract.KindTrait && s.StartLine == s.EndLine)
+		// A C or C++ prototype, a member declared in its class, a Rust
+		// trait's or extern block's function (extract.Symbol.Declaration)
+		// is a declaration too: in a header it is shorter than the
+		// definition it names, and ranked as a function it came first for
+		// that function's own name (Linux's mm/slab.h prototype
+		// __kmem_cache_create over mm/slab_common.c's kmem_cache_create).
+		cs.Decl = s.Declaration || declFile || parent != s.Qualified && (kinds[parent] == extract.KindInterface || kinds[parent] == extract.KindTrait && s.StartLine == s.EndLine)
 		if m := members[s.Qualified]; len(m) > 0 {
 			cs.Body = "members: " + strings.Join(m, " ") + "\n" + cs.Body
 		}

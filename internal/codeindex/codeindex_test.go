@@ -90,6 +90,27 @@ func TestFile(t *testing.T) {
 	}
 }
 
+// TestFileCPrototype: a C prototype in a header is a declaration in the
+// code index, as it is in the call graph; the definition is not.
+func TestFileCPrototype(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"slab.h": "struct kmem_cache;\nstruct kmem_cache *kmem_cache_create(const char *name, unsigned int size);\n",
+		"slab.c": "#include \"slab.h\"\nstruct kmem_cache *kmem_cache_create(const char *name, unsigned int size)\n{\n\treturn create_cache(name, size);\n}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]bool{"slab.h": true, "slab.c": false} {
+		cf := File(extractOne(t, root, name), []byte(files[name]), nil)
+		if s := symbol(t, cf, "kmem_cache_create"); s.Decl != want {
+			t.Errorf("%s: kmem_cache_create Decl %v, want %v", name, s.Decl, want)
+		}
+	}
+}
+
 func TestSyncReadsOnlyChanges(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".artifacts", ".index")
