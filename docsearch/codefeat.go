@@ -162,6 +162,9 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 	if ix.demoteCopies(ranked) {
 		moved = true
 	}
+	if qt == QueryCodeLookup && ix.raiseNamed(ranked, query) {
+		moved = true
+	}
 	if moved {
 		slices.SortStableFunc(ranked, byFused)
 	}

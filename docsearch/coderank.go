@@ -173,6 +173,39 @@ func bareText(text string) string {
 	return b.String()
 }
 
+// namedRaise multiplies the fused score of a code result named by the
+// identifier a query is (QueryCodeLookup): its own name, or its
+// qualified name's end for a qualified one ("packages.Load"). Callers
+// and macros that repeat a name are shorter than its definition and
+// ranked over it: Linux's KSM_KMEM_CACHE and shmem_init_inodecache over
+// kmem_cache_create. Measured (docs/code-search.md, 2026-12-07) with each
+// written question's answer's own name as the query, nDCG@10: tuning
+// repositories 0.771 -> 0.842 (400 names), held-out ones 0.753 -> 0.830
+// (278; FTS5 0.762), up in every language; 4 gave the same as 2.
+const namedRaise = 2.0
+
+// raiseNamed raises, among the first copyWindow of ranked, the code
+// results named by the identifier query (namedRaise), and reports
+// whether it raised any.
+func (ix *Index) raiseNamed(ranked []hit, query string) bool {
+	q := strings.TrimSpace(query)
+	if q == "" || strings.ContainsAny(q, " \t\n") {
+		return false
+	}
+	changed := false
+	for i := range ranked[:min(len(ranked), copyWindow)] {
+		d := ix.doc(ix.chunkDoc(ranked[i].chunk))
+		if d == nil || !isCodeScope(d.scope) {
+			continue
+		}
+		if t := d.title; t == q || strings.HasSuffix(t, "."+q) || strings.HasSuffix(t, ":"+q) {
+			ranked[i].fused *= namedRaise
+			changed = true
+		}
+	}
+	return changed
+}
+
 // nestedDemote multiplies the fused score of a function named by its
 // place (a JavaScript callback or returned function, "<callback of
 // .forEach>") that lies inside, or holds, a function or method ranked

@@ -153,6 +153,33 @@ func TestCopiedFunctionKeepsFirst(t *testing.T) {
 	}
 }
 
+// TestIdentifierRanksItsDefinition: a query that is an identifier puts
+// the symbol of that name first, over the shorter callers and prototype
+// that repeat it; a qualified identifier matches its qualified name's end.
+func TestIdentifierRanksItsDefinition(t *testing.T) {
+	def := CodeSymbol{Name: "mm.slab_common.kmem_cache_create", Kind: "function",
+		Signature: "struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align, slab_flags_t flags, void (*ctor)(void *))",
+		Doc: "Create a cache. Cannot be called within an interrupt, but can be interrupted. The ctor is run when new pages are " +
+			"allocated by the cache. The flags are SLAB_POISON to poison the slab with a known test pattern, SLAB_RED_ZONE to " +
+			"insert red zones around the allocated memory, SLAB_HWCACHE_ALIGN to align the objects to a hardware cacheline.",
+		Body: "return kmem_cache_create_usercopy(name, size, align, flags, 0, 0, ctor);", Line: 387, End: 392}
+	caller := func(name string, line int) CodeSymbol {
+		return CodeSymbol{Name: name, Kind: "function", Signature: "#define " + localName(name) + "(s, f)",
+			Body: "kmem_cache_create(\"kmem_cache_create\", sizeof(struct s), __alignof__(struct s), (f), NULL)", Calls: []string{"kmem_cache_create"}, Line: line, End: line + 2}
+	}
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "mm/slab_common.c", Symbols: []CodeSymbol{def}},
+		{Path: "mm/ksm.c", Symbols: []CodeSymbol{caller("mm.ksm.ksm_slab_init", 299)}},
+		{Path: "mm/shmem.c", Symbols: []CodeSymbol{caller("mm.shmem.shmem_init_inodecache", 3932)}},
+	})
+	for _, q := range []string{"kmem_cache_create", "slab_common.kmem_cache_create"} {
+		if got := codePaths(t, ix, q); len(got) == 0 || got[0] != "mm/slab_common.c" {
+			t.Errorf("%s: results %v, want mm/slab_common.c first", q, got)
+		}
+	}
+}
+
 // TestSameCode: texts are copies when equal without whitespace, or when
 // one is cut where the other goes on after enough in common; a shared
 // doc comment over different bodies is no copy.
