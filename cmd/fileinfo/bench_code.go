@@ -92,6 +92,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	learnAlso := fs.String("learn-also", "", "with --learn, `dataset=repos`: a second data set the weights are fitted on too, less the repositories held out in either")
 	fit := fs.Bool("fit", false, "with --learn, fit every weight at once as a pairwise logistic model, its strength chosen by leaving one repository out, instead of coordinate ascent")
 	codeW := fs.String("code-weights", "", "rank with these weights of the code ranking features, `feature=value,...`, the others built in (to check fitted weights)")
+	asNames := fs.Bool("names", false, "ask instead for each judged function by its own name, answered by itself alone (identifier lookups; see nameQueries)")
 	learnOnly := fs.String("learn-only", "", "with --learn, fit only these `features` (comma-separated names), the others kept at their built-in weights")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -131,6 +132,9 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	queries, qrels, err := readCodeSet(pos[0])
+	if *asNames && err == nil {
+		queries, qrels, err = nameQueries(pos[0])
+	}
 	if err != nil {
 		return err
 	}
@@ -323,27 +327,48 @@ func readCodeSet(dir string) ([]codeQuery, map[string][]span, error) {
 	if err := sc.Err(); err != nil {
 		return nil, nil, err
 	}
-	b, err := readInput(filepath.Join(dir, "qrels.tsv"))
+	rels, err := readCodeQrels(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	qrels := map[string][]span{}
+	for _, r := range rels {
+		qrels[r.id] = append(qrels[r.id], r.span)
+	}
+	return queries, qrels, nil
+}
+
+// qrel is one line of a data set's qrels.tsv: a function that answers a
+// query.
+type qrel struct {
+	id, repo, symbol string
+	span
+}
+
+// readCodeQrels reads a data set's qrels.tsv: query-id, repo, path,
+// qualified symbol, start and end line, under an optional header.
+func readCodeQrels(dir string) ([]qrel, error) {
+	b, err := readInput(filepath.Join(dir, "qrels.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	var out []qrel
 	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		cols := strings.Split(line, "\t")
 		if i == 0 && cols[0] == "query-id" {
 			continue
 		}
 		if len(cols) != 6 {
-			return nil, nil, fmt.Errorf("qrels.tsv:%d: %d columns, want 6 (query-id repo path symbol start end)", i+1, len(cols))
+			return nil, fmt.Errorf("qrels.tsv:%d: %d columns, want 6 (query-id repo path symbol start end)", i+1, len(cols))
 		}
 		start, err1 := strconv.Atoi(cols[4])
 		end, err2 := strconv.Atoi(cols[5])
 		if err1 != nil || err2 != nil || start < 1 || end < start {
-			return nil, nil, fmt.Errorf("qrels.tsv:%d: bad line range %s-%s", i+1, cols[4], cols[5])
+			return nil, fmt.Errorf("qrels.tsv:%d: bad line range %s-%s", i+1, cols[4], cols[5])
 		}
-		qrels[cols[0]] = append(qrels[cols[0]], span{cols[2], start, end})
+		out = append(out, qrel{cols[0], cols[1], cols[3], span{cols[2], start, end}})
 	}
-	return queries, qrels, nil
+	return out, nil
 }
 
 // codeOutcome is how one query did, function-level and file-level.

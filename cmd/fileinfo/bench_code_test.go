@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -202,5 +203,37 @@ func TestPeerCodeDocs(t *testing.T) {
 	docs, where, chunks = peerCodeDocs(files, true)
 	if len(docs) != 5 || len(where) != 5 || chunks != 5 {
 		t.Errorf("with tests: %d docs, %d places, %d chunks; want 5 each", len(docs), len(where), chunks)
+	}
+}
+
+// TestNameQueries: --names asks for each judged function by its own
+// name, once per name and repository, leaving out places and short names.
+func TestNameQueries(t *testing.T) {
+	dir := t.TempDir()
+	qrels := "query-id\trepo\tpath\tsymbol\tstart\tend\n" +
+		"q1\texpress\tlib/response.js\tlib.response.res.cookie\t862\t895\n" +
+		"q2\texpress\tlib/response.js\tlib.response.res.cookie\t862\t895\n" +
+		"q2\texpress\tlib/router/index.js\tlib.router.index.<callback of stack.forEach>\t10\t12\n" +
+		"q3\tflask\tflask/app.py\tflask.app.Flask.run\t1\t9\n" +
+		"q4\tflask\tflask/app.py\tflask.app.Flask.url_for\t20\t40\n" +
+		"q5\tcobra\tcommand.go\tgithub.com/spf13/cobra.Command.Execute\t5\t9\n"
+	if err := os.WriteFile(filepath.Join(dir, "qrels.tsv"), []byte(qrels), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	queries, rels, err := nameQueries(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, q := range queries {
+		got = append(got, fmt.Sprintf("%s %s %s %v", q.ID, q.Repo, q.Text, rels[q.ID]))
+	}
+	want := []string{
+		"name-001 express cookie [{lib/response.js 862 895}]",
+		"name-002 flask url_for [{flask/app.py 20 40}]",
+		"name-003 cobra Execute [{command.go 5 9}]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("queries\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
