@@ -131,10 +131,11 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		_, err = learnCodeWeights(ctx, sets, only, 3, stdout)
 		return err
 	}
-	queries, qrels, err := readCodeSet(pos[0])
-	if *asNames && err == nil {
-		queries, qrels, err = nameQueries(pos[0])
+	read := readCodeSet
+	if *asNames {
+		read = nameQueries
 	}
+	queries, qrels, err := read(pos[0])
 	if err != nil {
 		return err
 	}
