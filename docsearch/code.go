@@ -154,6 +154,7 @@ func (ix *Index) putCode(ctx context.Context, files []CodeFile, removed []string
 		}
 		if changed {
 			ix.codeGen++
+			ix.builds.reset()
 		}
 		if known.byFile == nil {
 			return

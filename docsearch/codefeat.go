@@ -217,7 +217,8 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		rec := ix.chunk(ranked[c.i].chunk)
 		lines := int(rec.end) - int(rec.line) + 1
 		kind, signature := codeMeta(c.d.text)
-		aux := c.d.scope == ScopeVendor || c.d.generated || auxiliaryCode(c.file) // vendorDemote is auxDemote
+		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || // vendorDemote is auxDemote
+			(c.d.generated || auxiliaryCode(c.file)) && !ix.buildOnly(c.file)
 		c.f[featAux] = b2f(aux)
 		c.f[featTest] = b2f(!aux && (!tests && testCode(c.file) || !examples && exampleCode(c.file)))
 		c.f[featModule] = b2f(kind == "module")

@@ -371,13 +371,20 @@ func testCode(file string) bool {
 // the code it declares (werkzeug's datastructures.pyi before
 // datastructures.py; docs/code-search.md, 2026-12-05, fifth session).
 func auxiliaryCode(file string) bool {
+	_, built := buildRoot(file)
+	return built || auxiliaryUnbuilt(file)
+}
+
+// auxiliaryUnbuilt is auxiliaryCode but for being in a build directory
+// (buildRoot), which Index.buildOnly may overrule.
+func auxiliaryUnbuilt(file string) bool {
 	base := strings.ToLower(path.Base(file))
 	switch {
 	case strings.HasSuffix(base, ".pb.go"), strings.HasSuffix(base, ".d.ts"), strings.HasSuffix(base, ".pyi"), strings.HasPrefix(base, "zz_generated"), strings.Contains(base, "_generated."),
 		strings.Contains(base, ".generated."), strings.HasSuffix(base, ".min.js"), strings.HasSuffix(base, "_string.go"):
 		return true
 	}
-	return inDir(file, "vendor", "third_party", "third-party", "node_modules", "_vendor", "vendored", "dist", "build")
+	return inDir(file, "vendor", "third_party", "third-party", "node_modules", "_vendor", "vendored")
 }
 
 // descendingScores makes the scores of results, which are in rank order,

@@ -102,6 +102,7 @@ type Index struct {
 	update  sync.Mutex // serializes writers
 	codeGen uint64     // counts the putCode calls that changed the index (guarded by update)
 	workers sync.Pool  // of *worker
+	builds  builds     // which build directories hold their package's code (buildonly.go)
 
 	mu      sync.RWMutex
 	docs    []*doc // by doc ID; nil once removed

@@ -187,6 +187,26 @@ func (ix *Index) paths() iter.Seq2[string, uint32] {
 	}
 }
 
+// pathsUnder yields the path and ID of every document whose path begins
+// with prefix, as paths does: a loaded index's by a search of its sorted
+// paths, the documents put since by a walk of theirs.
+func (ix *Index) pathsUnder(prefix string) iter.Seq2[string, uint32] {
+	return func(yield func(string, uint32) bool) {
+		if t := ix.tab; t != nil {
+			for _, id := range t.under(prefix) {
+				if int(id) < len(t.docs) && !ix.tabGone(id) && !yield(t.path(id), id) {
+					return
+				}
+			}
+		}
+		for p, id := range ix.byPath {
+			if strings.HasPrefix(p, prefix) && !yield(p, id) {
+				return
+			}
+		}
+	}
+}
+
 // fileDocs yields the path and ID of every document that has a file (that
 // was not Put), in no set order; as paths, a loaded path aliases the
 // mapping.

@@ -226,6 +226,21 @@ func (t *table) find(p string) (uint32, bool) {
 	return t.byPath[i], true
 }
 
+// under returns the IDs of byPath whose paths begin with prefix.
+func (t *table) under(prefix string) []uint32 {
+	from, _ := slices.BinarySearchFunc(t.byPath, prefix, func(id uint32, p string) int {
+		if int(id) >= len(t.docs) {
+			return -1
+		}
+		return strings.Compare(t.path(id), p)
+	})
+	to := from
+	for to < len(t.byPath) && int(t.byPath[to]) < len(t.docs) && strings.HasPrefix(t.path(t.byPath[to]), prefix) {
+		to++
+	}
+	return t.byPath[from:to]
+}
+
 // doc returns document id, decoded from its record on the first call and
 // kept. Its strings are the index's own copies; a Put document's text
 // aliases the mapping (see Index.unmap).

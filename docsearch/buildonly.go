@@ -1,0 +1,104 @@
+package docsearch
+
+import (
+	"path"
+	"strings"
+	"sync"
+)
+
+// A build directory (dist/, build/) usually holds a second copy of code
+// kept elsewhere in the repository (moment's dist/ of its src/, a tsc
+// build beside its .ts), so its code ranks as auxiliary, under the
+// sources. But a package from npm often ships only its build:
+// socket.io's server is dist/*.js and nothing else, yargs's build/lib/.
+// There the build is the package's code, and lowering it lifted
+// whatever else the package holds above it (a client bundle, a shim).
+// So the build of a directory whose code is mostly in it, rather than
+// beside it, is no auxiliary code.
+
+// builtDirs names the directories auxiliaryCode takes for a build's.
+var builtDirs = []string{"dist", "build"}
+
+// buildRoot returns the directory that holds file's outermost build
+// directory ("" for the repository's root) and true, or false when file
+// is in no build directory.
+func buildRoot(file string) (string, bool) {
+	dir := path.Dir(file)
+	if dir == "." {
+		return "", false
+	}
+	at := 0
+	for part := range strings.SplitSeq(dir, "/") {
+		for _, b := range builtDirs {
+			if strings.EqualFold(part, b) {
+				return strings.TrimSuffix(dir[:at], "/"), true
+			}
+		}
+		at += len(part) + 1
+	}
+	return "", false
+}
+
+// builds knows which build directories hold their package's code, each
+// worked out from its package's code documents at the first question
+// after the code documents change (reset).
+type builds struct {
+	mu   sync.Mutex
+	only map[string]bool // by buildRoot: its build holds more files of code than it does beside
+}
+
+func (b *builds) reset() {
+	b.mu.Lock()
+	b.only = nil
+	b.mu.Unlock()
+}
+
+// buildOnly reports whether file is in a build directory whose package
+// (the directory holding it) has more files of code in its build
+// directories than beside them, outside tests and other auxiliary code:
+// the build is the package's code. ix.mu is held for reading.
+func (ix *Index) buildOnly(file string) bool {
+	root, ok := buildRoot(file)
+	if !ok {
+		return false
+	}
+	b := &ix.builds
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	only, ok := b.only[root]
+	if !ok {
+		only = ix.builtOnly(root)
+		if b.only == nil {
+			b.only = map[string]bool{}
+		}
+		b.only[root] = only
+	}
+	return only
+}
+
+// builtOnly reports whether the package at root (a slash path, "" for the
+// repository's) has more files of code in its build directories than
+// beside them, by a walk of the code documents under it. A file in a
+// nested package's build counts for neither.
+func (ix *Index) builtOnly(root string) bool {
+	prefix := root + "/"
+	if root == "" {
+		prefix = ""
+	}
+	files := map[string]bool{}
+	built, beside := 0, 0
+	for key, id := range ix.pathsUnder(prefix) {
+		f := codeFileOf(key)
+		if files[f] || !isCodeScope(ix.docScope(id)) {
+			continue
+		}
+		files[strings.Clone(f)] = true // a loaded key aliases the mapping
+		switch r, ok := buildRoot(f); {
+		case ok && r == root:
+			built++
+		case !ok && !auxiliaryCode(f) && !testCode(f) && !exampleCode(f):
+			beside++
+		}
+	}
+	return built > beside
+}

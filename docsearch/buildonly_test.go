@@ -1,0 +1,122 @@
+package docsearch
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestBuildRoot(t *testing.T) {
+	for _, c := range []struct {
+		file, root string
+		ok         bool
+	}{
+		{"dist/index.js", "", true},
+		{"Build/lib/command.js", "", true},
+		{"packages/a/dist/esm/x.js", "packages/a", true},
+		{"packages/dist-tools/x.js", "", false},
+		{"client-dist/socket.io.js", "", false},
+		{"src/dist.js", "", false},
+		{"index.js", "", false},
+		{"a/build/b/dist/c.js", "a", true}, // the outermost build directory
+	} {
+		root, ok := buildRoot(c.file)
+		if root != c.root || ok != c.ok {
+			t.Errorf("buildRoot(%q) = %q, %v; want %q, %v", c.file, root, ok, c.root, c.ok)
+		}
+	}
+}
+
+// TestBuildOnlyRanksAsCode: a package that ships only its build
+// (socket.io's dist/, tsc output marked generated) has that build rank as
+// its code, over a client bundle beside it; the same build beside the
+// sources it is built from ranks under the rest, as auxiliary code.
+func TestBuildOnlyRanksAsCode(t *testing.T) {
+	join := func(name, body string) CodeSymbol {
+		return CodeSymbol{Name: name, Kind: "method", Signature: "join(rooms)", Body: body, Line: 10, End: 14}
+	}
+	ix := openTest(t, mapFS(nil), Options{})
+	var built []CodeFile
+	for i, name := range []string{"index", "namespace", "client", "broadcast-operator"} {
+		built = append(built, CodeFile{Path: "dist/" + name + ".js", Generated: true,
+			Symbols: []CodeSymbol{{Name: fmt.Sprintf("dist.%s.f%d", name, i), Kind: "function", Line: 1, End: 3}}})
+	}
+	built = append(built,
+		CodeFile{Path: "dist/socket.js", Generated: true, Symbols: []CodeSymbol{join("dist.socket.Socket.join",
+			"// Joins a room.\nthis.adapter.addAll(this.id, new Set(rooms));")}},
+		CodeFile{Path: "client-dist/socket.io.js", Symbols: []CodeSymbol{join("client-dist.socket.io.<callback of (…)>.Socket.join",
+			"var rooms = this.rooms; return this.emit('subscribe', rooms);")}},
+		CodeFile{Path: "wrapper.mjs", Symbols: []CodeSymbol{{Name: "wrapper.io", Kind: "function", Line: 1, End: 2}}},
+	)
+	putCode(t, ix, built)
+	if !ix.buildOnly("dist/socket.js") {
+		t.Fatal("dist/ holds 5 of the package's 7 files of code, and is not taken for its code")
+	}
+	got := codePaths(t, ix, "join a room")
+	if want := "[dist/socket.js client-dist/socket.io.js]"; fmt.Sprint(got) != want {
+		t.Errorf("the build alone: %v, want %s", got, want)
+	}
+
+	var sources []CodeFile
+	for _, name := range []string{"index", "namespace", "client", "broadcast-operator", "adapter", "uws"} {
+		sources = append(sources, CodeFile{Path: "lib/" + name + ".ts",
+			Symbols: []CodeSymbol{{Name: "lib." + name + ".other", Kind: "function", Line: 1, End: 3}}})
+	}
+	putCode(t, ix, sources)
+	if ix.buildOnly("dist/socket.js") {
+		t.Fatal("dist/ beside the 6 sources it is built from is still taken for the package's code")
+	}
+	got = codePaths(t, ix, "join a room")
+	if want := "[client-dist/socket.io.js dist/socket.js]"; fmt.Sprint(got) != want {
+		t.Errorf("the build beside its sources: %v, want %s", got, want)
+	}
+}
+
+// TestBuildOnlyByPackage: a build is weighed against the code of its own
+// package (the directory holding it), not the repository's.
+func TestBuildOnlyByPackage(t *testing.T) {
+	dir := t.TempDir()
+	ix := openTest(t, mapFS(nil), Options{Dir: dir})
+	var files []CodeFile
+	add := func(p string) {
+		files = append(files, CodeFile{Path: p, Symbols: []CodeSymbol{{Name: "f", Kind: "function", Line: 1, End: 2}}})
+	}
+	add("packages/a/dist/a.js")
+	add("packages/a/dist/b.js")
+	add("packages/a/index.js")
+	add("packages/b/dist/a.js")
+	for i := range 3 {
+		add(fmt.Sprintf("packages/b/src/s%d.ts", i))
+	}
+	add("packages/b/src/s.test.ts") // tests are not the package's code
+	add("packages/b/src/s.d.ts")    // nor declarations
+	putCode(t, ix, files)
+	expect := func(ix *Index, how string, want map[string]bool) {
+		t.Helper()
+		for file, want := range want {
+			if got := ix.buildOnly(file); got != want {
+				t.Errorf("%s: buildOnly(%q) = %v, want %v", how, file, got, want)
+			}
+		}
+	}
+	want := map[string]bool{"packages/a/dist/a.js": true, "packages/b/dist/a.js": false, "packages/a/index.js": false}
+	expect(ix, "put", want)
+	if err := ix.Save(); err != nil {
+		t.Fatal(err)
+	}
+	// Loaded, the paths are searched in the table; documents put after,
+	// in the overlay.
+	loaded := openTest(t, mapFS(nil), Options{Dir: dir})
+	if loaded.tab == nil {
+		t.Fatal("the saved index was not loaded as a table")
+	}
+	expect(loaded, "loaded", want)
+	files = files[:0]
+	add("packages/a/lib.js")
+	add("packages/a/util/u.js")
+	putCode(t, loaded, files)
+	if loaded.tab == nil {
+		t.Fatal("the change decoded the tables")
+	}
+	want["packages/a/dist/a.js"] = false
+	expect(loaded, "loaded, then two sources put", want)
+}
