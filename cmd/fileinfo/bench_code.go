@@ -393,6 +393,9 @@ type codeOutcome struct {
 	FileRR     float64  `json:"-"`
 	FileRecall float64  `json:"-"`
 	Top        string   `json:"top,omitempty"`
+	// Results are the first 10 results, path:start-end, a relevant one
+	// marked with a leading "*".
+	Results []string `json:"results,omitempty"`
 }
 
 // matches reports whether a result answers a relevant range: same file,
@@ -439,6 +442,13 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 	}
 	if len(got) > 0 {
 		o.Top = fmt.Sprintf("%s:%d-%d", got[0].path, got[0].start, got[0].end)
+	}
+	for _, g := range got {
+		mark := ""
+		if slices.ContainsFunc(want, func(w span) bool { return matches(g, w) }) {
+			mark = "*"
+		}
+		o.Results = append(o.Results, fmt.Sprintf("%s%s:%d-%d", mark, g.path, g.start, g.end))
 	}
 	found := make([]bool, len(want))
 	var dcg float64
