@@ -75,6 +75,11 @@ const copyWindow = 50
 // bodies (a getter, `return x`) are alike without being copied.
 const minCopyBytes = 80
 
+// minShortCopyBytes is the least body, whitespace aside, that makes two
+// symbols of the same signature copies when the body is shorter than
+// minCopyBytes: `{return this._d;}` of two same-named getters is not.
+const minShortCopyBytes = 24
+
 // minCutCopyBytes is the least text, whitespace aside, that two symbols
 // share when one's text goes on past the other's and they are still
 // copies: a code document keeps at most maxCodeBody bytes of body,
@@ -100,6 +105,7 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 	type candidate struct {
 		i         int    // in ranked
 		text, raw string // without whitespace; as indexed
+		short     bool   // a body under minCopyBytes, with its signature
 	}
 	var kept []candidate
 	changed := false
@@ -110,18 +116,29 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 		}
 		raw := withoutCalls(codeBody(d.text))
 		text := bareText(raw)
-		if len(text) < minCopyBytes {
-			continue
+		short := len(text) < minCopyBytes
+		if short {
+			// A short body is a copy only with its signature, name and
+			// all, and laid out otherwise: a bundle's copy of a module's
+			// one-line getter. Two classes' same getters are not.
+			_, sig := codeMeta(d.text)
+			if len(text) < minShortCopyBytes || sig == "" || !strings.Contains(sig, localName(d.title)) {
+				continue
+			}
+			raw = sig + "\n" + raw
+			text = bareText(raw)
 		}
-		k := slices.IndexFunc(kept, func(c candidate) bool { return sameCode(c.text, text) })
+		k := slices.IndexFunc(kept, func(c candidate) bool {
+			return c.short == short && sameCode(c.text, text) && (!short || c.raw != raw)
+		})
 		if k < 0 {
-			kept = append(kept, candidate{i, text, raw})
+			kept = append(kept, candidate{i, text, raw, short})
 			continue
 		}
 		changed = true
 		if raw != kept[k].raw && ix.chunk(ranked[i].chunk).line < ix.chunk(ranked[kept[k].i].chunk).line {
 			ranked[kept[k].i].fused *= copyDemote
-			kept[k] = candidate{i, text, raw}
+			kept[k] = candidate{i, text, raw, short}
 			continue
 		}
 		ranked[i].fused *= copyDemote

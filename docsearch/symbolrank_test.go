@@ -133,6 +133,45 @@ func TestBundleCopyRanksLast(t *testing.T) {
 	}
 }
 
+// TestShortCopyRanksLast: a one-line function is a copy of another when
+// its signature, name and all, is the same too and the two are laid out
+// otherwise: a bundle's copy of a module's getter ranks under the
+// module's. Two classes' same getters, byte for byte, are not copies.
+func TestShortCopyRanksLast(t *testing.T) {
+	sym := func(name, sig, body string, line int) CodeSymbol {
+		return CodeSymbol{Name: name, Kind: "function", Signature: sig, Body: body, Line: line, End: line + 2}
+	}
+	const days = "{\n    return daysInMonth(this.year(), this.month());\n}"
+	const name = "def name(self):\n    return self._name"
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "moment.js", Symbols: []CodeSymbol{
+			sym("moment.<callback of (…)>.getDaysInMonth", "function getDaysInMonth()", "    function getDaysInMonth() "+days, 1287)}},
+		{Path: "src/lib/units/month.js", Symbols: []CodeSymbol{
+			sym("src.lib.units.month.getDaysInMonth", "export function getDaysInMonth()", "export function getDaysInMonth() "+days, 258)}},
+		{Path: "pkg/user.py", Symbols: []CodeSymbol{sym("pkg.user.User.name", "def name(self)", name, 10)}},
+		{Path: "pkg/group.py", Symbols: []CodeSymbol{sym("pkg.group.Group.name", "def name(self)", name, 10)}},
+	})
+	// The bundle's path holds a word of the query: it ranks first by
+	// fusion.
+	if got := codePaths(t, ix, "get the days in the month of a moment"); len(got) < 2 || got[0] != "src/lib/units/month.js" {
+		t.Errorf("getDaysInMonth: %v, want the module's first", got)
+	}
+	// Every code chunk, as fusion might rank them: only the bundle's
+	// getter is lowered.
+	var ranked []hit
+	for c := range uint32(ix.nchunks()) {
+		ranked = append(ranked, hit{chunk: c, fused: 1})
+	}
+	ix.demoteCopies(ranked)
+	for _, h := range ranked {
+		d := ix.doc(ix.chunkDoc(h.chunk))
+		if lowered := h.fused < 1; lowered != (d.path == "moment.js#moment.<callback of (…)>.getDaysInMonth") {
+			t.Errorf("%s: lowered %v", d.path, lowered)
+		}
+	}
+}
+
 // TestCopiedFunctionKeepsFirst: of two copies with the same text,
 // whitespace and all, the first ranked is kept wherever it lies in its
 // file; nearness to the top decides only between copies that differ in
