@@ -93,9 +93,6 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fit := fs.Bool("fit", false, "with --learn, fit every weight at once as a pairwise logistic model, its strength chosen by leaving one repository out, instead of coordinate ascent")
 	codeW := fs.String("code-weights", "", "rank with these weights of the code ranking features, `feature=value,...`, the others built in (to check fitted weights)")
 	asNames := fs.Bool("names", false, "ask instead for each judged function by its own name, answered by itself alone (identifier lookups; see nameQueries)")
-	trees := intFlag(fs, "trees", 0, benchTrees, "with --learn --fit, also measure a boosted ensemble of up to `n` regression trees on top of the fitted weights, each repository left out in turn")
-	treeDepth := intFlag(fs, "tree-depth", 2, benchTreeDepth, "with --trees, the levels of splits of each tree")
-	treeShrink := fs.Float64("tree-shrink", 0.1, "with --trees, the factor each tree's leaves are multiplied by")
 	learnOnly := fs.String("learn-only", "", "with --learn, fit only these `features` (comma-separated names), the others kept at their built-in weights")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -129,11 +126,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return err
 		}
 		if *fit {
-			var tp *treeParams
-			if *trees > 0 {
-				tp = &treeParams{depth: *treeDepth, shrink: *treeShrink, minHess: 0.01, ridge: 0.001, bins: 32, rounds: *trees}
-			}
-			return runFit(ctx, sets, only, tp, stdout)
+			return runFit(ctx, sets, only, stdout)
 		}
 		_, err = learnCodeWeights(ctx, sets, only, 3, stdout)
 		return err

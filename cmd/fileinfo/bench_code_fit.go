@@ -369,17 +369,13 @@ func parseCodeWeights(list string) ([]float64, error) {
 
 // runFit collects the candidates of sets and fits the weights of the
 // features in only (nil: all) on them.
-func runFit(ctx context.Context, sets []*learnSet, only map[int]bool, trees *treeParams, stdout io.Writer) error {
+func runFit(ctx context.Context, sets []*learnSet, only map[int]bool, stdout io.Writer) error {
 	qs, err := collectFit(ctx, sets)
 	if err != nil {
 		return err
 	}
 	for _, s := range sets {
 		fmt.Fprintf(stdout, "fit: data set %s, %d queries\n", filepath.Base(s.name), s.n)
-	}
-	if trees != nil {
-		fitTrees(qs, len(sets), only, fitLambdas[0], *trees, stdout)
-		return nil
 	}
 	fitCodeWeights(qs, len(sets), only, stdout)
 	return nil

@@ -29,8 +29,6 @@ var (
 	runsRange      = server.IntRange(1, 1000)
 	callsRange     = server.IntRange(0, 100000)
 	benchDepth     = server.IntRange(10, 1000) // results a bench code query ranks its answer among
-	benchTrees     = server.IntRange(0, 1000)  // bench code --trees
-	benchTreeDepth = server.IntRange(1, 6)     // bench code --tree-depth
 	idleRange      = durationRange{time.Millisecond, time.Hour}
 )
 
