@@ -217,8 +217,10 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		rec := ix.chunk(ranked[c.i].chunk)
 		lines := int(rec.end) - int(rec.line) + 1
 		kind, signature := codeMeta(c.d.text)
-		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || // vendorDemote is auxDemote
-			(c.d.generated || auxiliaryCode(c.file)) && !ix.buildOnly(c.file)
+		// vendorDemote is auxDemote. A package's only build is its code,
+		// generated or not (buildonly.go).
+		_, built := buildRoot(c.file)
+		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || (c.d.generated || built) && !ix.buildOnly(c.file)
 		c.f[featAux] = b2f(aux)
 		c.f[featTest] = b2f(!aux && (!tests && testCode(c.file) || !examples && exampleCode(c.file)))
 		c.f[featModule] = b2f(kind == "module")
