@@ -182,12 +182,40 @@ func bareText(text string) string {
 		for i := 0; i < len(line); i++ {
 			switch c := line[i]; c {
 			case ' ', '\t', '\n', '\r', '\v', '\f':
+			case '$':
+				if n := renameSuffix(line, i); n > 0 {
+					i += n - 1
+					continue
+				}
+				b.WriteByte(c)
 			default:
 				b.WriteByte(c)
 			}
 		}
 	}
 	return b.String()
+}
+
+// renameSuffix returns the length of the `$` and digits at line[i] that
+// a bundler (rollup) appends to a module's name that another module's
+// shadows in the bundle (relativeTime$1), or 0: a `$` after a letter,
+// digit or `_`, digits after it, and no identifier byte after them.
+func renameSuffix(line string, i int) int {
+	if i == 0 || !isIdentByte(line[i-1]) {
+		return 0
+	}
+	j := i + 1
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+		j++
+	}
+	if j == i+1 || j < len(line) && (isIdentByte(line[j]) || line[j] == '$') {
+		return 0
+	}
+	return j - i
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // namedRaise multiplies the fused score of a code result named by the

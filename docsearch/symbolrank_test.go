@@ -240,6 +240,16 @@ func TestSameCode(t *testing.T) {
 	if got := bareText("export default function f() {\n\treturn 1\n}\nexports.x = 1\n"); got != "functionf(){return1}exports.x=1" {
 		t.Errorf("bareText: %q", got)
 	}
+	// A bundler's renamed copy (rollup's relativeTime$1) is the module's
+	// function; a `$` that is no such suffix stays.
+	for text, want := range map[string]string{
+		"function relativeTime$1(d, th$2) {\n  return f$10(d)\n}": "functionrelativeTime(d,th){returnf(d)}",
+		"s = '$1' + a$b + x$ + $2 + y$1z":                         "s='$1'+a$b+x$+$2+y$1z",
+	} {
+		if got := bareText(text); got != want {
+			t.Errorf("bareText(%q) = %q, want %q", text, got, want)
+		}
+	}
 	if got := withoutCalls("body\ncalls: a b\n"); got != "body\n" {
 		t.Errorf("withoutCalls: %q", got)
 	}
