@@ -102,3 +102,11 @@ func (ix *Index) builtOnly(root string) bool {
 	}
 	return built > beside
 }
+
+// builtCopy reports whether d, a code document of file, is in a build
+// directory or a generated file that is not its package's only code: a
+// second copy of code kept elsewhere, auxiliary.
+func (ix *Index) builtCopy(d *doc, file string) bool {
+	_, built := buildRoot(file)
+	return (d.generated || built) && !ix.buildOnly(file)
+}

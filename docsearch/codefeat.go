@@ -168,6 +168,9 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 	if moved {
 		slices.SortStableFunc(ranked, byFused)
 	}
+	if ix.answerBySource(ranked) {
+		slices.SortStableFunc(ranked, byFused)
+	}
 	if ix.demoteNested(ranked) { // in the order the features gave
 		slices.SortStableFunc(ranked, byFused)
 	}
@@ -217,10 +220,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		rec := ix.chunk(ranked[c.i].chunk)
 		lines := int(rec.end) - int(rec.line) + 1
 		kind, signature := codeMeta(c.d.text)
-		// vendorDemote is auxDemote. A package's only build is its code,
-		// generated or not (buildonly.go).
-		_, built := buildRoot(c.file)
-		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || (c.d.generated || built) && !ix.buildOnly(c.file)
+		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || ix.builtCopy(c.d, c.file) // vendorDemote is auxDemote
 		c.f[featAux] = b2f(aux)
 		c.f[featTest] = b2f(!aux && (!tests && testCode(c.file) || !examples && exampleCode(c.file)))
 		c.f[featModule] = b2f(kind == "module")

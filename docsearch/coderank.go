@@ -114,22 +114,12 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
-		raw := withoutCalls(codeBody(d.text))
-		text := bareText(raw)
-		short := len(text) < minCopyBytes
-		if short {
-			// A short body is a copy only with its signature, name and
-			// all, and laid out otherwise: a bundle's copy of a module's
-			// one-line getter. Two classes' same getters are not.
-			_, sig := codeMeta(d.text)
-			if len(text) < minShortCopyBytes || sig == "" || !strings.Contains(sig, localName(d.title)) {
-				continue
-			}
-			raw = sig + "\n" + raw
-			text = bareText(raw)
+		raw, text, short, ok := copyText(d)
+		if !ok {
+			continue
 		}
 		k := slices.IndexFunc(kept, func(c candidate) bool {
-			return c.short == short && sameCode(c.text, text) && (!short || c.raw != raw)
+			return copies(c.raw, c.text, c.short, raw, text, short)
 		})
 		if k < 0 {
 			kept = append(kept, candidate{i, text, raw, short})
@@ -144,6 +134,40 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 		ranked[i].fused *= copyDemote
 	}
 	return changed
+}
+
+// copyText returns what a code document's text is compared by for
+// copies: its body as indexed (raw) and bare (text), with its signature
+// when the body is short; ok is false for a body too short to tell a
+// copy by. A short body is a copy only with its signature, name and all,
+// and laid out otherwise (copies): a bundle's copy of a module's one-line
+// getter. Two classes' same getters are not.
+func copyText(d *doc) (raw, text string, short, ok bool) {
+	raw = withoutCalls(codeBody(d.text))
+	text = bareText(raw)
+	if short = len(text) < minCopyBytes; short {
+		_, sig := codeMeta(d.text)
+		if len(text) < minShortCopyBytes || sig == "" || !strings.Contains(sig, strings.TrimSuffix(localName(d.title), renamed(localName(d.title)))) {
+			return "", "", false, false
+		}
+		raw = sig + "\n" + raw
+		text = bareText(raw)
+	}
+	return raw, text, short, true
+}
+
+// copies reports whether two texts, as copyText gives them, are copies.
+func copies(rawA, textA string, shortA bool, rawB, textB string, shortB bool) bool {
+	return shortA == shortB && sameCode(textA, textB) && (!shortA || rawA != rawB)
+}
+
+// renamed returns the `$` and digits a bundler appended to name
+// (renameSuffix), or "".
+func renamed(name string) string {
+	if i := strings.LastIndexByte(name, '$'); i > 0 && renameSuffix(name, i) == len(name)-i {
+		return name[i:]
+	}
+	return ""
 }
 
 // sameCode reports whether two code texts without whitespace (bareText)

@@ -1,0 +1,137 @@
+package docsearch
+
+import "strings"
+
+// A copy answered by its source. demoteCopies lowers a copy only when the
+// function it copies is among the candidates too. A bundle without a
+// source map (moment's moment.js, min/moment-with-locales.js and
+// dist/moment.js, three builds of src/) repeats every function of the
+// modules, and its copy often outranks the module's by the words of its
+// place, so that the module's own never becomes a candidate. So each of
+// the first results is looked up by its name: when a function of the
+// same name elsewhere has the same text, laid out otherwise (the bundle
+// indents its modules and drops their `export`), and starts nearer the
+// top of its file, the result is that function, in the copy's place, or
+// is lowered as a copy when the function is ranked already.
+
+const (
+	// sourceWindow is how many of the first results are looked up.
+	sourceWindow = 20
+	// maxSourceDF is the most chunks a name may be in to be looked up:
+	// a bundle's names are a module's, and a name that common (init, get)
+	// would cost a search a walk of its postings.
+	maxSourceDF = 256
+)
+
+// answerBySource replaces each code result among the first sourceWindow
+// of ranked that copies a function nearer the top of another file by
+// that function, or lowers it (copyDemote) when that function is ranked
+// already, and reports whether it changed any. ix.mu is held for reading.
+func (ix *Index) answerBySource(ranked []hit) bool {
+	at := make(map[uint32]int, len(ranked))
+	for i, h := range ranked {
+		if _, ok := at[h.chunk]; !ok {
+			at[h.chunk] = i
+		}
+	}
+	an := newAnalyzer()
+	changed := false
+	for i := range ranked[:min(len(ranked), sourceWindow)] {
+		src, ok := ix.sourceOf(an, ranked[i].chunk)
+		if !ok {
+			continue
+		}
+		changed = true
+		if _, ranks := at[src]; ranks {
+			ranked[i].fused *= copyDemote
+			continue
+		}
+		delete(at, ranked[i].chunk)
+		ranked[i].chunk = src
+		at[src] = i
+	}
+	return changed
+}
+
+// sourceOf returns the chunk of the function that the code chunk c
+// copies (see answerBySource), and whether there is one.
+func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
+	id := ix.chunkDoc(c)
+	d := ix.doc(id)
+	if d == nil || !isCodeScope(d.scope) {
+		return 0, false
+	}
+	name := localName(d.title)
+	name = strings.TrimSuffix(name, renamed(name))
+	if name == "" || strings.HasPrefix(name, "<") {
+		return 0, false // a place: its name is not its own
+	}
+	raw, text, short, ok := copyText(d)
+	if !ok {
+		return 0, false
+	}
+	term, found := "", false
+	an.analyze(name, func(t string, whole bool) {
+		if whole || !found {
+			term, found = t, true
+		}
+	})
+	tid, ok := ix.lex.id(term)
+	if !found || !ok || ix.lex.df(tid) > maxSourceDF {
+		return 0, false
+	}
+	file, line := codeFileOf(d.path), ix.chunk(c).line
+	built := ix.builtCopy(d, file)
+	best, bestLine := uint32(0), line
+	tab, add := ix.lex.parts(tid)
+	n := uint32(ix.nchunks())
+	for _, ps := range [][]posting{tab, add} {
+		for _, p := range ps {
+			if p.chunk >= n || p.chunk == c {
+				continue
+			}
+			// The key, "file#qualified name", says the file and the name
+			// without decoding the document.
+			oid := ix.chunkDoc(p.chunk)
+			if ix.deadChunks.has(p.chunk) || !ix.live(oid) {
+				continue // a removed document's, whose postings an overlay keeps
+			}
+			key := ix.docPath(oid)
+			ofile := codeFileOf(key)
+			if oid == id || ofile == file || len(ofile) == len(key) {
+				continue
+			}
+			if on := localName(keyName(key[len(ofile)+1:])); strings.TrimSuffix(on, renamed(on)) != name {
+				continue
+			}
+			od := ix.doc(oid)
+			if od == nil || od.scope != d.scope {
+				continue // the search's scopes kept the copy's, not perhaps another's
+			}
+			oline := ix.chunk(p.chunk).line
+			if oline >= bestLine {
+				continue
+			}
+			// Of copies laid out alike, a build's (moment's dist/) is
+			// answered by the source's, and no other: a function copied
+			// from one module to another is no bundle's.
+			if oraw, otext, oshort, ok := copyText(od); ok && (oraw != raw || built && !ix.builtCopy(od, ofile)) && copies(raw, text, short, oraw, otext, oshort) {
+				if fid, live := ix.find(od.path); live && fid == oid {
+					best, bestLine = p.chunk, oline
+				}
+			}
+		}
+	}
+	return best, bestLine < line
+}
+
+// keyName is the qualified name of a code document's key past its file:
+// without the "@line" or "@line.n" CodeKeys appends to a second symbol
+// of the same name.
+func keyName(k string) string {
+	i := strings.LastIndexByte(k, '@')
+	if i < 0 || strings.Trim(k[i+1:], "0123456789.") != "" || i == len(k)-1 {
+		return k
+	}
+	return k[:i]
+}
