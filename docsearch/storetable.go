@@ -214,26 +214,26 @@ func (t *table) path(id uint32) string {
 
 // find returns the ID of the document at p.
 func (t *table) find(p string) (uint32, bool) {
-	i, ok := slices.BinarySearchFunc(t.byPath, p, func(id uint32, p string) int {
-		if int(id) >= len(t.docs) {
-			return -1
-		}
-		return strings.Compare(t.path(id), p)
-	})
+	i, ok := t.searchPath(p)
 	if !ok {
 		return 0, false
 	}
 	return t.byPath[i], true
 }
 
-// under returns the IDs of byPath whose paths begin with prefix.
-func (t *table) under(prefix string) []uint32 {
-	from, _ := slices.BinarySearchFunc(t.byPath, prefix, func(id uint32, p string) int {
+// searchPath returns where p is or would be in byPath, and whether it is.
+func (t *table) searchPath(p string) (int, bool) {
+	return slices.BinarySearchFunc(t.byPath, p, func(id uint32, p string) int {
 		if int(id) >= len(t.docs) {
 			return -1
 		}
 		return strings.Compare(t.path(id), p)
 	})
+}
+
+// under returns the IDs of byPath whose paths begin with prefix.
+func (t *table) under(prefix string) []uint32 {
+	from, _ := t.searchPath(prefix)
 	to := from
 	for to < len(t.byPath) && int(t.byPath[to]) < len(t.docs) && strings.HasPrefix(t.path(t.byPath[to]), prefix) {
 		to++
