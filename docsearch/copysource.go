@@ -11,8 +11,7 @@ import "strings"
 // the first results is looked up by its name: when a function of the
 // same name elsewhere has the same text, laid out otherwise (the bundle
 // indents its modules and drops their `export`), and starts nearer the
-// top of its file, the result is that function, in the copy's place, or
-// is lowered as a copy when the function is ranked already.
+// top of its file, the result is that function, in the copy's place.
 
 const (
 	// sourceWindow is how many of the first results are looked up.
@@ -25,8 +24,9 @@ const (
 
 // answerBySource replaces each code result among the first sourceWindow
 // of ranked that copies a function nearer the top of another file by
-// that function, or lowers it (copyDemote) when that function is ranked
-// already, and reports whether it changed any. ix.mu is held for reading.
+// that function; when that function is ranked already, it is raised to
+// the copy's score, if below it, and the copy lowered (copyDemote). It
+// reports whether it changed any. ix.mu is held for reading.
 func (ix *Index) answerBySource(ranked []hit) bool {
 	at := make(map[uint32]int, len(ranked))
 	for i, h := range ranked {
@@ -42,7 +42,10 @@ func (ix *Index) answerBySource(ranked []hit) bool {
 			continue
 		}
 		changed = true
-		if _, ranks := at[src]; ranks {
+		if j, ranks := at[src]; ranks {
+			// The function is ranked already: it takes the copy's place
+			// if that is above its own, and the copy is lowered.
+			ranked[j].fused = max(ranked[j].fused, ranked[i].fused)
 			ranked[i].fused *= copyDemote
 			continue
 		}

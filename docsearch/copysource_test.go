@@ -19,9 +19,9 @@ func chunkOf(t *testing.T, ix *Index, key string) uint32 {
 
 // TestCopyAnsweredBySource: a bundle's copy of a module's function, the
 // module's not ranked, is answered by the module's, in its place; when
-// the module's is ranked, the copy is lowered. A build's copy laid out
-// alike is answered by the source's; a function copied between two
-// modules is not.
+// the module's is ranked below it, the module's takes its score and the
+// copy is lowered. A build's copy laid out alike is answered by the
+// source's; a function copied between two modules is not.
 func TestCopyAnsweredBySource(t *testing.T) {
 	body := "var res, i;\nif (moments.length === 1 && isArray(moments[0])) {\n    moments = moments[0];\n}\n" +
 		"res = moments[0];\nfor (i = 1; i < moments.length; ++i) {\n    if (moments[i][fn](res)) {\n        res = moments[i];\n    }\n}\nreturn res;"
@@ -42,8 +42,8 @@ func TestCopyAnsweredBySource(t *testing.T) {
 			t.Errorf("%s alone: ranked %+v, want the module's chunk %d in its place", copy, ranked, src)
 		}
 		ranked = []hit{{chunk: chunkOf(t, ix, copy), fused: 1}, {chunk: src, fused: 0.5}}
-		if !ix.answerBySource(ranked) || ranked[0].fused != copyDemote || ranked[1].chunk != src {
-			t.Errorf("%s over the module's: ranked %+v, want it lowered", copy, ranked)
+		if !ix.answerBySource(ranked) || ranked[0].fused != copyDemote || ranked[1].chunk != src || ranked[1].fused != 1 {
+			t.Errorf("%s over the module's: ranked %+v, want the module's at the copy's score, the copy lowered", copy, ranked)
 		}
 	}
 	// A source in another scope (vendored) is not the search's to give.
