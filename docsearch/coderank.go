@@ -147,7 +147,7 @@ func copyText(d *doc) (raw, text string, short, ok bool) {
 	text = bareText(raw)
 	if short = len(text) < minCopyBytes; short {
 		_, sig := codeMeta(d.text)
-		if len(text) < minShortCopyBytes || sig == "" || !strings.Contains(sig, strings.TrimSuffix(localName(d.title), renamed(localName(d.title)))) {
+		if len(text) < minShortCopyBytes || sig == "" || !strings.Contains(sig, unrenamed(localName(d.title))) {
 			return "", "", false, false
 		}
 		raw = sig + "\n" + raw
@@ -161,13 +161,13 @@ func copies(rawA, textA string, shortA bool, rawB, textB string, shortB bool) bo
 	return shortA == shortB && sameCode(textA, textB) && (!shortA || rawA != rawB)
 }
 
-// renamed returns the `$` and digits a bundler appended to name
-// (renameSuffix), or "".
-func renamed(name string) string {
+// unrenamed returns name without the `$` and digits a bundler appended
+// to it (renameSuffix): relativeTime for relativeTime$1.
+func unrenamed(name string) string {
 	if i := strings.LastIndexByte(name, '$'); i > 0 && renameSuffix(name, i) == len(name)-i {
-		return name[i:]
+		return name[:i]
 	}
-	return ""
+	return name
 }
 
 // sameCode reports whether two code texts without whitespace (bareText)

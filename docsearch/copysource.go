@@ -64,8 +64,7 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 	if d == nil || !isCodeScope(d.scope) {
 		return 0, false
 	}
-	name := localName(d.title)
-	name = strings.TrimSuffix(name, renamed(name))
+	name := unrenamed(localName(d.title))
 	if name == "" || strings.HasPrefix(name, "<") {
 		return 0, false // a place: its name is not its own
 	}
@@ -104,7 +103,7 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 			if oid == id || ofile == file || len(ofile) == len(key) {
 				continue
 			}
-			if on := localName(keyName(key[len(ofile)+1:])); strings.TrimSuffix(on, renamed(on)) != name {
+			if unrenamed(localName(keyName(key[len(ofile)+1:]))) != name {
 				continue
 			}
 			od := ix.doc(oid)
@@ -119,9 +118,7 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 			// answered by the source's, and no other: a function copied
 			// from one module to another is no bundle's.
 			if oraw, otext, oshort, ok := copyText(od); ok && (oraw != raw || built && !ix.builtCopy(od, ofile)) && copies(raw, text, short, oraw, otext, oshort) {
-				if fid, live := ix.find(od.path); live && fid == oid {
-					best, bestLine = p.chunk, oline
-				}
+				best, bestLine = p.chunk, oline // live, checked above: its path's document
 			}
 		}
 	}

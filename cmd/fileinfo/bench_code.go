@@ -416,10 +416,11 @@ func matches(got, want span) bool {
 func scoreCode(q codeQuery, got, want []span) codeOutcome {
 	o := codeOutcome{ID: q.ID, Query: q.Text}
 	// Rank is looked for among all of got, the metrics in its first 10.
+	relevant := make([]bool, len(got)) // got[i] answers a relevant range
 	for i, g := range got {
-		if slices.ContainsFunc(want, func(w span) bool { return matches(g, w) }) {
+		relevant[i] = slices.ContainsFunc(want, func(w span) bool { return matches(g, w) })
+		if relevant[i] && o.Rank == 0 {
 			o.Rank = i + 1
-			break
 		}
 	}
 	files := map[string]bool{}
@@ -443,9 +444,9 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 	if len(got) > 0 {
 		o.Top = fmt.Sprintf("%s:%d-%d", got[0].path, got[0].start, got[0].end)
 	}
-	for _, g := range got {
+	for i, g := range got {
 		mark := ""
-		if slices.ContainsFunc(want, func(w span) bool { return matches(g, w) }) {
+		if relevant[i] {
 			mark = "*"
 		}
 		o.Results = append(o.Results, fmt.Sprintf("%s%s:%d-%d", mark, g.path, g.start, g.end))
