@@ -50,6 +50,7 @@ type span struct {
 // codeMetrics are one ranker's scores; the JSON keys are fixed.
 type codeMetrics struct {
 	FuncNDCG10   float64 `json:"function_ndcg@10"`
+	FuncExact10  float64 `json:"function_exact_ndcg@10"` // results matched by exactly
 	FuncMRR10    float64 `json:"function_mrr@10"`
 	FuncRecall10 float64 `json:"function_recall@10"`
 	FileNDCG10   float64 `json:"file_ndcg@10"`
@@ -293,10 +294,10 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "fts5: not measured: %s\n", out.PeerNote)
 	}
 	if len(out.Groups) > 0 {
-		fmt.Fprintf(stdout, "%-18s %8s %8s   %9s %9s   %s\n", "split/language", "fn ours", "fn fts5", "file ours", "file fts5", "queries")
+		fmt.Fprintf(stdout, "%-18s %8s %8s   %9s %9s   %10s %10s   %s\n", "split/language", "fn ours", "fn fts5", "file ours", "file fts5", "exact ours", "exact fts5", "queries")
 		for _, g := range slices.Sorted(maps.Keys(out.Groups)) {
 			m, p := out.Groups[g]["fileinfo"], out.Groups[g]["fts5"]
-			fmt.Fprintf(stdout, "%-18s %8.3f %8.3f   %9.3f %9.3f   %d\n", g, m.FuncNDCG10, p.FuncNDCG10, m.FileNDCG10, p.FileNDCG10, len(groupOurs[g]))
+			fmt.Fprintf(stdout, "%-18s %8.3f %8.3f   %9.3f %9.3f   %10.3f %10.3f   %d\n", g, m.FuncNDCG10, p.FuncNDCG10, m.FileNDCG10, p.FileNDCG10, m.FuncExact10, p.FuncExact10, len(groupOurs[g]))
 		}
 	}
 	for _, repo := range names {
@@ -388,6 +389,7 @@ type codeOutcome struct {
 	// first appearance: the list file-level nDCG@10 scores.
 	Files      []string `json:"files,omitempty"`
 	FuncNDCG   float64  `json:"function_ndcg@10"`
+	FuncExact  float64  `json:"function_exact_ndcg@10"`
 	FuncRecall float64  `json:"-"`
 	FileNDCG   float64  `json:"file_ndcg@10"`
 	FileRR     float64  `json:"-"`
@@ -465,6 +467,7 @@ func scoreCode(q codeQuery, got, want []span) codeOutcome {
 		}
 	}
 	o.FuncNDCG = dcg / idcg(len(want))
+	o.FuncExact = exactNDCG(got, want)
 	o.FuncRecall = float64(hits) / float64(len(want))
 	// File level: the ranking's files in order of first appearance.
 	seen := map[string]bool{}
@@ -506,6 +509,7 @@ func summarizeCode(outs []codeOutcome, lat []time.Duration, index time.Duration)
 	}
 	for _, o := range outs {
 		m.FuncNDCG10 += o.FuncNDCG
+		m.FuncExact10 += o.FuncExact
 		if o.Rank > 0 && o.Rank <= 10 { // --depth ranks deeper
 			m.FuncMRR10 += 1 / float64(o.Rank)
 		}
@@ -516,6 +520,7 @@ func summarizeCode(outs []codeOutcome, lat []time.Duration, index time.Duration)
 	}
 	n := float64(len(outs))
 	m.FuncNDCG10, m.FuncMRR10, m.FuncRecall10 = m.FuncNDCG10/n, m.FuncMRR10/n, m.FuncRecall10/n
+	m.FuncExact10 /= n
 	m.FileNDCG10, m.FileMRR10, m.FileRecall10 = m.FileNDCG10/n, m.FileMRR10/n, m.FileRecall10/n
 	if len(lat) > 0 {
 		s := slices.Clone(lat)

@@ -218,3 +218,23 @@ func TestNameQueries(t *testing.T) {
 		t.Errorf("queries\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestExactNDCG: a callback inside the relevant function matches it but
+// is not it; the function's chunk from its decorator on is it.
+func TestExactNDCG(t *testing.T) {
+	want := []span{{"lib/router.js", 10, 60}}
+	for _, c := range []struct {
+		got       []span
+		fn, exact float64
+	}{
+		{[]span{{"lib/router.js", 13, 17}}, 1, 0},
+		{[]span{{"lib/router.js", 8, 60}}, 1, 1},
+		{[]span{{"lib/router.js", 13, 17}, {"lib/router.js", 10, 60}}, 1, 1 / math.Log2(3)},
+		{[]span{{"lib/route.js", 10, 60}}, 0, 0},
+	} {
+		o := scoreCode(codeQuery{ID: "q"}, c.got, want)
+		if math.Abs(o.FuncNDCG-c.fn) > 1e-9 || math.Abs(o.FuncExact-c.exact) > 1e-9 {
+			t.Errorf("%v: fn %.3f exact %.3f, want %.3f %.3f", c.got, o.FuncNDCG, o.FuncExact, c.fn, c.exact)
+		}
+	}
+}
