@@ -126,9 +126,10 @@ type codeCand struct {
 // query's words are called by in the repository (bridge, rankbridge.go),
 // ranks the code results of ranked, which is in fused order, by
 // their features and weights w (nil: codeWeights), lowers exact copies
-// (demoteCopies), sorts ranked again, then lowers anonymous functions
-// nested in one ranked before them (demoteNested) and sorts once more if
-// it did. lexHits and vecHits are the
+// (demoteCopies), sorts ranked again, puts a function before a function
+// nested in it (enclosersFirst), then lowers anonymous functions nested
+// in one ranked before them (demoteNested), sorting again after each
+// that moved any. lexHits and vecHits are the
 // lists fused, best first. observe, when not nil, is given the
 // candidates with every feature computed, whatever w weighs.
 func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, observe func([]CodeCandidate)) []hit {
@@ -169,6 +170,9 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 		slices.SortStableFunc(ranked, byFused)
 	}
 	if ix.answerBySource(ranked) {
+		slices.SortStableFunc(ranked, byFused)
+	}
+	if ix.enclosersFirst(ranked) {
 		slices.SortStableFunc(ranked, byFused)
 	}
 	if ix.demoteNested(ranked) { // in the order the features gave

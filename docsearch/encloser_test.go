@@ -1,0 +1,45 @@
+package docsearch
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestEncloserFirst: a function nested in another that ranks before it
+// gives its place to the encloser when it is anonymous or spans at
+// least half of it; a named function nested in a longer one keeps its
+// place. The features are weighed 0, so that the order is fusion's and
+// the rules' alone.
+func TestEncloserFirst(t *testing.T) {
+	inner := "return routers.reduce((merged, router) => {\n  merged.procedures = mergeProcedures(merged, router)\n  return merged\n})"
+	filler := strings.Repeat("validateConfig(options)\nlogger.debug(options)\n", 20)
+	outer := CodeSymbol{Name: "core.buildApp", Kind: "function", Signature: "function buildApp(...routers)",
+		Body: filler + inner + "\n" + filler, Line: 1, End: 90}
+	other := CodeSymbol{Name: "core.procedureTable", Kind: "function", Signature: "function procedureTable(router)",
+		Body: "return Object.keys(router.procedures).map(merge)", Line: 1, End: 5}
+	for _, c := range []struct {
+		name      string
+		line, end int
+		want      string
+	}{
+		{"core.buildApp.<callback of routers.reduce>", 40, 44, "[buildApp procedureTable <callback of routers.reduce>]"},
+		{"core.buildApp.combine", 40, 44, "[combine procedureTable buildApp]"},
+		{"core.buildApp.combine", 20, 80, "[buildApp procedureTable combine]"},
+	} {
+		nested := CodeSymbol{Name: c.name, Kind: "function", Signature: "(merged, router) =>", Body: inner, Line: c.line, End: c.end}
+		ix := openTest(t, mapFS(nil), Options{})
+		putCode(t, ix, []CodeFile{{Path: "src/merge.ts", Symbols: []CodeSymbol{outer, nested}}, {Path: "src/table.ts", Symbols: []CodeSymbol{other}}})
+		res, err := ix.Search(ctx, Query{Text: "merge the procedures of routers", Scopes: []string{ScopeCode}, MinScore: zero(), CodeWeights: make([]float64, numCodeFeatures)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range res.Results {
+			got = append(got, localName(r.Symbol))
+		}
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("%s at %d-%d: results %v, want %s", c.name, c.line, c.end, got, c.want)
+		}
+	}
+}
