@@ -232,7 +232,7 @@ func TestGatherHowto(t *testing.T) {
 		{"twice", true, false, false, 2, []string{"Returning early", "Returning early"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, used, err := gatherPairs("", only, dir, false, c.howto, c.all, c.intro, c.times)
+			got, used, err := gatherPairs("", only, dir, nil, c.howto, c.all, c.intro, c.times)
 			if err != nil {
 				t.Fatal(err)
 			}

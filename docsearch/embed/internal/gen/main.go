@@ -170,6 +170,7 @@ func run(args []string) error {
 	fs.IntVar(&o.dim, "dim", 256, "use: reduce the vectors to this many dimensions by PCA (0 = keep all)")
 	base := fs.String("base", "", "start from this table, built by the same flags, instead of building it again (to iterate on tuning)")
 	extraPy := fs.Bool("extra-python", false, "tuning: also tune on the 48 Python libraries of debExtraCorpora (deb.go)")
+	extraJS := fs.Bool("extra-js", false, "tuning: also tune on the 10 JavaScript and TypeScript packages of jsExtraCorpora (extrajs.go)")
 	howto := fs.Bool("howto", false, "tuning: also tune on the task-like sections of the Python documentation packages of debDocCorpora (howto.go)")
 	howtoAll := fs.Bool("howto-all", false, "tuning: with -howto, tune on every documentation section with code whose heading has two words or more, not only the task-like ones")
 	howtoIntro := fs.Bool("howto-intro", false, "tuning: with -howto, also tune on each documentation code block with the sentence before it")
@@ -198,7 +199,7 @@ func run(args []string) error {
 	}
 	if *howtoSet != "" {
 		// The verbs that find task-like headings are those of the tuning pairs.
-		pairs, _, err := gatherPairs(*tuneDir, "", *pairCache, false, false, false, false, 1)
+		pairs, _, err := gatherPairs(*tuneDir, "", *pairCache, nil, false, false, false, 1)
 		if err != nil {
 			return err
 		}
@@ -235,7 +236,14 @@ func run(args []string) error {
 		t.Header.PCs = len(t.PCs)
 	}
 	if o.tune.epochs > 0 {
-		pairs, used, err := gatherPairs(*tuneDir, *use, *pairCache, *extraPy, *howto, *howtoAll, *howtoIntro, *howtoTimes)
+		var extra []corpus
+		if *extraPy {
+			extra = append(extra, debExtraCorpora...)
+		}
+		if *extraJS {
+			extra = append(extra, jsExtraCorpora...)
+		}
+		pairs, used, err := gatherPairs(*tuneDir, *use, *pairCache, extra, *howto, *howtoAll, *howtoIntro, *howtoTimes)
 		if err != nil {
 			return err
 		}

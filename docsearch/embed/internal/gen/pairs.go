@@ -118,8 +118,8 @@ var corpora = []corpus{
 	},
 }
 
-// gatherPairs returns the pairs of the corpora and the Debian corpora
-// (with extra, debExtraCorpora too; only those named in the
+// gatherPairs returns the pairs of the corpora, the Debian corpora and
+// the extra ones (only those named in the
 // comma-separated only, when set), and a
 // description of each corpus used: name, integrity and licence. The
 // packages are read from dir as `npm pack` and `apt-get download` name
@@ -130,13 +130,10 @@ var corpora = []corpus{
 // integrity: a convenience for iterating on tuning, since extracting the
 // pairs takes most of a run; the pairs depend on package extract too, so
 // a cache outlives no change to it.
-func gatherPairs(dir, only, cache string, extra, howto, howtoAll, howtoIntro bool, howtoTimes int) ([]pair, []string, error) {
+func gatherPairs(dir, only, cache string, extra []corpus, howto, howtoAll, howtoIntro bool, howtoTimes int) ([]pair, []string, error) {
 	var pairs, sections []pair
 	var used []string
-	all := slices.Concat(corpora, debCorpora)
-	if extra {
-		all = append(all, debExtraCorpora...)
-	}
+	all := slices.Concat(corpora, debCorpora, extra)
 	if howto {
 		all = append(all, debDocCorpora...)
 	}
