@@ -5,15 +5,18 @@ import "strings"
 // enclosersFirst lets a function or method take the place of a function
 // nested in it that ranked before it, among the first copyWindow of
 // ranked (in rank order), and reports whether any two changed places.
-// The nested one is an anonymous function (a callback, a returned
-// function: "<callback of routerList.reduce>"), or a named one that
-// spans at least half of its encloser's lines (mobx's flow, whose body
-// is "const res = function () {…}"). Such a function is part of what the
-// encloser does, and matched the query by words that are the encloser's
-// too; the encloser is what a caller calls and what a question about it
-// names. A named function nested in a longer one (a Python closure, an
-// inner helper) keeps its place: it may be the answer itself. Each
-// encloser changes places once, with the first function nested in it.
+// The nested one spans at least half of its encloser's lines (mobx's
+// flow, whose body is "const res = function () {…}"), or is an anonymous
+// function (a callback, a returned function: "<callback of
+// routerList.reduce>") in an encloser of at most maxEncloserLines. Such
+// a function is part of what the encloser does, and matched the query
+// by words that are the encloser's too; the encloser is what a caller
+// calls and what a question about it names. A named function nested in
+// a longer one (a Python closure, an inner helper) keeps its place: it
+// may be the answer itself. So does a callback in a long function (a
+// plugin's apply that registers a dozen hooks), which would hand the
+// reader hundreds of lines for the few asked about. Each encloser
+// changes places once, with the first function nested in it.
 func (ix *Index) enclosersFirst(ranked []hit) bool {
 	type fn struct {
 		i         int
@@ -40,7 +43,8 @@ func (ix *Index) enclosersFirst(ranked []hit) bool {
 			if swapped[in.i] || in.file != outer.file || in.line < outer.line || in.end > outer.end || in.line == outer.line && in.end == outer.end {
 				continue
 			}
-			if !in.anonymous && 2*(in.end-in.line+1) < outer.end-outer.line+1 {
+			half := 2*(in.end-in.line+1) >= outer.end-outer.line+1
+			if !half && (!in.anonymous || outer.end-outer.line+1 > maxEncloserLines) {
 				continue
 			}
 			a, b := &ranked[in.i], &ranked[outer.i]
@@ -54,3 +58,7 @@ func (ix *Index) enclosersFirst(ranked []hit) bool {
 	}
 	return changed
 }
+
+// maxEncloserLines is the longest encloser that takes the place of a
+// short anonymous function nested in it (enclosersFirst).
+const maxEncloserLines = 120
