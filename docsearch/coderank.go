@@ -311,9 +311,12 @@ const containerDemote = 0.7
 
 // demoteNested lowers, among the first copyWindow of ranked (in rank
 // order), a function named by its place whose lines lie within, or hold,
-// those of a function or method before it in the same file
-// (nestedDemote), and a module or type chunk that holds such a function
-// or method (containerDemote), and reports whether it lowered any.
+// those of a function or method before it in the same file, or a named
+// one within such a function and spanning at least half of it (webpack's
+// Compiler.emitAssets.emitFiles, 327 of emitAssets' 346 lines: the same
+// text twice) (nestedDemote), and a module or type chunk that holds such
+// a function or method (containerDemote), and reports whether it lowered
+// any.
 func (ix *Index) demoteNested(ranked []hit) bool {
 	type span struct {
 		file      string
@@ -342,13 +345,16 @@ func (ix *Index) demoteNested(ranked []hit) bool {
 		if kind != "function" && kind != "method" {
 			continue
 		}
-		if strings.HasPrefix(localName(d.title), "<") {
-			for _, b := range before {
-				if b.file == s.file && (b.line <= s.line && s.end <= b.end || s.line <= b.line && b.end <= s.end) {
-					ranked[i].fused *= nestedDemote
-					changed = true
-					break
-				}
+		anonymous := strings.HasPrefix(localName(d.title), "<")
+		for _, b := range before {
+			if b.file != s.file {
+				continue
+			}
+			inside, holds := b.line <= s.line && s.end <= b.end, s.line <= b.line && b.end <= s.end
+			if anonymous && (inside || holds) || inside && 2*(s.end-s.line+1) >= b.end-b.line+1 {
+				ranked[i].fused *= nestedDemote
+				changed = true
+				break
 			}
 		}
 		before = append(before, s)

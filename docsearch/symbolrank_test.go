@@ -257,7 +257,8 @@ func TestSameCode(t *testing.T) {
 
 // TestNestedPlaceRanksUnder: an anonymous callback inside a function
 // ranked before it repeats that function's words; another function that
-// matches comes between them. A named nested function is not lowered.
+// matches comes between them. A named nested function is lowered only
+// when it spans at least half of the one before it.
 func TestNestedPlaceRanksUnder(t *testing.T) {
 	cb := "layer.handle_request(req, res, next)\nmatched = layer.match(path)\nif (!matched) return next(err)"
 	handle := CodeSymbol{Name: "lib.router.proto.handle", Kind: "method", Signature: "proto.handle = function handle(req, res, out)",
@@ -267,10 +268,20 @@ func TestNestedPlaceRanksUnder(t *testing.T) {
 		Body: cb, Line: 13, End: 17}
 	other := CodeSymbol{Name: "lib.route.Route.dispatch", Kind: "method", Signature: "Route.prototype.dispatch = function dispatch(req, res, done)",
 		Body: "var stack = this.stack\nfor (var i = 0; i < stack.length; i++) {\n  if (stack[i].method !== req.method) continue\n  return stack[i].handle_request(req, res, done)\n}\ndone()", Line: 1, End: 30}
-	for _, named := range []bool{false, true} {
+	for _, c := range []struct {
+		named, long bool // named, and spanning most of handle
+		want        string
+	}{
+		{false, false, "[handle dispatch <callback of stack.forEach>]"},
+		{true, false, "[handle next dispatch]"},
+		{true, true, "[handle dispatch next]"},
+	} {
 		in := inner
-		if named {
+		if c.named {
 			in.Name = "lib.router.proto.handle.next"
+		}
+		if c.long {
+			in.Line, in.End = 12, 58
 		}
 		ix := openTest(t, mapFS(nil), Options{})
 		putCode(t, ix, []CodeFile{{Path: "lib/router.js", Symbols: []CodeSymbol{handle, in}}, {Path: "lib/route.js", Symbols: []CodeSymbol{other}}})
@@ -282,12 +293,8 @@ func TestNestedPlaceRanksUnder(t *testing.T) {
 		for _, r := range res.Results {
 			got = append(got, localName(r.Symbol))
 		}
-		want := "[handle dispatch <callback of stack.forEach>]"
-		if named {
-			want = "[handle next dispatch]"
-		}
-		if fmt.Sprint(got) != want {
-			t.Errorf("named %v: results %v, want %s", named, got, want)
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("named %v, long %v: results %v, want %s", c.named, c.long, got, c.want)
 		}
 	}
 }
