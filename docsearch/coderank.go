@@ -314,15 +314,17 @@ const containerDemote = 0.7
 // those of a function or method before it in the same file, or a named
 // one within such a function and spanning at least half of it (webpack's
 // Compiler.emitAssets.emitFiles, 327 of emitAssets' 346 lines: the same
-// text twice) (nestedDemote), and a module or type chunk that holds such
-// a function or method (containerDemote), and reports whether it lowered
-// any.
+// text twice) (nestedDemote), and a module or type chunk that holds a
+// function, method, module or type ranked before it (containerDemote:
+// Ruby's "module Rack" around "class Static", a class around its inner
+// class), and reports whether it lowered any.
 func (ix *Index) demoteNested(ranked []hit) bool {
 	type span struct {
 		file      string
 		line, end uint32
 	}
-	before := make([]span, 0, copyWindow)
+	before := make([]span, 0, copyWindow) // functions and methods
+	var types []span                      // modules and types
 	changed := false
 	for i := range ranked[:min(len(ranked), copyWindow)] {
 		d := ix.doc(ix.chunkDoc(ranked[i].chunk))
@@ -333,13 +335,12 @@ func (ix *Index) demoteNested(ranked []hit) bool {
 		rec := ix.chunk(ranked[i].chunk)
 		s := span{codeFileOf(d.path), rec.line, rec.end}
 		if kind == "module" || typeKind(kind) {
-			for _, b := range before {
-				if b.file == s.file && s.line <= b.line && b.end <= s.end {
-					ranked[i].fused *= containerDemote
-					changed = true
-					break
-				}
+			holds := func(b span) bool { return b.file == s.file && s.line <= b.line && b.end <= s.end && b != s }
+			if slices.ContainsFunc(before, holds) || slices.ContainsFunc(types, holds) {
+				ranked[i].fused *= containerDemote
+				changed = true
 			}
+			types = append(types, s)
 			continue
 		}
 		if kind != "function" && kind != "method" {

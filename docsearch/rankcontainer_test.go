@@ -36,3 +36,29 @@ func TestContainerRanksUnder(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleAroundTypeRanksUnder: a namespace module that wraps a whole
+// file (Ruby's "module Rack" around "class Static") holds the text of
+// the class ranked before it; it ranks under the next match.
+func TestModuleAroundTypeRanksUnder(t *testing.T) {
+	static := "def call(env)\n  path = env['PATH_INFO']\n  serve_static_file(path) if can_serve(path)\nend\n"
+	class := CodeSymbol{Name: "rack.static.Rack.Static", Kind: "class", Signature: "class Static",
+		Doc: "Serves static files from a directory.", Body: "class Static\n" + static + "end\n", Line: 10, End: 90}
+	module := CodeSymbol{Name: "rack.static.Rack", Kind: "module", Signature: "module Rack",
+		Body: "module Rack\n  class Static\n" + static + "  end\nend\n", Line: 3, End: 92}
+	files := CodeSymbol{Name: "rack.files.Rack.Files.serving", Kind: "method", Signature: "def serving(request, path)",
+		Doc: "Serves a file.", Body: "def serving(request, path)\n  File.open(path)\nend\n", Line: 70, End: 121}
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{{Path: "lib/rack/static.rb", Symbols: []CodeSymbol{module, class}}, {Path: "lib/rack/files.rb", Symbols: []CodeSymbol{files}}})
+	res, err := ix.Search(ctx, Query{Text: "serve static files from a directory", Scopes: []string{ScopeCode}, MinScore: zero(), CodeWeights: make([]float64, numCodeFeatures)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Results {
+		got = append(got, localName(r.Symbol))
+	}
+	if want := "[Static serving Rack]"; fmt.Sprint(got) != want {
+		t.Errorf("results %v, want %s", got, want)
+	}
+}
