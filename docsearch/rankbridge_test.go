@@ -21,7 +21,7 @@ func bridgeRepo(t *testing.T, extra ...CodeSymbol) *Index {
 			Body: "func " + lvl + "(args ...interface{}) {\n\tstd." + lvl + "(args...)\n}\n", Line: 10 * i, End: 10*i + 3})
 	}
 	exp = append(exp, CodeSymbol{Name: "log.Tracef", Kind: "function", Signature: "func Tracef(format string, args ...interface{})",
-		Body: "func Tracef(format string, args ...interface{}) {\n\tstd.Logf(TraceLevel, format, args...)\n}\n", Line: 50, End: 53})
+		Body: "func Tracef(format string, args ...interface{}) {\n\tstd.Logf(TraceLevel, format, args...)\n}\n", Line: 50, End: 60}) // longer than its text: Emit, nested, spans less than half of it
 	exp = append(exp, extra...)
 	entry := CodeSymbol{Name: "log.Entry.Logf", Kind: "method", Signature: "func (e *Entry) Logf(level Level, format string, args ...interface{})",
 		Body: "func (e *Entry) Logf(level Level, format string, args ...interface{}) {\n\t// trace the message when the logger's level allows\n\tif e.Logger.IsLevelEnabled(level) {\n\t\te.Log(level, fmt.Sprintf(format, args...))\n\t}\n}\n", Line: 1, End: 7}
