@@ -383,7 +383,9 @@ func TestQueryWordForms(t *testing.T) {
 			"docs/names.md": "# Names\n\nSort names.\n",
 			"docs/log.md":   "# Logging\n\nEvery message has a level.\n",
 			"docs/send.md":  "# Sending\n\nSend it.\n",
-		}, [][2]string{{"sort dictionary by value", "docs/dict.md"}, {"msg", "docs/log.md"}}},
+			"docs/cmp.md":   "# Ordering\n\nThe cmp of versions.\n",
+			"docs/sort.md":  "# Sorting\n\nSort the newer versions.\n",
+		}, [][2]string{{"sort dictionary by value", "docs/dict.md"}, {"msg", "docs/log.md"}, {"compare newer versions", "docs/cmp.md"}}},
 		{"compounds", map[string]string{
 			"docs/flags.md": "# Flags\n\nThe readonly flag.\n",
 			"docs/notes.md": "# Notes\n\nRead the flag.\n",
@@ -405,5 +407,10 @@ func TestQueryWordForms(t *testing.T) {
 	}
 	if !slices.Contains(aliases["dictionari"], "dict") || len(aliases["def"]) > 0 {
 		t.Errorf("aliases: dictionary → %v, def → %v; want dict, nothing", aliases["dictionari"], aliases["def"])
+	}
+	// A file's extension and an ambiguous cut are no abbreviations:
+	// "read a txt file", sec for security or section.
+	if len(aliases["txt"]) > 0 || len(aliases["sec"]) > 0 || !slices.Contains(aliases["connect"], "conn") {
+		t.Errorf("aliases: txt → %v, sec → %v, connection → %v; want nothing, nothing, conn", aliases["txt"], aliases["sec"], aliases["connect"])
 	}
 }
