@@ -24,7 +24,7 @@ import (
 // CodeFeatureNames.
 const (
 	featType      = iota // a type (class, struct, ...), for a query that asks for a task
-	featDunder           // a dunder method the query does not name (not __init__)
+	featDunder           // a dunder method the query does not name (not __init__ or __call__)
 	featShort            // one or two lines, no doc comment of its own
 	featModule           // a file's top-level chunk
 	featDecl             // a declaration without a body
@@ -261,7 +261,8 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 // symbolFeatures sets the features of what a symbol is, for a query in
 // words (lq, lower case): its kind (a type, for a query that asks for a
 // task; callable), a dunder method the query does not name (__init__, a
-// constructor, is none), a member of one or two lines without a doc
+// constructor, is none, nor is __call__, the body of a callable object
+// such as werkzeug's ProxyFix), a member of one or two lines without a doc
 // comment of its own (documented is not boilerplate), its length,
 // whether it is exported, and for a task whether it is callable: a
 // description of a thing ("the central WSGI object") may well be a
@@ -269,7 +270,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 func symbolFeatures(f *[numCodeFeatures]float64, kind, name, file string, lines int, documented, task bool, lq string) {
 	f[featType] = b2f(task && typeKind(kind))
 	f[featDunder] = b2f(len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") &&
-		name != "__init__" && !strings.Contains(lq, strings.Trim(name, "_")))
+		name != "__init__" && name != "__call__" && !strings.Contains(lq, strings.Trim(name, "_")))
 	f[featShort] = b2f(lines <= shortLines && kind != "module" && !documented)
 	f[featLines] = min(max(math.Log2(float64(max(lines, 1)))-math.Log2(10), -3), 4)
 	f[featExported] = b2f(exported(name, file))

@@ -60,6 +60,7 @@ func TestSymbolFeatures(t *testing.T) {
 		{"method", "__repr__", 10, false, false, "show it", []int{featDunder}},
 		{"method", "__repr__", 10, false, false, "what does repr print", nil},
 		{"method", "__init__", 10, false, true, "make an a", []int{featCallable}},
+		{"method", "__call__", 10, false, true, "fix the client address", []int{featCallable}},
 		{"method", "x", 2, false, false, "x", []int{featShort, featExported}},
 		{"module", "m", 1, false, false, "x", []int{featExported}},
 		{"function", "f", 1, true, false, "x", []int{featExported}},
