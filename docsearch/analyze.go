@@ -35,6 +35,10 @@ type analyzer struct {
 	parts []string   // scratch
 	terms []wordTerm // scratch
 	buf   []byte     // scratch
+	// keep says which stop words are terms all the same: every one in a
+	// code symbol's own name (namesAnalyzer), the ones a query writes as
+	// names (queryStops). Set before the first analyze; nil keeps none.
+	keep func(w string) bool
 }
 
 // wordTerm is a term of a compound.
@@ -45,6 +49,15 @@ type wordTerm struct {
 
 func newAnalyzer() *analyzer {
 	return &analyzer{words: map[string][]wordTerm{}, stems: map[string]string{}}
+}
+
+// namesAnalyzer is an analyzer for the names of code symbols, which keeps
+// stop words: a method called where, then, once, all or off, or Go's
+// errors.Is and time.After, is found by its name.
+func namesAnalyzer() *analyzer {
+	a := newAnalyzer()
+	a.keep = func(string) bool { return true }
+	return a
 }
 
 // maxStems bounds the stem and compound caches; past it a cache starts
@@ -213,7 +226,7 @@ func (a *analyzer) compound(c string, emit func(string, bool)) {
 			continue
 		}
 		w := a.lower(p)
-		if utf8.RuneCountInString(w) < 2 || stopwords[w] {
+		if utf8.RuneCountInString(w) < 2 || stopwords[w] && (a.keep == nil || !a.keep(w)) {
 			continue
 		}
 		emit(a.stem(americanSpelling(w)), false)

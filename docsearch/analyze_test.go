@@ -45,13 +45,15 @@ func TestAnalyze(t *testing.T) {
 func FuzzAnalyze(f *testing.F) {
 	f.Add("mapBy os.path.join HTTPServer")
 	f.Add("a::b--c..d __x__ 1.2.3")
+	f.Add("add a where clause to `Select.where()`")
 	f.Fuzz(func(t *testing.T, s string) {
-		a := newAnalyzer()
-		a.analyze(s, func(term string, whole bool) {
-			if term == "" || len(term) > maxTermLen*4 {
-				t.Fatalf("term %q from %q", term, s)
-			}
-		})
+		for _, a := range []*analyzer{newAnalyzer(), namesAnalyzer(), {words: map[string][]wordTerm{}, stems: map[string]string{}, keep: queryStops(s)}} {
+			a.analyze(s, func(term string, whole bool) {
+				if term == "" || len(term) > maxTermLen*4 {
+					t.Fatalf("term %q from %q", term, s)
+				}
+			})
+		}
 	})
 }
 

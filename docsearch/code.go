@@ -334,7 +334,7 @@ func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFre
 		}
 	}
 	kind, signature := codeMeta(text)
-	w.an.analyze(name, add(nameWeight))
+	w.names.analyze(name, add(nameWeight))
 	w.an.analyze(scopeName(qualified), add(scopeWeight))
 	w.an.analyze(strings.ReplaceAll(path, "/", " "), add(1))
 	w.an.analyze(kind, add(1))
@@ -351,7 +351,8 @@ func (w *worker) analyzeCode(name, qualified, path, lead, text string) []termFre
 // when it is next put to, rather than mixing terms of two rules. Their
 // vectors are kept: the embedded text is unchanged, and a chunk reuses the
 // vector of its hash (commit). "2": the scope and path once (2026-12-05).
-const codeTerms = "terms 2"
+// "3": the stop words of the symbol's own name kept (2026-12-07).
+const codeTerms = "terms 3"
 
 // codeDocHash is the hash a code document records: its text's and the
 // rules of its terms' (codeTerms).

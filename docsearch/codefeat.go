@@ -217,7 +217,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		perFile[c.file] += ranked[c.i].fused
 	}
 	best := ranked[cands[0].i].fused
-	an := newAnalyzer()
+	an := namesAnalyzer() // names keep their stop words, as indexed (analyzeCode)
 	lq := strings.ToLower(query)
 	for n := range cands {
 		c := &cands[n]
@@ -307,7 +307,9 @@ type idfTerm struct {
 func (ix *Index) queryIDF(query string) []idfTerm {
 	var out []idfTerm
 	seen := map[string]bool{}
-	newAnalyzer().analyze(query, func(t string, _ bool) {
+	an := newAnalyzer()
+	an.keep = queryStops(query)
+	an.analyze(query, func(t string, _ bool) {
 		if seen[t] {
 			return
 		}

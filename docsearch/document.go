@@ -99,6 +99,7 @@ const titleWeight = 2
 type worker struct {
 	keepText bool // chunk texts are embedded after processing
 	an       *analyzer
+	names    *analyzer // a code symbol's own name: keeps stop words
 	ch       chunker
 	counts   map[string]uint32 // scratch: term → index in the chunk's list
 	terms    []termFreq        // scratch: the chunk's list while it grows
@@ -109,7 +110,7 @@ func newWorker(limit int) (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &worker{an: newAnalyzer(), ch: chunker{limit: limit, tc: tc}, counts: map[string]uint32{}}, nil
+	return &worker{an: newAnalyzer(), names: namesAnalyzer(), ch: chunker{limit: limit, tc: tc}, counts: map[string]uint32{}}, nil
 }
 
 // maxDocChunks bounds the chunks of a document: past them, its text is

@@ -210,6 +210,7 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool, dead bitSet)
 func (ix *Index) queryTerms(text string) ([]queryTerm, []queryWord) {
 	lex := ix.lex
 	an := newAnalyzer()
+	an.keep = queryStops(text)
 	var terms []queryTerm
 	var groups []queryWord
 	seenWord := map[string]bool{}

@@ -1,0 +1,89 @@
+package docsearch
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Stop words as names. Code names functions with words that prose
+// leaves out: SQLAlchemy's Select.where, a promise's then, lodash's once,
+// an emitter's off, mobx's when, Go's errors.Is and time.After. A
+// symbol's own name keeps them as terms (namesAnalyzer), and a query
+// keeps those it writes as a name (queryStops): the query is nothing but
+// stop words ("where", "then"), the word is part of a code token
+// (`Select.where`, "errors.Is", "then()"), or it follows an article
+// and is one code calls things by ("add a where clause", "the once
+// helper"). Elsewhere a stop word is prose, and left out as ever.
+
+// nameStops are the stop words that code calls functions and methods by,
+// which a query marks as names by an article before them.
+var nameStops = setOf(`where then when once off before after between until while each all
+	any some not from is in do up down over under`)
+
+// articles are the words before a noun.
+var articles = setOf(`a an the`)
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// queryStops returns which stop words of query are kept as terms (see
+// above), or nil for none.
+func queryStops(query string) func(string) bool {
+	keep := map[string]bool{}
+	var plain []string // the query's plain words, lower case
+	for _, tok := range strings.Fields(query) {
+		tok = strings.Trim(tok, `"'?!,;:`)
+		if tok == "" {
+			continue
+		}
+		if codeToken(tok) {
+			for _, p := range splitParts(strings.Trim(tok, "`()."), nil) {
+				if w := strings.ToLower(p); stopwords[w] {
+					keep[w] = true
+				}
+			}
+			plain = append(plain, "")
+			continue
+		}
+		w := strings.ToLower(tok)
+		if n := len(plain); n > 0 && articles[plain[n-1]] && nameStops[w] {
+			keep[w] = true
+		}
+		plain = append(plain, w)
+	}
+	allStop := len(plain) > 0
+	for _, w := range plain {
+		if w == "" || !stopwords[w] {
+			allStop = false
+			break
+		}
+	}
+	if allStop {
+		for _, w := range plain {
+			keep[w] = true
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	return func(w string) bool { return keep[w] }
+}
+
+// codeToken reports whether a word of a query is written as code: in
+// backticks, called, dotted or scoped, snake_case or camelCase.
+func codeToken(tok string) bool {
+	if strings.ContainsAny(tok, "`()._:") {
+		return true
+	}
+	for i, r := range tok {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
