@@ -200,16 +200,8 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
 	var all []Result
-	counts := map[string]int{}
-	for _, h := range ranked {
-		if h.score < minScore {
-			continue
-		}
-		d := ix.doc(ix.chunkDoc(h.chunk))
-		if perScope && counts[d.scope] >= limit || !perScope && len(all) >= limit {
-			continue
-		}
-		counts[d.scope]++
+	scopeOf := func(h hit) string { return ix.doc(ix.chunkDoc(h.chunk)).scope }
+	for _, h := range pick(ranked, scopeOf, limit, perScope, minScore) {
 		all = append(all, ix.result(h, plan))
 	}
 	ix.mu.RUnlock()
