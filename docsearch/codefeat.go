@@ -163,7 +163,7 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 	if ix.demoteCopies(ranked) {
 		moved = true
 	}
-	if qt == QueryCodeLookup && ix.raiseNamed(ranked, query) {
+	if (qt == QueryCodeLookup || oneWord(query)) && ix.raiseNamed(ranked, query) {
 		moved = true
 	}
 	if moved {
@@ -446,4 +446,13 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// oneWord reports whether query is a single word: "Table", "prompt". A
+// symbol of that very name is what it most likely asks for, whatever
+// classify makes of it (a capitalized word or a plain one is no code
+// token to it).
+func oneWord(query string) bool {
+	q := strings.TrimSpace(query)
+	return q != "" && !strings.ContainsAny(q, " \t\n")
 }

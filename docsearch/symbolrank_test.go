@@ -313,3 +313,28 @@ func codePaths(t *testing.T, ix *Index, query string) []string {
 	}
 	return got
 }
+
+// TestOneWordRanksItsSymbol: a query of one plain word that a symbol is
+// named by ("Table", not written as code) puts that symbol first, over
+// the shorter functions whose names hold the word; the name's case
+// counts (the method table is not the class Table).
+func TestOneWordRanksItsSymbol(t *testing.T) {
+	class := CodeSymbol{Name: "sql.schema.Table", Kind: "class", Signature: "class Table(SchemaItem, TableClause)",
+		Doc:  "Represent a relation in a database. Construct it with a name, a MetaData collection and its columns, constraints and dialect options.",
+		Body: "members: __new__ __init__ key to_metadata\n" + strings.Repeat("self._init_items(*args)\nself._extra_dependencies = set()\n", 20), Line: 170, End: 1156}
+	short := func(name, sig string, line int) CodeSymbol {
+		return CodeSymbol{Name: name, Kind: "method", Signature: sig, Body: "return self.table", Line: line, End: line + 2}
+	}
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "sql/schema.py", Symbols: []CodeSymbol{class}},
+		{Path: "sql/elements.py", Symbols: []CodeSymbol{short("sql.elements.AnnotatedColumnElement.table", "def table(self)", 5292)}},
+		{Path: "dialects/mssql/base.py", Symbols: []CodeSymbol{short("dialects.mssql.base.MSDialect.has_table", "def has_table(self, connection, tablename)", 2989)}},
+	})
+	if got := codePaths(t, ix, "Table"); len(got) == 0 || got[0] != "sql/schema.py" {
+		t.Errorf("Table: results %v, want sql/schema.py first", got)
+	}
+	if got := codePaths(t, ix, "table"); len(got) == 0 || got[0] != "sql/elements.py" {
+		t.Errorf("table: results %v, want sql/elements.py first", got)
+	}
+}
