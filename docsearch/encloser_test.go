@@ -33,15 +33,7 @@ func TestEncloserFirst(t *testing.T) {
 		nested := CodeSymbol{Name: c.name, Kind: "function", Signature: "(merged, router) =>", Body: inner, Line: c.line, End: c.end}
 		ix := openTest(t, mapFS(nil), Options{})
 		putCode(t, ix, []CodeFile{{Path: "src/merge.ts", Symbols: []CodeSymbol{outer, nested}}, {Path: "src/table.ts", Symbols: []CodeSymbol{other}}})
-		res, err := ix.Search(ctx, Query{Text: "merge the procedures of routers", Scopes: []string{ScopeCode}, MinScore: zero(), CodeWeights: make([]float64, numCodeFeatures)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range res.Results {
-			got = append(got, localName(r.Symbol))
-		}
-		if fmt.Sprint(got) != c.want {
+		if got := codeOrder(t, ix, "merge the procedures of routers"); fmt.Sprint(got) != c.want {
 			t.Errorf("%s at %d-%d: results %v, want %s", c.name, c.line, c.end, got, c.want)
 		}
 	}

@@ -50,15 +50,7 @@ func TestModuleAroundTypeRanksUnder(t *testing.T) {
 		Doc: "Serves a file.", Body: "def serving(request, path)\n  File.open(path)\nend\n", Line: 70, End: 121}
 	ix := openTest(t, mapFS(nil), Options{})
 	putCode(t, ix, []CodeFile{{Path: "lib/rack/static.rb", Symbols: []CodeSymbol{module, class}}, {Path: "lib/rack/files.rb", Symbols: []CodeSymbol{files}}})
-	res, err := ix.Search(ctx, Query{Text: "serve static files from a directory", Scopes: []string{ScopeCode}, MinScore: zero(), CodeWeights: make([]float64, numCodeFeatures)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range res.Results {
-		got = append(got, localName(r.Symbol))
-	}
-	if want := "[Static serving Rack]"; fmt.Sprint(got) != want {
+	if got, want := codeOrder(t, ix, "serve static files from a directory"), "[Static serving Rack]"; fmt.Sprint(got) != want {
 		t.Errorf("results %v, want %s", got, want)
 	}
 }
