@@ -352,7 +352,7 @@ func (ix *Index) demoteNested(ranked []hit) bool {
 				continue
 			}
 			inside, holds := b.line <= s.line && s.end <= b.end, s.line <= b.line && b.end <= s.end
-			if anonymous && (inside || holds) || inside && 2*(s.end-s.line+1) >= b.end-b.line+1 {
+			if anonymous && (inside || holds) || inside && spansHalf(s.line, s.end, b.line, b.end) {
 				ranked[i].fused *= nestedDemote
 				changed = true
 				break

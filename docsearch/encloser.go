@@ -43,8 +43,7 @@ func (ix *Index) enclosersFirst(ranked []hit) bool {
 			if swapped[in.i] || in.file != outer.file || in.line < outer.line || in.end > outer.end || in.line == outer.line && in.end == outer.end {
 				continue
 			}
-			half := 2*(in.end-in.line+1) >= outer.end-outer.line+1
-			if !half && (!in.anonymous || outer.end-outer.line+1 > maxEncloserLines) {
+			if !spansHalf(in.line, in.end, outer.line, outer.end) && (!in.anonymous || outer.end-outer.line+1 > maxEncloserLines) {
 				continue
 			}
 			a, b := &ranked[in.i], &ranked[outer.i]
@@ -62,3 +61,7 @@ func (ix *Index) enclosersFirst(ranked []hit) bool {
 // maxEncloserLines is the longest encloser that takes the place of a
 // short anonymous function nested in it (enclosersFirst).
 const maxEncloserLines = 120
+
+// spansHalf reports whether lines [line, end], nested in lines [oline,
+// oend], are at least half of them: most of the encloser's text.
+func spansHalf(line, end, oline, oend uint32) bool { return 2*(end-line+1) >= oend-oline+1 }
