@@ -244,7 +244,8 @@ func isIdentByte(c byte) bool {
 
 // namedRaise multiplies the fused score of a code result named by the
 // identifier a query is (QueryCodeLookup): its own name, or its
-// qualified name's end for a qualified one ("packages.Load"). Callers
+// qualified name's end for a qualified one ("packages.Load", which a Go
+// symbol's name ends with after its import path's "/"). Callers
 // and macros that repeat a name are shorter than its definition and
 // ranked over it: Linux's KSM_KMEM_CACHE and shmem_init_inodecache over
 // kmem_cache_create. Measured (docs/code-search.md, 2026-12-07) by
@@ -267,7 +268,7 @@ func (ix *Index) raiseNamed(ranked []hit, query string) bool {
 		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
-		if t := d.title; t == q || strings.HasSuffix(t, "."+q) || strings.HasSuffix(t, ":"+q) {
+		if t := d.title; t == q || strings.HasSuffix(t, "."+q) || strings.HasSuffix(t, ":"+q) || strings.HasSuffix(t, "/"+q) {
 			ranked[i].fused *= namedRaise
 			changed = true
 		}

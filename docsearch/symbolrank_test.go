@@ -218,6 +218,17 @@ func TestIdentifierRanksItsDefinition(t *testing.T) {
 			t.Errorf("%s: results %v, want mm/slab_common.c first", q, got)
 		}
 	}
+	// A Go symbol's name ends with its import path: "packages.Load" is
+	// the end of golang.org/x/tools/go/packages.Load after a slash.
+	load := CodeSymbol{Name: "golang.org/x/tools/go/packages.Load", Kind: "function", Signature: "func Load(cfg *Config, patterns ...string) ([]*Package, error)",
+		Doc: "Load loads and returns the Go packages named by the given patterns.", Body: "ld := newLoader(cfg)\nresponse, external, err := defaultDriver(&ld.Config, patterns...)\nreturn ld.refine(response)", Line: 267, End: 294}
+	check := CodeSymbol{Name: "golang.org/x/tools/go/analysis/internal/checker.load", Kind: "function", Signature: "func load(patterns []string, allSyntax bool) ([]*packages.Package, error)",
+		Body: "initial, err := packages.Load(conf, patterns...)\nreturn initial, err", Calls: []string{"packages.Load"}, Line: 271, End: 292}
+	ix = openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{{Path: "go/packages/packages.go", Symbols: []CodeSymbol{load}}, {Path: "go/analysis/internal/checker/checker.go", Symbols: []CodeSymbol{check}}})
+	if got := codePaths(t, ix, "packages.Load"); len(got) == 0 || got[0] != "go/packages/packages.go" {
+		t.Errorf("packages.Load: results %v, want go/packages/packages.go first", got)
+	}
 }
 
 // TestSameCode: texts are copies when equal without whitespace, or when
