@@ -196,6 +196,10 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if mode != Vector {
 		ranked = ix.pageSignal(text, ranked)
 	}
+	if mode != Vector && (plan.Type == QueryCodeLookup || oneWord(text)) {
+		ranked = ix.namedHits(ranked, text, keep, dead)
+		slices.SortStableFunc(ranked, byFused)
+	}
 	ranked = ix.rankCode(ctx, ranked, text, qvec, plan.Type, lexHits, vecHits, q.CodeWeights, q.CodeCandidates)
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
