@@ -268,12 +268,19 @@ func (ix *Index) raiseNamed(ranked []hit, query string) bool {
 		if d == nil || !isCodeScope(d.scope) {
 			continue
 		}
-		if t := d.title; t == q || strings.HasSuffix(t, "."+q) || strings.HasSuffix(t, ":"+q) || strings.HasSuffix(t, "/"+q) {
+		if namedBy(d.title, q) {
 			ranked[i].fused *= namedRaise
 			changed = true
 		}
 	}
 	return changed
+}
+
+// namedBy reports whether the symbol of qualified name t is the one the
+// identifier q names: t is q, or ends with it after a ".", ":" or "/"
+// (a Go import path's).
+func namedBy(t, q string) bool {
+	return t == q || strings.HasSuffix(t, q) && len(t) > len(q) && strings.ContainsRune(".:/", rune(t[len(t)-len(q)-1]))
 }
 
 // nestedDemote multiplies the fused score of a function named by its

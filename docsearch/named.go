@@ -66,7 +66,7 @@ func (ix *Index) namedHits(ranked []hit, query string, keep func(uint32) bool, d
 			if i < 0 {
 				continue // not a code document's key
 			}
-			if t := keyName(key[i+1:]); t != q && !strings.HasSuffix(t, "."+q) && !strings.HasSuffix(t, ":"+q) && !strings.HasSuffix(t, "/"+q) {
+			if !namedBy(keyName(key[i+1:]), q) {
 				continue
 			}
 			if d := ix.doc(id); d == nil || !isCodeScope(d.scope) {

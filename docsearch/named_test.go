@@ -26,3 +26,24 @@ func TestNamedHitsFindTheDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedBy: a symbol is named by its whole name or an end of it after
+// a separator, not by the end of a longer word.
+func TestNamedBy(t *testing.T) {
+	for _, c := range []struct {
+		title, q string
+		want     bool
+	}{
+		{"golang.org/x/tools/go/packages.Load", "packages.Load", true},
+		{"golang.org/x/tools/go/packages.Load", "Load", true},
+		{"flask.app.Flask.route", "Flask.route", true},
+		{"crate::io::read", "read", true},
+		{"Load", "Load", true},
+		{"golang.org/x/tools/go/packages.AutoLoad", "Load", false},
+		{"Load", "packages.Load", false},
+	} {
+		if got := namedBy(c.title, c.q); got != c.want {
+			t.Errorf("namedBy(%q, %q) = %v, want %v", c.title, c.q, got, c.want)
+		}
+	}
+}
