@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,14 +55,24 @@ func startAfter(t *testing.T, files map[string]string, pass int, opt Options, be
 // each file once for the graph and the code index (codeindex.SyncGraph),
 // and then holds what a later start holds: the saved graph restored over
 // slim files, not every file's full extraction and the graph built from
-// them. Its graph equals a fresh build's, and its searches answer as the
+// them; the pass's free heap is given back. Its graph equals a fresh build's, and its searches answer as the
 // first start of a smaller tree, which takes the graph first and the
 // code index after.
 func TestFirstPass(t *testing.T) {
+	defer func(f func()) { giveBackPages = f }(giveBackPages)
+	var given atomic.Int32
+	giveBackPages = func() { given.Add(1) }
 	opt := Options{NoWatch: true}
 	s, ws, logs := firstStartOn(t, slimTree(), 1, opt)
 	if !strings.Contains(logs.String(), "first pass: code indexed, graph saved") {
 		t.Fatalf("no first pass:\n%s", logs.String())
+	}
+	// The pass's heap is given back once the saved graph is read back.
+	for deadline := time.Now().Add(5 * time.Second); given.Load() == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond) // giveBackPages runs on a goroutine
+	}
+	if given.Load() != 1 {
+		t.Errorf("pages given back %d times after the first pass, want 1", given.Load())
 	}
 	ws.mu.RLock()
 	if ws.saved == nil || !ws.callGraph().Restored() {

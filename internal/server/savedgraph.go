@@ -72,8 +72,9 @@ func (w *workspace) extractSaved(ctx context.Context) (files []extract.File, ski
 // noteGraphLoad records how the load came by the graph, for
 // index_status. An update of the saved graph (the files changed since it
 // was saved, see graphstore.Sync) leaves most of a build's heap free
-// once the state is read back slim: it is given back to the system on a
-// goroutine of its own, as after the first edit (see updated).
+// once the state is read back slim, and so does a first pass: it is
+// given back to the system on a goroutine of its own, as after the
+// first edit (see updated).
 func (w *workspace) noteGraphLoad(snap *graphstore.Snapshot) {
 	how := string(snap.How)
 	switch {
@@ -86,6 +87,12 @@ func (w *workspace) noteGraphLoad(snap *graphstore.Snapshot) {
 		how += ": " + snap.Why
 	case snap.How == graphstore.GraphSaved && w.firstBuilt:
 		how = "built: no saved graph (the first pass built and saved it)"
+		// The pass's heap (the code index built, the files read back for
+		// the graph: 1.2 GB live on the Linux kernel) is garbage now; the
+		// runtime gave it back slowly, and a cold start's server held
+		// 300-900 MB of it after its first calls (docs/bigrepos.md,
+		// twenty-third session).
+		go giveBackPages()
 	}
 	w.graphLoad.Store(&how)
 }
