@@ -11,9 +11,10 @@ import (
 // symbol's own name keeps them as terms (namesAnalyzer), and a query
 // keeps those it writes as a name (queryStops): the query is nothing but
 // stop words ("where", "then"), the word is part of a code token
-// (`Select.where`, "errors.Is", "then()"), or it follows an article
-// and is one code calls things by ("add a where clause", "the once
-// helper"). Elsewhere a stop word is prose, and left out as ever.
+// (`Select.where`, "errors.Is", "then()"), or it follows an article,
+// is one code calls things by and comes before a word that is no stop
+// word ("add a where clause", "the once helper"; not "an from an
+// object"). Elsewhere a stop word is prose, and left out as ever.
 
 // nameStops are the stop words that code calls functions and methods by,
 // which a query marks as names by an article before them.
@@ -35,7 +36,7 @@ func setOf(words string) map[string]bool {
 // above), or nil for none.
 func queryStops(query string) func(string) bool {
 	keep := map[string]bool{}
-	var plain []string // the query's plain words, lower case
+	var plain []string // the query's plain words, lower case; "" for a code token
 	for _, tok := range strings.Fields(query) {
 		tok = strings.Trim(tok, `"'?!,;:`)
 		if tok == "" {
@@ -50,11 +51,14 @@ func queryStops(query string) func(string) bool {
 			plain = append(plain, "")
 			continue
 		}
-		w := strings.ToLower(tok)
-		if n := len(plain); n > 0 && articles[plain[n-1]] && nameStops[w] {
+		plain = append(plain, strings.ToLower(tok))
+	}
+	// After an article, before a word that is no stop word (or at the
+	// end): "a where clause", not "an from an object".
+	for i := 1; i < len(plain); i++ {
+		if w := plain[i]; articles[plain[i-1]] && nameStops[w] && (i+1 == len(plain) || !stopwords[plain[i+1]]) {
 			keep[w] = true
 		}
-		plain = append(plain, w)
 	}
 	allStop := len(plain) > 0
 	for _, w := range plain {

@@ -23,6 +23,8 @@ func TestQueryStops(t *testing.T) {
 		"find the most recent commit":     nil,
 		"wait until a condition is true":  nil,
 		"call a function before the exit": nil,
+		"creates an from an object":       nil,
+		"calls the then":                  {"then"},
 	} {
 		keep := queryStops(q)
 		var got []string
