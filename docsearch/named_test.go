@@ -14,8 +14,8 @@ func TestNamedHitsFindTheDefinition(t *testing.T) {
 		Doc: "Load returns the Go packages named by the patterns.", Body: "ld := newLoader(cfg)\nreturn ld.refine(defaultDriver(&ld.Config, patterns...))", Line: 267, End: 294}
 	files := []CodeFile{{Path: "go/packages/packages.go", Symbols: []CodeSymbol{load}}}
 	for i := range copyWindow + 10 {
-		files = append(files, CodeFile{Path: fmt.Sprintf("cmd/tool%d/main.go", i), Symbols: []CodeSymbol{{
-			Name: fmt.Sprintf("golang.org/x/tools/cmd/tool%d.load", i), Kind: "function", Signature: "func load(patterns []string) ([]*packages.Package, error)",
+		files = append(files, CodeFile{Path: fmt.Sprintf("go/tool%d/main.go", i), Symbols: []CodeSymbol{{
+			Name: fmt.Sprintf("golang.org/x/tools/go/tool%d.load", i), Kind: "function", Signature: "func load(patterns []string) ([]*packages.Package, error)",
 			Body: "pkgs, err := packages.Load(conf, patterns...)\nif err != nil {\n\treturn nil, err\n}\nreturn pkgs, nil", Calls: []string{"packages.Load"}, Line: 10, End: 16}}})
 	}
 	ix := openTest(t, mapFS(nil), Options{})
