@@ -258,10 +258,10 @@ const namedRaise = 2.0
 // results named by the identifier query (namedRaise), and reports
 // whether it raised any.
 func (ix *Index) raiseNamed(ranked []hit, query string) bool {
-	q := strings.TrimSpace(query)
-	if q == "" || strings.ContainsAny(q, " \t\n") {
+	if !oneWord(query) {
 		return false
 	}
+	q := strings.TrimSpace(query)
 	changed := false
 	for i := range ranked[:min(len(ranked), copyWindow)] {
 		d := ix.doc(ix.chunkDoc(ranked[i].chunk))

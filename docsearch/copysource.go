@@ -72,56 +72,33 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
-	term, found := "", false
-	an.analyze(name, func(t string, whole bool) {
-		if whole || !found {
-			term, found = t, true
-		}
-	})
-	tid, ok := ix.lex.id(term)
-	if !found || !ok || ix.lex.df(tid) > maxSourceDF {
+	tid, ok := ix.nameTerm(an, name)
+	if !ok || ix.lex.df(tid) > maxSourceDF {
 		return 0, false
 	}
 	file, line := codeFileOf(d.path), ix.chunk(c).line
 	built := ix.builtCopy(d, file)
 	best, bestLine := uint32(0), line
-	tab, add := ix.lex.parts(tid)
-	n := uint32(ix.nchunks())
-	for _, ps := range [][]posting{tab, add} {
-		for _, p := range ps {
-			if p.chunk >= n || p.chunk == c {
-				continue
-			}
-			// The key, "file#qualified name", says the file and the name
-			// without decoding the document.
-			oid := ix.chunkDoc(p.chunk)
-			if ix.deadChunks.has(p.chunk) || !ix.live(oid) {
-				continue // a removed document's, whose postings an overlay keeps
-			}
-			key := ix.docPath(oid)
-			ofile := codeFileOf(key)
-			if oid == id || ofile == file || len(ofile) == len(key) {
-				continue
-			}
-			if unrenamed(localName(keyName(key[len(ofile)+1:]))) != name {
-				continue
-			}
-			od := ix.doc(oid)
-			if od == nil || od.scope != d.scope {
-				continue // the search's scopes kept the copy's, not perhaps another's
-			}
-			oline := ix.chunk(p.chunk).line
-			if oline >= bestLine {
-				continue
-			}
-			// Of copies laid out alike, a build's (moment's dist/) is
-			// answered by the source's, and no other: a function copied
-			// from one module to another is no bundle's.
-			if oraw, otext, oshort, ok := copyText(od); ok && (oraw != raw || built && !ix.builtCopy(od, ofile)) && copies(raw, text, short, oraw, otext, oshort) {
-				best, bestLine = p.chunk, oline // live, checked above: its path's document
-			}
+	ix.symbolPostings(tid, ix.deadChunks, func(oc, oid uint32, ofile, oname string) bool {
+		if oc == c || oid == id || ofile == file || unrenamed(localName(oname)) != name {
+			return true
 		}
-	}
+		od := ix.doc(oid)
+		if od == nil || od.scope != d.scope {
+			return true // the search's scopes kept the copy's, not perhaps another's
+		}
+		oline := ix.chunk(oc).line
+		if oline >= bestLine {
+			return true
+		}
+		// Of copies laid out alike, a build's (moment's dist/) is
+		// answered by the source's, and no other: a function copied
+		// from one module to another is no bundle's.
+		if oraw, otext, oshort, ok := copyText(od); ok && (oraw != raw || built && !ix.builtCopy(od, ofile)) && copies(raw, text, short, oraw, otext, oshort) {
+			best, bestLine = oc, oline // live, checked by symbolPostings: its path's document
+		}
+		return true
+	})
 	return best, bestLine < line
 }
 

@@ -23,19 +23,12 @@ const maxNamed = 20
 // and are added with (or raised to) the best fused score and relevance
 // of ranked. keep and dead are the search's (keeper).
 func (ix *Index) namedHits(ranked []hit, query string, keep func(uint32) bool, dead bitSet) []hit {
-	q := strings.TrimSpace(query)
-	if q == "" || strings.ContainsAny(q, " \t\n") {
+	if !oneWord(query) {
 		return ranked
 	}
-	name := localName(q)
-	term, found := "", false
-	namesAnalyzer().analyze(name, func(t string, whole bool) {
-		if whole || !found {
-			term, found = t, true
-		}
-	})
-	tid, ok := ix.lex.id(term)
-	if !found || !ok || ix.lex.df(tid) > maxNamedScan {
+	q := strings.TrimSpace(query)
+	tid, ok := ix.nameTerm(namesAnalyzer(), localName(q))
+	if !ok || ix.lex.df(tid) > maxNamedScan {
 		return ranked
 	}
 	at := make(map[uint32]int, len(ranked)) // document → its place in ranked
@@ -47,14 +40,57 @@ func (ix *Index) namedHits(ranked []hit, query string, keep func(uint32) bool, d
 		top = ranked[0]
 	}
 	added := 0
+	ix.symbolPostings(tid, dead, func(chunk, id uint32, _, name string) bool {
+		if added == maxNamed {
+			return false
+		}
+		if keep != nil && !keep(chunk) || !namedBy(name, q) {
+			return true
+		}
+		if d := ix.doc(id); d == nil || !isCodeScope(d.scope) {
+			return true
+		}
+		if i, ok := at[id]; ok {
+			// Ranked, maybe past the window the rules read.
+			ranked[i].fused, ranked[i].score = max(ranked[i].fused, top.fused), max(ranked[i].score, top.score)
+		} else {
+			at[id] = len(ranked)
+			ranked = append(ranked, hit{chunk: chunk, fused: top.fused, score: top.score})
+		}
+		added++
+		return true
+	})
+	return ranked
+}
+
+// nameTerm returns the ID of the term a symbol's name is looked up by,
+// as an analyses it: its whole form, or else its first term; ok is false
+// when the index has no such term.
+func (ix *Index) nameTerm(an *analyzer, name string) (uint32, bool) {
+	term, found := "", false
+	an.analyze(name, func(t string, whole bool) {
+		if whole || !found {
+			term, found = t, true
+		}
+	})
+	if !found {
+		return 0, false
+	}
+	return ix.lex.id(term)
+}
+
+// symbolPostings calls f with each chunk the postings of term tid reach
+// that is neither dead nor its document removed (an overlay keeps a
+// removed document's postings) and whose document is a code symbol's:
+// the chunk, its document, and the file and qualified name its key,
+// "file#qualified name", says without decoding the document. f returns
+// false to stop.
+func (ix *Index) symbolPostings(tid uint32, dead bitSet, f func(chunk, id uint32, file, name string) bool) {
 	tab, add := ix.lex.parts(tid)
 	n := uint32(ix.nchunks())
 	for _, ps := range [][]posting{tab, add} {
 		for _, p := range ps {
-			if added == maxNamed {
-				return ranked
-			}
-			if p.chunk >= n || dead.has(p.chunk) || keep != nil && !keep(p.chunk) {
+			if p.chunk >= n || dead.has(p.chunk) {
 				continue
 			}
 			id := ix.chunkDoc(p.chunk)
@@ -66,21 +102,9 @@ func (ix *Index) namedHits(ranked []hit, query string, keep func(uint32) bool, d
 			if i < 0 {
 				continue // not a code document's key
 			}
-			if !namedBy(keyName(key[i+1:]), q) {
-				continue
+			if !f(p.chunk, id, key[:i], keyName(key[i+1:])) {
+				return
 			}
-			if d := ix.doc(id); d == nil || !isCodeScope(d.scope) {
-				continue
-			}
-			if i, ok := at[id]; ok {
-				// Ranked, maybe past the window the rules read.
-				ranked[i].fused, ranked[i].score = max(ranked[i].fused, top.fused), max(ranked[i].score, top.score)
-			} else {
-				at[id] = len(ranked)
-				ranked = append(ranked, hit{chunk: p.chunk, fused: top.fused, score: top.score})
-			}
-			added++
 		}
 	}
-	return ranked
 }
