@@ -163,7 +163,7 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 	if ix.demoteCopies(ranked) {
 		moved = true
 	}
-	if (qt == QueryCodeLookup || oneWord(query)) && ix.raiseNamed(ranked, query) {
+	if ix.raiseNamed(ranked, query) {
 		moved = true
 	}
 	if moved {

@@ -255,8 +255,8 @@ func isIdentByte(c byte) bool {
 const namedRaise = 2.0
 
 // raiseNamed raises, among the first copyWindow of ranked, the code
-// results named by the identifier query (namedRaise), and reports
-// whether it raised any.
+// results named by query when it is one word, an identifier or a plain
+// word (namedRaise), and reports whether it raised any.
 func (ix *Index) raiseNamed(ranked []hit, query string) bool {
 	if !oneWord(query) {
 		return false

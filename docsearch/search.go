@@ -196,7 +196,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if mode != Vector {
 		ranked = ix.pageSignal(text, ranked)
 	}
-	if mode != Vector && (plan.Type == QueryCodeLookup || oneWord(text)) {
+	if mode != Vector && oneWord(text) {
 		ranked = ix.namedHits(ranked, text, keep, dead)
 		slices.SortStableFunc(ranked, byFused)
 	}
