@@ -124,13 +124,13 @@ type codeCand struct {
 
 // rankCode raises undocumented functions holding the code terms the
 // query's words are called by in the repository (bridge, rankbridge.go),
-// ranks the code results of ranked, which is in fused order, by
-// their features and weights w (nil: codeWeights), lowers exact copies
-// (demoteCopies), sorts ranked again, puts a function before a function
-// nested in it (enclosersFirst), then lowers anonymous functions nested
-// in one ranked before them (demoteNested), sorting again after each
-// that moved any. lexHits and vecHits are the
-// lists fused, best first. observe, when not nil, is given the
+// ranks the code results of ranked, which is in fused order, by their
+// features and weights w (nil: codeWeights), sorts them, lowers exact
+// copies (demoteCopies), sorts ranked again, puts a function before a
+// function nested in it (enclosersFirst), then lowers anonymous
+// functions nested in one ranked before them (demoteNested), sorting
+// again after each that moved any. lexHits and vecHits are the lists
+// fused, best first. observe, when not nil, is given the
 // candidates with every feature computed, whatever w weighs.
 func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, observe func([]CodeCandidate)) []hit {
 	if w == nil {
@@ -159,6 +159,13 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 			ranked[c.i].fused *= math.Exp(dot)
 			moved = true
 		}
+	}
+	if moved {
+		// demoteCopies keeps the first ranked of copies: first by the
+		// features, so that a build's copy, lowered as auxiliary, does not
+		// stand for the source it copies.
+		slices.SortStableFunc(ranked, byFused)
+		moved = false
 	}
 	if ix.demoteCopies(ranked) {
 		moved = true

@@ -349,3 +349,28 @@ func TestOneWordRanksItsSymbol(t *testing.T) {
 		t.Errorf("table: results %v, want sql/elements.py first", got)
 	}
 }
+
+// TestBuildCopyGivesWayToSource: of a function and its byte-for-byte copy
+// in a build directory, the source's is kept, though the copy ranks
+// first by fusion: copies are told apart in the order the features
+// give, which lower the build's copy as auxiliary (moment's
+// dist/locale/cs.js stood for src/locale/cs.js).
+func TestBuildCopyGivesWayToSource(t *testing.T) {
+	body := strings.Repeat("var result = number + ' ';\nif (withoutSuffix) {\n    result += plural(number);\n}\n", 5) + "return result;"
+	sym := func(name string) CodeSymbol {
+		return CodeSymbol{Name: name, Kind: "function", Signature: "function translate(number, withoutSuffix, key)", Body: body, Line: 40, End: 62}
+	}
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		// The build's path holds words of the query: it ranks first by
+		// fusion.
+		{Path: "dist/relative/time/cs.js", Symbols: []CodeSymbol{sym("dist.relative.time.cs.translate")}},
+		{Path: "src/locale/cs.js", Symbols: []CodeSymbol{sym("src.locale.cs.translate")}},
+		{Path: "src/lib/units/month.js", Symbols: []CodeSymbol{{Name: "src.lib.units.month.daysInMonth", Kind: "function",
+			Signature: "function daysInMonth(year, month)", Body: "return new Date(year, month + 1, 0).getDate();", Line: 1, End: 3}}},
+	})
+	got := codePaths(t, ix, "translate a relative time into words")
+	if len(got) < 2 || got[0] != "src/locale/cs.js" || got[len(got)-1] != "dist/relative/time/cs.js" {
+		t.Errorf("results %v, want src/locale/cs.js first and the build's copy last", got)
+	}
+}
