@@ -35,14 +35,39 @@ const (
 )
 
 // taskVerbs are verbs a query for a task starts with, in the forms
-// questions and doc comments use.
+// questions and doc comments use. The second group (2026-12-07,
+// twenty-fourth session) holds the verbs of programming tasks the first
+// lacked ("extract all files from a zip archive", "serve static files",
+// "retry when the server responds 429"): a question that starts with one
+// was not taken for a task, so a class ranked above the method that does
+// it. With them, and the code weights refitted (codeWeights), the
+// written questions' left-out objective went from 0.6955 to 0.7018.
 var taskVerbs = map[string]bool{}
 
 func init() {
-	for _, v := range strings.Fields("add append apply build call cancel change check clear close compare compute convert copy count create decode delete encode ensure escape find flush format generate get handle initialize initialise insert invoke iterate join list load log lookup make merge move open parse print process read register reload remove render replace reset resolve return run save search send serialize set sort split start stop strip update validate wait walk write") {
+	for _, v := range strings.Fields(`add append apply build call cancel change check clear close compare
+		compute convert copy count create decode delete encode ensure escape find flush format generate get
+		handle initialize initialise insert invoke iterate join list load log lookup make merge move open parse
+		print process read register reload remove render replace reset resolve return run save search send
+		serialize set sort split start stop strip update validate wait walk write
+
+		accept allow assign attach authenticate bind block bump cache capture catch clone collect combine
+		compress configure connect construct consume decompress decrypt define deprecate detect disable
+		display download drop dump emit enable encrypt enumerate evaluate execute expand export expose extend
+		extract fetch fill filter fix force forward hide highlight ignore import include increase increment
+		inject inspect install intercept keep kill limit listen lock map mark measure memoize modify monitor
+		mount normalize notify observe override pad paginate pass pause pick plug poll prepend prevent produce
+		provide publish pull push put raise receive redirect reduce refresh reject release rename repeat
+		require restart restore restrict resume retry reuse reverse rotate route sanitize schedule select
+		serve show skip sleep spawn specify store subscribe suggest suppress swap sync take throttle throw
+		toggle track transform translate traverse trigger trim truncate turn unlock unpack unwrap upload
+		upgrade use verify visit watch wrap`) {
 		taskVerbs[v] = true
 		taskVerbs[v+"s"] = true
 		taskVerbs[v+"es"] = true
+		if stem, ok := strings.CutSuffix(v, "y"); ok && !strings.ContainsAny(stem[len(stem)-1:], "aeiou") {
+			taskVerbs[stem+"ies"] = true // copies, retries
+		}
 	}
 }
 

@@ -29,13 +29,32 @@ func TestSymbolPriorsRankTheCallable(t *testing.T) {
 	expectFirst(t, ix, "remove every session cookie", []string{ScopeCode}, "Session.clear_all")
 }
 
+// TestTaskVerbRanksTheMethod: a question that starts with a verb of a
+// programming task asks for the method that does it, not the class whose
+// name holds the question's words (the standard library's zipfile.ZipInfo
+// ranked above ZipFile.extractall while "extract" was no task verb).
+func TestTaskVerbRanksTheMethod(t *testing.T) {
+	ix := openTest(t, mapFS(map[string]string{}), Options{})
+	putCode(t, ix, []CodeFile{{Path: "pkg/archive.py", Symbols: []CodeSymbol{
+		{Name: "ArchiveMember", Kind: "class", Signature: "class ArchiveMember", Doc: "A member file of an archive: its name, size and date.",
+			Body: "class ArchiveMember:\n    name = ''\n    size = 0\n    date = None\n    compress_type = 0", Line: 1, End: 40},
+		{Name: "Archive.extract_members", Kind: "method", Signature: "def extract_members(self, path=None)",
+			Body: "for member in self.members():\n    self._write(member, path)\nreturn path", Calls: []string{"members", "_write"}, Line: 50, End: 60},
+	}}})
+	expectFirst(t, ix, "extract every member file of an archive", []string{ScopeCode}, "Archive.extract_members")
+}
+
 func TestAsksForTask(t *testing.T) {
 	for q, want := range map[string]bool{
-		"how do I attach a blueprint":         true,
-		"parse the header":                    true,
-		"Returns the first waiter":            true,
-		"the central object WSGI application": false,
-		"registerBlueprint":                   false,
+		"how do I attach a blueprint":          true,
+		"parse the header":                     true,
+		"Returns the first waiter":             true,
+		"the central object WSGI application":  false,
+		"registerBlueprint":                    false,
+		"extract all files from a zip archive": true,
+		"serve static files from a folder":     true,
+		"retries the request":                  true,
+		"progress widget in a notebook":        false,
 	} {
 		if got := asksForTask(q, classify(q)); got != want {
 			t.Errorf("asksForTask(%q) = %v, want %v", q, got, want)
