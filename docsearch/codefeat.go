@@ -56,7 +56,7 @@ var CodeFeatureNames = [numCodeFeatures]string{
 
 // codeWeights are the weights of the features, fitted on written
 // questions (2026-12-07, twenty-fourth session, after asksForTask knew
-// 140 more verbs): `fileinfo bench code docs/bench/code --learn --fit
+// 144 more verbs): `fileinfo bench code docs/bench/code --learn --fit
 // --learn-also docs/bench/codetests=DIR --learn-only` every feature but
 // text, cover and body, a pairwise logistic model over the tuning
 // splits' 348 questions in 25 repositories, its strength (λ 0.01) chosen
