@@ -319,17 +319,20 @@ func boundary(prev, r rune, rest string) bool {
 // stopwords are English function words, too common to tell documents
 // apart. Query classification reads the raw query, so "how" and "what"
 // still count there.
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about above after again against all am an and any are as at
+var stopwords = setOf(`a about above after again against all am an and any are as at
 		be because been before being below between both but by can could did do does doing don down
 		during each few for from further had has have having he her here hers herself him himself his
 		how i if in into is it its itself just me more most my myself no nor not now of off on once
 		only or other our ours ourselves out over own same she should so some such than that the
 		their theirs them themselves then there these they this those through to too under until up
 		very was we were what when where which while who whom why will with would you your yours
-		yourself yourselves`) {
+		yourself yourselves`)
+
+// setOf returns the set of the whitespace-separated words of words.
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
 		m[w] = true
 	}
 	return m
-}()
+}

@@ -24,14 +24,6 @@ var nameStops = setOf(`where then when once off before after between until while
 // articles are the words before a noun.
 var articles = setOf(`a an the`)
 
-func setOf(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
 // queryStops returns which stop words of query are kept as terms (see
 // above), or nil for none.
 func queryStops(query string) func(string) bool {
