@@ -405,11 +405,16 @@ type codeOutcome struct {
 // a relevant class counts; the class of a relevant method, or a file's
 // top-level code, does not.
 func matches(got, want span) bool {
-	if got.path != want.path {
-		return false
+	n := shared(got, want)
+	return n > 0 && 2*n >= got.end-got.start+1
+}
+
+// shared returns how many lines two spans have in common: 0 in two files.
+func shared(a, b span) int {
+	if a.path != b.path {
+		return 0
 	}
-	lo, hi := max(got.start, want.start), min(got.end, want.end)
-	return hi >= lo && 2*(hi-lo+1) >= got.end-got.start+1
+	return max(min(a.end, b.end)-max(a.start, b.start)+1, 0)
 }
 
 // scoreCode scores a ranking (best first) against the relevant ranges:

@@ -8,11 +8,7 @@ import "math"
 // is not it; a function's chunk that starts at its decorator or doc
 // comment is it.
 func exactly(got, want span) bool {
-	if !matches(got, want) {
-		return false
-	}
-	lo, hi := max(got.start, want.start), min(got.end, want.end)
-	return 2*(hi-lo+1) >= want.end-want.start+1
+	return matches(got, want) && 2*shared(got, want) >= want.end-want.start+1
 }
 
 // exactNDCG is function-level nDCG@10 of got (best first, its first 10
