@@ -44,6 +44,7 @@ const (
 	featCover            // share of the query's IDF weight its name, signature or text holds, less 0.5
 	featSibling          // log(1 + fused of its file's best other candidate / the best fused)
 	featBody             // cosine of the query with its name, signature and body without its doc, less the window's mean; functions and methods (body.go)
+	featDocs             // the share of the query's IDF weight held by a docs passage that names it (docnames.go)
 	numCodeFeatures
 )
 
@@ -51,7 +52,7 @@ const (
 var CodeFeatureNames = [numCodeFeatures]string{
 	"type", "dunder", "short", "module", "decl", "aux", "test",
 	"lines", "name", "qualifier", "vector", "file", "exported", "callable", "used", "lexscore", "vecscore",
-	"text", "cover", "sibling", "body",
+	"text", "cover", "sibling", "body", "docs",
 }
 
 // codeWeights are the weights of the features, fitted on written
@@ -73,6 +74,10 @@ var CodeFeatureNames = [numCodeFeatures]string{
 // those (docs/code-search.md, 2026-12-07) were fitted mostly on
 // docs/bench/codegen's generated questions, whose words never hold the
 // answer's own name; an agent's questions read like the written ones.
+// Docs (docnames.go) is left at 0: fitted with the repositories' docs
+// indexed (2026-12-07, twenty-fifth session) it took 0.28 and the
+// left-out objective 0.7048 -> 0.7090, but on the held-out split it
+// lowered JavaScript's function level 0.598 -> 0.577 (docs/code-search.md).
 // Type, dunder, short, decl and aux started from the fixed factors they
 // were (log(typeDemote), ...).
 var codeWeights = [numCodeFeatures]float64{
@@ -139,7 +144,15 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 	if ix.bridge(ranked, query, qt) {
 		slices.SortStableFunc(ranked, byFused)
 	}
-	cands := ix.codeFeatures(ctx, ranked, query, qvec, qt, lexHits, vecHits, w, observe != nil)
+	var named map[string]float64
+	if qt != QueryCodeLookup && (observe != nil || weighs(w, featDocs)) {
+		named = ix.docNamed(query, ix.queryIDF(query))
+		var added bool
+		if ranked, added = ix.addDocNamed(ranked, named); added {
+			slices.SortStableFunc(ranked, byFused)
+		}
+	}
+	cands := ix.codeFeatures(ctx, ranked, query, qvec, qt, lexHits, vecHits, w, named, observe != nil)
 	if observe != nil {
 		out := make([]CodeCandidate, len(cands))
 		for n, c := range cands {
@@ -194,7 +207,7 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 // (module, decl, aux, test): it names what it wants. The features of a
 // symbol's own text, which cost an analysis of each candidate's text,
 // are computed only when w weighs them or all is set.
-func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, all bool) []codeCand {
+func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, named map[string]float64, all bool) []codeCand {
 	tests, examples := asksForTests(query), asksForExamples(query)
 	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
 	fields := words && (all || weighs(w, featText) || weighs(w, featCover))
@@ -261,6 +274,12 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 	}
 	if words && (all || weighs(w, featBody)) {
 		ix.bodyFeatures(ctx, cands, qvec)
+	}
+	if len(named) > 0 {
+		for n := range cands {
+			c := &cands[n]
+			c.f[featDocs] = named[localName(c.d.title)]
+		}
 	}
 	return cands
 }
