@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -95,6 +96,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	codeW := fs.String("code-weights", "", "rank with these weights of the code ranking features, `feature=value,...`, the others built in (to check fitted weights)")
 	asNames := fs.Bool("names", false, "ask instead for each judged function by its own name, answered by itself alone (identifier lookups; see nameQueries)")
 	learnOnly := fs.String("learn-only", "", "with --learn, fit only these `features` (comma-separated names), the others kept at their built-in weights")
+	withDocs := fs.Bool("docs", false, "index each repository's docs (README, docs/, other markdown) beside its code, as a workspace is, for the docs feature (docs/code-search.md, twenty-fifth session); by default code alone")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -105,7 +107,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if *learn {
 		held := heldRepos(pos[0])
-		set, err := loadLearnSet(ctx, pos[0], *repos, held, stderr)
+		set, err := loadLearnSet(ctx, pos[0], *repos, held, *withDocs, stderr)
 		if err != nil {
 			return err
 		}
@@ -116,7 +118,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 				return fmt.Errorf("bench code: --learn-also %q: want dataset=repos", *learnAlso)
 			}
 			maps.Copy(held, heldRepos(ds))
-			also, err := loadLearnSet(ctx, ds, dir, held, stderr)
+			also, err := loadLearnSet(ctx, ds, dir, held, *withDocs, stderr)
 			if err != nil {
 				return err
 			}
@@ -192,15 +194,8 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return fmt.Errorf("bench code: repository %s not at %s; fetch it with %s", repo, dir, filepath.Join(pos[0], "fetch.sh"))
 		}
 		start := time.Now()
-		files, err := codeindex.Files(ctx, dir)
+		ix, files, err := repoIndex(ctx, dir, *withDocs)
 		if err != nil {
-			return fmt.Errorf("bench code: %s: %w", repo, err)
-		}
-		ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{Embedder: defaultEmbedder()})
-		if err != nil {
-			return err
-		}
-		if err := ix.PutCode(ctx, files, nil); err != nil {
 			return fmt.Errorf("bench code: %s: %w", repo, err)
 		}
 		ourIndex += time.Since(start)
@@ -571,4 +566,32 @@ func peerCodeDocs(files []docsearch.CodeFile, withTests bool) (docs []ftspeer.Do
 		}
 	}
 	return docs, where, chunks
+}
+
+// repoIndex indexes a repository's code, and with withDocs its docs
+// (README, docs/ and other markdown) in the docs scope, as a user's
+// workspace is: code search reads them for the names the docs give
+// (docsearch's featDocs). The repository stays open while the index
+// lives: docs are read again at query time.
+func repoIndex(ctx context.Context, dir string, withDocs bool) (*docsearch.Index, []docsearch.CodeFile, error) {
+	files, err := codeindex.Files(ctx, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var root fs.FS = fstest.MapFS{}
+	if withDocs {
+		r, err := os.OpenRoot(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		root = docsearch.RootFS(r)
+	}
+	ix, err := docsearch.Open(ctx, root, docsearch.Options{Embedder: defaultEmbedder()})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ix.PutCode(ctx, files, nil); err != nil {
+		return nil, nil, err
+	}
+	return ix, files, nil
 }

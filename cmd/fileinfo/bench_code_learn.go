@@ -10,10 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"testing/fstest"
 
 	"github.com/fileinfo/fileinfo/docsearch"
-	"github.com/fileinfo/fileinfo/internal/codeindex"
 )
 
 // `bench code --learn` fits the weights of the code ranking features
@@ -78,7 +76,7 @@ func learnBounds(feature string) (lo, hi float64) {
 // "tune" when it has splits) for learning, less those held names: the
 // repositories of another data set's held-out split, which no query
 // may tune on.
-func loadLearnSet(ctx context.Context, dataset, reposDir string, held map[string]bool, stderr io.Writer) (*learnSet, error) {
+func loadLearnSet(ctx context.Context, dataset, reposDir string, held map[string]bool, withDocs bool, stderr io.Writer) (*learnSet, error) {
 	queries, qrels, err := readCodeSet(dataset)
 	if err != nil {
 		return nil, err
@@ -102,15 +100,8 @@ func loadLearnSet(ctx context.Context, dataset, reposDir string, held map[string
 	}
 	for _, repo := range slices.Sorted(maps.Keys(byRepo)) {
 		dir := filepath.Join(reposDir, repo)
-		files, err := codeindex.Files(ctx, dir)
+		ix, _, err := repoIndex(ctx, dir, withDocs)
 		if err != nil {
-			return nil, fmt.Errorf("bench code --learn: %s: %w", repo, err)
-		}
-		ix, err := docsearch.Open(ctx, fstest.MapFS{}, docsearch.Options{Embedder: defaultEmbedder()})
-		if err != nil {
-			return nil, err
-		}
-		if err := ix.PutCode(ctx, files, nil); err != nil {
 			return nil, fmt.Errorf("bench code --learn: %s: %w", repo, err)
 		}
 		set.repos = append(set.repos, learnRepo{ix, byRepo[repo]})

@@ -29,7 +29,7 @@ func TestLearnSeesNoHeldOut(t *testing.T) {
 	ctx := context.Background()
 	held := heldRepos(filepath.Join(dir, "set"))
 	for _, c := range []struct{ set, want string }{{"set", "t-1"}, {"other", "o-2"}} {
-		s, err := loadLearnSet(ctx, filepath.Join(dir, c.set), filepath.Join(dir, "repos"), held, io.Discard)
+		s, err := loadLearnSet(ctx, filepath.Join(dir, c.set), filepath.Join(dir, "repos"), held, false, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
