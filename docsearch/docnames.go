@@ -229,23 +229,26 @@ type passage struct {
 }
 
 // passages cuts a section's lines into passages. A blank line, a list
-// item or a heading starts a new one; a fenced or indented code block
-// gives its names to the passage before it, not its words.
+// item or a heading starts a new one; a fenced code block gives its
+// names, not its words, to the passage before it under the same heading,
+// or when there is none, to the next.
 func passages(heading string, lines []string) []passage {
 	var out []passage
 	var text strings.Builder
 	var names []string
 	headNames := headingNames(heading)
 	flush := func() {
-		if text.Len() > 0 {
-			all := append(names, headNames...)
-			slices.Sort(all)
-			out = append(out, passage{text: heading + "\n" + text.String(), names: slices.Compact(all)})
+		if text.Len() == 0 {
+			return // the names of a code block with no passage before it wait for the next
 		}
+		all := append(names, headNames...)
+		slices.Sort(all)
+		out = append(out, passage{text: heading + "\n" + text.String(), names: slices.Compact(all)})
 		text.Reset()
 		names = nil
 	}
 	fence := ""
+	blank := false // the last passage was cut by a blank line: a code block after it is its
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if fence != "" {
@@ -259,7 +262,7 @@ func passages(heading string, lines []string) []passage {
 		switch {
 		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
 			fence = t[:3]
-			if len(out) > 0 && text.Len() == 0 {
+			if blank && len(out) > 0 && text.Len() == 0 {
 				// The code of a passage already cut by a blank line.
 				last := &out[len(out)-1]
 				text.WriteString(strings.TrimPrefix(last.text, heading+"\n"))
@@ -269,17 +272,22 @@ func passages(heading string, lines []string) []passage {
 		case t == "":
 			// A blank line ends a passage unless a code block follows
 			// it: the fence's case above takes the passage back.
+			blank = blank || text.Len() > 0
 			flush()
+			continue
 		case strings.HasPrefix(t, "#"):
 			flush()
+			blank, names = false, nil
 			heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
 			headNames = headingNames(heading)
 		case itemLine(t):
 			flush()
+			blank = false
 			text.WriteString(t)
 			text.WriteByte('\n')
 			names = append(names, spanNames(t)...)
 		default:
+			blank = false
 			text.WriteString(t)
 			text.WriteByte('\n')
 			names = append(names, spanNames(t)...)

@@ -195,3 +195,15 @@ func BenchmarkDocNamed(b *testing.B) {
 		ix.mu.RUnlock()
 	}
 }
+
+// TestPassagesCodeStaysUnderItsHeading: a code block right under a
+// heading gives its names to the heading's first passage, not to the
+// passage of the heading before; a code block before a heading gives its
+// names to no passage of the next heading.
+func TestPassagesCodeStaysUnderItsHeading(t *testing.T) {
+	text := "Use `a()` here.\n\n## Next\n\n```js\nb(1)\n```\n\nThen this.\n\n## Last\n\n```\nc()\n```\n## End\nDone.\n"
+	got := passages("First", splitLines(text))
+	if len(got) != 3 || !slices.Equal(got[0].names, []string{"a"}) || !slices.Equal(got[1].names, []string{"b"}) || len(got[2].names) != 0 {
+		t.Errorf("passages %q, want a's under First, b's under Next and none under End", got)
+	}
+}
