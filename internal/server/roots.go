@@ -206,8 +206,8 @@ func (s *Server) rootsChanged(_ context.Context, req *mcp.RootsListChangedReques
 	}
 	ss := req.Session
 	// A notification's handler must not wait for the client: ask from
-	// another goroutine.
-	go func() {
+	// another goroutine, which Close waits for.
+	s.goSwitch(func() {
 		defer s.recoverBackground("re-reading the client's roots")
 		ws := s.workspace()
 		if ws.viaClient != ss {
@@ -227,5 +227,5 @@ func (s *Server) rootsChanged(_ context.Context, req *mcp.RootsListChangedReques
 		if _, err := s.switchLocked(s.ctx, nil, s.start, nil); err != nil {
 			s.log.Error("switching back to the starting root failed", "root", s.start, "err", err)
 		}
-	}()
+	})
 }

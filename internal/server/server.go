@@ -141,6 +141,26 @@ type Server struct {
 	calls *foreground // the tool calls in flight, which background work yields to
 
 	pages treePages // callers and callees trees kept for their next pages
+
+	// switches are the workspace switches under way on goroutines of
+	// their own (rootsChanged): Close waits for them, so that a
+	// workspace being left writes nothing under its .artifacts after
+	// Close returns; once closing is set, none starts.
+	switches    sync.WaitGroup
+	switchesMu  sync.Mutex
+	switchesEnd bool
+}
+
+// goSwitch runs f on a goroutine of its own that Close waits for, unless
+// the server is closing; it reports whether f runs.
+func (s *Server) goSwitch(f func()) bool {
+	s.switchesMu.Lock()
+	defer s.switchesMu.Unlock()
+	if s.switchesEnd {
+		return false
+	}
+	s.switches.Go(f)
+	return true
 }
 
 // New returns a server for opt.Root and starts loading it in the
@@ -228,9 +248,14 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.mcp.Run(ctx, t)
 }
 
-// Close releases the current workspace.
+// Close waits for a workspace switch under way, then releases the
+// current workspace.
 func (s *Server) Close() {
 	s.stopView()
+	s.switchesMu.Lock()
+	s.switchesEnd = true
+	s.switchesMu.Unlock()
+	s.switches.Wait()
 	s.workspace().close()
 }
 
