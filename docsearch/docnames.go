@@ -18,8 +18,8 @@ import (
 // passage names the share of the query's IDF weight that passage holds
 // (docNamed). A code candidate so named gets that share as a feature
 // (featDocs), and the best named functions join the candidates
-// (addDocNamed). Both run only when the code weights weigh the feature,
-// which the built-in ones do not yet (see codeWeights).
+// (addDocNamed). Both run only when the code weights weigh the feature
+// (see codeWeights) and the index has docs.
 
 // Limits of the docs lookup: the sections read, how far under the best
 // section's score one may be, and the bytes of a file read for them.
@@ -29,23 +29,34 @@ const (
 	docsMaxRead  = 1 << 20
 )
 
-// docNamed returns, for the query terms qw, the code names the docs
+// readsDocs says whether a search for q reads the docs for the names
+// they give: a search in words whose code weights (q's, or the built-in
+// ones) weigh the docs feature, or that observes the code candidates.
+func (ix *Index) readsDocs(q Query, qt QueryType) bool {
+	w := q.CodeWeights
+	if w == nil {
+		w = codeWeights[:]
+	}
+	return qt != QueryCodeLookup && (weighs(w, featDocs) || q.CodeCandidates != nil)
+}
+
+// docNamed returns, for the query terms qw and the docs chunks of hits
+// (a lexical list, best first), the code names the docs
 // passages that hold the query's words name, each with the largest share
 // of the query's IDF weight such a passage holds, scaled by its section's
 // lexical score over the best section's and divided by the square root of
 // the number of names the passage gives (a list of ten functions says
 // less of each than a sentence about one). Callers hold ix.mu.
-func (ix *Index) docNamed(query string, qw []idfTerm) map[string]float64 {
+func (ix *Index) docNamed(query string, qw []idfTerm, hits []scored) map[string]float64 {
 	var qtotal float64
 	for _, t := range qw {
 		qtotal += t.idf
 	}
-	if qtotal == 0 || !ix.scopes.has(ScopeDocs) {
-		return nil
-	}
-	keep, dead := ix.keeper(Query{Scopes: []string{ScopeDocs}})
-	hits, _ := ix.lexicalSearch(query, keep, dead)
-	if len(hits) == 0 || hits[0].score <= 0 {
+	hits = slices.DeleteFunc(slices.Clone(hits), func(h scored) bool {
+		d := ix.doc(ix.chunkDoc(h.chunk))
+		return d == nil || d.scope != ScopeDocs
+	})
+	if qtotal == 0 || len(hits) == 0 || hits[0].score <= 0 {
 		return nil
 	}
 	an := newAnalyzer()

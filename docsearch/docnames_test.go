@@ -176,7 +176,8 @@ func FuzzPassages(f *testing.F) {
 }
 
 // BenchmarkDocNamed: the docs lookup of one question over a README of
-// 200 sections, each naming a function in a list item.
+// 200 sections, each naming two functions in list items: the docs list of
+// a code search's lexical pass, and the passages read from it.
 func BenchmarkDocNamed(b *testing.B) {
 	var readme strings.Builder
 	readme.WriteString("# lib\n\n")
@@ -186,10 +187,13 @@ func BenchmarkDocNamed(b *testing.B) {
 	ix := openTest(b, mapFS(map[string]string{"README.md": readme.String()}), Options{})
 	const q = "lowest version a range can match"
 	qw := ix.queryIDF(q)
+	code, dead := ix.keeper(Query{Scopes: []string{ScopeCode}})
+	docs, _ := ix.keeper(Query{Scopes: []string{ScopeDocs}})
 	b.ResetTimer()
 	for b.Loop() {
 		ix.mu.RLock()
-		if len(ix.docNamed(q, qw)) == 0 {
+		_, _, hits := ix.lexicalSearchAlso(q, code, docs, dead)
+		if len(ix.docNamed(q, qw, hits)) == 0 {
 			b.Fatal("no names")
 		}
 		ix.mu.RUnlock()

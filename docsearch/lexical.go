@@ -81,12 +81,28 @@ func (sc *scratch) allocHeap(n int) {
 // own: on CoSQA-test this takes BM25 nDCG@10 from 0.403 to 0.413 (hybrid
 // 0.418 to 0.419).
 func (ix *Index) lexicalSearch(text string, keep func(uint32) bool, dead bitSet) ([]scored, map[uint32]float64) {
+	hits, cov, _ := ix.lexicalSearchAlso(text, keep, nil, dead)
+	return hits, cov
+}
+
+// alsoCandidates is how many chunks lexicalSearchAlso's second list holds.
+const alsoCandidates = 20
+
+// lexicalSearchAlso is lexicalSearch that, in the same pass over the
+// postings, also ranks the chunks also keeps and keep does not (at most
+// alsoCandidates, best first; none when keep or also is nil): the docs a
+// code search reads for the names they give (docnames.go), at the cost
+// of scoring a few more chunks rather than of a second search.
+func (ix *Index) lexicalSearchAlso(text string, keep, also func(uint32) bool, dead bitSet) ([]scored, map[uint32]float64, []scored) {
 	// keep is nil when every chunk is kept; dead, the removed chunks, is
 	// nil when there are none (see keeper).
 	lex := ix.lex
 	terms, words := ix.queryTerms(text)
 	if len(terms) == 0 {
-		return nil, nil
+		return nil, nil, nil
+	}
+	if keep == nil {
+		also = nil
 	}
 	var total float64
 	for _, w := range words {
@@ -145,6 +161,8 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool, dead bitSet)
 							k = 2
 							if keep(c) {
 								k = 1
+							} else if also != nil && also(c) {
+								k = 3
 							}
 							sc.kept[c] = k
 							sc.asked = append(sc.asked, c)
@@ -181,9 +199,13 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool, dead bitSet)
 		sc.lists = lists[:0]
 		i = j
 	}
-	top := topK{k: candidates}
+	top, alsoTop := topK{k: candidates}, topK{k: alsoCandidates}
 	cov := map[uint32]float64{}
 	for _, c := range sc.touched {
+		if also != nil && sc.kept[c] == 3 {
+			alsoTop.push(c, acc[c].score)
+			continue
+		}
 		top.push(c, acc[c].score) // only kept chunks were scored
 	}
 	for _, c := range sc.asked {
@@ -199,7 +221,11 @@ func (ix *Index) lexicalSearch(text string, keep func(uint32) bool, dead bitSet)
 	}
 	sc.touched = sc.touched[:0]
 	scratchPool.Put(sc)
-	return hits, cov
+	var alsoHits []scored
+	if also != nil {
+		alsoHits = alsoTop.sorted()
+	}
+	return hits, cov, alsoHits
 }
 
 // queryTerms analyses the query and expands each word to the terms it

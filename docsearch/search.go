@@ -179,10 +179,17 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 			vecHits = ix.vec.search(qvec, candidates, all)
 		}
 	}
-	var lexHits []scored
+	var lexHits, docsHits []scored
 	var cov map[uint32]float64
 	if mode != Vector {
-		lexHits, cov = ix.lexicalSearch(text, keep, dead)
+		var also func(uint32) bool
+		if ix.readsDocs(q, plan.Type) {
+			also, _ = ix.keeper(Query{Scopes: []string{ScopeDocs}})
+		}
+		lexHits, cov, docsHits = ix.lexicalSearchAlso(text, keep, also, dead)
+		if keep == nil {
+			docsHits = lexHits // the docs are among them (docNamed takes only theirs)
+		}
 		lexHits = ix.dedupe(lexHits)
 	}
 	vecDone.Wait()
@@ -200,7 +207,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		ranked = ix.namedHits(ranked, text, keep, dead)
 		slices.SortStableFunc(ranked, byFused)
 	}
-	ranked = ix.rankCode(ctx, ranked, text, qvec, plan.Type, lexHits, vecHits, q.CodeWeights, q.CodeCandidates)
+	ranked = ix.rankCode(ctx, ranked, text, qvec, plan.Type, lexHits, vecHits, docsHits, q.CodeWeights, q.CodeCandidates)
 	perScope := len(q.Scopes) > 0
 	res := Results{Query: text, Type: plan.Type}
 	var all []Result
