@@ -96,7 +96,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	codeW := fs.String("code-weights", "", "rank with these weights of the code ranking features, `feature=value,...`, the others built in (to check fitted weights)")
 	asNames := fs.Bool("names", false, "ask instead for each judged function by its own name, answered by itself alone (identifier lookups; see nameQueries)")
 	learnOnly := fs.String("learn-only", "", "with --learn, fit only these `features` (comma-separated names), the others kept at their built-in weights")
-	withDocs := fs.Bool("docs", false, "index each repository's docs (README, docs/, other markdown) beside its code, as a workspace is, for the docs feature (docs/code-search.md, twenty-fifth session); by default code alone")
+	codeOnly := fs.Bool("code-only", false, "index each repository's code alone, without its docs (README, docs/, other markdown), as the figures before 2026-12-07 (twenty-fifth session) were measured; by default the docs are indexed beside the code, as in a workspace, and the docs feature reads them")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if *learn {
 		held := heldRepos(pos[0])
-		set, err := loadLearnSet(ctx, pos[0], *repos, held, *withDocs, stderr)
+		set, err := loadLearnSet(ctx, pos[0], *repos, held, !*codeOnly, stderr)
 		if err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 				return fmt.Errorf("bench code: --learn-also %q: want dataset=repos", *learnAlso)
 			}
 			maps.Copy(held, heldRepos(ds))
-			also, err := loadLearnSet(ctx, ds, dir, held, *withDocs, stderr)
+			also, err := loadLearnSet(ctx, ds, dir, held, !*codeOnly, stderr)
 			if err != nil {
 				return err
 			}
@@ -194,7 +194,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return fmt.Errorf("bench code: repository %s not at %s; fetch it with %s", repo, dir, filepath.Join(pos[0], "fetch.sh"))
 		}
 		start := time.Now()
-		ix, files, err := repoIndex(ctx, dir, *withDocs)
+		ix, files, err := repoIndex(ctx, dir, !*codeOnly)
 		if err != nil {
 			return fmt.Errorf("bench code: %s: %w", repo, err)
 		}

@@ -101,6 +101,22 @@ func TestCodeTestsDataSet(t *testing.T) {
 	}
 }
 
+// TestCodeHeldDataSet checks the second held-out set (checkCodeSet, and):
+// at least 90 queries, every repository held out, so that no fit can
+// read it (loadLearnSet takes the tuning split).
+func TestCodeHeldDataSet(t *testing.T) {
+	const dir = "../../docs/bench/codeheld"
+	queries, repos := checkCodeSet(t, dir)
+	if len(queries) < 90 {
+		t.Errorf("%d queries, want at least 90", len(queries))
+	}
+	for _, r := range repos {
+		if r.Split != "held" {
+			t.Errorf("repository %s: split %q, want held", r.Name, r.Split)
+		}
+	}
+}
+
 // fetchKinds are the kinds of repository docs/bench/fetch-repos.sh
 // fetches.
 var fetchKinds = []string{"gomod", "npm", "deb", "pystd"}
