@@ -12,8 +12,8 @@ import (
 // the page names the function that does it ("Specify a required
 // (mandatory) option using `.makeOptionMandatory()`"), while the
 // function's own code and doc comment may share none of the words. So a
-// code search also searches the docs scope lexically, reads the best
-// sections' passages (a paragraph or a list item, with the heading it is
+// code search also ranks the docs scope's chunks in its lexical pass
+// (lexicalSearchAlso), reads the best sections' passages (a paragraph or a list item, with the heading it is
 // under and the code block that follows it) and gives each code name a
 // passage names the share of the query's IDF weight that passage holds
 // (docNamed). A code candidate so named gets that share as a feature
@@ -216,9 +216,9 @@ func (ix *Index) addDocNamed(ranked []hit, named map[string]float64) ([]hit, boo
 func (ix *Index) docLines(d *doc) []string {
 	text := d.text
 	if !d.put {
-		src, _, err := ix.scopes.resolve(d.path)
-		if err != nil {
-			return nil
+		src, ok, err := ix.scopes.resolve(d.path)
+		if err != nil || !ok || src.fsys == nil {
+			return nil // not a document of a file system the index reads
 		}
 		data, err := readFile(src.fsys, src.name, min(ix.opts.MaxFileBytes, docsMaxRead))
 		if err != nil {

@@ -81,20 +81,6 @@ func docsWeighed(on bool) []float64 {
 	return w
 }
 
-// firstSymbol returns the symbol of the first code result of query under
-// the code weights w, "" for none.
-func firstSymbol(t *testing.T, ix *Index, query string, w []float64) string {
-	t.Helper()
-	res, err := ix.Search(ctx, Query{Text: query, Scopes: []string{ScopeCode}, MinScore: zero(), CodeWeights: w})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Results) == 0 {
-		return ""
-	}
-	return res.Results[0].Symbol
-}
-
 // TestDocsNameRanksTheFunction: the README says, in the question's words,
 // which function makes an option mandatory; the function's own code says
 // "required", not "mandatory", and another function's comment matches
@@ -113,10 +99,10 @@ func TestDocsNameRanksTheFunction(t *testing.T) {
 			Body: "this.hidden = !!hide;\nreturn this;", Line: 20, End: 23},
 	}}})
 	const q = "make an option mandatory"
-	if got := firstSymbol(t, ix, q, docsWeighed(true)); got != "lib.option.Option.requiredOption" {
+	if got := firstCode(t, ix, q, docsWeighed(true)); got != "lib.option.Option.requiredOption" {
 		t.Errorf("first %s, want lib.option.Option.requiredOption", got)
 	}
-	if got := firstSymbol(t, ix, q, docsWeighed(false)); got == "lib.option.Option.requiredOption" {
+	if got := firstCode(t, ix, q, docsWeighed(false)); got == "lib.option.Option.requiredOption" {
 		t.Errorf("without the docs feature, %s is first too: the test shows nothing", got)
 	}
 }

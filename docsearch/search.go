@@ -187,8 +187,10 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 			also, _ = ix.keeper(Query{Scopes: []string{ScopeDocs}})
 		}
 		lexHits, cov, docsHits = ix.lexicalSearchAlso(text, keep, also, dead)
-		if keep == nil {
-			docsHits = lexHits // the docs are among them (docNamed takes only theirs)
+		if len(docsHits) == 0 {
+			// The search's own scopes hold the docs (or it has none to
+			// find): they are among lexHits, and docNamed takes only theirs.
+			docsHits = lexHits
 		}
 		lexHits = ix.dedupe(lexHits)
 	}
