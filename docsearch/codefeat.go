@@ -149,7 +149,7 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 		slices.SortStableFunc(ranked, byFused)
 	}
 	var named map[string]float64
-	if len(docsHits) > 0 && qt != QueryCodeLookup && (observe != nil || weighs(w, featDocs)) {
+	if len(docsHits) > 0 { // only when the search reads the docs (readsDocs)
 		named = ix.docNamed(query, ix.queryIDF(query), docsHits)
 		var added bool
 		if ranked, added = ix.addDocNamed(ranked, named); added {

@@ -153,24 +153,23 @@ func (ix *Index) addDocNamed(ranked []hit, named map[string]float64) ([]hit, boo
 		return strings.Compare(a, b)
 	})
 	names = names[:min(len(names), docsNewNames)]
-	at := make(map[uint32]int, len(ranked)) // document → its place among the code candidates
-	var floor *hit
-	code := 0
+	at := make(map[uint32]int, len(ranked)) // code document → its place in ranked
+	window := map[uint32]bool{}             // the first codeWindow code candidates, which the features rank
+	var top hit
 	for i := range ranked {
 		id := ix.chunkDoc(ranked[i].chunk)
 		if d := ix.doc(id); d == nil || !isCodeScope(d.scope) {
 			continue
 		}
-		at[id] = code
-		if code < docsNewAt || floor == nil {
-			floor = &ranked[i]
+		if len(at) < docsNewAt || len(at) == 0 {
+			top = ranked[i]
 		}
-		code++
+		window[id] = len(at) < codeWindow
+		at[id] = i
 	}
-	if floor == nil {
+	if len(at) == 0 {
 		return ranked, false
 	}
-	top := *floor
 	moved := false
 	an := namesAnalyzer()
 	for _, n := range names {
@@ -190,21 +189,9 @@ func (ix *Index) addDocNamed(ranked []hit, named map[string]float64) ([]hit, boo
 				return true
 			}
 			added++
-			if k, ok := at[id]; ok {
-				if k >= codeWindow {
-					for i := range ranked {
-						if ix.chunkDoc(ranked[i].chunk) == id {
-							ranked[i].fused, ranked[i].score = max(ranked[i].fused, top.fused), max(ranked[i].score, top.score)
-							moved = true
-							break
-						}
-					}
-				}
-				return true
+			if !window[id] {
+				ranked, moved = joinAt(ranked, at, id, chunk, top), true
 			}
-			at[id] = -1
-			ranked = append(ranked, hit{chunk: chunk, fused: top.fused, score: top.score})
-			moved = true
 			return true
 		})
 	}

@@ -50,17 +50,23 @@ func (ix *Index) namedHits(ranked []hit, query string, keep func(uint32) bool, d
 		if d := ix.doc(id); d == nil || !isCodeScope(d.scope) {
 			return true
 		}
-		if i, ok := at[id]; ok {
-			// Ranked, maybe past the window the rules read.
-			ranked[i].fused, ranked[i].score = max(ranked[i].fused, top.fused), max(ranked[i].score, top.score)
-		} else {
-			at[id] = len(ranked)
-			ranked = append(ranked, hit{chunk: chunk, fused: top.fused, score: top.score})
-		}
+		ranked = joinAt(ranked, at, id, chunk, top) // if ranked, maybe past the window the rules read
 		added++
 		return true
 	})
 	return ranked
+}
+
+// joinAt raises document id's hit in ranked (at: each ranked document's
+// place) to top's fused score and relevance, or, when id is not ranked,
+// appends chunk's hit with them and records its place; it returns ranked.
+func joinAt(ranked []hit, at map[uint32]int, id, chunk uint32, top hit) []hit {
+	if i, ok := at[id]; ok {
+		ranked[i].fused, ranked[i].score = max(ranked[i].fused, top.fused), max(ranked[i].score, top.score)
+		return ranked
+	}
+	at[id] = len(ranked)
+	return append(ranked, hit{chunk: chunk, fused: top.fused, score: top.score})
 }
 
 // nameTerm returns the ID of the term a symbol's name is looked up by,

@@ -183,11 +183,12 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	var cov map[uint32]float64
 	if mode != Vector {
 		var also func(uint32) bool
-		if ix.readsDocs(q, plan.Type) {
+		reads := ix.readsDocs(q, plan.Type)
+		if reads {
 			also, _ = ix.keeper(Query{Scopes: []string{ScopeDocs}})
 		}
 		lexHits, cov, docsHits = ix.lexicalSearchAlso(text, keep, also, dead)
-		if len(docsHits) == 0 {
+		if reads && len(docsHits) == 0 {
 			// The search's own scopes hold the docs (or it has none to
 			// find): they are among lexHits, and docNamed takes only theirs.
 			docsHits = lexHits
