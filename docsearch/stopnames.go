@@ -14,12 +14,23 @@ import (
 // (`Select.where`, "errors.Is", "then()"), or it follows an article,
 // is one code calls things by and comes before a word that is no stop
 // word ("add a where clause", "the once helper"; not "an from an
-// object"). Elsewhere a stop word is prose, and left out as ever.
+// object"). A few say what a question asks for wherever they stand
+// (orderWords: "falls between two dates" is moment's isBetween, "listen
+// for any event" socket.io's onAny, "load all rows" sqlx's Select into
+// a slice). Elsewhere a stop word is prose, and left out as ever.
 
 // nameStops are the stop words that code calls functions and methods by,
 // which a query marks as names by an article before them.
 var nameStops = setOf(`where then when once off before after between until while each all
 	any some not from is in do up down over under`)
+
+// orderWords are the stop words of order, quantity and place that a
+// question uses as it would a name, and kept wherever they stand. Those
+// of nameStops left out are mostly prose in a question ("from the
+// request", "when a request fails", "is not registered"). Measured on
+// the tuning split of docs/bench/code (docs/code-search.md, twenty-sixth
+// session).
+var orderWords = setOf(`once off before after between until each all any up down over under`)
 
 // articles are the words before a noun.
 var articles = setOf(`a an the`)
@@ -43,7 +54,11 @@ func queryStops(query string) func(string) bool {
 			plain = append(plain, "")
 			continue
 		}
-		plain = append(plain, strings.ToLower(tok))
+		w := strings.ToLower(tok)
+		if orderWords[w] {
+			keep[w] = true
+		}
+		plain = append(plain, w)
 	}
 	// After an article, before a word that is no stop word (or at the
 	// end): "a where clause", not "an from an object".

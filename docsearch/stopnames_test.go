@@ -21,10 +21,13 @@ func TestQueryStops(t *testing.T) {
 		"where are request hooks run":     nil,
 		"open the same file twice":        nil,
 		"find the most recent commit":     nil,
-		"wait until a condition is true":  nil,
-		"call a function before the exit": nil,
-		"creates an from an object":       nil,
-		"calls the then":                  {"then"},
+		"wait until a condition is true":  {"until"},
+		"call a function before the exit": {"before"},
+		"check if a date falls between two other dates": {"between"},
+		"fail when a plugin is not registered":          nil,
+		"read the request from the body":                nil,
+		"creates an from an object":                     nil,
+		"calls the then":                                {"then"},
 	} {
 		keep := queryStops(q)
 		var got []string
@@ -69,5 +72,50 @@ func TestStopWordNames(t *testing.T) {
 	}
 	if len(res.Results) != 0 {
 		t.Errorf("docs for %q: %d results, want none (prose drops its stop words)", "where", len(res.Results))
+	}
+}
+
+// TestOrderWordsFindNames: a question's "between" or "any" is a term
+// wherever it stands, so the function it names comes before one that
+// only shares the question's other words.
+func TestOrderWordsFindNames(t *testing.T) {
+	between := CodeSymbol{Name: "src.lib.moment.compare.isBetween", Kind: "function", Signature: "function isBetween(from, to, units, inclusivity)",
+		Body: "var localFrom = createLocal(from), localTo = createLocal(to);\nreturn this.isAfter(localFrom, units) && this.isBefore(localTo, units);", Line: 31, End: 46}
+	overflow := CodeSymbol{Name: "src.lib.create.check-overflow.checkOverflow", Kind: "function", Signature: "function checkOverflow(m)",
+		Doc:  "Check that each field of a parsed date is in range, and mark the date invalid otherwise.",
+		Body: "var overflow = a[MONTH] < 0 || a[MONTH] > 11 ? MONTH : a[DATE] < 1 ? DATE : -1;\nif (overflow) { checkDate(m); }", Line: 15, End: 57}
+	onAny := CodeSymbol{Name: "lib.socket.Socket.onAny", Kind: "method", Signature: "onAny(listener)",
+		Body: "this._anyListeners = this._anyListeners || [];\nthis._anyListeners.push(listener);\nreturn this;", Line: 60, End: 64}
+	on := CodeSymbol{Name: "lib.socket.Socket.on", Kind: "method", Signature: "on(event, listener)",
+		Doc: "Register a listener for an event.", Body: "this.listeners(event).push(listener);\nreturn this;", Line: 70, End: 74}
+	// Words of the question that many functions share ("check", "date",
+	// "event") weigh less than the one that names the function.
+	var dates []CodeSymbol
+	for i, name := range []string{"isValid", "isDate", "createDate", "daysInMonth", "checkWeekday", "emit"} {
+		dates = append(dates, CodeSymbol{Name: "src.lib.dates." + name, Kind: "function", Signature: "function " + name + "(date, event)",
+			Doc: "Check the date of an event.", Body: "return checkDate(date) && event;", Line: 10 * (i + 1), End: 10*(i+1) + 5})
+	}
+	ix := openTest(t, mapFS(map[string]string{}), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "src/lib/dates.js", Symbols: dates},
+		{Path: "src/lib/moment/compare.js", Symbols: []CodeSymbol{between}},
+		{Path: "src/lib/create/check-overflow.js", Symbols: []CodeSymbol{overflow}},
+		{Path: "lib/socket.js", Symbols: []CodeSymbol{onAny, on}},
+	})
+	for q, want := range map[string]string{
+		"check if a date falls between two other dates":    "isBetween",
+		"listen for any incoming event no matter its name": "onAny",
+	} {
+		res, err := ix.Search(ctx, Query{Text: q, Scopes: []string{ScopeCode}, MinScore: zero()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range res.Results {
+			got = append(got, localName(r.Symbol))
+		}
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("%q: results %v, want %s first", q, got, want)
+		}
 	}
 }
