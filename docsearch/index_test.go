@@ -385,7 +385,10 @@ func TestQueryWordForms(t *testing.T) {
 			"docs/send.md":  "# Sending\n\nSend it.\n",
 			"docs/cmp.md":   "# Ordering\n\nThe cmp of versions.\n",
 			"docs/sort.md":  "# Sorting\n\nSort the newer versions.\n",
-		}, [][2]string{{"sort dictionary by value", "docs/dict.md"}, {"msg", "docs/log.md"}, {"compare newer versions", "docs/cmp.md"}}},
+			"docs/auto.md":  "# Annotations\n\nThe auto annotation of a property.\n",
+			"docs/props.md": "# Annotations\n\nThe annotation of a property.\n",
+		}, [][2]string{{"sort dictionary by value", "docs/dict.md"}, {"msg", "docs/log.md"}, {"compare newer versions", "docs/cmp.md"},
+			{"annotate a property automatically", "docs/auto.md"}}},
 		{"compounds", map[string]string{
 			"docs/flags.md": "# Flags\n\nThe readonly flag.\n",
 			"docs/notes.md": "# Notes\n\nRead the flag.\n",
