@@ -15,6 +15,11 @@ func TestDeprecatedCode(t *testing.T) {
 		{"flag.go", "function Old\nfunc Old()\nflag.go:1-3\nOld parses.\n\nDeprecated: use New.\nreturn nil\n", true},
 		{"lib/a.js", "function old\nfunction old()\nlib/a.js:1-3\nParses.\n@deprecated since 2.0\nreturn 1\n", true},
 		{"pkg/a.py", "function old\ndef old()\npkg/a.py:1-3\nParses.\n.. deprecated:: 2.0\nreturn 1\n", true},
+		{"A.java", "method A.run\npublic void run()\nA.java:3-5\n@Deprecated\npublic void run() {\n", true},
+		{"src/lib.rs", "function lib.old\npub fn old()\nsrc/lib.rs:3-5\n#[deprecated(note = \"use new\")]\npub fn old() {\n", true},
+		{"Ctl.cs", "method Ctl.List\npublic IActionResult List()\nCtl.cs:3-5\n[Obsolete]\npublic IActionResult List()\n", true},
+		{"a.swift", "function a.old\nfunc old()\na.swift:3-5\n@available(*, deprecated, message: \"use new\")\nfunc old() {\n", true},
+		{"pkg/b.py", "function b.old\ndef old()\npkg/b.py:3-5\n@typing_extensions.deprecated(\"use new\")\ndef old():\n", true},
 		// A function that warns about one deprecated use of itself is not deprecated.
 		{"lib/response.js", "method res.json\nfunction json(obj)\nlib/response.js:1-9\nif (arguments.length === 2) { deprecate('res.json(status, obj)') }\n", false},
 		{"jsonschema/validators.py", "method iter_errors\ndef iter_errors(self, instance, _schema=None)\nx:1-9\nwarnings.warn('Passing a schema', DeprecationWarning)\n", false},

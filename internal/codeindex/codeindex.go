@@ -78,6 +78,9 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 			skipFrom, skipTo, _ = docstringLines(lines, s.StartLine, cs.End, s.Doc)
 		}
 		cs.Body = body(lines, s.StartLine, cs.End, skipFrom, skipTo)
+		if a := attributeText(lines, s.StartLine, f.Language); a != "" {
+			cs.Body = a + cs.Body
+		}
 		parent := strings.TrimSuffix(s.Qualified, "."+s.Name)
 		// A C or C++ prototype, a member declared in its class, a Rust
 		// trait's or extern block's function (extract.Symbol.Declaration)
