@@ -222,8 +222,6 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 // are computed only when w weighs them or all is set.
 func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, named map[string]float64, all bool) []codeCand {
 	tests, examples := asksForTests(query), asksForExamples(query)
-	lq0 := strings.ToLower(query)
-	asksDeprecated := strings.Contains(lq0, "deprecat") || strings.Contains(lq0, "legacy")
 	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
 	fields := words && (all || weighs(w, featText) || weighs(w, featCover))
 	cands := make([]codeCand, 0, min(len(ranked), codeWindow)) // one allocation: 216 bytes a candidate
@@ -254,6 +252,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 	best := ranked[cands[0].i].fused
 	an := namesAnalyzer() // names keep their stop words, as indexed (analyzeCode)
 	lq := strings.ToLower(query)
+	asksDeprecated := strings.Contains(lq, "deprecat") || strings.Contains(lq, "legacy")
 	for n := range cands {
 		c := &cands[n]
 		rec := ix.chunk(ranked[c.i].chunk)

@@ -13,11 +13,13 @@ import (
 // (Python's DeprecationWarning, Node's util.deprecate) is no mark:
 // express's res.json deprecates one way of calling itself.
 func deprecatedCode(file, text string) bool {
-	for _, seg := range strings.Split(strings.ToLower(file), "/") {
-		seg = strings.TrimSuffix(seg, path.Ext(seg))
-		for _, w := range strings.FieldsFunc(seg, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
-			if w == "deprecated" || w == "legacy" {
-				return true
+	if lf := strings.ToLower(file); strings.Contains(lf, "deprecated") || strings.Contains(lf, "legacy") {
+		for seg := range strings.SplitSeq(lf, "/") {
+			seg = strings.TrimSuffix(seg, path.Ext(seg))
+			for w := range strings.FieldsFuncSeq(seg, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+				if w == "deprecated" || w == "legacy" {
+					return true
+				}
 			}
 		}
 	}
