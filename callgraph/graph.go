@@ -129,9 +129,10 @@ func (g *Graph) Len() int { return len(g.nodes) }
 func (g *Graph) Node(id SymbolID) Node { return g.nodes[id] }
 
 // PlacesIn returns the places of file (extract.File.Places: anonymous
-// functions outside every named function), as its extraction lists
-// them; nil when the graph does not hold the file. A call made in one is
-// its module's or type's, and the place says where.
+// functions outside every named function, and labelled callbacks inside
+// one), as its extraction lists them; nil when the graph does not hold
+// the file. A call made in one is its module's, type's or function's,
+// and the place says where.
 func (g *Graph) PlacesIn(file string) []extract.Place {
 	if f := g.files[file]; f != nil {
 		return f.Places

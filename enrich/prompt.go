@@ -443,8 +443,9 @@ func (p *plan) frame(w where) frame {
 const maxPromptPlaces = 30
 
 // placeLines lists the file's places (extract.Place) in the part's
-// lines, if any: the functions of a routes file or a module's callbacks,
-// which are no symbols but are where its code is.
+// lines, if any: the functions of a routes file, a module's callbacks
+// and a router's handlers, which are no symbols but are where its code
+// is.
 func placeLines(f *extract.File, w where) []string {
 	var out []string
 	n := 0
@@ -462,7 +463,7 @@ func placeLines(f *extract.File, w where) []string {
 	if n > maxPromptPlaces {
 		out = append(out, fmt.Sprintf("- … and %d more\n", n-maxPromptPlaces))
 	}
-	head := []string{"\n", "### Anonymous functions outside named functions\n",
+	head := []string{"\n", "### Anonymous functions with a place of their own\n",
 		"Not symbols (no entry below): mention the ones that matter in the summary.\n"}
 	return append(head, out...)
 }

@@ -123,7 +123,7 @@ func TestPromptSaysGenerated(t *testing.T) {
 func TestPromptListsPlaces(t *testing.T) {
 	src := "<?php\nRoute::get('/users', function () {\n    return User::all();\n});\n$handler = function () { work(); };\nRoute::group([], function () {\n    Route::get('/a', fn() => a());\n});\n"
 	f, g := extractOne(t, "web.php", src)
-	wantInPrompt(t, promptOf(t, f, g, []byte(src)), "### Anonymous functions outside named functions", "- `<callback of Route::get('/users')>` (lines 2–4)",
+	wantInPrompt(t, promptOf(t, f, g, []byte(src)), "### Anonymous functions with a place of their own", "- `<callback of Route::get('/users')>` (lines 2–4)",
 		"- `$handler` (line 5)", "- `<callback of Route::group>.<callback of Route::get('/a')>` (line 7)")
 	src = "<?php\nfunction f() { return array_map(function ($x) { return $x; }, []); }\n"
 	f, g = extractOne(t, "lib.php", src)

@@ -26,7 +26,9 @@
 // are (`<callback of app.get('/users')>`). In Go, PHP, Ruby, Lua and C#
 // an anonymous function outside every named function is a Place
 // (File.Places), named the same way: no symbol, its calls still its
-// owner's, but a function of its own for code search.
+// owner's, but a function of its own for code search. So is one inside a
+// named function, outside test files, that its call labels with a string
+// first (a route's handler: `<callback of r.Get("/orders")>`).
 //
 // StartLine is the line of the declaration's name, not of a decorator or
 // comment above it; EndLine the last line of its body. Parent is the

@@ -87,8 +87,9 @@ type Language struct {
 	// guard returns what narrows the type of a call's receiver recv in
 	// the branch around the call at byte at (Call.Guard), or "".
 	guard func(recv *sitter.Node, at uint32, f *fileInfo) string
-	// places names the @place captures outside named functions
-	// (File.Places); nil for a language without them.
+	// places names the @place captures outside named functions, and
+	// labelled callbacks inside them (File.Places); nil for a language
+	// without them.
 	places *placeRules
 	// scopedImports: an import in a function or class body binds its
 	// names there only; the engine sets Import.Scope (Python).

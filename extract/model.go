@@ -40,12 +40,16 @@ type File struct {
 // a callback, block or function value at module level or in a type's
 // body (PHP's `Route::get('/users', function () {…})`, Ruby's `get
 // '/users' do … end`, Go's `var rootCmd = &cobra.Command{Run: func(…)
-// {…}}`, C#'s top-level `app.MapGet("/users", () => …)`). It is named
-// by where it is: "<callback of Route::get('/users')>", "rootCmd.Run",
-// "$handler", "<key>" for a value under a key, "<function>" otherwise.
+// {…}}`, C#'s top-level `app.MapGet("/users", () => …)`); or, inside a
+// named function outside test files, a callback whose call labels it
+// with a string first (a route's handler, `mux.HandleFunc("/orders",
+// func…)`). It is named by where it is:
+// "<callback of Route::get('/users')>", "rootCmd.Run", "$handler",
+// "<key>" for a value under a key, "<function>" otherwise.
 //
-// A place is no Symbol: its calls stay the module's (or the type's), as
-// the call graph has them, and nothing resolves a call to it. It is
+// A place is no Symbol: its calls stay the module's, the type's or the
+// enclosing function's, as the call graph has them, and nothing resolves
+// a call to it. It is
 // there for what reads code whole: code search indexes it as a function
 // of its own, where the module's document would hold only its head.
 // JavaScript and TypeScript make such functions symbols instead.

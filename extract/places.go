@@ -1,7 +1,7 @@
 package extract
 
-// Places: anonymous functions written outside every named function, named
-// by where they are (see Place).
+// Places: anonymous functions written outside every named function, or
+// labelled callbacks inside one, named by where they are (see Place).
 
 import (
 	"sort"
@@ -43,9 +43,10 @@ type placeRules struct {
 const maxPlaces = 500
 
 // places returns the places of the file: the nodes captured as @place
-// (anonymous functions) that no function or method encloses, named by
-// where they are and qualified under the type (Ruby's class body) or
-// the place that encloses them, or the module.
+// (anonymous functions) that no function or method encloses, or that
+// are labelled callbacks (labelledCallback), named by where they are and
+// qualified under the place that encloses them, else the function or
+// type (Ruby's class body), else the module.
 func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 	r := f.lang.places
 	if r == nil || len(nodes) == 0 {
@@ -81,10 +82,11 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 			stack = stack[:len(stack)-1]
 		}
 		d := innermostDecl(decls, start, false)
-		if d != nil && (d.kind == KindFunction || d.kind == KindMethod || d.end == end) {
-			// A named function's code, or the body of a declaration
-			// written as a call with a block (Ruby's `Item =
-			// Struct.new(:sku) do … end`): its own document holds it.
+		inFunc := d != nil && (d.kind == KindFunction || d.kind == KindMethod)
+		if d != nil && d.end == end {
+			// The body of a declaration written as a call with a block
+			// (Ruby's `Item = Struct.new(:sku) do … end`): its own
+			// document holds it.
 			continue
 		}
 		if len(out) >= maxPlaces {
@@ -96,6 +98,9 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 		name := placeName(n, f, r)
 		if name == "" {
 			continue // called where it is written: the scope of the code around it
+		}
+		if inFunc && (f.test || !labelledCallback(name)) { // see labelledCallback
+			continue // a named function's code: its own document holds it
 		}
 		// Qualified under the innermost of the type and the place
 		// around it: a class in an RSpec block, a block in that class.
@@ -304,6 +309,23 @@ func callLabel(call, fn, args *sitter.Node, f *fileInfo, r *placeRules) string {
 		}
 	}
 	return label
+}
+
+// labelledCallback reports whether a place's name is that of a callback
+// whose call labels it with a string first (`<callback of
+// r.Get("/orders")>`): a route's handler, a place of its own even inside
+// a named function, whose document would otherwise hold a router's every
+// handler in one. Not in a test file: its subtests (`t.Run("empty
+// input", func…)`), hundreds in a package's tests, are what questions
+// about the API do not ask for (docs/code-search.md, twenty-sixth
+// session: with them Go's tuning questions lost 0.002).
+func labelledCallback(name string) bool {
+	rest, ok := strings.CutPrefix(name, "<callback of ")
+	if !ok {
+		return false
+	}
+	i := strings.IndexByte(rest, '(')
+	return i >= 0 && i+1 < len(rest) && strings.IndexByte("\"'`", rest[i+1]) >= 0
 }
 
 // placeLiteral reports whether a node type is a string or a symbol.

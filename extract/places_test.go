@@ -49,6 +49,28 @@ class C {
     public function m() { array_map(function ($x) { return $x; }, []); }
 }
 `, []string{"routes.web.<callback of Route::get('/users')> 2-4", "routes.web.<callback of $app->post('/x')> 5-5", "routes.web.$handler 6-6"}, "all routes.web"},
+		{"server/routes.go", `package server
+
+func routes(mux *http.ServeMux) {
+	mux.HandleFunc("/orders/archive", func(w http.ResponseWriter, r *http.Request) {
+		archive(w)
+	})
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	go func() { watch() }()
+}
+
+func register(r *Router) {
+	r.Get("/health", func(c *Ctx) error { return ok(c) })
+}
+`, []string{"server.routes.<callback of mux.HandleFunc(\"/orders/archive\")> 4-6", "server.register.<callback of r.Get(\"/health\")> 12-12"}, "archive server.routes"},
+		// A test file's subtests stay their test's: questions about the
+		// API do not ask for them.
+		{"server/routes_test.go", `package server
+
+func TestArchive(t *testing.T) {
+	t.Run("empty input", func(t *testing.T) { check(t) })
+}
+`, nil, "check server.TestArchive"},
 		{"config/app.php", `<?php
 return function ($env) {
     return load($env);
