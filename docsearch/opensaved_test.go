@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,16 @@ func TestOpenSaved(t *testing.T) {
 		if _, err := OpenSaved(ctx, os.DirFS(root), tc.opts); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
+	}
+}
+
+// TestOpenWithoutRoot: a nil root file system is a clear error, not a
+// panic in the walk that Open starts.
+func TestOpenWithoutRoot(t *testing.T) {
+	if _, err := Open(ctx, nil, Options{}); err == nil || !strings.Contains(err.Error(), "no root file system") {
+		t.Errorf("Open(nil): %v, want the missing root named", err)
+	}
+	if _, err := OpenSaved(ctx, nil, Options{Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "no root file system") {
+		t.Errorf("OpenSaved(nil): %v, want the missing root named", err)
 	}
 }

@@ -99,6 +99,9 @@ type scopeSet struct {
 }
 
 func newScopeSet(root fs.FS, extra []Scope) (*scopeSet, error) {
+	if root == nil {
+		return nil, errors.New("docsearch: no root file system (an empty one is fstest.MapFS{})")
+	}
 	seen := map[string]bool{ScopeArtifacts: true, ScopeDocs: true, ScopeCode: true, ScopeVendor: true}
 	for _, s := range extra {
 		switch {
