@@ -83,6 +83,9 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 		}
 		d := innermostDecl(decls, start, false)
 		inFunc := d != nil && (d.kind == KindFunction || d.kind == KindMethod)
+		if inFunc && f.test {
+			continue // a test's code, subtests too (see labelledCallback): not named at all
+		}
 		if d != nil && d.end == end {
 			// The body of a declaration written as a call with a block
 			// (Ruby's `Item = Struct.new(:sku) do … end`): its own
@@ -99,7 +102,7 @@ func (f *fileInfo) places(nodes []*sitter.Node, decls []*decl) []Place {
 		if name == "" {
 			continue // called where it is written: the scope of the code around it
 		}
-		if inFunc && (f.test || !labelledCallback(name)) { // see labelledCallback
+		if inFunc && !labelledCallback(name) {
 			continue // a named function's code: its own document holds it
 		}
 		// Qualified under the innermost of the type and the place
