@@ -91,7 +91,7 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	peerW := fs.String("peer-weights", "5,2,1", "the FTS5 peer's bm25 `weights` of name, path and body")
 	peerTests := fs.Bool("peer-tests", false, "let the FTS5 peer index tests and examples too (by default it leaves them out, as the stronger peer: docs/code-search.md)")
 	learn := fs.Bool("learn", false, "instead, fit the weights of the code ranking features on the data set's tuning split (all of it when it has no splits) and print them")
-	learnAlso := fs.String("learn-also", "", "with --learn, `dataset=repos`: a second data set the weights are fitted on too, less the repositories held out in either")
+	learnAlso := fs.String("learn-also", "", "with --learn, `dataset=repos,...`: more data sets the weights are fitted on too, less the repositories held out in any of them")
 	fit := fs.Bool("fit", false, "with --learn, fit every weight at once as a pairwise logistic model, its strength chosen by leaving one repository out, instead of coordinate ascent")
 	codeW := fs.String("code-weights", "", "rank with these weights of the code ranking features, `feature=value,...`, the others built in (to check fitted weights)")
 	asNames := fs.Bool("names", false, "ask instead for each judged function by its own name, answered by itself alone (identifier lookups; see nameQueries)")
@@ -106,23 +106,9 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return errUsage
 	}
 	if *learn {
-		held := heldRepos(pos[0])
-		set, err := loadLearnSet(ctx, pos[0], *repos, held, !*codeOnly, stderr)
+		sets, err := loadLearnSets(ctx, pos[0], *repos, *learnAlso, !*codeOnly, stderr)
 		if err != nil {
 			return err
-		}
-		sets := []*learnSet{set}
-		if *learnAlso != "" {
-			ds, dir, ok := strings.Cut(*learnAlso, "=")
-			if !ok {
-				return fmt.Errorf("bench code: --learn-also %q: want dataset=repos", *learnAlso)
-			}
-			maps.Copy(held, heldRepos(ds))
-			also, err := loadLearnSet(ctx, ds, dir, held, !*codeOnly, stderr)
-			if err != nil {
-				return err
-			}
-			sets = append(sets, also)
 		}
 		only, err := learnFeatures(*learnOnly)
 		if err != nil {

@@ -72,6 +72,37 @@ func learnBounds(feature string) (lo, hi float64) {
 	return -3, 3
 }
 
+// loadLearnSets loads the data set the weights are fitted on and those
+// --learn-also lists ("dataset=repos,..."), each less the repositories
+// that any of them holds out: a repository one set tunes on and another
+// keeps for checking is checked, never fitted.
+func loadLearnSets(ctx context.Context, dataset, reposDir, also string, withDocs bool, stderr io.Writer) ([]*learnSet, error) {
+	type source struct{ dataset, repos string }
+	sources := []source{{dataset, reposDir}}
+	if also != "" {
+		for item := range strings.SplitSeq(also, ",") {
+			ds, dir, ok := strings.Cut(item, "=")
+			if !ok || ds == "" || dir == "" {
+				return nil, fmt.Errorf("bench code: --learn-also %q: want dataset=repos, comma-separated", item)
+			}
+			sources = append(sources, source{ds, dir})
+		}
+	}
+	held := map[string]bool{}
+	for _, s := range sources {
+		maps.Copy(held, heldRepos(s.dataset))
+	}
+	var sets []*learnSet
+	for _, s := range sources {
+		set, err := loadLearnSet(ctx, s.dataset, s.repos, held, withDocs, stderr)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, set)
+	}
+	return sets, nil
+}
+
 // loadLearnSet indexes the repositories of a data set (only the split
 // "tune" when it has splits) for learning, less those held names: the
 // repositories of another data set's held-out split, which no query

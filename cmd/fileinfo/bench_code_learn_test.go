@@ -45,6 +45,52 @@ func TestLearnSeesNoHeldOut(t *testing.T) {
 	}
 }
 
+// TestLoadLearnSets: --learn-also takes several data sets, and a
+// repository that any of them holds out is fitted in none, whichever
+// set lists it first; a malformed item is an error that names it.
+func TestLoadLearnSets(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\n// Add sums two numbers.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+	head := "name\tlang\tkind\tsource\tversion\tpath\tsplit\n"
+	qrel := func(id, repo string) string { return id + "\t" + repo + "\tp.go\tp.Add\t4\t6\n" }
+	query := func(id, repo string) string {
+		return `{"_id":"` + id + `","repo":"` + repo + `","text":"sums two numbers"}` + "\n"
+	}
+	writeFiles(t, dir, map[string]string{
+		"set/repos.tsv":       head + "tuned\tgo\tgomod\tx\tv1\t.\ttune\nheld\tgo\tgomod\ty\tv1\t.\theld\n",
+		"set/queries.jsonl":   query("s-1", "tuned") + query("s-2", "held") + query("s-3", "late"),
+		"set/qrels.tsv":       "query-id\trepo\tpath\tsymbol\tstart\tend\n" + qrel("s-1", "tuned") + qrel("s-2", "held") + qrel("s-3", "late"),
+		"other/queries.jsonl": query("o-1", "held") + query("o-2", "tuned") + query("o-3", "late"),
+		"other/qrels.tsv":     "query-id\trepo\tpath\tsymbol\tstart\tend\n" + qrel("o-1", "held") + qrel("o-2", "tuned") + qrel("o-3", "late"),
+		"third/repos.tsv":     head + "late\tgo\tgomod\tz\tv1\t.\theld\ntuned\tgo\tgomod\tx\tv1\t.\ttune\n",
+		"third/queries.jsonl": query("x-1", "late") + query("x-2", "tuned"),
+		"third/qrels.tsv":     "query-id\trepo\tpath\tsymbol\tstart\tend\n" + qrel("x-1", "late") + qrel("x-2", "tuned"),
+		"repos/tuned/p.go":    src,
+		"repos/held/p.go":     src,
+		"repos/late/p.go":     src,
+	})
+	repos := filepath.Join(dir, "repos")
+	also := filepath.Join(dir, "other") + "=" + repos + "," + filepath.Join(dir, "third") + "=" + repos
+	sets, err := loadLearnSets(context.Background(), filepath.Join(dir, "set"), repos, also, false, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sets {
+		for _, r := range s.repos {
+			for _, q := range r.qs {
+				got = append(got, q.ID)
+			}
+		}
+	}
+	if want := []string{"s-1", "o-2", "x-2"}; !slices.Equal(got, want) {
+		t.Errorf("learning reads queries %v, want %v", got, want)
+	}
+	if _, err := loadLearnSets(context.Background(), filepath.Join(dir, "set"), repos, also+",third", false, io.Discard); err == nil || !strings.Contains(err.Error(), `"third"`) {
+		t.Errorf("a malformed --learn-also item: %v", err)
+	}
+}
+
 // TestLearnFeatures: --learn-only names features by their names, and an
 // unknown one is an error that lists the known.
 func TestLearnFeatures(t *testing.T) {
