@@ -24,8 +24,14 @@ tail -n +2 "$repos" | while IFS='	' read -r name lang kind source version sub sp
 		cp -R "$src" "$dir/$name"
 		chmod -R u+w "$dir/$name" ;;
 	npm)
+		# Most tarballs unpack into package/; some (ejs 3.x) into
+		# another single directory.
 		(cd "$tmp" && npm pack --silent "$source@$version" >/dev/null && mkdir "$name" && tar xzf ./*.tgz -C "$name" && rm ./*.tgz)
-		mv "$tmp/$name/package" "$dir/$name" ;;
+		set -- "$tmp/$name"/*
+		if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+			echo "fetch.sh: $name: the tarball of $source@$version holds more than one top directory" >&2; exit 1
+		fi
+		mv "$1" "$dir/$name" ;;
 	deb|pystd)
 		# A Debian package: the installed copy when it is the pinned
 		# version, else the pinned .deb.
