@@ -101,6 +101,21 @@ func TestCodeTestsDataSet(t *testing.T) {
 	}
 }
 
+// TestCodeTune2DataSet checks the second tuning set (checkCodeSet, and):
+// at least 140 queries, every repository for tuning.
+func TestCodeTune2DataSet(t *testing.T) {
+	const dir = "../../docs/bench/codetune2"
+	queries, repos := checkCodeSet(t, dir)
+	if len(queries) < 140 {
+		t.Errorf("%d queries, want at least 140", len(queries))
+	}
+	for _, r := range repos {
+		if r.Split != "tune" {
+			t.Errorf("repository %s: split %q, want tune", r.Name, r.Split)
+		}
+	}
+}
+
 // TestCodeHeldDataSet checks the second and third held-out sets
 // (checkCodeSet, and): at least 90 queries each, every repository held
 // out, so that no fit can read them (loadLearnSet takes the tuning
