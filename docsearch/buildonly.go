@@ -43,13 +43,14 @@ func buildRoot(file string) (string, bool) {
 // worked out from its package's code documents at the first question
 // after the code documents change (reset).
 type builds struct {
-	mu   sync.Mutex
-	only map[string]bool // by buildRoot: its build holds more files of code than it does beside
+	mu    sync.Mutex
+	only  map[string]bool // by buildRoot: its build holds more files of code than it does beside
+	twins map[string]bool // by file: a module format's copy of a twin (twins.go)
 }
 
 func (b *builds) reset() {
 	b.mu.Lock()
-	b.only = nil
+	b.only, b.twins = nil, nil
 	b.mu.Unlock()
 }
 
@@ -104,9 +105,10 @@ func (ix *Index) builtOnly(root string) bool {
 }
 
 // builtCopy reports whether d, a code document of file, is in a build
-// directory or a generated file that is not its package's only code: a
-// second copy of code kept elsewhere, auxiliary.
+// directory or a generated file that is not its package's only code, or
+// in a module format's twin of a source directory (twinCopy): a second
+// copy of code kept elsewhere, auxiliary.
 func (ix *Index) builtCopy(d *doc, file string) bool {
 	_, built := buildRoot(file)
-	return (d.generated || built) && !ix.buildOnly(file)
+	return (d.generated || built) && !ix.buildOnly(file) || ix.twinCopy(file)
 }

@@ -115,10 +115,12 @@ const minCutCopyBytes = 512
 // text, whitespace aside (copyDemote), among the first copyWindow of
 // ranked, which is in fused order, and reports whether it lowered any.
 //
-// Of two copies with the same text, whitespace and all (a vendored copy,
-// a second checkout, a function copied from one module to another), the
-// first ranked is kept. Of two that differ in layout, the one kept is the
-// one that starts nearer the top of its file: a bundle or a wrapped build
+// Of a source and a build's copy (builtCopy: a dist/ beside its sources,
+// a module format's twin), the source is kept. Of two copies otherwise
+// with the same text, whitespace and all (a vendored copy, a second
+// checkout, a function copied from one module to another), the first
+// ranked is kept. Of two that differ in layout, the one kept is the one
+// that starts nearer the top of its file: a bundle or a wrapped build
 // (UMD, a rollup of ES modules) concatenates modules and indents them, so
 // its copy of a function lies further down its file than the module's
 // own, and the two differ only in whitespace and the module's `export`:
@@ -131,6 +133,7 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 		i         int    // in ranked
 		text, raw string // without whitespace; as indexed
 		short     bool   // a body under minCopyBytes, with its signature
+		built     bool   // a build's copy (builtCopy)
 	}
 	var kept []candidate
 	changed := false
@@ -143,22 +146,34 @@ func (ix *Index) demoteCopies(ranked []hit) bool {
 		if !ok {
 			continue
 		}
+		built := ix.builtCopy(d, codeFileOf(d.path))
 		k := slices.IndexFunc(kept, func(c candidate) bool {
 			return copies(c.raw, c.text, c.short, raw, text, short)
 		})
 		if k < 0 {
-			kept = append(kept, candidate{i, text, raw, short})
+			kept = append(kept, candidate{i, text, raw, short, built})
 			continue
 		}
 		changed = true
-		if raw != kept[k].raw && ix.chunk(ranked[i].chunk).line < ix.chunk(ranked[kept[k].i].chunk).line {
+		if keepLater(raw != kept[k].raw, kept[k].built, built, ix.chunk(ranked[kept[k].i].chunk).line, ix.chunk(ranked[i].chunk).line) {
 			ranked[kept[k].i].fused *= copyDemote
-			kept[k] = candidate{i, text, raw, short}
+			kept[k] = candidate{i, text, raw, short, built}
 			continue
 		}
 		ranked[i].fused *= copyDemote
 	}
 	return changed
+}
+
+// keepLater reports whether, of two copies, the one ranked later is kept
+// and the one ranked first lowered: a source over a build's copy
+// (builtCopy), else, when they are laid out otherwise, the one that
+// starts nearer the top of its file.
+func keepLater(laidOtherwise, firstBuilt, laterBuilt bool, firstLine, laterLine uint32) bool {
+	if firstBuilt != laterBuilt {
+		return firstBuilt
+	}
+	return laidOtherwise && laterLine < firstLine
 }
 
 // copyText returns what a code document's text is compared by for

@@ -79,6 +79,7 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 	file, line := codeFileOf(d.path), ix.chunk(c).line
 	built := ix.builtCopy(d, file)
 	best, bestLine := uint32(0), line
+	found, bestSource := false, false
 	ix.symbolPostings(tid, ix.deadChunks, func(oc, oid uint32, ofile, oname string) bool {
 		if oc == c || oid == id || ofile == file || unrenamed(localName(oname)) != name {
 			return true
@@ -88,18 +89,27 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 			return true // the search's scopes kept the copy's, not perhaps another's
 		}
 		oline := ix.chunk(oc).line
-		if oline >= bestLine {
+		obuilt := ix.builtCopy(od, ofile)
+		switch {
+		case obuilt && (!built || bestSource):
+			return true // a source is never answered by a build's copy
+		case built && !obuilt && !bestSource:
+			// A build's copy is answered by its source wherever that
+			// starts: a module format's twin (twins.go) starts near
+			// the same line as the source.
+		case oline >= bestLine:
 			return true
 		}
 		// Of copies laid out alike, a build's (moment's dist/) is
 		// answered by the source's, and no other: a function copied
 		// from one module to another is no bundle's.
-		if oraw, otext, oshort, ok := copyText(od); ok && (oraw != raw || built && !ix.builtCopy(od, ofile)) && copies(raw, text, short, oraw, otext, oshort) {
+		if oraw, otext, oshort, ok := copyText(od); ok && (oraw != raw || built && !obuilt) && copies(raw, text, short, oraw, otext, oshort) {
 			best, bestLine = oc, oline // live, checked by symbolPostings: its path's document
+			found, bestSource = true, built && !obuilt
 		}
 		return true
 	})
-	return best, bestLine < line
+	return best, found
 }
 
 // keyName is the qualified name of a code document's key past its file:

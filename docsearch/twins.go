@@ -1,0 +1,131 @@
+package docsearch
+
+import (
+	"path"
+	"strings"
+)
+
+// Twin trees. An npm package often ships its modules several times, one
+// directory per module format, each file at the same place in each:
+// underscore 1.13 has modules/debounce.js (the ES source), amd/debounce.js
+// and cjs/debounce.js; ejs 7 has lib/esm/ejs.js and lib/cjs/ejs.js; a
+// Babel package has src/ and lib/. No source map says which is the copy,
+// the directories are not named as builds (buildRoot), and the copies
+// start near the same line, so demoteCopies kept whichever ranked first
+// and sourceOf answered the source by the copy one line nearer the top.
+// So a JavaScript or TypeScript file in a directory named for a module
+// format is a built copy (builtCopy) when a sibling directory named as
+// more of a source holds the same file, by its path past the two.
+
+// formatRank orders directory names by how much of a source a directory
+// of that name holds: 0 the source; the higher, the more a build's
+// output. ok is false for a name that says nothing of a format (a
+// package's or a feature's, or a platform's: axios's lib/platform/node/
+// and browser/ hold two implementations, not one twice), which is never
+// a copy by its name nor a source by it; lib is one, as Babel and tsc
+// write their CommonJS into it beside src/.
+func formatRank(dir string) (rank int, ok bool) {
+	switch strings.ToLower(dir) {
+	case "src", "source", "sources", "modules":
+		return 0, true
+	case "esm", "es", "es6", "es2015", "es2017", "es2018", "es2020", "esnext", "mjs", "module":
+		return 1, true
+	case "lib":
+		return 2, true
+	case "cjs", "commonjs", "cjs5":
+		return 3, true
+	case "amd", "umd", "system", "systemjs", "iife", "es5", "esm5":
+		return 4, true
+	}
+	return 0, false
+}
+
+// formatDirs are the names formatRank knows, in rank order: the siblings
+// a copy's source is looked for in.
+var formatDirs = []string{
+	"src", "source", "sources", "modules",
+	"esm", "es", "es6", "es2015", "es2017", "es2018", "es2020", "esnext", "mjs", "module",
+	"lib",
+	"cjs", "commonjs", "cjs5",
+	"amd", "umd", "system", "systemjs", "iife", "es5", "esm5",
+}
+
+// scriptExts are the extensions of the files a twin is looked for among:
+// a format's copy may be .js, .mjs or .cjs of a .ts source.
+var scriptExts = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"}
+
+// scriptStem returns file without its script extension, and whether it
+// has one.
+func scriptStem(file string) (string, bool) {
+	ext := strings.ToLower(path.Ext(file))
+	for _, e := range scriptExts {
+		if ext == e && !strings.HasSuffix(strings.ToLower(file), ".d"+e) {
+			return file[:len(file)-len(ext)], true
+		}
+	}
+	return "", false
+}
+
+// twinCopy reports whether file is a module format's copy of a file kept
+// in a sibling directory named as more of a source (see above). ix.mu is
+// held for reading; the answer is kept until the code changes (builds).
+func (ix *Index) twinCopy(file string) bool {
+	stem, ok := scriptStem(file)
+	if !ok {
+		return false
+	}
+	b := &ix.builds
+	b.mu.Lock()
+	copied, known := b.twins[file]
+	b.mu.Unlock()
+	if known {
+		return copied
+	}
+	copied = ix.hasTwinSource(stem)
+	b.mu.Lock()
+	if b.twins == nil {
+		b.twins = map[string]bool{}
+	}
+	b.twins[strings.Clone(file)] = copied
+	b.mu.Unlock()
+	return copied
+}
+
+// hasTwinSource reports whether the script whose path less extension is
+// stem has a twin (see twinCopy): for some directory of its path named
+// for a format, a sibling of a lower formatRank holds a script of the
+// same path past them.
+func (ix *Index) hasTwinSource(stem string) bool {
+	parts := strings.Split(stem, "/")
+	for i, dir := range parts[:len(parts)-1] {
+		rank, ok := formatRank(dir)
+		if !ok || rank == 0 {
+			continue
+		}
+		parent := strings.Join(parts[:i], "/")
+		if parent != "" {
+			parent += "/"
+		}
+		rest := strings.Join(parts[i+1:], "/")
+		for _, sib := range formatDirs {
+			if r, _ := formatRank(sib); r >= rank {
+				break
+			}
+			if ix.hasScript(parent + sib + "/" + rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasScript reports whether the index holds code of a script whose path
+// less extension is stem.
+func (ix *Index) hasScript(stem string) bool {
+	for key, id := range ix.pathsUnder(stem + ".") {
+		if s, ok := scriptStem(codeFileOf(key)); ok && s == stem && isCodeScope(ix.docScope(id)) {
+			return true
+		}
+	}
+	return false
+}

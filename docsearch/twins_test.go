@@ -1,0 +1,76 @@
+package docsearch
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestTwinCopy: a script in a directory named for a module format is a
+// copy when a sibling named as more of a source holds the same path;
+// platforms' directories, unrelated names and files without a twin are
+// not, nor is the source itself.
+func TestTwinCopy(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	var files []CodeFile
+	for _, p := range []string{
+		"modules/debounce.js", "amd/debounce.js", "cjs/debounce.js", "amd/only-here.js",
+		"lib/esm/ejs.js", "lib/cjs/ejs.js",
+		"src/index.ts", "lib/index.js", "es/index.js",
+		"lib/platform/node/index.js", "lib/platform/browser/index.js",
+		"drivers/amd/x.js", "drivers/ati/x.js",
+	} {
+		files = append(files, CodeFile{Path: p, Symbols: []CodeSymbol{{Name: strings.TrimSuffix(p, ".js") + ".f", Kind: "function", Line: 1, End: 3}}})
+	}
+	putCode(t, ix, files)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for file, want := range map[string]bool{
+		"modules/debounce.js": false, "amd/debounce.js": true, "cjs/debounce.js": true, "amd/only-here.js": false,
+		"lib/esm/ejs.js": false, "lib/cjs/ejs.js": true,
+		"src/index.ts": false, "lib/index.js": true, "es/index.js": true,
+		"lib/platform/node/index.js": false, "lib/platform/browser/index.js": false,
+		"drivers/amd/x.js": false, "drivers/ati/x.js": false,
+	} {
+		if got := ix.twinCopy(file); got != want {
+			t.Errorf("twinCopy(%s) = %v, want %v", file, got, want)
+		}
+	}
+}
+
+// TestTwinAnsweredBySource: of a source and its module formats' copies,
+// which start at lines near its own (one nearer the top), the search
+// answers with the source, whichever ranked first.
+func TestTwinAnsweredBySource(t *testing.T) {
+	body := "var timeout, previous, args, result, context;\nvar later = function() {\n  var passed = now() - previous;\n" +
+		"  if (wait > passed) {\n    timeout = setTimeout(later, wait - passed);\n  } else {\n    timeout = null;\n  }\n};"
+	sym := func(name, sig string, line int, indent string) CodeSymbol {
+		b := indent + sig + " {\n" + indent + strings.ReplaceAll(body, "\n", "\n"+indent) + "\n" + indent + "}"
+		return CodeSymbol{Name: name, Kind: "function", Signature: sig, Body: b, Line: line, End: line + 30}
+	}
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "modules/debounce.js", Symbols: []CodeSymbol{sym("modules.debounce.debounce", "export default function debounce(func, wait, immediate)", 8, "")}},
+		{Path: "amd/debounce.js", Symbols: []CodeSymbol{sym("amd.debounce.<callback of define>.debounce", "function debounce(func, wait, immediate)", 7, "  ")}},
+		{Path: "cjs/debounce.js", Symbols: []CodeSymbol{sym("cjs.debounce.debounce", "function debounce(func, wait, immediate)", 8, "")}},
+	})
+	src := chunkOf(t, ix, "modules/debounce.js#modules.debounce.debounce")
+	amd := chunkOf(t, ix, "amd/debounce.js#amd.debounce.<callback of define>.debounce")
+	cjs := chunkOf(t, ix, "cjs/debounce.js#cjs.debounce.debounce")
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for _, copy := range []uint32{amd, cjs} {
+		ranked := []hit{{chunk: copy, fused: 1}}
+		if !ix.answerBySource(ranked) || ranked[0].chunk != src {
+			t.Errorf("copy %d alone: ranked %+v, want the source's chunk %d in its place", copy, ranked, src)
+		}
+	}
+	ranked := []hit{{chunk: src, fused: 1}}
+	if ix.answerBySource(ranked) || ranked[0].chunk != src {
+		t.Errorf("the source alone: ranked %+v, want it kept, not answered by a copy nearer the top", ranked)
+	}
+	ranked = []hit{{chunk: amd, fused: 1}, {chunk: cjs, fused: 0.9}, {chunk: src, fused: 0.8}}
+	if !ix.demoteCopies(ranked) || ranked[0].fused >= 0.1 || ranked[1].fused >= 0.1 || ranked[2].fused != 0.8 {
+		t.Errorf("the copies ranked over the source: %s, want both copies lowered", fmt.Sprint(ranked))
+	}
+}
