@@ -46,11 +46,14 @@ type builds struct {
 	mu    sync.Mutex
 	only  map[string]bool // by buildRoot: its build holds more files of code than it does beside
 	twins map[string]bool // by file: a module format's copy of a twin (twins.go)
+	// copies is what BuiltCopies returns, when copiesKnown.
+	copies      []Skipped
+	copiesKnown bool
 }
 
 func (b *builds) reset() {
 	b.mu.Lock()
-	b.only, b.twins = nil, nil
+	b.only, b.twins, b.copies, b.copiesKnown = nil, nil, nil, false
 	b.mu.Unlock()
 }
 

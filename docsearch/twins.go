@@ -81,7 +81,7 @@ func (ix *Index) twinCopy(file string) bool {
 	if known {
 		return copied
 	}
-	copied = ix.hasTwinSource(stem)
+	copied = ix.twinSource(stem) != ""
 	b.mu.Lock()
 	if b.twins == nil {
 		b.twins = map[string]bool{}
@@ -91,11 +91,11 @@ func (ix *Index) twinCopy(file string) bool {
 	return copied
 }
 
-// hasTwinSource reports whether the script whose path less extension is
-// stem has a twin (see twinCopy): for some directory of its path named
-// for a format, a sibling of a lower formatRank holds a script of the
-// same path past them.
-func (ix *Index) hasTwinSource(stem string) bool {
+// twinSource returns the source of the script whose path less extension
+// is stem, when it is a twin's copy (see twinCopy): the path of the same
+// script past a sibling of a lower formatRank of some directory of its
+// path named for a format; "" when there is none.
+func (ix *Index) twinSource(stem string) string {
 	parts := strings.Split(stem, "/")
 	for i, dir := range parts[:len(parts)-1] {
 		rank, ok := formatRank(dir)
@@ -111,21 +111,23 @@ func (ix *Index) hasTwinSource(stem string) bool {
 			if r, _ := formatRank(sib); r >= rank {
 				break
 			}
-			if ix.hasScript(parent + sib + "/" + rest) {
-				return true
+			if src := ix.script(parent + sib + "/" + rest); src != "" {
+				return src
 			}
 		}
 	}
-	return false
+	return ""
 }
 
-// hasScript reports whether the index holds code of a script whose path
-// less extension is stem.
-func (ix *Index) hasScript(stem string) bool {
+// script returns the file of code the index holds whose path less
+// extension is stem, or "".
+func (ix *Index) script(stem string) string {
 	for key, id := range ix.pathsUnder(stem + ".") {
-		if s, ok := scriptStem(codeFileOf(key)); ok && s == stem && isCodeScope(ix.docScope(id)) {
-			return true
+		if f := codeFileOf(key); isCodeScope(ix.docScope(id)) {
+			if s, ok := scriptStem(f); ok && s == stem {
+				return f
+			}
 		}
 	}
-	return false
+	return ""
 }

@@ -74,3 +74,22 @@ func TestTwinAnsweredBySource(t *testing.T) {
 		t.Errorf("the copies ranked over the source: %s, want both copies lowered", fmt.Sprint(ranked))
 	}
 }
+
+// TestBuiltCopiesFollowChanges: BuiltCopies lists a twin's copy while its
+// source is indexed, and no longer once the source is removed.
+func TestBuiltCopiesFollowChanges(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	file := func(p string) CodeFile {
+		return CodeFile{Path: p, Symbols: []CodeSymbol{{Name: strings.TrimSuffix(p, ".js") + ".f", Kind: "function", Line: 1, End: 3}}}
+	}
+	putCode(t, ix, []CodeFile{file("src/a.js"), file("cjs/a.js"), file("cjs/b.js")})
+	if got := ix.BuiltCopies(); len(got) != 1 || got[0].Path != "cjs/a.js" || !strings.Contains(got[0].Reason, "copy of src/a.js") {
+		t.Errorf("with its source: %+v", got)
+	}
+	if err := ix.PutCode(t.Context(), nil, []string{"src/a.js"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ix.BuiltCopies(); len(got) != 0 {
+		t.Errorf("the source removed: %+v, want none", got)
+	}
+}

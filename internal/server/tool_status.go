@@ -53,6 +53,11 @@ type indexStatusOut struct {
 	// maxDocsSkipped by path.
 	Generated      int             `json:"generated,omitempty" jsonschema:"source files a tool wrote, told by the mark in their opening comments: search ranks their code under hand-written code"`
 	GeneratedPaths []generatedFile `json:"generated_paths,omitempty" jsonschema:"the first 50 of them by path, each with its mark"`
+	// Copies counts the files of code search ranks as a build's copy of
+	// code kept elsewhere (docsearch.Index.BuiltCopies); CopiesPaths
+	// lists the first maxDocsSkipped by path.
+	Copies      int                 `json:"copies,omitempty" jsonschema:"files of code that search ranks as a build's copy of code kept elsewhere in the repository: under the code they copy"`
+	CopiesPaths []docsearch.Skipped `json:"copies_paths,omitempty" jsonschema:"the first 50 of them by path, each with why"`
 	// Graph is how the first load came by the call graph.
 	Graph string `json:"graph,omitempty" jsonschema:"how the load came by the call graph: saved (read from graph.bin), updated (the files changed since graph.bin applied to it), or built whole, with why"`
 	// Code is how far the code scope's index has got.
@@ -142,6 +147,8 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 		if st.Embedder != "" {
 			out.Embedder = st.Embedder
 		}
+		copies := ix.BuiltCopies()
+		out.Copies, out.CopiesPaths = len(copies), copies[:min(len(copies), maxDocsSkipped)]
 		docsSkipped := ix.Skipped()
 		out.DocsSkipped, out.DocsUnsaved = len(docsSkipped), st.Unsaved
 		out.DocsSkippedPaths = docsSkipped[:min(len(docsSkipped), maxDocsSkipped)]
@@ -182,6 +189,9 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ inde
 	writeVendorStatus(&b, out.Vendor, out.CodeLeft)
 	if out.Generated > 0 {
 		fmt.Fprintf(&b, "Generated code (ranked under hand-written code in search): %d files, told by the mark in their opening comments (generated_paths).\n", out.Generated)
+	}
+	if out.Copies > 0 {
+		fmt.Fprintf(&b, "Built copies (ranked under the code they copy in search): %d files, in build directories beside their sources or module formats' copies of a source directory (copies_paths).\n", out.Copies)
 	}
 	fmt.Fprintf(&b, "Dependencies: %d resolved, %d indexed (scope deps), %d missing", out.Deps.Resolved, out.Deps.Indexed, out.Deps.Missing)
 	if out.Deps.Refused > 0 {

@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fileinfo/fileinfo/docsearch"
 )
 
 // TestIndexStatusGenerated checks that index_status counts and lists the
@@ -44,4 +47,33 @@ func TestIndexStatusGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(again, "warm")
+}
+
+// TestIndexStatusCopies checks that index_status counts and lists the
+// files search ranks as a build's copies, each with why: a dist/ beside
+// its package's sources, and a module format's twin of a source
+// directory; the sources are not listed.
+func TestIndexStatusCopies(t *testing.T) {
+	fn := "export function debounce(func, wait) {\n  return setTimeout(func, wait)\n}\n"
+	s := watched(t, map[string]string{
+		"modules/debounce.js": fn,
+		"modules/throttle.js": fn,
+		"amd/debounce.js":     "define([], function () {\n  function debounce(func, wait) {\n    return setTimeout(func, wait)\n  }\n  return debounce\n})\n",
+		"lib/index.js":        fn,
+		"lib/util.js":         fn,
+		"dist/bundle.js":      fn,
+	})
+	waitFor(t, "the code index", s.srv.workspace().code.complete)
+	var st indexStatusOut
+	res := s.ok("index_status", map[string]any{}, &st)
+	want := []docsearch.Skipped{
+		{Path: "amd/debounce.js", Reason: "a module format's copy of modules/debounce.js (amd/ beside modules/): ranked under it in search"},
+		{Path: "dist/bundle.js", Reason: "in a build directory beside the sources of the repository: ranked under them in search"},
+	}
+	if st.Copies != len(want) || !slices.Equal(st.CopiesPaths, want) {
+		t.Errorf("copies %d %+v, want %+v", st.Copies, st.CopiesPaths, want)
+	}
+	if !strings.Contains(text(res), "Built copies (ranked under the code they copy in search): 2 files") {
+		t.Errorf("text: %s", text(res))
+	}
 }
