@@ -71,13 +71,19 @@ func generatedMark(src []byte, lang *Language) string {
 		case i == 0 && (strings.HasPrefix(line, "#!") || strings.HasPrefix(line, "<?php")):
 			continue
 		}
+		if lang.Name == "javascript" && strings.HasPrefix(line, webpackLine) && strings.Contains(line, webpackMark) {
+			return collapseSpace(validUTF8(line), maxGeneratedMark) // webpack's runtime, its lines marked
+		}
 		if end, ok := opensBlock(line, lang.blockComments); ok { // before line comments: Lua's "--[[" starts with "--"
 			lines, blockEnd = append(lines, line), end
 			continue
 		}
 		if !hasAnyPrefix(line, lang.lineComments) {
 			if at := markLine(lines); at < 0 && lang.Name == "javascript" {
-				return transpiledMark(line, head) // the code starts
+				if m := transpiledMark(line, head); m != "" {
+					return m // the code starts
+				}
+				return bundleMark(line)
 			}
 			break // the code starts
 		}
@@ -117,6 +123,30 @@ func transpiledMark(line string, rest []byte) string {
 		var raw []byte
 		raw, rest, _ = bytes.Cut(rest, []byte("\n"))
 		line = strings.TrimSpace(string(raw))
+	}
+	return ""
+}
+
+// Bundles. A bundler writes its module loader first, before the modules
+// it concatenates: webpack's runtime, each of its lines led by
+// webpackLine, says webpackMark; browserify's prelude looks up a module
+// by a test of require that no one writes by hand in these forms (its
+// minified prelude since 2014, and the one before). A bundle is a copy
+// of modules kept elsewhere, built like a compiler's output.
+const (
+	webpackLine = "/******/"
+	webpackMark = "webpackBootstrap"
+)
+
+var browserifyMarks = []string{`"function"==typeof require&&require`, `typeof require=="function"&&require`}
+
+// bundleMark returns what marks JavaScript whose code starts with line as
+// a browserify bundle: the prelude's test of require, named; or "".
+func bundleMark(line string) string {
+	for _, m := range browserifyMarks {
+		if strings.Contains(line, m) {
+			return "browserify bundle: " + m
+		}
 	}
 	return ""
 }
