@@ -86,6 +86,53 @@ func asksForTask(q string, qt QueryType) bool {
 	return taskVerbs[strings.Trim(first, ".,:;!?")]
 }
 
+// behaviourWords ask how code behaves in a question that does not start
+// with a task's verb: "what happens when ...", "why does ...", "the list
+// should come out as ...".
+var behaviourWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`should shouldn't does doesn't do don't did didn't can can't cannot could
+		will won't would happens happen happened when how why where whenever instead`) {
+		behaviourWords[w] = true
+	}
+}
+
+// asksBehaviour reports whether a query in words (lower case) that asks
+// for no task (asksForTask) still asks what code does: a task's verb in
+// any of its forms past the first word (retrying, cached), or a word that
+// asks how code behaves (behaviourWords). A description of a thing
+// ("central object WSGI application") has neither, and is answered by
+// the thing.
+func asksBehaviour(lq string) bool {
+	for _, w := range strings.Fields(lq) {
+		w = strings.Trim(w, ".,:;!?()'\"`")
+		if taskVerbs[w] || behaviourWords[w] || verbForm(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// verbForm reports whether w is a task verb's -ing or -ed form:
+// retrying, caching, running; edited, cached, stopped, retried.
+func verbForm(w string) bool {
+	for _, suffix := range []string{"ing", "ed"} {
+		stem, ok := strings.CutSuffix(w, suffix)
+		if !ok || len(stem) < 2 {
+			continue
+		}
+		n := len(stem)
+		if taskVerbs[stem] || taskVerbs[stem+"e"] || stem[n-1] == stem[n-2] && taskVerbs[stem[:n-1]] {
+			return true
+		}
+		if y, ok := strings.CutSuffix(stem, "i"); ok && suffix == "ed" && taskVerbs[y+"y"] {
+			return true
+		}
+	}
+	return false
+}
+
 // copyDemote multiplies the fused score of a code result whose text,
 // past the lines naming its symbol and place and whitespace aside, is
 // that of another result: a copy of the source (a bundled, built or

@@ -62,6 +62,29 @@ func TestAsksForTask(t *testing.T) {
 	}
 }
 
+// TestAsksBehaviour: a question that starts with no task's verb still
+// asks what code does when a task's verb, in any form, or a word that
+// asks how code behaves is in it; a description of a thing does not.
+func TestAsksBehaviour(t *testing.T) {
+	for q, want := range map[string]bool{
+		"what happens when i add an item to a full cache": true,
+		"friends list should come out as names":           true,
+		"where does the sandbox refuse attribute access":  true,
+		"a template edited on disk is reloaded":           true,
+		"jobs retried after a failure":                    true,
+		"jobs retrying after a failure":                   true,
+		"the rows stopped arriving":                       true,
+		"central object wsgi application":                 false,
+		"progress widget in a jupyter notebook":           false,
+		"the red fox":                                     false,
+		"seeded random numbers":                           false,
+	} {
+		if got := asksBehaviour(q); got != want {
+			t.Errorf("asksBehaviour(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
 // TestSymbolFeatures: the features of what a symbol is, for a query in
 // words.
 func TestSymbolFeatures(t *testing.T) {
@@ -86,7 +109,7 @@ func TestSymbolFeatures(t *testing.T) {
 		{"function", "_f", 10, false, true, "x", []int{featCallable}},
 	} {
 		var f [numCodeFeatures]float64
-		symbolFeatures(&f, c.kind, c.name, "m.py", c.lines, c.documented, c.task, c.query)
+		symbolFeatures(&f, c.kind, c.name, "m.py", c.lines, c.documented, c.task, false, c.query)
 		var got []int
 		for _, k := range []int{featType, featDunder, featShort, featExported, featCallable} {
 			if f[k] == 1 {
@@ -97,8 +120,31 @@ func TestSymbolFeatures(t *testing.T) {
 			t.Errorf("symbolFeatures(%q, %q, %d lines, documented %v, task %v, %q) set %v, want %v", c.kind, c.name, c.lines, c.documented, c.task, c.query, got, c.want)
 		}
 	}
+	for _, c := range []struct {
+		kind            string
+		task, behaviour bool
+		want            []int
+	}{
+		{"class", false, true, []int{featTypeOther}},
+		{"method", false, true, []int{featCallOther}},
+		{"class", false, false, nil},
+		{"method", true, false, []int{featCallable}},
+		{"class", true, false, []int{featType}},
+	} {
+		var f [numCodeFeatures]float64
+		symbolFeatures(&f, c.kind, "A", "m.py", 10, true, c.task, c.behaviour, "q")
+		var got []int
+		for _, k := range []int{featType, featCallable, featTypeOther, featCallOther} {
+			if f[k] == 1 {
+				got = append(got, k)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("a %s, task %v, behaviour %v: set %v, want %v", c.kind, c.task, c.behaviour, got, c.want)
+		}
+	}
 	var f [numCodeFeatures]float64
-	symbolFeatures(&f, "function", "main", "a.go", 10, false, false, "x")
+	symbolFeatures(&f, "function", "main", "a.go", 10, false, false, false, "x")
 	if f[featExported] != 0 || f[featLines] != 0 {
 		t.Errorf("an unexported Go function of 10 lines: exported %v, lines %v; want 0, 0", f[featExported], f[featLines])
 	}
