@@ -61,7 +61,10 @@ func (ix *Index) copyReason(file string) string {
 	if !ok {
 		return ""
 	}
-	if src := ix.twinSource(stem); src != "" {
+	switch src := ix.twinSource(stem); {
+	case strings.HasSuffix(src, "/"):
+		return "a module format's build (" + path.Dir(file) + "/) beside the sources in " + src + ": ranked under them in search"
+	case src != "":
 		return "a module format's copy of " + src + " (" + path.Dir(file) + "/ beside " + path.Dir(src) + "/): ranked under it in search"
 	}
 	return ""

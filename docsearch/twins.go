@@ -15,7 +15,10 @@ import (
 // and sourceOf answered the source by the copy one line nearer the top.
 // So a JavaScript or TypeScript file in a directory named for a module
 // format is a built copy (builtCopy) when a sibling directory named as
-// more of a source holds the same file, by its path past the two.
+// more of a source holds the same file, by its path past the two, or when
+// a sibling named as the source (src/, modules/) holds scripts at all:
+// redux 4 ships src/*.js and their bundles es/redux.js and lib/redux.js,
+// which no path pairs.
 
 // formatRank orders directory names by how much of a source a directory
 // of that name holds: 0 the source; the higher, the more a build's
@@ -94,7 +97,8 @@ func (ix *Index) twinCopy(file string) bool {
 // twinSource returns the source of the script whose path less extension
 // is stem, when it is a twin's copy (see twinCopy): the path of the same
 // script past a sibling of a lower formatRank of some directory of its
-// path named for a format; "" when there is none.
+// path named for a format, or else such a sibling named as the source
+// (src/, ending in "/") that holds scripts; "" when there is none.
 func (ix *Index) twinSource(stem string) string {
 	parts := strings.Split(stem, "/")
 	for i, dir := range parts[:len(parts)-1] {
@@ -115,8 +119,30 @@ func (ix *Index) twinSource(stem string) string {
 				return src
 			}
 		}
+		// A bundle of the sources (redux's es/redux.js and lib/redux.js
+		// of src/*.js) has no twin by path; a directory named as the
+		// source beside it says what it is.
+		for _, sib := range formatDirs {
+			if r, _ := formatRank(sib); r > 0 {
+				break
+			}
+			if ix.hasScripts(parent + sib + "/") {
+				return parent + sib + "/"
+			}
+		}
 	}
 	return ""
+}
+
+// hasScripts reports whether the index holds code of a script under the
+// directory dir (a slash path ending in "/").
+func (ix *Index) hasScripts(dir string) bool {
+	for key, id := range ix.pathsUnder(dir) {
+		if _, ok := scriptStem(codeFileOf(key)); ok && isCodeScope(ix.docScope(id)) {
+			return true
+		}
+	}
+	return false
 }
 
 // script returns the file of code the index holds whose path less

@@ -7,31 +7,30 @@ import (
 )
 
 // TestTwinCopy: a script in a directory named for a module format is a
-// copy when a sibling named as more of a source holds the same path;
-// platforms' directories, unrelated names and files without a twin are
-// not, nor is the source itself.
+// copy when a sibling named as more of a source holds the same path, or
+// when a sibling named as the source (src/) holds scripts (a bundle of
+// them); platforms' directories, unrelated names and files without a
+// twin by either are not, nor is the source itself.
 func TestTwinCopy(t *testing.T) {
 	ix := openTest(t, mapFS(nil), Options{})
 	var files []CodeFile
-	for _, p := range []string{
-		"modules/debounce.js", "amd/debounce.js", "cjs/debounce.js", "amd/only-here.js",
-		"lib/esm/ejs.js", "lib/cjs/ejs.js",
-		"src/index.ts", "lib/index.js", "es/index.js",
-		"lib/platform/node/index.js", "lib/platform/browser/index.js",
-		"drivers/amd/x.js", "drivers/ati/x.js",
-	} {
+	want := map[string]bool{
+		"underscore/modules/debounce.js": false, "underscore/amd/debounce.js": true, "underscore/cjs/debounce.js": true,
+		"underscore/amd/only-here.js": true, // a build beside modules/
+		"ejs/lib/esm/ejs.js":          false, "ejs/lib/cjs/ejs.js": true,
+		"babel/src/index.ts": false, "babel/lib/index.js": true, "babel/es/index.js": true,
+		"redux/src/combineReducers.js": false, "redux/es/redux.js": true, "redux/lib/redux.js": true,
+		"axios/lib/platform/node/index.js": false, "axios/lib/platform/browser/index.js": false,
+		"kernel/drivers/amd/x.js": false, "kernel/drivers/ati/x.js": false,
+		"express/lib/router.js": false,
+	}
+	for p := range want {
 		files = append(files, CodeFile{Path: p, Symbols: []CodeSymbol{{Name: strings.TrimSuffix(p, ".js") + ".f", Kind: "function", Line: 1, End: 3}}})
 	}
 	putCode(t, ix, files)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	for file, want := range map[string]bool{
-		"modules/debounce.js": false, "amd/debounce.js": true, "cjs/debounce.js": true, "amd/only-here.js": false,
-		"lib/esm/ejs.js": false, "lib/cjs/ejs.js": true,
-		"src/index.ts": false, "lib/index.js": true, "es/index.js": true,
-		"lib/platform/node/index.js": false, "lib/platform/browser/index.js": false,
-		"drivers/amd/x.js": false, "drivers/ati/x.js": false,
-	} {
+	for file, want := range want {
 		if got := ix.twinCopy(file); got != want {
 			t.Errorf("twinCopy(%s) = %v, want %v", file, got, want)
 		}
@@ -76,17 +75,22 @@ func TestTwinAnsweredBySource(t *testing.T) {
 }
 
 // TestBuiltCopiesFollowChanges: BuiltCopies lists a twin's copy while its
-// source is indexed, and no longer once the source is removed.
+// source is indexed, a format's build while src/ is beside it, and
+// neither once the sources are removed.
 func TestBuiltCopiesFollowChanges(t *testing.T) {
 	ix := openTest(t, mapFS(nil), Options{})
 	file := func(p string) CodeFile {
 		return CodeFile{Path: p, Symbols: []CodeSymbol{{Name: strings.TrimSuffix(p, ".js") + ".f", Kind: "function", Line: 1, End: 3}}}
 	}
-	putCode(t, ix, []CodeFile{file("src/a.js"), file("cjs/a.js"), file("cjs/b.js")})
-	if got := ix.BuiltCopies(); len(got) != 1 || got[0].Path != "cjs/a.js" || !strings.Contains(got[0].Reason, "copy of src/a.js") {
+	putCode(t, ix, []CodeFile{file("esm/a.js"), file("cjs/a.js"), file("cjs/b.js")})
+	if got := ix.BuiltCopies(); len(got) != 1 || got[0].Path != "cjs/a.js" || !strings.Contains(got[0].Reason, "copy of esm/a.js") {
 		t.Errorf("with its source: %+v", got)
 	}
-	if err := ix.PutCode(t.Context(), nil, []string{"src/a.js"}); err != nil {
+	putCode(t, ix, []CodeFile{file("src/c.js")})
+	if got := ix.BuiltCopies(); len(got) != 3 || got[1].Path != "cjs/b.js" || !strings.Contains(got[1].Reason, "beside the sources in src/") {
+		t.Errorf("with src/ beside: %+v", got)
+	}
+	if err := ix.PutCode(t.Context(), nil, []string{"esm/a.js", "src/c.js"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := ix.BuiltCopies(); len(got) != 0 {
