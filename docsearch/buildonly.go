@@ -82,15 +82,17 @@ func (ix *Index) buildOnly(file string) bool {
 
 // builtOnly reports whether the package at root (a slash path, "" for the
 // repository's) has more files of code in its build directories than
-// beside them, by a walk of the code documents under it. A file in a
-// nested package's build counts for neither.
+// beside them, by a walk of the code documents under it, less the build's
+// files named as one beside it, and beside it counting each name once.
+// A file in a nested package's build counts for neither.
 func (ix *Index) builtOnly(root string) bool {
 	prefix := root + "/"
 	if root == "" {
 		prefix = ""
 	}
 	files := map[string]bool{}
-	built, beside := 0, 0
+	var built []string           // the build's files' names, less extension
+	besides := map[string]bool{} // the names of the files beside it
 	for key, id := range ix.pathsUnder(prefix) {
 		f := codeFileOf(key)
 		if files[f] || !isCodeScope(ix.docScope(id)) {
@@ -99,12 +101,27 @@ func (ix *Index) builtOnly(root string) bool {
 		files[strings.Clone(f)] = true // a loaded key aliases the mapping
 		switch r, ok := buildRoot(f); {
 		case ok && r == root:
-			built++
+			built = append(built, fileStem(f))
 		case !ok && !auxiliaryCode(f) && !testCode(f) && !exampleCode(f):
-			beside++
+			besides[fileStem(f)] = true
 		}
 	}
-	return built > beside
+	// A build's file named as one beside it is that file built, however
+	// many builds there are (handlebars's dist/cjs/ and dist/amd/ of
+	// lib/): it is no sign that the build is the package's code.
+	own := 0
+	for _, b := range built {
+		if !besides[b] {
+			own++
+		}
+	}
+	return own > len(besides)
+}
+
+// fileStem is a file's name without its directory and extension.
+func fileStem(file string) string {
+	base := path.Base(file)
+	return strings.TrimSuffix(base, path.Ext(base))
 }
 
 // builtCopy reports whether d, a code document of file, is in a build

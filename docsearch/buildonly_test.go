@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -119,4 +120,30 @@ func TestBuildOnlyByPackage(t *testing.T) {
 	}
 	want["packages/a/dist/a.js"] = false
 	expect(loaded, "loaded, then two sources put", want)
+}
+
+// TestBuildOnlyTwoBuilds: two builds of the sources beside them
+// (handlebars's dist/cjs/ and dist/amd/ of lib/) outnumber the sources'
+// files but are no sign that the build is the package's code; a build
+// of files named as none beside it still is.
+func TestBuildOnlyTwoBuilds(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	fn := func(p string) CodeFile {
+		return CodeFile{Path: p, Symbols: []CodeSymbol{{Name: strings.ReplaceAll(strings.TrimSuffix(p, ".js"), "/", ".") + ".f", Kind: "function", Line: 1, End: 3}}}
+	}
+	var files []CodeFile
+	for _, name := range []string{"base", "helpers", "logger", "utils"} {
+		files = append(files, fn("hb/lib/handlebars/"+name+".js"), fn("hb/dist/cjs/handlebars/"+name+".js"), fn("hb/dist/amd/handlebars/"+name+".js"))
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		files = append(files, fn("sio/dist/"+name+".js"))
+	}
+	files = append(files, fn("sio/wrapper.js"))
+	putCode(t, ix, files)
+	if ix.buildOnly("hb/dist/cjs/handlebars/base.js") {
+		t.Error("two builds of lib/ beside it are taken for the package's code")
+	}
+	if !ix.buildOnly("sio/dist/a.js") {
+		t.Error("a build of 3 files beside one wrapper is not taken for the package's code")
+	}
 }
