@@ -15,9 +15,9 @@ import (
 // and sourceOf answered the source by the copy one line nearer the top.
 // So a JavaScript or TypeScript file in a directory named for a module
 // format is a built copy (builtCopy) when a sibling directory named as
-// more of a source holds the same file, by its path past the two, or when
-// a sibling named as the source (src/, modules/) holds scripts at all:
-// redux 4 ships src/*.js and their bundles es/redux.js and lib/redux.js,
+// more of a source holds the same file, by its path past the two, or,
+// but for lib/, when a sibling named as the source (src/, modules/) holds
+// scripts at all: redux 4 ships src/*.js and their bundle es/redux.js,
 // which no path pairs.
 
 // formatRank orders directory names by how much of a source a directory
@@ -97,8 +97,9 @@ func (ix *Index) twinCopy(file string) bool {
 // twinSource returns the source of the script whose path less extension
 // is stem, when it is a twin's copy (see twinCopy): the path of the same
 // script past a sibling of a lower formatRank of some directory of its
-// path named for a format, or else such a sibling named as the source
-// (src/, ending in "/") that holds scripts; "" when there is none.
+// path named for a format, or else, for a directory other than lib/, such
+// a sibling named as the source (src/, ending in "/") that holds scripts;
+// "" when there is none.
 func (ix *Index) twinSource(stem string) string {
 	parts := strings.Split(stem, "/")
 	for i, dir := range parts[:len(parts)-1] {
@@ -119,9 +120,13 @@ func (ix *Index) twinSource(stem string) string {
 				return src
 			}
 		}
-		// A bundle of the sources (redux's es/redux.js and lib/redux.js
-		// of src/*.js) has no twin by path; a directory named as the
-		// source beside it says what it is.
+		// A bundle of the sources (redux's es/redux.js of src/*.js) has
+		// no twin by path; a directory named as the source beside it
+		// says what it is. Not for lib/, which many a repository writes
+		// by hand beside its src/.
+		if strings.EqualFold(dir, "lib") {
+			continue
+		}
 		for _, sib := range formatDirs {
 			if r, _ := formatRank(sib); r > 0 {
 				break

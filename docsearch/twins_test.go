@@ -9,7 +9,8 @@ import (
 // TestTwinCopy: a script in a directory named for a module format is a
 // copy when a sibling named as more of a source holds the same path, or
 // when a sibling named as the source (src/) holds scripts (a bundle of
-// them); platforms' directories, unrelated names and files without a
+// them), but for lib/, which a repository may write by hand beside src/;
+// platforms' directories, unrelated names and files without a
 // twin by either are not, nor is the source itself.
 func TestTwinCopy(t *testing.T) {
 	ix := openTest(t, mapFS(nil), Options{})
@@ -19,7 +20,8 @@ func TestTwinCopy(t *testing.T) {
 		"underscore/amd/only-here.js": true, // a build beside modules/
 		"ejs/lib/esm/ejs.js":          false, "ejs/lib/cjs/ejs.js": true,
 		"babel/src/index.ts": false, "babel/lib/index.js": true, "babel/es/index.js": true,
-		"redux/src/combineReducers.js": false, "redux/es/redux.js": true, "redux/lib/redux.js": true,
+		"redux/src/combineReducers.js": false, "redux/es/redux.js": true, "redux/lib/redux.js": true, // twin of es/redux.js
+		"app/src/main.js": false, "app/lib/helpers.js": false,
 		"axios/lib/platform/node/index.js": false, "axios/lib/platform/browser/index.js": false,
 		"kernel/drivers/amd/x.js": false, "kernel/drivers/ati/x.js": false,
 		"express/lib/router.js": false,
