@@ -43,9 +43,10 @@ func buildRoot(file string) (string, bool) {
 // worked out from its package's code documents at the first question
 // after the code documents change (reset).
 type builds struct {
-	mu    sync.Mutex
-	only  map[string]bool // by buildRoot: its build holds more files of code than it does beside
-	twins map[string]bool // by file: a module format's copy of a twin (twins.go)
+	mu      sync.Mutex
+	only    map[string]bool // by buildRoot: its build holds more files of code than it does beside
+	twins   map[string]bool // by file: a module format's copy of a twin (twins.go)
+	scripts map[string]bool // by directory: holds a script (hasScripts)
 	// copies is what BuiltCopies returns, when copiesKnown.
 	copies      []Skipped
 	copiesKnown bool
@@ -53,7 +54,7 @@ type builds struct {
 
 func (b *builds) reset() {
 	b.mu.Lock()
-	b.only, b.twins, b.copies, b.copiesKnown = nil, nil, nil, false
+	b.only, b.twins, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, false
 	b.mu.Unlock()
 }
 

@@ -140,14 +140,30 @@ func (ix *Index) twinSource(stem string) string {
 }
 
 // hasScripts reports whether the index holds code of a script under the
-// directory dir (a slash path ending in "/").
+// directory dir (a slash path ending in "/"). The answer is kept until
+// the code changes (builds): every file of a format's directory asks it
+// of the same sibling, whose walk may be long when it holds no script.
 func (ix *Index) hasScripts(dir string) bool {
+	b := &ix.builds
+	b.mu.Lock()
+	has, known := b.scripts[dir]
+	b.mu.Unlock()
+	if known {
+		return has
+	}
 	for key, id := range ix.pathsUnder(dir) {
 		if _, ok := scriptStem(codeFileOf(key)); ok && isCodeScope(ix.docScope(id)) {
-			return true
+			has = true
+			break
 		}
 	}
-	return false
+	b.mu.Lock()
+	if b.scripts == nil {
+		b.scripts = map[string]bool{}
+	}
+	b.scripts[dir] = has
+	b.mu.Unlock()
+	return has
 }
 
 // script returns the file of code the index holds whose path less
