@@ -77,21 +77,26 @@ func (ix *Index) twinCopy(file string) bool {
 	if !ok {
 		return false
 	}
-	b := &ix.builds
+	return ix.builds.memo(&ix.builds.twins, file, func() bool { return ix.twinSource(stem) != "" })
+}
+
+// memo returns (*m)[key], worked out by compute and kept first when it is
+// not known. compute runs without b.mu held, so it may ask b again.
+func (b *builds) memo(m *map[string]bool, key string, compute func() bool) bool {
 	b.mu.Lock()
-	copied, known := b.twins[file]
+	v, known := (*m)[key]
 	b.mu.Unlock()
 	if known {
-		return copied
+		return v
 	}
-	copied = ix.twinSource(stem) != ""
+	v = compute()
 	b.mu.Lock()
-	if b.twins == nil {
-		b.twins = map[string]bool{}
+	if *m == nil {
+		*m = map[string]bool{}
 	}
-	b.twins[strings.Clone(file)] = copied
+	(*m)[strings.Clone(key)] = v
 	b.mu.Unlock()
-	return copied
+	return v
 }
 
 // twinSource returns the source of the script whose path less extension
@@ -144,26 +149,14 @@ func (ix *Index) twinSource(stem string) string {
 // the code changes (builds): every file of a format's directory asks it
 // of the same sibling, whose walk may be long when it holds no script.
 func (ix *Index) hasScripts(dir string) bool {
-	b := &ix.builds
-	b.mu.Lock()
-	has, known := b.scripts[dir]
-	b.mu.Unlock()
-	if known {
-		return has
-	}
-	for key, id := range ix.pathsUnder(dir) {
-		if _, ok := scriptStem(codeFileOf(key)); ok && isCodeScope(ix.docScope(id)) {
-			has = true
-			break
+	return ix.builds.memo(&ix.builds.scripts, dir, func() bool {
+		for key, id := range ix.pathsUnder(dir) {
+			if _, ok := scriptStem(codeFileOf(key)); ok && isCodeScope(ix.docScope(id)) {
+				return true
+			}
 		}
-	}
-	b.mu.Lock()
-	if b.scripts == nil {
-		b.scripts = map[string]bool{}
-	}
-	b.scripts[dir] = has
-	b.mu.Unlock()
-	return has
+		return false
+	})
 }
 
 // script returns the file of code the index holds whose path less
