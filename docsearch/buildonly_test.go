@@ -19,6 +19,13 @@ func TestBuildRoot(t *testing.T) {
 		{"src/dist.js", "", false},
 		{"index.js", "", false},
 		{"a/build/b/dist/c.js", "a", true}, // the outermost build directory
+		{"dist/index.mjs", "", true},
+		{"build/lib/types.ts", "", true},
+		// Source, not output: no compiler of these writes it.
+		{"go/build/build.go", "", false},
+		{"cmd/dist/build.go", "", false},
+		{"tools/build/feature/test-all.c", "", false},
+		{"build/lib/pkg/mod.py", "", false},
 	} {
 		root, ok := buildRoot(c.file)
 		if root != c.root || ok != c.ok {
