@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -20,37 +21,32 @@ import (
 // scripts at all: redux 4 ships src/*.js and their bundle es/redux.js,
 // which no path pairs.
 
-// formatRank orders directory names by how much of a source a directory
-// of that name holds: 0 the source; the higher, the more a build's
-// output. ok is false for a name that says nothing of a format (a
-// package's or a feature's, or a platform's: axios's lib/platform/node/
-// and browser/ hold two implementations, not one twice), which is never
-// a copy by its name nor a source by it; lib is one, as Babel and tsc
-// write their CommonJS into it beside src/.
-func formatRank(dir string) (rank int, ok bool) {
-	switch strings.ToLower(dir) {
-	case "src", "source", "sources", "modules":
-		return 0, true
-	case "esm", "es", "es6", "es2015", "es2017", "es2018", "es2020", "esnext", "mjs", "module":
-		return 1, true
-	case "lib":
-		return 2, true
-	case "cjs", "commonjs", "cjs5":
-		return 3, true
-	case "amd", "umd", "system", "systemjs", "iife", "es5", "esm5":
-		return 4, true
-	}
-	return 0, false
+// formatRanks are the directory names that say a module format, by how
+// much of a source a directory of that name holds: rank 0 (the first
+// row) the source; the higher, the more a build's output. A name not
+// here says nothing of a format (a package's or a feature's, or a
+// platform's: axios's lib/platform/node/ and browser/ hold two
+// implementations, not one twice), and is never a copy by its name nor
+// a source by it; lib is here, as Babel and tsc write their CommonJS
+// into it beside src/.
+var formatRanks = [][]string{
+	{"src", "source", "sources", "modules"},
+	{"esm", "es", "es6", "es2015", "es2017", "es2018", "es2020", "esnext", "mjs", "module"},
+	{"lib"},
+	{"cjs", "commonjs", "cjs5"},
+	{"amd", "umd", "system", "systemjs", "iife", "es5", "esm5"},
 }
 
-// formatDirs are the names formatRank knows, in rank order: the siblings
-// a copy's source is looked for in.
-var formatDirs = []string{
-	"src", "source", "sources", "modules",
-	"esm", "es", "es6", "es2015", "es2017", "es2018", "es2020", "esnext", "mjs", "module",
-	"lib",
-	"cjs", "commonjs", "cjs5",
-	"amd", "umd", "system", "systemjs", "iife", "es5", "esm5",
+// formatRank returns the rank of a directory name in formatRanks, and
+// false when it names no format.
+func formatRank(dir string) (rank int, ok bool) {
+	lower := strings.ToLower(dir)
+	for r, names := range formatRanks {
+		if slices.Contains(names, lower) {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // scriptExts are the extensions of the files a twin is looked for among:
@@ -117,12 +113,11 @@ func (ix *Index) twinSource(stem string) string {
 			parent += "/"
 		}
 		rest := strings.Join(parts[i+1:], "/")
-		for _, sib := range formatDirs {
-			if r, _ := formatRank(sib); r >= rank {
-				break
-			}
-			if src := ix.script(parent + sib + "/" + rest); src != "" {
-				return src
+		for _, names := range formatRanks[:rank] {
+			for _, sib := range names {
+				if src := ix.script(parent + sib + "/" + rest); src != "" {
+					return src
+				}
 			}
 		}
 		// A bundle of the sources (redux's es/redux.js of src/*.js) has
@@ -132,10 +127,7 @@ func (ix *Index) twinSource(stem string) string {
 		if strings.EqualFold(dir, "lib") {
 			continue
 		}
-		for _, sib := range formatDirs {
-			if r, _ := formatRank(sib); r > 0 {
-				break
-			}
+		for _, sib := range formatRanks[0] {
 			if ix.hasScripts(parent + sib + "/") {
 				return parent + sib + "/"
 			}
