@@ -135,7 +135,7 @@ func (ix *Index) bodyFeatures(ctx context.Context, cands []codeCand, qvec []floa
 		mean += dot / float64(n)
 	}
 	for i := range n {
-		if kind, _ := codeMeta(cands[i].d.text); kind == "function" || kind == "method" {
+		if kind, _ := codeMeta(cands[i].d.text); callableKind(kind) {
 			cands[i].f[featBody] = cos[i] - mean
 		}
 	}

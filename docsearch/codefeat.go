@@ -331,9 +331,9 @@ func symbolFeatures(f *[numCodeFeatures]float64, kind, name, file string, lines 
 	f[featShort] = b2f(lines <= shortLines && kind != "module" && !documented)
 	f[featLines] = min(max(math.Log2(float64(max(lines, 1)))-math.Log2(10), -3), 4)
 	f[featExported] = b2f(exported(name, file))
-	f[featCallable] = b2f(task && (kind == "function" || kind == "method"))
+	f[featCallable] = b2f(task && callableKind(kind))
 	f[featTypeOther] = b2f(behaviour && typeKind(kind))
-	f[featCallOther] = b2f(behaviour && (kind == "function" || kind == "method"))
+	f[featCallOther] = b2f(behaviour && callableKind(kind))
 }
 
 // usedBy is how widely a symbol's name is used, a structural prior in
@@ -457,6 +457,11 @@ func typeKind(kind string) bool {
 		return true
 	}
 	return false
+}
+
+// callableKind reports whether a symbol kind is a function or a method.
+func callableKind(kind string) bool {
+	return kind == "function" || kind == "method"
 }
 
 // exported reports whether a symbol of the file is visible outside its
