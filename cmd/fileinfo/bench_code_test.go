@@ -101,34 +101,28 @@ func TestCodeTestsDataSet(t *testing.T) {
 	}
 }
 
-// TestCodeTune2DataSet checks the second tuning set (checkCodeSet, and):
-// at least 140 queries, every repository for tuning.
-func TestCodeTune2DataSet(t *testing.T) {
-	const dir = "../../docs/bench/codetune2"
-	queries, repos := checkCodeSet(t, dir)
-	if len(queries) < 140 {
-		t.Errorf("%d queries, want at least 140", len(queries))
-	}
-	for _, r := range repos {
-		if r.Split != "tune" {
-			t.Errorf("repository %s: split %q, want tune", r.Name, r.Split)
-		}
-	}
-}
-
-// TestCodeHeldDataSet checks the second and third held-out sets
-// (checkCodeSet, and): at least 90 queries each, every repository held
-// out, so that no fit can read them (loadLearnSet takes the tuning
-// split).
-func TestCodeHeldDataSet(t *testing.T) {
-	for dir, least := range map[string]int{"../../docs/bench/codeheld": 90, "../../docs/bench/codeheld2": 90} {
-		queries, repos := checkCodeSet(t, dir)
-		if len(queries) < least {
-			t.Errorf("%s: %d queries, want at least %d", dir, len(queries), least)
+// TestCodeWholeSplitDataSets checks the sets that are one split whole
+// (checkCodeSet, and): the second tuning set, at least 140 queries, every
+// repository for tuning; the second and third held-out sets, at least 90
+// each, every repository held out, so that no fit can read them
+// (loadLearnSet takes the tuning split).
+func TestCodeWholeSplitDataSets(t *testing.T) {
+	for _, c := range []struct {
+		dir   string
+		least int
+		split string
+	}{
+		{"../../docs/bench/codetune2", 140, "tune"},
+		{"../../docs/bench/codeheld", 90, "held"},
+		{"../../docs/bench/codeheld2", 90, "held"},
+	} {
+		queries, repos := checkCodeSet(t, c.dir)
+		if len(queries) < c.least {
+			t.Errorf("%s: %d queries, want at least %d", c.dir, len(queries), c.least)
 		}
 		for _, r := range repos {
-			if r.Split != "held" {
-				t.Errorf("%s: repository %s: split %q, want held", dir, r.Name, r.Split)
+			if r.Split != c.split {
+				t.Errorf("%s: repository %s: split %q, want %s", c.dir, r.Name, r.Split, c.split)
 			}
 		}
 	}
