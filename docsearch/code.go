@@ -18,7 +18,8 @@ import (
 // "@LINE" when a file declares the name twice) and holds one chunk of
 // content type code, whose text is, line by line:
 //
-//	KIND QUALIFIED          (" (declaration)" after it for a Decl)
+//	KIND QUALIFIED          (" (declaration)" after it for a Decl, then
+//	                         " (test)" for a Test)
 //	SIGNATURE
 //	PATH:LINE-END
 //	Purpose: ...            (enriched prose, "(stale) " before it when the
@@ -54,6 +55,11 @@ type CodeSymbol struct {
 	// type declaration file's function): it ranks under the
 	// implementations it declares.
 	Decl bool
+	// Test marks test-only code (extract.Symbol.Test): a symbol of a
+	// test file, or one compiled only for tests inside another file
+	// (Rust's #[cfg(test)] modules and #[test] functions). It ranks as a
+	// test file's code does.
+	Test bool
 }
 
 // CodeFile is the symbols of one source file (a slash path from the root).

@@ -210,6 +210,7 @@ func TestTestCode(t *testing.T) {
 		"callgraph/build_test.go": true, "tests/test_app.py": true, "src/flask/app.py": false,
 		"lib/router.spec.js": true, "test/app.router.js": true, "src/testing.py": false, "pkg/testutil/x.go": false,
 		"go/analysis/analysistest/analysistest.go": false, "internal/testenv/testenv.go": false,
+		"benches/chrono.rs": true, "benchmarks/bench_format.py": true, "examples/benchmark/app.js": true, "src/benchmarking.rs": false,
 	} {
 		if got := testCode(p); got != want {
 			t.Errorf("testCode(%s) = %v, want %v", p, got, want)
@@ -231,6 +232,50 @@ func TestCodeDeclarationsRankUnder(t *testing.T) {
 		{Path: "types/index.d.ts", Symbols: []CodeSymbol{sym}},
 	})
 	expectFirst(t, ix, "mount a handler along a pattern", []string{ScopeCode}, "Mux.Mount")
+}
+
+// TestCodeTestMarks: the marks of a declaration and of test-only code
+// are read back from the text, alone or together.
+func TestCodeTestMarks(t *testing.T) {
+	for _, tc := range []struct{ decl, test bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		text := CodeText("src/lib.rs", CodeSymbol{Name: "tests.f", Kind: "function", Line: 1, Decl: tc.decl, Test: tc.test})
+		if isDecl(text) != tc.decl || isTestSymbol(text) != tc.test {
+			t.Errorf("decl %v, test %v: read back as %v, %v from %q", tc.decl, tc.test, isDecl(text), isTestSymbol(text), text)
+		}
+	}
+}
+
+// TestCodeTestSymbolsRankUnder: a function compiled only for tests in a
+// file of production code (a Rust #[cfg(test)] module) ranks as a test
+// file's would, under the function it exercises, unless the query asks
+// for tests.
+func TestCodeTestSymbolsRankUnder(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{{Path: "src/format/parse.rs", Symbols: []CodeSymbol{
+		{Name: "parse.parse_rfc3339", Kind: "function", Signature: "fn parse_rfc3339(s: &str) -> ParseResult<DateTime>",
+			Doc: "Parses an RFC 3339 date and time string.", Body: "let mut parsed = Parsed::new();\nparse_internal(&mut parsed, s)", Line: 10, End: 40},
+		{Name: "parse.tests.rfc3339_to_datetime", Kind: "function", Signature: "fn rfc3339_to_datetime(date: &str) -> ParseResult<DateTime>",
+			Body: "let mut parsed = Parsed::new();\nparse_rfc3339(date)?;\nparsed.to_datetime()", Line: 90, End: 94, Test: true},
+	}}})
+	expectFirst(t, ix, "parse an rfc3339 string to a datetime", []string{ScopeCode}, "parse.parse_rfc3339")
+	for query, want := range map[string]float64{"parse an rfc3339 string to a datetime": 1, "tests of parsing an rfc3339 string": 0} {
+		zero := 0.0
+		var test []float64
+		_, err := ix.Search(context.Background(), Query{Text: query, Scopes: []string{ScopeCode}, MinScore: &zero, Limit: 10,
+			CodeCandidates: func(cands []CodeCandidate) {
+				for _, c := range cands {
+					if c.Result.Symbol == "parse.tests.rfc3339_to_datetime" {
+						test = c.Features
+					}
+				}
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if test == nil || test[featTest] != want {
+			t.Errorf("%q: the test function's features %v, want test %v", query, test, want)
+		}
+	}
 }
 
 func TestCodeKeys(t *testing.T) {

@@ -276,7 +276,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		kind, signature := codeMeta(c.d.text)
 		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || ix.builtCopy(c.d, c.file) // vendorDemote is auxDemote
 		c.f[featAux] = b2f(aux)
-		c.f[featTest] = b2f(!aux && (!tests && testCode(c.file) || !examples && exampleCode(c.file)))
+		c.f[featTest] = b2f(!aux && (!tests && (testCode(c.file) || isTestSymbol(c.d.text)) || !examples && exampleCode(c.file)))
 		c.f[featModule] = b2f(kind == "module")
 		c.f[featDecl] = b2f(isDecl(c.d.text))
 		if !words {

@@ -521,7 +521,9 @@ func exampleCode(file string) bool {
 func TestOrExampleCode(file string) bool { return testCode(file) || exampleCode(file) }
 
 // testCode reports whether file is test code by its name or directory, in
-// the conventions of the languages fileinfo reads.
+// the conventions of the languages fileinfo reads; benchmarks (Cargo's
+// benches/, a benchmark/ or benchmarks/ tree) are code that exercises
+// the API as tests do.
 func testCode(file string) bool {
 	base := strings.ToLower(path.Base(file))
 	stem := strings.TrimSuffix(base, path.Ext(base))
@@ -532,7 +534,7 @@ func testCode(file string) bool {
 		strings.HasSuffix(stem, "_spec"):
 		return true
 	}
-	return inDir(file, "test", "tests", "testing", "__tests__", "spec", "testdata", "fixtures", "e2e")
+	return inDir(file, "test", "tests", "testing", "__tests__", "spec", "testdata", "fixtures", "e2e", "benches", "benchmark", "benchmarks")
 }
 
 // auxiliaryCode reports whether file is vendored or generated code, or

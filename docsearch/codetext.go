@@ -11,8 +11,12 @@ import (
 	"sync/atomic"
 )
 
-// declMark ends the first line of a declaration's text.
-const declMark = " (declaration)"
+// declMark ends the first line of a declaration's text, and testMark,
+// after it, that of test-only code.
+const (
+	declMark = " (declaration)"
+	testMark = " (test)"
+)
 
 // CodeText is the text a symbol of the file at path is indexed by (see
 // the format at the top of code.go): what a peer ranking the same chunks
@@ -24,9 +28,12 @@ func CodeText(path string, s CodeSymbol) string {
 	// with it. fmt and the builder's growth also made garbage: per
 	// symbol 920 bytes in 16 allocations, now 288 in 2
 	// (BenchmarkCodeText, 2026-12-05).
-	decl, stale := "", ""
+	decl, test, stale := "", "", ""
 	if s.Decl {
 		decl = declMark
+	}
+	if s.Test {
+		test = testMark
 	}
 	if s.Stale {
 		stale = "(stale) "
@@ -46,7 +53,7 @@ func CodeText(path string, s CodeSymbol) string {
 	}
 	// The parts in order; an empty part is written as nothing.
 	parts := [...]string{
-		oneLine(s.Kind), " ", oneLine(s.Name), decl, "\n", oneLine(s.Signature), "\n", path, ":", string(lines), "\n",
+		oneLine(s.Kind), " ", oneLine(s.Name), decl, test, "\n", oneLine(s.Signature), "\n", path, ":", string(lines), "\n",
 		"", "", "", "", // Purpose
 		"", "", "", "", // Implementation
 		"", "", // doc comment
@@ -54,42 +61,42 @@ func CodeText(path string, s CodeSymbol) string {
 		"", "", "", // calls
 	}
 	if p := strings.TrimSpace(s.Purpose); p != "" {
-		parts[11], parts[12], parts[13], parts[14] = "Purpose: ", stale, p, "\n"
+		parts[12], parts[13], parts[14], parts[15] = "Purpose: ", stale, p, "\n"
 	}
 	if im := strings.TrimSpace(s.Implementation); im != "" {
-		parts[15], parts[16], parts[17], parts[18] = "Implementation: ", stale, im, "\n"
+		parts[16], parts[17], parts[18], parts[19] = "Implementation: ", stale, im, "\n"
 	}
 	if d := strings.TrimSpace(s.Doc); d != "" {
-		parts[19], parts[20] = cutAt(d, maxCodeDoc), "\n"
+		parts[20], parts[21] = cutAt(d, maxCodeDoc), "\n"
 	}
 	if body := strings.TrimSpace(s.Body); body != "" {
-		parts[21], parts[22] = cutAt(body, maxCodeBody), "\n"
+		parts[22], parts[23] = cutAt(body, maxCodeBody), "\n"
 	}
 	n := 0
 	for _, p := range parts {
 		n += len(p)
 	}
 	if len(calls) > 0 {
-		parts[23], parts[25] = "calls: ", "\n"
-		n += len(parts[23]) + len(parts[25]) + len(calls) - 1
+		parts[24], parts[26] = "calls: ", "\n"
+		n += len(parts[24]) + len(parts[26]) + len(calls) - 1
 		for _, c := range calls {
 			n += len(c)
 		}
 	}
 	var b strings.Builder
 	b.Grow(n)
-	for _, p := range parts[:23] {
+	for _, p := range parts[:24] {
 		b.WriteString(p)
 	}
 	if len(calls) > 0 {
-		b.WriteString(parts[23])
+		b.WriteString(parts[24])
 		for i, c := range calls {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
 			b.WriteString(c)
 		}
-		b.WriteString(parts[25])
+		b.WriteString(parts[26])
 	}
 	return b.String()
 }
@@ -209,7 +216,14 @@ func sentence(p string) string {
 // isDecl reports whether a code document's text is a declaration's.
 func isDecl(text string) bool {
 	first, _, _ := strings.Cut(text, "\n")
-	return strings.HasSuffix(first, declMark)
+	return strings.HasSuffix(strings.TrimSuffix(first, testMark), declMark)
+}
+
+// isTestSymbol reports whether a code document's text is test-only
+// code's (CodeSymbol.Test).
+func isTestSymbol(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	return strings.HasSuffix(first, testMark)
 }
 
 // codeMeta reads a code document's kind and signature back from its text.

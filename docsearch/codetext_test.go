@@ -15,6 +15,9 @@ func codeTextByFmt(path string, s CodeSymbol) string {
 	if s.Decl {
 		decl = declMark
 	}
+	if s.Test {
+		decl += testMark
+	}
 	fmt.Fprintf(&b, "%s %s%s\n%s\n%s:%d-%d\n", oneLine(s.Kind), oneLine(s.Name), decl, oneLine(s.Signature), path, s.Line, max(s.End, s.Line))
 	stale := ""
 	if s.Stale {
@@ -58,12 +61,14 @@ func codeTextCases() map[string]CodeSymbol {
 		"full": {Name: "Flask.register_blueprint", Kind: "method", Signature: "def register_blueprint(self, bp)",
 			Doc: "  Registers a blueprint.  ", Body: "def register_blueprint(self, bp):\n\tpass\n", Calls: []string{"b", "a", "b"},
 			Line: 10, End: 42, Purpose: "Adds routes.", Implementation: "Loops.", Stale: true, Decl: true},
-		"fresh prose":  {Name: "g", Kind: "function", Purpose: " p ", Implementation: "i", Line: 1, End: 1},
-		"multi-line":   {Name: "a\nb", Kind: "type\t", Signature: "struct {\n\tx int\n}", Line: 5, End: 7},
-		"long":         {Name: "h", Kind: "function", Doc: strings.Repeat("doc words ", 400), Body: strings.Repeat("x := y\n", 400), Line: 1, End: 401},
-		"many calls":   {Name: "k", Kind: "function", Calls: many, Line: 1, End: 2},
-		"unicode":      {Name: "名前", Kind: "function", Body: strings.Repeat("é", 1000), Line: 1, End: 2},
-		"blank fields": {Name: "m", Kind: "function", Doc: " \n ", Body: "\t", Purpose: " ", Line: 1},
+		"test":           {Name: "tests.parse_all", Kind: "function", Body: "fn parse_all() {}", Line: 4, End: 4, Test: true},
+		"test prototype": {Name: "tests.helper", Kind: "function", Line: 4, Decl: true, Test: true},
+		"fresh prose":    {Name: "g", Kind: "function", Purpose: " p ", Implementation: "i", Line: 1, End: 1},
+		"multi-line":     {Name: "a\nb", Kind: "type\t", Signature: "struct {\n\tx int\n}", Line: 5, End: 7},
+		"long":           {Name: "h", Kind: "function", Doc: strings.Repeat("doc words ", 400), Body: strings.Repeat("x := y\n", 400), Line: 1, End: 401},
+		"many calls":     {Name: "k", Kind: "function", Calls: many, Line: 1, End: 2},
+		"unicode":        {Name: "名前", Kind: "function", Body: strings.Repeat("é", 1000), Line: 1, End: 2},
+		"blank fields":   {Name: "m", Kind: "function", Doc: " \n ", Body: "\t", Purpose: " ", Line: 1},
 	}
 }
 

@@ -532,7 +532,8 @@ func writeCodeOutcomes(name string, os_ []codeOutcome) error {
 // peerCodeDocs returns the chunks the FTS5 peer ranks (one per symbol,
 // keyed as ours), where each is, and how many symbols files hold in all
 // (the chunks fileinfo ranks). The peer leaves out tests and examples
-// unless withTests is set: they are what the code ranking demotes for a
+// (files of them, and test-only symbols of other files) unless withTests
+// is set: they are what the code ranking demotes for a
 // question that does not ask for them, and FTS5 has no such rule, so
 // their callbacks, which repeat every name of the library, crowded its
 // results (on docs/bench/codetests function-level nDCG@10 0.175 with
@@ -546,6 +547,9 @@ func peerCodeDocs(files []docsearch.CodeFile, withTests bool) (docs []ftspeer.Do
 		}
 		ids := docsearch.CodeKeys(f)
 		for i, s := range f.Symbols {
+			if !withTests && s.Test {
+				continue
+			}
 			id := ids[i]
 			where[id] = span{f.Path, s.Line, max(s.End, s.Line)}
 			docs = append(docs, ftspeer.Doc{ID: id, Title: s.Name, Path: f.Path, Text: docsearch.CodeText(f.Path, s)})

@@ -71,7 +71,7 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 	for _, s := range f.Symbols {
 		cs := docsearch.CodeSymbol{
 			Name: s.Qualified, Kind: string(s.Kind), Signature: s.Signature, Doc: s.Doc,
-			Calls: calls[s.Qualified], Line: s.StartLine, End: max(s.EndLine, s.StartLine),
+			Calls: calls[s.Qualified], Line: s.StartLine, End: max(s.EndLine, s.StartLine), Test: s.Test,
 		}
 		skipFrom, skipTo := 0, 0
 		if f.Language == "python" && s.Doc != "" {

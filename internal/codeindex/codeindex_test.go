@@ -111,6 +111,24 @@ func TestFileCPrototype(t *testing.T) {
 	}
 }
 
+// TestFileRustTests: a Rust function compiled only for tests, in a
+// #[cfg(test)] module of a production file, is test code in its
+// document; the function it tests is not.
+func TestFileRustTests(t *testing.T) {
+	root := t.TempDir()
+	src := "pub fn parse(s: &str) -> u32 {\n    s.len() as u32\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn parses() {\n        assert_eq!(parse(\"ab\"), 2);\n    }\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "lib.rs"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cf := File(extractOne(t, root, "lib.rs"), []byte(src), nil)
+	if s := symbol(t, cf, "parse"); s.Test {
+		t.Errorf("parse is marked test code: %+v", s)
+	}
+	if s := symbol(t, cf, "tests.parses"); !s.Test {
+		t.Errorf("tests.parses is not marked test code: %+v", s)
+	}
+}
+
 func TestSyncReadsOnlyChanges(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".artifacts", ".index")
