@@ -521,16 +521,17 @@ func exampleCode(file string) bool {
 func TestOrExampleCode(file string) bool { return testCode(file) || exampleCode(file) }
 
 // testCode reports whether file is test code by its name or directory, in
-// the conventions of the languages fileinfo reads; benchmarks (Cargo's
-// benches/, a benchmark/ or benchmarks/ tree) are code that exercises
-// the API as tests do.
+// the conventions of the languages fileinfo reads; the extractor's own
+// verdict, which knows more of them (JUnit's FooTest.java, .NET's
+// Foo.Tests/), comes with each symbol (isTestSymbol). Benchmarks (Cargo's
+// benches/, a benchmark/ or benchmarks/ tree) exercise the API as tests
+// do.
 func testCode(file string) bool {
 	base := strings.ToLower(path.Base(file))
 	stem := strings.TrimSuffix(base, path.Ext(base))
 	switch {
 	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"), stem == "tests", stem == "test",
 		stem == "conftest", strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"),
-		strings.HasSuffix(stem, "test") && len(stem) > 4 && stem[len(stem)-5] != '_' && strings.HasSuffix(base, ".java"),
 		strings.HasSuffix(stem, "_spec"):
 		return true
 	}

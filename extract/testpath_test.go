@@ -4,25 +4,44 @@ import "testing"
 
 func TestIsTestPath(t *testing.T) {
 	for p, want := range map[string]bool{
-		"finder_test.go":               true,
-		"finder.go":                    false,
-		"pkg/test_core.py":             true,
-		"pkg/core_test.py":             true,
-		"conftest.py":                  true,
-		"pkg/testing.py":               false,
-		"src/__tests__/sync.js":        true,
-		"src/sync.test.ts":             true,
-		"src/sync.spec.tsx":            true,
-		"src/latest.js":                false,
-		"tests/integration.rs":         true,
-		"src/main/java/app/A.java":     false,
-		"src/test/java/app/ATest.java": true,
-		"spec/models/user_spec.rb":     true,
-		"lib/user_spec.rb":             true,
-		"go/types/testdata/check/x.go": true,
-		"internal/testenv/testenv.go":  false,
-		"contest/main.go":              false,
-		"attest.py":                    false,
+		"finder_test.go":                      true,
+		"finder.go":                           false,
+		"pkg/test_core.py":                    true,
+		"pkg/core_test.py":                    true,
+		"conftest.py":                         true,
+		"pkg/testing.py":                      false,
+		"src/__tests__/sync.js":               true,
+		"src/sync.test.ts":                    true,
+		"src/sync.spec.tsx":                   true,
+		"src/latest.js":                       false,
+		"tests/integration.rs":                true,
+		"src/main/java/app/A.java":            false,
+		"src/test/java/app/ATest.java":        true,
+		"spec/models/user_spec.rb":            true,
+		"lib/user_spec.rb":                    true,
+		"go/types/testdata/check/x.go":        true,
+		"internal/testenv/testenv.go":         false,
+		"contest/main.go":                     false,
+		"attest.py":                           false,
+		"app/tests.py":                        true,
+		"src/main/java/app/Latest.java":       false,
+		"src/main/kotlin/Contest.kt":          false,
+		"core/ParserTest.java":                true,
+		"Sources/Router/Router.swift":         false,
+		"Tests/RouterTests/RouterTests.swift": true,
+		"src/Foo/Bar.cs":                      false,
+		"src/Foo.Tests/BarTests.cs":           true,
+		"src/Foo.IntegrationTests/Db.cs":      true,
+		"src/Foo.Testing/Fakes.cs":            false,
+		"Symfony/Component/HttpFoundation/Tests/RequestTest.php": true,
+		"src/Symfony/Component/HttpFoundation/Request.php":       false,
+		"lib/src/commonTest/kotlin/ParserCases.kt":               true,
+		"app/src/androidTest/java/MainScreen.kt":                 true,
+		"lib/src/testFixtures/java/FakeClock.java":               true,
+		"lib/src/commonMain/kotlin/Parser.kt":                    false,
+		"src/testing/Contest.scala":                              false,
+		"web/e2e/login.ts":                                       true,
+		"v1.2/core.go":                                           false,
 	} {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
@@ -68,4 +87,14 @@ async fn async_case() {}
 	if g := extractString(t, "tests/cli.rs", "fn helper() {}\n"); !g.Test || !g.Symbols[0].Test {
 		t.Errorf("tests/cli.rs: File.Test %v, Symbol.Test %v; want both true", g.Test, g.Symbols[0].Test)
 	}
+}
+
+// FuzzIsTestPath: any path is classified without a panic.
+func FuzzIsTestPath(f *testing.F) {
+	for _, p := range []string{"", "/", "a/Test", "x.Tests/", "androidTest/A.kt", "Test.java", "t/.", "é/Tests.cs"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		IsTestPath(p)
+	})
 }

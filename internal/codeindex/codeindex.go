@@ -65,7 +65,7 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 		}
 		out.Symbols = append(out.Symbols, docsearch.CodeSymbol{
 			Name: name, Kind: "module", Signature: f.Path, Body: topLevel(lines, f.Symbols, f.Places), Calls: calls[f.Module],
-			Line: 1, End: len(lines),
+			Line: 1, End: len(lines), Test: f.Test,
 		})
 	}
 	for _, s := range f.Symbols {
@@ -103,7 +103,7 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 		out.Symbols = append(out.Symbols, docsearch.CodeSymbol{
 			Name: p.Qualified, Kind: string(extract.KindFunction), Signature: p.Signature,
 			Calls: placeCalls(f, p, kinds), Line: p.StartLine, End: max(p.EndLine, p.StartLine),
-			Body: body(lines, p.StartLine, max(p.EndLine, p.StartLine), 0, 0),
+			Body: body(lines, p.StartLine, max(p.EndLine, p.StartLine), 0, 0), Test: f.Test,
 		})
 	}
 	return out
