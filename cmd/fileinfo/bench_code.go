@@ -93,6 +93,8 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	learn := fs.Bool("learn", false, "instead, fit the weights of the code ranking features on the data set's tuning split (all of it when it has no splits) and print them")
 	learnAlso := fs.String("learn-also", "", "with --learn, `dataset=repos,...`: more data sets the weights are fitted on too, less the repositories held out in any of them")
 	fit := fs.Bool("fit", false, "with --learn, fit every weight at once as a pairwise logistic model, its strength chosen by leaving one repository out, instead of coordinate ascent")
+	fitCache := fs.String("fit-cache", "", "with --learn --fit, keep the candidates collected in this `file` and read them from it next time (the same features and data sets)")
+	fitTreesFlag := fs.Bool("trees", false, "with --learn --fit, fit instead a boosted ensemble of regression trees over the features on top of the built-in weights, its depth and rounds chosen by leaving one repository out")
 	codeW := fs.String("code-weights", "", "rank with these weights of the code ranking features, `feature=value,...`, the others built in (to check fitted weights)")
 	asNames := fs.Bool("names", false, "ask instead for each judged function by its own name, answered by itself alone (identifier lookups; see nameQueries)")
 	learnOnly := fs.String("learn-only", "", "with --learn, fit only these `features` (comma-separated names), the others kept at their built-in weights")
@@ -106,16 +108,22 @@ func runBenchCode(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return errUsage
 	}
 	if *learn {
-		sets, err := loadLearnSets(ctx, pos[0], *repos, *learnAlso, !*codeOnly, stderr)
-		if err != nil {
-			return err
-		}
 		only, err := learnFeatures(*learnOnly)
 		if err != nil {
 			return err
 		}
+		if *fit && *fitCache != "" {
+			done, err := fitFromCache(*fitCache, pos[0], *repos, *learnAlso, only, *fitTreesFlag, stdout)
+			if done || err != nil {
+				return err
+			}
+		}
+		sets, err := loadLearnSets(ctx, pos[0], *repos, *learnAlso, !*codeOnly, stderr)
+		if err != nil {
+			return err
+		}
 		if *fit {
-			return runFit(ctx, sets, only, stdout)
+			return runFit(ctx, sets, only, *fitCache, *fitTreesFlag, stdout)
 		}
 		_, err = learnCodeWeights(ctx, sets, only, 3, stdout)
 		return err
@@ -532,8 +540,7 @@ func writeCodeOutcomes(name string, os_ []codeOutcome) error {
 // peerCodeDocs returns the chunks the FTS5 peer ranks (one per symbol,
 // keyed as ours), where each is, and how many symbols files hold in all
 // (the chunks fileinfo ranks). The peer leaves out tests and examples
-// (files of them, and test-only symbols of other files) unless withTests
-// is set: they are what the code ranking demotes for a
+// unless withTests is set: they are what the code ranking demotes for a
 // question that does not ask for them, and FTS5 has no such rule, so
 // their callbacks, which repeat every name of the library, crowded its
 // results (on docs/bench/codetests function-level nDCG@10 0.175 with

@@ -87,14 +87,26 @@ func collectFit(ctx context.Context, sets []*learnSet) ([]fitQuery, error) {
 // and file-level nDCG@10 averaged. A query whose answers are not among
 // its candidates scores what its other answers' files give.
 func fitObjective(qs []fitQuery, nsets int, w []float64) float64 {
+	scores := make([][]float64, len(qs))
+	for j, q := range qs {
+		scores[j] = make([]float64, len(q.base))
+		for i := range q.base {
+			scores[j][i] = q.base[i] + dot(w, q.f[i])
+		}
+	}
+	return scoredObjective(qs, nsets, scores)
+}
+
+// scoredObjective is fitObjective for the candidates of qs scored by
+// scores.
+func scoredObjective(qs []fitQuery, nsets int, scores [][]float64) float64 {
 	sum := make([]float64, nsets)
 	n := make([]int, nsets)
-	for _, q := range qs {
+	for j, q := range qs {
+		score := scores[j]
 		order := make([]int, len(q.base))
-		score := make([]float64, len(q.base))
 		for i := range order {
 			order[i] = i
-			score[i] = q.base[i] + dot(w, q.f[i])
 		}
 		slices.SortStableFunc(order, func(a, b int) int {
 			switch {
@@ -367,18 +379,57 @@ func parseCodeWeights(list string) ([]float64, error) {
 	return w, nil
 }
 
-// runFit collects the candidates of sets and fits the weights of the
-// features in only (nil: all) on them.
-func runFit(ctx context.Context, sets []*learnSet, only map[int]bool, stdout io.Writer) error {
+// runFit collects the candidates of sets, keeps them in cache when it is
+// not "", and fits the weights of the features in only (nil: all) on
+// them.
+func runFit(ctx context.Context, sets []*learnSet, only map[int]bool, cache string, trees bool, stdout io.Writer) error {
 	qs, err := collectFit(ctx, sets)
 	if err != nil {
 		return err
 	}
-	for _, s := range sets {
+	names := make([]string, len(sets))
+	for i, s := range sets {
+		names[i] = s.name
 		fmt.Fprintf(stdout, "fit: data set %s, %d queries\n", filepath.Base(s.name), s.n)
 	}
-	fitCodeWeights(qs, len(sets), only, stdout)
+	if cache != "" {
+		if err := writeFitCache(cache, names, qs); err != nil {
+			return fmt.Errorf("bench code: --fit-cache: %w", err)
+		}
+	}
+	fitOn(qs, len(sets), only, trees, stdout)
 	return nil
+}
+
+// fitOn fits the weights of the features in only, or with trees the
+// trees on top of the built-in weights, on qs.
+func fitOn(qs []fitQuery, nsets int, only map[int]bool, trees bool, stdout io.Writer) {
+	if trees {
+		fitCodeTrees(qs, nsets, docsearch.CodeWeights(), stdout)
+		return
+	}
+	fitCodeWeights(qs, nsets, only, stdout)
+}
+
+// fitFromCache fits the weights on the candidates kept in cache for the
+// data sets of dataset and also, reporting done false when there are
+// none yet.
+func fitFromCache(cache, dataset, reposDir, also string, only map[int]bool, trees bool, stdout io.Writer) (done bool, err error) {
+	sources, err := learnSources(dataset, reposDir, also)
+	if err != nil {
+		return false, err
+	}
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = s.dataset
+	}
+	qs, ok, err := readFitCache(cache, names)
+	if !ok || err != nil {
+		return false, err
+	}
+	fmt.Fprintf(stdout, "fit: %d queries from %s\n", len(qs), cache)
+	fitOn(qs, len(names), only, trees, stdout)
+	return true, nil
 }
 
 func dot(a, b []float64) float64 {

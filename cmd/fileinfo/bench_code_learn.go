@@ -77,16 +77,9 @@ func learnBounds(feature string) (lo, hi float64) {
 // that any of them holds out: a repository one set tunes on and another
 // keeps for checking is checked, never fitted.
 func loadLearnSets(ctx context.Context, dataset, reposDir, also string, withDocs bool, stderr io.Writer) ([]*learnSet, error) {
-	type source struct{ dataset, repos string }
-	sources := []source{{dataset, reposDir}}
-	if also != "" {
-		for item := range strings.SplitSeq(also, ",") {
-			ds, dir, ok := strings.Cut(item, "=")
-			if !ok || ds == "" || dir == "" {
-				return nil, fmt.Errorf("bench code: --learn-also %q: want dataset=repos, comma-separated", item)
-			}
-			sources = append(sources, source{ds, dir})
-		}
+	sources, err := learnSources(dataset, reposDir, also)
+	if err != nil {
+		return nil, err
 	}
 	held := map[string]bool{}
 	for _, s := range sources {
@@ -101,6 +94,25 @@ func loadLearnSets(ctx context.Context, dataset, reposDir, also string, withDocs
 		sets = append(sets, set)
 	}
 	return sets, nil
+}
+
+// learnSource is a data set and the directory of its repositories.
+type learnSource struct{ dataset, repos string }
+
+// learnSources returns the data set and those of --learn-also, in the
+// order loadLearnSets loads them.
+func learnSources(dataset, reposDir, also string) ([]learnSource, error) {
+	sources := []learnSource{{dataset, reposDir}}
+	if also != "" {
+		for item := range strings.SplitSeq(also, ",") {
+			ds, dir, ok := strings.Cut(item, "=")
+			if !ok || ds == "" || dir == "" {
+				return nil, fmt.Errorf("bench code: --learn-also %q: want dataset=repos, comma-separated", item)
+			}
+			sources = append(sources, learnSource{ds, dir})
+		}
+	}
+	return sources, nil
 }
 
 // loadLearnSet indexes the repositories of a data set (only the split
