@@ -211,6 +211,7 @@ func TestTestCode(t *testing.T) {
 		"lib/router.spec.js": true, "test/app.router.js": true, "src/testing.py": false, "pkg/testutil/x.go": false,
 		"go/analysis/analysistest/analysistest.go": false, "internal/testenv/testenv.go": false,
 		"benches/chrono.rs": true, "benchmarks/bench_format.py": true, "examples/benchmark/app.js": true, "src/benchmarking.rs": false,
+		"lib/find_bit_benchmark.c": true, "lib/find_bit.c": false,
 	} {
 		if got := testCode(p); got != want {
 			t.Errorf("testCode(%s) = %v, want %v", p, got, want)

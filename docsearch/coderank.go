@@ -524,15 +524,15 @@ func TestOrExampleCode(file string) bool { return testCode(file) || exampleCode(
 // the conventions of the languages fileinfo reads; the extractor's own
 // verdict, which knows more of them (JUnit's FooTest.java, .NET's
 // Foo.Tests/), comes with each symbol (isTestSymbol). Benchmarks (Cargo's
-// benches/, a benchmark/ or benchmarks/ tree) exercise the API as tests
-// do.
+// benches/, a benchmark/ or benchmarks/ tree, Linux's
+// lib/find_bit_benchmark.c) exercise the API as tests do.
 func testCode(file string) bool {
 	base := strings.ToLower(path.Base(file))
 	stem := strings.TrimSuffix(base, path.Ext(base))
 	switch {
 	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"), stem == "tests", stem == "test",
 		stem == "conftest", strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"),
-		strings.HasSuffix(stem, "_spec"):
+		strings.HasSuffix(stem, "_spec"), strings.HasSuffix(stem, "_benchmark"), strings.HasSuffix(stem, "-benchmark"):
 		return true
 	}
 	return inDir(file, "test", "tests", "testing", "__tests__", "spec", "testdata", "fixtures", "e2e", "benches", "benchmark", "benchmarks")

@@ -11,8 +11,9 @@ import (
 // languages that use them, in any case: Rust's integration tests,
 // Python's test packages, SwiftPM's and .NET's Tests (tests), JUnit's
 // src/test and Go's test trees (test), Jest's __tests__ and __mocks__,
-// RSpec's spec, Go's testdata, Playwright's and Cypress's e2e.
-var testDirs = []string{"tests", "test", "__tests__", "__mocks__", "spec", "testdata", "e2e"}
+// RSpec's spec, Go's testdata, Playwright's and Cypress's e2e, Linux's
+// selftests.
+var testDirs = []string{"tests", "test", "__tests__", "__mocks__", "spec", "testdata", "e2e", "selftests"}
 
 // camelTestExts are the languages whose test classes are named
 // FooTest or FooTests (JUnit, Kotlin, ScalaTest, NUnit and xUnit, XCTest,
@@ -20,28 +21,53 @@ var testDirs = []string{"tests", "test", "__tests__", "__mocks__", "spec", "test
 var camelTestExts = []string{".java", ".kt", ".kts", ".scala", ".cs", ".swift", ".php", ".groovy"}
 
 // IsTestPath reports whether the file at slash path p (relative to the
-// root) is test-only code by its languages' conventions: Go's *_test.go;
-// pytest's test_*.py, *_test.py and conftest.py, Django's tests.py;
-// *.test.* and *.spec.* (Jest, Mocha, Vitest, Jasmine); Ruby's *_spec.rb
-// and *_test.rb; FooTest and FooTests of the languages in camelTestExts;
+// root) is test-only code by its languages' conventions: a name of
+// testStem's (Go's *_test.go, pytest's test_*.py, Ruby's *_spec.rb, C's
+// test_*.c); conftest.py and Django's tests.py; *.test.* and *.spec.*
+// (Jest, Mocha, Vitest, Jasmine); FooTest and FooTests of the languages
+// in camelTestExts;
 // any file under a directory named in testDirs, a .NET test project
 // (Foo.Tests, Foo.UnitTests, Foo.Specs), or a Gradle source set of tests
 // (src/androidTest, src/commonTest, src/testFixtures).
 func IsTestPath(p string) bool {
 	dir, base := path.Split(p)
 	switch {
-	case strings.HasSuffix(base, "_test.go"),
-		base == "conftest.py", base == "tests.py",
-		strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py")),
-		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"),
+	case base == "conftest.py", base == "tests.py",
 		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
-		camelTestFile(base):
+		testStem(base), camelTestFile(base):
 		return true
 	}
 	for elem := range strings.SplitSeq(strings.TrimSuffix(dir, "/"), "/") {
 		if testDir(elem) {
 			return true
 		}
+	}
+	return false
+}
+
+// testStem reports whether a file's name less its extension says a test
+// in any language: test_x or x_test (Go, pytest, Deno, C's and C++'s
+// unit tests), x_tests, x_unittest (Chromium's C++), x_spec (RSpec,
+// busted); in C and C++ also x-test and x_kunit (Linux's lib/test-*.c
+// and KUnit suites). A Linux driver's selftest.c is the device's
+// self-test that ethtool runs, not a test of the code.
+func testStem(base string) bool {
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	if stem == "" || stem == base && ext == "" {
+		return false
+	}
+	for _, suffix := range []string{"_test", "_tests", "_unittest", "_spec"} {
+		if strings.HasSuffix(stem, suffix) && len(stem) > len(suffix) {
+			return true
+		}
+	}
+	if strings.HasPrefix(stem, "test_") && len(stem) > len("test_") {
+		return true
+	}
+	switch strings.ToLower(ext) {
+	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh":
+		return strings.HasSuffix(stem, "-test") || strings.HasSuffix(stem, "_kunit") || strings.HasPrefix(stem, "test-")
 	}
 	return false
 }

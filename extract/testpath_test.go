@@ -42,6 +42,20 @@ func TestIsTestPath(t *testing.T) {
 		"src/testing/Contest.scala":                              false,
 		"web/e2e/login.ts":                                       true,
 		"v1.2/core.go":                                           false,
+		"lib/test_bitmap.c":                                      true,
+		"lib/test-kstrtox.c":                                     true,
+		"lib/list-test.c":                                        true,
+		"lib/bitfield_kunit.c":                                   true,
+		"net/ethtool/cabletest.c":                                false,
+		"drivers/net/ethernet/sfc/selftest.c":                    false,
+		"drivers/gpu/drm/i915/selftests/mock_gem_device.c":       true,
+		"base/strings/string_util_unittest.cc":                   true,
+		"src/parser_test.ts":                                     true,
+		"spec/parser_spec.lua":                                   true,
+		"scripts/test-env.sh":                                    false,
+		"lib/contest_results.py":                                 false,
+		"test_":                                                  false,
+		"_test.go":                                               false,
 	} {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
