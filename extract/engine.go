@@ -18,7 +18,10 @@ type fileInfo struct {
 	test   bool // File.Test
 	// generated is File.Generated, read before the parse.
 	generated string
-	root      *sitter.Node
+	// errors, when not nil, are File.Errors: those of the parse before a
+	// recovery (Language.blankErrors), not the recovered tree's.
+	errors []SyntaxError
+	root   *sitter.Node
 	// state is a language's per-file scratch space for hooks that need a
 	// whole-file view (JS export lists); one goroutine uses a fileInfo.
 	state any
@@ -302,7 +305,10 @@ func run(tree *sitter.Tree, qc *sitter.QueryCursor, cq *compiledQuery, f *fileIn
 		Imports:   []Import{},
 		Symbols:   make([]Symbol, 0, len(decls)),
 		Calls:     make([]Call, 0, len(calls)+len(f.macroCalls)),
-		Errors:    syntaxErrors(root),
+		Errors:    f.errors,
+	}
+	if out.Errors == nil {
+		out.Errors = syntaxErrors(root)
 	}
 	var importAt []uint32 // start byte of each of out.Imports, for its scope
 	for _, n := range dedupeNodes(imports) {

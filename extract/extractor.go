@@ -383,12 +383,18 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		delete(w.parsers, lang)
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("the %s parser did not finish within %v (%v)", lang.Name, parseTimeout(len(src)), err)}
 	}
+	parsed := src // what tree was parsed from: src, or another reading of it
 	if tree.RootNode().HasError() && lang.reparse != nil {
-		tree = reparse(p, lang, src, tree)
+		tree, parsed = reparse(p, lang, src, tree)
+	}
+	var errs []SyntaxError // the file's, when the tree read is a recovery's
+	if tree.RootNode().HasError() && lang.blankErrors && structureLost(tree.RootNode()) {
+		errs = syntaxErrors(tree.RootNode())
+		tree = recoverErrors(p, lang, parsed, tree)
 	}
 	budget, done := startBudget(queryTimeout(len(src)))
 	defer done()
-	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, generated: generated, budget: budget, ctoks: &w.ctoks}
+	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, generated: generated, budget: budget, ctoks: &w.ctoks, errors: errs}
 	var walked []*sitter.QueryMatch
 	if lang.repair != nil {
 		var ok bool

@@ -69,6 +69,7 @@ func init() {
 		exported:      csharpExported,
 		bases:         csharpBases,
 		places:        csharpPlaces,
+		blankErrors:   true,
 	})
 }
 

@@ -62,6 +62,7 @@ func init() {
 		exported:       javaExported,
 		bases:          javaBases,
 		places:         javaPlaces,
+		blankErrors:    true,
 	})
 }
 

@@ -74,6 +74,8 @@ func init() {
 		exported:       kotlinExported,
 		bases:          kotlinBases,
 		places:         kotlinPlaces,
+		blankErrors:    true,
+		reparse:        kotlinFunInterfaces,
 	})
 }
 

@@ -68,6 +68,7 @@ func init() {
 		exported:      scalaExported,
 		bases:         scalaBases,
 		places:        scalaPlaces,
+		blankErrors:   true,
 	})
 }
 

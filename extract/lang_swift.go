@@ -60,14 +60,15 @@ func init() {
 		Extensions: []string{".swift"},
 		grammar:    swift.GetLanguage,
 		// Doc comments are read from the syntax tree by swiftDoc.
-		module:    swiftModule,
-		imports:   swiftImports,
-		refine:    swiftRefine,
-		signature: func(_ *decl, sig string) string { return strings.TrimSpace(strings.TrimSuffix(sig, ";")) },
-		doc:       swiftDoc,
-		exported:  swiftExported,
-		bases:     swiftBases,
-		places:    swiftPlaces,
+		module:      swiftModule,
+		imports:     swiftImports,
+		refine:      swiftRefine,
+		signature:   func(_ *decl, sig string) string { return strings.TrimSpace(strings.TrimSuffix(sig, ";")) },
+		doc:         swiftDoc,
+		exported:    swiftExported,
+		bases:       swiftBases,
+		places:      swiftPlaces,
+		blankErrors: true,
 	})
 }
 

@@ -120,6 +120,11 @@ type Language struct {
 	// breaks, or nil; the extraction keeps the parse with fewer errors and
 	// reads text from src either way.
 	reparse func(src []byte) []byte
+	// blankErrors recovers the structure around what the grammar cannot
+	// read, when a file's parse has lost it (structureLost): its error
+	// lines are blanked and it is parsed again (blankErrorLines). The
+	// errors reported are the parse's before.
+	blankErrors bool
 	// docOnly makes the doc hook's answer final: "" means no doc, without
 	// falling back to the comment above (Ruby magic comments, shebangs).
 	docOnly bool

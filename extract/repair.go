@@ -58,12 +58,13 @@ func repairTree(p *sitter.Parser, tree *sitter.Tree, f *fileInfo, qc *sitter.Que
 }
 
 // reparse parses lang's other reading of src (Language.reparse) and
-// returns whichever of the two trees has fewer errors, closing the other.
-// A parse that fails returns tree unchanged.
-func reparse(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) *sitter.Tree {
+// returns whichever of the two trees has fewer errors, closing the other,
+// with the text it was parsed from. A parse that fails returns tree
+// unchanged.
+func reparse(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) (*sitter.Tree, []byte) {
 	alt := lang.reparse(src)
 	if alt == nil {
-		return tree
+		return tree, src
 	}
 	if lang.serial {
 		lang.parseMu.Lock()
@@ -71,13 +72,50 @@ func reparse(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) *s
 	}
 	t2, err := p.ParseCtx(context.Background(), nil, alt)
 	if err != nil || t2 == nil {
-		return tree
+		return tree, src
 	}
 	if errorCost(t2.RootNode()) < errorCost(tree.RootNode()) {
 		tree.Close()
-		return t2
+		return t2, alt
 	}
 	t2.Close()
+	return tree, src
+}
+
+// blankRounds bounds how many times a file's error lines are blanked:
+// an error recovered from often shows the next one.
+const blankRounds = 3
+
+// recoverErrors parses src, the text tree was parsed from, with its
+// error lines blanked (blankErrorLines), again for the errors of that
+// parse while they lessen, and returns the tree with the fewest errors,
+// closing the others. A parse that fails ends the rounds.
+func recoverErrors(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) *sitter.Tree {
+	if lang.serial {
+		lang.parseMu.Lock()
+		defer lang.parseMu.Unlock()
+	}
+	cost := errorCost(tree.RootNode())
+	for range blankRounds {
+		alt := blankErrorLines(src, tree.RootNode())
+		if alt == nil {
+			return tree
+		}
+		next, err := p.ParseCtx(context.Background(), nil, alt)
+		if err != nil || next == nil {
+			return tree
+		}
+		c := errorCost(next.RootNode())
+		if c >= cost {
+			next.Close()
+			return tree
+		}
+		tree.Close()
+		tree, src, cost = next, alt, c
+		if cost == 0 {
+			break
+		}
+	}
 	return tree
 }
 
