@@ -12,8 +12,10 @@ import (
 // Python's test packages, SwiftPM's and .NET's Tests (tests), JUnit's
 // src/test and Go's test trees (test), Jest's __tests__ and __mocks__,
 // RSpec's spec, Go's testdata, Playwright's and Cypress's e2e, Linux's
-// selftests.
-var testDirs = []string{"tests", "test", "__tests__", "__mocks__", "spec", "testdata", "e2e", "selftests"}
+// selftests; and the test doubles and helpers kept beside the code they
+// stand in for (mocks, fakes, fixtures, testutil).
+var testDirs = []string{"tests", "test", "__tests__", "__mocks__", "spec", "testdata", "e2e", "selftests",
+	"mocks", "fakes", "fixtures", "__fixtures__", "testutil", "testutils"}
 
 // camelTestExts are the languages whose test classes are named
 // FooTest or FooTests (JUnit, Kotlin, ScalaTest, NUnit and xUnit, XCTest,
@@ -48,7 +50,9 @@ func IsTestPath(p string) bool {
 // testStem reports whether a file's name less its extension says a test
 // in any language: test_x or x_test (Go, pytest, Deno, C's and C++'s
 // unit tests), x_tests, x_unittest (Chromium's C++), x_spec (RSpec,
-// busted); in C and C++ also x-test and x_kunit (Linux's lib/test-*.c
+// busted), or a test double: mock_x, x_mock(s), fake_x, x_fake (a
+// hand-written fake_clock.go implements the interface it stands in for,
+// and was a callee of every production call through it); in C and C++ also x-test and x_kunit (Linux's lib/test-*.c
 // and KUnit suites). A Linux driver's selftest.c is the device's
 // self-test that ethtool runs, not a test of the code.
 func testStem(base string) bool {
@@ -57,13 +61,15 @@ func testStem(base string) bool {
 	if stem == "" || stem == base && ext == "" {
 		return false
 	}
-	for _, suffix := range []string{"_test", "_tests", "_unittest", "_spec"} {
+	for _, suffix := range []string{"_test", "_tests", "_unittest", "_spec", "_mock", "_mocks", "_fake"} {
 		if strings.HasSuffix(stem, suffix) && len(stem) > len(suffix) {
 			return true
 		}
 	}
-	if strings.HasPrefix(stem, "test_") && len(stem) > len("test_") {
-		return true
+	for _, prefix := range []string{"test_", "mock_", "fake_"} {
+		if strings.HasPrefix(stem, prefix) && len(stem) > len(prefix) {
+			return true
+		}
 	}
 	switch strings.ToLower(ext) {
 	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh":

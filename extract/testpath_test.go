@@ -56,6 +56,15 @@ func TestIsTestPath(t *testing.T) {
 		"lib/contest_results.py":                                 false,
 		"test_":                                                  false,
 		"_test.go":                                               false,
+		"pkg/clock/fake_clock.go":                                true,
+		"store/mock_store.go":                                    true,
+		"store/store_mock.go":                                    true,
+		"internal/mocks/client.go":                               true,
+		"pkg/testutil/server.go":                                 true,
+		"pkg/clock/clock.go":                                     false,
+		"github.com/stretchr/testify/mock/mock.go":               false,
+		"mockery/cmd/mockery.go":                                 false,
+		"tools/fakeroot.c":                                       false,
 	} {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
