@@ -13,9 +13,10 @@ import (
 // src/test and Go's test trees (test), Jest's __tests__ and __mocks__,
 // RSpec's spec, Go's testdata, Playwright's and Cypress's e2e, Linux's
 // selftests; and the test doubles and helpers kept beside the code they
-// stand in for (mocks, fakes, fixtures, testutil).
+// stand in for (mocks, fakes, fixtures, testutil; Kubernetes's fake
+// clientsets, one package fake per API group).
 var testDirs = []string{"tests", "test", "__tests__", "__mocks__", "spec", "testdata", "e2e", "selftests",
-	"mocks", "fakes", "fixtures", "__fixtures__", "testutil", "testutils"}
+	"mocks", "fakes", "fake", "fixtures", "__fixtures__", "testutil", "testutils"}
 
 // camelTestExts are the languages whose test classes are named
 // FooTest or FooTests (JUnit, Kotlin, ScalaTest, NUnit and xUnit, XCTest,

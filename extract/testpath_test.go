@@ -65,6 +65,8 @@ func TestIsTestPath(t *testing.T) {
 		"github.com/stretchr/testify/mock/mock.go":               false,
 		"mockery/cmd/mockery.go":                                 false,
 		"tools/fakeroot.c":                                       false,
+		"kubernetes/typed/core/v1/fake/fake_pod.go":              true,
+		"kubernetes/fake/clientset.go":                           true,
 	} {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
