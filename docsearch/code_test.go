@@ -211,7 +211,7 @@ func TestTestCode(t *testing.T) {
 		"lib/router.spec.js": true, "test/app.router.js": true, "src/testing.py": false, "pkg/testutil/x.go": false,
 		"go/analysis/analysistest/analysistest.go": false, "internal/testenv/testenv.go": false,
 		"benches/chrono.rs": true, "benchmarks/bench_format.py": true, "examples/benchmark/app.js": true, "src/benchmarking.rs": false,
-		"lib/find_bit_benchmark.c": true, "lib/find_bit.c": false,
+		"lib/find_bit_benchmark.c": true, "lib/find_bit.c": false, "src/parse.bench.ts": true,
 	} {
 		if got := testCode(p); got != want {
 			t.Errorf("testCode(%s) = %v, want %v", p, got, want)
@@ -426,7 +426,7 @@ func TestExampleCodeRanksUnder(t *testing.T) {
 	// query asks for one.
 	expectFirst(t, ix, "mount a router under a path prefix", []string{ScopeCode}, "router.mountRouter")
 	expectFirst(t, ix, "example: mount a router under a path prefix", []string{ScopeCode}, "main.mountRouter")
-	for p, want := range map[string]bool{"_examples/rest/main.go": true, "example/basic.go": true, "lib/exampleutil.go": false, "samples/a.js": true} {
+	for p, want := range map[string]bool{"_examples/rest/main.go": true, "example/basic.go": true, "lib/exampleutil.go": false, "samples/a.js": true, "src/Button.stories.tsx": true, "src/stories.ts": false} {
 		if got := exampleCode(p); got != want {
 			t.Errorf("exampleCode(%s) = %v, want %v", p, got, want)
 		}

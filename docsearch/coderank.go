@@ -508,9 +508,11 @@ func inDir(file string, dirs ...string) bool {
 // exampleCode reports whether file is in a directory of examples, samples
 // or demos: programs that use the project's API, as tests do, which a
 // question about the API is not asking for (chi's _examples/, logrus's
-// example/).
+// example/), and Storybook's stories (Button.stories.tsx), which render a
+// component as an example does.
 func exampleCode(file string) bool {
-	return inDir(file, "example", "examples", "_example", "_examples", "sample", "samples", "demo", "demos")
+	return strings.Contains(strings.ToLower(path.Base(file)), ".stories.") ||
+		inDir(file, "example", "examples", "_example", "_examples", "sample", "samples", "demo", "demos")
 }
 
 // TestOrExampleCode reports whether the code file at slash path file is
@@ -532,7 +534,7 @@ func testCode(file string) bool {
 	switch {
 	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"), stem == "tests", stem == "test",
 		stem == "conftest", strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"),
-		strings.HasSuffix(stem, "_spec"), strings.HasSuffix(stem, "_benchmark"), strings.HasSuffix(stem, "-benchmark"):
+		strings.HasSuffix(stem, "_spec"), strings.HasSuffix(stem, "_benchmark"), strings.HasSuffix(stem, "-benchmark"), strings.HasSuffix(stem, ".bench"):
 		return true
 	}
 	return inDir(file, "test", "tests", "testing", "__tests__", "spec", "testdata", "fixtures", "e2e", "benches", "benchmark", "benchmarks")

@@ -67,6 +67,10 @@ func TestIsTestPath(t *testing.T) {
 		"tools/fakeroot.c":                                       false,
 		"kubernetes/typed/core/v1/fake/fake_pod.go":              true,
 		"kubernetes/fake/clientset.go":                           true,
+		"test2/app.e2e-spec.ts":                                  true,
+		"src/components/Button.cy.tsx":                           true,
+		"src/login.e2e.ts":                                       true,
+		"src/fancy.cyan.ts":                                      false,
 	} {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
