@@ -21,13 +21,13 @@ var builtDirs = []string{"dist", "build"}
 
 // buildRoot returns the directory that holds file's outermost build
 // directory ("" for the repository's root) and true, or false when file
-// is in no build directory. Only scripts are a build's output: a
-// compiler of Go, C or Python writes no source, and a directory of that
-// name holds source of its own (Go's go/build and cmd/dist, Linux's
-// tools/build).
+// is in no build directory. Only scripts and the declaration files tsc
+// writes beside them are a build's output: a compiler of Go, C or Python
+// writes no source, and a directory of that name holds source of its own
+// (Go's go/build and cmd/dist, Linux's tools/build).
 func buildRoot(file string) (string, bool) {
 	dir := path.Dir(file)
-	if _, script := scriptStem(file); dir == "." || !script {
+	if _, script := scriptStem(file); dir == "." || !script && !DeclarationFile(file) {
 		return "", false
 	}
 	at := 0

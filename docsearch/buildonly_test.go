@@ -20,6 +20,8 @@ func TestBuildRoot(t *testing.T) {
 		{"index.js", "", false},
 		{"a/build/b/dist/c.js", "a", true}, // the outermost build directory
 		{"dist/index.mjs", "", true},
+		{"pkg/dist/cjs/maybe.d.cts", "pkg", true}, // tsc writes declarations beside its scripts
+		{"dist/es/maybe.d.mts", "", true},
 		{"build/lib/types.ts", "", true},
 		// Source, not output: no compiler of these writes it.
 		{"go/build/build.go", "", false},
@@ -152,5 +154,21 @@ func TestBuildOnlyTwoBuilds(t *testing.T) {
 	}
 	if !ix.buildOnly("sio/dist/a.js") {
 		t.Error("a build of 3 files beside one wrapper is not taken for the package's code")
+	}
+}
+
+// TestDeclarationFile: the declaration files of ES and CommonJS modules
+// are declarations as .d.ts files are, and rank as auxiliary code.
+func TestDeclarationFile(t *testing.T) {
+	for file, want := range map[string]bool{
+		"index.d.ts": true, "dist/cjs/maybe.d.cts": true, "dist/es/maybe.d.mts": true, "types/Index.D.TS": true,
+		"src/maybe.ts": false, "src/d.ts": false, "src/maybe.cts": false,
+	} {
+		if got := DeclarationFile(file); got != want {
+			t.Errorf("DeclarationFile(%s) = %v, want %v", file, got, want)
+		}
+		if got := auxiliaryUnbuilt(file); got != want {
+			t.Errorf("auxiliaryUnbuilt(%s) = %v, want %v", file, got, want)
+		}
 	}
 }

@@ -542,7 +542,7 @@ func testCode(file string) bool {
 
 // auxiliaryCode reports whether file is vendored or generated code, or
 // declarations of code kept elsewhere: a TypeScript declaration file
-// (.d.ts) or a Python stub (.pyi), whose every name repeats one of the
+// (DeclarationFile) or a Python stub (.pyi), whose every name repeats one of the
 // module beside it, signature and all, and so matched a query as well as
 // the code it declares (werkzeug's datastructures.pyi before
 // datastructures.py; docs/code-search.md, 2026-12-05, fifth session).
@@ -551,12 +551,20 @@ func auxiliaryCode(file string) bool {
 	return built || auxiliaryUnbuilt(file)
 }
 
+// DeclarationFile reports whether the file at slash path file is a
+// TypeScript declaration file: .d.ts, or the .d.mts and .d.cts that tsc
+// writes for ES and CommonJS modules (true-myth's dist/cjs/maybe.d.cts).
+func DeclarationFile(file string) bool {
+	base := strings.ToLower(path.Base(file))
+	return strings.HasSuffix(base, ".d.ts") || strings.HasSuffix(base, ".d.mts") || strings.HasSuffix(base, ".d.cts")
+}
+
 // auxiliaryUnbuilt is auxiliaryCode but for being in a build directory
 // (buildRoot), which Index.buildOnly may overrule.
 func auxiliaryUnbuilt(file string) bool {
 	base := strings.ToLower(path.Base(file))
 	switch {
-	case strings.HasSuffix(base, ".pb.go"), strings.HasSuffix(base, ".d.ts"), strings.HasSuffix(base, ".pyi"), strings.HasPrefix(base, "zz_generated"), strings.Contains(base, "_generated."),
+	case strings.HasSuffix(base, ".pb.go"), DeclarationFile(base), strings.HasSuffix(base, ".pyi"), strings.HasPrefix(base, "zz_generated"), strings.Contains(base, "_generated."),
 		strings.Contains(base, ".generated."), strings.HasSuffix(base, ".min.js"), strings.HasSuffix(base, "_string.go"):
 		return true
 	}

@@ -48,7 +48,7 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 	for _, s := range f.Symbols {
 		kinds[s.Qualified] = s.Kind
 	}
-	declFile := strings.HasSuffix(f.Path, ".d.ts")
+	declFile := docsearch.DeclarationFile(f.Path)
 	for _, s := range f.Symbols {
 		if s.Parent != "" {
 			parent := strings.TrimSuffix(s.Qualified, "."+s.Name)
