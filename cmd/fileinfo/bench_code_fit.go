@@ -103,20 +103,7 @@ func scoredObjective(qs []fitQuery, nsets int, scores [][]float64) float64 {
 	sum := make([]float64, nsets)
 	n := make([]int, nsets)
 	for j, q := range qs {
-		score := scores[j]
-		order := make([]int, len(q.base))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			switch {
-			case score[a] > score[b]:
-				return -1
-			case score[a] < score[b]:
-				return 1
-			}
-			return 0
-		})
+		order := byScore(scores[j])
 		var fn, file float64
 		seen := map[string]bool{}
 		rank := 0
@@ -272,29 +259,30 @@ func ascendOffline(qs []fitQuery, nsets, skip int, w0, lo, hi []float64) []float
 // and the rank of each file by its first candidate.
 func rankFit(q fitQuery, w []float64, a float64) (score []float64, rank []int, fileRank map[string]int) {
 	score = make([]float64, len(q.base))
-	order := make([]int, len(q.base))
-	for i := range order {
-		order[i] = i
+	for i := range score {
 		score[i] = a*q.base[i] + dot(w, q.f[i])
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
+	rank, fileRank = ranksOf(q, score)
+	return score, rank, fileRank
+}
+
+// byScore returns the indices of s from the highest score to the lowest,
+// ties in index order.
+func byScore(s []float64) []int {
+	order := make([]int, len(s))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
 		switch {
-		case score[i] > score[j]:
+		case s[a] > s[b]:
 			return -1
-		case score[i] < score[j]:
+		case s[a] < s[b]:
 			return 1
 		}
 		return 0
 	})
-	rank = make([]int, len(order))
-	fileRank = map[string]int{}
-	for r, i := range order {
-		rank[i] = r + 1
-		if _, ok := fileRank[q.file[i]]; !ok {
-			fileRank[q.file[i]] = len(fileRank) + 1
-		}
-	}
-	return score, rank, fileRank
+	return order
 }
 
 // gain10 is the discount of rank r in nDCG@10: 0 past the tenth.

@@ -310,22 +310,9 @@ func lambdaGradients(q fitQuery, s []float64, weight, sigma float64, g, h []floa
 // ranksOf returns the rank of each candidate by score s (1-based, ties in
 // candidate order) and of each file by its first candidate.
 func ranksOf(q fitQuery, s []float64) (rank []int, fileRank map[string]int) {
-	order := make([]int, len(s))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case s[a] > s[b]:
-			return -1
-		case s[a] < s[b]:
-			return 1
-		}
-		return 0
-	})
 	rank = make([]int, len(s))
 	fileRank = map[string]int{}
-	for r, i := range order {
+	for r, i := range byScore(s) {
 		rank[i] = r + 1
 		if _, ok := fileRank[q.file[i]]; !ok {
 			fileRank[q.file[i]] = len(fileRank) + 1
