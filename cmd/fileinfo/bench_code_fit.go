@@ -171,39 +171,14 @@ func fitPairwise(qs []fitQuery, nsets, skip int, w0, lo, hi []float64, lambda fl
 		}
 		for _, q := range train {
 			score, rank, fileRank := rankFit(q, w, a)
-			var sum float64
-			type pair struct {
-				p, o int
-				g    float64
-			}
-			var pairs []pair
-			for p, rp := range q.rel {
-				if !rp {
-					continue
-				}
-				for o, ro := range q.rel {
-					if ro {
-						continue
-					}
-					delta := math.Abs(gain10(rank[p]) - gain10(rank[o]))
-					if q.file[p] != q.file[o] {
-						delta += math.Abs(gain10(fileRank[q.file[p]]) - gain10(fileRank[q.file[o]]))
-					}
-					if delta == 0 {
-						continue
-					}
-					m := score[p] - score[o]
-					g := -delta / (1 + math.Exp(m)) // delta × d/dm log(1 + e^-m)
-					pairs = append(pairs, pair{p, o, g})
-					sum += delta
-				}
-			}
+			pairs, sum := swapPairs(q, rank, fileRank)
 			if sum == 0 {
 				continue
 			}
 			scale := 1 / (sum * float64(perSet[q.set]*nsets))
 			for _, pr := range pairs {
-				g := pr.g * scale
+				m := score[pr.p] - score[pr.o]
+				g := -pr.delta / (1 + math.Exp(m)) * scale // delta × d/dm log(1 + e^-m)
 				ga += g * (q.base[pr.p] - q.base[pr.o])
 				for k := range grad {
 					grad[k] += g * (q.f[pr.p][k] - q.f[pr.o][k])
@@ -283,6 +258,39 @@ func byScore(s []float64) []int {
 		return 0
 	})
 	return order
+}
+
+// swapPair is an answer p and another candidate o of a query, weighed by
+// what swapping the two would change of the query's objective (delta).
+type swapPair struct {
+	p, o  int
+	delta float64
+}
+
+// swapPairs returns q's pairs of an answer and another candidate whose
+// swap would change its objective under the ranks given, and the sum of
+// their deltas: function-level nDCG@10 by their ranks, file-level by
+// their files' ranks. A pair neither moves is left out.
+func swapPairs(q fitQuery, rank []int, fileRank map[string]int) (pairs []swapPair, sum float64) {
+	for p, rp := range q.rel {
+		if !rp {
+			continue
+		}
+		for o, ro := range q.rel {
+			if ro {
+				continue
+			}
+			delta := math.Abs(gain10(rank[p]) - gain10(rank[o]))
+			if q.file[p] != q.file[o] {
+				delta += math.Abs(gain10(fileRank[q.file[p]]) - gain10(fileRank[q.file[o]]))
+			}
+			if delta > 0 {
+				pairs = append(pairs, swapPair{p, o, delta})
+				sum += delta
+			}
+		}
+	}
+	return pairs, sum
 }
 
 // gain10 is the discount of rank r in nDCG@10: 0 past the tenth.

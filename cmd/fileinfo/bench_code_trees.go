@@ -269,30 +269,7 @@ func fitTrees(qs []fitQuery, nsets, skip int, w []float64, inputs []int, p treeP
 // fitPairwise and the query's total by weight.
 func lambdaGradients(q fitQuery, s []float64, weight, sigma float64, g, h []float64) {
 	rank, fileRank := ranksOf(q, s)
-	type pair struct {
-		p, o  int
-		delta float64
-	}
-	var pairs []pair
-	var sum float64
-	for p, rp := range q.rel {
-		if !rp {
-			continue
-		}
-		for o, ro := range q.rel {
-			if ro {
-				continue
-			}
-			delta := math.Abs(gain10(rank[p]) - gain10(rank[o]))
-			if q.file[p] != q.file[o] {
-				delta += math.Abs(gain10(fileRank[q.file[p]]) - gain10(fileRank[q.file[o]]))
-			}
-			if delta > 0 {
-				pairs = append(pairs, pair{p, o, delta})
-				sum += delta
-			}
-		}
-	}
+	pairs, sum := swapPairs(q, rank, fileRank)
 	if sum == 0 {
 		return
 	}
