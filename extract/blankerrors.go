@@ -17,6 +17,7 @@ package extract
 
 import (
 	"bytes"
+	"iter"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -55,8 +56,8 @@ func blankErrorLines(src []byte, root *sitter.Node) []byte {
 // statement leaves the structure around it as written, and blanking its
 // line would only lose its calls.
 func structureLost(root *sitter.Node) bool {
-	for i, c := 0, int(root.ChildCount()); i < c; i++ {
-		if root.Child(i).IsError() {
+	for c := range childNodes(root) {
+		if c.IsError() {
 			return true
 		}
 	}
@@ -72,8 +73,8 @@ func hasMissing(n *sitter.Node) bool {
 	if !n.HasError() {
 		return false
 	}
-	for i, c := 0, int(n.ChildCount()); i < c; i++ {
-		if hasMissing(n.Child(i)) {
+	for c := range childNodes(n) {
+		if hasMissing(c) {
 			return true
 		}
 	}
@@ -93,16 +94,32 @@ func errorRows(n *sitter.Node, rows map[uint32]bool) {
 	case !n.HasError():
 		return
 	}
-	for i, c := 0, int(n.ChildCount()); i < c; i++ {
-		errorRows(n.Child(i), rows)
+	for c := range childNodes(n) {
+		errorRows(c, rows)
+	}
+}
+
+// childNodes yields n's children in order, by a cursor: Child(i) walks
+// from the first child each time, and a file whose structure is lost
+// has thousands of them at its top level.
+func childNodes(n *sitter.Node) iter.Seq[*sitter.Node] {
+	return func(yield func(*sitter.Node) bool) {
+		c := sitter.NewTreeCursor(n)
+		defer c.Close()
+		for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
+			if !yield(c.CurrentNode()) {
+				return
+			}
+		}
 	}
 }
 
 // kotlinFunInterfaces is Kotlin's other reading (Language.reparse):
 // `fun interface` (a single-method interface, Kotlin 1.4), which the
 // grammar lacks, read as the interface it is. It returns src with the
-// `fun` of each `fun interface` blanked, or nil when there is none. A comment or string that says so
-// is blanked too, which changes nothing extracted.
+// `fun` of each `fun interface` blanked, or nil when there is none. A
+// comment or string that says so is blanked too, which changes nothing
+// extracted.
 func kotlinFunInterfaces(src []byte) []byte {
 	var out []byte
 	for i := 0; ; {
