@@ -28,16 +28,15 @@ var camelTestExts = []string{".java", ".kt", ".kts", ".scala", ".cs", ".swift", 
 // testStem's (Go's *_test.go, pytest's test_*.py, Ruby's *_spec.rb, C's
 // test_*.c); conftest.py and Django's tests.py; *.test.* and *.spec.*
 // (Jest, Mocha, Vitest, Jasmine), Nest's *.e2e-spec.*, Cypress's *.cy.*,
-// *.e2e.*; FooTest and FooTests of the languages
-// in camelTestExts;
-// any file under a directory named in testDirs, a .NET test project
+// *.e2e.*; FooTest and FooTests of the languages in camelTestExts; any
+// file under a directory named in testDirs, a .NET test project
 // (Foo.Tests, Foo.UnitTests, Foo.Specs), or a Gradle source set of tests
 // (src/androidTest, src/commonTest, src/testFixtures).
 func IsTestPath(p string) bool {
 	dir, base := path.Split(p)
 	switch {
 	case base == "conftest.py", base == "tests.py",
-		strings.Contains(base, ".test."), strings.Contains(base, ".spec."), strings.Contains(base, "-spec."),
+		strings.Contains(base, ".test."), strings.Contains(base, ".spec."), strings.Contains(base, ".e2e-spec."),
 		strings.Contains(base, ".cy."), strings.Contains(base, ".e2e."),
 		testStem(base), camelTestFile(base):
 		return true

@@ -71,6 +71,7 @@ func TestIsTestPath(t *testing.T) {
 		"src/components/Button.cy.tsx":                           true,
 		"src/login.e2e.ts":                                       true,
 		"src/fancy.cyan.ts":                                      false,
+		"src/openapi-spec.ts":                                    false,
 	} {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
