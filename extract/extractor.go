@@ -383,25 +383,28 @@ func (e *Extractor) Source(ctx context.Context, rel string, src []byte) (f *File
 		delete(w.parsers, lang)
 		return nil, &SkipError{Path: rel, Reason: fmt.Sprintf("the %s parser did not finish within %v (%v)", lang.Name, parseTimeout(len(src)), err)}
 	}
-	parsed := src // what tree was parsed from: src, or another reading of it
+	parsed, sound := src, true // what tree was parsed from; whether p is fit for the next file
 	if tree.RootNode().HasError() && lang.reparse != nil {
-		tree, parsed = reparse(p, lang, src, tree)
+		tree, parsed, sound = reparse(p, lang, src, tree)
 	}
 	var errs []SyntaxError // the file's, when the tree read is a recovery's
-	if tree.RootNode().HasError() && lang.blankErrors && structureLost(tree.RootNode()) {
+	if sound && tree.RootNode().HasError() && lang.blankErrors && structureLost(tree.RootNode()) {
 		errs = syntaxErrors(tree.RootNode())
-		tree = recoverErrors(p, lang, parsed, tree)
+		tree, sound = recoverErrors(p, lang, parsed, tree)
 	}
 	budget, done := startBudget(queryTimeout(len(src)))
 	defer done()
 	fi := &fileInfo{path: rel, src: src, lang: lang, proj: e.proj, generated: generated, budget: budget, ctoks: &w.ctoks, errors: errs}
 	var walked []*sitter.QueryMatch
-	if lang.repair != nil {
-		var ok bool
-		if tree, walked, ok = repairTree(p, tree, fi, w.qc, cq); !ok {
-			p.Close()
-			delete(w.parsers, lang)
-		}
+	if lang.repair != nil && sound {
+		tree, walked, sound = repairTree(p, tree, fi, w.qc, cq)
+	}
+	if !sound {
+		// A later parse of the file ran out of time: the tree before it
+		// stands, and the parser goes, as after a first parse that did
+		// not finish.
+		p.Close()
+		delete(w.parsers, lang)
 	}
 	defer tree.Close()
 	f = run(tree, w.qc, cq, fi, walked)

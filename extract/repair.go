@@ -60,11 +60,11 @@ func repairTree(p *sitter.Parser, tree *sitter.Tree, f *fileInfo, qc *sitter.Que
 // reparse parses lang's other reading of src (Language.reparse) and
 // returns whichever of the two trees has fewer errors, closing the other,
 // with the text it was parsed from. A parse that fails returns tree
-// unchanged.
-func reparse(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) (*sitter.Tree, []byte) {
+// unchanged, and ok false: the parser's state is suspect after it.
+func reparse(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) (_ *sitter.Tree, parsed []byte, ok bool) {
 	alt := lang.reparse(src)
 	if alt == nil {
-		return tree, src
+		return tree, src, true
 	}
 	if lang.serial {
 		lang.parseMu.Lock()
@@ -72,14 +72,14 @@ func reparse(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) (*
 	}
 	t2, err := p.ParseCtx(context.Background(), nil, alt)
 	if err != nil || t2 == nil {
-		return tree, src
+		return tree, src, err == nil
 	}
 	if errorCost(t2.RootNode()) < errorCost(tree.RootNode()) {
 		tree.Close()
-		return t2, alt
+		return t2, alt, true
 	}
 	t2.Close()
-	return tree, src
+	return tree, src, true
 }
 
 // blankRounds bounds how many times a file's error lines are blanked:
@@ -89,8 +89,9 @@ const blankRounds = 3
 // recoverErrors parses src, the text tree was parsed from, with its
 // error lines blanked (blankErrorLines), again for the errors of that
 // parse while they lessen, and returns the tree with the fewest errors,
-// closing the others. A parse that fails ends the rounds.
-func recoverErrors(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) *sitter.Tree {
+// closing the others. A parse that fails ends the rounds, with ok false:
+// the parser's state is suspect after it.
+func recoverErrors(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tree) (_ *sitter.Tree, ok bool) {
 	if lang.serial {
 		lang.parseMu.Lock()
 		defer lang.parseMu.Unlock()
@@ -99,16 +100,16 @@ func recoverErrors(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tr
 	for range blankRounds {
 		alt := blankErrorLines(src, tree.RootNode())
 		if alt == nil {
-			return tree
+			return tree, true
 		}
 		next, err := p.ParseCtx(context.Background(), nil, alt)
 		if err != nil || next == nil {
-			return tree
+			return tree, err == nil
 		}
 		c := errorCost(next.RootNode())
 		if c >= cost {
 			next.Close()
-			return tree
+			return tree, true
 		}
 		tree.Close()
 		tree, src, cost = next, alt, c
@@ -116,7 +117,7 @@ func recoverErrors(p *sitter.Parser, lang *Language, src []byte, tree *sitter.Tr
 			break
 		}
 	}
-	return tree
+	return tree, true
 }
 
 // errorCost measures how much of a tree the parser could not make sense
