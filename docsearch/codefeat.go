@@ -29,7 +29,7 @@ const (
 	featModule            // a file's top-level chunk
 	featDecl              // a declaration without a body
 	featAux               // in a vendored or generated file
-	featTest              // in a test file (or examples), for a query that does not ask for tests (examples)
+	featTest              // in a test file (or examples, or a build tool's configuration), for a query that does not ask for tests (examples, the build)
 	featLines             // log2 of its lines, less log2(10), within [-3, 4]
 	featName              // share of the query's IDF weight its own name and signature hold
 	featQualifier         // share held only by its enclosing class or module name
@@ -236,7 +236,7 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 // symbol's own text, which cost an analysis of each candidate's text,
 // are computed only when w weighs them or all is set.
 func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, named map[string]float64, all bool) []codeCand {
-	tests, examples := asksForTests(query), asksForExamples(query)
+	tests, examples, build := asksForTests(query), asksForExamples(query), asksForBuild(query)
 	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
 	fields := words && (all || weighs(w, featText) || weighs(w, featCover))
 	cands := make([]codeCand, 0, min(len(ranked), codeWindow)) // one allocation: 216 bytes a candidate
@@ -276,7 +276,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		kind, signature := codeMeta(c.d.text)
 		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || ix.builtCopy(c.d, c.file) // vendorDemote is auxDemote
 		c.f[featAux] = b2f(aux)
-		c.f[featTest] = b2f(!aux && (!tests && (testCode(c.file) || isTestSymbol(c.d.text)) || !examples && exampleCode(c.file)))
+		c.f[featTest] = b2f(!aux && (!tests && (testCode(c.file) || isTestSymbol(c.d.text)) || !examples && exampleCode(c.file) || !build && toolConfig(c.file)))
 		c.f[featModule] = b2f(kind == "module")
 		c.f[featDecl] = b2f(isDecl(c.d.text))
 		if !words {

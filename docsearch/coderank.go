@@ -516,11 +516,14 @@ func exampleCode(file string) bool {
 }
 
 // TestOrExampleCode reports whether the code file at slash path file is
-// test code or an example, by its name or directory: what the code
-// ranking demotes for a query that does not ask for tests or examples.
-// A benchmark's lexical peer leaves such files out, its stronger
-// configuration (docs/code-search.md, 2026-12-07).
-func TestOrExampleCode(file string) bool { return testCode(file) || exampleCode(file) }
+// test code, an example or a build tool's configuration, by its name or
+// directory: what the code ranking demotes for a query that does not ask
+// for tests, examples or the build. A benchmark's lexical peer leaves
+// such files out, its stronger configuration (docs/code-search.md,
+// 2026-12-07).
+func TestOrExampleCode(file string) bool {
+	return testCode(file) || exampleCode(file) || toolConfig(file)
+}
 
 // testCode reports whether file is test code by its name or directory, in
 // the conventions of the languages fileinfo reads; the extractor's own
