@@ -72,13 +72,12 @@ type treeRows struct {
 const maxTreeBins = 32
 
 // treeX returns the inputs of q's candidate i: the features in inputs,
-// then log(fused / the best fused of q).
-func treeX(q fitQuery, i int, inputs []int) []float64 {
+// then log(fused / the best fused of q), best being q's highest base.
+func treeX(q fitQuery, i int, inputs []int, best float64) []float64 {
 	x := make([]float64, 0, len(inputs)+1)
 	for _, k := range inputs {
 		x = append(x, q.f[i][k])
 	}
-	best := slices.Max(q.base)
 	return append(x, q.base[i]-best)
 }
 
@@ -87,8 +86,9 @@ func newTreeRows(qs []fitQuery, w []float64, inputs []int) *treeRows {
 	n := len(inputs) + 1
 	r := &treeRows{x: make([][]float64, n), thr: make([][]float64, n), bin: make([][]uint8, n)}
 	for _, q := range qs {
+		best := slices.Max(q.base)
 		for i := range q.base {
-			x := treeX(q, i, inputs)
+			x := treeX(q, i, inputs, best)
 			for k := range n {
 				r.x[k] = append(r.x[k], x[k])
 			}
@@ -304,10 +304,11 @@ func treeScores(qs []fitQuery, w []float64, inputs []int, trees [][]treeNode) []
 	out := make([][]float64, len(qs))
 	for j, q := range qs {
 		out[j] = make([]float64, len(q.base))
+		best := slices.Max(q.base)
 		for i := range q.base {
 			s := q.base[i] + dot(w, q.f[i])
 			if len(trees) > 0 {
-				x := treeX(q, i, inputs)
+				x := treeX(q, i, inputs, best)
 				for _, t := range trees {
 					s += treeEval(t, x)
 				}
