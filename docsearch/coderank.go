@@ -515,13 +515,13 @@ func exampleCode(file string) bool {
 		inDir(file, "example", "examples", "_example", "_examples", "sample", "samples", "demo", "demos")
 }
 
-// TestOrExampleCode reports whether the code file at slash path file is
+// TestExampleOrToolConfig reports whether the code file at slash path file is
 // test code, an example or a build tool's configuration, by its name or
 // directory: what the code ranking demotes for a query that does not ask
 // for tests, examples or the build. A benchmark's lexical peer leaves
 // such files out, its stronger configuration (docs/code-search.md,
 // 2026-12-07).
-func TestOrExampleCode(file string) bool {
+func TestExampleOrToolConfig(file string) bool {
 	return testCode(file) || exampleCode(file) || toolConfig(file)
 }
 

@@ -549,7 +549,7 @@ func peerCodeDocs(files []docsearch.CodeFile, withTests bool) (docs []ftspeer.Do
 	where = map[string]span{}
 	for _, f := range files {
 		chunks += len(f.Symbols)
-		if !withTests && docsearch.TestOrExampleCode(f.Path) {
+		if !withTests && docsearch.TestExampleOrToolConfig(f.Path) {
 			continue
 		}
 		ids := docsearch.CodeKeys(f)
