@@ -29,7 +29,7 @@ const (
 	featModule            // a file's top-level chunk
 	featDecl              // a declaration without a body
 	featAux               // in a vendored or generated file
-	featTest              // in a test file (or examples, or a build tool's configuration), for a query that does not ask for tests (examples, the build)
+	featTest              // in a test file (or examples, a build tool's configuration, a translation), for a query that does not ask for tests (examples, the build, languages)
 	featLines             // log2 of its lines, less log2(10), within [-3, 4]
 	featName              // share of the query's IDF weight its own name and signature hold
 	featQualifier         // share held only by its enclosing class or module name
@@ -181,6 +181,7 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 		}
 	}
 	cands := ix.codeFeatures(ctx, ranked, query, qvec, qt, lexHits, vecHits, w, named, observe != nil)
+	side := askedSides(query)
 	if observe != nil {
 		out := make([]CodeCandidate, len(cands))
 		for n, c := range cands {
@@ -217,7 +218,16 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 	if moved {
 		slices.SortStableFunc(ranked, byFused)
 	}
-	if ix.answerBySource(ranked) {
+	if ix.answerBySource(ranked, func(copy, src *doc) float64 {
+		// The source takes the copy's place as the features would
+		// have ranked it: a bundle's copy of a translation (moment's
+		// min/locales.js) is answered by the translation, which ranks
+		// as one.
+		if weighs(w, featTest) && side.lowers(codeFileOf(src.path), src.text) && !side.lowers(codeFileOf(copy.path), copy.text) {
+			return math.Exp(w[featTest])
+		}
+		return 1
+	}) {
 		slices.SortStableFunc(ranked, byFused)
 	}
 	if ix.enclosersFirst(ranked) {
@@ -229,6 +239,22 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 	return ranked
 }
 
+// sides is what a query asks for of the code beside a project's own:
+// tests, examples, the build's configuration, translations.
+type sides struct{ tests, examples, build, language bool }
+
+func askedSides(query string) sides {
+	return sides{asksForTests(query), asksForExamples(query), asksForBuild(query), asksForLanguage(query)}
+}
+
+// lowers reports whether the code document of text in file is beside
+// the project's own code in a way the query does not ask for: the test
+// feature (featTest).
+func (s sides) lowers(file, text string) bool {
+	return !s.tests && (testCode(file) || isTestSymbol(text)) || !s.examples && exampleCode(file) ||
+		!s.build && toolConfig(file) || !s.language && translationCode(file)
+}
+
 // codeFeatures returns the features of the first codeWindow code
 // candidates of ranked. A query that is an identifier (QueryCodeLookup)
 // gets only the features of where a symbol is and what it is declared as
@@ -236,7 +262,7 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 // symbol's own text, which cost an analysis of each candidate's text,
 // are computed only when w weighs them or all is set.
 func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, named map[string]float64, all bool) []codeCand {
-	tests, examples, build := asksForTests(query), asksForExamples(query), asksForBuild(query)
+	side := askedSides(query)
 	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
 	fields := words && (all || weighs(w, featText) || weighs(w, featCover))
 	cands := make([]codeCand, 0, min(len(ranked), codeWindow)) // one allocation: 216 bytes a candidate
@@ -276,7 +302,7 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, q
 		kind, signature := codeMeta(c.d.text)
 		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || ix.builtCopy(c.d, c.file) // vendorDemote is auxDemote
 		c.f[featAux] = b2f(aux)
-		c.f[featTest] = b2f(!aux && (!tests && (testCode(c.file) || isTestSymbol(c.d.text)) || !examples && exampleCode(c.file) || !build && toolConfig(c.file)))
+		c.f[featTest] = b2f(!aux && side.lowers(c.file, c.d.text))
 		c.f[featModule] = b2f(kind == "module")
 		c.f[featDecl] = b2f(isDecl(c.d.text))
 		if !words {

@@ -515,14 +515,14 @@ func exampleCode(file string) bool {
 		inDir(file, "example", "examples", "_example", "_examples", "sample", "samples", "demo", "demos")
 }
 
-// TestExampleOrToolConfig reports whether the code file at slash path file is
-// test code, an example or a build tool's configuration, by its name or
-// directory: what the code ranking demotes for a query that does not ask
-// for tests, examples or the build. A benchmark's lexical peer leaves
-// such files out, its stronger configuration (docs/code-search.md,
-// 2026-12-07).
-func TestExampleOrToolConfig(file string) bool {
-	return testCode(file) || exampleCode(file) || toolConfig(file)
+// SideCode reports whether the code file at slash path file is beside
+// a project's own code: test code, an example, a build tool's
+// configuration or a translation (sides), by its name or directory, which
+// the code ranking demotes for a query that does not ask for it. A
+// benchmark's lexical peer leaves such files out, its stronger
+// configuration (docs/code-search.md, 2026-12-07).
+func SideCode(file string) bool {
+	return sides{}.lowers(file, "")
 }
 
 // testCode reports whether file is test code by its name or directory, in

@@ -26,8 +26,11 @@ const (
 // of ranked that copies a function nearer the top of another file by
 // that function; when that function is ranked already, it is raised to
 // the copy's score, if below it, and the copy lowered (copyDemote). It
-// reports whether it changed any. ix.mu is held for reading.
-func (ix *Index) answerBySource(ranked []hit) bool {
+// reports whether it changed any. A source that takes a copy's place
+// takes its score times lower(copy, source), when lower is not nil: the
+// features' verdict on the source that the copy's score lacks. ix.mu is
+// held for reading.
+func (ix *Index) answerBySource(ranked []hit, lower func(copy, src *doc) float64) bool {
 	at := make(map[uint32]int, len(ranked))
 	for i, h := range ranked {
 		if _, ok := at[h.chunk]; !ok {
@@ -42,15 +45,19 @@ func (ix *Index) answerBySource(ranked []hit) bool {
 			continue
 		}
 		changed = true
+		score := ranked[i].fused
+		if lower != nil {
+			score *= lower(ix.doc(ix.chunkDoc(ranked[i].chunk)), ix.doc(ix.chunkDoc(src)))
+		}
 		if j, ranks := at[src]; ranks {
 			// The function is ranked already: it takes the copy's place
 			// if that is above its own, and the copy is lowered.
-			ranked[j].fused = max(ranked[j].fused, ranked[i].fused)
+			ranked[j].fused = max(ranked[j].fused, score)
 			ranked[i].fused *= copyDemote
 			continue
 		}
 		delete(at, ranked[i].chunk)
-		ranked[i].chunk = src
+		ranked[i].chunk, ranked[i].fused = src, score
 		at[src] = i
 	}
 	return changed

@@ -38,12 +38,24 @@ func TestCopyAnsweredBySource(t *testing.T) {
 	src := chunkOf(t, ix, "src/lib/moment/min-max.js#src.lib.moment.min-max.pickBy")
 	for _, copy := range []string{"moment.js#moment.<callback of (…)>.pickBy", "dist/moment.js#dist.moment.pickBy"} {
 		ranked := []hit{{chunk: chunkOf(t, ix, copy), fused: 1}}
-		if !ix.answerBySource(ranked) || ranked[0].chunk != src || ranked[0].fused != 1 {
+		if !ix.answerBySource(ranked, nil) || ranked[0].chunk != src || ranked[0].fused != 1 {
 			t.Errorf("%s alone: ranked %+v, want the module's chunk %d in its place", copy, ranked, src)
 		}
 		ranked = []hit{{chunk: chunkOf(t, ix, copy), fused: 1}, {chunk: src, fused: 0.5}}
-		if !ix.answerBySource(ranked) || ranked[0].fused != copyDemote || ranked[1].chunk != src || ranked[1].fused != 1 {
+		if !ix.answerBySource(ranked, nil) || ranked[0].fused != copyDemote || ranked[1].chunk != src || ranked[1].fused != 1 {
 			t.Errorf("%s over the module's: ranked %+v, want the module's at the copy's score, the copy lowered", copy, ranked)
+		}
+		// The features' verdict on the source that the copy's score
+		// lacks goes with it (a translation's, a test's).
+		var asked [2]string
+		lower := func(c, s *doc) float64 { asked = [2]string{c.path, s.path}; return 0.25 }
+		ranked = []hit{{chunk: chunkOf(t, ix, copy), fused: 1}}
+		if !ix.answerBySource(ranked, lower) || ranked[0].chunk != src || ranked[0].fused != 0.25 || asked != [2]string{copy, "src/lib/moment/min-max.js#src.lib.moment.min-max.pickBy"} {
+			t.Errorf("%s alone, lowered: ranked %+v, asked %v, want the module's at a quarter of the copy's score", copy, ranked, asked)
+		}
+		ranked = []hit{{chunk: chunkOf(t, ix, copy), fused: 1}, {chunk: src, fused: 0.5}}
+		if !ix.answerBySource(ranked, lower) || ranked[1].fused != 0.5 {
+			t.Errorf("%s over the module's, lowered: ranked %+v, want the module's at its own score, above a quarter of the copy's", copy, ranked)
 		}
 	}
 	// A source in another scope (vendored) is not the search's to give.
@@ -53,7 +65,7 @@ func TestCopyAnsweredBySource(t *testing.T) {
 		{Path: "app/bundle.js", Symbols: []CodeSymbol{sym("app.bundle.<callback of (…)>.pickBy", "function pickBy(fn, moments)", indent(body), 3131)}},
 	})
 	bundled := chunkOf(t, ix2, "app/bundle.js#app.bundle.<callback of (…)>.pickBy")
-	if ranked := []hit{{chunk: bundled, fused: 1}}; ix2.answerBySource(ranked) || ranked[0].chunk != bundled {
+	if ranked := []hit{{chunk: bundled, fused: 1}}; ix2.answerBySource(ranked, nil) || ranked[0].chunk != bundled {
 		t.Errorf("a vendored source: ranked %+v, want the copy kept", ranked)
 	}
 
@@ -61,7 +73,7 @@ func TestCopyAnsweredBySource(t *testing.T) {
 	// index: the copy stays.
 	putCode(t, ix, nil, "src/lib/moment/min-max.js", "dist/moment.js")
 	copied := chunkOf(t, ix, "moment.js#moment.<callback of (…)>.pickBy")
-	if ranked := []hit{{chunk: copied, fused: 1}}; ix.answerBySource(ranked) || ranked[0].chunk != copied {
+	if ranked := []hit{{chunk: copied, fused: 1}}; ix.answerBySource(ranked, nil) || ranked[0].chunk != copied {
 		t.Errorf("the module removed: ranked %+v, want the copy kept", ranked)
 	}
 
@@ -73,7 +85,7 @@ func TestCopyAnsweredBySource(t *testing.T) {
 	})
 	a := chunkOf(t, ix, "lib/a.js#lib.a.pickBy")
 	ranked := []hit{{chunk: a, fused: 1}}
-	if ix.answerBySource(ranked) || ranked[0].chunk != a {
+	if ix.answerBySource(ranked, nil) || ranked[0].chunk != a {
 		t.Errorf("a module's copy of another's: ranked %+v, want it kept", ranked)
 	}
 }

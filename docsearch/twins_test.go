@@ -62,12 +62,12 @@ func TestTwinAnsweredBySource(t *testing.T) {
 	defer ix.mu.RUnlock()
 	for _, copy := range []uint32{amd, cjs} {
 		ranked := []hit{{chunk: copy, fused: 1}}
-		if !ix.answerBySource(ranked) || ranked[0].chunk != src {
+		if !ix.answerBySource(ranked, nil) || ranked[0].chunk != src {
 			t.Errorf("copy %d alone: ranked %+v, want the source's chunk %d in its place", copy, ranked, src)
 		}
 	}
 	ranked := []hit{{chunk: src, fused: 1}}
-	if ix.answerBySource(ranked) || ranked[0].chunk != src {
+	if ix.answerBySource(ranked, nil) || ranked[0].chunk != src {
 		t.Errorf("the source alone: ranked %+v, want it kept, not answered by a copy nearer the top", ranked)
 	}
 	ranked = []hit{{chunk: amd, fused: 1}, {chunk: cjs, fused: 0.9}, {chunk: src, fused: 0.8}}

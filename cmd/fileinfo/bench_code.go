@@ -539,7 +539,8 @@ func writeCodeOutcomes(name string, os_ []codeOutcome) error {
 
 // peerCodeDocs returns the chunks the FTS5 peer ranks (one per symbol,
 // keyed as ours), where each is, and how many symbols files hold in all
-// (the chunks fileinfo ranks). The peer leaves out tests and examples
+// (the chunks fileinfo ranks). The peer leaves out tests, examples,
+// build tools' configuration and translations (docsearch.SideCode)
 // unless withTests is set: they are what the code ranking demotes for a
 // question that does not ask for them, and FTS5 has no such rule, so
 // their callbacks, which repeat every name of the library, crowded its
@@ -549,7 +550,7 @@ func peerCodeDocs(files []docsearch.CodeFile, withTests bool) (docs []ftspeer.Do
 	where = map[string]span{}
 	for _, f := range files {
 		chunks += len(f.Symbols)
-		if !withTests && docsearch.TestExampleOrToolConfig(f.Path) {
+		if !withTests && docsearch.SideCode(f.Path) {
 			continue
 		}
 		ids := docsearch.CodeKeys(f)
