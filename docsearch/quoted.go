@@ -32,65 +32,72 @@ func quotedFeature(text string) float64 {
 // letters). A quote still open at the line's end (a Rust lifetime) is
 // undone, its letters counted as code.
 func quotedShare(text string) float64 {
-	var inside, all, pending int // pending: letters in a '…' or "…" not yet closed
-	var quote byte               // the open literal's mark, 0 outside one
-	triple := false
-	for i := 0; i < len(text); i++ {
+	var inside, all int
+	n := len(text)
+	for i := 0; i < n; {
 		c := text[i]
-		switch {
-		case quote == 0:
-			if c == '`' || (c == '\'' || c == '"') && (i == 0 || !wordByte(text[i-1])) {
-				quote = c
-				if c != '`' && i+2 < len(text) && text[i+1] == c && text[i+2] == c {
-					triple = true
-					i += 2
-				}
-				continue
-			}
-		case c == '\\':
+		k := quoteClass[c]
+		if k != quoteMark || c != '`' && i > 0 && quoteClass[text[i-1]] == quoteWord {
+			all += int(k & quoteWord)
 			i++
 			continue
-		case c == '\n' && !triple && quote != '`':
-			all += pending // an unclosed quote: the line was code
-			pending, quote = 0, 0
-			continue
-		case c == quote:
-			if !triple {
-				inside += pending
-				all += pending
-				pending, quote = 0, 0
-				continue
-			}
-			if i+2 < len(text) && text[i+1] == c && text[i+2] == c {
-				inside += pending
-				all += pending
-				pending, quote, triple = 0, 0, false
-				i += 2
-				continue
-			}
 		}
-		if !wordByte(c) {
-			continue
+		quote, triple := c, false
+		i++
+		if quote != '`' && i+1 < n && text[i] == quote && text[i+1] == quote {
+			triple = true
+			i += 2
 		}
-		switch {
-		case quote == 0:
-			all++
-		case triple || quote == '`':
-			inside++
-			all++
-		default:
-			pending++
+		spans := triple || quote == '`' // may span lines
+		letters, closed := 0, false
+	literal:
+		for i < n {
+			c := text[i]
+			switch {
+			case quoteClass[c] == quoteWord:
+				letters++
+			case c == '\\':
+				i++
+			case c == '\n' && !spans:
+				break literal // left open: the line was code
+			case c == quote && !triple:
+				closed = true
+				i++
+				break literal
+			case c == quote && i+2 < n && text[i+1] == quote && text[i+2] == quote:
+				closed = true
+				i += 3
+				break literal
+			}
+			i++
+		}
+		all += letters
+		if closed || spans {
+			inside += letters
 		}
 	}
-	all += pending
 	if all == 0 {
 		return 0
 	}
 	return float64(inside) / float64(all)
 }
 
-// wordByte reports whether c is an ASCII letter or digit, or a byte of a
-// multi-byte UTF-8 character.
-func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-}
+// The classes of bytes quotedShare reads by: ASCII letters and digits and
+// the bytes of multi-byte UTF-8 characters are words; the three quotes.
+const (
+	quoteOther = iota
+	quoteWord
+	quoteMark
+)
+
+var quoteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
+			t[c] = quoteWord
+		case c == '\'', c == '"', c == '`':
+			t[c] = quoteMark
+		}
+	}
+	return t
+}()

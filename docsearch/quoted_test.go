@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"math"
+	"os"
 	"testing"
 	"unicode/utf8"
 )
@@ -54,8 +55,94 @@ func FuzzQuotedShare(f *testing.F) {
 		if q < 0 || q > 1 || math.IsNaN(q) {
 			t.Fatalf("quotedShare(%q) = %v, want a share", s, q)
 		}
+		if r := quotedShareRef(s); r != q {
+			t.Fatalf("quotedShare(%q) = %v, the reference %v", s, q, r)
+		}
 		if utf8.ValidString(s) && q > 0 && quotedShare(s+"\n"+s) == 0 {
 			t.Fatalf("quotedShare(%q) > 0 but 0 for it twice", s)
 		}
 	})
+}
+
+// BenchmarkQuotedFeature: the feature of one candidate, as a search
+// computes it for each of its first codeWindow code candidates; the
+// text is this file's quotedShare as a code document would hold it.
+func BenchmarkQuotedFeature(b *testing.B) {
+	src, err := os.ReadFile("quoted.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := string(src)
+	text := CodeText("docsearch/quoted.go", CodeSymbol{Name: "docsearch.quotedShare", Kind: "function", Signature: "func quotedShare(text string) float64",
+		Doc: body[:min(len(body), maxCodeDoc)], Body: body[min(len(body), 2000):], Line: 1, End: 80})
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		quotedFeature(text)
+	}
+}
+
+// quotedShareRef is quotedShare as first written, byte by byte: the
+// reference FuzzQuotedShare holds the table-driven one to.
+func quotedShareRef(text string) float64 {
+	var inside, all, pending int // pending: letters in a '…' or "…" not yet closed
+	var quote byte               // the open literal's mark, 0 outside one
+	triple := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote == 0:
+			if c == '`' || (c == '\'' || c == '"') && (i == 0 || !refWordByte(text[i-1])) {
+				quote = c
+				if c != '`' && i+2 < len(text) && text[i+1] == c && text[i+2] == c {
+					triple = true
+					i += 2
+				}
+				continue
+			}
+		case c == '\\':
+			i++
+			continue
+		case c == '\n' && !triple && quote != '`':
+			all += pending // an unclosed quote: the line was code
+			pending, quote = 0, 0
+			continue
+		case c == quote:
+			if !triple {
+				inside += pending
+				all += pending
+				pending, quote = 0, 0
+				continue
+			}
+			if i+2 < len(text) && text[i+1] == c && text[i+2] == c {
+				inside += pending
+				all += pending
+				pending, quote, triple = 0, 0, false
+				i += 2
+				continue
+			}
+		}
+		if !refWordByte(c) {
+			continue
+		}
+		switch {
+		case quote == 0:
+			all++
+		case triple || quote == '`':
+			inside++
+			all++
+		default:
+			pending++
+		}
+	}
+	all += pending
+	if all == 0 {
+		return 0
+	}
+	return float64(inside) / float64(all)
+}
+
+// wordByte reports whether c is an ASCII letter or digit, or a byte of a
+// multi-byte UTF-8 character.
+func refWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
