@@ -2,6 +2,7 @@ package lookup
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -308,5 +309,22 @@ func TestNamePlaces(t *testing.T) {
 	rows[0].Depth = 1
 	if got := rows[0].Text(true); got != "  <- web, in <callback of Route::get('/u')> (web.php:3) []" {
 		t.Errorf("text %q", got)
+	}
+}
+
+// TestAmbiguousCountsAll: a name of more definitions than the error
+// lists says how many it names, not how many are listed (eslint's 290
+// rules' create was said to name 20 definitions).
+func TestAmbiguousCountsAll(t *testing.T) {
+	e := &Ambiguous{Query: "create", Total: 290}
+	for i := range maxCandidates {
+		e.Candidates = append(e.Candidates, Symbol{Qualified: fmt.Sprintf("rules.r%d.create", i), Kind: "method", Path: fmt.Sprintf("rules/r%d.js", i), Line: 3})
+	}
+	if msg := e.Error(); !strings.Contains(msg, `"create" names 290 definitions`) || !strings.Contains(msg, "(the first 20)") {
+		t.Errorf("Error() = %q; want 290 definitions named, the first 20 listed", msg)
+	}
+	e = &Ambiguous{Query: "send", Candidates: e.Candidates[:2], Total: 2}
+	if msg := e.Error(); !strings.Contains(msg, "names 2 definitions") || strings.Contains(msg, "the first") {
+		t.Errorf("Error() = %q; want 2 definitions, all listed", msg)
 	}
 }

@@ -191,12 +191,18 @@ func distance(a, b string, limit int) int {
 // where one is needed.
 type Ambiguous struct {
 	Query      string
-	Candidates []Symbol
+	Candidates []Symbol // the first maxCandidates of them
+	Total      int      // how many definitions it names; 0 for len(Candidates)
 }
 
 func (e *Ambiguous) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "ambiguous symbol %q names %d definitions; give one's qualified name or path:Name; candidates:", e.Query, len(e.Candidates))
+	total := max(e.Total, len(e.Candidates))
+	fmt.Fprintf(&b, "ambiguous symbol %q names %d definitions; give one's qualified name or path:Name; candidates", e.Query, total)
+	if total > len(e.Candidates) {
+		fmt.Fprintf(&b, " (the first %d)", len(e.Candidates))
+	}
+	b.WriteString(":")
 	for _, c := range e.Candidates {
 		fmt.Fprintf(&b, "\n  %s (%s) %s:%d", c.Qualified, c.Kind, c.Path, c.Line)
 	}
@@ -262,7 +268,7 @@ func (ix *Index) Resolve(spec string) ([]callgraph.SymbolID, error) {
 	if len(qs) == 1 {
 		return ids, nil
 	}
-	e := &Ambiguous{Query: spec}
+	e := &Ambiguous{Query: spec, Total: len(ids)}
 	for _, id := range ids[:min(len(ids), maxCandidates)] {
 		e.Candidates = append(e.Candidates, ix.Symbol(Match{ID: id, How: best}))
 	}
