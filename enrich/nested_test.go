@@ -82,3 +82,25 @@ func TestUsedAsValue(t *testing.T) {
 		t.Errorf("create_logger, used nowhere, has a Used as a value list:\n%s", md)
 	}
 }
+
+// TestCallbackNotAlsoAValue: a function passed to a call that calls it
+// back is its caller's by a callback edge at that site; the prompt does
+// not also list that site as a use "not called" (eslint's
+// fixes.sort(compareMessagesByFixRange) was both), while a use stored
+// elsewhere stays one.
+func TestCallbackNotAlsoAValue(t *testing.T) {
+	r := loadArchive(t, "refs.txtar")
+	f, src := r.file(t, "fixer/fixer.js")
+	p, err := NewBuilder().Prompt(f, r.graph, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  - called by: `Fixer.apply` (fixer/fixer.js:8)",
+		"  - used as a value, not called, in: `fixer.fixer.Fixer.orders` (fixer/fixer.js:12)\n",
+	} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, p.Text)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package enrich
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/fileinfo/fileinfo/callgraph"
 )
 
 // references returns the places that use s's name as a value instead of
@@ -12,9 +14,31 @@ func (fs *facts) references(s *symbol, limit int) (refs []ref, total int) {
 	if !s.hasNode || s.role != roleCallable {
 		return nil, 0
 	}
-	rs, total := fs.g.ReferencesCapped(s.node, limit)
-	for _, r := range rs {
-		refs = append(refs, ref{name: r.Caller, file: r.File, line: r.Line})
+	// A function passed to a call that calls it back (fixes.sort(byRange))
+	// is a caller's by a callback edge at that site: the same use is not
+	// also "used as a value, not called" there.
+	called := map[string]bool{}
+	for _, e := range fs.g.Callers(s.node) {
+		if e.Resolution == callgraph.Callback {
+			called[fmt.Sprintf("%s:%d", e.File, e.Line)] = true
+		}
+	}
+	if len(called) == 0 {
+		rs, total := fs.g.ReferencesCapped(s.node, limit)
+		for _, r := range rs {
+			refs = append(refs, ref{name: r.Caller, file: r.File, line: r.Line})
+		}
+		return refs, total
+	}
+	all, _ := fs.g.ReferencesCapped(s.node, 0)
+	for _, r := range all {
+		if called[fmt.Sprintf("%s:%d", r.File, r.Line)] {
+			continue
+		}
+		total++
+		if limit <= 0 || len(refs) < limit {
+			refs = append(refs, ref{name: r.Caller, file: r.File, line: r.Line})
+		}
 	}
 	return refs, total
 }
