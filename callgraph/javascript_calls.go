@@ -357,8 +357,26 @@ func (r *resolver) jsUnique(name string) ([]SymbolID, Resolution, string) {
 		return nil, "", "unknown receiver: " + name + " is a method of builtins and packages too"
 	case r.jsAccessors(ids):
 		return nil, "", "unknown receiver: the one " + name + " is an accessor"
+	case r.f != nil && r.f.Language == "javascript" && r.jsDeclaredOnly(ids):
+		// A declaration file types code found elsewhere, and JavaScript
+		// calls code, never a type: pino's stream.flush(cb), a
+		// SonicBoom's, went to the LoggerExtras interface of its
+		// pino.d.ts. TypeScript calls through such an interface's type
+		// as the checker resolves them, and keep the guess.
+		return nil, "", "unknown receiver: " + name + " is only declared, in a declaration file"
 	}
 	return ids, how, reason
+}
+
+// jsDeclaredOnly reports whether every one of ids is in a declaration
+// file (.d.ts): no code to call.
+func (r *resolver) jsDeclaredOnly(ids []SymbolID) bool {
+	for _, id := range ids {
+		if !isDeclarationFile(r.g.nodes[id].File) {
+			return false
+		}
+	}
+	return true
 }
 
 // jsAccessors reports whether every one of ids is a getter or setter.

@@ -339,6 +339,30 @@ export function run() { f(); lib.f(); new K(); }
 	}
 }
 
+// A JavaScript method call on a receiver of unknown type whose only
+// declaration of that name is in a declaration file is not guessed: the
+// file types code elsewhere (pino's stream.flush(cb), a SonicBoom's, went
+// to its pino.d.ts's LoggerExtras.flush). TypeScript keeps the guess.
+func TestJavaScriptNoGuessIntoDeclarations(t *testing.T) {
+	g := buildArchive(t, `
+-- pino.d.ts --
+export interface LoggerExtras { flush(cb?: () => void): void; bindings(): object; }
+-- lib/proto.js --
+function flush(cb) {
+  const stream = this.stream;
+  stream.flush(cb);
+  stream.drain();
+}
+class Buffered { drain() {} }
+module.exports = { flush, Buffered };
+-- typed.ts --
+export function use(logger: any) { logger.flush(); }
+`)
+	expectUnresolved(t, g, "lib.proto.flush", "flush", "only declared, in a declaration file")
+	expectCallees(t, g, "lib.proto.flush", "lib.proto.Buffered.drain:name")
+	expectCallees(t, g, "typed.use", "pino.LoggerExtras.flush:name")
+}
+
 // A method called on a receiver of unknown type goes to the one method of
 // that name only when no builtin or package shares the name; a receiver
 // known to be a builtin never reaches the repository's methods; a getter
