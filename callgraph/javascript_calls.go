@@ -365,7 +365,10 @@ func (r *resolver) jsUnique(name string) ([]SymbolID, Resolution, string) {
 		// as the checker resolves them, and keep the guess.
 		return nil, "", "unknown receiver: " + name + " is only declared, in a declaration file"
 	}
-	return ids, how, reason
+	// One definition may be a source's and its declaration file's
+	// (@nestjs/core's injector/container.js and container.d.ts): the
+	// source's, as everywhere else.
+	return r.jsSources(ids), how, reason
 }
 
 // jsDeclaredOnly reports whether every one of ids is in a declaration

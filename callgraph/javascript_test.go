@@ -361,6 +361,25 @@ export function use(logger: any) { logger.flush(); }
 	expectUnresolved(t, g, "lib.proto.flush", "flush", "only declared, in a declaration file")
 	expectCallees(t, g, "lib.proto.flush", "lib.proto.Buffered.drain:name")
 	expectCallees(t, g, "typed.use", "pino.LoggerExtras.flush:name")
+	// A method declared beside its source is guessed as the source's.
+	g = buildArchive(t, `
+-- injector/container.d.ts --
+export declare class NestContainer { getModuleByKey(key: string): object; }
+-- injector/container.js --
+class NestContainer { getModuleByKey(key) { return key; } }
+exports.NestContainer = NestContainer;
+-- router/explorer.js --
+function explore(container) { return container.getModuleByKey('k'); }
+exports.explore = explore;
+`)
+	for _, id := range g.Lookup("router.explorer.explore") {
+		for _, e := range g.Callees(id) {
+			if n := g.Node(e.Callee); n.File != "injector/container.js" {
+				t.Errorf("explore calls %s in %s, want only injector/container.js's", n.Qualified, n.File)
+			}
+		}
+	}
+	expectCallees(t, g, "router.explorer.explore", "injector.container.NestContainer.getModuleByKey:name")
 }
 
 // A method called on a receiver of unknown type goes to the one method of
