@@ -403,7 +403,7 @@ func (p *plan) frame(w where) frame {
 	add("")
 	add("Language: %s. Lines: %d. Module: %s.", f.Language, len(p.lines), codeSpan(oneLine(f.Module)))
 	if f.Generated != "" {
-		add("Generated: a tool wrote this file; its opening comment says %s. Say so in the summary: a change belongs in what it is generated from, not here.", codeSpan(oneLine(f.Generated)))
+		add("Generated: a tool wrote this file; its opening lines mark it: %s. Say so in the summary: a change belongs in what it is generated from, not here.", codeSpan(oneLine(f.Generated)))
 	}
 	add("")
 	add("### Imports")

@@ -54,7 +54,7 @@ func render(fs *facts, r *Report, docs map[string]doc) *bytes.Buffer {
 	p("# %s", fs.f.Path)
 	p("")
 	if fs.f.Generated != "" {
-		p("*Generated: its opening comment says %s. Changes belong in what it is generated from.*", codeSpan(oneLine(fs.f.Generated)))
+		p("*Generated: its opening lines mark it: %s. Changes belong in what it is generated from.*", codeSpan(oneLine(fs.f.Generated)))
 		p("")
 	}
 	p("## Overview")
