@@ -53,6 +53,15 @@ func (r *resolver) findParent(id SymbolID) (SymbolID, bool) {
 	q := moduleOf(n.Qualified)
 	for q != "" {
 		if ids := r.g.byQualified[q]; len(ids) > 0 {
+			// A class declared again in a declaration file or stub of the
+			// same module (@nestjs/core's router-explorer.d.ts beside
+			// its .js, a .pyi beside its .py) is not the parent of the
+			// source's methods: theirs is in their own file.
+			for _, p := range ids {
+				if pn := r.g.nodes[p]; pn.File == n.File && (pn.Kind != KindModule || !r.isFileModule(p)) {
+					return p, true
+				}
+			}
 			return r.symbolFirst(ids), true
 		}
 		if m, ok := r.ix.module[q]; ok {

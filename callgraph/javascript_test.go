@@ -382,6 +382,43 @@ exports.explore = explore;
 	expectCallees(t, g, "router.explorer.explore", "injector.container.NestContainer.getModuleByKey:name")
 }
 
+// A class compiled to JavaScript beside its declaration file, as
+// packages ship them (@nestjs/core's router-explorer.js and .d.ts): its
+// methods are the JavaScript class's, whose fields have the values its
+// constructor gives them though the declaration file declares them
+// untyped; an instance of a package's class has the package's methods.
+func TestJavaScriptDeclarationTwinFields(t *testing.T) {
+	g := buildArchive(t, `
+-- router/explorer.d.ts --
+export declare class RouterExplorer {
+    private readonly logger;
+    private readonly paths;
+    explore(instance: object): void;
+}
+-- router/explorer.js --
+const logger_service_1 = require("@nestjs/common/services/logger.service");
+const paths_1 = require("./paths");
+class RouterExplorer {
+    constructor() {
+        this.logger = new logger_service_1.Logger("RouterExplorer");
+        this.paths = new paths_1.PathsExplorer();
+    }
+    explore(instance) {
+        this.paths.scan(instance).forEach(path => this.logger.log(path));
+    }
+}
+exports.RouterExplorer = RouterExplorer;
+-- router/paths.js --
+class PathsExplorer { scan(instance) { return [instance]; } }
+exports.PathsExplorer = PathsExplorer;
+-- repl/logger.js --
+class ReplLogger { log(message) { return message; } }
+exports.ReplLogger = ReplLogger;
+`)
+	expectCallees(t, g, "router.explorer.RouterExplorer.explore", "router.explorer.RouterExplorer.explore.<callback of .forEach>:callback", "router.paths.PathsExplorer.scan:receiver")
+	expectUnresolved(t, g, "router.explorer.RouterExplorer.explore.<callback of .forEach>", "log", "external: @nestjs/common/services/logger.service.Logger.log")
+}
+
 // A method called on a receiver of unknown type goes to the one method of
 // that name only when no builtin or package shares the name; a receiver
 // known to be a builtin never reaches the repository's methods; a getter

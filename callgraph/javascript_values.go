@@ -177,6 +177,15 @@ func (r *resolver) jsEval(scope SymbolID, e extract.Expr, depth int) []jsVal {
 				return []jsVal{{builtin: callee.Name()}}
 			}
 		}
+		// new logger_service_1.Logger(…) of an imported package's
+		// class: an instance of a type the repository does not define,
+		// whose methods are the package's (@nestjs/core's this.logger.log
+		// went by name to its REPL's ReplLogger.log).
+		if path, ok := jsExprPath(e.Sub(0)); ok {
+			if v, _, found := r.jsValueOf(scope, path); found && v.ext != "" {
+				return []jsVal{{builtin: "external: " + v.ext}}
+			}
+		}
 		var out []jsVal
 		for _, v := range r.jsEval(scope, e.Sub(0), depth+1) {
 			if v.plain() && r.jsConstructible(v.id) {
@@ -386,8 +395,13 @@ func (r *resolver) jsEvalMember(v jsVal, name string, depth int) []jsVal {
 		return nil
 	case v.instance:
 		ms, _ := r.method(v.id, name)
-		if len(ms) == 0 {
-			return r.jsFieldValues(v.id, name)
+		if len(ms) == 0 || r.jsDeclaredOnly(ms) {
+			// A field a declaration file declares too (@nestjs/core's
+			// router-explorer.d.ts: `private readonly logger;`) has
+			// its values where the source assigns it.
+			if vs := r.jsFieldValues(v.id, name); len(vs) > 0 || len(ms) == 0 {
+				return vs
+			}
 		}
 		return idVals(r.jsSources(ms))
 	}
@@ -478,4 +492,17 @@ func jsDotKey(target string) string {
 		return target
 	}
 	return target[:i] + "." + key[1:len(key)-1]
+}
+
+// jsExprPath returns the dotted path an expression of names and
+// attributes spells (logger_service_1.Logger), and whether it is one.
+func jsExprPath(e extract.Expr) (string, bool) {
+	switch e.Kind() {
+	case extract.ExprName:
+		return e.Name(), true
+	case extract.ExprAttr:
+		head, ok := jsExprPath(e.Sub(0))
+		return head + "." + e.Name(), ok
+	}
+	return "", false
 }
