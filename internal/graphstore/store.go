@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/fileinfo/fileinfo/callgraph"
@@ -153,9 +155,14 @@ func selectSources(paths, langs []string) (config, sources []string, skipped []e
 }
 
 // buildKey names the running binary: its module version and VCS
-// revision, marked when built from a modified tree (whose saved states a
-// rebuilt binary still reuses).
-func buildKey() string {
+// revision, marked when built from a modified tree, and the time its
+// executable was written. A build without VCS data (-buildvcs=false, go
+// run) is "(devel)" whatever its code, so without the time a rebuilt
+// binary, its extraction or resolution changed, reused the graph the
+// last one saved; codeindex's build stamp names it the same way.
+func buildKey() string { return buildKeyOnce() }
+
+var buildKeyOnce = sync.OnceValue(func() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"
@@ -169,8 +176,13 @@ func buildKey() string {
 			k += " modified"
 		}
 	}
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			k += " " + st.ModTime().UTC().Format(time.RFC3339Nano)
+		}
+	}
 	return k
-}
+})
 
 // forgetRacy clears the saved time of the entries modified within
 // racyWindow of start: such a file may change again with the same size

@@ -325,3 +325,21 @@ func TestSyncClosesExtractorFirst(t *testing.T) {
 		t.Errorf("order %v; want the extractor closed before Passed", order)
 	}
 }
+
+// TestBuildKeyNamesTheBinary: the key of saved states names the
+// executable's write time, so that a dev build without VCS data, which
+// is "(devel)" whatever its code, does not reuse the graph an older
+// build saved.
+func TestBuildKeyNamesTheBinary(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		t.Skip(err)
+	}
+	if k := buildKey(); !strings.Contains(k, st.ModTime().UTC().Format(time.RFC3339Nano)) {
+		t.Errorf("buildKey() = %q; want the executable's time %s in it", k, st.ModTime().UTC())
+	}
+}
