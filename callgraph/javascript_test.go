@@ -386,28 +386,43 @@ exports.explore = explore;
 // packages ship them (@nestjs/core's router-explorer.js and .d.ts): its
 // methods are the JavaScript class's, whose fields have the values its
 // constructor gives them though the declaration file declares them
-// untyped; an instance of a package's class has the package's methods.
+// untyped, and whose parameters have the types the declaration file
+// gives them; an instance of a package's class has the package's
+// methods.
 func TestJavaScriptDeclarationTwinFields(t *testing.T) {
 	g := buildArchive(t, `
 -- router/explorer.d.ts --
+import { NestContainer as Container } from '../injector/container';
 export declare class RouterExplorer {
+    private readonly container;
     private readonly logger;
     private readonly paths;
-    explore(instance: object): void;
+    constructor(container: Container);
+    explore(instance: object, key: string): void;
 }
 -- router/explorer.js --
 const logger_service_1 = require("@nestjs/common/services/logger.service");
 const paths_1 = require("./paths");
 class RouterExplorer {
-    constructor() {
+    constructor(container) {
+        this.container = container;
         this.logger = new logger_service_1.Logger("RouterExplorer");
         this.paths = new paths_1.PathsExplorer();
     }
-    explore(instance) {
+    explore(instance, key) {
         this.paths.scan(instance).forEach(path => this.logger.log(path));
+        return this.container.getModuleByKey(key);
     }
 }
 exports.RouterExplorer = RouterExplorer;
+-- injector/container.d.ts --
+export declare class NestContainer { getModuleByKey(key: string): object; }
+-- injector/container.js --
+class NestContainer { getModuleByKey(key) { return key; } }
+exports.NestContainer = NestContainer;
+-- injector/other.js --
+class ModulesContainer { getModuleByKey(key) { return key; } }
+exports.ModulesContainer = ModulesContainer;
 -- router/paths.js --
 class PathsExplorer { scan(instance) { return [instance]; } }
 exports.PathsExplorer = PathsExplorer;
@@ -415,7 +430,9 @@ exports.PathsExplorer = PathsExplorer;
 class ReplLogger { log(message) { return message; } }
 exports.ReplLogger = ReplLogger;
 `)
-	expectCallees(t, g, "router.explorer.RouterExplorer.explore", "router.explorer.RouterExplorer.explore.<callback of .forEach>:callback", "router.paths.PathsExplorer.scan:receiver")
+	// The parameter's type is the declaration file's, as it imports it.
+	expectCallees(t, g, "router.explorer.RouterExplorer.explore", "injector.container.NestContainer.getModuleByKey:receiver",
+		"router.explorer.RouterExplorer.explore.<callback of .forEach>:callback", "router.paths.PathsExplorer.scan:receiver")
 	expectUnresolved(t, g, "router.explorer.RouterExplorer.explore.<callback of .forEach>", "log", "external: @nestjs/common/services/logger.service.Logger.log")
 }
 

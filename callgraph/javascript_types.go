@@ -42,6 +42,42 @@ func (r *resolver) jsDocParamType(id SymbolID, name string) (string, bool) {
 	return t, ok
 }
 
+// jsTwinParam is the value a declaration file beside a JavaScript file
+// gives parameter name of s by its type. Packages compiled from
+// TypeScript ship the JavaScript without types and the declaration file
+// with them: @nestjs/core's router-explorer.js takes `container` and
+// router-explorer.d.ts says it is a NestContainer, so
+// this.container.getModuleByKey() is NestContainer's. The type is read
+// where it is written, in the declaration file and its imports. A
+// compiler writes both files at once, so a change of one comes with a
+// change of the other, which resolves the JavaScript again.
+func (r *resolver) jsTwinParam(s SymbolID, name string) ([]jsVal, bool) {
+	if r.f.Language != "javascript" {
+		return nil, false
+	}
+	n := r.g.nodes[s]
+	for _, id := range r.g.byQualified[n.Qualified] {
+		tf := r.g.files[r.g.nodes[id].File]
+		if tf == nil || !isDeclarationFile(tf.Path) {
+			continue
+		}
+		for i := range tf.Bindings {
+			b := &tf.Bindings[i]
+			if b.Scope != n.Qualified || b.Target != name || b.Type == "" {
+				continue
+			}
+			saved := *r
+			r.enter(tf)
+			vs := r.jsTyped(id, b.Type)
+			r.f, r.tr, r.scope = saved.f, saved.tr, saved.scope
+			if len(vs) > 0 {
+				return vs, true
+			}
+		}
+	}
+	return nil, false
+}
+
 // jsDocParams reads the `@param {Type} name` and `@param {Type} [name]`
 // tags of a doc comment: the types by parameter name. Dotted names
 // (properties of a parameter) are left out.

@@ -121,6 +121,9 @@ func (r *resolver) jsVar(caller SymbolID, name string) (vals []jsVal, at SymbolI
 				if t, ok := r.jsDocParamType(s, name); ok {
 					return r.jsTyped(s, t), s, true
 				}
+				if vs, ok := r.jsTwinParam(s, name); ok {
+					return vs, s, true
+				}
 				if vs, ok := r.jsCallbackParam(s, i); ok {
 					return vs, s, true // handlers.forEach((h) => …): the elements
 				}
