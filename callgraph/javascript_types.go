@@ -61,9 +61,9 @@ func (r *resolver) jsTwinParam(s SymbolID, name string) ([]jsVal, bool) {
 		if tf == nil || !isDeclarationFile(tf.Path) {
 			continue
 		}
-		for i := range tf.Bindings {
+		for _, i := range r.jsBindingsOf(tf)[[2]string{n.Qualified, name}] {
 			b := &tf.Bindings[i]
-			if b.Scope != n.Qualified || b.Target != name || b.Type == "" {
+			if b.Type == "" {
 				continue
 			}
 			saved := *r
