@@ -30,6 +30,13 @@ var xtools struct {
 	err  error
 }
 
+// removeXtoolsCopy removes the copy xtoolsCopy made, if it made one.
+func removeXtoolsCopy() {
+	if xtools.dir != "" {
+		os.RemoveAll(filepath.Dir(xtools.dir))
+	}
+}
+
 // xtoolsCopy returns a writable copy of golang.org/x/tools@v0.39.0 (the
 // module cache is read-only, and file_info writes artifacts), made once
 // per test binary; it skips tb when the module cannot be fetched.
