@@ -229,12 +229,12 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 	if moved {
 		slices.SortStableFunc(ranked, byFused)
 	}
-	if ix.answerBySource(ranked, func(copy, src *doc) float64 {
+	if ix.answerBySource(ranked, func(dup, src *doc) float64 {
 		// The source takes the copy's place as the features would
 		// have ranked it: a bundle's copy of a translation (moment's
 		// min/locales.js) is answered by the translation, which ranks
 		// as one.
-		if weighs(w, featTest) && side.lowers(codeFileOf(src.path), src.text) && !side.lowers(codeFileOf(copy.path), copy.text) {
+		if weighs(w, featTest) && side.lowers(codeFileOf(src.path), src.text) && !side.lowers(codeFileOf(dup.path), dup.text) {
 			return math.Exp(w[featTest])
 		}
 		return 1

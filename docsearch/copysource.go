@@ -27,10 +27,10 @@ const (
 // that function; when that function is ranked already, it is raised to
 // the copy's score, if below it, and the copy lowered (copyDemote). It
 // reports whether it changed any. A source that takes a copy's place
-// takes its score times lower(copy, source), when lower is not nil: the
+// takes its score times lower(the copy, the source), when lower is not nil: the
 // features' verdict on the source that the copy's score lacks. ix.mu is
 // held for reading.
-func (ix *Index) answerBySource(ranked []hit, lower func(copy, src *doc) float64) bool {
+func (ix *Index) answerBySource(ranked []hit, lower func(dup, src *doc) float64) bool {
 	at := make(map[uint32]int, len(ranked))
 	for i, h := range ranked {
 		if _, ok := at[h.chunk]; !ok {
