@@ -215,6 +215,10 @@ func jsRefine(d *decl, f *fileInfo) bool {
 		}
 	case "method_definition", "method_signature", "abstract_method_signature",
 		"public_field_definition", "field_definition", "pair":
+		if class, method, ok := babelMember(n, f); ok {
+			d.name, d.parentName = method, class // lang_javascript_babel.go
+			return true
+		}
 		if !jsOwned(d) || d.kind == KindObject && !hasFunctionMember(d.body, 2) {
 			return false
 		}

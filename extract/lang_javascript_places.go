@@ -24,8 +24,9 @@ func jsRefineExpression(d *decl, f *fileInfo) bool {
 	}
 	if n.Type() == "object" {
 		// An object one key down in another is the outer one's to keep
-		// (const deep = {a: {b() {}}} is no symbol, and neither is a).
-		if !hasFunctionMember(n, 2) || n.Parent() != nil && n.Parent().Type() == "pair" {
+		// (const deep = {a: {b() {}}} is no symbol, and neither is a),
+		// and a Babel class's method descriptor is its class's.
+		if !hasFunctionMember(n, 2) || n.Parent() != nil && n.Parent().Type() == "pair" || babelDescriptor(n, f) {
 			return false
 		}
 	}
@@ -111,6 +112,9 @@ func jsPlaceName(n *sitter.Node, f *fileInfo) string {
 	}
 	switch p.Type() {
 	case "arguments":
+		if name, ok := babelField(p, n, f); ok {
+			return name
+		}
 		if call := p.Parent(); call != nil {
 			return arg + jsCallLabel(call, n, f) + ">"
 		}
