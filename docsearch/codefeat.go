@@ -191,8 +191,8 @@ func (ix *Index) rankCode(ctx context.Context, ranked []hit, query string, qvec 
 			slices.SortStableFunc(ranked, byFused)
 		}
 	}
-	cands := ix.codeFeatures(ctx, ranked, query, qvec, qt, lexHits, vecHits, w, named, observe != nil)
 	side := askedSides(query)
+	cands := ix.codeFeatures(ctx, ranked, query, side, qvec, qt, lexHits, vecHits, w, named, observe != nil)
 	if observe != nil {
 		out := make([]CodeCandidate, len(cands))
 		for n, c := range cands {
@@ -269,11 +269,11 @@ func (s sides) lowers(file, text string) bool {
 // codeFeatures returns the features of the first codeWindow code
 // candidates of ranked. A query that is an identifier (QueryCodeLookup)
 // gets only the features of where a symbol is and what it is declared as
-// (module, decl, aux, test): it names what it wants. The features of a
+// (module, decl, aux, test): it names what it wants; side is what the
+// query asks for beside the project's own code (askedSides). The features of a
 // symbol's own text, which cost an analysis of each candidate's text,
 // are computed only when w weighs them or all is set.
-func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, named map[string]float64, all bool) []codeCand {
-	side := askedSides(query)
+func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, side sides, qvec []float32, qt QueryType, lexHits, vecHits []scored, w []float64, named map[string]float64, all bool) []codeCand {
 	words, task := qt != QueryCodeLookup, asksForTask(query, qt)
 	fields := words && (all || weighs(w, featText) || weighs(w, featCover))
 	quoted := words && (all || weighs(w, featQuoted))
