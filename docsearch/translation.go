@@ -54,37 +54,31 @@ func translationDir(d string) bool {
 // after a hyphen or underscore (en, pt-br, zh_Hant_TW, es-419).
 func languageTag(s string) bool {
 	lang, rest, subtags := strings.Cut(strings.ReplaceAll(s, "_", "-"), "-")
-	if len(lang) < 2 || len(lang) > 3 || !allLetters(lang) {
+	if len(lang) < 2 || len(lang) > 3 || !everyByte(lang, isASCIILetter) {
 		return false
 	}
 	if !subtags {
 		return true
 	}
 	for sub := range strings.SplitSeq(rest, "-") {
-		if len(sub) < 2 || len(sub) > 8 || !alnum(sub) {
+		if len(sub) < 2 || len(sub) > 8 || !everyByte(sub, isASCIIAlnum) {
 			return false
 		}
 	}
 	return true
 }
 
-func allLetters(s string) bool {
+// everyByte reports whether ok holds for every byte of s.
+func everyByte(s string, ok func(byte) bool) bool {
 	for i := range len(s) {
-		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+		if !ok(s[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func alnum(s string) bool {
-	for i := range len(s) {
-		if c := s[i]; !(c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
+func isASCIILetter(c byte) bool { return isASCIIAlnum(c) && c > '9' }
 
 // asksForLanguage reports whether a query is about languages,
 // translations or locales, whose files are then what it asks for.
