@@ -17,10 +17,14 @@ func (fs *facts) references(s *symbol, limit int) (refs []ref, total int) {
 	// A function passed to a call that calls it back (fixes.sort(byRange))
 	// is a caller's by a callback edge at that site: the same use is not
 	// also "used as a value, not called" there.
-	called := map[string]bool{}
+	type site struct {
+		file string
+		line int
+	}
+	called := map[site]bool{}
 	for _, e := range fs.g.Callers(s.node) {
 		if e.Resolution == callgraph.Callback {
-			called[fmt.Sprintf("%s:%d", e.File, e.Line)] = true
+			called[site{e.File, e.Line}] = true
 		}
 	}
 	if len(called) == 0 {
@@ -32,7 +36,7 @@ func (fs *facts) references(s *symbol, limit int) (refs []ref, total int) {
 	}
 	all, _ := fs.g.ReferencesCapped(s.node, 0)
 	for _, r := range all {
-		if called[fmt.Sprintf("%s:%d", r.File, r.Line)] {
+		if called[site{r.File, r.Line}] {
 			continue
 		}
 		total++
