@@ -83,7 +83,7 @@ func generatedMark(src []byte, lang *Language) string {
 				if m := transpiledMark(line, head); m != "" {
 					return m // the code starts
 				}
-				return bundleMark(line)
+				return bundleMark(line, head)
 			}
 			break // the code starts
 		}
@@ -131,22 +131,42 @@ func transpiledMark(line string, rest []byte) string {
 // it concatenates: webpack's runtime, each of its lines led by
 // webpackLine, says webpackMark; browserify's prelude looks up a module
 // by a test of require that no one writes by hand in these forms (its
-// minified prelude since 2014, and the one before). A bundle is a copy
-// of modules kept elsewhere, built like a compiler's output.
+// minified prelude since 2014, and the one before); esbuild (and tsup,
+// built on it) declares its runtime's helpers first, the first of them
+// esbuildMark, in the bundle's first lines whatever its format
+// (CommonJS after "use strict", an IIFE's first line inside it, after
+// the helpers Babel adds when it lowers the bundle: date-fns's cdn.js). A
+// bundle is a copy of modules kept elsewhere, built like a compiler's
+// output.
 const (
 	webpackLine = "/******/"
 	webpackMark = "webpackBootstrap"
+	esbuildMark = "var __defProp = Object.defineProperty"
+	// esbuildLines is how many of a bundle's first lines of code are
+	// looked at for esbuildMark.
+	esbuildLines = 3
 )
 
 var browserifyMarks = []string{`"function"==typeof require&&require`, `typeof require=="function"&&require`}
 
-// bundleMark returns what marks JavaScript whose code starts with line as
-// a browserify bundle: the prelude's test of require, named; or "".
-func bundleMark(line string) string {
+// bundleMark returns what marks JavaScript whose code starts with line,
+// rest following, as a bundle: browserify's prelude's test of require or
+// esbuild's first helper, named; or "".
+func bundleMark(line string, rest []byte) string {
 	for _, m := range browserifyMarks {
 		if strings.Contains(line, m) {
 			return "browserify bundle: " + m
 		}
+	}
+	for range esbuildLines {
+		if strings.Contains(line, esbuildMark) {
+			return "esbuild bundle: " + esbuildMark
+		}
+		var raw []byte
+		for len(rest) > 0 && len(bytes.TrimSpace(raw)) == 0 {
+			raw, rest, _ = bytes.Cut(rest, []byte("\n"))
+		}
+		line = string(raw)
 	}
 	return ""
 }
