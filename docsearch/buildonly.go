@@ -47,9 +47,10 @@ func buildRoot(file string) (string, bool) {
 // after the code documents change (reset).
 type builds struct {
 	mu      sync.Mutex
-	only    map[string]bool // by buildRoot: its build holds more files of code than it does beside
-	twins   map[string]bool // by file: a module format's copy of a twin (twins.go)
-	scripts map[string]bool // by directory: holds a script (hasScripts)
+	only    map[string]bool   // by buildRoot: its build holds more files of code than it does beside
+	twins   map[string]bool   // by file: a module format's copy of a twin (twins.go)
+	besides map[string]string // by file: its source beside it, or "" (sameDirSource)
+	scripts map[string]bool   // by directory: holds a script (hasScripts)
 	// copies is what BuiltCopies returns, when copiesKnown.
 	copies      []Skipped
 	copiesKnown bool
@@ -57,7 +58,7 @@ type builds struct {
 
 func (b *builds) reset() {
 	b.mu.Lock()
-	b.only, b.twins, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, false
+	b.only, b.twins, b.besides, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, nil, false
 	b.mu.Unlock()
 }
 

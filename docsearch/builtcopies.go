@@ -61,9 +61,11 @@ func (ix *Index) copyReason(file string) string {
 	if !ok {
 		return ""
 	}
-	switch src := ix.twinSource(stem); {
+	switch src := ix.twinSource(file, stem); {
 	case strings.HasSuffix(src, "/"):
 		return "a module format's build (" + path.Dir(file) + "/) beside the sources in " + src + ": ranked under them in search"
+	case src != "" && path.Dir(src) == path.Dir(file):
+		return "a module format's copy of " + src + " beside it: ranked under it in search"
 	case src != "":
 		return "a module format's copy of " + src + " (" + path.Dir(file) + "/ beside " + path.Dir(src) + "/): ranked under it in search"
 	}

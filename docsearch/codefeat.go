@@ -313,8 +313,12 @@ func (ix *Index) codeFeatures(ctx context.Context, ranked []hit, query string, s
 		lines := int(rec.end) - int(rec.line) + 1
 		kind, signature := codeMeta(c.d.text)
 		aux := c.d.scope == ScopeVendor || auxiliaryUnbuilt(c.file) || ix.builtCopy(c.d, c.file) // vendorDemote is auxDemote
-		c.f[featAux] = b2f(aux)
-		c.f[featTest] = b2f(!aux && side.lowers(c.file, c.d.text))
+		// Test code ranks as tests wherever it lies: a module format's
+		// copy of a test fixture (pino's test/fixtures/*.js beside their
+		// .mjs) is test code, not only a copy, as a vendored test is.
+		test := side.lowers(c.file, c.d.text)
+		c.f[featAux] = b2f(aux && !test)
+		c.f[featTest] = b2f(test)
 		c.f[featModule] = b2f(kind == "module")
 		c.f[featDecl] = b2f(isDecl(c.d.text))
 		if !words {

@@ -75,16 +75,22 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 	if name == "" || strings.HasPrefix(name, "<") {
 		return 0, false // a place: its name is not its own
 	}
-	raw, text, short, ok := copyText(d)
-	if !ok {
+	file, line := codeFileOf(d.path), ix.chunk(c).line
+	built := ix.builtCopy(d, file)
+	// A module format's copy beside its source (twins.go) is the symbol
+	// of the same name there, whatever the compiler rewrote in its text.
+	twin := ""
+	if built {
+		twin = ix.besideSource(file)
+	}
+	raw, text, short, textOK := copyText(d)
+	if !textOK && twin == "" {
 		return 0, false
 	}
 	tid, ok := ix.nameTerm(an, name)
 	if !ok || ix.lex.df(tid) > maxSourceDF {
 		return 0, false
 	}
-	file, line := codeFileOf(d.path), ix.chunk(c).line
-	built := ix.builtCopy(d, file)
 	best, bestLine := uint32(0), line
 	found, bestSource := false, false
 	ix.symbolPostings(tid, ix.deadChunks, func(oc, oid uint32, ofile, oname string) bool {
@@ -94,6 +100,10 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 		od := ix.doc(oid)
 		if od == nil || od.scope != d.scope {
 			return true // the search's scopes kept the copy's, not perhaps another's
+		}
+		if ofile == twin && od.title == d.title {
+			best, found = oc, true
+			return false
 		}
 		oline := ix.chunk(oc).line
 		obuilt := ix.builtCopy(od, ofile)
@@ -110,7 +120,7 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 		// Of copies laid out alike, a build's (moment's dist/) is
 		// answered by the source's, and no other: a function copied
 		// from one module to another is no bundle's.
-		if oraw, otext, oshort, ok := copyText(od); ok && (oraw != raw || built && !obuilt) && copies(raw, text, short, oraw, otext, oshort) {
+		if oraw, otext, oshort, ok := copyText(od); textOK && ok && (oraw != raw || built && !obuilt) && copies(raw, text, short, oraw, otext, oshort) {
 			best, bestLine = oc, oline // live, checked by symbolPostings: its path's document
 			found, bestSource = true, built && !obuilt
 		}

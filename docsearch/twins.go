@@ -20,6 +20,19 @@ import (
 // but for lib/, when a sibling named as the source (src/, modules/) holds
 // scripts at all: redux 4 ships src/*.js and their bundle es/redux.js,
 // which no path pairs.
+//
+// A package may also ship its formats side by side, in one directory:
+// date-fns 3 has addDays.mjs (its ES module) and addDays.js (the same
+// compiled to CommonJS) for each of its functions, a package of "type":
+// "module" index.js beside index.cjs, a tsc build in place parser.ts
+// beside parser.js. Each function came twice in the first results, the
+// two texts differing in what the compiler rewrote (`(0,
+// _index.toDate)(date)` for `toDate(date)`), so no copy rule met them.
+// So a script is a copy of the file of the same name in its directory
+// whose extension says more of a source (sameDirRanks), when that file
+// holds at least half as many code documents: an ES wrapper's
+// index.mjs, which imports index.js and exports its names again, is no
+// source of it.
 
 // formatRanks are the directory names that say a module format, by how
 // much of a source a directory of that name holds: rank 0 (the first
@@ -43,6 +56,25 @@ func formatRank(dir string) (rank int, ok bool) {
 	lower := strings.ToLower(dir)
 	for r, names := range formatRanks {
 		if slices.Contains(names, lower) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// sameDirRanks are script extensions by how much of a source a file of
+// that extension is beside one of the same name in the same directory:
+// rank 0 the source (TypeScript), then the ES module (.mjs; .js beside a
+// .cjs), then CommonJS. A .jsx is not ranked: beside a .js of its name
+// it is more likely the source, and nothing here says so.
+var sameDirRanks = [][]string{{".ts", ".tsx", ".mts", ".cts"}, {".mjs"}, {".js"}, {".cjs"}}
+
+// sameDirRank returns the rank of a script's extension in sameDirRanks,
+// and false when it has none.
+func sameDirRank(file string) (int, bool) {
+	ext := strings.ToLower(path.Ext(file))
+	for r, exts := range sameDirRanks {
+		if slices.Contains(exts, ext) {
 			return r, true
 		}
 	}
@@ -73,7 +105,7 @@ func (ix *Index) twinCopy(file string) bool {
 	if !ok {
 		return false
 	}
-	return ix.builds.memo(&ix.builds.twins, file, func() bool { return ix.twinSource(stem) != "" })
+	return ix.builds.memo(&ix.builds.twins, file, func() bool { return ix.twinSource(file, stem) != "" })
 }
 
 // memo returns (*m)[key], worked out by compute and kept first when it is
@@ -95,13 +127,17 @@ func (b *builds) memo(m *map[string]bool, key string, compute func() bool) bool 
 	return v
 }
 
-// twinSource returns the source of the script whose path less extension
-// is stem, when it is a twin's copy (see twinCopy): the path of the same
+// twinSource returns the source of file, a script whose path less
+// extension is stem, when it is a twin's copy (see twinCopy): the script
+// of its name beside it that sameDirSource gives, or the path of the same
 // script past a sibling of a lower formatRank of some directory of its
 // path named for a format, or else, for a directory other than lib/, such
 // a sibling named as the source (src/, ending in "/") that holds scripts;
 // "" when there is none.
-func (ix *Index) twinSource(stem string) string {
+func (ix *Index) twinSource(file, stem string) string {
+	if src := ix.sameDirSource(file, stem); src != "" {
+		return src
+	}
 	parts := strings.Split(stem, "/")
 	for i, dir := range parts[:len(parts)-1] {
 		rank, ok := formatRank(dir)
@@ -134,6 +170,55 @@ func (ix *Index) twinSource(stem string) string {
 		}
 	}
 	return ""
+}
+
+// besideSource returns sameDirSource's answer for file, a script, kept
+// until the code changes (builds): a search asks it of each build's copy
+// among its first results. ix.mu is held for reading.
+func (ix *Index) besideSource(file string) string {
+	b := &ix.builds
+	b.mu.Lock()
+	src, known := b.besides[file]
+	b.mu.Unlock()
+	if known {
+		return src
+	}
+	if stem, ok := scriptStem(file); ok {
+		src = ix.sameDirSource(file, stem)
+	}
+	b.mu.Lock()
+	if b.besides == nil {
+		b.besides = map[string]string{}
+	}
+	b.besides[strings.Clone(file)] = src
+	b.mu.Unlock()
+	return src
+}
+
+// sameDirSource returns the source of file, whose path less extension
+// is stem, in its own directory: the script of stem's name with an
+// extension of the lowest rank in sameDirRanks below file's own that
+// holds at least half as many code documents; "" when there is none.
+func (ix *Index) sameDirSource(file, stem string) string {
+	rank, ok := sameDirRank(file)
+	if !ok || rank == 0 {
+		return ""
+	}
+	docs := map[string]int{} // by script of stem's name
+	for key, id := range ix.pathsUnder(stem + ".") {
+		if f := codeFileOf(key); isCodeScope(ix.docScope(id)) {
+			if s, ok := scriptStem(f); ok && s == stem {
+				docs[f]++
+			}
+		}
+	}
+	src, srcRank := "", rank
+	for f, n := range docs {
+		if r, ok := sameDirRank(f); ok && r < rank && 2*n >= docs[file] && (r < srcRank || r == srcRank && f < src) {
+			src, srcRank = f, r
+		}
+	}
+	return src
 }
 
 // hasScripts reports whether the index holds code of a script under the

@@ -39,6 +39,61 @@ func TestTwinCopy(t *testing.T) {
 	}
 }
 
+// TestSameDirTwinCopy: of scripts of one name in one directory, each is a
+// copy of the one whose extension says more of a source (TypeScript, an
+// ES module's .mjs, a .js beside a .cjs), when that one holds at least
+// half as many code documents; a wrapper that imports the code and
+// exports it again is no source of it, a .jsx no copy, and a script with
+// no other of its name stands alone.
+func TestSameDirTwinCopy(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	file := func(p string, n int) CodeFile {
+		f := CodeFile{Path: p}
+		for i := range n {
+			f.Symbols = append(f.Symbols, CodeSymbol{Name: fmt.Sprintf("f%d", i), Kind: "function", Line: 1 + 4*i, End: 3 + 4*i})
+		}
+		return f
+	}
+	want := map[string]struct {
+		funcs int
+		src   string // "" for no copy
+	}{
+		"datefns/addDays.mjs": {2, ""}, "datefns/addDays.js": {2, "datefns/addDays.mjs"},
+		"pkg/index.js": {9, ""}, "pkg/index.cjs": {10, "pkg/index.js"},
+		"inplace/parser.ts": {5, ""}, "inplace/parser.mjs": {5, "inplace/parser.ts"}, "inplace/parser.js": {5, "inplace/parser.ts"},
+		"wrapper/index.mjs": {1, ""}, "wrapper/index.js": {12, ""},
+		"react/Button.jsx": {3, ""}, "react/Button.js": {3, ""},
+		"alone/util.cjs":   {4, ""},
+		"other/addDays.js": {2, ""}, // another directory's
+	}
+	var files []CodeFile
+	for p, w := range want {
+		files = append(files, file(p, w.funcs))
+	}
+	putCode(t, ix, files)
+	ix.mu.RLock()
+	for p, w := range want {
+		stem, _ := scriptStem(p)
+		if got := ix.twinSource(p, stem); got != w.src {
+			t.Errorf("twinSource(%s) = %q, want %q", p, got, w.src)
+		}
+		if got := ix.twinCopy(p); got != (w.src != "") {
+			t.Errorf("twinCopy(%s) = %v, want %v", p, got, w.src != "")
+		}
+	}
+	ix.mu.RUnlock()
+	copies := map[string]string{}
+	for _, c := range ix.BuiltCopies() {
+		copies[c.Path] = c.Reason
+	}
+	if r := copies["datefns/addDays.js"]; r != "a module format's copy of datefns/addDays.mjs beside it: ranked under it in search" {
+		t.Errorf("BuiltCopies' reason for addDays.js: %q", r)
+	}
+	if len(copies) != 4 {
+		t.Errorf("BuiltCopies: %v, want the four copies", copies)
+	}
+}
+
 // TestTwinAnsweredBySource: of a source and its module formats' copies,
 // which start at lines near its own (one nearer the top), the search
 // answers with the source, whichever ranked first.
@@ -97,5 +152,64 @@ func TestBuiltCopiesFollowChanges(t *testing.T) {
 	}
 	if got := ix.BuiltCopies(); len(got) != 0 {
 		t.Errorf("the source removed: %+v, want none", got)
+	}
+}
+
+// TestSameDirTwinAnsweredBySource: a CommonJS twin beside its ES module,
+// whose text the compiler rewrote, is answered by the module's function
+// of the same name, and lowered when that function is ranked too.
+func TestSameDirTwinAnsweredBySource(t *testing.T) {
+	esm := "export function addDays(date, amount) {\n  const _date = toDate(date);\n  if (isNaN(amount)) return constructFrom(date, NaN);\n" +
+		"  if (!amount) return _date;\n  _date.setDate(_date.getDate() + amount);\n  return _date;\n}"
+	cjs := "function addDays(date, amount) {\n  const _date = (0, _index.toDate)(date);\n  if (isNaN(amount)) return (0, _index2.constructFrom)(date, NaN);\n" +
+		"  if (!amount) return _date;\n  _date.setDate(_date.getDate() + amount);\n  return _date;\n}"
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "addDays.mjs", Symbols: []CodeSymbol{{Name: "addDays.addDays", Kind: "function", Signature: "export function addDays(date, amount)", Body: esm, Line: 24, End: 33}}},
+		{Path: "addDays.js", Symbols: []CodeSymbol{{Name: "addDays.addDays", Kind: "function", Signature: "function addDays(date, amount)", Body: cjs, Line: 26, End: 35}}},
+	})
+	src := chunkOf(t, ix, "addDays.mjs#addDays.addDays")
+	cp := chunkOf(t, ix, "addDays.js#addDays.addDays")
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	ranked := []hit{{chunk: cp, fused: 1}}
+	if !ix.answerBySource(ranked, nil) || ranked[0].chunk != src {
+		t.Errorf("the copy alone: ranked %+v, want the module's chunk %d in its place", ranked, src)
+	}
+	ranked = []hit{{chunk: cp, fused: 1}, {chunk: src, fused: 0.8}}
+	if !ix.answerBySource(ranked, nil) || ranked[0].fused >= 0.1 || ranked[1].fused != 1 {
+		t.Errorf("both ranked, the copy first: %+v, want the copy lowered and the module raised to its score", ranked)
+	}
+	ranked = []hit{{chunk: src, fused: 1}}
+	if ix.answerBySource(ranked, nil) {
+		t.Errorf("the module alone: answered by %+v", ranked)
+	}
+}
+
+// TestTwinCopyOfTestIsTest: a module format's copy of a test fixture
+// ranks as the test code it is (the test feature, which lowers more than
+// a copy's), not only as a copy.
+func TestTwinCopyOfTestIsTest(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	body := "async function run (opts) {\n  const stream = fs.createWriteStream(opts.destination)\n  await once(stream, 'open')\n  return stream\n}"
+	putCode(t, ix, []CodeFile{
+		{Path: "test/fixtures/to-file.mjs", Symbols: []CodeSymbol{{Name: "test.fixtures.to-file.run", Kind: "function", Signature: "export default async function run (opts)", Body: "export default " + body, Line: 4, End: 8}}},
+		{Path: "test/fixtures/to-file.js", Symbols: []CodeSymbol{{Name: "test.fixtures.to-file.run", Kind: "function", Signature: "async function run (opts)", Body: body, Line: 6, End: 11}}},
+		{Path: "lib/file.js", Symbols: []CodeSymbol{{Name: "lib.file.destination", Kind: "function", Signature: "function destination (opts)", Body: "return buildSafeSonicBoom({ dest: opts.destination })", Line: 1, End: 3}}},
+	})
+	zero := 0.0
+	features := map[string][]float64{}
+	if _, err := ix.Search(t.Context(), Query{Text: "write the logs to a file stream", Scopes: []string{ScopeCode}, MinScore: &zero, Limit: 10,
+		CodeCandidates: func(cands []CodeCandidate) {
+			for _, c := range cands {
+				features[c.Result.Path] = c.Features
+			}
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"test/fixtures/to-file.mjs", "test/fixtures/to-file.js"} {
+		if f := features[p]; f == nil || f[featTest] != 1 || f[featAux] != 0 {
+			t.Errorf("%s: features %v, want test 1 and aux 0", p, f)
+		}
 	}
 }
