@@ -523,3 +523,23 @@ function next(x, y?: Map<string, number>, z = 1) { return baz(x); }
 		}
 	}
 }
+
+// Babel's and TypeScript's CommonJS call an imported function as `(0,
+// _mod.f)(x)`, so that it gets no `this`: the call is of _mod.f. A comma
+// expression of other shapes calls nothing by name.
+func TestJavaScriptIndirectCalls(t *testing.T) {
+	f := extractString(t, "m.js", `function run(source) {
+  const doc = (0, _parser.parse)(source);
+  (0, _index.default)(doc);
+  (0, toDate)(doc);
+  (a, b.c)(doc);
+  return (0, _utils.deep.get)(doc);
+}
+`)
+	expectCalls(t, f,
+		"m.run -> _parser.parse @2",
+		"m.run -> _index.default @3",
+		"m.run -> toDate @4",
+		"m.run -> _utils.deep.get @6",
+	)
+}

@@ -179,6 +179,22 @@
     property: [(property_identifier) (private_property_identifier)] @call.name)
   arguments: (_)? @call.args) @call
 
+; (0, _parser.parse)(source): Babel's and TypeScript's CommonJS call an
+; imported function so, without `this`; the call is of the last name.
+(call_expression
+  function: (parenthesized_expression
+    (sequence_expression
+      . (number)
+      . (member_expression
+        object: (_) @call.receiver
+        property: (property_identifier) @call.name) .))
+  arguments: (_)? @call.args) @call
+
+(call_expression
+  function: (parenthesized_expression
+    (sequence_expression . (number) . (identifier) @call.name .))
+  arguments: (_)? @call.args) @call
+
 (call_expression
   function: (super) @call.name
   arguments: (_)? @call.args) @call
