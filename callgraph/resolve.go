@@ -88,8 +88,11 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 				}
 			}
 		}
-		if f.Language == "cpp" {
+		switch {
+		case f.Language == "cpp":
 			targets = r.cDefinitions(targets)
+		case jsLike(f.Language):
+			targets = r.jsSameFormat(targets)
 		}
 		if kept, dropped, ok := r.withoutTests(caller, targets, how); ok {
 			targets = kept
@@ -106,7 +109,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 			res.calls = append(res.calls, unresolvedCall{call: int32(i), reason: r.g.reasonID(reason)})
 			continue
 		}
-		for _, t := range targets {
+		for _, t := range distinctIDs(targets) {
 			res.edges = append(res.edges, fileEdge{caller: caller, callee: t, line: int32(c.Line), how: r.g.howID(how)})
 		}
 	}
@@ -155,6 +158,42 @@ func (r *resolver) callerOf(c extract.Call) (SymbolID, bool) {
 		fallback, found = id, true
 	}
 	return fallback, found
+}
+
+// distinctIDs returns ids without repeats, in their order: a class
+// declared more than once (a JavaScript class beside its declaration
+// file's) stands for one constructor once per declaration. ids may be a
+// slice the graph holds; it is copied, not changed, when it repeats one.
+func distinctIDs(ids []SymbolID) []SymbolID {
+	if len(ids) > 16 { // a name's many definitions: a set, not a scan each
+		seen := make(map[SymbolID]bool, len(ids))
+		for _, id := range ids {
+			seen[id] = true
+		}
+		if len(seen) == len(ids) {
+			return ids
+		}
+		out := make([]SymbolID, 0, len(seen))
+		for _, id := range ids {
+			if seen[id] {
+				out = append(out, id)
+				delete(seen, id)
+			}
+		}
+		return out
+	}
+	for i := 1; i < len(ids); i++ {
+		if slices.Contains(ids[:i], ids[i]) {
+			out := slices.Clone(ids[:i])
+			for _, id := range ids[i+1:] {
+				if !slices.Contains(out, id) {
+					out = append(out, id)
+				}
+			}
+			return out
+		}
+	}
+	return ids
 }
 
 // resolveCall returns the targets of one call site and how they were
