@@ -316,7 +316,7 @@ func (r *resolver) jsInstantiate(ids []SymbolID, how Resolution) ([]SymbolID, Re
 func (r *resolver) jsSources(ids []SymbolID) []SymbolID {
 	var src []SymbolID
 	for _, id := range ids {
-		if !isDeclarationFile(r.g.nodes[id].File) {
+		if !extract.DeclarationFile(r.g.nodes[id].File) {
 			src = append(src, id)
 		}
 	}
@@ -324,11 +324,6 @@ func (r *resolver) jsSources(ids []SymbolID) []SymbolID {
 		return ids
 	}
 	return src
-}
-
-// isDeclarationFile reports whether p is a TypeScript declaration file.
-func isDeclarationFile(p string) bool {
-	return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.mts") || strings.HasSuffix(p, ".d.cts")
 }
 
 // jsUnique is unique for a method called on a receiver of unknown type,
@@ -375,7 +370,7 @@ func (r *resolver) jsUnique(name string) ([]SymbolID, Resolution, string) {
 // file (.d.ts): no code to call.
 func (r *resolver) jsDeclaredOnly(ids []SymbolID) bool {
 	for _, id := range ids {
-		if !isDeclarationFile(r.g.nodes[id].File) {
+		if !extract.DeclarationFile(r.g.nodes[id].File) {
 			return false
 		}
 	}

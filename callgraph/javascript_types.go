@@ -58,7 +58,7 @@ func (r *resolver) jsTwinParam(s SymbolID, name string) ([]jsVal, bool) {
 	n := r.g.nodes[s]
 	for _, id := range r.g.byQualified[n.Qualified] {
 		tf := r.g.files[r.g.nodes[id].File]
-		if tf == nil || !isDeclarationFile(tf.Path) {
+		if tf == nil || !extract.DeclarationFile(tf.Path) {
 			continue
 		}
 		for _, i := range r.jsBindingsOf(tf)[[2]string{n.Qualified, name}] {

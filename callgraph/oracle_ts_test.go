@@ -134,7 +134,7 @@ func readJSONFile(t *testing.T, name string, v any) {
 func tsSourceFiles(files []extract.File) []string {
 	var out []string
 	for _, f := range files {
-		if jsLike(f.Language) && !isDeclarationFile(f.Path) {
+		if jsLike(f.Language) && !extract.DeclarationFile(f.Path) {
 			out = append(out, f.Path)
 		}
 	}

@@ -179,14 +179,15 @@ func jsLanguage(name string, grammar func() *sitter.Language, exts, interpreters
 // jsModule is the path without its extension; "x.d.ts" is module x.
 func jsModule(f *fileInfo, _ string) string {
 	m := pathModule(f.path)
-	if isDeclarationFile(f.path) {
+	if DeclarationFile(f.path) {
 		m = strings.TrimSuffix(m, ".d")
 	}
 	return m
 }
 
-// isDeclarationFile reports whether p is a TypeScript declaration file.
-func isDeclarationFile(p string) bool {
+// DeclarationFile reports whether the slash path p is a TypeScript
+// declaration file: .d.ts, .d.mts or .d.cts.
+func DeclarationFile(p string) bool {
 	return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.mts") || strings.HasSuffix(p, ".d.cts")
 }
 

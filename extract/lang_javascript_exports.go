@@ -19,7 +19,7 @@ func jsExported(d *decl, f *fileInfo) bool {
 		if !top {
 			return false // inside an anonymous function
 		}
-		if isDeclarationFile(f.path) || d.kind == KindModule || d.node.Type() == "ambient_declaration" {
+		if DeclarationFile(f.path) || d.kind == KindModule || d.node.Type() == "ambient_declaration" {
 			return true // declare module "m" {} and declare global {} are global
 		}
 		ex := jsFileExportsOf(f)
@@ -39,7 +39,7 @@ func jsExported(d *decl, f *fileInfo) bool {
 	case KindFunction, KindMethod:
 		return false
 	case KindNamespace, KindModule:
-		if !jsInExport(d.node) && !jsAmbient(lex.node) && !isDeclarationFile(f.path) {
+		if !jsInExport(d.node) && !jsAmbient(lex.node) && !DeclarationFile(f.path) {
 			return false
 		}
 	default:

@@ -231,6 +231,7 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	var truncated bool
 	var sym lookup.Symbol
 	var n callgraph.Node
+	var also []string // the other places of a name defined in more than one file
 	err = loadLookup(ctx, *root, *full, stderr, func(ix *lookup.Index) ([]string, error) {
 		ids, err := ix.Resolve(pos[0])
 		if err != nil {
@@ -238,6 +239,11 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 		}
 		rows, truncated = ix.Tree(ids, callers, *depth)
 		sym, n = ix.Symbol(lookup.Match{ID: ids[0], How: lookup.Exact}), ix.Node(ids[0])
+		for _, id := range ids[1:] {
+			if o := ix.Node(id); o.File != n.File {
+				also = append(also, fmt.Sprintf("%s:%d", o.File, o.Line))
+			}
+		}
 		files := []string{n.File}
 		for _, r := range rows {
 			files = append(files, r.Path)
@@ -266,6 +272,11 @@ func runTree(ctx context.Context, name string, args []string, stdout, stderr io.
 	}
 	w := bufio.NewWriter(stdout)
 	fmt.Fprintf(w, "%s (%s:%d)\n", n.Qualified, n.File, n.Line)
+	if len(also) > 0 {
+		// A module in two formats (parser.js, parser.mjs) or beside its
+		// declaration file: the rows are every one's.
+		fmt.Fprintf(w, "  (also defined at %s)\n", strings.Join(also, ", "))
+	}
 	if len(rows) == 0 {
 		fmt.Fprintf(w, "  (no %s found)\n", name)
 	}

@@ -143,3 +143,30 @@ func TestLookupReadsSymbolsIndex(t *testing.T) {
 		t.Errorf("the rebuilt index: %v", err)
 	}
 }
+
+// TestCallersOfFormatTwins: a module shipped as CommonJS, as an ES module
+// and as a declaration file (graphql's language/parser.js, .mjs, .d.ts)
+// is named by its source's definition, with the others' places; each
+// caller reaches its own format's, once; a path names one file's.
+func TestCallersOfFormatTwins(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"parser.d.ts": "export declare function parse(source: string): object;\n",
+		"parser.js":   "'use strict';\nexports.parse = parse;\nfunction parse(source) {\n  return {};\n}\n",
+		"parser.mjs":  "export function parse(source) {\n  return {};\n}\n",
+		"index.js":    "'use strict';\nvar _parser = require('./parser.js');\nfunction run(s) {\n  return (0, _parser.parse)(s);\n}\nexports.run = run;\n",
+		"index.mjs":   "import { parse } from './parser.mjs';\nexport function run(s) {\n  return parse(s);\n}\n",
+	})
+	code, stdout, stderr := runCLI(t, "callers", "--root", root, "parse")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "parser.parse (parser.js:3)\n  (also defined at parser.mjs:1, parser.d.ts:1)\n" +
+		"  <- index.run (index.js:4) [import]\n  <- index.run (index.mjs:3) [import]\n"
+	if stdout != want {
+		t.Errorf("callers:\n%s\nwant\n%s", stdout, want)
+	}
+	code, stdout, _ = runCLI(t, "callees", "--root", root, "index.mjs:run")
+	if want := "index.run (index.mjs:2)\n  -> parser.parse (index.mjs:3) [import] def parser.mjs:1\n"; code != 0 || stdout != want {
+		t.Errorf("callees of index.mjs:run: exit %d\n%s\nwant\n%s", code, stdout, want)
+	}
+}

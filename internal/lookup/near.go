@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/fileinfo/fileinfo/callgraph"
+	"github.com/fileinfo/fileinfo/extract"
 )
 
 // maxNear is the most near names a query gets.
@@ -266,6 +267,18 @@ func (ix *Index) Resolve(spec string) ([]callgraph.SymbolID, error) {
 		qs[ix.g.Node(id).Qualified] = true
 	}
 	if len(qs) == 1 {
+		// The first names the definition: a source's, not the
+		// declaration file's beside it (graphql's parser.d.ts sorts
+		// before parser.js). The others keep their callers.
+		slices.SortStableFunc(ids, func(a, b callgraph.SymbolID) int {
+			switch da, db := extract.DeclarationFile(ix.g.Node(a).File), extract.DeclarationFile(ix.g.Node(b).File); {
+			case da == db:
+				return 0
+			case db:
+				return -1
+			}
+			return 1
+		})
 		return ids, nil
 	}
 	e := &Ambiguous{Query: spec, Total: len(ids)}
