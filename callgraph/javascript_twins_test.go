@@ -91,3 +91,39 @@ func TestDistinctIDs(t *testing.T) {
 		}
 	}
 }
+
+// A function passed on as a value through a require of one format's file
+// (date-fns's fp/addDays.js hands ../addDays.js's addDays to convertToFP)
+// is a use of that file's function, not of its twin in another format.
+func TestJavaScriptFormatTwinReferences(t *testing.T) {
+	g := buildArchive(t, `
+-- addDays.js --
+'use strict';
+exports.addDays = addDays;
+function addDays(date, amount) { return date + amount; }
+-- addDays.mjs --
+export function addDays(date, amount) { return date + amount; }
+-- fp/addDays.js --
+'use strict';
+var _index = require('../addDays.js');
+var _index2 = require('./convert.js');
+const addDays = (exports.addDays = (0, _index2.convertToFP)(_index.addDays, 2));
+-- fp/convert.js --
+'use strict';
+exports.convertToFP = function convertToFP(fn, arity) { return fn; };
+`)
+	for file, want := range map[string]bool{"addDays.js": true, "addDays.mjs": false} {
+		var got bool
+		for _, id := range g.Lookup("addDays.addDays") {
+			if g.Node(id).File != file {
+				continue
+			}
+			for _, r := range g.References(id) {
+				got = got || r.File == "fp/addDays.js"
+			}
+		}
+		if got != want {
+			t.Errorf("%s's addDays used as a value in fp/addDays.js: %v, want %v", file, got, want)
+		}
+	}
+}

@@ -287,13 +287,13 @@ func refersTo(s *RefSite, n Node, module string) bool {
 		return path.Dir(s.File) == path.Dir(n.File) && n.Language == "go"
 	case recv == "":
 		for _, im := range s.Imports {
-			if importsModule(im, module) {
+			if importsModule(im, module, n.File) {
 				return true
 			}
 		}
 	default:
 		for _, im := range s.Imports {
-			if importsModule(im, module) || s.Go && path.Base(path.Dir(n.File)) == path.Base(im.Path) {
+			if importsModule(im, module, n.File) || s.Go && path.Base(path.Dir(n.File)) == path.Base(im.Path) {
 				return true
 			}
 		}
@@ -303,8 +303,14 @@ func refersTo(s *RefSite, n Node, module string) bool {
 
 // importsModule reports whether im names module, or a module it ends
 // with ("./logging" for "flask.logging"); JavaScript paths are compared
-// by their last part.
-func importsModule(im RefImport, module string) bool {
+// by their last part. An import of a JavaScript module format's file
+// (require("../addDays.js")) is none of the same module in another
+// format beside it (addDays.mjs), as a call is not (jsSameFormat): file
+// is the file of the symbol module holds.
+func importsModule(im RefImport, module, file string) bool {
+	if ie, fe := path.Ext(im.Path), path.Ext(file); ie != fe && jsFormatExt(ie) && jsFormatExt(fe) {
+		return false
+	}
 	for _, p := range []string{im.Resolved, im.Path} {
 		p = strings.TrimLeft(strings.TrimSuffix(strings.TrimSuffix(p, ".js"), ".ts"), "./")
 		p = strings.ReplaceAll(p, "/", ".")
