@@ -48,8 +48,7 @@ func buildRoot(file string) (string, bool) {
 type builds struct {
 	mu      sync.Mutex
 	only    map[string]bool   // by buildRoot: its build holds more files of code than it does beside
-	twins   map[string]bool   // by file: a module format's copy of a twin (twins.go)
-	besides map[string]string // by file: its source beside it, or "" (sameDirSource)
+	sources map[string]string // by file: what it is a module format's copy of, or "" (twinSource)
 	scripts map[string]bool   // by directory: holds a script (hasScripts)
 	// copies is what BuiltCopies returns, when copiesKnown.
 	copies      []Skipped
@@ -58,7 +57,7 @@ type builds struct {
 
 func (b *builds) reset() {
 	b.mu.Lock()
-	b.only, b.twins, b.besides, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, nil, false
+	b.only, b.sources, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, false
 	b.mu.Unlock()
 }
 

@@ -77,11 +77,14 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 	}
 	file, line := codeFileOf(d.path), ix.chunk(c).line
 	built := ix.builtCopy(d, file)
-	// A module format's copy beside its source (twins.go) is the symbol
-	// of the same name there, whatever the compiler rewrote in its text.
+	// A module format's copy of a file (twins.go) is the symbol of the
+	// same name and kind there, whatever the compiler rewrote in its
+	// text or wrapped it in (an AMD copy's define callback).
 	twin := ""
 	if built {
-		twin = ix.besideSource(file)
+		if src := ix.twinSourceOf(file); !strings.HasSuffix(src, "/") {
+			twin = src
+		}
 	}
 	raw, text, short, textOK := copyText(d)
 	if !textOK && twin == "" {
@@ -101,7 +104,7 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 		if od == nil || od.scope != d.scope {
 			return true // the search's scopes kept the copy's, not perhaps another's
 		}
-		if ofile == twin && od.title == d.title {
+		if ofile == twin && sameKind(d, od) {
 			best, found = oc, true
 			return false
 		}
@@ -127,6 +130,14 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 		return true
 	})
 	return best, found
+}
+
+// sameKind reports whether two code documents are of the same kind of
+// symbol (function, method, module...).
+func sameKind(a, b *doc) bool {
+	ka, _ := codeMeta(a.text)
+	kb, _ := codeMeta(b.text)
+	return ka == kb
 }
 
 // keyName is the qualified name of a code document's key past its file:

@@ -98,14 +98,31 @@ func scriptStem(file string) (string, bool) {
 }
 
 // twinCopy reports whether file is a module format's copy of a file kept
-// in a sibling directory named as more of a source (see above). ix.mu is
-// held for reading; the answer is kept until the code changes (builds).
-func (ix *Index) twinCopy(file string) bool {
-	stem, ok := scriptStem(file)
-	if !ok {
-		return false
+// beside it or in a sibling directory named as more of a source (see
+// above). ix.mu is held for reading.
+func (ix *Index) twinCopy(file string) bool { return ix.twinSourceOf(file) != "" }
+
+// twinSourceOf returns twinSource's answer for file, kept until the code
+// changes (builds): a search asks it of each candidate, and sourceOf of
+// each build's copy among the first results. ix.mu is held for reading.
+func (ix *Index) twinSourceOf(file string) string {
+	b := &ix.builds
+	b.mu.Lock()
+	src, known := b.sources[file]
+	b.mu.Unlock()
+	if known {
+		return src
 	}
-	return ix.builds.memo(&ix.builds.twins, file, func() bool { return ix.twinSource(file, stem) != "" })
+	if stem, ok := scriptStem(file); ok {
+		src = ix.twinSource(file, stem)
+	}
+	b.mu.Lock()
+	if b.sources == nil {
+		b.sources = map[string]string{}
+	}
+	b.sources[strings.Clone(file)] = src
+	b.mu.Unlock()
+	return src
 }
 
 // memo returns (*m)[key], worked out by compute and kept first when it is
@@ -170,29 +187,6 @@ func (ix *Index) twinSource(file, stem string) string {
 		}
 	}
 	return ""
-}
-
-// besideSource returns sameDirSource's answer for file, a script, kept
-// until the code changes (builds): a search asks it of each build's copy
-// among its first results. ix.mu is held for reading.
-func (ix *Index) besideSource(file string) string {
-	b := &ix.builds
-	b.mu.Lock()
-	src, known := b.besides[file]
-	b.mu.Unlock()
-	if known {
-		return src
-	}
-	if stem, ok := scriptStem(file); ok {
-		src = ix.sameDirSource(file, stem)
-	}
-	b.mu.Lock()
-	if b.besides == nil {
-		b.besides = map[string]string{}
-	}
-	b.besides[strings.Clone(file)] = src
-	b.mu.Unlock()
-	return src
 }
 
 // sameDirSource returns the source of file, whose path less extension

@@ -213,3 +213,28 @@ func TestTwinCopyOfTestIsTest(t *testing.T) {
 		}
 	}
 }
+
+// TestTwinModuleAnsweredBySource: an AMD copy's module, whose text wraps
+// the source's in a define callback, is answered by the source module's
+// document of the same kind, not left standing for it.
+func TestTwinModuleAnsweredBySource(t *testing.T) {
+	body := "function createEscaper(map) {\n  var escaper = function(match) { return map[match]; };\n" +
+		"  var source = '(?:' + keys(map).join('|') + ')';\n  var testRegexp = RegExp(source);\n  return function(string) {\n" +
+		"    string = string == null ? '' : '' + string;\n    return testRegexp.test(string) ? string.replace(replaceRegexp, escaper) : string;\n  };\n}"
+	ix := openTest(t, mapFS(nil), Options{})
+	putCode(t, ix, []CodeFile{
+		{Path: "modules/_createEscaper.js", Symbols: []CodeSymbol{
+			{Name: "modules._createEscaper", Kind: "module", Body: "import keys from './keys.js';\n\nexport default " + body, Line: 1, End: 17},
+			{Name: "modules._createEscaper.createEscaper", Kind: "function", Signature: "export default function createEscaper(map)", Body: body, Line: 5, End: 17}}},
+		{Path: "amd/_createEscaper.js", Symbols: []CodeSymbol{
+			{Name: "amd._createEscaper", Kind: "module", Body: "define(['./keys'], function (keys) {\n\n  " + strings.ReplaceAll(body, "\n", "\n  ") + "\n\n  return createEscaper;\n\n});", Line: 1, End: 21}}},
+	})
+	src := chunkOf(t, ix, "modules/_createEscaper.js#modules._createEscaper")
+	cp := chunkOf(t, ix, "amd/_createEscaper.js#amd._createEscaper")
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	ranked := []hit{{chunk: cp, fused: 1}}
+	if !ix.answerBySource(ranked, nil) || ranked[0].chunk != src {
+		t.Errorf("the AMD module alone: ranked %+v, want the source module's chunk %d in its place", ranked, src)
+	}
+}
