@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -43,6 +44,30 @@ func (r *resolver) jsSameFormat(ids []SymbolID) []SymbolID {
 		}
 	}
 	return same
+}
+
+// jsDefinitions drops from ids the TypeScript declarations (an
+// overload's signature) of a function also among them with its body:
+// rxjs's merge has four overload signatures and one implementation, and
+// a call of it reaches the implementation. A declaration alone (a
+// declaration file's, an interface's method) is kept.
+func (r *resolver) jsDefinitions(ids []SymbolID) []SymbolID {
+	if len(ids) < 2 || !slices.ContainsFunc(ids, func(id SymbolID) bool { return r.g.nodes[id].Declaration }) {
+		return ids
+	}
+	defined := map[string]bool{}
+	for _, id := range ids {
+		if n := r.g.nodes[id]; !n.Declaration {
+			defined[n.Qualified] = true
+		}
+	}
+	if len(defined) == 0 {
+		return ids
+	}
+	return slices.DeleteFunc(slices.Clone(ids), func(id SymbolID) bool {
+		n := r.g.nodes[id]
+		return n.Declaration && defined[n.Qualified]
+	})
 }
 
 // jsFormatStem returns a module format's file's path less its extension

@@ -127,3 +127,35 @@ exports.convertToFP = function convertToFP(fn, arity) { return fn; };
 		}
 	}
 }
+
+// A call of an overloaded TypeScript function reaches its implementation,
+// not its overloads' signatures (rxjs's merge, mergeMap); a function only
+// declared (an ambient function) is still reached.
+func TestTypeScriptOverloadedCall(t *testing.T) {
+	g := buildArchive(t, `
+-- merge.ts --
+export function merge<A>(a: A): A;
+export function merge<A, B>(a: A, b: B): A | B;
+export function merge(...args: unknown[]): unknown {
+  return args[0];
+}
+-- use.ts --
+import { merge } from './merge';
+declare function ambient(x: number): void;
+export function both(x: number) {
+  ambient(x);
+  return merge(x, x);
+}
+`)
+	var got []string
+	for _, id := range g.Lookup("use.both") {
+		for _, e := range g.Callees(id) {
+			n := g.Node(e.Callee)
+			got = append(got, fmt.Sprintf("%s:%d", n.File, n.Line))
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"merge.ts:3", "use.ts:2"}; !slices.Equal(got, want) {
+		t.Errorf("both calls %v, want %v (the implementation, and the ambient function)", got, want)
+	}
+}

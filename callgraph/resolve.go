@@ -92,7 +92,7 @@ func (r *resolver) resolveFile(f *extract.File) *fileResult {
 		case f.Language == "cpp":
 			targets = r.cDefinitions(targets)
 		case jsLike(f.Language):
-			targets = r.jsSameFormat(targets)
+			targets = r.jsDefinitions(r.jsSameFormat(targets))
 		}
 		if kept, dropped, ok := r.withoutTests(caller, targets, how); ok {
 			targets = kept

@@ -209,6 +209,16 @@ func jsRefine(d *decl, f *fileInfo) bool {
 			}
 		}
 	}
+	// An overload's signature (a function's, or a method's in its class)
+	// or an ambient function names a function defined elsewhere, if
+	// anywhere. An interface's or an abstract method is left a member of
+	// its type: a call through the type reaches it.
+	switch n.Type() {
+	case "function_signature":
+		d.declaration = true
+	case "method_signature":
+		d.declaration = n.Parent() != nil && n.Parent().Type() == "class_body"
+	}
 	switch n.Type() {
 	case "arrow_function", "function_expression", "generator_function", "class", "object":
 		if d.nameNode.Equal(n) {

@@ -3,6 +3,7 @@ package extract
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -542,4 +543,38 @@ func TestJavaScriptIndirectCalls(t *testing.T) {
 		"m.run -> toDate @4",
 		"m.run -> _utils.deep.get @6",
 	)
+}
+
+// A TypeScript overload's signature and an ambient function are
+// declarations (they name a function defined with a body elsewhere, if
+// anywhere), a class's overload of a method too; an interface's method is
+// a member of its type, as an abstract method is.
+func TestTypeScriptOverloadsAreDeclarations(t *testing.T) {
+	f := extractString(t, "m.ts", `export function merge<A>(a: A): A;
+export function merge<A, B>(a: A, b: B): A | B;
+export function merge(...args: unknown[]): unknown {
+  return args[0];
+}
+declare function ambient(x: number): void;
+export class Pipe {
+  run(x: string): string;
+  run(x: number): number;
+  run(x: any): any { return x; }
+}
+interface Sink { write(s: string): void; }
+abstract class Base { abstract close(): void; }
+`)
+	got := map[string][]bool{}
+	for _, s := range f.Symbols {
+		got[s.Qualified] = append(got[s.Qualified], s.Declaration)
+	}
+	want := map[string][]bool{
+		"m.merge": {true, true, false}, "m.ambient": {true},
+		"m.Pipe.run": {true, true, false}, "m.Sink.write": {false}, "m.Base.close": {false},
+	}
+	for q, w := range want {
+		if !slices.Equal(got[q], w) {
+			t.Errorf("%s: declarations %v, want %v", q, got[q], w)
+		}
+	}
 }

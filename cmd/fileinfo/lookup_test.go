@@ -170,3 +170,18 @@ func TestCallersOfFormatTwins(t *testing.T) {
 		t.Errorf("callees of index.mjs:run: exit %d\n%s\nwant\n%s", code, stdout, want)
 	}
 }
+
+// TestCallersOfOverloaded: path:Name names the function of a file named
+// for it (rxjs's mergeMap.ts), not the file's module, and its
+// implementation, not its overloads' signatures.
+func TestCallersOfOverloaded(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"mergeMap.ts": "export function mergeMap(f: () => void): void;\nexport function mergeMap(f: () => void, n: number): void;\n" +
+			"export function mergeMap(f: () => void, n?: number): void {\n  f();\n}\n",
+		"concatMap.ts": "import { mergeMap } from './mergeMap';\nexport function concatMap(f: () => void) {\n  return mergeMap(f, 1);\n}\n",
+	})
+	code, stdout, stderr := runCLI(t, "callers", "--root", root, "mergeMap.ts:mergeMap")
+	if want := "mergeMap.mergeMap (mergeMap.ts:3)\n  <- concatMap.concatMap (concatMap.ts:3) [import]\n"; code != 0 || stdout != want {
+		t.Errorf("callers mergeMap.ts:mergeMap: exit %d %s\n%s\nwant\n%s", code, stderr, stdout, want)
+	}
+}

@@ -258,9 +258,26 @@ func (ix *Index) Resolve(spec string) ([]callgraph.SymbolID, error) {
 		}
 	}
 	// A C prototype names the function its definition defines: with a
-	// definition among the matches, the declarations are not candidates.
-	if slices.ContainsFunc(ids, func(id callgraph.SymbolID) bool { return !ix.g.Node(id).Declaration }) {
-		ids = slices.DeleteFunc(ids, func(id callgraph.SymbolID) bool { return ix.g.Node(id).Declaration })
+	// definition among the matches, the declarations of other names are
+	// not candidates. One of a definition's own name (a TypeScript
+	// overload's signature, a declaration file's function) is the same
+	// symbol, and keeps the callers that reach it.
+	defined := map[string]bool{}
+	for _, id := range ids {
+		if n := ix.g.Node(id); !n.Declaration {
+			defined[n.Qualified] = true
+		}
+	}
+	if len(defined) > 0 {
+		ids = slices.DeleteFunc(ids, func(id callgraph.SymbolID) bool {
+			n := ix.g.Node(id)
+			return n.Declaration && !defined[n.Qualified]
+		})
+	}
+	// A file named for the function it holds (rxjs's mergeMap.ts) is a
+	// module of that name too: path:Name means the function.
+	if slices.ContainsFunc(ids, func(id callgraph.SymbolID) bool { return ix.g.Node(id).Kind != callgraph.KindModule }) {
+		ids = slices.DeleteFunc(ids, func(id callgraph.SymbolID) bool { return ix.g.Node(id).Kind == callgraph.KindModule })
 	}
 	qs := map[string]bool{}
 	for _, id := range ids {
@@ -269,9 +286,14 @@ func (ix *Index) Resolve(spec string) ([]callgraph.SymbolID, error) {
 	if len(qs) == 1 {
 		// The first names the definition: a source's, not the
 		// declaration file's beside it (graphql's parser.d.ts sorts
-		// before parser.js). The others keep their callers.
+		// before parser.js) nor an overload's signature before it. The
+		// others keep their callers.
+		declared := func(id callgraph.SymbolID) bool {
+			n := ix.g.Node(id)
+			return n.Declaration || extract.DeclarationFile(n.File)
+		}
 		slices.SortStableFunc(ids, func(a, b callgraph.SymbolID) int {
-			switch da, db := extract.DeclarationFile(ix.g.Node(a).File), extract.DeclarationFile(ix.g.Node(b).File); {
+			switch da, db := declared(a), declared(b); {
 			case da == db:
 				return 0
 			case db:
