@@ -68,9 +68,21 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 			Line: 1, End: len(lines), Test: f.Test,
 		})
 	}
+	overloads := overloadsOf(f.Symbols)
 	for _, s := range f.Symbols {
+		sig, doc := s.Signature, s.Doc
+		if s.Declaration {
+			if _, folded := overloads[s.Qualified]; folded {
+				continue // its implementation's document holds it
+			}
+		} else if o, ok := overloads[s.Qualified]; ok {
+			sig = strings.Join(append(o.signatures, sig), "\n")
+			if strings.TrimSpace(doc) == "" {
+				doc = o.doc
+			}
+		}
 		cs := docsearch.CodeSymbol{
-			Name: s.Qualified, Kind: string(s.Kind), Signature: s.Signature, Doc: s.Doc,
+			Name: s.Qualified, Kind: string(s.Kind), Signature: sig, Doc: doc,
 			Calls: calls[s.Qualified], Line: s.StartLine, End: max(s.EndLine, s.StartLine), Test: s.Test,
 		}
 		skipFrom, skipTo := 0, 0
@@ -105,6 +117,52 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 			Calls: placeCalls(f, p, kinds), Line: p.StartLine, End: max(p.EndLine, p.StartLine),
 			Body: body(lines, p.StartLine, max(p.EndLine, p.StartLine), 0, 0), Test: f.Test,
 		})
+	}
+	return out
+}
+
+// overloads are the signatures declared before a function's one
+// definition in its file: TypeScript's overloads (rxjs's merge has four,
+// mobx's onBecomeObserved two), a C file's prototype of its own static
+// function. They document the function, often better than its own
+// signature does (`onBecomeObserved(thing, arg2, arg3?)`), and as
+// documents of their own they ranked over it for its name.
+type overloads struct {
+	signatures []string
+	doc        string // the first one's doc comment
+}
+
+// maxOverloads is the most signatures an implementation's document takes.
+const maxOverloads = 8
+
+// overloadsOf returns the overloads of symbols by qualified name: the
+// declarations of each name that has exactly one definition in them.
+func overloadsOf(symbols []extract.Symbol) map[string]overloads {
+	defs := map[string]int{}
+	decls := false
+	for _, s := range symbols {
+		if s.Declaration {
+			decls = true
+		} else {
+			defs[s.Qualified]++
+		}
+	}
+	if !decls {
+		return nil
+	}
+	out := map[string]overloads{}
+	for _, s := range symbols {
+		if !s.Declaration || defs[s.Qualified] != 1 {
+			continue
+		}
+		o := out[s.Qualified]
+		if len(o.signatures) < maxOverloads {
+			o.signatures = append(o.signatures, s.Signature)
+		}
+		if o.doc == "" {
+			o.doc = s.Doc
+		}
+		out[s.Qualified] = o
 	}
 	return out
 }

@@ -229,3 +229,37 @@ func TestFilePlaces(t *testing.T) {
 		t.Errorf("module document holds the places' lines, or not its own:\n%s", mod.Body)
 	}
 }
+
+// TestFileOverloads: a TypeScript function's overload signatures are its
+// implementation's document, signatures and doc comment, not documents
+// of their own; a declaration alone (an ambient function, a declaration
+// file's) keeps its own.
+func TestFileOverloads(t *testing.T) {
+	root := t.TempDir()
+	src := "/** Runs a hook once something observes the value. */\n" +
+		"export function onBecomeObserved(value: IObservable, listener: Lambda): Lambda\n" +
+		"export function onBecomeObserved<K>(value: ObservableMap<K, any>, property: K, listener: Lambda): Lambda\n" +
+		"export function onBecomeObserved(thing, arg2, arg3?): Lambda {\n    return interceptHook(thing, arg2, arg3)\n}\n" +
+		"declare function ambient(x: number): void;\n"
+	if err := os.WriteFile(filepath.Join(root, "observed.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cf := File(extractOne(t, root, "observed.ts"), []byte(src), nil)
+	var impls []docsearch.CodeSymbol
+	for _, s := range cf.Symbols {
+		if s.Name == "observed.onBecomeObserved" {
+			impls = append(impls, s)
+		}
+	}
+	if len(impls) != 1 {
+		t.Fatalf("onBecomeObserved: %d documents, want 1 (its implementation's): %+v", len(impls), impls)
+	}
+	s := impls[0]
+	if s.Decl || s.Line != 4 || !strings.Contains(s.Signature, "listener: Lambda") || !strings.Contains(s.Signature, "thing, arg2, arg3?") ||
+		s.Doc != "Runs a hook once something observes the value." {
+		t.Errorf("the implementation's document: %+v", s)
+	}
+	if a := symbol(t, cf, "ambient"); !a.Decl {
+		t.Errorf("the ambient function: %+v, want a declaration", a)
+	}
+}
