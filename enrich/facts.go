@@ -58,6 +58,11 @@ type symbol struct {
 	// node is the symbol's node in the graph, if it has one.
 	node    callgraph.SymbolID
 	hasNode bool
+	// overloads are the first lines of the signatures declared for this
+	// function, its file's one definition of its name (TypeScript's
+	// overloads, a C file's prototype of its own function): they are
+	// listed with it, not as functions of their own.
+	overloads []int
 }
 
 // facts is a file's symbols in line order, linked to the call graph. The
@@ -72,22 +77,27 @@ type facts struct {
 
 func newFacts(f *extract.File, g Graph) *facts {
 	g = graphOf(g)
-	fs := &facts{f: f, g: g, syms: make([]symbol, len(f.Symbols))}
+	fs := &facts{f: f, g: g, syms: make([]symbol, 0, len(f.Symbols))}
+	overloads := overloadLines(f.Symbols)
 	callables := map[string]int{} // qualified name → callables that have it
 	for i := range f.Symbols {
-		if s := &f.Symbols[i]; roleOf(s.Kind) == roleCallable {
+		if s := &f.Symbols[i]; roleOf(s.Kind) == roleCallable && !(s.Declaration && overloads[s.Qualified] != nil) {
 			callables[s.Qualified]++
 		}
 	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
+		lines := overloads[s.Qualified]
+		if lines != nil && s.Declaration {
+			continue // listed with its definition
+		}
 		graphName := s.Qualified
 		if roleOf(s.Kind) == roleCallable && callables[s.Qualified] > 1 {
 			c := *s // the caller's file stays as it is
 			c.Qualified += "@" + strconv.Itoa(s.StartLine)
 			s = &c
 		}
-		fs.syms[i] = symbol{Symbol: s, local: localName(f, s.Qualified), role: roleOf(s.Kind), owner: -1, graphName: graphName}
+		fs.syms = append(fs.syms, symbol{Symbol: s, local: localName(f, s.Qualified), role: roleOf(s.Kind), owner: -1, graphName: graphName, overloads: lines})
 	}
 	slices.SortStableFunc(fs.syms, func(a, b symbol) int { return cmp.Compare(a.StartLine, b.StartLine) })
 	types := map[string]int{} // qualified → first type with that name
@@ -128,6 +138,28 @@ func newFacts(f *extract.File, g Graph) *facts {
 		}
 	}
 	return fs
+}
+
+// overloadLines returns, by qualified name, the first lines of the
+// declarations of each callable that has exactly one definition among
+// symbols: the overloads listed with it.
+func overloadLines(symbols []extract.Symbol) map[string][]int {
+	defs := map[string]int{}
+	for i := range symbols {
+		if s := &symbols[i]; roleOf(s.Kind) == roleCallable && !s.Declaration {
+			defs[s.Qualified]++
+		}
+	}
+	var out map[string][]int
+	for i := range symbols {
+		if s := &symbols[i]; roleOf(s.Kind) == roleCallable && s.Declaration && defs[s.Qualified] == 1 {
+			if out == nil {
+				out = map[string][]int{}
+			}
+			out[s.Qualified] = append(out[s.Qualified], s.StartLine)
+		}
+	}
+	return out
 }
 
 // localName strips the file's module from a qualified name.

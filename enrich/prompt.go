@@ -309,6 +309,13 @@ func (p *plan) entry(s *symbol) []string {
 		head += ": " + codeSpan(sig)
 	}
 	out := []string{head + "\n"}
+	if len(s.overloads) > 0 {
+		lines := make([]string, len(s.overloads))
+		for i, l := range s.overloads {
+			lines[i] = strconv.Itoa(l)
+		}
+		out = append(out, "  - declared without a body too, at line(s) "+strings.Join(lines, ", ")+"\n")
+	}
 	if len(s.Bases) > 0 {
 		bases := make([]string, len(s.Bases))
 		for i, b := range s.Bases {

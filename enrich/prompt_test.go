@@ -2,6 +2,7 @@ package enrich
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -177,3 +178,24 @@ func wantInPrompt(t *testing.T, text string, wants ...string) {
 
 // noPlaces is a Graph that is no PlaceGraph.
 type noPlaces struct{ Graph }
+
+// TestPromptFoldsOverloads checks that a TypeScript function's overload
+// signatures are listed with its one definition, not as functions of
+// their own ("called by: (none found)" each, and each to document).
+func TestPromptFoldsOverloads(t *testing.T) {
+	src := "export function mergeMap(f: () => void): void;\nexport function mergeMap(f: () => void, n: number): void;\n" +
+		"export function mergeMap(f: () => void, n?: number): void {\n  f();\n}\nexport function concatMap(f: () => void) {\n  return mergeMap(f, 1);\n}\n"
+	f, g := extractOne(t, "mergeMap.ts", src)
+	p, err := sharedBuilder().Prompt(f, g, []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantInPrompt(t, p.Text, "- function `mergeMap` (lines 3–5)", "  - declared without a body too, at line(s) 1, 2",
+		"  - called by: `concatMap` (mergeMap.ts:7)")
+	if strings.Contains(p.Text, "mergeMap@") {
+		t.Errorf("an overload listed on its own:\n%s", p.Text)
+	}
+	if want := []string{"mergeMap", "concatMap"}; !slices.Equal(p.Symbols, want) {
+		t.Errorf("symbols asked for %v, want %v", p.Symbols, want)
+	}
+}
