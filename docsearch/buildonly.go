@@ -49,6 +49,7 @@ type builds struct {
 	mu      sync.Mutex
 	only    map[string]bool   // by buildRoot: its build holds more files of code than it does beside
 	sources map[string]string // by file: what it is a module format's copy of, or "" (twinSource)
+	mirrors map[string]bool   // by directory: a copy of its parent's scripts (mirrors)
 	scripts map[string]bool   // by directory: holds a script (hasScripts)
 	// copies is what BuiltCopies returns, when copiesKnown.
 	copies      []Skipped
@@ -57,7 +58,7 @@ type builds struct {
 
 func (b *builds) reset() {
 	b.mu.Lock()
-	b.only, b.sources, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, false
+	b.only, b.sources, b.mirrors, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, nil, false
 	b.mu.Unlock()
 }
 

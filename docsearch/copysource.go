@@ -71,23 +71,19 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 	if d == nil || !isCodeScope(d.scope) {
 		return 0, false
 	}
+	file, line := codeFileOf(d.path), ix.chunk(c).line
+	built := ix.builtCopy(d, file)
+	if built {
+		if src, ok := ix.twinAnswer(d, file); ok {
+			return src, true
+		}
+	}
 	name := unrenamed(localName(d.title))
 	if name == "" || strings.HasPrefix(name, "<") {
 		return 0, false // a place: its name is not its own
 	}
-	file, line := codeFileOf(d.path), ix.chunk(c).line
-	built := ix.builtCopy(d, file)
-	// A module format's copy of a file (twins.go) is the symbol of the
-	// same name and kind there, whatever the compiler rewrote in its
-	// text or wrapped it in (an AMD copy's define callback).
-	twin := ""
-	if built {
-		if src := ix.twinSourceOf(file); !strings.HasSuffix(src, "/") {
-			twin = src
-		}
-	}
-	raw, text, short, textOK := copyText(d)
-	if !textOK && twin == "" {
+	raw, text, short, ok := copyText(d)
+	if !ok {
 		return 0, false
 	}
 	tid, ok := ix.nameTerm(an, name)
@@ -104,10 +100,6 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 		if od == nil || od.scope != d.scope {
 			return true // the search's scopes kept the copy's, not perhaps another's
 		}
-		if ofile == twin && sameKind(d, od) {
-			best, found = oc, true
-			return false
-		}
 		oline := ix.chunk(oc).line
 		obuilt := ix.builtCopy(od, ofile)
 		switch {
@@ -123,13 +115,53 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 		// Of copies laid out alike, a build's (moment's dist/) is
 		// answered by the source's, and no other: a function copied
 		// from one module to another is no bundle's.
-		if oraw, otext, oshort, ok := copyText(od); textOK && ok && (oraw != raw || built && !obuilt) && copies(raw, text, short, oraw, otext, oshort) {
+		if oraw, otext, oshort, ok := copyText(od); ok && (oraw != raw || built && !obuilt) && copies(raw, text, short, oraw, otext, oshort) {
 			best, bestLine = oc, oline // live, checked by symbolPostings: its path's document
 			found, bestSource = true, built && !obuilt
 		}
 		return true
 	})
 	return best, found
+}
+
+// twinAnswer returns the chunk of the symbol that d, a code document of
+// file, copies when file is a module format's copy of a file (twins.go,
+// mirror.go): the source file's symbol of the same kind and the same
+// name past the file's module (a place too: `<callback of
+// this.joins.find>`), or, but for a place, of the same local name (an
+// AMD copy nests its functions in the define callback). It is looked up
+// in the source's own documents, so that a name as common as save
+// (maxSourceDF) is still found there, whatever the compiler rewrote in
+// its text.
+func (ix *Index) twinAnswer(d *doc, file string) (uint32, bool) {
+	twin := ix.twinSourceOf(file)
+	if twin == "" || strings.HasSuffix(twin, "/") {
+		return 0, false
+	}
+	inner := innerName(d.title, file)
+	name := unrenamed(localName(d.title))
+	place := name == "" || strings.HasPrefix(name, "<")
+	for key, oid := range ix.pathsUnder(twin + "#") {
+		od := ix.doc(oid)
+		if od == nil || od.scope != d.scope || codeFileOf(key) != twin || !ix.live(oid) || !sameKind(d, od) {
+			continue
+		}
+		if innerName(od.title, twin) == inner || !place && unrenamed(localName(od.title)) == name {
+			return od.first, true
+		}
+	}
+	return 0, false
+}
+
+// innerName is a code symbol's qualified name past its file's module (the
+// file's path less extension, dotted), or the whole name when it does
+// not start with it.
+func innerName(title, file string) string {
+	stem, _ := scriptStem(file)
+	if rest, ok := strings.CutPrefix(title, strings.ReplaceAll(stem, "/", ".")+"."); ok {
+		return rest
+	}
+	return title
 }
 
 // sameKind reports whether two code documents are of the same kind of

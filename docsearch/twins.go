@@ -149,8 +149,9 @@ func (b *builds) memo(m *map[string]bool, key string, compute func() bool) bool 
 // of its name beside it that sameDirSource gives, or the path of the same
 // script past a sibling of a lower formatRank of some directory of its
 // path named for a format, or else, for a directory other than lib/, such
-// a sibling named as the source (src/, ending in "/") that holds scripts;
-// "" when there is none.
+// a sibling named as the source (src/, ending in "/") that holds scripts,
+// or else the script a mirror of its directory's parent copies
+// (mirrorSource); "" when there is none.
 func (ix *Index) twinSource(file, stem string) string {
 	if src := ix.sameDirSource(file, stem); src != "" {
 		return src
@@ -186,7 +187,7 @@ func (ix *Index) twinSource(file, stem string) string {
 			}
 		}
 	}
-	return ""
+	return ix.mirrorSource(stem)
 }
 
 // sameDirSource returns the source of file, whose path less extension

@@ -238,3 +238,50 @@ func TestTwinModuleAnsweredBySource(t *testing.T) {
 		t.Errorf("the AMD module alone: ranked %+v, want the source module's chunk %d in its place", ranked, src)
 	}
 }
+
+// TestMirrorCopy: a directory whose scripts nearly all lie at the same
+// paths in its parent (typeorm's browser/, an ES build of the CommonJS at
+// the package's root) is a copy of the parent's, whatever its name, and
+// its symbols, places too, are answered by the parent's; a directory
+// that shares a few names with its parent (axios's platform/browser/),
+// or half of its files, is not.
+func TestMirrorCopy(t *testing.T) {
+	ix := openTest(t, mapFS(nil), Options{})
+	fn := func(p, name string) CodeFile {
+		mod := strings.ReplaceAll(strings.TrimSuffix(p, ".js"), "/", ".")
+		return CodeFile{Path: p, Symbols: []CodeSymbol{
+			{Name: mod + "." + name, Kind: "method", Signature: name + "(entity)", Body: "return this.manager." + name + "(entity)", Line: 3, End: 5},
+			{Name: mod + "." + name + ".<callback of this.joins.find>", Kind: "function", Signature: "(join) =>", Body: "join.alias === alias", Line: 4, End: 4}}}
+	}
+	var files []CodeFile
+	for i := range 12 {
+		p := fmt.Sprintf("repository/Repo%d.js", i)
+		files = append(files, fn(p, "save"), fn("browser/"+p, "save"))
+	}
+	for i := range 10 { // half of them mirrored
+		files = append(files, fn(fmt.Sprintf("half/m%d.js", i), "get"))
+		if i < 5 {
+			files = append(files, fn(fmt.Sprintf("m%d.js", i), "get"))
+		}
+	}
+	files = append(files, fn("lib/platform/browser/index.js", "get"), fn("lib/platform/index.js", "get"))
+	putCode(t, ix, files)
+	ix.mu.RLock()
+	for file, want := range map[string]string{
+		"browser/repository/Repo3.js": "repository/Repo3.js", "repository/Repo3.js": "",
+		"half/m1.js": "", "lib/platform/browser/index.js": "",
+	} {
+		if got := ix.twinSourceOf(file); got != want {
+			t.Errorf("twinSourceOf(%s) = %q, want %q", file, got, want)
+		}
+	}
+	for _, name := range []string{"save", "save.<callback of this.joins.find>"} {
+		cp := chunkOf(t, ix, "browser/repository/Repo3.js#browser.repository.Repo3."+name)
+		src := chunkOf(t, ix, "repository/Repo3.js#repository.Repo3."+name)
+		ranked := []hit{{chunk: cp, fused: 1}}
+		if !ix.answerBySource(ranked, nil) || ranked[0].chunk != src {
+			t.Errorf("%s: the mirror's copy alone: ranked %+v, want the parent's chunk %d in its place", name, ranked, src)
+		}
+	}
+	ix.mu.RUnlock()
+}
