@@ -141,16 +141,21 @@ func (ix *Index) twinAnswer(d *doc, file string) (uint32, bool) {
 	inner := innerName(d.title, file)
 	name := unrenamed(localName(d.title))
 	place := name == "" || strings.HasPrefix(name, "<")
+	var byName uint32 // the first of the local name, if none of the inner name
+	found := false
 	for key, oid := range ix.pathsUnder(twin + "#") {
 		od := ix.doc(oid)
 		if od == nil || od.scope != d.scope || codeFileOf(key) != twin || !ix.live(oid) || !sameKind(d, od) {
 			continue
 		}
-		if innerName(od.title, twin) == inner || !place && unrenamed(localName(od.title)) == name {
+		switch {
+		case innerName(od.title, twin) == inner:
 			return od.first, true
+		case !found && !place && unrenamed(localName(od.title)) == name:
+			byName, found = od.first, true
 		}
 	}
-	return 0, false
+	return byName, found
 }
 
 // innerName is a code symbol's qualified name past its file's module (the

@@ -251,7 +251,10 @@ func TestMirrorCopy(t *testing.T) {
 		mod := strings.ReplaceAll(strings.TrimSuffix(p, ".js"), "/", ".")
 		return CodeFile{Path: p, Symbols: []CodeSymbol{
 			{Name: mod + "." + name, Kind: "method", Signature: name + "(entity)", Body: "return this.manager." + name + "(entity)", Line: 3, End: 5},
-			{Name: mod + "." + name + ".<callback of this.joins.find>", Kind: "function", Signature: "(join) =>", Body: "join.alias === alias", Line: 4, End: 4}}}
+			{Name: mod + "." + name + ".<callback of this.joins.find>", Kind: "function", Signature: "(join) =>", Body: "join.alias === alias", Line: 4, End: 4},
+			// Another method of the name, which sorts first: a copy is
+			// answered by its own, past the module.
+			{Name: mod + ".Other." + name, Kind: "method", Signature: name + "(x)", Body: "return x", Line: 7, End: 9}}}
 	}
 	var files []CodeFile
 	for i := range 12 {
@@ -275,7 +278,7 @@ func TestMirrorCopy(t *testing.T) {
 			t.Errorf("twinSourceOf(%s) = %q, want %q", file, got, want)
 		}
 	}
-	for _, name := range []string{"save", "save.<callback of this.joins.find>"} {
+	for _, name := range []string{"save", "save.<callback of this.joins.find>", "Other.save"} {
 		cp := chunkOf(t, ix, "browser/repository/Repo3.js#browser.repository.Repo3."+name)
 		src := chunkOf(t, ix, "repository/Repo3.js#repository.Repo3."+name)
 		ranked := []hit{{chunk: cp, fused: 1}}
