@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -138,17 +139,14 @@ const maxOverloads = 8
 // overloadsOf returns the overloads of symbols by qualified name: the
 // declarations of each name that has exactly one definition in them.
 func overloadsOf(symbols []extract.Symbol) map[string]overloads {
+	if !slices.ContainsFunc(symbols, func(s extract.Symbol) bool { return s.Declaration }) {
+		return nil // most files: no map made
+	}
 	defs := map[string]int{}
-	decls := false
 	for _, s := range symbols {
-		if s.Declaration {
-			decls = true
-		} else {
+		if !s.Declaration {
 			defs[s.Qualified]++
 		}
-	}
-	if !decls {
-		return nil
 	}
 	out := map[string]overloads{}
 	for _, s := range symbols {
