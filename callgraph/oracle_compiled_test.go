@@ -55,3 +55,20 @@ func TestTSOracleCompiled(t *testing.T) {
 		t.Errorf("precision %.3f recall %.3f, want ≥ 0.97 and ≥ 0.95", p, r)
 	}
 }
+
+// TestTSOracleDir measures Build against the checker on the directory
+// FILEINFO_TS_ORACLE_DIR names, and logs the figures and the first
+// differences without a bar: the by-hand figures of docs/js-callgraph.md
+// (@nestjs/core's CommonJS with its .d.ts files removed, rxjs's src/).
+func TestTSOracleDir(t *testing.T) {
+	root := os.Getenv("FILEINFO_TS_ORACLE_DIR")
+	if root == "" {
+		t.Skip("set FILEINFO_TS_ORACLE_DIR to a directory of JavaScript or TypeScript to measure")
+	}
+	node := tsOracleNode(t)
+	extracted := extractDir(t, root)
+	files := tsSourceFiles(extracted)
+	a := compareTS(Build(extracted), files, runTSOracle(t, node, root, files))
+	t.Logf("%s: %v", root, a)
+	logTS(t, a, 20)
+}
