@@ -9,7 +9,10 @@ import "strings"
 // browser/, whose files carry no compiler's mark, over the root's, which
 // do, and which Node loads. A directory whose scripts nearly all lie at
 // the same paths in its parent is a copy of the parent's, whatever its
-// name; the parent's files are the sources.
+// name; the parent's files are the sources. But not a directory named as
+// the source (src/, modules/: a package that ships its sources beside the
+// build at its root), nor one whose files say more of a source than the
+// parent's (.ts beside the parent's .js).
 
 const (
 	// minMirrorScripts is the fewest scripts a mirror holds: two or three
@@ -27,6 +30,9 @@ const (
 func (ix *Index) mirrorSource(stem string) string {
 	parts := strings.Split(stem, "/")
 	for i := range parts[:len(parts)-1] {
+		if rank, ok := formatRank(parts[i]); ok && rank == 0 {
+			continue // src/ is no copy of what is beside it
+		}
 		parent := strings.Join(parts[:i], "/")
 		if parent != "" {
 			parent += "/"
@@ -62,7 +68,7 @@ func (ix *Index) mirrors(dir, parent string) bool {
 				continue
 			}
 			n++
-			if ix.script(parent+strings.TrimPrefix(stem, dir)) != "" {
+			if src := ix.script(parent + strings.TrimPrefix(stem, dir)); src != "" && !moreOfASource(f, src) {
 				found++
 			}
 			if n == mirrorSample {
@@ -71,4 +77,12 @@ func (ix *Index) mirrors(dir, parent string) bool {
 		}
 		return n >= minMirrorScripts && found*10 >= n*mirrorShare
 	})
+}
+
+// moreOfASource reports whether the script a says more of a source by its
+// extension than b (sameDirRanks): a .ts beside the .js compiled from it.
+func moreOfASource(a, b string) bool {
+	ra, okA := sameDirRank(a)
+	rb, okB := sameDirRank(b)
+	return okA && okB && ra < rb
 }

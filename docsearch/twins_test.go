@@ -244,7 +244,8 @@ func TestTwinModuleAnsweredBySource(t *testing.T) {
 // the package's root) is a copy of the parent's, whatever its name, and
 // its symbols, places too, are answered by the parent's; a directory
 // that shares a few names with its parent (axios's platform/browser/),
-// or half of its files, is not.
+// or half of its files, is not, nor src/, nor TypeScript beside the
+// JavaScript compiled from it.
 func TestMirrorCopy(t *testing.T) {
 	ix := openTest(t, mapFS(nil), Options{})
 	fn := func(p, name string) CodeFile {
@@ -268,11 +269,15 @@ func TestMirrorCopy(t *testing.T) {
 		}
 	}
 	files = append(files, fn("lib/platform/browser/index.js", "get"), fn("lib/platform/index.js", "get"))
+	for i := range 10 { // sources beside their build: src/ named so, and TypeScript beside JavaScript
+		files = append(files, fn(fmt.Sprintf("pkg/src/s%d.js", i), "run"), fn(fmt.Sprintf("pkg/s%d.js", i), "run"))
+		files = append(files, fn(fmt.Sprintf("tsp/lib/t%d.ts", i), "run"), fn(fmt.Sprintf("tsp/t%d.js", i), "run"))
+	}
 	putCode(t, ix, files)
 	ix.mu.RLock()
 	for file, want := range map[string]string{
 		"browser/repository/Repo3.js": "repository/Repo3.js", "repository/Repo3.js": "",
-		"half/m1.js": "", "lib/platform/browser/index.js": "",
+		"half/m1.js": "", "lib/platform/browser/index.js": "", "pkg/src/s1.js": "", "tsp/lib/t1.ts": "",
 	} {
 		if got := ix.twinSourceOf(file); got != want {
 			t.Errorf("twinSourceOf(%s) = %q, want %q", file, got, want)
