@@ -50,6 +50,7 @@ type builds struct {
 	only    map[string]bool   // by buildRoot: its build holds more files of code than it does beside
 	sources map[string]string // by file: what it is a module format's copy of, or "" (twinSource)
 	mirrors map[string]bool   // by directory: a copy of its parent's scripts (mirrors)
+	bundles map[string]bool   // by file: a bundle of other scripts, by its names (bundles.go)
 	scripts map[string]bool   // by directory: holds a script (hasScripts)
 	// copies is what BuiltCopies returns, when copiesKnown.
 	copies      []Skipped
@@ -58,7 +59,7 @@ type builds struct {
 
 func (b *builds) reset() {
 	b.mu.Lock()
-	b.only, b.sources, b.mirrors, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, nil, false
+	b.only, b.sources, b.mirrors, b.bundles, b.scripts, b.copies, b.copiesKnown = nil, nil, nil, nil, nil, nil, false
 	b.mu.Unlock()
 }
 
@@ -131,9 +132,10 @@ func fileStem(file string) string {
 
 // builtCopy reports whether d, a code document of file, is in a build
 // directory or a generated file that is not its package's only code, or
-// in a module format's twin of a source directory (twinCopy): a second
-// copy of code kept elsewhere, auxiliary.
+// in a module format's twin of a source directory (twinCopy), or a bundle
+// of other scripts (bundle): a second copy of code kept elsewhere,
+// auxiliary.
 func (ix *Index) builtCopy(d *doc, file string) bool {
 	_, built := buildRoot(file)
-	return (d.generated || built) && !ix.buildOnly(file) || ix.twinCopy(file)
+	return (d.generated || built) && !ix.buildOnly(file) || ix.twinCopy(file) || ix.bundle(file)
 }

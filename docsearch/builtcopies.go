@@ -61,6 +61,9 @@ func (ix *Index) copyReason(file string) string {
 	if !ok {
 		return ""
 	}
+	if ix.bundle(file) {
+		return "a bundle of other scripts: most of its functions and classes are theirs, by name; ranked under them in search"
+	}
 	switch src := ix.twinSource(file, stem); {
 	case strings.HasSuffix(src, "/"):
 		return "a module format's build (" + path.Dir(file) + "/) beside the sources in " + src + ": ranked under them in search"

@@ -77,6 +77,11 @@ func (ix *Index) sourceOf(an *analyzer, c uint32) (uint32, bool) {
 		if src, ok := ix.twinAnswer(d, file); ok {
 			return src, true
 		}
+		if ix.bundle(file) {
+			if src, ok := ix.bundleAnswer(an, d, file); ok {
+				return src, true
+			}
+		}
 	}
 	name := unrenamed(localName(d.title))
 	if name == "" || strings.HasPrefix(name, "<") {
