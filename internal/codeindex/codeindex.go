@@ -77,7 +77,7 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 				continue // its implementation's document holds it
 			}
 		} else if o, ok := overloads[s.Qualified]; ok {
-			sig = strings.Join(append(o.signatures, sig), "\n")
+			sig = strings.Join(slices.Concat(o.signatures, []string{sig}), "\n")
 			if strings.TrimSpace(doc) == "" {
 				doc = o.doc
 			}
@@ -122,7 +122,7 @@ func File(f *extract.File, src []byte, prose *Prose) docsearch.CodeFile {
 	return out
 }
 
-// overloads are the signatures declared before a function's one
+// overloads are the signatures declared beside a function's one
 // definition in its file: TypeScript's overloads (rxjs's merge has four,
 // mobx's onBecomeObserved two), a C file's prototype of its own static
 // function. They document the function, often better than its own
