@@ -251,7 +251,7 @@ func slicesIndex(files []extract.File, p string) int {
 // FuzzExtractions: a segment of any bytes, with a checksum that passes,
 // decodes to an error or to entries, never a panic or a hang.
 func FuzzExtractions(f *testing.F) {
-	root := lazyTree(&testing.T{}, 2)
+	root := lazyTree(f, 2) // f.TempDir: removed when the fuzz test ends
 	if _, err := Sync(context.Background(), Options{Root: root}); err == nil {
 		if data, err := os.ReadFile(filepath.Join(root, ".artifacts", ".index", FileName)); err == nil {
 			f.Add(data[headerSize:])

@@ -246,7 +246,7 @@ func TestFaultsIsAnError(t *testing.T) {
 // panic; when it decodes whole, it decodes slim to Bare of each file,
 // and its deferred graph, read after, to the whole decode's.
 func FuzzDecodeSlim(f *testing.F) {
-	root := lazyTree(&testing.T{}, 2)
+	root := lazyTree(f, 2) // f.TempDir: removed when the fuzz test ends
 	if _, err := Sync(context.Background(), Options{Root: root}); err == nil {
 		if data, err := os.ReadFile(filepath.Join(root, ".artifacts", ".index", FileName)); err == nil {
 			f.Add(data[headerSize:])
