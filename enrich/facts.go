@@ -78,7 +78,12 @@ type facts struct {
 func newFacts(f *extract.File, g Graph) *facts {
 	g = graphOf(g)
 	fs := &facts{f: f, g: g, syms: make([]symbol, 0, len(f.Symbols))}
-	overloads := overloadLines(f.Symbols)
+	overloads := map[string][]int{} // by qualified name: the first lines of its overloads (extract.Overloads)
+	for q, idx := range extract.Overloads(f.Symbols) {
+		for _, i := range idx {
+			overloads[q] = append(overloads[q], f.Symbols[i].StartLine)
+		}
+	}
 	callables := map[string]int{} // qualified name → callables that have it
 	for i := range f.Symbols {
 		if s := &f.Symbols[i]; roleOf(s.Kind) == roleCallable && !(s.Declaration && overloads[s.Qualified] != nil) {
@@ -138,28 +143,6 @@ func newFacts(f *extract.File, g Graph) *facts {
 		}
 	}
 	return fs
-}
-
-// overloadLines returns, by qualified name, the first lines of the
-// declarations of each callable that has exactly one definition among
-// symbols: the overloads listed with it.
-func overloadLines(symbols []extract.Symbol) map[string][]int {
-	defs := map[string]int{}
-	for i := range symbols {
-		if s := &symbols[i]; roleOf(s.Kind) == roleCallable && !s.Declaration {
-			defs[s.Qualified]++
-		}
-	}
-	var out map[string][]int
-	for i := range symbols {
-		if s := &symbols[i]; roleOf(s.Kind) == roleCallable && s.Declaration && defs[s.Qualified] == 1 {
-			if out == nil {
-				out = map[string][]int{}
-			}
-			out[s.Qualified] = append(out[s.Qualified], s.StartLine)
-		}
-	}
-	return out
 }
 
 // localName strips the file's module from a qualified name.

@@ -136,31 +136,25 @@ type overloads struct {
 // maxOverloads is the most signatures an implementation's document takes.
 const maxOverloads = 8
 
-// overloadsOf returns the overloads of symbols by qualified name: the
-// declarations of each name that has exactly one definition in them.
+// overloadsOf returns the overloads of symbols by qualified name
+// (extract.Overloads).
 func overloadsOf(symbols []extract.Symbol) map[string]overloads {
-	if !slices.ContainsFunc(symbols, func(s extract.Symbol) bool { return s.Declaration }) {
-		return nil // most files: no map made
+	idx := extract.Overloads(symbols)
+	if idx == nil {
+		return nil
 	}
-	defs := map[string]int{}
-	for _, s := range symbols {
-		if !s.Declaration {
-			defs[s.Qualified]++
+	out := make(map[string]overloads, len(idx))
+	for q, is := range idx {
+		var o overloads
+		for _, i := range is {
+			if len(o.signatures) < maxOverloads {
+				o.signatures = append(o.signatures, symbols[i].Signature)
+			}
+			if o.doc == "" {
+				o.doc = symbols[i].Doc
+			}
 		}
-	}
-	out := map[string]overloads{}
-	for _, s := range symbols {
-		if !s.Declaration || defs[s.Qualified] != 1 {
-			continue
-		}
-		o := out[s.Qualified]
-		if len(o.signatures) < maxOverloads {
-			o.signatures = append(o.signatures, s.Signature)
-		}
-		if o.doc == "" {
-			o.doc = s.Doc
-		}
-		out[s.Qualified] = o
+		out[q] = o
 	}
 	return out
 }
